@@ -1,0 +1,43 @@
+# Two entry points for a new user: `make run` and `make test`.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test setup setup-test lint typecheck pytest serve clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+setup: $(BIN)/python
+	$(BIN)/pip install -q -e .
+
+setup-test: $(BIN)/python
+	$(BIN)/pip install -q -e ".[test]"
+
+# Install, ingest + index the embedded demo data (idempotent), then chat in the terminal.
+run: setup
+	$(BIN)/matjip ingest
+	$(BIN)/matjip chat
+
+serve: setup
+	$(BIN)/matjip ingest
+	$(BIN)/matjip serve
+
+lint:
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck:
+	$(BIN)/mypy
+
+pytest:
+	$(BIN)/python -m pytest
+
+# Install with test extras (+ Debian chromium for browser tests when missing), then lint, type check, test.
+test: setup-test
+	./scripts/ensure-browser.sh
+	$(MAKE) lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

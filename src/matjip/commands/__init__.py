@@ -1,0 +1,1 @@
+"""Implementations of CLI commands (rendering with rich); ``matjip.cli`` only parses options."""

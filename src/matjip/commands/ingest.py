@@ -1,0 +1,75 @@
+"""``matjip ingest``: progress bar, summary table, rejects file, then the index update."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from matjip.settings import DEMO_DATA, Settings
+
+
+def run_ingest(
+    settings: Settings, paths: list[Path], *, resume: bool, enricher_name: str, do_index: bool
+) -> None:
+    from matjip.ingest.enrich import get_enricher
+    from matjip.ingest.pipeline import count_records, ingest, scan, write_rejects
+    from matjip.ingest.store import DocumentStore
+
+    console = Console(stderr=True)
+    inputs = paths or [DEMO_DATA]
+    enricher = get_enricher(enricher_name)
+    store = DocumentStore(settings.store_path)
+    console.print(f"[bold]matjip ingest[/] → {settings.data_dir}")
+    scanned = scan(inputs)
+    total = count_records(scanned)
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("문서 처리", total=total)
+        try:
+            report = ingest(
+                inputs, store, enricher, resume=resume, scanned=scanned, progress=lambda n: bar.advance(task, n)
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            console.print(
+                "[yellow]중단됨.[/] 처리한 배치는 저장되었습니다. `matjip ingest --resume` 으로 이어서 진행하세요."
+            )
+            sys.exit(130)
+
+    write_rejects(settings.rejects_path, report.rejects)
+    table = Table(title="ingest", show_lines=False)
+    for col in ("read", "new", "updated", "unchanged", "rejected", "superseded", "resumed", "docs/s"):
+        table.add_column(col, justify="right")
+    table.add_row(
+        str(report.read),
+        str(report.new),
+        str(report.updated),
+        str(report.unchanged),
+        str(report.rejected),
+        str(report.superseded),
+        str(report.resumed),
+        f"{report.docs_per_s:,.0f}" if report.processed else "-",
+    )
+    Console().print(table)
+    console.print(f"문서 {store.count():,}건 저장됨 ({settings.store_path})")
+    if report.rejects:
+        console.print(f"[yellow]거부된 레코드 {len(report.rejects)}건[/] → {settings.rejects_path}")
+        for r in report.rejects[:5]:
+            console.print(f"  {r.source}:{r.line}: {r.reason}")
+    if report.superseded:
+        console.print(f"같은 place_id가 중복된 레코드 {report.superseded}건: 뒤의 레코드를 사용했습니다.")
+    if do_index:
+        from matjip.commands.index import update_index
+
+        update_index(settings, store, console)
+    store.close()

@@ -1,0 +1,1 @@
+"""Search core: the backend-neutral request, the embedded hybrid index, embeddings."""

@@ -1,0 +1,5 @@
+"""Embedders: turn texts into unit vectors. See :mod:`matjip.index.embed.base`."""
+
+from matjip.index.embed.base import Embedder, get_embedder
+
+__all__ = ["Embedder", "get_embedder"]

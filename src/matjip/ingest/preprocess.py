@@ -1,0 +1,100 @@
+"""Crawl document → restaurant document (seed 000 §5.1–§5.5), one record at a time.
+
+The parsing steps live in their own small modules (category, price, coords, hours, clean);
+this module only composes them with the enricher and the summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from matjip.documents import MenuItem, Restaurant
+from matjip.ingest.category import classify_category
+from matjip.ingest.clean import clean_title, normalize_space
+from matjip.ingest.coords import parse_coordinates
+from matjip.ingest.crawl import CrawlDocument
+from matjip.ingest.enrich import Enricher, Enrichment
+from matjip.ingest.hours import parse_business_hours
+from matjip.ingest.price import parse_price
+from matjip.ingest.summary import build_summary
+
+# Bump when preprocessing changes in a way that must re-process stored documents.
+PIPELINE_VERSION = "1"
+
+
+def preprocess(doc: CrawlDocument) -> Restaurant:
+    """Everything of §5.1 (no enrichment, no summary)."""
+    flags: list[str] = []
+    cat = classify_category(doc.category, doc.title)
+    coords = parse_coordinates(doc.mapx, doc.mapy)
+    if coords is None:
+        flags.append("no_coordinates")
+    lat, lon = coords if coords else (None, None)
+    menus: list[MenuItem] = []
+    for m in doc.menus:
+        name = normalize_space(m.name)
+        if not name:
+            continue
+        parsed = parse_price(m.price)
+        menus.append(
+            MenuItem(name=name, price=parsed.value, price_text=m.price.strip(), price_is_range=parsed.is_range)
+        )
+    if not menus:
+        flags.append("no_menu")
+    hours = parse_business_hours(doc.businessHours)
+    if doc.businessHours and (hours is None or not hours.parsed):
+        flags.append("hours_unparsed")
+    address = normalize_space(doc.address)
+    road = normalize_space(doc.roadAddress)
+    if not address and not road:
+        flags.append("no_address")
+    return Restaurant(
+        place_id=doc.place_id,
+        title=clean_title(doc.title),
+        category=normalize_space(doc.category),
+        cuisine=cat.cuisine,
+        sub_category=cat.sub_category,
+        address=address,
+        roadAddress=road,
+        lat=lat,
+        lon=lon,
+        telephone=(doc.telephone or "").strip() or None,
+        menus=menus,
+        reviews=[normalize_space(r) for r in doc.reviews],
+        description=doc.description.strip(),
+        rating=doc.rating,
+        review_count=doc.reviewCount,
+        review_keywords={k: int(v) for k, v in doc.reviewKeywords.items()},
+        hours=hours,
+        flags=flags,
+        source=doc.source,
+        search_keyword=doc.search_keyword,
+        extra=doc.extra_fields,
+    )
+
+
+def finish(r: Restaurant, e: Enrichment) -> Restaurant:
+    """Attach enrichment and the summary."""
+    r = r.model_copy(
+        update={
+            "review_food": e.review_food,
+            "convenience": e.convenience,
+            "atmosphere": e.atmosphere,
+            "occasion": e.occasion,
+            "features": e.features,
+            "evidence": e.evidence,
+        }
+    )
+    r.summary = build_summary(r)
+    return r
+
+
+def to_restaurants(docs: Sequence[CrawlDocument], enricher: Enricher) -> list[Restaurant]:
+    """Preprocess, enrich (batched) and summarise a batch of crawl documents."""
+    base = [preprocess(d) for d in docs]
+    enrichments = enricher.enrich_many(docs)
+    return [finish(r, e) for r, e in zip(base, enrichments, strict=True)]
+
+
+def to_restaurant(doc: CrawlDocument, enricher: Enricher) -> Restaurant:
+    return to_restaurants([doc], enricher)[0]

@@ -1,0 +1,1 @@
+"""Korean text analysis shared by ingest, index and NLU."""
