@@ -75,3 +75,57 @@ def ingest(settings: object, paths: tuple[Path, ...], resume: bool, enricher_nam
 
     assert isinstance(settings, Settings)
     run_ingest(settings, list(paths), resume=resume, enricher_name=enricher_name, do_index=do_index)
+
+
+# --- agent -------------------------------------------------------------------------------
+@cli.command()
+@click.argument("question")
+@click.option("--lat", type=float, envvar="MATJIP_LAT", help="Your latitude (for '내 근처').")
+@click.option("--lon", type=float, envvar="MATJIP_LON", help="Your longitude (for '내 근처').")
+@click.option("--session", "session", help="Continue this session id (printed after each answer).")
+@click.option("--trace", is_flag=True, help="Show every node with its decision and time.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole turn result as JSON.")
+@click.pass_obj
+def ask(
+    settings: object, question: str, lat: float | None, lon: float | None, session: str | None, trace: bool, as_json: bool
+) -> None:
+    """Ask one question, e.g. matjip ask "강남역 주차되는 일식집"."""
+    from matjip.commands.agent import run_ask
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_ask(settings, question, lat, lon, trace, as_json, session)
+
+
+@cli.command()
+@click.option("--lat", type=float, envvar="MATJIP_LAT", help="Your latitude (for '내 근처').")
+@click.option("--lon", type=float, envvar="MATJIP_LON", help="Your longitude (for '내 근처').")
+@click.option("--session", "session", help="Continue this session id.")
+@click.pass_obj
+def chat(settings: object, lat: float | None, lon: float | None, session: str | None) -> None:
+    """Chat in the terminal, keeping one session (/new, /trace, /quit)."""
+    from matjip.commands.agent import run_chat
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_chat(settings, lat, lon, session)
+
+
+# --- evaluation --------------------------------------------------------------------------
+@cli.group(name="eval")
+def eval_group() -> None:
+    """Run the development evaluation sets."""
+
+
+@eval_group.command(name="agent")
+@click.option("--limit", type=int, help="Only the first N single-turn queries.")
+@click.option("--llm", is_flag=True, help="Use the configured LLM provider (MATJIP_LLM_PROVIDER).")
+@click.option("--failures", "show_failures", type=int, default=15, show_default=True, help="Failures to list.")
+@click.pass_obj
+def eval_agent(settings: object, limit: int | None, llm: bool, show_failures: int) -> None:
+    """Intent accuracy, entity F1, hard-constraint precision, clarification accuracy, latency."""
+    from matjip.commands.evaluate import run_eval_agent
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_eval_agent(settings, limit, llm, show_failures)

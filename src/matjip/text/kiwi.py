@@ -32,7 +32,7 @@ def get_kiwi() -> Kiwi:
             if _kiwi is None:
                 from kiwipiepy import Kiwi
 
-                _kiwi = Kiwi(num_workers=0)  # 0 = one worker per core for batch calls
+                _kiwi = Kiwi(num_workers=-1)  # -1 = one worker per core (0 is single-thread, no batch) since 0.21
     return _kiwi
 
 

@@ -1,0 +1,329 @@
+"""Offline answers: Korean templates that state only facts found in the documents.
+
+Each function returns the answer as a list of chunks (lines), so callers can stream them.
+Every name, price, distance, count and hour below is read from a document or a search hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from matjip.agent.models import SearchPlan
+from matjip.documents import Restaurant
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A document as found by a search: the document and the facts of the hit."""
+
+    doc: Restaurant
+    distance_m: float | None = None
+    matched: tuple[str, ...] = ()
+    open_now: bool | None = None
+    score: float = 0.0
+
+
+def won(value: int) -> str:
+    return f"{value:,}원"
+
+
+def distance_text(m: float | None) -> str | None:
+    if m is None:
+        return None
+    if m < 1000:
+        return f"{round(m / 10) * 10:.0f}m"
+    return f"{m / 1000:.1f}km"
+
+
+def menu_text(doc: Restaurant, n: int = 3) -> str | None:
+    priced = doc.priced_menus()[:n]
+    if priced:
+        return ", ".join(f"{m.name} {won(m.price)}" for m in priced if m.price is not None)
+    if doc.menus:
+        return ", ".join(m.name for m in doc.menus[:n])
+    return None
+
+
+def hours_today(doc: Restaurant, now: datetime) -> str | None:
+    if doc.hours is None:
+        return None
+    label = doc.hours.label_for(now.weekday())
+    if label:
+        return label
+    if not doc.hours.parsed and doc.hours.raw:
+        return doc.hours.raw
+    return None
+
+
+def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
+    for ev in doc.evidence:
+        if ev.field == field and ev.value == value:
+            if ev.source == "reviewKeywords" and ev.count:
+                return f"방문자 태그 '{ev.span}' {ev.count}건"
+            if ev.source.startswith("reviews"):
+                return f"리뷰 \"{ev.span}\""
+            if ev.source == "description":
+                return f"소개글 \"{ev.span}\""
+            return f"{ev.span}"
+    return None
+
+
+def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
+    reasons: list[str] = []
+    if plan is not None:
+        for c in plan.convenience:
+            ev = evidence_text(s.doc, "convenience", c)
+            reasons.append(f"{c} 가능" + (f" ({ev})" if ev else ""))
+        for m in plan.menu:
+            hit = next((x for x in s.doc.menus if m in x.name.replace(" ", "")), None)
+            if hit is not None:
+                reasons.append(f"메뉴 '{hit.name}'" + (f" {won(hit.price)}" if hit.price is not None else ""))
+            elif m in s.doc.review_food:
+                reasons.append(f"리뷰 음식 '{m}'")
+        for a in [*plan.atmosphere, *plan.occasion]:
+            for fld in ("atmosphere", "occasion", "features"):
+                ev = evidence_text(s.doc, fld, a)
+                if ev:
+                    reasons.append(f"{a} ({ev})")
+                    break
+        if plan.open_at is not None and s.open_now:
+            reasons.append(f"{plan.open_label or '요청한 시간'} 영업")
+        if plan.price_max is not None or plan.price_min is not None:
+            inside = [
+                x
+                for x in s.doc.priced_menus()
+                if (plan.price_min is None or (x.price or 0) >= plan.price_min)
+                and (plan.price_max is None or (x.price or 0) <= plan.price_max)
+            ]
+            if inside:
+                reasons.append(f"'{inside[0].name}' {won(inside[0].price or 0)}")
+    return reasons
+
+
+def restaurant_block(i: int, s: Shown, plan: SearchPlan | None, now: datetime, origin: str | None) -> list[str]:
+    d = s.doc
+    head = f"**{i}. {d.title}** ({d.cuisine}"
+    dist = distance_text(s.distance_m)
+    if dist:
+        head += f" · {origin}에서 {dist}" if origin else f" · {dist}"
+    head += ")"
+    lines = [head]
+    why = _why(s, plan)
+    if why:
+        lines.append("- 맞는 조건: " + ", ".join(why))
+    menus = menu_text(d)
+    if menus:
+        lines.append(f"- 대표 메뉴: {menus}")
+    today = hours_today(d, now)
+    if today:
+        lines.append(f"- 오늘 영업: {today}")
+    if d.display_address:
+        lines.append(f"- 주소: {d.display_address}")
+    return [line + "\n" for line in lines]
+
+
+def _conditions(plan: SearchPlan) -> str:
+    parts: list[str] = []
+    parts += plan.atmosphere + plan.occasion
+    parts += [f"{c} 가능한" for c in plan.convenience]
+    if plan.price_max is not None and plan.price_min is None:
+        parts.append(f"{won(plan.price_max)} 이하")
+    elif plan.price_min is not None and plan.price_max is not None:
+        parts.append(f"{won(plan.price_min)}~{won(plan.price_max)}")
+    elif plan.price_min is not None:
+        parts.append(f"{won(plan.price_min)} 이상")
+    if plan.open_label:
+        parts.append(f"{plan.open_label} 영업하는")
+    target = " ".join(plan.menu + plan.cuisine) or "식당"
+    return " ".join([*parts, target])
+
+
+def search_answer(
+    shown: Sequence[Shown], plan: SearchPlan, now: datetime, origin: str | None, notes: Sequence[str]
+) -> list[str]:
+    where = f"{origin} " + ("근처 " if plan.location and plan.location.mode == "near" else "") if origin else ""
+    chunks: list[str] = [note + "\n" for note in notes]
+    if not shown:
+        chunks.append(f"{where}{_conditions(plan)}을(를) 찾지 못했어요. 조건을 바꿔서 다시 물어봐 주세요.\n")
+        return chunks
+    chunks.append(f"{where}{_conditions(plan)} {len(shown)}곳을 찾았어요.\n\n")
+    for i, s in enumerate(shown, start=1):
+        chunks += restaurant_block(i, s, plan, now, origin)
+        chunks.append("\n")
+    if plan.location is None:
+        chunks.append("지역을 알려 주시면 더 가까운 곳으로 찾아 드릴게요.\n")
+    return chunks
+
+
+def _tag(doc: Restaurant, tag: str) -> int:
+    return int(doc.review_keywords.get(tag, 0))
+
+
+def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime) -> list[str]:
+    chunks: list[str] = []
+    found = [(t, g[0]) for t, g in groups if g]
+    missing = [t for t, g in groups if not g]
+    if missing:
+        chunks.append("찾지 못한 곳: " + ", ".join(missing) + "\n")
+    if not found:
+        chunks.append("비교할 식당을 찾지 못했어요. 식당 이름을 다시 확인해 주세요.\n")
+        return chunks
+    chunks.append(" vs ".join(t for t, _ in found) + " 비교예요.\n\n")
+    for title, s in found:
+        d = s.doc
+        chunks.append(f"**{d.title}** ({d.cuisine})\n")
+        if d.rating is not None:
+            chunks.append(f"- 평점: {d.rating}" + (f" (리뷰 {d.review_count}건)" if d.review_count else "") + "\n")
+        tags = [f"{t} {_tag(d, t)}" for t in ("맛", "친절", "가성비", "분위기", "주차") if _tag(d, t)]
+        if tags:
+            chunks.append("- 방문자 태그: " + ", ".join(tags) + "\n")
+        menus = menu_text(d)
+        if menus:
+            chunks.append(f"- 대표 메뉴: {menus}\n")
+        prices = [m.price for m in d.priced_menus() if m.price is not None]
+        if prices:
+            chunks.append(f"- 가격대: {won(min(prices))}~{won(max(prices))}\n")
+        today = hours_today(d, now)
+        if today:
+            chunks.append(f"- 오늘 영업: {today}\n")
+        if d.display_address:
+            chunks.append(f"- 주소: {d.display_address}\n")
+        chunks.append("\n")
+        _ = title
+    if len(found) >= 2:
+        a, b = found[0][1].doc, found[1][1].doc
+        ta, tb = _tag(a, "맛"), _tag(b, "맛")
+        if ta != tb:
+            better, worse = (a, b) if ta > tb else (b, a)
+            chunks.append(
+                f"방문자 태그 '맛' 기준으로는 {better.title}이(가) 더 많아요 ({max(ta, tb)}건 vs {min(ta, tb)}건).\n"
+            )
+        elif a.rating is not None and b.rating is not None and a.rating != b.rating:
+            better = a if a.rating > b.rating else b
+            chunks.append(f"평점은 {better.title}이(가) 더 높아요 ({max(a.rating, b.rating)} vs {min(a.rating, b.rating)}).\n")
+        else:
+            chunks.append("맛 평가는 자료상 큰 차이가 없어요. 메뉴와 위치로 골라 보세요.\n")
+    return chunks
+
+
+ASK_LABELS = {
+    "hours": "영업시간",
+    "price": "가격",
+    "menu": "메뉴",
+    "parking": "주차",
+    "address": "위치",
+    "phone": "전화번호",
+    "reservation": "예약",
+    "convenience": "편의시설",
+    "rating": "평점",
+}
+
+
+def _has_convenience(doc: Restaurant, value: str) -> tuple[bool, str | None]:
+    if value in doc.convenience:
+        return True, evidence_text(doc, "convenience", value)
+    return False, None
+
+
+def information_lines(doc: Restaurant, asks: Sequence[str], conveniences: Sequence[str], now: datetime) -> list[str]:
+    """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요")."""
+    lines: list[str] = []
+    wanted = list(dict.fromkeys(asks))
+    for c in conveniences:
+        ok, ev = _has_convenience(doc, c)
+        if ok:
+            lines.append(f"네, {doc.title}은(는) {c} 가능해요" + (f" ({ev})." if ev else ".") + "\n")
+        else:
+            lines.append(f"{doc.title}의 {c} 정보가 없어요. 방문 전에 전화로 확인해 보세요.\n")
+    for ask in wanted:
+        if ask in ("parking", "convenience", "reservation") and conveniences:
+            continue
+        if ask == "parking":
+            ok, ev = _has_convenience(doc, "주차")
+            lines.append(
+                (f"네, {doc.title}은(는) 주차 가능해요" + (f" ({ev})." if ev else ".")) + "\n"
+                if ok
+                else f"{doc.title}의 주차 정보가 없어요.\n"
+            )
+        elif ask == "reservation":
+            ok, ev = _has_convenience(doc, "예약")
+            lines.append(f"네, 예약 가능해요 ({ev}).\n" if ok and ev else ("네, 예약 가능해요.\n" if ok else "예약 정보가 없어요.\n"))
+        elif ask == "hours":
+            if doc.hours is not None and doc.hours.raw:
+                today = hours_today(doc, now)
+                text = f"{doc.title} 영업시간은 {doc.hours.raw}이에요"
+                if today and doc.hours.parsed:
+                    text += f" (오늘: {today})"
+                lines.append(text + ".\n")
+            else:
+                lines.append(f"{doc.title}의 영업시간 정보가 없어요.\n")
+        elif ask in ("menu", "price"):
+            menus = menu_text(doc, 5)
+            if menus:
+                lines.append(f"{doc.title} 메뉴: {menus}\n")
+            else:
+                lines.append(f"{doc.title}의 메뉴 정보가 없어요.\n")
+        elif ask == "address":
+            lines.append(f"{doc.title} 주소는 {doc.display_address}예요.\n" if doc.display_address else "주소 정보가 없어요.\n")
+        elif ask == "phone":
+            lines.append(f"{doc.title} 전화번호는 {doc.telephone}예요.\n" if doc.telephone else "전화번호 정보가 없어요.\n")
+        elif ask == "rating":
+            lines.append(
+                f"{doc.title} 평점은 {doc.rating}이에요" + (f" (리뷰 {doc.review_count}건).\n" if doc.review_count else ".\n")
+                if doc.rating is not None
+                else "평점 정보가 없어요.\n"
+            )
+        elif ask == "convenience":
+            lines.append(
+                f"{doc.title} 편의시설: {', '.join(doc.convenience)}\n" if doc.convenience else "편의시설 정보가 없어요.\n"
+            )
+    return lines
+
+
+def information_answer(
+    shown: Sequence[Shown], asks: Sequence[str], conveniences: Sequence[str], now: datetime, origin: str | None
+) -> list[str]:
+    if not shown:
+        return ["그 식당을 찾지 못했어요. 이름이나 지역을 다시 알려 주세요.\n"]
+    first = shown[0]
+    chunks = information_lines(first.doc, asks, conveniences, now)
+    chunks.append("\n")
+    chunks += restaurant_block(1, first, None, now, origin)
+    if len(shown) > 1:
+        others = ", ".join(s.doc.title for s in shown[1:4])
+        chunks.append(f"\n같은 이름의 다른 지점도 있어요: {others}\n")
+    return chunks
+
+
+def clarification_answer(question: str, labels: Sequence[str]) -> list[str]:
+    chunks = [question + "\n"]
+    for i, label in enumerate(labels, start=1):
+        chunks.append(f"{i}. {label}\n")
+    return chunks
+
+
+SMALLTALK = {
+    "thanks": "천만에요! 더 궁금한 식당이 있으면 언제든 물어봐 주세요.",
+    "greeting": "안녕하세요! 지역과 음식을 알려 주시면 맛집을 찾아 드릴게요. 예: '강남역 주차되는 일식집'",
+    "bye": "맛있는 식사 되세요! 또 찾아 주세요.",
+}
+
+REPLIES = {
+    "empty": "질문이 비어 있어요. 예: '잠실역 근처 조용한 카페', '마포 진대감 주차되나요?'",
+    "too_long": "질문이 너무 길어요. 앞부분만 읽고 찾아 봤어요.",
+    "not_korean": "한국어로 물어봐 주세요. 예: '강남역 근처 파스타 맛집 추천해줘'",
+    "no_content": "무엇을 찾으시는지 알 수 없었어요. 지역과 음식 종류를 알려 주세요. 예: '홍대 삼겹살 회식'",
+    "no_context": "앞에서 찾은 식당이 없어요. 먼저 지역과 음식을 알려 주세요.",
+    "bad_ordinal": "그 번호의 식당은 앞의 결과에 없어요. 번호를 다시 확인해 주세요.",
+}
+
+
+def unknown_place_answer(name: str) -> list[str]:
+    return [f"'{name}' 위치를 찾지 못했어요. 역 이름이나 동·구 이름으로 다시 알려 주세요. 예: '잠실역', '역삼동'\n"]
+
+
+def split_chunks(text: str, size: int = 24) -> list[str]:
+    """Split a line into small chunks for streaming (keeps the concatenation identical)."""
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]

@@ -1,0 +1,61 @@
+"""Agent configuration and the resources every node may use (index, gazetteer, NLU, providers)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+if TYPE_CHECKING:
+    from matjip.geo.gazetteer import Gazetteer
+    from matjip.index.backend import SearchBackend
+    from matjip.nlu.parser import OfflineNLU
+    from matjip.settings import Settings
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    default_k: int = 3
+    information_k: int = 5
+    compare_k: int = 2
+    top1_threshold: float = 0.65
+    mean_threshold: float = 0.60
+    high_threshold: float = 0.75
+    any_high_threshold: float = 0.70
+    max_relax_steps: int = 3
+    widen_factor: float = 3.0
+    widen_cap_m: int = 5000
+    max_query_chars: int = 500
+    chunk_chars: int = 24
+
+    @classmethod
+    def from_settings(cls, s: Settings) -> AgentConfig:
+        return cls(
+            default_k=s.default_k,
+            top1_threshold=s.sufficiency_top1,
+            mean_threshold=s.sufficiency_mean,
+            high_threshold=s.sufficiency_high,
+        )
+
+
+@dataclass
+class Resources:
+    """What nodes read besides the state. Optional providers stay ``None`` offline."""
+
+    index: SearchBackend
+    gazetteer: Gazetteer
+    nlu: OfflineNLU
+    config: AgentConfig = field(default_factory=AgentConfig)
+    timezone: str = "Asia/Seoul"
+    clock: Callable[[], datetime] | None = None
+    conveniences: frozenset[str] = frozenset()
+    cuisines: frozenset[str] = frozenset()
+    llm: Any = None  # matjip.llm stages, when a provider is configured
+    web: Any = None  # a web search client (Tavily), when configured
+
+    def now(self) -> datetime:
+        if self.clock is not None:
+            return self.clock()
+        return datetime.now(ZoneInfo(self.timezone))

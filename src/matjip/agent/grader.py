@@ -1,0 +1,90 @@
+"""Sufficiency tiers (seed 001) and the offline relevance grader (seed 000 §8 structure).
+
+Tier 1-2 read only the fused scores: a confident result set is accepted with no grader at all.
+Otherwise the offline grader checks each document against the plan's constraints and its
+semantic wishes; an LLM grader may replace it for the middle band when a provider is configured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from matjip.agent.answer import Shown
+from matjip.agent.configuration import AgentConfig
+from matjip.agent.models import DocumentScore, Grade, SearchPlan
+from matjip.geo.distance import haversine_m
+
+
+def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
+    """Return (tier, reason): empty | confident | grader (middle band) | insufficient."""
+    if not scores:
+        return "empty", "[부족] 검색 결과 없음"
+    top = max(scores)
+    mean = sum(scores) / len(scores)
+    high = sum(1 for s in scores if s >= cfg.any_high_threshold)
+    lines = [f"[1단계 Top-K] top_1={top:.2f} (기준: {cfg.top1_threshold})"]
+    if top < cfg.top1_threshold:
+        return "insufficient", "\n".join([*lines, "→ 실패, 문서별 검증 필요"])
+    lines.append(f"[2단계 Cosine] 평균={mean:.2f}, 고점수({cfg.any_high_threshold}+) {high}건")
+    if mean < cfg.mean_threshold and high == 0:
+        return "insufficient", "\n".join([*lines, "→ 실패, 문서별 검증 필요"])
+    if top >= cfg.high_threshold:
+        return "confident", "\n".join([*lines, f"[고신뢰도] top_score={top:.2f} ≥ {cfg.high_threshold} → 검증 생략"])
+    return "grader", "\n".join([*lines, "[중간 신뢰도] 문서별 검증"])
+
+
+def _violations(s: Shown, plan: SearchPlan) -> list[str]:
+    d = s.doc
+    out: list[str] = []
+    if plan.cuisine and d.cuisine not in plan.cuisine:
+        out.append(f"음식 종류 {d.cuisine} ≠ {', '.join(plan.cuisine)}")
+    for c in plan.convenience:
+        if c not in d.convenience:
+            out.append(f"편의 '{c}' 없음")
+    names = [m.name.replace(" ", "") for m in d.menus] + d.review_food
+    for m in plan.menu:
+        if not any(m.replace(" ", "") in n for n in names):
+            out.append(f"메뉴 '{m}' 없음")
+    loc = plan.location
+    if loc is not None and loc.mode == "near" and loc.lat is not None and loc.lon is not None and loc.radius_m:
+        if d.lat is None or d.lon is None:
+            out.append("좌표 없음")
+        elif haversine_m(loc.lat, loc.lon, d.lat, d.lon) > loc.radius_m + 1:
+            out.append(f"반경 {loc.radius_m}m 밖")
+    if loc is not None and loc.mode == "in" and loc.region_terms:
+        addr = f"{d.address} {d.road_address}"
+        if not any(t in addr for t in loc.region_terms):
+            out.append(f"{loc.name} 밖")
+    if plan.price_min is not None or plan.price_max is not None:
+        ok = any(
+            (plan.price_min is None or (m.price or 0) >= plan.price_min)
+            and (plan.price_max is None or (m.price or 0) <= plan.price_max)
+            for m in d.priced_menus()
+        )
+        if not ok:
+            out.append("가격 조건 밖")
+    if plan.titles and plan.intent in ("compare", "information"):
+        t = d.title.replace(" ", "")
+        if not any(x.replace(" ", "") in t for x in plan.titles):
+            out.append("이름 불일치")
+    return out
+
+
+def offline_grade(shown: Sequence[Shown], plan: SearchPlan) -> Grade:
+    scores: list[DocumentScore] = []
+    wishes = [*plan.atmosphere, *plan.occasion]
+    for s in shown:
+        bad = _violations(s, plan)
+        if bad:
+            scores.append(DocumentScore(document_id=s.doc.place_id, relevance="irrelevant", reason="; ".join(bad)))
+            continue
+        reason = "모든 조건 충족"
+        if wishes:
+            have = set(s.doc.atmosphere) | set(s.doc.occasion) | set(s.doc.features)
+            met = [w for w in wishes if w in have]
+            reason += f"; 분위기·상황 {len(met)}/{len(wishes)} 일치" if met else "; 분위기·상황은 의미 유사도로 선택"
+        scores.append(DocumentScore(document_id=s.doc.place_id, relevance="relevant", reason=reason))
+    relevant = sum(1 for x in scores if x.relevance == "relevant")
+    overall = "relevant" if relevant else "irrelevant"
+    reason = f"{len(scores)}건 중 {relevant}건이 조건에 맞음" if scores else "검색 결과 없음"
+    return Grade(overall_relevance=overall, reason=reason, document_scores=scores, tier="grader")

@@ -1,0 +1,176 @@
+"""Location understanding (seed 002): GPS vs named place, near vs in-region, ambiguity.
+
+The outcome is a :class:`LocationContext` to push onto the history, a clarification question,
+or nothing (no location in the question and none to carry over).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from matjip.agent.models import Choice, Clarification, LocationContext
+
+if TYPE_CHECKING:
+    from matjip.geo.gazetteer import Gazetteer, Place
+    from matjip.nlu.models import NLUResult
+
+GPS_DEFAULT_RADIUS_M = 1000
+WALK_M_PER_MIN = 70
+DRIVE_M_PER_MIN = 400
+
+_RADIUS_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I)
+_WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
+_DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
+_ORDINAL_WORDS = {"첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5}
+_ORDINAL_RE = re.compile(r"(첫|두|세|네|다섯)\s*(?:번째|번 째|째)|(\d)\s*(?:번째|번)")
+_SUFFIXES = ("쪽이요", "쪽이에요", "쪽으로", "쪽", "이요", "이에요", "예요", "요", "으로", "로", "에서", "에")
+_REGION_SYNONYMS = {"경기도": "경기", "서울시": "서울", "서울특별시": "서울", "인천시": "인천", "인천광역시": "인천"}
+
+
+@dataclass
+class LocationOutcome:
+    context: LocationContext | None = None
+    clarification: Clarification | None = None
+    carried: bool = False
+    unknown_place: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def explicit_radius_m(text: str) -> int | None:
+    """Radius the user asked for: "1km 이내", "500m", "걸어서 10분", "차로 15분"."""
+    m = _WALK_RE.search(text)
+    if m:
+        return int(m.group(1)) * WALK_M_PER_MIN
+    m = _DRIVE_RE.search(text)
+    if m:
+        return int(m.group(1)) * DRIVE_M_PER_MIN
+    m = _RADIUS_RE.search(text)
+    if m:
+        value = float(m.group(1))
+        unit = m.group(2).lower()
+        return int(value * 1000) if unit in ("km", "킬로미터", "킬로", "키로") else int(value)
+    return None
+
+
+def _context_for(place: Place, said: str, near: bool, radius: int | None, gazetteer: Gazetteer) -> LocationContext:
+    terms = gazetteer.region_terms(place) if not near else []
+    in_region = not near and bool(terms)
+    return LocationContext(
+        type="CONTEXTUAL",
+        name=said,
+        display_name=place.display_name,
+        place_type=str(place.type),
+        lat=place.lat,
+        lon=place.lon,
+        is_nearby=not in_region,
+        radius_m=radius or place.default_radius_m,
+        region_terms=terms if in_region else [],
+    )
+
+
+def resolve(
+    nlu: NLUResult,
+    text: str,
+    gps: tuple[float, float] | None,
+    history: list[LocationContext],
+    gazetteer: Gazetteer,
+) -> LocationOutcome:
+    radius = explicit_radius_m(text)
+    if nlu.user_location:
+        if gps is not None:
+            return LocationOutcome(
+                LocationContext(type="GPS", name="내 위치", lat=gps[0], lon=gps[1], radius_m=radius or GPS_DEFAULT_RADIUS_M)
+            )
+        last_gps = next((h for h in reversed(history) if h.type == "GPS"), None)
+        if last_gps is not None:
+            return LocationOutcome(last_gps.model_copy(update={"radius_m": radius or last_gps.radius_m}), carried=True)
+        return LocationOutcome(
+            clarification=Clarification(
+                kind="gps",
+                question="현재 위치를 알 수 없어요. '내 위치' 버튼으로 위치를 보내 주시거나 역·동 이름을 알려 주세요.",
+                pending_query=text,
+            )
+        )
+    names = list(nlu.entities.location)
+    if names:
+        said = names[0]
+        notes = [f"여러 장소 중 '{said}' 기준으로 찾았어요"] if len(names) > 1 else []
+        candidates = gazetteer.lookup(said)
+        if not candidates:
+            return LocationOutcome(unknown_place=said)
+        if len(candidates) > 1 and gazetteer.is_ambiguous(said):
+            choices = [
+                Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(candidates[:6])
+            ]
+            return LocationOutcome(
+                clarification=Clarification(
+                    kind="place",
+                    name=said,
+                    question=f"'{said}'이(가) 여러 곳 있어요. 어느 곳을 말씀하시는 건가요?",
+                    choices=choices,
+                    pending_query=text,
+                )
+            )
+        place = candidates[0]
+        near = nlu.location_mode != "in"
+        return LocationOutcome(_context_for(place, said, near, radius, gazetteer), notes=notes)
+    if history and (nlu.followup_place or nlu.intent == "search"):
+        last = history[-1]
+        if last.status == "resolved":
+            ctx = last.model_copy(update={"radius_m": radius or last.radius_m}) if radius else last
+            return LocationOutcome(ctx, carried=True)
+    return LocationOutcome()
+
+
+def _strip_suffix(word: str) -> str:
+    for s in _SUFFIXES:
+        if word.endswith(s) and len(word) > len(s):
+            return word[: -len(s)]
+    return word
+
+
+def pick_choice(text: str, clarification: Clarification) -> Choice | None:
+    """Resolve the user's answer to a clarification ("두 번째", "2", "경기도 쪽이요", "5호선")."""
+    choices = clarification.choices
+    if not choices:
+        return None
+    stripped = text.strip()
+    if stripped.isdigit():
+        n = int(stripped)
+        return choices[n - 1] if 1 <= n <= len(choices) else None
+    m = _ORDINAL_RE.search(stripped)
+    if m:
+        n = _ORDINAL_WORDS.get(m.group(1), 0) if m.group(1) else int(m.group(2))
+        if "마지막" in stripped:
+            n = len(choices)
+        return choices[n - 1] if 1 <= n <= len(choices) else None
+    if "마지막" in stripped:
+        return choices[-1]
+    words = [_strip_suffix(w) for w in re.split(r"[\s,.!?]+", stripped) if w]
+    words = [_REGION_SYNONYMS.get(w, w) for w in words]
+    best: list[Choice] = []
+    best_score = 0
+    for c in choices:
+        score = sum(len(w) for w in words if len(w) >= 2 and w in c.label)
+        if score > best_score:
+            best, best_score = [c], score
+        elif score == best_score and score > 0:
+            best.append(c)
+    return best[0] if len(best) == 1 else None
+
+
+def choice_context(choice: Choice, clarification: Clarification, gazetteer: Gazetteer, text: str) -> LocationContext:
+    """The location context for a chosen candidate."""
+    for place in gazetteer.lookup(clarification.name or ""):
+        if place.display_name == choice.label:
+            return _context_for(place, clarification.name or place.name, True, explicit_radius_m(text), gazetteer)
+    return LocationContext(
+        type="CONTEXTUAL",
+        name=clarification.name,
+        display_name=choice.label,
+        lat=choice.lat,
+        lon=choice.lon,
+        radius_m=1000,
+    )

@@ -1,0 +1,181 @@
+"""Typed values that travel through the agent: location contexts, the search plan, grades,
+trace entries and the events a turn streams."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Intent = Literal["search", "compare", "information"]
+Strategy = Literal["radius", "region", "global", "title"]
+Sort = Literal["relevance", "distance", "rating"]
+
+K_MIN, K_MAX = 1, 10
+RADIUS_MIN_M, RADIUS_MAX_M = 100, 20_000
+MAX_LIST = 5
+MAX_TERM_CHARS = 40
+MAX_SEMANTIC_CHARS = 200
+
+
+class LocationContext(BaseModel):
+    """One entry of the location history (seed 002): GPS or a named place."""
+
+    type: Literal["GPS", "CONTEXTUAL"]
+    name: str | None = None  # what the user said ("강남역", "홍대")
+    display_name: str | None = None  # the resolved place ("홍대입구역 (2호선, 서울 마포구)")
+    place_type: str | None = None
+    lat: float | None = None
+    lon: float | None = None
+    is_nearby: bool = True  # True: radius search; False: in-region (address) search
+    radius_m: int | None = None
+    region_terms: list[str] = Field(default_factory=list)
+    status: Literal["resolved", "pending_clarification"] = "resolved"
+
+
+class Choice(BaseModel):
+    index: int
+    label: str
+    lat: float | None = None
+    lon: float | None = None
+
+
+class Clarification(BaseModel):
+    question: str
+    kind: Literal["place", "gps"] = "place"
+    name: str | None = None
+    choices: list[Choice] = Field(default_factory=list)
+    pending_query: str = ""  # the question to resume once the user has chosen
+
+
+class PlanLocation(BaseModel):
+    name: str
+    lat: float | None = None
+    lon: float | None = None
+    radius_m: int | None = None
+    mode: Literal["near", "in"] = "near"
+    region_terms: list[str] = Field(default_factory=list)
+
+
+class SearchPlan(BaseModel):
+    """The validated, clamped plan (seed 004). Every search request is built from this alone."""
+
+    intent: Intent = "search"
+    strategy: Strategy = "global"
+    location: PlanLocation | None = None
+    titles: list[str] = Field(default_factory=list)
+    cuisine: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    convenience: list[str] = Field(default_factory=list)
+    atmosphere: list[str] = Field(default_factory=list)
+    occasion: list[str] = Field(default_factory=list)
+    semantic: str = ""
+    price_min: int | None = None
+    price_max: int | None = None
+    open_at: datetime | None = None
+    open_label: str | None = None
+    k: int = 3
+    per_title_k: int = 2
+    sort: Sort = "relevance"
+    relaxed: list[str] = Field(default_factory=list)  # notes of relaxation steps applied
+
+    def signature(self) -> str:
+        """A canonical string: two plans with the same signature would return the same results."""
+        loc = self.location
+        loc_key = (
+            f"{loc.mode}:{round(loc.lat or 0, 4)},{round(loc.lon or 0, 4)}:{loc.radius_m}:{','.join(loc.region_terms)}"
+            if loc
+            else "-"
+        )
+        parts = [
+            self.intent,
+            loc_key,
+            "|".join(sorted(self.titles)),
+            "|".join(sorted(self.cuisine)),
+            "|".join(sorted(self.menu)),
+            "|".join(sorted(self.convenience)),
+            "|".join(sorted(self.atmosphere + self.occasion)),
+            str(self.price_min),
+            str(self.price_max),
+            self.open_at.strftime("%w%H%M") if self.open_at else "-",
+            str(self.k),
+            self.sort,
+        ]
+        return "#".join(parts)
+
+
+class DocumentScore(BaseModel):
+    document_id: str
+    relevance: Literal["relevant", "irrelevant"]
+    reason: str
+
+
+class Grade(BaseModel):
+    """Seed 000 §8's structure, plus which tier decided it (seed 001)."""
+
+    overall_relevance: Literal["relevant", "irrelevant"]
+    reason: str
+    document_scores: list[DocumentScore] = Field(default_factory=list)
+    tier: Literal["empty", "confident", "grader", "insufficient"] = "grader"
+    top_score: float = 0.0
+
+
+class TraceEntry(BaseModel):
+    node: str
+    ms: float
+    decision: str = ""
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class Card(BaseModel):
+    """A restaurant as shown to a client (API results event, web cards)."""
+
+    id: str
+    name: str
+    cuisine: str
+    category: str = ""
+    address: str = ""
+    distance_m: float | None = None
+    lat: float | None = None
+    lon: float | None = None
+    matched: list[str] = Field(default_factory=list)
+    menus: list[dict[str, Any]] = Field(default_factory=list)
+    hours_today: str | None = None
+    score: float = 0.0
+    telephone: str | None = None
+    source_type: Literal["internal", "web"] = "internal"
+    url: str | None = None
+
+
+class WebSource(BaseModel):
+    title: str
+    content: str
+    url: str | None = None
+
+
+EventType = Literal["session", "plan", "results", "clarification", "answer", "trace", "end", "error"]
+
+
+class TurnEvent(BaseModel):
+    event: EventType
+    data: Any = None
+
+
+class TurnResult(BaseModel):
+    session_id: str
+    answer: str
+    intent: Intent | None = None
+    plan: SearchPlan | None = None
+    cards: list[Card] = Field(default_factory=list)
+    clarification: Clarification | None = None
+    grade: Grade | None = None
+    searched: bool = False
+    reused: bool = False
+    web_sources: list[WebSource] = Field(default_factory=list)
+    trace: list[TraceEntry] = Field(default_factory=list)
+    nlu: dict[str, Any] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+    location: LocationContext | None = None
+    location_carried: bool = False
+    decision: str = ""

@@ -1,0 +1,1 @@
+"""Graph nodes: ordinary functions ``(state, resources) -> partial state``, testable alone."""

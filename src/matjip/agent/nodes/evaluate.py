@@ -1,0 +1,114 @@
+"""Relevance evaluation (seed 000 §8 with seed 001's tiers), web fallback and session update."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matjip.agent.configuration import Resources
+from matjip.agent.grader import offline_grade, tier
+from matjip.agent.models import Grade, LocationContext, SearchPlan
+from matjip.agent.nodes.common import card_for, emit, shown_for, turn_now
+from matjip.agent.state import AgentState, SearchRecord
+
+
+def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
+    p = SearchPlan.model_validate(state["plan"])
+    hits = state.get("hits") or []
+    band, why = tier([float(h.get("score") or 0.0) for h in hits], res.config)
+    shown = shown_for(hits, res)
+    if band == "empty":
+        grade = Grade(overall_relevance="irrelevant", reason=why, tier="empty")
+    elif band == "confident":
+        grade = offline_grade(shown, p)  # hard constraints are re-checked even when confident
+        grade.tier = "confident"
+        grade.reason = why + "\n" + grade.reason
+    else:
+        grade = None
+        if band == "grader" and res.llm is not None and getattr(res.llm, "grades", False):
+            grade = res.llm.grade(state, shown, p)
+        if grade is None:
+            grade = offline_grade(shown, p)
+        grade.tier = "grader" if band == "grader" else "insufficient"
+        grade.reason = why + "\n" + grade.reason
+    grade.top_score = max((float(h.get("score") or 0.0) for h in hits), default=0.0)
+    keep = {d.document_id for d in grade.document_scores if d.relevance == "relevant"}
+    kept = [h for h in hits if h["id"] in keep]
+    return {
+        "grade": grade.model_dump(mode="json"),
+        "hits": kept,
+        "_decision": f"{grade.tier}: {grade.overall_relevance} ({len(kept)}/{len(hits)})",
+    }
+
+
+def route_after_grade(state: AgentState, max_steps: int) -> str:
+    grade = state.get("grade") or {}
+    if grade.get("overall_relevance") == "relevant":
+        return "relevant"
+    if int(state.get("relax_step") or 0) < max_steps:
+        return "relax"
+    return "irrelevant"
+
+
+def web_search(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Seed 000 §13: the web fallback; a seam that answers 'no web source configured' offline."""
+    if res.web is None:
+        return {"web_sources": [], "_decision": "no web source configured"}
+    try:
+        sources = res.web.search(state.get("query", ""))
+    except Exception as exc:  # a provider failure never breaks the turn
+        return {"web_sources": [], "_decision": f"web search failed: {type(exc).__name__}"}
+    return {
+        "web_sources": [s.model_dump(mode="json") for s in sources],
+        "_decision": f"{len(sources)} web sources",
+    }
+
+
+def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Store this turn's search and its relevant results for follow-ups (seed 000 §3.14)."""
+    hits = state.get("hits") or []
+    update: dict[str, Any] = {}
+    searches = list(state.get("searches") or [])
+    p = SearchPlan.model_validate(state["plan"]) if state.get("plan") else None
+    if p is not None and state.get("duplicate_of") is None:
+        rec: SearchRecord = {
+            "turn": int(state.get("turn") or 0),
+            "query": state.get("query", ""),
+            "intent": p.intent,
+            "signature": p.signature(),
+            "plan": p.model_dump(mode="json"),
+            "hits": hits,
+        }
+        searches = [*searches, rec][-20:]
+        update["searches"] = searches
+    if hits:
+        update["context"] = hits
+        update["focus"] = hits[0]["id"] if len(hits) == 1 or (p and p.intent == "information") else None
+    loc = state.get("location")
+    if loc:
+        history = list(state.get("location_history") or [])
+        if not history or history[-1] != loc:
+            history.append(loc)
+        update["location_history"] = history[-10:]
+    now = turn_now(state, res)
+    cards = [card_for(s, now).model_dump(mode="json") for s in shown_for(hits, res)]
+    web = state.get("web_sources") or []
+    for w in web:
+        cards.append(
+            {
+                "id": w.get("url") or w.get("title"),
+                "name": w.get("title"),
+                "cuisine": "웹",
+                "source_type": "web",
+                "url": w.get("url"),
+                "matched": [],
+                "menus": [],
+            }
+        )
+    emit("results", cards)
+    update["_decision"] = f"{len(hits)} documents in context" + (f", {len(web)} web" if web else "")
+    return update
+
+
+def focus_location(state: AgentState) -> LocationContext | None:
+    loc = state.get("location")
+    return LocationContext.model_validate(loc) if loc else None

@@ -1,0 +1,149 @@
+"""Generation (seed 000 §3.15–3.16): template answers offline, streamed as chunks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matjip.agent import answer as tpl
+from matjip.agent.configuration import Resources
+from matjip.agent.models import Clarification, SearchPlan
+from matjip.agent.nodes.common import card_for, emit, shown_for, turn_now
+from matjip.agent.state import AgentState, HitRecord
+
+
+def _reply_chunks(kind: str) -> list[str]:
+    if kind.startswith("smalltalk:"):
+        return [tpl.SMALLTALK.get(kind.split(":", 1)[1], tpl.SMALLTALK["greeting"]) + "\n"]
+    if kind.startswith("unknown_place:"):
+        return tpl.unknown_place_answer(kind.split(":", 1)[1])
+    return [tpl.REPLIES.get(kind, tpl.REPLIES["no_content"]) + "\n"]
+
+
+def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str | None]:
+    """Which context documents a follow-up refers to (ordinal, pronoun, or name)."""
+    context = state.get("context") or []
+    nlu = state.get("nlu") or {}
+    if not context:
+        return [], "no_context"
+    ordinal = nlu.get("ordinal")
+    if ordinal is not None:
+        n = int(ordinal)
+        idx = len(context) - 1 if n == -1 else n - 1
+        if 0 <= idx < len(context):
+            return [context[idx]], None
+        return [], "bad_ordinal"
+    titles = [t.replace(" ", "") for t in (nlu.get("entities") or {}).get("title") or []]
+    if titles:
+        picked = []
+        for h in context:
+            doc = res.index.get(h["id"])
+            if doc is not None and any(t in doc.title.replace(" ", "") for t in titles):
+                picked.append(h)
+        if picked:
+            return picked, None
+    focus = state.get("focus")
+    if focus:
+        for h in context:
+            if h["id"] == focus:
+                return [h], None
+    if nlu.get("pronoun_ref") or len(context) == 1:
+        return [context[0]], None
+    return context, None
+
+
+def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:
+    refs, problem = _referenced(state, res)
+    if problem:
+        return [tpl.REPLIES[problem] + "\n"], []
+    nlu = state.get("nlu") or {}
+    now = turn_now(state, res)
+    asks = list(nlu.get("ask") or [])
+    conveniences = list((nlu.get("entities") or {}).get("convenience") or [])
+    shown = shown_for(refs, res)
+    chunks: list[str] = []
+    if asks or conveniences:
+        for s in shown[:3]:
+            chunks += tpl.information_lines(s.doc, asks, conveniences, now)
+    else:
+        for i, s in enumerate(shown, start=1):
+            chunks += tpl.restaurant_block(i, s, None, now, refs[0].get("origin") if refs else None)
+    return chunks, refs
+
+
+def _search_chunks(state: AgentState, res: Resources) -> list[str]:
+    p = SearchPlan.model_validate(state["plan"])
+    now = turn_now(state, res)
+    hits = state.get("hits") or []
+    notes = [*(state.get("relax_notes") or [])]
+    if any(n == "too_long" for n in state.get("plan_notes") or []):
+        notes.insert(0, tpl.REPLIES["too_long"])
+    if state.get("duplicate_of") is not None:
+        notes.insert(0, "앞에서 찾은 결과와 같은 조건이라 그 결과로 답할게요.")
+    origin = p.location.name if p.location else None
+    web = state.get("web_sources") or []
+    if not hits and web:
+        chunks = [*(n + "\n" for n in notes), "식당 자료에서 찾지 못해 웹 검색 결과를 알려 드려요 (웹 출처).\n"]
+        for i, w in enumerate(web[:3], start=1):
+            chunks.append(f"{i}. [웹] {w.get('title')}: {str(w.get('content'))[:160]}\n")
+        return chunks
+    if not hits:
+        msg = "조건에 맞는 식당을 찾지 못했어요."
+        if state.get("grade") is not None:
+            msg += " 웹 검색도 설정되어 있지 않아요. 지역이나 조건을 바꿔서 물어봐 주세요."
+        return [*(n + "\n" for n in notes), msg + "\n"]
+    shown = shown_for(hits, res)
+    nlu = state.get("nlu") or {}
+    if p.intent == "compare":
+        by_id = {s.doc.place_id: s for s in shown}
+        groups = [
+            (g["title"], [by_id[i] for i in g["ids"] if i in by_id]) for g in state.get("compare_groups") or []
+        ]
+        return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now)]
+    if p.intent == "information":
+        return [
+            *(n + "\n" for n in notes),
+            *tpl.information_answer(
+                shown, nlu.get("ask") or [], (nlu.get("entities") or {}).get("convenience") or [], now, origin
+            ),
+        ]
+    return tpl.search_answer(shown, p, now, origin, notes)
+
+
+def generate(state: AgentState, res: Resources) -> dict[str, Any]:
+    decision = state.get("decision", "search")
+    update: dict[str, Any] = {}
+    now = turn_now(state, res)
+    if decision == "reply":
+        chunks = _reply_chunks(state.get("reply") or "no_content")
+    elif decision == "clarify":
+        clar = Clarification.model_validate(state["clarification"])
+        emit("clarification", clar.model_dump(mode="json"))
+        chunks = tpl.clarification_answer(clar.question, [c.label for c in clar.choices])
+        update["pending"] = clar.model_dump(mode="json")
+    elif decision == "context":
+        chunks, refs = _context_chunks(state, res)
+        if refs:
+            emit("results", [card_for(s, now).model_dump(mode="json") for s in shown_for(refs, res)])
+            if len(refs) == 1:
+                update["focus"] = refs[0]["id"]
+    else:
+        chunks = _search_chunks(state, res)
+    source = "template"
+    if res.llm is not None and getattr(res.llm, "generates", False) and decision in ("search", "context"):
+        llm_text = res.llm.generate(state, "".join(chunks))
+        if llm_text is not None:
+            chunks, source = [llm_text], "llm"
+    text = "".join(chunks)
+    if source == "template":
+        for line in chunks:
+            for piece in tpl.split_chunks(line, res.config.chunk_chars):
+                emit("answer", piece)
+    update.update(
+        {
+            "answer": text,
+            "answer_source": source,
+            "messages": [{"role": "assistant", "content": text}],
+            "_decision": f"{decision} answer, {len(text)} chars ({source})",
+        }
+    )
+    return update

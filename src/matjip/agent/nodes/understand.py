@@ -1,0 +1,158 @@
+"""Query input, NLU + location understanding, and the need-search decision (seed 000 §3.1–3.2, §4; seed 002).
+
+Offline, NLU runs before the need-search decision because the decision reads its signals
+(ordinals, pronouns, new places or menus); it costs about a millisecond.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from matjip.agent.configuration import Resources
+from matjip.agent.location import choice_context, pick_choice, resolve
+from matjip.agent.models import Clarification, LocationContext
+from matjip.agent.state import PER_TURN_RESET, AgentState
+
+_HANGUL = re.compile(r"[가-힣]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Normalise the raw message and classify unusable input; reset per-turn fields."""
+    raw = state.get("query") or ""
+    text = unicodedata.normalize("NFC", raw)
+    text = "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
+    text = " ".join(text.split())
+    update: dict[str, Any] = dict(PER_TURN_RESET)
+    update["turn"] = int(state.get("turn") or 0) + 1
+    update["now"] = state.get("now") or res.now().isoformat()
+    update["messages"] = [{"role": "user", "content": text[:2000]}]
+    notes: list[str] = []
+    if len(text) > res.config.max_query_chars:
+        notes.append("too_long")
+        text = text[: res.config.max_query_chars]
+    if not text:
+        update["reply"] = "empty"
+    elif not _HANGUL.search(text):
+        update["reply"] = "not_korean" if _LATIN.search(text) else "no_content"
+    update["query"] = text
+    update["_decision"] = update["reply"] or ("truncated" if notes else "ok")
+    update["plan_notes"] = notes
+    return update
+
+
+def _history(state: AgentState) -> list[LocationContext]:
+    return [LocationContext.model_validate(h) for h in state.get("location_history") or []]
+
+
+def understand(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Intent and entities (NLU), then location: GPS, named place, carry-over or clarification."""
+    if state.get("reply"):
+        return {"_decision": "skipped"}
+    text = state["query"]
+    gps_raw = state.get("gps")
+    gps = (float(gps_raw["lat"]), float(gps_raw["lon"])) if gps_raw else None
+    history = _history(state)
+    pending_raw = state.get("pending")
+    if pending_raw:
+        pending = Clarification.model_validate(pending_raw)
+        if pending.kind == "place":
+            choice = pick_choice(text, pending)
+            if choice is not None:
+                nlu = res.nlu.parse(pending.pending_query)
+                ctx = choice_context(choice, pending, res.gazetteer, pending.pending_query)
+                return {
+                    "nlu": nlu.model_dump(mode="json"),
+                    "query": pending.pending_query,
+                    "location": ctx.model_dump(mode="json"),
+                    "pending": None,
+                    "_decision": f"clarification resolved: {choice.label}",
+                }
+        elif pending.kind == "gps" and gps is not None:
+            nlu = res.nlu.parse(pending.pending_query)
+            outcome = resolve(nlu, pending.pending_query, gps, history, res.gazetteer)
+            if outcome.context is not None:
+                return {
+                    "nlu": nlu.model_dump(mode="json"),
+                    "query": pending.pending_query,
+                    "location": outcome.context.model_dump(mode="json"),
+                    "pending": None,
+                    "_decision": "gps received",
+                }
+    nlu = res.nlu.parse(text)
+    update: dict[str, Any] = {"nlu": nlu.model_dump(mode="json")}
+    has_new_content = bool(
+        nlu.entities.location or nlu.entities.title or nlu.entities.menu or nlu.entities.category
+    )
+    if pending_raw and not has_new_content and not nlu.smalltalk:
+        # the answer did not pick a candidate: ask again
+        update["clarification"] = pending_raw
+        update["_decision"] = "clarification unresolved; asking again"
+        return update
+    if pending_raw:
+        update["pending"] = None
+    outcome = resolve(nlu, text, gps, history, res.gazetteer)
+    if outcome.clarification is not None:
+        update["clarification"] = outcome.clarification.model_dump(mode="json")
+        update["_decision"] = f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip()
+    elif outcome.unknown_place:
+        update["reply"] = f"unknown_place:{outcome.unknown_place}"
+        update["_decision"] = f"unknown place {outcome.unknown_place}"
+    else:
+        update["location"] = outcome.context.model_dump(mode="json") if outcome.context else None
+        update["location_carried"] = outcome.carried
+        update["plan_notes"] = [*(state.get("plan_notes") or []), *outcome.notes]
+        update["_decision"] = f"{nlu.intent} (conf {nlu.confidence:.2f})" + (
+            f", location {outcome.context.display_name or outcome.context.name}" if outcome.context else ""
+        )
+    return update
+
+
+def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for h in state.get("context") or []:
+        doc = res.index.get(h["id"])
+        if doc is not None:
+            out[doc.place_id] = doc.title.replace(" ", "")
+    return out
+
+
+def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Search, or answer from the conversation's context (seed 000 §3.2)."""
+    if state.get("reply"):
+        return {"decision": "reply", "_decision": "reply"}
+    if state.get("clarification"):
+        return {"decision": "clarify", "_decision": "clarify"}
+    nlu = state.get("nlu") or {}
+    ents = nlu.get("entities") or {}
+    context = state.get("context") or []
+    new_topic = bool(ents.get("location") or ents.get("menu") or ents.get("category"))
+    if nlu.get("smalltalk") and not (new_topic or ents.get("title")):
+        return {"decision": "reply", "reply": f"smalltalk:{nlu['smalltalk']}", "_decision": "smalltalk"}
+    if context:
+        refers = nlu.get("ordinal") is not None or nlu.get("pronoun_ref")
+        if refers and not new_topic and not nlu.get("followup_place"):
+            return {"decision": "context", "_decision": "answer from context (reference)"}
+        titles = ents.get("title") or []
+        if titles and not new_topic:
+            known = _context_titles(state, res)
+            wanted = [t.replace(" ", "") for t in titles]
+            if all(any(w in k for k in known.values()) for w in wanted):
+                return {"decision": "context", "_decision": "answer from context (known restaurant)"}
+        if (nlu.get("ask") or ents.get("convenience")) and not (new_topic or titles) and not nlu.get("followup_place"):
+            if nlu.get("intent") != "search" or nlu.get("ask"):
+                return {"decision": "context", "_decision": "answer from context (question about results)"}
+    has_anything = any(ents.get(k) for k in ents) or state.get("location") or nlu.get("price") or nlu.get("time")
+    if not has_anything and not context:
+        return {"decision": "reply", "reply": "no_content", "_decision": "nothing to search for"}
+    if not has_anything and context:
+        return {"decision": "context", "_decision": "answer from context (no new entities)"}
+    return {"decision": "search", "_decision": "search"}
+
+
+def check_session(state: AgentState, res: Resources) -> dict[str, Any]:
+    """First turn of the conversation, or a follow-up (seed 000 §3.3)."""
+    followup = bool(state.get("searches"))
+    return {"is_followup": followup, "_decision": "follow-up" if followup else "first search"}

@@ -1,0 +1,253 @@
+"""Plan validation and query building (seed 004).
+
+Whoever writes a plan (the offline planner or an LLM), the server validates and clamps it here,
+and builds every search request from the validated plan alone. Anything out of range is
+clamped; anything unknown is dropped; a plan that cannot be repaired becomes the safe default.
+Every repair is reported as a note for the trace.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from matjip.agent.models import (
+    K_MAX,
+    K_MIN,
+    MAX_LIST,
+    MAX_SEMANTIC_CHARS,
+    MAX_TERM_CHARS,
+    RADIUS_MAX_M,
+    RADIUS_MIN_M,
+    PlanLocation,
+    SearchPlan,
+)
+from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+
+LAT_RANGE = (33.0, 38.7)
+LON_RANGE = (124.5, 132.0)
+PRICE_MAX = 10_000_000
+_INTENTS = ("search", "compare", "information")
+_SORTS = ("relevance", "distance", "rating")
+
+
+def _clamp_int(value: Any, lo: int, hi: int, name: str, notes: list[str], default: int) -> int:
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        f = float(value)
+        if math.isnan(f) or math.isinf(f):
+            raise ValueError
+        v = int(f)
+    except (TypeError, ValueError):
+        notes.append(f"{name}={value!r} is not a number; using {default}")
+        return default
+    if v < lo or v > hi:
+        clamped = min(max(v, lo), hi)
+        notes.append(f"{name}={v} clamped to {clamped}")
+        return clamped
+    return v
+
+
+def _terms(value: Any, name: str, notes: list[str], allowed: Iterable[str] | None = None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        notes.append(f"{name} is not a list; dropped")
+        return []
+    allowed_set = set(allowed) if allowed is not None else None
+    out: list[str] = []
+    for item in value:
+        if not isinstance(item, str):
+            notes.append(f"{name}: non-text item dropped")
+            continue
+        term = " ".join(item.split())[:MAX_TERM_CHARS]
+        if not term:
+            continue
+        if allowed_set is not None and term not in allowed_set:
+            notes.append(f"{name}: unknown value {term!r} dropped")
+            continue
+        if term not in out:
+            out.append(term)
+    if len(out) > MAX_LIST:
+        notes.append(f"{name}: {len(out)} items truncated to {MAX_LIST}")
+        out = out[:MAX_LIST]
+    return out
+
+
+def _price(value: Any, name: str, notes: list[str]) -> int | None:
+    if value is None:
+        return None
+    v = _clamp_int(value, 0, PRICE_MAX, name, notes, -1)
+    return None if v < 0 else v
+
+
+def _location(value: Any, notes: list[str]) -> PlanLocation | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        notes.append("location is not an object; dropped")
+        return None
+    name = str(value.get("name") or "")[:MAX_TERM_CHARS] or "지정 위치"
+    mode = value.get("mode", "near")
+    if mode not in ("near", "in"):
+        notes.append(f"location.mode={mode!r} unknown; using near")
+        mode = "near"
+    lat, lon = value.get("lat"), value.get("lon")
+    terms = _terms(value.get("region_terms"), "location.region_terms", notes)
+    if lat is not None or lon is not None:
+        try:
+            flat, flon = float(lat), float(lon)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            notes.append("location coordinates are not numbers; dropped")
+            flat = flon = float("nan")
+        if not (LAT_RANGE[0] <= flat <= LAT_RANGE[1] and LON_RANGE[0] <= flon <= LON_RANGE[1]):
+            notes.append("location outside Korea; dropped")
+            if not terms:
+                return None
+            return PlanLocation(name=name, mode="in", region_terms=terms)
+        radius = value.get("radius_m")
+        radius_i = (
+            _clamp_int(radius, RADIUS_MIN_M, RADIUS_MAX_M, "radius_m", notes, 1000) if radius is not None else 1000
+        )
+        return PlanLocation(name=name, lat=flat, lon=flon, radius_m=radius_i, mode=mode, region_terms=terms)
+    if terms:
+        return PlanLocation(name=name, mode="in", region_terms=terms)
+    notes.append("location has neither coordinates nor region; dropped")
+    return None
+
+
+def validate_plan(
+    raw: Mapping[str, Any] | Any,
+    *,
+    cuisines: Iterable[str] | None = None,
+    conveniences: Iterable[str] | None = None,
+    fallback_text: str = "",
+) -> tuple[SearchPlan, list[str]]:
+    """Validate and clamp ``raw`` into a :class:`SearchPlan`; return it and the repair notes.
+
+    Never raises: an unusable plan becomes :func:`default_plan` with the reason in the notes.
+    """
+    notes: list[str] = []
+    if not isinstance(raw, Mapping):
+        return default_plan(fallback_text), [f"plan is {type(raw).__name__}, not an object; using the default plan"]
+    try:
+        intent = raw.get("intent", "search")
+        if intent not in _INTENTS:
+            notes.append(f"intent={intent!r} unknown; using search")
+            intent = "search"
+        sort = raw.get("sort", "relevance")
+        if sort not in _SORTS:
+            notes.append(f"sort={sort!r} unknown; using relevance")
+            sort = "relevance"
+        location = _location(raw.get("location"), notes)
+        titles = _terms(raw.get("titles"), "titles", notes)
+        price_min = _price(raw.get("price_min"), "price_min", notes)
+        price_max = _price(raw.get("price_max"), "price_max", notes)
+        if price_min is not None and price_max is not None and price_min > price_max:
+            notes.append("price_min > price_max; swapped")
+            price_min, price_max = price_max, price_min
+        open_at = raw.get("open_at")
+        if open_at is not None and not isinstance(open_at, datetime):
+            try:
+                open_at = datetime.fromisoformat(str(open_at))
+            except ValueError:
+                notes.append(f"open_at={open_at!r} is not a time; dropped")
+                open_at = None
+        if isinstance(open_at, datetime) and open_at.tzinfo is None:
+            from zoneinfo import ZoneInfo
+
+            open_at = open_at.replace(tzinfo=ZoneInfo("Asia/Seoul"))
+        semantic = raw.get("semantic") or ""
+        if not isinstance(semantic, str):
+            notes.append("semantic is not text; dropped")
+            semantic = ""
+        if len(semantic) > MAX_SEMANTIC_CHARS:
+            notes.append(f"semantic text truncated to {MAX_SEMANTIC_CHARS} characters")
+            semantic = semantic[:MAX_SEMANTIC_CHARS]
+        if intent == "compare" and len(titles) < 2:
+            notes.append("compare needs two titles; using search")
+            intent = "search" if not titles else "information"
+        if intent == "information" and not titles and location is None:
+            notes.append("information without a title or a place; using search")
+            intent = "search"
+        strategy = "global"
+        if titles and intent in ("compare", "information"):
+            strategy = "title"
+        elif location is not None:
+            strategy = "radius" if location.lat is not None and location.mode == "near" else "region"
+        default_k = 5 if intent == "information" and not titles else 3
+        plan = SearchPlan(
+            intent=intent,
+            strategy=strategy,
+            location=location,
+            titles=titles,
+            cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),
+            menu=_terms(raw.get("menu"), "menu", notes),
+            convenience=_terms(raw.get("convenience"), "convenience", notes, conveniences),
+            atmosphere=_terms(raw.get("atmosphere"), "atmosphere", notes),
+            occasion=_terms(raw.get("occasion"), "occasion", notes),
+            semantic=" ".join(semantic.split()),
+            price_min=price_min,
+            price_max=price_max,
+            open_at=open_at,
+            open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
+            k=_clamp_int(raw.get("k", default_k), K_MIN, K_MAX, "k", notes, default_k),
+            per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
+            sort=sort,
+            relaxed=_terms(raw.get("relaxed"), "relaxed", notes)[:MAX_LIST],
+        )
+        return plan, notes
+    except (ValidationError, TypeError, ValueError, AttributeError) as exc:
+        return default_plan(fallback_text), [*notes, f"invalid plan ({type(exc).__name__}); using the default plan"]
+
+
+def default_plan(text: str = "") -> SearchPlan:
+    """The safe plan: a plain semantic search over everything, three results."""
+    return SearchPlan(intent="search", strategy="global", semantic=" ".join(text.split())[:MAX_SEMANTIC_CHARS], k=3)
+
+
+def _base_request(plan: SearchPlan, k: int) -> dict[str, Any]:
+    req: dict[str, Any] = {"k": k, "sort": "distance" if plan.sort == "distance" else "relevance"}
+    loc = plan.location
+    if loc is not None:
+        if loc.mode == "near" and loc.lat is not None and loc.lon is not None:
+            req["geo"] = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=loc.radius_m or 1000)
+        elif loc.region_terms:
+            req["region"] = RegionFilter(name=loc.name, terms=loc.region_terms)
+        elif loc.lat is not None and loc.lon is not None:
+            req["geo"] = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=loc.radius_m or 2000)
+    return req
+
+
+def to_requests(plan: SearchPlan) -> list[SearchRequest]:
+    """Build the search requests of a validated plan (one per title for compare)."""
+    if plan.intent == "compare" or (plan.intent == "information" and plan.titles):
+        out = []
+        for title in plan.titles:
+            base = _base_request(plan, plan.per_title_k if plan.intent == "compare" else 3)
+            base["sort"] = "relevance"
+            out.append(SearchRequest(title=title, text=plan.semantic, **base))
+        return out
+    base = _base_request(plan, plan.k)
+    semantic = " ".join([*plan.atmosphere, *plan.occasion, plan.semantic]).strip()
+    price = None
+    if plan.price_min is not None or plan.price_max is not None:
+        price = PriceRange(min_won=plan.price_min, max_won=plan.price_max)
+    return [
+        SearchRequest(
+            text=semantic,
+            cuisine=plan.cuisine,
+            menu=plan.menu,
+            convenience=plan.convenience,
+            price=price,
+            open_at=OpenAt(when=plan.open_at) if plan.open_at else None,
+            **base,
+        )
+    ]

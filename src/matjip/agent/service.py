@@ -1,0 +1,154 @@
+"""The agent as a service: load resources once, run turns, stream events, persist sessions."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from matjip.agent.configuration import AgentConfig, Resources
+from matjip.agent.graph import build_graph
+from matjip.agent.models import Card, Clarification, Grade, LocationContext, SearchPlan, TraceEntry, TurnEvent, TurnResult, WebSource
+from matjip.settings import Settings
+
+
+def load_resources(settings: Settings) -> Resources:
+    """Open the index, the gazetteer and the NLU vocabulary (built from the index once, cached)."""
+    from matjip.geo.gazetteer import Gazetteer
+    from matjip.index.store import open_index
+    from matjip.ingest.store import DocumentStore
+    from matjip.ingest.category import CUISINES
+    from matjip.nlu import OfflineNLU
+    from matjip.nlu.lexicon import CONVENIENCE_VALUES
+    from matjip.nlu.vocabulary import Vocabulary
+
+    index = open_index(settings)
+    gazetteer = Gazetteer.load()
+    vocab_path = settings.index_dir / "vocabulary.json"
+    vocabulary = None
+    if vocab_path.exists():
+        try:
+            vocabulary = Vocabulary.load(vocab_path)
+        except Exception:
+            vocabulary = None
+    if vocabulary is None or getattr(vocabulary, "source_count", None) != index.count():
+        with DocumentStore(settings.store_path) as store:
+            vocabulary = Vocabulary.from_store_docs(store.iter_documents())
+        vocabulary.source_count = index.count()
+        vocabulary.save(vocab_path)
+    nlu = OfflineNLU(vocabulary, gazetteer)
+    llm = None
+    web = None
+    if settings.llm_provider != "none" or settings.tavily_api_key:
+        from matjip.llm.stages import build_stages, build_web
+
+        llm = build_stages(settings) if settings.llm_provider != "none" else None
+        web = build_web(settings)
+    return Resources(
+        index=index,
+        gazetteer=gazetteer,
+        nlu=nlu,
+        config=AgentConfig.from_settings(settings),
+        timezone=settings.timezone,
+        conveniences=frozenset(CONVENIENCE_VALUES),
+        cuisines=frozenset(CUISINES),
+        llm=llm,
+        web=web,
+    )
+
+
+class Agent:
+    """Runs conversation turns. Thread-safe; sessions are isolated by ``session_id``."""
+
+    def __init__(self, settings: Settings, resources: Resources | None = None, *, persist: bool = True) -> None:
+        self.settings = settings
+        self.resources = resources or load_resources(settings)
+        self._checkpointer: Any = None
+        if persist:
+            from langgraph.checkpoint.sqlite import SqliteSaver
+
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(settings.sessions_path, check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            self._checkpointer = SqliteSaver(conn)
+        else:
+            from langgraph.checkpoint.memory import InMemorySaver
+
+            self._checkpointer = InMemorySaver()
+        self.graph = build_graph(self.resources, self._checkpointer)
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def _lock(self, session_id: str) -> threading.Lock:
+        with self._locks_guard:
+            lock = self._locks.get(session_id)
+            if lock is None:
+                lock = self._locks[session_id] = threading.Lock()
+            return lock
+
+    def stream(
+        self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
+    ) -> Iterator[TurnEvent]:
+        """Run one turn and yield its events: session, plan, results, clarification, answer…, trace, end."""
+        sid = session_id or uuid.uuid4().hex
+        yield TurnEvent(event="session", data={"session_id": sid})
+        config = {"configurable": {"thread_id": sid}}
+        state_in: dict[str, Any] = {"query": message, "session_id": sid, "gps": location, "now": None}
+        final: dict[str, Any] = {}
+        with self._lock(sid):
+            for mode, chunk in self.graph.stream(
+                state_in, config, stream_mode=["custom", "values"], durability="exit"
+            ):
+                if mode == "custom":
+                    yield TurnEvent.model_validate(chunk)
+                else:
+                    final = chunk
+        result = self._result(sid, final)
+        yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
+        yield TurnEvent(event="end", data=result.model_dump(mode="json"))
+
+    def ask(self, message: str, session_id: str | None = None, location: dict[str, float] | None = None) -> TurnResult:
+        last: TurnEvent | None = None
+        for event in self.stream(message, session_id, location):
+            last = event
+        assert last is not None and last.event == "end"
+        return TurnResult.model_validate(last.data)
+
+    def _result(self, sid: str, st: dict[str, Any]) -> TurnResult:
+        from matjip.agent.nodes.common import card_for, shown_for, turn_now
+
+        plan = SearchPlan.model_validate(st["plan"]) if st.get("plan") else None
+        hits = st.get("hits") or []
+        cards: list[Card] = []
+        if st.get("decision") == "search":
+            now = turn_now(st, self.resources)  # type: ignore[arg-type]
+            cards = [card_for(s, now) for s in shown_for(hits, self.resources)]
+        return TurnResult(
+            session_id=sid,
+            answer=st.get("answer", ""),
+            intent=(st.get("nlu") or {}).get("intent"),
+            plan=plan,
+            cards=cards,
+            clarification=Clarification.model_validate(st["clarification"]) if st.get("clarification") else None,
+            grade=Grade.model_validate(st["grade"]) if st.get("grade") else None,
+            searched=st.get("decision") == "search" and st.get("duplicate_of") is None,
+            reused=st.get("duplicate_of") is not None,
+            web_sources=[WebSource.model_validate(w) for w in st.get("web_sources") or []],
+            trace=[TraceEntry.model_validate(t) for t in st.get("trace") or []],
+            nlu=st.get("nlu") or {},
+            notes=[*(st.get("plan_notes") or []), *(st.get("relax_notes") or [])],
+            location=LocationContext.model_validate(st["location"]) if st.get("location") else None,
+            location_carried=bool(st.get("location_carried")),
+            decision=str(st.get("decision") or ""),
+        )
+
+    def history(self, session_id: str) -> list[dict[str, str]]:
+        snap = self.graph.get_state({"configurable": {"thread_id": session_id}})
+        return list((snap.values or {}).get("messages") or [])
+
+    def close(self) -> None:
+        conn = getattr(self._checkpointer, "conn", None)
+        if conn is not None:
+            conn.close()

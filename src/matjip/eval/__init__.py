@@ -1,0 +1,1 @@
+"""Development evaluation sets and their runners (``matjip eval search|agent``)."""

@@ -1,0 +1,44 @@
+"""Tokenization helpers shared by the Kiwi-based embedders (private to this package)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from matjip.text.kiwi import Morph, tokenize, tokenize_many
+
+
+def morphs_of(texts: Sequence[str]) -> list[list[Morph]]:
+    """Morphemes of every text, through the shared (cached) Kiwi.
+
+    Batch tokenization is tried first; kiwipiepy >= 0.21 refuses batch calls when the shared
+    Kiwi was created single-threaded, in which case the texts are tokenized one by one (each
+    result still lands in the shared cache).
+    """
+    try:
+        return tokenize_many(texts)
+    except Exception:  # kiwipiepy raises a bare Exception("`asyncAnalyze` doesn't work ...")
+        return [tokenize(t) for t in texts]
+
+
+def base_tag(tag: str) -> str:
+    """``VV-I`` -> ``VV`` (irregular-conjugation suffixes dropped)."""
+    return tag.split("-", 1)[0]
+
+
+def normalize_rows(m: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 norm (zero rows stay zero), as float32."""
+    m = np.asarray(m, dtype=np.float32)
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms < 1e-12] = 1.0
+    return (m / norms).astype(np.float32, copy=False)
+
+
+def normalize(v: np.ndarray) -> np.ndarray:
+    """``v`` scaled to unit L2 norm (a zero vector stays zero), as float32."""
+    v = np.asarray(v, dtype=np.float32)
+    n = float(np.linalg.norm(v))
+    if n < 1e-12:
+        return np.zeros_like(v)
+    return (v / n).astype(np.float32, copy=False)

@@ -1,0 +1,403 @@
+"""Offline Korean text embeddings from Kiwi's built-in CoNg language model.
+
+Kiwi's CoNg model (the model the shared Kiwi already loads) holds a 256-dimensional embedding
+for each of its ~70k in-vocabulary morphemes but only exposes cosine similarities between
+them (``morpheme_similarity``). The similarity matrix of those unit vectors has rank 256, so
+comparing a morpheme with a few hundred fixed *anchor* morphemes and projecting with
+``K_ma U Λ^{-1/2}`` (Nyström, with ``K_aa = U Λ Uᵀ``) recovers its embedding exactly, up to a
+fixed rotation shared by every morpheme.
+
+Text vector (SIF style): the idf-weighted mean of the content morphemes' vectors after
+removing the model-wide mean direction (every CoNg vector shares a large common component:
+two random morphemes have cosine ≈ 0.7), then minus the corpus' first principal direction.
+
+Out-of-vocabulary compounds (``뼈해장국``, ``물막국수``) are split into the longest in-vocabulary
+nouns they contain (``해장국``; ``막국수``). Latin-script words all share one class embedding in
+the model, so they carry no meaning here and are skipped (BM25 and the LSA embedder see them).
+
+Known limits: antonyms sit close (``조용`` / ``시끌벅적``), rare words and proper nouns get noisy
+vectors, restaurant names say nothing. ``fit`` computes vectors for the corpus vocabulary in
+one batch and ``save`` writes them (and the projection) next to the index, so a loaded index
+only computes vectors for query morphemes it has never seen.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from matjip.errors import EmbedderMismatchError, IndexError_
+from matjip.index.embed._tokens import morphs_of, normalize, normalize_rows
+from matjip.text.kiwi import Morph, get_kiwi
+
+if TYPE_CHECKING:
+    from kiwipiepy import Kiwi
+
+FILE_NAME = "kiwi_cong.npz"
+_FORMAT = 1
+DIM = 256
+
+# Tags whose morphemes carry meaning and have individual CoNg vectors.
+_NOUN_TAGS = frozenset({"NNG", "NNP"})
+_CONTENT_TAGS = frozenset({"NNG", "NNP", "VV", "VA", "XR", "MAG"})
+
+# Generic words of restaurant talk: they keep a small weight so that a query made only of them
+# still gets a vector, but they must not outweigh what is specific.
+_GENERIC = frozenset(
+    {
+        ("곳", "NNG"),
+        ("집", "NNG"),
+        ("데", "NNG"),
+        ("식당", "NNG"),
+        ("맛집", "NNG"),
+        ("가게", "NNG"),
+        ("음식", "NNG"),
+        ("요리", "NNG"),
+        ("메뉴", "NNG"),
+        ("추천", "NNG"),
+        ("전문", "NNG"),
+        ("전문점", "NNG"),
+        ("좋", "VA"),
+        ("있", "VA"),
+        ("있", "VV"),
+        ("없", "VA"),
+        ("하", "VV"),
+        ("되", "VV"),
+        ("싶", "VX"),
+        ("먹", "VV"),
+        ("가", "VV"),
+        ("오", "VV"),
+        ("너무", "MAG"),
+        ("정말", "MAG"),
+        ("진짜", "MAG"),
+        ("잘", "MAG"),
+        ("좀", "MAG"),
+        ("더", "MAG"),
+        ("또", "MAG"),
+        ("안", "MAG"),
+        ("못", "MAG"),
+        ("다", "MAG"),
+        ("같이", "MAG"),
+    }
+)
+_GENERIC_WEIGHT = 0.1
+
+Key = tuple[str, str]
+
+
+# --- the model's vocabulary (process-wide, built once) -------------------------------------
+
+_vocab_lock = threading.Lock()
+_vocab: dict[Key, int] | None = None
+
+
+def _lm_vocabulary(kiwi: Kiwi) -> dict[Key, int]:
+    """``(form, tag) -> morpheme id`` for every morpheme that has a CoNg embedding."""
+    global _vocab
+    if _vocab is None:
+        with _vocab_lock:
+            if _vocab is None:
+                table: dict[Key, int] = {}
+                sim = kiwi.morpheme_similarity
+                missing_run = 0
+                i = 0
+                # Embedded morphemes occupy the low ids; dictionary-only entries (NaN) follow.
+                while missing_run < 256:
+                    try:
+                        tok = kiwi.morpheme(i)
+                    except Exception:
+                        break
+                    if math.isnan(sim(i, i)):  # NaN: no embedding
+                        missing_run += 1
+                    else:
+                        missing_run = 0
+                        key = (str(tok.form), str(tok.tag))
+                        table.setdefault(key, i)
+                        table.setdefault((key[0], key[1].split("-", 1)[0]), i)
+                    i += 1
+                _vocab = table
+    return _vocab
+
+
+@dataclass
+class _Basis:
+    """Anchors and the projection from anchor similarities to 256-d coordinates."""
+
+    anchor_ids: np.ndarray  # (a,) int64
+    anchor_forms: np.ndarray  # (a,) str, to detect a different Kiwi model at load time
+    proj: np.ndarray  # (a, DIM) float32
+    mean: np.ndarray  # (DIM,) float32 — the model-wide common direction
+
+    @classmethod
+    def build(cls, kiwi: Kiwi, n_anchors: int) -> _Basis:
+        vocab = _lm_vocabulary(kiwi)
+        # Deterministic anchors: evenly spaced frequent content morphemes (low ids are frequent).
+        cands = sorted(
+            {i for (_, tag), i in vocab.items() if tag in _CONTENT_TAGS and 200 <= i < 20_000}
+        )
+        step = max(1, len(cands) // n_anchors)
+        ids = np.array(cands[::step][:n_anchors], dtype=np.int64)
+        k_aa = _similarities(kiwi, ids, ids)
+        k_aa = (k_aa + k_aa.T) / 2
+        evals, evecs = np.linalg.eigh(k_aa.astype(np.float64))
+        order = np.argsort(evals)[::-1][:DIM]
+        evals, evecs = evals[order], evecs[:, order]
+        keep = evals > evals[0] * 1e-6
+        proj = np.zeros((len(ids), DIM), dtype=np.float64)
+        proj[:, keep] = evecs[:, keep] / np.sqrt(evals[keep])
+        anchor_vecs = k_aa @ proj  # the anchors' own coordinates
+        mean = anchor_vecs.mean(axis=0)
+        forms = np.array([str(kiwi.morpheme(int(i)).form) for i in ids])
+        return cls(ids, forms, proj.astype(np.float32), mean.astype(np.float32))
+
+    def vectors(self, kiwi: Kiwi, ids: Sequence[int]) -> np.ndarray:
+        """Unit embeddings (rotated) of the given morpheme ids, with the common direction removed."""
+        if not ids:
+            return np.zeros((0, DIM), dtype=np.float32)
+        raw = _similarities(kiwi, np.asarray(ids, dtype=np.int64), self.anchor_ids) @ self.proj
+        return normalize_rows(normalize_rows(raw) - self.mean)
+
+    def matches(self, kiwi: Kiwi) -> bool:
+        return all(str(kiwi.morpheme(int(i)).form) == f for i, f in zip(self.anchor_ids, self.anchor_forms, strict=True))
+
+
+def _similarities(kiwi: Kiwi, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    sim = kiwi.morpheme_similarity
+    col_list = [int(c) for c in cols]
+    out = np.array([[sim(int(r), c) for c in col_list] for r in rows], dtype=np.float32)
+    return np.nan_to_num(out, nan=0.0)
+
+
+# --- the embedder --------------------------------------------------------------------------
+
+
+class KiwiCongEmbedder:
+    """Korean text embedder from Kiwi's CoNg morpheme embeddings (256-d, offline, no weights)."""
+
+    name = "kiwi-cong"
+    dim = DIM
+
+    def __init__(self, *, n_anchors: int = 320, whiten_eps: float | None = 0.01) -> None:
+        self._n_anchors = n_anchors
+        self._whiten_eps = whiten_eps
+        self._lock = threading.Lock()
+        self._basis: _Basis | None = None
+        # Final per-morpheme vectors (None: the morpheme has no vector); a cache filled by
+        # fit() for the corpus vocabulary and on the fly for new query morphemes.
+        self._vectors: dict[Key, np.ndarray | None] = {}
+        self._df: dict[Key, int] = {}
+        self._n_docs = 0
+        # Corpus whitening learnt at fit(): v -> normalize(W (v - mu)).
+        self._mu: np.ndarray | None = None
+        self._w: np.ndarray | None = None
+
+    # -- protocol ---------------------------------------------------------------------------
+
+    def fit(self, texts: Sequence[str]) -> None:
+        docs = [self._content(ms) for ms in morphs_of(texts)]
+        df: Counter[Key] = Counter()
+        for keys in docs:
+            df.update(set(keys))
+        with self._lock:
+            self._df = dict(df)
+            self._n_docs = len(docs)
+            self._mu = self._w = None
+            self._vectors = {}
+        base = self._base_vectors(list(df))
+        if self._whiten_eps is not None:
+            self._mu, self._w = _whitening([(v, df[k]) for k, v in base.items() if v is not None], self._whiten_eps)
+        for key, v in base.items():
+            self._vectors[key] = None if v is None else self._transform(v)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        docs = [self._content(ms) for ms in morphs_of(texts)]
+        self._ensure_vectors({k for keys in docs for k in keys})
+        if not docs:
+            return np.zeros((0, DIM), dtype=np.float32)
+        return normalize_rows(np.stack([self._mean_vector(keys) for keys in docs]))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        out: np.ndarray = self.embed_documents([text])[0]
+        return out
+
+    def save(self, directory: Path) -> None:
+        basis = self._get_basis()
+        keys = sorted(self._vectors)
+        vecs = np.zeros((len(keys), DIM), dtype=np.float32)
+        has = np.zeros(len(keys), dtype=bool)
+        for j, k in enumerate(keys):
+            v = self._vectors[k]
+            if v is not None:
+                vecs[j] = v
+                has[j] = True
+        directory.mkdir(parents=True, exist_ok=True)
+        np.savez(
+            directory / FILE_NAME,
+            format=np.array(_FORMAT),
+            anchor_ids=basis.anchor_ids,
+            anchor_forms=basis.anchor_forms,
+            proj=basis.proj,
+            mean=basis.mean,
+            forms=np.array([k[0] for k in keys], dtype=str),
+            tags=np.array([k[1] for k in keys], dtype=str),
+            vectors=vecs,
+            has_vector=has,
+            df=np.array([self._df.get(k, 0) for k in keys], dtype=np.int32),
+            n_docs=np.array(self._n_docs),
+            mu=self._mu if self._mu is not None else np.zeros(0, dtype=np.float32),
+            whiten=self._w if self._w is not None else np.zeros((0, 0), dtype=np.float32),
+        )
+
+    def load(self, directory: Path) -> None:
+        path = directory / FILE_NAME
+        if not path.exists():
+            raise IndexError_(f"{path} is missing: the index was not built with the kiwi-cong embedder")
+        with np.load(path, allow_pickle=False) as z:
+            if int(z["format"]) != _FORMAT:
+                raise EmbedderMismatchError(f"{path}: unsupported format {int(z['format'])}; rebuild the index")
+            basis = _Basis(z["anchor_ids"], z["anchor_forms"], z["proj"], z["mean"])
+            forms, tags = z["forms"].tolist(), z["tags"].tolist()
+            vecs, has, df = z["vectors"], z["has_vector"], z["df"]
+            n_docs = int(z["n_docs"])
+            mu, w = z["mu"], z["whiten"]
+        if not basis.matches(get_kiwi()):
+            raise EmbedderMismatchError(
+                "The installed Kiwi model differs from the one the index was built with; rebuild the index"
+            )
+        vectors: dict[Key, np.ndarray | None] = {}
+        dfs: dict[Key, int] = {}
+        for j, key in enumerate(zip(forms, tags, strict=True)):
+            vectors[key] = vecs[j].copy() if has[j] else None
+            if df[j]:
+                dfs[key] = int(df[j])
+        with self._lock:
+            self._basis = basis
+            self._vectors = vectors
+            self._df = dfs
+            self._n_docs = n_docs
+            self._mu = mu.astype(np.float32) if mu.size else None
+            self._w = w.astype(np.float32) if w.size else None
+
+    # -- internals --------------------------------------------------------------------------
+
+    @staticmethod
+    def _content(morphs: Iterable[Morph]) -> list[Key]:
+        out: list[Key] = []
+        for m in morphs:
+            tag = m.tag.split("-", 1)[0]
+            if tag in _CONTENT_TAGS:
+                out.append((m.form, tag))
+        return out
+
+    def _get_basis(self) -> _Basis:
+        if self._basis is None:
+            with self._lock:
+                if self._basis is None:
+                    self._basis = _Basis.build(get_kiwi(), self._n_anchors)
+        return self._basis
+
+    def _weight(self, key: Key) -> float:
+        df = self._df.get(key, 0)
+        w = math.log((1 + self._n_docs) / (1 + df)) + 1.0
+        return w * _GENERIC_WEIGHT if key in _GENERIC else w
+
+    def _mean_vector(self, keys: Sequence[Key]) -> np.ndarray:
+        acc = np.zeros(DIM, dtype=np.float64)
+        total = 0.0
+        for key in keys:
+            v = self._vectors.get(key)
+            if v is None:
+                continue
+            w = self._weight(key)
+            acc += w * v
+            total += w
+        if total == 0.0:
+            return np.zeros(DIM, dtype=np.float32)
+        return (acc / total).astype(np.float32)
+
+    def _transform(self, v: np.ndarray) -> np.ndarray:
+        if self._mu is None or self._w is None:
+            return v
+        return normalize(self._w @ (v - self._mu))
+
+    def _base_vectors(self, keys: Sequence[Key]) -> dict[Key, np.ndarray | None]:
+        """Model vectors (common direction removed, unit) of ``keys``, computed in one batch."""
+        kiwi = get_kiwi()
+        vocab = _lm_vocabulary(kiwi)
+        basis = self._get_basis()
+        plan: dict[Key, list[int]] = {}
+        for key in keys:
+            mid = vocab.get(key)
+            if mid is not None:
+                plan[key] = [mid]
+            elif key[1] in _NOUN_TAGS:
+                plan[key] = _split_compound(key[0], vocab)
+            else:
+                plan[key] = []
+        ids = sorted({i for parts in plan.values() for i in parts})
+        vecs = basis.vectors(kiwi, ids)
+        row = {i: j for j, i in enumerate(ids)}
+        return {
+            key: normalize(vecs[[row[i] for i in parts]].mean(axis=0)) if parts else None
+            for key, parts in plan.items()
+        }
+
+    def _ensure_vectors(self, keys: Iterable[Key]) -> None:
+        """Compute (in one batch) and cache the vectors of morphemes not seen before."""
+        todo = list({k for k in keys if k not in self._vectors})
+        if todo:
+            for key, v in self._base_vectors(todo).items():
+                self._vectors[key] = None if v is None else self._transform(v)
+
+
+def _whitening(weighted: Sequence[tuple[np.ndarray, int]], eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted mean and shrunk whitening matrix ``(C + eps I)^{-1/2}`` of the corpus vectors."""
+    if len(weighted) < 2:
+        return np.zeros(DIM, dtype=np.float32), np.eye(DIM, dtype=np.float32)
+    x = np.stack([v for v, _ in weighted]).astype(np.float64)
+    w = np.array([c for _, c in weighted], dtype=np.float64)
+    w /= w.sum()
+    mu = w @ x
+    xc = x - mu
+    cov = (xc * w[:, None]).T @ xc
+    evals, evecs = np.linalg.eigh(cov)
+    inv_sqrt = evecs @ np.diag(1.0 / np.sqrt(np.maximum(evals, 0.0) + eps)) @ evecs.T
+    return mu.astype(np.float32), inv_sqrt.astype(np.float32)
+
+
+def _split_compound(form: str, vocab: dict[Key, int]) -> list[int]:
+    """Ids of the in-vocabulary nouns (two syllables or more) that best cover ``form``.
+
+    Dynamic programming over split points: maximise the characters covered, then prefer fewer
+    pieces. Characters no noun covers are skipped (e.g. ``뼈해장국`` -> ``뼈`` + ``해장국``,
+    ``순살`` -> nothing).
+    """
+    n = len(form)
+    if n < 2 or n > 24:
+        return []
+    # best[i] = (covered, -pieces, ids) for form[:i]
+    empty: list[int] = []
+    best: list[tuple[int, int, list[int]]] = [(0, 0, empty)] + [(-1, 0, empty)] * n
+    for end in range(1, n + 1):
+        cov, neg, ids = best[end - 1]
+        cand = (cov, neg, ids)  # skip one character
+        for start in range(max(0, end - 12), end - 1):
+            piece = form[start:end]
+            mid = vocab.get((piece, "NNG"))
+            if mid is None:
+                mid = vocab.get((piece, "NNP"))
+            if mid is None:
+                continue
+            pc, pn, pids = best[start]
+            option = (pc + end - start, pn - 1, [*pids, mid])
+            if option[:2] > cand[:2]:
+                cand = option
+        best[end] = cand
+    return best[n][2]

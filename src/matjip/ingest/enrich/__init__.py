@@ -1,0 +1,10 @@
+"""Enrichment (seed 000 §5.2): review_food, convenience, atmosphere, occasion, features + evidence.
+
+``get_enricher("offline")`` is the default; an LLM-based enricher will implement the same
+:class:`Enricher` protocol later.
+"""
+
+from matjip.ingest.enrich.base import ENRICHERS, Enricher, Enrichment, get_enricher
+from matjip.ingest.enrich.offline import OfflineEnricher
+
+__all__ = ["ENRICHERS", "Enricher", "Enrichment", "OfflineEnricher", "get_enricher"]

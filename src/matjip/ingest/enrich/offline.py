@@ -1,0 +1,613 @@
+"""Offline enrichment: Kiwi morphemes + curated lexicons + conservative rules (seed 000 §5.2).
+
+Sources and how each is read:
+
+* ``reviews[i]`` and ``description`` (free text): tokenized with the shared Kiwi
+  (:func:`matjip.text.kiwi.tokenize_many`, one batch per :meth:`OfflineEnricher.enrich_many`),
+  then lexicon surfaces are matched at morpheme starts and must end on a morpheme boundary.
+  Each match is checked for negation within its clause (see :func:`_polarity`). Dishes for
+  ``review_food`` are noun runs that match the menu names or the food lexicon.
+* ``reviewKeywords`` (visitor tag counts): mapped through ``REVIEW_KEYWORD_TAGS`` with minimum
+  counts (see :mod:`.lexicon`). Tags that are phrases ("주차하기 편해요", Naver style) are read
+  like free text.
+* ``category``, ``businessHours``, ``menus[i].name``, ``title``: plain regex/dictionary rules,
+  never Kiwi (demo records carry no free text, so Kiwi is not even loaded for them).
+
+Every value is decided by votes: a positive mention, tag or rule is a vote for it, a negated
+mention (or an explicitly negative surface such as ``노키즈존``) a vote against; the value is
+kept when votes for outnumber votes against. Every kept value carries up to
+:data:`MAX_EVIDENCE_PER_VALUE` pieces of :class:`~matjip.documents.Evidence`; for free text
+``source_text[start:end] == span`` and the span starts with the surface that triggered it.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
+from matjip.ingest.crawl import CrawlDocument
+from matjip.ingest.enrich.base import Enrichment
+from matjip.ingest.enrich.lexicon import (
+    CATEGORY_LEAF_ONLY,
+    CATEGORY_RULES,
+    EXCLUSIONS,
+    FOOD_DISHES,
+    FOOD_HEADS,
+    FOOD_MODIFIERS,
+    FOOD_STOPWORDS,
+    IMPLIES,
+    LEXICONS,
+    MENU_RULES,
+    NEGATIVE_VARIANTS,
+    REVIEW_KEYWORD_TAGS,
+    TAG_SHARE_FROM_TOTAL,
+    TAG_SHARE_MIN,
+    Target,
+)
+from matjip.text.kiwi import Morph, tokenize_many
+
+MAX_EVIDENCE_PER_VALUE = 3
+MAX_REVIEW_FOOD = 20
+MIN_PHRASE_TAG_COUNT = 2  # phrase-style reviewKeywords need at least this many votes
+NEGATION_WINDOW = 6  # morphemes after a match that may negate it
+NEGATION_MAX_CHARS = 24  # ... and at most this many characters after it
+MAX_SPAN_CHARS = 40
+
+# A space inside a lexicon surface: optional particle, then optional whitespace.
+_GAP = r"(?:이랑|하고|에서|으로|까지|에는|이나|이|가|은|는|도|을|를|랑|과|와|에|의|만|로|엔|나)?\s*"
+
+# --- negation vocabulary (forms as Kiwi returns them) -----------------------------------------
+_NEGATORS = frozenset({"않", "못하", "없", "없이", "아니", "불가", "불가능", "금지", "안되"})
+_NEG_ADVERBS = frozenset({"안", "못"})  # tag MAG
+_NEG_PREDICATES = frozenset({"어렵", "힘들", "불편", "곤란", "협소", "좁", "부족", "애매", "빡세", "빡빡"})
+_CONCERNS = frozenset({"걱정", "문제", "부담", "스트레스", "고민", "불만", "제약", "어려움", "불편함", "문제없"})
+_STICKY_NEGATIVE = frozenset({"별로", "그다지", "딱히", "비추", "글쎄"})
+# Connective endings that do not end the clause ("-지 않", "-게 되", "-어 보").
+_CONTINUING_EC = frozenset({"지", "게", "어", "아", "기", "도록"})
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    surface: str
+    pattern: re.Pattern[str]
+    targets: tuple[Target, ...]
+    negative: bool  # the surface itself speaks against its targets
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    dispatch: dict[str, tuple[_Matcher, ...]]  # first character (lower-case) → matchers
+    exclusions: tuple[str, ...]
+    value_order: dict[EnrichField, dict[str, int]]
+    menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
+
+
+def _surface_regex(surface: str) -> re.Pattern[str]:
+    parts = [re.escape(p) for p in surface.split()]
+    return re.compile(_GAP.join(parts), re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> _Compiled:
+    positive: dict[str, dict[Target, None]] = {}
+    for fld, table in LEXICONS.items():
+        for value, surfaces in table.items():
+            for s in surfaces:
+                positive.setdefault(s.lower(), {})[(fld, value)] = None
+    negative: dict[str, dict[Target, None]] = {}
+    for target, surfaces in NEGATIVE_VARIANTS.items():
+        for s in surfaces:
+            negative.setdefault(s.lower(), {})[target] = None
+    matchers: list[_Matcher] = []
+    for table, is_negative in ((positive, False), (negative, True)):
+        for s, targets in table.items():
+            matchers.append(_Matcher(s, _surface_regex(s), tuple(targets), is_negative))
+    by_char: dict[str, list[_Matcher]] = {}
+    for m in matchers:
+        by_char.setdefault(m.surface[0], []).append(m)
+    dispatch = {
+        ch: tuple(sorted(ms, key=lambda m: (-len(m.surface), m.surface))) for ch, ms in by_char.items()
+    }
+    order: dict[EnrichField, dict[str, int]] = {
+        f: {v: i for i, v in enumerate(LEXICONS.get(f, {}))} for f in ENRICH_FIELDS
+    }
+    menu_rules = tuple((re.compile(rx, re.IGNORECASE), t) for rx, t in MENU_RULES)
+    return _Compiled(dispatch, EXCLUSIONS, order, menu_rules)
+
+
+def check_lexicon_consistency() -> list[str]:
+    """Problems in the lexicon tables (targets that are not canonical values); empty when sound."""
+    problems: list[str] = []
+    known = {(f, v) for f, table in LEXICONS.items() for v in table}
+
+    def check(t: Target, where: str) -> None:
+        if t not in known:
+            problems.append(f"{where}: {t} is not a canonical lexicon value")
+
+    for t in NEGATIVE_VARIANTS:
+        check(t, "NEGATIVE_VARIANTS")
+    for src, implied in IMPLIES.items():
+        check(src, "IMPLIES")
+        for t in implied:
+            check(t, "IMPLIES")
+    for fld, value, _ in REVIEW_KEYWORD_TAGS.values():
+        check((fld, value), "REVIEW_KEYWORD_TAGS")
+    for _, targets in CATEGORY_RULES:
+        for t in targets:
+            check(t, "CATEGORY_RULES")
+    for _, t in MENU_RULES:
+        check(t, "MENU_RULES")
+    for t in (("convenience", "24시"), ("features", "심야영업")):
+        check(t, "hours rules")
+    return problems
+
+
+# --- votes ------------------------------------------------------------------------------------
+@dataclass
+class _Tally:
+    pos: int = 0
+    neg: int = 0
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+@dataclass
+class _Votes:
+    tallies: dict[Target, _Tally] = field(default_factory=dict)
+    food: dict[str, _Tally] = field(default_factory=dict)
+    food_first: dict[str, int] = field(default_factory=dict)
+
+    def _tally(self, t: Target) -> _Tally:
+        tally = self.tallies.get(t)
+        if tally is None:
+            tally = self.tallies[t] = _Tally()
+        return tally
+
+    def vote(self, t: Target, ev: Evidence | None, weight: int = 1, *, against: bool = False) -> None:
+        tally = self._tally(t)
+        if against:
+            tally.neg += weight
+            return
+        tally.pos += weight
+        if (
+            ev is not None
+            and len(tally.evidence) < MAX_EVIDENCE_PER_VALUE
+            and not any(
+                (e.source, e.start, e.end, e.span) == (ev.source, ev.start, ev.end, ev.span) for e in tally.evidence
+            )
+        ):
+            tally.evidence.append(ev.model_copy(update={"field": t[0], "value": t[1]}))
+        for implied in IMPLIES.get(t, ()):
+            self.vote(implied, ev, weight)
+
+    def food_mention(self, name: str, ev: Evidence) -> None:
+        tally = self.food.get(name)
+        if tally is None:
+            tally = self.food[name] = _Tally()
+            self.food_first[name] = len(self.food_first)
+        tally.pos += 1
+        if len(tally.evidence) < MAX_EVIDENCE_PER_VALUE:
+            tally.evidence.append(ev)
+
+    def result(self) -> Enrichment:
+        order = _compiled().value_order
+        kept: dict[EnrichField, list[tuple[int, str, _Tally]]] = {f: [] for f in ENRICH_FIELDS}
+        for (fld, value), tally in self.tallies.items():
+            if tally.pos > tally.neg and tally.evidence:
+                kept[fld].append((order[fld].get(value, 10_000), value, tally))
+        foods = sorted(self.food.items(), key=lambda kv: (-kv[1].pos, self.food_first[kv[0]]))
+        foods = foods[:MAX_REVIEW_FOOD]
+        values: dict[EnrichField, list[str]] = {"review_food": [name for name, _ in foods]}
+        evidence: list[Evidence] = [ev for _, tally in foods for ev in tally.evidence]
+        for fld in ENRICH_FIELDS:
+            if fld == "review_food":
+                continue
+            items = sorted(kept[fld], key=lambda x: (x[0], x[1]))
+            values[fld] = [v for _, v, _ in items]
+            evidence.extend(ev for _, _, tally in items for ev in tally.evidence)
+        return Enrichment(
+            review_food=values["review_food"],
+            convenience=values["convenience"],
+            atmosphere=values["atmosphere"],
+            occasion=values["occasion"],
+            features=values["features"],
+            evidence=evidence,
+        )
+
+
+def _placeholder(source: str, span: str, start: int | None = None, end: int | None = None) -> Evidence:
+    # field/value are overwritten per target in _Votes.vote
+    return Evidence(field="features", value="", source=source, span=span, start=start, end=end)
+
+
+# --- free text ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    matcher: _Matcher
+
+
+def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
+    comp = _compiled()
+    starts = sorted({m.start for m in morphs})
+    bounds = set(starts) | {m.end for m in morphs} | {len(text)}
+    hits: list[_Hit] = []
+    for pos in starts:
+        if pos >= len(text):
+            continue
+        cands = comp.dispatch.get(text[pos].lower())
+        if not cands:
+            continue
+        for matcher in cands:
+            mm = matcher.pattern.match(text, pos)
+            if mm is not None and mm.end() in bounds:
+                hits.append(_Hit(pos, mm.end(), matcher))
+    if not hits:
+        return hits
+    excluded: list[tuple[int, int]] = []
+    low = text.lower()
+    for ex in comp.exclusions:
+        i = low.find(ex)
+        while i >= 0:
+            excluded.append((i, i + len(ex)))
+            i = low.find(ex, i + 1)
+    negative_spans = [(h.start, h.end, set(h.matcher.targets)) for h in hits if h.matcher.negative]
+    kept: list[_Hit] = []
+    for h in hits:
+        if not h.matcher.negative:
+            if any(s <= h.start and h.end <= e for s, e in excluded):
+                continue
+            if any(
+                s <= h.start and h.end <= e and targets & set(h.matcher.targets)
+                for s, e, targets in negative_spans
+            ):
+                continue
+        kept.append(h)
+    return kept
+
+
+def _is_boundary_gap(gap: str) -> bool:
+    return "\n" in gap or any(c in gap for c in ".!?;~")
+
+
+def _polarity(text: str, morphs: Sequence[Morph], morph_starts: Sequence[int], hit: _Hit) -> tuple[bool, int]:
+    """(negated, clause_end) for a match.
+
+    Looks at the morpheme right before the match (short negation "안 시끄러워요") and at up to
+    :data:`NEGATION_WINDOW` morphemes after it, stopping at sentence punctuation, a line break, a
+    final ending or a clause-ending connective (-는데, -지만, -어서, -고 ...). Negators toggle
+    the polarity, so "주차 걱정 없어요" (concern + 없) and "주차하기 어렵지 않아요" (어렵 + 않) come
+    out positive, while "주차가 안 돼서 불편" stops at -어서 and stays negative. "별로/그다지"
+    make it negative unless a concern noun was negated ("주차 걱정 별로 없어요").
+    """
+    toggles = 0
+    concern = False
+    sticky = False
+    i = bisect_left(morph_starts, hit.start)
+    if i > 0:
+        prev = morphs[i - 1]
+        if prev.tag == "MAG" and prev.form in _NEG_ADVERBS and not text[prev.end : hit.start].strip():
+            toggles += 1
+    j = bisect_left(morph_starts, hit.end)
+    clause_end = hit.end
+    prev_end = hit.end
+    seen = 0
+    while j < len(morphs) and seen < NEGATION_WINDOW:
+        m = morphs[j]
+        j += 1
+        if m.start < hit.end:  # overlaps the match (contracted syllables, "주차돼요")
+            clause_end = max(clause_end, m.end)
+            prev_end = max(prev_end, m.end)
+            if m.tag == "EF":
+                break
+            continue
+        if m.start - hit.end > NEGATION_MAX_CHARS or _is_boundary_gap(text[prev_end : m.start]):
+            break
+        tag = m.tag
+        if tag.startswith("S") and tag not in ("SL", "SN", "SH"):
+            break
+        seen += 1
+        base_tag = tag.split("-")[0]
+        form = m.form
+        if base_tag == "MAG" and form in _NEG_ADVERBS:
+            toggles += 1
+        elif form in _NEGATORS and base_tag in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"):
+            toggles += 1
+        elif base_tag == "XPN" and form == "불":
+            toggles += 1
+        elif form in _NEG_PREDICATES and base_tag in ("VA", "XR", "NNG", "VV"):
+            toggles += 1
+            concern = True
+        elif form in _CONCERNS and base_tag in ("NNG", "XR", "VA"):
+            toggles += 1
+            concern = True
+        elif form in _STICKY_NEGATIVE:
+            sticky = True
+        clause_end = max(clause_end, m.end)
+        prev_end = max(prev_end, m.end)
+        if base_tag == "EF" or (base_tag == "EC" and form not in _CONTINUING_EC):
+            break
+    negated = toggles % 2 == 1 or (sticky and not concern)
+    return negated, clause_end
+
+
+def _span_end(text: str, start: int, end: int, clause_end: int) -> int:
+    stop = min(clause_end, max(end, start + MAX_SPAN_CHARS))
+    while stop > end and text[stop - 1].isspace():
+        stop -= 1
+    return stop
+
+
+def _read_free_text(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu_names: set[str]) -> None:
+    if not morphs:
+        return
+    morph_starts = [m.start for m in morphs]
+    hits = _find_hits(text, morphs)
+    # one vote per target per overlapping mention: keep the earliest, longest hit
+    hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    taken: dict[Target, list[tuple[int, int]]] = {}
+    for h in hits:
+        targets = [
+            t for t in h.matcher.targets if not any(s < h.end and h.start < e for s, e in taken.get(t, ()))
+        ]
+        if not targets:
+            continue
+        for t in targets:
+            taken.setdefault(t, []).append((h.start, h.end))
+        negated, clause_end = _polarity(text, morphs, morph_starts, h)
+        if h.matcher.negative:
+            # a negative surface only ever votes against; negating it ("노키즈존 아님") says
+            # nothing about a play room, so it is neutral
+            if not negated:
+                for t in targets:
+                    votes.vote(t, None, against=True)
+            continue
+        end = _span_end(text, h.start, h.end, clause_end)
+        ev = _placeholder(source, text[h.start : end], h.start, end)
+        for t in targets:
+            votes.vote(t, None if negated else ev, against=negated)
+    _read_food(votes, source, text, morphs, menu_names)
+
+
+_NOUN_TAGS = frozenset({"NNG", "NNP"})
+
+
+def _compact(s: str) -> str:
+    return "".join(s.split())
+
+
+def _is_dish(name: str, forms: Sequence[str], menu_names: set[str]) -> bool:
+    if len(name) < 2 or name in FOOD_STOPWORDS:
+        return False
+    if name in menu_names or name in FOOD_DISHES:
+        return True
+    if len(forms) >= 2 and forms[-1] in FOOD_HEADS:
+        return all(f in FOOD_MODIFIERS or f in FOOD_DISHES or f in menu_names for f in forms[:-1])
+    return False
+
+
+def _read_food(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu_names: set[str]) -> None:
+    runs: list[list[Morph]] = []
+    run: list[Morph] = []
+    for m in morphs:
+        if m.tag in _NOUN_TAGS:
+            if run and text[run[-1].end : m.start] not in ("", " "):
+                runs.append(run)
+                run = []
+            run.append(m)
+        elif run:
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    for r in runs:
+        i = 0
+        while i < len(r):
+            for j in range(min(len(r), i + 5), i, -1):
+                start, end = r[i].start, r[j - 1].end
+                name = _compact(text[start:end])
+                if _is_dish(name, [m.form for m in r[i:j]], menu_names):
+                    votes.food_mention(
+                        name,
+                        Evidence(
+                            field="review_food",
+                            value=name,
+                            source=source,
+                            span=text[start:end],
+                            start=start,
+                            end=end,
+                        ),
+                    )
+                    i = j
+                    break
+            else:
+                i += 1
+
+
+_BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}|<[^>]*>")
+_MENU_SPLIT = re.compile(r"[+/,&·]| 와 | 및 ")
+
+
+def menu_dish_names(names: Sequence[str]) -> set[str]:
+    """Compact dish names found in menu item names ("양념게장정식+된장찌개(1인분)" → 양념게장정식, 된장찌개)."""
+    out: set[str] = set()
+    for raw in names:
+        name = raw
+        if ")" in name and "(" not in name.split(")", 1)[0]:  # "점심)즉석불고기"
+            name = name.split(")", 1)[1]
+        name = _BRACKETS.sub(" ", name)
+        for part in _MENU_SPLIT.split(name):
+            words = part.split()
+            compact = _compact(part)
+            if len(compact) >= 2 and not compact.isdigit():
+                out.add(compact)
+            for w in words:
+                if len(w) >= 2 and not any(c.isdigit() for c in w):
+                    out.add(w)
+    return {n for n in out if n not in FOOD_STOPWORDS}
+
+
+# --- short fields (no Kiwi) ----------------------------------------------------------------------
+_HOURS_RANGE = re.compile(r"(\d{1,2}):(\d{2})\s*~\s*(\d{1,2}):(\d{2})")
+_HOURS_24 = re.compile(r"매일\s*00:00\s*~\s*24:00|24시간\s*(?:영업|운영)?")
+_TITLE_24 = re.compile(r"(?<!\d)24시(?!\d)")
+LATE_CLOSE_MIN = 2 * 60  # closing at or after 02:00 (next day) counts as late-night
+LATE_CLOSE_MAX = 8 * 60  # ... up to 08:00; later "closing" times are data errors
+
+
+def _read_hours(votes: _Votes, hours: str | None, title: str) -> None:
+    is_24 = False
+    if hours:
+        m24 = _HOURS_24.search(hours)
+        if m24 is not None:
+            is_24 = True
+            span = m24.group().rstrip()
+            votes.vote(
+                ("convenience", "24시"),
+                _placeholder("businessHours", span, m24.start(), m24.start() + len(span)),
+            )
+        else:
+            for m in _HOURS_RANGE.finditer(hours):
+                h1, m1, h2, m2 = (int(g) for g in m.groups())
+                open_, close = h1 * 60 + m1, h2 * 60 + m2
+                if close > 1440:
+                    close -= 1440
+                elif close >= open_:
+                    continue  # same-day range
+                if LATE_CLOSE_MIN <= close <= LATE_CLOSE_MAX:
+                    votes.vote(
+                        ("features", "심야영업"), _placeholder("businessHours", m.group(), m.start(), m.end())
+                    )
+                    break
+    if not hours or is_24:
+        mt = _TITLE_24.search(title)
+        if mt is not None:
+            votes.vote(("convenience", "24시"), _placeholder("title", mt.group(), mt.start(), mt.end()))
+
+
+def _category_segments(category: str) -> list[tuple[str, int, int]]:
+    segs: list[tuple[str, int, int]] = []
+    pos = 0
+    for raw in category.split(">"):
+        lead = len(raw) - len(raw.lstrip())
+        seg = raw.strip()
+        if seg:
+            segs.append((seg, pos + lead, pos + lead + len(seg)))
+        pos += len(raw) + 1
+    return segs
+
+
+def _read_category(votes: _Votes, category: str) -> None:
+    segs = _category_segments(category)
+    if not segs:
+        return
+    leaf = segs[-1][0]
+    fired: set[Target] = set()
+    for names, targets in CATEGORY_RULES:
+        for seg, start, end in segs:
+            if seg not in names or (seg in CATEGORY_LEAF_ONLY and seg != leaf):
+                continue
+            for t in targets:
+                if t not in fired:
+                    fired.add(t)
+                    votes.vote(t, _placeholder("category", seg, start, end))
+            break
+
+
+def _read_menus(votes: _Votes, names: Sequence[str]) -> None:
+    rules = _compiled().menu_rules
+    for i, name in enumerate(names):
+        for rx, t in rules:
+            m = rx.search(name)
+            if m is not None:
+                votes.vote(t, _placeholder(f"menus[{i}].name", m.group(), m.start(), m.end()))
+
+
+def _read_tags(votes: _Votes, tags: dict[str, int]) -> list[tuple[str, int]]:
+    """Map known tags; return phrase-style tags (to be read as free text)."""
+    total = sum(n for n in tags.values() if n > 0)
+    phrases: list[tuple[str, int]] = []
+    for tag, n in tags.items():
+        key = tag.strip()
+        rule = REVIEW_KEYWORD_TAGS.get(key)
+        if rule is None:
+            if n >= MIN_PHRASE_TAG_COUNT and key:
+                phrases.append((tag, n))
+            continue
+        fld, value, min_count = rule
+        if n < min_count:
+            continue
+        if min_count > 1 and total >= TAG_SHARE_FROM_TOTAL and n / total < TAG_SHARE_MIN:
+            continue
+        ev = Evidence(field=fld, value=value, source="reviewKeywords", span=tag, count=n)
+        votes.vote((fld, value), ev, weight=n)
+    return phrases
+
+
+# --- the enricher ---------------------------------------------------------------------------------
+@dataclass
+class _Job:
+    votes: _Votes
+    menu_names: set[str]
+    texts: list[tuple[str, str]]  # (source, text)
+    tag_phrases: list[tuple[str, int]]
+
+
+class OfflineEnricher:
+    """Kiwi + lexicons + rules; deterministic, no network, no model download."""
+
+    name: str = "offline"
+
+    def enrich(self, doc: CrawlDocument) -> Enrichment:
+        return self.enrich_many([doc])[0]
+
+    def enrich_many(self, docs: Sequence[CrawlDocument]) -> list[Enrichment]:
+        jobs: list[_Job] = []
+        flat: list[str] = []
+        for doc in docs:
+            votes = _Votes()
+            names = [m.name for m in doc.menus]
+            phrases = _read_tags(votes, doc.reviewKeywords)
+            _read_category(votes, doc.category)
+            _read_hours(votes, doc.businessHours, doc.title)
+            _read_menus(votes, names)
+            texts = [(f"reviews[{i}]", r) for i, r in enumerate(doc.reviews) if r.strip()]
+            if doc.description.strip():
+                texts.append(("description", doc.description))
+            job = _Job(votes, menu_dish_names(names) if texts else set(), texts, phrases)
+            jobs.append(job)
+            flat.extend(t for _, t in texts)
+            flat.extend(tag for tag, _ in phrases)
+        tokens = tokenize_many(flat) if flat else []
+        k = 0
+        for job in jobs:
+            for source, text in job.texts:
+                _read_free_text(job.votes, source, text, tokens[k], job.menu_names)
+                k += 1
+            for tag, n in job.tag_phrases:
+                _read_tag_phrase(job.votes, tag, n, tokens[k])
+                k += 1
+        return [job.votes.result() for job in jobs]
+
+
+def _read_tag_phrase(votes: _Votes, tag: str, count: int, morphs: Sequence[Morph]) -> None:
+    """A phrase tag ("주차하기 편해요": 12) votes ``count`` times for what it says."""
+    if not morphs:
+        return
+    morph_starts = [m.start for m in morphs]
+    seen: set[Target] = set()
+    for h in _find_hits(tag, morphs):
+        negated, _ = _polarity(tag, morphs, morph_starts, h)
+        if h.matcher.negative and negated:
+            continue
+        against = negated or h.matcher.negative
+        for t in h.matcher.targets:
+            if t in seen:
+                continue
+            seen.add(t)
+            ev = Evidence(field=t[0], value=t[1], source="reviewKeywords", span=tag, count=count)
+            votes.vote(t, None if against else ev, weight=count, against=against)

@@ -1,0 +1,106 @@
+"""Result types of offline query understanding (seed 000 §4).
+
+``NLUResult`` carries the seed's intent and entities plus the structured slots the agent needs
+to build a search plan without an LLM: price, time, count, order, party, location mode and
+the conversational signals (ordinal, pronoun, follow-up place, smalltalk, what is asked).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Intent = Literal["search", "compare", "information"]
+Order = Literal["relevance", "distance", "rating"]
+LocationMode = Literal["near", "in", "none"]
+Smalltalk = Literal["thanks", "greeting", "bye"]
+Ask = Literal["hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating"]
+TimeKind = Literal["now", "at", "range"]
+
+ENTITY_TYPES: tuple[str, ...] = ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion")
+
+
+class Entities(BaseModel):
+    """Seed 000 §4 entities. Values are canonical (lexicon values, cuisine names, brand names),
+    except ``location`` which keeps the place name as the user wrote it (without particles)."""
+
+    location: list[str] = Field(default_factory=list)
+    title: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    category: list[str] = Field(default_factory=list)
+    convenience: list[str] = Field(default_factory=list)
+    atmosphere: list[str] = Field(default_factory=list)
+    occasion: list[str] = Field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not any(getattr(self, k) for k in ENTITY_TYPES)
+
+    def get(self, kind: str) -> list[str]:
+        value = getattr(self, kind)
+        assert isinstance(value, list)
+        return value
+
+
+class PriceSpec(BaseModel):
+    """A budget in won. "2만원 이하" → max 20000; "만원대" → 10000–19999; "3만원 이상" → min 30000;
+    "1인 2만원" → max 20000 per person; "2만원 정도" → 16000–24000 (±20 %); "저렴한" → no bounds,
+    label only."""
+
+    min_won: int | None = None
+    max_won: int | None = None
+    per_person: bool = False
+    label: str = ""
+
+
+class TimeSpec(BaseModel):
+    """When the user wants to eat.
+
+    * ``now``: "지금 영업 중", "지금 열린".
+    * ``at``: a clock time ("8시", "오후 2시 반") or a late-night wish ("늦게까지", "심야" → 23:30).
+    * ``range``: a part of the day ("저녁" 18:00–21:00); ``minute`` is its representative minute
+      (점심 12:30, 저녁 19:00, 새벽 02:00 …) and ``start_minute``/``end_minute`` the range.
+
+    ``weekday`` is 0=Monday … 6=Sunday ("주말" → 5); ``None`` means today. ``day_offset`` is
+    0 for 오늘, 1 for 내일, 2 for 모레. A bare hour of 1–10 is read as p.m. ("8시" → 20:00), 11 and
+    12 as written, 13–24 as 24-hour time; 오전/아침/새벽 force a.m., 오후/저녁/밤 force p.m.
+    """
+
+    kind: TimeKind
+    weekday: int | None = None
+    minute: int | None = None
+    start_minute: int | None = None
+    end_minute: int | None = None
+    day_offset: int | None = None
+    label: str = ""
+
+
+class PartySpec(BaseModel):
+    size: int | None = None
+    with_children: bool = False
+    label: str = ""
+
+
+class NLUResult(BaseModel):
+    intent: Intent = "search"
+    entities: Entities = Field(default_factory=Entities)
+    # Things the user explicitly does not want ("중식 말고", "주차 안 되는 곳 말고").
+    exclude: Entities = Field(default_factory=Entities)
+    price: PriceSpec | None = None
+    time: TimeSpec | None = None
+    count: int | None = None
+    order: Order | None = None
+    party: PartySpec = Field(default_factory=PartySpec)
+    location_mode: LocationMode = "none"
+    user_location: bool = False
+    ordinal: int | None = None
+    ordinals: list[int] = Field(default_factory=list)  # all ordinals ("첫 번째랑 두 번째 비교")
+    pronoun_ref: bool = False
+    followup_place: bool = False
+    smalltalk: Smalltalk | None = None
+    ask: list[Ask] = Field(default_factory=list)
+    lines: list[str] = Field(default_factory=list)  # subway lines mentioned ("5호선")
+    confidence: float = Field(0.0, ge=0.0, le=1.0)
+    unknown_terms: list[str] = Field(default_factory=list)
+    lang: Literal["ko", "other"] = "ko"
+    notes: list[str] = Field(default_factory=list)
