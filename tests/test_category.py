@@ -167,7 +167,7 @@ def test_every_demo_category_maps_and_almost_none_to_unknown() -> None:
     assert len(unknown) / len(counts) < 0.01, unknown
     assert sum(counts[c] for c in unknown) / sum(counts.values()) < 0.01
     # the big groups land where the taxonomy says
-    top = Counter()
+    top: Counter[str] = Counter()
     for category, n in counts.items():
         top[classify_category(category).cuisine] += n
     assert top["한식"] > top["술집"] > top["중식"] > 0
@@ -182,7 +182,9 @@ def test_never_raises_and_always_in_taxonomy(category: str, title: str) -> None:
     assert info.original == category
 
 
-_LEVEL = st.sampled_from(["한식", "육류,고기", "갈비", "중식", "술집", "호프,요리주점", "간식", "아이스크림", "치킨"])
+_LEVEL = st.sampled_from(
+    ["한식", "육류,고기", "갈비", "중식", "술집", "호프,요리주점", "간식", "아이스크림", "치킨"]
+)
 
 
 @settings(max_examples=100, deadline=None)

@@ -56,7 +56,9 @@ def test_parse_price(text: str, value: int | None, is_range: bool) -> None:
     assert parse_price(text) == ParsedPrice(value, is_range)
 
 
-@pytest.mark.parametrize(("value", "text"), [(0, "0원"), (500, "500원"), (20000, "20,000원"), (1234567, "1,234,567원")])
+@pytest.mark.parametrize(
+    ("value", "text"), [(0, "0원"), (500, "500원"), (20000, "20,000원"), (1234567, "1,234,567원")]
+)
 def test_format_won(value: int, text: str) -> None:
     assert format_won(value) == text
 
@@ -72,6 +74,13 @@ def test_round_trip(n: int) -> None:
 def test_never_raises_never_negative(text: str) -> None:
     parsed = parse_price(text)
     assert parsed.value is None or parsed.value >= 0
+
+
+@pytest.mark.parametrize(
+    "text", ["9" * 5000, "9" * 5000 + "원", "1" * 5000 + "만원", "1." + "5" * 5000 + "만원"]
+)
+def test_absurdly_long_numbers_do_not_raise(text: str) -> None:
+    assert parse_price(text).value is None
 
 
 @settings(max_examples=200)

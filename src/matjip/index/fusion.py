@@ -43,7 +43,9 @@ def _merge(lists: Sequence[Ranked], contrib: Sequence[FloatArray]) -> Ranked:
 def rrf(lists: Sequence[Ranked], k: int = 60, weights: Sequence[float] | None = None) -> Ranked:
     """Reciprocal-rank fusion of ranked lists."""
     w = list(weights) if weights is not None else [1.0] * len(lists)
-    contrib = [wi / (k + np.arange(1, len(ids) + 1, dtype=np.float64)) for (ids, _), wi in zip(lists, w, strict=True)]
+    contrib = [
+        wi / (k + np.arange(1, len(ids) + 1, dtype=np.float64)) for (ids, _), wi in zip(lists, w, strict=True)
+    ]
     return _merge(lists, contrib)
 
 

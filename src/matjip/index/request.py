@@ -82,8 +82,12 @@ class RegionFilter(_Model):
     A document passes when any of ``terms`` occurs in its ``address`` or ``roadAddress`` at the
     start of a word (``"강남구"`` matches ``"서울 강남구 역삼동"``; ``"남구"`` does not match
     ``"강남구"``; ``"역삼"`` matches ``"역삼동"``). Comparison ignores case and Unicode width.
-    When ``polygon_place`` is set and :func:`matjip.geo.contains_point` is available, a document
-    whose coordinates fall inside that place's polygon passes too (OR).
+    ``terms`` usually come from :func:`matjip.geo.region_terms`; they default to ``[name]``
+    unless ``polygon_place`` is given.
+
+    ``polygon_place`` is a gazetteer place key (``Place.key``, e.g. ``"legal_dong:11680101"``):
+    a document whose coordinates lie inside that place's outline passes too (OR). That is how a
+    dong is searched, since road addresses carry no dong. An unknown key adds nothing.
     """
 
     name: str = Field(min_length=1)
@@ -96,7 +100,7 @@ class RegionFilter(_Model):
         if isinstance(data, dict):
             terms = _clean_list(list(data.get("terms") or []))
             name = data.get("name")
-            if not terms and isinstance(name, str):
+            if not terms and not data.get("polygon_place") and isinstance(name, str):
                 terms = _clean_list([name])
             data = {**data, "terms": terms}
         return data

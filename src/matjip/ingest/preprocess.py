@@ -60,8 +60,8 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
         lon=lon,
         telephone=(doc.telephone or "").strip() or None,
         menus=menus,
-        reviews=[normalize_space(r) for r in doc.reviews],
-        description=doc.description.strip(),
+        reviews=list(doc.reviews),  # verbatim: evidence offsets point into these texts
+        description=doc.description,  # verbatim, as above
         rating=doc.rating,
         review_count=doc.reviewCount,
         review_keywords={k: int(v) for k, v in doc.reviewKeywords.items()},

@@ -40,6 +40,8 @@ _LETTER_AFTER = re.compile(r"^\s*[^\W\d_]")  # a unit word follows: "2인", "300
 _NO_PRICE = re.compile(r"시가|싯가|시세|변동|문의|상담|market", re.IGNORECASE)
 _FREE = re.compile(r"무료|free", re.IGNORECASE)
 _WON_SIGN = re.compile(r"[₩￦]\s*")
+_MAX_DIGITS = 4000  # below Python's int/str conversion limit; no price is anywhere near
+_PLAIN = re.compile(r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\s*원")  # the common case, fast
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ def _amounts(text: str) -> list[_Amount]:
     found: list[_Amount] = []
     for m in _AMOUNT.finditer(text):
         man, cheon, baek, rest, won = (m.group(g) for g in ("man", "cheon", "baek", "rest", "won"))
-        if not (man or cheon or baek or rest):
+        if not (man or cheon or baek or rest) or m.end() - m.start() > _MAX_DIGITS:
             continue
         total = _num(man) * 10000 + _num(cheon) * 1000 + _num(baek) * 100 + _num(rest)
         value = math.floor(total + Fraction(1, 2))  # exact, half up
@@ -73,6 +75,8 @@ def _amounts(text: str) -> list[_Amount]:
 
 def parse_price(text: str) -> ParsedPrice:
     """Parse a menu price; never raises, never negative."""
+    if (m := _PLAIN.fullmatch(text)) and len(m.group(1)) <= _MAX_DIGITS:
+        return ParsedPrice(int(m.group(1).replace(",", "")))
     s = _WON_SIGN.sub("", unicodedata.normalize("NFKC", text or "")).strip()
     if not s or _NO_PRICE.search(s):
         return ParsedPrice(None)

@@ -32,7 +32,8 @@ def get_kiwi() -> Kiwi:
             if _kiwi is None:
                 from kiwipiepy import Kiwi
 
-                _kiwi = Kiwi(num_workers=-1)  # -1 = one worker per core (0 is single-thread, no batch) since 0.21
+                # -1: one worker per core; since kiwipiepy 0.21, 0 means single-thread (no batch calls)
+                _kiwi = Kiwi(num_workers=-1)
     return _kiwi
 
 

@@ -28,7 +28,10 @@ class ComboEmbedder:
         total = float(sum(weights))
         self.parts = list(parts)
         self.weights = [w / total for w in weights]
-        self.name = name or "combo(" + ",".join(f"{p.name}={w:g}" for p, w in zip(parts, self.weights, strict=True)) + ")"
+        self.name = (
+            name
+            or "combo(" + ",".join(f"{p.name}={w:g}" for p, w in zip(parts, self.weights, strict=True)) + ")"
+        )
         self.dim = sum(p.dim for p in parts)
 
     def fit(self, texts: Sequence[str]) -> None:

@@ -139,9 +139,7 @@ class _Basis:
     def build(cls, kiwi: Kiwi, n_anchors: int) -> _Basis:
         vocab = _lm_vocabulary(kiwi)
         # Deterministic anchors: evenly spaced frequent content morphemes (low ids are frequent).
-        cands = sorted(
-            {i for (_, tag), i in vocab.items() if tag in _CONTENT_TAGS and 200 <= i < 20_000}
-        )
+        cands = sorted({i for (_, tag), i in vocab.items() if tag in _CONTENT_TAGS and 200 <= i < 20_000})
         step = max(1, len(cands) // n_anchors)
         ids = np.array(cands[::step][:n_anchors], dtype=np.int64)
         k_aa = _similarities(kiwi, ids, ids)
@@ -165,7 +163,10 @@ class _Basis:
         return normalize_rows(normalize_rows(raw) - self.mean)
 
     def matches(self, kiwi: Kiwi) -> bool:
-        return all(str(kiwi.morpheme(int(i)).form) == f for i, f in zip(self.anchor_ids, self.anchor_forms, strict=True))
+        return all(
+            str(kiwi.morpheme(int(i)).form) == f
+            for i, f in zip(self.anchor_ids, self.anchor_forms, strict=True)
+        )
 
 
 def _similarities(kiwi: Kiwi, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -212,7 +213,9 @@ class KiwiCongEmbedder:
             self._vectors = {}
         base = self._base_vectors(list(df))
         if self._whiten_eps is not None:
-            self._mu, self._w = _whitening([(v, df[k]) for k, v in base.items() if v is not None], self._whiten_eps)
+            self._mu, self._w = _whitening(
+                [(v, df[k]) for k, v in base.items() if v is not None], self._whiten_eps
+            )
         for key, v in base.items():
             self._vectors[key] = None if v is None else self._transform(v)
 
@@ -261,7 +264,9 @@ class KiwiCongEmbedder:
             raise IndexError_(f"{path} is missing: the index was not built with the kiwi-cong embedder")
         with np.load(path, allow_pickle=False) as z:
             if int(z["format"]) != _FORMAT:
-                raise EmbedderMismatchError(f"{path}: unsupported format {int(z['format'])}; rebuild the index")
+                raise EmbedderMismatchError(
+                    f"{path}: unsupported format {int(z['format'])}; rebuild the index"
+                )
             basis = _Basis(z["anchor_ids"], z["anchor_forms"], z["proj"], z["mean"])
             forms, tags = z["forms"].tolist(), z["tags"].tolist()
             vecs, has, df = z["vectors"], z["has_vector"], z["df"]
@@ -304,8 +309,10 @@ class KiwiCongEmbedder:
         return self._basis
 
     def _weight(self, key: Key) -> float:
+        # sqrt(idf): rare words count more, but a query word the corpus never saw (often the
+        # very paraphrase being searched for) must not drown the rest of the query.
         df = self._df.get(key, 0)
-        w = math.log((1 + self._n_docs) / (1 + df)) + 1.0
+        w = math.sqrt(math.log((1 + self._n_docs) / (1 + df)) + 1.0)
         return w * _GENERIC_WEIGHT if key in _GENERIC else w
 
     def _mean_vector(self, keys: Sequence[Key]) -> np.ndarray:

@@ -27,6 +27,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
 from matjip.ingest.crawl import CrawlDocument
@@ -57,14 +58,20 @@ NEGATION_WINDOW = 6  # morphemes after a match that may negate it
 NEGATION_MAX_CHARS = 24  # ... and at most this many characters after it
 MAX_SPAN_CHARS = 40
 
-# A space inside a lexicon surface: optional particle, then optional whitespace.
-_GAP = r"(?:이랑|하고|에서|으로|까지|에는|이나|이|가|은|는|도|을|를|랑|과|와|에|의|만|로|엔|나)?\s*"
+# A space inside a lexicon surface: optional particle, optional whitespace, optional intensifier
+# ("뷰가 정말 좋아요", "양이 진짜 많아요").
+_GAP = (
+    r"(?:이랑|하고|에서|으로|까지|에는|이나|이|가|은|는|도|을|를|랑|과|와|에|의|만|로|엔|나)?\s*"
+    r"(?:(?:정말|진짜|너무|완전|엄청|되게|매우|아주|무척|참|넘|꽤|좀|더|제일|특히)\s+)?"
+)
 
 # --- negation vocabulary (forms as Kiwi returns them) -----------------------------------------
 _NEGATORS = frozenset({"않", "못하", "없", "없이", "아니", "불가", "불가능", "금지", "안되"})
 _NEG_ADVERBS = frozenset({"안", "못"})  # tag MAG
 _NEG_PREDICATES = frozenset({"어렵", "힘들", "불편", "곤란", "협소", "좁", "부족", "애매", "빡세", "빡빡"})
-_CONCERNS = frozenset({"걱정", "문제", "부담", "스트레스", "고민", "불만", "제약", "어려움", "불편함", "문제없"})
+_CONCERNS = frozenset(
+    {"걱정", "문제", "부담", "스트레스", "고민", "불만", "제약", "어려움", "불편함", "문제없"}
+)
 _STICKY_NEGATIVE = frozenset({"별로", "그다지", "딱히", "비추", "글쎄"})
 # Connective endings that do not end the clause ("-지 않", "-게 되", "-어 보").
 _CONTINUING_EC = frozenset({"지", "게", "어", "아", "기", "도록"})
@@ -80,7 +87,8 @@ class _Matcher:
 
 @dataclass(frozen=True)
 class _Compiled:
-    dispatch: dict[str, tuple[_Matcher, ...]]  # first character (lower-case) → matchers
+    dispatch: dict[str, tuple[re.Pattern[str], tuple[_Matcher, ...]]]  # first char → (any-of, matchers)
+    any_surface: re.Pattern[str]  # finds whether a text mentions anything at all
     exclusions: tuple[str, ...]
     value_order: dict[EnrichField, dict[str, int]]
     menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
@@ -103,20 +111,23 @@ def _compiled() -> _Compiled:
         for s in surfaces:
             negative.setdefault(s.lower(), {})[target] = None
     matchers: list[_Matcher] = []
-    for table, is_negative in ((positive, False), (negative, True)):
-        for s, targets in table.items():
+    for by_surface, is_negative in ((positive, False), (negative, True)):
+        for s, targets in by_surface.items():
             matchers.append(_Matcher(s, _surface_regex(s), tuple(targets), is_negative))
     by_char: dict[str, list[_Matcher]] = {}
     for m in matchers:
         by_char.setdefault(m.surface[0], []).append(m)
-    dispatch = {
-        ch: tuple(sorted(ms, key=lambda m: (-len(m.surface), m.surface))) for ch, ms in by_char.items()
-    }
+    dispatch: dict[str, tuple[re.Pattern[str], tuple[_Matcher, ...]]] = {}
+    for ch, ms in by_char.items():
+        ordered = tuple(sorted(ms, key=lambda m: (-len(m.surface), m.surface)))
+        any_of = re.compile("|".join(f"(?:{m.pattern.pattern})" for m in ordered), re.IGNORECASE)
+        dispatch[ch] = (any_of, ordered)
     order: dict[EnrichField, dict[str, int]] = {
         f: {v: i for i, v in enumerate(LEXICONS.get(f, {}))} for f in ENRICH_FIELDS
     }
     menu_rules = tuple((re.compile(rx, re.IGNORECASE), t) for rx, t in MENU_RULES)
-    return _Compiled(dispatch, EXCLUSIONS, order, menu_rules)
+    any_surface = re.compile("|".join(p.pattern for p, _ in dispatch.values()), re.IGNORECASE)
+    return _Compiled(dispatch, any_surface, EXCLUSIONS, order, menu_rules)
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -147,11 +158,32 @@ def check_lexicon_consistency() -> list[str]:
 
 
 # --- votes ------------------------------------------------------------------------------------
+class _Ev(NamedTuple):
+    """Evidence before it is attached to a (field, value)."""
+
+    source: str
+    span: str
+    start: int | None = None
+    end: int | None = None
+    tag_count: int | None = None
+
+    def to_evidence(self, fld: EnrichField, value: str) -> Evidence:
+        return Evidence(
+            field=fld,
+            value=value,
+            source=self.source,
+            span=self.span,
+            start=self.start,
+            end=self.end,
+            count=self.tag_count,
+        )
+
+
 @dataclass
 class _Tally:
     pos: int = 0
     neg: int = 0
-    evidence: list[Evidence] = field(default_factory=list)
+    evidence: list[_Ev] = field(default_factory=list)
 
 
 @dataclass
@@ -166,24 +198,18 @@ class _Votes:
             tally = self.tallies[t] = _Tally()
         return tally
 
-    def vote(self, t: Target, ev: Evidence | None, weight: int = 1, *, against: bool = False) -> None:
+    def vote(self, t: Target, ev: _Ev | None, weight: int = 1, *, against: bool = False) -> None:
         tally = self._tally(t)
         if against:
             tally.neg += weight
             return
         tally.pos += weight
-        if (
-            ev is not None
-            and len(tally.evidence) < MAX_EVIDENCE_PER_VALUE
-            and not any(
-                (e.source, e.start, e.end, e.span) == (ev.source, ev.start, ev.end, ev.span) for e in tally.evidence
-            )
-        ):
-            tally.evidence.append(ev.model_copy(update={"field": t[0], "value": t[1]}))
+        if ev is not None and len(tally.evidence) < MAX_EVIDENCE_PER_VALUE and ev not in tally.evidence:
+            tally.evidence.append(ev)
         for implied in IMPLIES.get(t, ()):
             self.vote(implied, ev, weight)
 
-    def food_mention(self, name: str, ev: Evidence) -> None:
+    def food_mention(self, name: str, ev: _Ev) -> None:
         tally = self.food.get(name)
         if tally is None:
             tally = self.food[name] = _Tally()
@@ -201,13 +227,15 @@ class _Votes:
         foods = sorted(self.food.items(), key=lambda kv: (-kv[1].pos, self.food_first[kv[0]]))
         foods = foods[:MAX_REVIEW_FOOD]
         values: dict[EnrichField, list[str]] = {"review_food": [name for name, _ in foods]}
-        evidence: list[Evidence] = [ev for _, tally in foods for ev in tally.evidence]
+        evidence: list[Evidence] = [
+            ev.to_evidence("review_food", name) for name, tally in foods for ev in tally.evidence
+        ]
         for fld in ENRICH_FIELDS:
             if fld == "review_food":
                 continue
             items = sorted(kept[fld], key=lambda x: (x[0], x[1]))
             values[fld] = [v for _, v, _ in items]
-            evidence.extend(ev for _, _, tally in items for ev in tally.evidence)
+            evidence.extend(ev.to_evidence(fld, v) for _, v, tally in items for ev in tally.evidence)
         return Enrichment(
             review_food=values["review_food"],
             convenience=values["convenience"],
@@ -216,11 +244,6 @@ class _Votes:
             features=values["features"],
             evidence=evidence,
         )
-
-
-def _placeholder(source: str, span: str, start: int | None = None, end: int | None = None) -> Evidence:
-    # field/value are overwritten per target in _Votes.vote
-    return Evidence(field="features", value="", source=source, span=span, start=start, end=end)
 
 
 # --- free text ----------------------------------------------------------------------------------
@@ -232,37 +255,46 @@ class _Hit:
 
 
 def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
-    comp = _compiled()
-    starts = sorted({m.start for m in morphs})
-    bounds = set(starts) | {m.end for m in morphs} | {len(text)}
+    dispatch = _compiled().dispatch
+    n = len(text)
+    bounds: set[int] | None = None
     hits: list[_Hit] = []
-    for pos in starts:
-        if pos >= len(text):
+    last = -1
+    for morph in morphs:
+        pos = morph.start
+        if pos == last or pos >= n:
             continue
-        cands = comp.dispatch.get(text[pos].lower())
-        if not cands:
+        last = pos
+        entry = dispatch.get(text[pos].lower())
+        if entry is None or entry[0].match(text, pos) is None:
             continue
-        for matcher in cands:
+        for matcher in entry[1]:
             mm = matcher.pattern.match(text, pos)
-            if mm is not None and mm.end() in bounds:
+            if mm is None:
+                continue
+            if bounds is None:
+                bounds = {m.start for m in morphs} | {m.end for m in morphs} | {n}
+            if mm.end() in bounds:
                 hits.append(_Hit(pos, mm.end(), matcher))
     if not hits:
         return hits
     excluded: list[tuple[int, int]] = []
     low = text.lower()
-    for ex in comp.exclusions:
+    for ex in _compiled().exclusions:
         i = low.find(ex)
         while i >= 0:
             excluded.append((i, i + len(ex)))
             i = low.find(ex, i + 1)
     negative_spans = [(h.start, h.end, set(h.matcher.targets)) for h in hits if h.matcher.negative]
+    if not excluded and not negative_spans:
+        return hits
     kept: list[_Hit] = []
     for h in hits:
         if not h.matcher.negative:
             if any(s <= h.start and h.end <= e for s, e in excluded):
                 continue
             if any(
-                s <= h.start and h.end <= e and targets & set(h.matcher.targets)
+                s <= h.start and h.end <= e and not targets.isdisjoint(h.matcher.targets)
                 for s, e, targets in negative_spans
             ):
                 continue
@@ -270,8 +302,11 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
     return kept
 
 
+_BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
+
+
 def _is_boundary_gap(gap: str) -> bool:
-    return "\n" in gap or any(c in gap for c in ".!?;~")
+    return bool(gap) and _BOUNDARY_GAP.search(gap) is not None
 
 
 def _polarity(text: str, morphs: Sequence[Morph], morph_starts: Sequence[int], hit: _Hit) -> tuple[bool, int]:
@@ -313,16 +348,15 @@ def _polarity(text: str, morphs: Sequence[Morph], morph_starts: Sequence[int], h
         seen += 1
         base_tag = tag.split("-")[0]
         form = m.form
-        if base_tag == "MAG" and form in _NEG_ADVERBS:
+        if (
+            (base_tag == "MAG" and form in _NEG_ADVERBS)
+            or (form in _NEGATORS and base_tag in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"))
+            or (base_tag == "XPN" and form == "불")
+        ):
             toggles += 1
-        elif form in _NEGATORS and base_tag in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"):
-            toggles += 1
-        elif base_tag == "XPN" and form == "불":
-            toggles += 1
-        elif form in _NEG_PREDICATES and base_tag in ("VA", "XR", "NNG", "VV"):
-            toggles += 1
-            concern = True
-        elif form in _CONCERNS and base_tag in ("NNG", "XR", "VA"):
+        elif (form in _NEG_PREDICATES and base_tag in ("VA", "XR", "NNG", "VV")) or (
+            form in _CONCERNS and base_tag in ("NNG", "XR", "VA")
+        ):
             toggles += 1
             concern = True
         elif form in _STICKY_NEGATIVE:
@@ -342,7 +376,7 @@ def _span_end(text: str, start: int, end: int, clause_end: int) -> int:
     return stop
 
 
-def _read_free_text(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu_names: set[str]) -> None:
+def _read_free_text(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu: _MenuVocab) -> None:
     if not morphs:
         return
     morph_starts = [m.start for m in morphs]
@@ -367,10 +401,10 @@ def _read_free_text(votes: _Votes, source: str, text: str, morphs: Sequence[Morp
                     votes.vote(t, None, against=True)
             continue
         end = _span_end(text, h.start, h.end, clause_end)
-        ev = _placeholder(source, text[h.start : end], h.start, end)
+        ev = _Ev(source, text[h.start : end], h.start, end)
         for t in targets:
             votes.vote(t, None if negated else ev, against=negated)
-    _read_food(votes, source, text, morphs, menu_names)
+    _read_food(votes, source, text, morphs, menu)
 
 
 _NOUN_TAGS = frozenset({"NNG", "NNP"})
@@ -380,17 +414,61 @@ def _compact(s: str) -> str:
     return "".join(s.split())
 
 
-def _is_dish(name: str, forms: Sequence[str], menu_names: set[str]) -> bool:
+@dataclass(frozen=True)
+class _MenuVocab:
+    dishes: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, names: Sequence[str]) -> _MenuVocab:
+        return cls(frozenset(menu_dish_names(names)), frozenset(menu_words(names)))
+
+
+def _is_dish(name: str, forms: Sequence[str], menu: _MenuVocab) -> bool:
     if len(name) < 2 or name in FOOD_STOPWORDS:
         return False
-    if name in menu_names or name in FOOD_DISHES:
+    if name in menu.dishes or name in FOOD_DISHES:
         return True
     if len(forms) >= 2 and forms[-1] in FOOD_HEADS:
-        return all(f in FOOD_MODIFIERS or f in FOOD_DISHES or f in menu_names for f in forms[:-1])
+        return all(f in FOOD_MODIFIERS or f in FOOD_DISHES or f in menu.words for f in forms[:-1])
     return False
 
 
-def _read_food(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu_names: set[str]) -> None:
+_PARTICLES = (
+    "이랑",
+    "하고",
+    "으로",
+    "에서",
+    "랑",
+    "과",
+    "와",
+    "을",
+    "를",
+    "이",
+    "가",
+    "은",
+    "는",
+    "도",
+    "에",
+    "로",
+    "만",
+)
+
+
+def _strip_particle(m: Morph, menu: _MenuVocab) -> Morph | None:
+    """``m`` without a trailing particle when that leaves a known dish, else None."""
+    form = m.form
+    if m.end - m.start != len(form) or form in menu.dishes or form in FOOD_DISHES:
+        return None
+    for p in _PARTICLES:
+        if form.endswith(p) and len(form) - len(p) >= 2:
+            base = form[: -len(p)]
+            if base in menu.dishes or base in FOOD_DISHES:
+                return Morph(base, m.tag, m.start, m.end - len(p))
+    return None
+
+
+def _read_food(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu: _MenuVocab) -> None:
     runs: list[list[Morph]] = []
     run: list[Morph] = []
     for m in morphs:
@@ -398,6 +476,12 @@ def _read_food(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], m
             if run and text[run[-1].end : m.start] not in ("", " "):
                 runs.append(run)
                 run = []
+            stripped = _strip_particle(m, menu)
+            if stripped is not None:  # Kiwi glued an unknown dish to its particle: "오리로스구이랑"
+                run.append(stripped)
+                runs.append(run)
+                run = []
+                continue
             run.append(m)
         elif run:
             runs.append(run)
@@ -410,18 +494,8 @@ def _read_food(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], m
             for j in range(min(len(r), i + 5), i, -1):
                 start, end = r[i].start, r[j - 1].end
                 name = _compact(text[start:end])
-                if _is_dish(name, [m.form for m in r[i:j]], menu_names):
-                    votes.food_mention(
-                        name,
-                        Evidence(
-                            field="review_food",
-                            value=name,
-                            source=source,
-                            span=text[start:end],
-                            start=start,
-                            end=end,
-                        ),
-                    )
+                if _is_dish(name, [m.form for m in r[i:j]], menu):
+                    votes.food_mention(name, _Ev(source, text[start:end], start, end))
                     i = j
                     break
             else:
@@ -432,23 +506,39 @@ _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}|<[^>]*>")
 _MENU_SPLIT = re.compile(r"[+/,&·]| 와 | 및 ")
 
 
-def menu_dish_names(names: Sequence[str]) -> set[str]:
-    """Compact dish names found in menu item names ("양념게장정식+된장찌개(1인분)" → 양념게장정식, 된장찌개)."""
-    out: set[str] = set()
+def _menu_parts(names: Sequence[str]) -> list[list[str]]:
+    """Words of each dish in menu item names ("양념게장정식+된장찌개(1인분)" → [[양념게장정식], [된장찌개]])."""
+    parts: list[list[str]] = []
     for raw in names:
         name = raw
         if ")" in name and "(" not in name.split(")", 1)[0]:  # "점심)즉석불고기"
             name = name.split(")", 1)[1]
         name = _BRACKETS.sub(" ", name)
         for part in _MENU_SPLIT.split(name):
-            words = part.split()
-            compact = _compact(part)
-            if len(compact) >= 2 and not compact.isdigit():
-                out.add(compact)
-            for w in words:
-                if len(w) >= 2 and not any(c.isdigit() for c in w):
-                    out.add(w)
-    return {n for n in out if n not in FOOD_STOPWORDS}
+            words = [w for w in part.split() if not w.isdigit()]
+            if words:
+                parts.append(words)
+    return parts
+
+
+def _usable(name: str) -> bool:
+    return len(name) >= 2 and not any(c.isdigit() for c in name) and name not in FOOD_STOPWORDS
+
+
+def menu_dish_names(names: Sequence[str]) -> set[str]:
+    """Compact dish names in menu item names: whole dishes and the head word of multi-word ones
+    ("양념게장정식+된장찌개(1인분)" → 양념게장정식, 된장찌개; "클래식 까르보나라" → 클래식까르보나라, 까르보나라)."""
+    out: set[str] = set()
+    for words in _menu_parts(names):
+        for cand in ("".join(words), words[-1]):
+            if _usable(cand):
+                out.add(cand)
+    return out
+
+
+def menu_words(names: Sequence[str]) -> set[str]:
+    """Every word of the menu names (used as dish modifiers: "오리" + "구이")."""
+    return {w for words in _menu_parts(names) for w in words if _usable(w)}
 
 
 # --- short fields (no Kiwi) ----------------------------------------------------------------------
@@ -468,7 +558,7 @@ def _read_hours(votes: _Votes, hours: str | None, title: str) -> None:
             span = m24.group().rstrip()
             votes.vote(
                 ("convenience", "24시"),
-                _placeholder("businessHours", span, m24.start(), m24.start() + len(span)),
+                _Ev("businessHours", span, m24.start(), m24.start() + len(span)),
             )
         else:
             for m in _HOURS_RANGE.finditer(hours):
@@ -479,14 +569,12 @@ def _read_hours(votes: _Votes, hours: str | None, title: str) -> None:
                 elif close >= open_:
                     continue  # same-day range
                 if LATE_CLOSE_MIN <= close <= LATE_CLOSE_MAX:
-                    votes.vote(
-                        ("features", "심야영업"), _placeholder("businessHours", m.group(), m.start(), m.end())
-                    )
+                    votes.vote(("features", "심야영업"), _Ev("businessHours", m.group(), m.start(), m.end()))
                     break
     if not hours or is_24:
         mt = _TITLE_24.search(title)
         if mt is not None:
-            votes.vote(("convenience", "24시"), _placeholder("title", mt.group(), mt.start(), mt.end()))
+            votes.vote(("convenience", "24시"), _Ev("title", mt.group(), mt.start(), mt.end()))
 
 
 def _category_segments(category: str) -> list[tuple[str, int, int]]:
@@ -514,7 +602,7 @@ def _read_category(votes: _Votes, category: str) -> None:
             for t in targets:
                 if t not in fired:
                     fired.add(t)
-                    votes.vote(t, _placeholder("category", seg, start, end))
+                    votes.vote(t, _Ev("category", seg, start, end))
             break
 
 
@@ -524,7 +612,7 @@ def _read_menus(votes: _Votes, names: Sequence[str]) -> None:
         for rx, t in rules:
             m = rx.search(name)
             if m is not None:
-                votes.vote(t, _placeholder(f"menus[{i}].name", m.group(), m.start(), m.end()))
+                votes.vote(t, _Ev(f"menus[{i}].name", m.group(), m.start(), m.end()))
 
 
 def _read_tags(votes: _Votes, tags: dict[str, int]) -> list[tuple[str, int]]:
@@ -535,7 +623,7 @@ def _read_tags(votes: _Votes, tags: dict[str, int]) -> list[tuple[str, int]]:
         key = tag.strip()
         rule = REVIEW_KEYWORD_TAGS.get(key)
         if rule is None:
-            if n >= MIN_PHRASE_TAG_COUNT and key:
+            if n >= MIN_PHRASE_TAG_COUNT and key and _compiled().any_surface.search(key):
                 phrases.append((tag, n))
             continue
         fld, value, min_count = rule
@@ -543,8 +631,7 @@ def _read_tags(votes: _Votes, tags: dict[str, int]) -> list[tuple[str, int]]:
             continue
         if min_count > 1 and total >= TAG_SHARE_FROM_TOTAL and n / total < TAG_SHARE_MIN:
             continue
-        ev = Evidence(field=fld, value=value, source="reviewKeywords", span=tag, count=n)
-        votes.vote((fld, value), ev, weight=n)
+        votes.vote((fld, value), _Ev("reviewKeywords", tag, tag_count=n), weight=n)
     return phrases
 
 
@@ -552,7 +639,7 @@ def _read_tags(votes: _Votes, tags: dict[str, int]) -> list[tuple[str, int]]:
 @dataclass
 class _Job:
     votes: _Votes
-    menu_names: set[str]
+    menu: _MenuVocab
     texts: list[tuple[str, str]]  # (source, text)
     tag_phrases: list[tuple[str, int]]
 
@@ -578,7 +665,7 @@ class OfflineEnricher:
             texts = [(f"reviews[{i}]", r) for i, r in enumerate(doc.reviews) if r.strip()]
             if doc.description.strip():
                 texts.append(("description", doc.description))
-            job = _Job(votes, menu_dish_names(names) if texts else set(), texts, phrases)
+            job = _Job(votes, _MenuVocab.of(names) if texts else _MenuVocab(), texts, phrases)
             jobs.append(job)
             flat.extend(t for _, t in texts)
             flat.extend(tag for tag, _ in phrases)
@@ -586,7 +673,7 @@ class OfflineEnricher:
         k = 0
         for job in jobs:
             for source, text in job.texts:
-                _read_free_text(job.votes, source, text, tokens[k], job.menu_names)
+                _read_free_text(job.votes, source, text, tokens[k], job.menu)
                 k += 1
             for tag, n in job.tag_phrases:
                 _read_tag_phrase(job.votes, tag, n, tokens[k])
@@ -609,5 +696,5 @@ def _read_tag_phrase(votes: _Votes, tag: str, count: int, morphs: Sequence[Morph
             if t in seen:
                 continue
             seen.add(t)
-            ev = Evidence(field=t[0], value=t[1], source="reviewKeywords", span=tag, count=count)
+            ev = _Ev("reviewKeywords", tag, tag_count=count)
             votes.vote(t, None if against else ev, weight=count, against=against)

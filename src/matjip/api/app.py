@@ -1,0 +1,201 @@
+"""The FastAPI application: ``create_app(settings, agent=None)``.
+
+Routes: ``POST /v1/chat`` (SSE or JSON), ``GET /v1/search``, ``GET /v1/restaurants/{id}``,
+``GET /v1/places``, ``GET /v1/geo/{name}``, ``GET /health``, the OpenAI-compatible
+``POST /v1/chat/completions`` and ``GET /v1/models``, and the web page at ``/``.
+Every error is an RFC 9457 problem (``application/problem+json``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from matjip import __version__
+from matjip.agent.models import TurnResult
+from matjip.api.middleware import (
+    BodySizeLimitMiddleware,
+    CatchAllMiddleware,
+    RateLimitMiddleware,
+    TokenBucketLimiter,
+)
+from matjip.api.problems import Problem, ProblemError, from_http_exception, problem_response, register_secret
+from matjip.api.routes import catalog, chat, openai_compat, search
+from matjip.api.runner import AgentLike, TurnRunner
+from matjip.api.schemas import OAChatCompletion
+from matjip.api.sessions import ConversationSessions
+from matjip.api.state import ApiState
+from matjip.settings import Settings
+
+log = logging.getLogger("matjip.api")
+
+STATIC_DIR = Path(__file__).parent / "static"
+_SECRET_FIELD = re.compile(r"(api_key|token|secret|password)", re.I)
+
+DESCRIPTION = """\
+맛집 검색·질의응답 에이전트 API (Korean restaurant search and Q&A).
+
+* `POST /v1/chat` streams a turn as Server-Sent Events (default, or `Accept: text/event-stream`)
+  or answers JSON (`Accept: application/json`).
+* `GET /v1/search` answers seed 001's search response shape.
+* OpenAI-compatible `POST /v1/chat/completions` and `GET /v1/models` (model `matjip-agent`).
+* Errors are RFC 9457 problem details (`application/problem+json`).
+* Limits: request body size, message length, per-client-IP rate limit (429 with `Retry-After`),
+  and a time limit per turn (504 / an SSE `error` event).
+"""
+
+
+def _problem_extra(request: Request, status: int, detail: str) -> dict[str, Any] | None:
+    """OpenAI SDKs read ``error.message``; give them one next to the problem members."""
+    if request.url.path.startswith(("/v1/chat/completions", "/v1/models")):
+        kind = (
+            "rate_limit_error"
+            if status == 429
+            else "invalid_request_error"
+            if status < 500
+            else "server_error"
+        )
+        return {"error": {"message": detail, "type": kind, "code": status, "param": None}}
+    return None
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ProblemError)
+    async def _problem(request: Request, exc: ProblemError) -> JSONResponse:
+        return problem_response(
+            exc.status,
+            exc.detail,
+            kind=exc.kind,
+            title=exc.title,
+            instance=request.url.path,
+            headers=exc.headers or None,
+            extra={**exc.extra, **(_problem_extra(request, exc.status, exc.detail) or {})},
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404 and isinstance(exc.detail, str) and exc.detail == "Not Found":
+            exc = StarletteHTTPException(404, f"'{request.url.path}' 경로가 없습니다.")
+        return from_http_exception(exc, instance=request.url.path)  # type: ignore[arg-type]
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+            for e in exc.errors()
+        ]
+        first = errors[0] if errors else {"loc": [], "msg": ""}
+        where = ".".join(str(p) for p in first["loc"])
+        detail = (
+            f"요청이 올바르지 않습니다: {where}: {first['msg']}" if where else "요청이 올바르지 않습니다."
+        )
+        extra: dict[str, Any] = {"errors": errors}
+        extra.update(_problem_extra(request, 422, detail) or {})
+        return problem_response(422, detail, kind="validation-error", instance=request.url.path, extra=extra)
+
+
+def _install_openapi(app: FastAPI) -> None:
+    def custom_openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            description=app.description,
+            routes=app.routes,
+            tags=app.openapi_tags,
+        )
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for model in (Problem, TurnResult, OAChatCompletion):
+            model_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            for name, sub in (model_schema.pop("$defs", None) or {}).items():
+                components.setdefault(name, sub)
+            components.setdefault(model.__name__, model_schema)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = custom_openapi  # type: ignore[method-assign]
+
+
+def create_app(settings: Settings | None = None, agent: AgentLike | None = None) -> FastAPI:
+    """Build the app. Without ``agent``, one is created from ``settings`` at startup (or on first use)."""
+    settings = settings or Settings()
+    for name in type(settings).model_fields:
+        if _SECRET_FIELD.search(name):
+            value = getattr(settings, name)
+            register_secret(value.get_secret_value() if hasattr(value, "get_secret_value") else value)
+    sessions_db = settings.data_dir / "openai_conversations.sqlite" if settings.data_dir.exists() else None
+    state = ApiState(
+        settings=settings,
+        agent=agent,
+        runner=TurnRunner(max_workers=min(32, (os.cpu_count() or 1) + 4)),
+        conversations=ConversationSessions(sessions_db),
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if state.agent is None:
+            await state.load_agent()
+        try:
+            yield
+        finally:
+            state.close()
+
+    app = FastAPI(
+        title="matjip",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        openapi_tags=[
+            {"name": "chat", "description": "Conversation turns"},
+            {"name": "search", "description": "Seed 001's search API"},
+            {"name": "openai", "description": "OpenAI-compatible endpoints"},
+        ],
+    )
+    app.state.api = state
+    _install_error_handlers(app)
+    _install_openapi(app)
+
+    app.include_router(chat.router)
+    app.include_router(search.router)
+    app.include_router(catalog.router)
+    app.include_router(openai_compat.router)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html; charset=utf-8")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # Middleware: the last added is the outermost. Order, outside in:
+    # CORS → gzip → body size → rate limit → catch-all → routes.
+    app.add_middleware(CatchAllMiddleware)
+    limiter = (
+        TokenBucketLimiter(settings.rate_limit_per_minute) if settings.rate_limit_per_minute > 0 else None
+    )
+    app.add_middleware(RateLimitMiddleware, limiter=limiter)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["*"],
+            expose_headers=["Retry-After", "X-Matjip-Session"],
+        )
+    return app

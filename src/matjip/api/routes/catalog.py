@@ -1,0 +1,158 @@
+"""Lookups: a restaurant's full document, the gazetteer, the offline base map, health."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse, Response
+
+from matjip import __version__
+from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.schemas import HealthResponse, PlaceCandidate, PlacesResponse
+from matjip.api.state import Api
+from matjip.documents import Restaurant
+from matjip.settings import PACKAGE_DATA
+
+router = APIRouter()
+
+GeoName = Literal["seoul_gu", "korea_sigungu", "seoul_legal_dong"]
+# Administrative code prefixes of the capital region (old and new codes): Seoul, Incheon, Gyeonggi.
+CAPITAL_PREFIXES = ("11", "23", "28", "31", "41")
+
+
+@router.get(
+    "/v1/restaurants/{place_id}",
+    response_model=Restaurant,
+    response_model_by_alias=False,
+    tags=["restaurants"],
+    summary="A restaurant's full document",
+    responses=problem_responses(404, 429, 503),
+)
+async def restaurant(
+    api: Api,
+    place_id: Annotated[str, Path(min_length=1, max_length=64, description="The place id (Kakao).")],
+) -> Restaurant:
+    await api.require_agent()
+    res = api.resources()
+    index = getattr(res, "index", None)
+    if index is None:
+        raise ProblemError(503, "검색 색인이 준비되지 않았습니다.", kind="index-unavailable")
+    doc = await anyio.to_thread.run_sync(index.get, place_id)
+    if doc is None:
+        raise ProblemError(404, f"식당 '{place_id}'을(를) 찾을 수 없습니다.", kind="not-found")
+    assert isinstance(doc, Restaurant)
+    return doc
+
+
+def _candidate(place: Any) -> PlaceCandidate:
+    return PlaceCandidate(
+        name=str(getattr(place, "name", "") or getattr(place, "display_name", "")),
+        display_name=str(getattr(place, "display_name", "") or getattr(place, "name", "")),
+        type=str(getattr(place, "type", "")),
+        type_label=getattr(place, "type_label", None),
+        region=getattr(place, "region", None) or None,
+        lat=float(place.lat),
+        lon=float(place.lon),
+        default_radius_m=getattr(place, "default_radius_m", None),
+    )
+
+
+@router.get(
+    "/v1/places",
+    response_model=PlacesResponse,
+    tags=["places"],
+    summary="Gazetteer lookup (stations, neighbourhoods, districts, landmarks)",
+    responses=problem_responses(422, 429, 503),
+)
+async def places(
+    api: Api,
+    q: Annotated[str, Query(min_length=1, max_length=100, description="A place name", examples=["양평역"])],
+) -> PlacesResponse:
+    gazetteer = await api.gazetteer()
+    name = q.strip()
+    if not name:
+        return PlacesResponse(query=q)
+    found = await anyio.to_thread.run_sync(gazetteer.lookup, name)
+    is_ambiguous = getattr(gazetteer, "is_ambiguous", None)
+    ambiguous = bool(is_ambiguous(name)) if callable(is_ambiguous) and len(found) > 1 else False
+    return PlacesResponse(query=q, ambiguous=ambiguous, candidates=[_candidate(p) for p in found])
+
+
+@lru_cache(maxsize=8)
+def _geojson(name: str, region: str) -> bytes:
+    path = PACKAGE_DATA / "geo" / f"{name}.geojson"
+    raw = path.read_bytes()
+    if region == "all":
+        return raw
+    data = json.loads(raw)
+
+    def code(feature: dict[str, Any]) -> str:
+        props = feature.get("properties") or {}
+        return str(
+            props.get("code") or props.get("SIG_CD") or props.get("EMD_CD") or props.get("adm_cd") or ""
+        )
+
+    data["features"] = [f for f in data.get("features", []) if code(f).startswith(CAPITAL_PREFIXES)]
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@router.get(
+    "/v1/geo/{name}",
+    tags=["map"],
+    summary="Administrative boundaries as GeoJSON (the web map's offline base layer)",
+    response_class=Response,
+    responses={
+        200: {"description": "A GeoJSON FeatureCollection", "content": {"application/geo+json": {}}},
+        **problem_responses(404, 422, 429),
+    },
+)
+async def geo(
+    name: GeoName,
+    region: Annotated[
+        Literal["all", "capital"], Query(description="`capital`: only Seoul, Incheon and Gyeonggi features")
+    ] = "all",
+) -> Response:
+    body = await anyio.to_thread.run_sync(_geojson, name, region)
+    return Response(
+        body, media_type="application/geo+json", headers={"Cache-Control": "public, max-age=86400"}
+    )
+
+
+@router.get("/health", response_model=HealthResponse, tags=["meta"], summary="Service health")
+async def health(api: Api) -> JSONResponse:
+    s = api.settings
+    if api.agent is None:
+        await api.require_agent_quietly()
+    res = api.resources()
+    index = getattr(res, "index", None)
+    documents: int | None = None
+    embedder: str | None = s.embedder
+    detail: str | None = None
+    if index is not None:
+        try:
+            documents = int(await anyio.to_thread.run_sync(index.count))
+            stats = await anyio.to_thread.run_sync(index.stats)
+            embedder = str(stats.get("embedder") or embedder) if isinstance(stats, dict) else embedder
+        except Exception:
+            detail = "색인 정보를 읽지 못했습니다."
+    loaded = api.agent is not None and index is not None and documents is not None
+    if api.agent is None:
+        detail = api.agent_error and "검색 색인이 준비되지 않았습니다. `matjip ingest`를 실행하세요."
+    body = HealthResponse(
+        status="ok" if loaded else "degraded",
+        version=__version__,
+        index_loaded=loaded,
+        documents=documents,
+        embedder=embedder,
+        llm_provider=s.llm_provider,
+        providers={
+            "llm": s.llm_provider != "none",
+            "web_search": bool(s.tavily_api_key),
+        },
+        detail=detail,
+    )
+    return JSONResponse(body.model_dump(mode="json"), status_code=200)

@@ -1,0 +1,107 @@
+"""``POST /v1/chat``: one conversation turn, streamed as Server-Sent Events or answered as JSON."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.schemas import ChatRequest
+from matjip.api.state import Api
+from matjip.api.turns import run_turn, sse_frame, turn_events
+
+router = APIRouter(tags=["chat"])
+
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
+
+SSE_DESCRIPTION = """\
+Run one conversation turn.
+
+**Response format** depends on the `Accept` header: `application/json` returns the whole
+`TurnResult` as JSON when the turn is over; anything else (`text/event-stream`, `*/*`, or no
+header) streams **Server-Sent Events** as the turn runs. Every event's `data` is JSON, except
+`end` whose data is the literal `[DONE]`. Events, in order:
+
+| event | data |
+|---|---|
+| `session` | `{"session_id": "…"}`: send it back as `session_id` to continue the conversation |
+| `plan` | the validated search plan (may repeat when the search is relaxed) |
+| `results` | restaurant cards: id, name, cuisine, distance_m, lat/lon, matched constraints, top menus with prices, hours_today |
+| `clarification` | when the agent asks back: `question` and `choices` (send a choice's `index` or label as the next message) |
+| `answer` | a chunk of the answer text (many; concatenated they are the whole answer) |
+| `trace` | per-node timings and decisions |
+| `error` | problem details (RFC 9457), e.g. status 504 when the turn exceeds the time limit |
+| `end` | `[DONE]`; always the last event |
+
+A `: keep-alive` comment is sent while a slow turn (LLM provider) has nothing new to say.
+"""
+
+
+def wants_json(accept: str | None) -> bool:
+    """True when the client prefers ``application/json`` over ``text/event-stream``."""
+    if not accept:
+        return False
+    json_q = sse_q = 0.0
+    for item in accept.split(","):
+        parts = [p.strip() for p in item.split(";")]
+        media = parts[0].lower()
+        q = 1.0
+        for param in parts[1:]:
+            if param.lower().startswith("q="):
+                try:
+                    q = float(param[2:])
+                except ValueError:
+                    q = 0.0
+        if media in ("application/json", "application/problem+json"):
+            json_q = max(json_q, q)
+        elif media in ("text/event-stream", "text/*", "*/*"):
+            sse_q = max(sse_q, q if media == "text/event-stream" else q - 0.001)
+    return json_q > 0 and json_q > sse_q
+
+
+def check_message(message: str, max_chars: int, field: str = "message") -> str:
+    if not message.strip():
+        raise ProblemError(422, "메시지가 비어 있습니다.", kind="validation-error", extra={"field": field})
+    if len(message) > max_chars:
+        raise ProblemError(
+            422,
+            f"메시지가 너무 깁니다 ({len(message):,}자, 최대 {max_chars:,}자).",
+            kind="message-too-long",
+            extra={"field": field, "max_chars": max_chars},
+        )
+    return message
+
+
+@router.post(
+    "/v1/chat",
+    summary="Chat (SSE stream or JSON)",
+    description=SSE_DESCRIPTION,
+    response_model=None,
+    responses={
+        200: {
+            "description": "An SSE stream (default) or, with `Accept: application/json`, the turn's result.",
+            "content": {
+                "text/event-stream": {"schema": {"type": "string"}},
+                "application/json": {"schema": {"$ref": "#/components/schemas/TurnResult"}},
+            },
+        },
+        **problem_responses(413, 422, 429, 503, 504),
+    },
+)
+async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
+    message = check_message(body.message, api.settings.max_message_chars)
+    agent = await api.require_agent()
+    location = body.location.model_dump() if body.location else None
+    if wants_json(request.headers.get("accept")):
+        result = await run_turn(api, agent, message, body.session_id, location)
+        return JSONResponse(result.model_dump(mode="json"))
+
+    async def frames() -> AsyncIterator[bytes]:
+        async for event, data in turn_events(
+            api, agent, message, body.session_id, location, request.url.path
+        ):
+            yield sse_frame(event, data)
+
+    return StreamingResponse(frames(), media_type="text/event-stream", headers=SSE_HEADERS)

@@ -1,0 +1,187 @@
+"""OpenAI-compatible ``/v1/chat/completions`` and ``/v1/models`` so chat UIs and SDKs can talk to the agent.
+
+The conversation maps onto an agent session (see :mod:`matjip.api.sessions`); the last user
+message is the turn's question. Earlier messages are not replayed: the agent keeps the
+conversation's context in its own session state.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.routes.chat import SSE_HEADERS, check_message
+from matjip.api.schemas import (
+    OAChatCompletion,
+    OAChatRequest,
+    OAChoice,
+    OAModel,
+    OAModelList,
+    OAResponseMessage,
+    OAUsage,
+)
+from matjip.api.sessions import user_session_id
+from matjip.api.state import Api
+from matjip.api.turns import HEARTBEAT, run_turn, turn_events
+
+router = APIRouter(tags=["openai"])
+
+MODEL_ID = "matjip-agent"
+MODEL_CREATED = 1_735_689_600  # 2025-01-01T00:00:00Z, fixed so the listing is stable
+
+
+def approx_tokens(text: str) -> int:
+    """A rough token count (no tokenizer offline): about one token per 3 UTF-8 bytes of Korean text."""
+    return math.ceil(len(text.encode()) / 3) if text else 0
+
+
+def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
+    """(the last user message, the messages before it as (role, text))."""
+    last = max((i for i, m in enumerate(req.messages) if m.role == "user"), default=None)
+    if last is None:
+        raise ProblemError(422, "messages에 user 메시지가 없습니다.", kind="validation-error")
+    history = [(m.role, m.text()) for m in req.messages[:last]]
+    return req.messages[last].text(), history
+
+
+def _oa_error(status: int) -> str:
+    return {
+        400: "invalid_request_error",
+        404: "not_found_error",
+        413: "invalid_request_error",
+        422: "invalid_request_error",
+        429: "rate_limit_error",
+    }.get(status, "server_error")
+
+
+@router.get("/v1/models", response_model=OAModelList, summary="Models (OpenAI-compatible)")
+async def list_models() -> OAModelList:
+    return OAModelList(data=[OAModel(id=MODEL_ID, created=MODEL_CREATED)])
+
+
+@router.get(
+    "/v1/models/{model_id}",
+    response_model=OAModel,
+    summary="One model (OpenAI-compatible)",
+    responses=problem_responses(404),
+)
+async def get_model(model_id: str) -> OAModel:
+    if model_id != MODEL_ID:
+        raise ProblemError(
+            404, f"모델 '{model_id}'이(가) 없습니다. '{MODEL_ID}'를 사용하세요.", kind="not-found"
+        )
+    return OAModel(id=MODEL_ID, created=MODEL_CREATED)
+
+
+@router.post(
+    "/v1/chat/completions",
+    summary="Chat completions (OpenAI-compatible, streaming and not)",
+    response_model=None,
+    responses={
+        200: {
+            "description": "A `chat.completion`, or with `stream: true` an SSE stream of `chat.completion.chunk` "
+            "objects ending with `data: [DONE]`.",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/OAChatCompletion"}},
+                "text/event-stream": {"schema": {"type": "string"}},
+            },
+        },
+        **problem_responses(413, 422, 429, 503, 504),
+    },
+)
+async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> Response:
+    message, history = split_conversation(body)
+    check_message(message, api.settings.max_message_chars, field="messages")
+    session_id = user_session_id(body.user) if body.user else api.conversations.session_for(history)
+    agent = await api.require_agent()
+    completion_id = "chatcmpl-" + uuid.uuid4().hex
+    created = int(time.time())
+    model = body.model or MODEL_ID
+    prompt_tokens = sum(approx_tokens(m.text()) for m in body.messages)
+
+    def remember(answer: str) -> None:
+        if not body.user:
+            api.conversations.remember([*history, ("user", message), ("assistant", answer)], session_id)
+
+    if not body.stream:
+        result = await run_turn(api, agent, message, session_id, None)
+        remember(result.answer)
+        completion_tokens = approx_tokens(result.answer)
+        completion = OAChatCompletion(
+            id=completion_id,
+            created=created,
+            model=model,
+            choices=[OAChoice(message=OAResponseMessage(content=result.answer))],
+            usage=OAUsage(
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                total_tokens=prompt_tokens + completion_tokens,
+            ),
+        )
+        return JSONResponse(completion.model_dump(mode="json"), headers={"X-Matjip-Session": session_id})
+
+    include_usage = bool(body.stream_options and body.stream_options.include_usage)
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, usage: dict[str, int] | None = None) -> bytes:
+        obj: dict[str, Any] = {
+            "id": completion_id,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "system_fingerprint": None,
+            "choices": []
+            if usage is not None
+            else [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
+        if include_usage:
+            obj["usage"] = usage
+        return f"data: {json.dumps(obj, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
+
+    async def frames() -> AsyncIterator[bytes]:
+        yield chunk({"role": "assistant", "content": ""})
+        parts: list[str] = []
+        async for event, data in turn_events(api, agent, message, session_id, None, request.url.path):
+            if event == HEARTBEAT:
+                yield b": keep-alive\n\n"
+            elif event == "answer" and isinstance(data, str) and data:
+                parts.append(data)
+                yield chunk({"content": data})
+            elif event == "error":
+                err = dict(data) if isinstance(data, dict) else {}
+                status = int(err.get("status") or 500)
+                payload = {
+                    "error": {
+                        "message": str(err.get("detail") or "error"),
+                        "type": _oa_error(status),
+                        "code": status,
+                        "param": None,
+                    }
+                }
+                yield f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
+            elif event == "end":
+                if data is not None:
+                    remember(data.answer)
+                    yield chunk({}, "stop")
+                    if include_usage:
+                        completion_tokens = approx_tokens("".join(parts))
+                        yield chunk(
+                            {},
+                            usage={
+                                "prompt_tokens": prompt_tokens,
+                                "completion_tokens": completion_tokens,
+                                "total_tokens": prompt_tokens + completion_tokens,
+                            },
+                        )
+                yield b"data: [DONE]\n\n"
+
+    return StreamingResponse(
+        frames(), media_type="text/event-stream", headers={**SSE_HEADERS, "X-Matjip-Session": session_id}
+    )

@@ -1,0 +1,150 @@
+"""Run the (synchronous, CPU-bound) agent off the event loop, with a deadline per turn.
+
+``Agent.stream`` is a blocking generator. One worker thread from a bounded pool iterates it
+from start to end (the generator stays on one thread, so context variables set by the graph
+stay valid) and hands each event to the event loop through an ``asyncio.Queue``. The async
+side waits for events with the turn's remaining time; when the deadline passes it raises
+:class:`TurnTimeout` and tells the worker to stop at the next event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import AsyncGenerator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from matjip.agent.models import TurnEvent, TurnResult
+
+log = logging.getLogger("matjip.api")
+
+
+class AgentLike(Protocol):
+    """What the API needs from an agent (``matjip.agent.service.Agent`` or a test double)."""
+
+    def stream(
+        self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
+    ) -> Iterator[TurnEvent]: ...
+
+
+class TurnTimeout(Exception):
+    """The turn did not finish within ``turn_timeout_s``."""
+
+
+class TurnFailed(Exception):
+    """The agent raised; ``cause`` is the original exception (logged, never shown)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(type(cause).__name__)
+        self.cause = cause
+
+
+class Heartbeat:
+    """Yielded by :meth:`TurnRunner.events` while waiting, so SSE can send keep-alive comments."""
+
+
+_DONE = object()
+
+
+class TurnRunner:
+    """Owns the worker pool for agent turns."""
+
+    def __init__(self, max_workers: int = 16, heartbeat_s: float = 15.0) -> None:
+        self.max_workers = max_workers
+        self.heartbeat_s = heartbeat_s
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=self.max_workers, thread_name_prefix="matjip-turn"
+                )
+            return self._pool
+
+    def close(self) -> None:
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def events(
+        self,
+        agent: AgentLike,
+        message: str,
+        session_id: str | None,
+        location: dict[str, float] | None,
+        timeout_s: float,
+        *,
+        heartbeats: bool = False,
+    ) -> AsyncGenerator[TurnEvent | Heartbeat, None]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        stop = threading.Event()
+
+        def put(item: object) -> None:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+            except RuntimeError:  # the loop is gone (shutdown): nobody is listening any more
+                stop.set()
+
+        def work() -> None:
+            gen = agent.stream(message, session_id, location)
+            try:
+                for event in gen:
+                    if stop.is_set():
+                        break
+                    put(event)
+            except BaseException as exc:
+                put(TurnFailed(exc))
+            finally:
+                try:
+                    gen.close()  # type: ignore[attr-defined]
+                except Exception:
+                    log.debug("closing the turn generator failed", exc_info=True)
+                put(_DONE)
+
+        deadline = time.monotonic() + timeout_s
+        loop.run_in_executor(self.pool, work)
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TurnTimeout
+                wait = min(remaining, self.heartbeat_s) if heartbeats else remaining
+                try:
+                    item = await asyncio.wait_for(queue.get(), wait)
+                except TimeoutError:
+                    if time.monotonic() >= deadline:
+                        raise TurnTimeout from None
+                    yield Heartbeat()
+                    continue
+                if item is _DONE:
+                    return
+                if isinstance(item, TurnFailed):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+
+    async def run(
+        self,
+        agent: AgentLike,
+        message: str,
+        session_id: str | None,
+        location: dict[str, float] | None,
+        timeout_s: float,
+    ) -> TurnResult:
+        """Run a whole turn; return the final :class:`TurnResult` (the ``end`` event's data)."""
+        result: TurnResult | None = None
+        async for event in self.events(agent, message, session_id, location, timeout_s):
+            if isinstance(event, TurnEvent) and event.event == "end":
+                result = TurnResult.model_validate(event.data)
+        if result is None:
+            raise TurnFailed(RuntimeError("the agent ended the turn without a result"))
+        return result

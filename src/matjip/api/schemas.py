@@ -1,0 +1,170 @@
+"""Request and response bodies of the HTTP API."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from matjip.agent.models import Card, Clarification, WebSource
+
+SESSION_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,128}$"
+
+
+class GeoPoint(BaseModel):
+    """A WGS84 position, e.g. from the browser's ``navigator.geolocation``."""
+
+    lat: float = Field(ge=-90, le=90, examples=[37.4979])
+    lon: float = Field(ge=-180, le=180, examples=[127.0276])
+
+
+class ChatRequest(BaseModel):
+    message: str = Field(
+        min_length=1,
+        description="The user's message (limit: settings.max_message_chars).",
+        examples=["강남역 일식 맛집"],
+    )
+    session_id: str | None = Field(
+        None,
+        pattern=SESSION_ID_PATTERN,
+        description="Continue this conversation; omitted: a new session is created (see the `session` event).",
+    )
+    location: GeoPoint | None = Field(
+        None, description="The user's GPS position, sent with this message (seed 002)."
+    )
+
+
+class ParsedQuery(BaseModel):
+    intent: str | None = None
+    entities: dict[str, list[str]] = Field(default_factory=dict)
+    filters: dict[str, Any] = Field(default_factory=dict)
+    sort_preference: str = "relevance"
+
+
+class SearchResponse(BaseModel):
+    """Seed 001 §6.2's search response, adapted to restaurants."""
+
+    session_id: str
+    summary: str = Field(description="One Korean sentence summarising the result.")
+    answer: str = Field("", description="The agent's full answer text.")
+    restaurants: list[Card] = Field(
+        default_factory=list, description="Cards with score (0–1) and source_type (internal or web)."
+    )
+    total_count: int = 0
+    parsed_query: ParsedQuery = Field(default_factory=ParsedQuery)
+    top_score: float = 0.0
+    is_sufficient: bool = False
+    sufficiency_reason: str = ""
+    web_sources: list[WebSource] = Field(default_factory=list)
+    clarification: Clarification | None = None
+
+
+class PlaceCandidate(BaseModel):
+    name: str
+    display_name: str
+    type: str = Field(description="subway_station, legal_dong, admin_dong, sigungu, sido, hot_place, …")
+    type_label: str | None = Field(None, description="The type in Korean (역, 동, 구 …).")
+    region: str | None = Field(None, description="시도 and 시군구, e.g. 서울 영등포구.")
+    lat: float
+    lon: float
+    default_radius_m: int | None = None
+
+
+class PlacesResponse(BaseModel):
+    query: str
+    ambiguous: bool = False
+    candidates: list[PlaceCandidate] = Field(default_factory=list)
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok", "degraded"]
+    version: str
+    index_loaded: bool
+    documents: int | None = None
+    embedder: str | None = None
+    llm_provider: str = "none"
+    providers: dict[str, bool] = Field(
+        default_factory=dict, description="Which providers are configured (no secrets)."
+    )
+    detail: str | None = None
+
+
+# --- OpenAI-compatible -----------------------------------------------------------------------
+
+
+class OAMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    role: str = Field(examples=["user"])
+    content: str | list[dict[str, Any]] | None = Field(None, examples=["강남역 일식 맛집 알려줘"])
+
+    def text(self) -> str:
+        if self.content is None:
+            return ""
+        if isinstance(self.content, str):
+            return self.content
+        parts = [
+            str(p.get("text", "")) for p in self.content if isinstance(p, dict) and p.get("type") == "text"
+        ]
+        return "\n".join(parts)
+
+
+class OAStreamOptions(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    include_usage: bool = False
+
+
+class OAChatRequest(BaseModel):
+    """The subset of OpenAI's chat completion request that matters here; other fields are accepted and ignored."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model: str = Field("matjip-agent", examples=["matjip-agent"])
+    messages: list[OAMessage] = Field(min_length=1)
+    stream: bool = False
+    stream_options: OAStreamOptions | None = None
+    user: str | None = Field(
+        None, max_length=256, description="Stable end-user id: the session is derived from it."
+    )
+
+
+class OAUsage(BaseModel):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class OAResponseMessage(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str | None = None
+    refusal: str | None = None
+
+
+class OAChoice(BaseModel):
+    index: int = 0
+    message: OAResponseMessage
+    finish_reason: Literal["stop", "length"] = "stop"
+    logprobs: None = None
+
+
+class OAChatCompletion(BaseModel):
+    id: str
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int
+    model: str
+    choices: list[OAChoice]
+    usage: OAUsage
+    system_fingerprint: str | None = None
+
+
+class OAModel(BaseModel):
+    id: str
+    object: Literal["model"] = "model"
+    created: int
+    owned_by: str = "matjip"
+
+
+class OAModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[OAModel]

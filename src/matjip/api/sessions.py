@@ -1,0 +1,102 @@
+"""Map an OpenAI-style conversation (the whole history, resent every turn) onto an agent session.
+
+* With a ``user`` field: the session id is derived from it (``oa-u-<hash>``), one session per user.
+* Otherwise the key is a hash of the conversation *before* the last user message (user and
+  assistant messages, whitespace-normalised; system messages are ignored because chat UIs
+  rewrite them). After a turn, the hash of the history *including* this turn's question and
+  answer is mapped to the session id, so the next request (which resends exactly that history)
+  continues the same session. A first message (no history) starts a new session; a history
+  the server has never seen (e.g. edited) gets a session id derived from its hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import uuid
+from collections import OrderedDict
+from pathlib import Path
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def conversation_key(messages: list[tuple[str, str]]) -> str:
+    """Hash of (role, text) pairs of user/assistant messages."""
+    kept = [[role, _norm(text)] for role, text in messages if role in ("user", "assistant")]
+    raw = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def user_session_id(user: str) -> str:
+    return "oa-u-" + hashlib.sha256(("user:" + user).encode()).hexdigest()[:32]
+
+
+class ConversationSessions:
+    """Conversation-hash → session id, in SQLite when a path is given (survives restarts), else in memory."""
+
+    def __init__(self, path: Path | None = None, max_memory: int = 50_000) -> None:
+        self._lock = threading.Lock()
+        self._memory: OrderedDict[str, str] = OrderedDict()
+        self._max = max_memory
+        self._db: sqlite3.Connection | None = None
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(path, check_same_thread=False, timeout=10)
+                self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS conversations (key TEXT PRIMARY KEY, session_id TEXT NOT NULL)"
+                )
+                self._db.commit()
+            except sqlite3.Error:
+                self._db = None
+
+    def session_for(self, history: list[tuple[str, str]]) -> str:
+        """The session id for a turn whose earlier messages are ``history``."""
+        if not any(role in ("user", "assistant") for role, _ in history):
+            return "oa-" + uuid.uuid4().hex
+        key = conversation_key(history)
+        found = self._get(key)
+        return found or "oa-h-" + key[:32]
+
+    def remember(self, history: list[tuple[str, str]], session_id: str) -> None:
+        """Record that the conversation ``history`` (ending with this turn's answer) is ``session_id``."""
+        self._put(conversation_key(history), session_id)
+
+    def _get(self, key: str) -> str | None:
+        with self._lock:
+            if key in self._memory:
+                self._memory.move_to_end(key)
+                return self._memory[key]
+            if self._db is not None:
+                row = self._db.execute(
+                    "SELECT session_id FROM conversations WHERE key = ?", (key,)
+                ).fetchone()
+                if row:
+                    return str(row[0])
+        return None
+
+    def _put(self, key: str, session_id: str) -> None:
+        with self._lock:
+            self._memory[key] = session_id
+            self._memory.move_to_end(key)
+            while len(self._memory) > self._max:
+                self._memory.popitem(last=False)
+            if self._db is not None:
+                try:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO conversations (key, session_id) VALUES (?, ?)",
+                        (key, session_id),
+                    )
+                    self._db.commit()
+                except sqlite3.Error:
+                    pass
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None

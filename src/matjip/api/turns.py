@@ -1,0 +1,120 @@
+"""One conversation turn as the API sees it: ordered events, failures as problem details."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Any
+
+from matjip.agent.models import TurnEvent, TurnResult
+from matjip.api.problems import ProblemError, problem_body
+from matjip.api.runner import AgentLike, Heartbeat, TurnFailed, TurnTimeout
+from matjip.api.state import ApiState
+from matjip.errors import ConfigurationError, IndexError_, ProviderError, ProviderTimeout, StoreError
+
+log = logging.getLogger("matjip.api")
+
+CHUNK_CHARS = 24
+HEARTBEAT = "heartbeat"  # a pseudo event: SSE writers turn it into a comment line
+
+
+def split_text(text: str, size: int = CHUNK_CHARS) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def failure_problem(exc: TurnTimeout | TurnFailed, timeout_s: float) -> ProblemError:
+    """Map a failed turn to a problem; log the cause (with traceback) server-side."""
+    if isinstance(exc, TurnTimeout):
+        return ProblemError(
+            504,
+            f"응답 생성이 제한 시간({timeout_s:g}초)을 넘었습니다. 다시 시도해 주세요.",
+            kind="turn-timeout",
+        )
+    cause = exc.cause
+    if isinstance(cause, IndexError_ | StoreError | ConfigurationError):
+        log.warning("turn failed: %s", cause)
+        return ProblemError(503, str(cause), kind="index-unavailable")
+    if isinstance(cause, ProviderTimeout):
+        log.warning("provider timeout: %s", cause)
+        return ProblemError(504, "외부 모델 제공자가 제시간에 응답하지 않았습니다.", kind="provider-timeout")
+    if isinstance(cause, ProviderError):
+        log.warning("provider error: %s", cause)
+        return ProblemError(502, "외부 모델 제공자 호출에 실패했습니다.", kind="provider-error")
+    log.error("turn failed", exc_info=(type(cause), cause, cause.__traceback__))
+    return ProblemError(500, "답변을 만드는 중 서버 내부 오류가 발생했습니다.", kind="internal-error")
+
+
+def problem_dict(p: ProblemError, instance: str | None = None) -> dict[str, Any]:
+    return problem_body(p.status, p.detail, kind=p.kind, title=p.title, instance=instance, extra=p.extra)
+
+
+async def run_turn(
+    api: ApiState, agent: AgentLike, message: str, session_id: str | None, location: dict[str, float] | None
+) -> TurnResult:
+    """A whole turn, or a :class:`ProblemError` (504 on timeout)."""
+    timeout = api.settings.turn_timeout_s
+    try:
+        return await api.runner.run(agent, message, session_id, location, timeout)
+    except (TurnTimeout, TurnFailed) as exc:
+        raise failure_problem(exc, timeout) from None
+
+
+async def turn_events(
+    api: ApiState,
+    agent: AgentLike,
+    message: str,
+    session_id: str | None,
+    location: dict[str, float] | None,
+    instance: str,
+) -> AsyncIterator[tuple[str, Any]]:
+    """``(event, data)`` pairs in the documented order.
+
+    session → plan → results → clarification → answer… → trace → (error) → end. ``end``'s data is
+    the final :class:`TurnResult` (writers decide what to send). When the agent produced its
+    answer without streaming it (an LLM answer), the answer is sent here in chunks. A failure
+    becomes an ``error`` event with problem details, followed by ``end`` with ``None``.
+    """
+    timeout = api.settings.turn_timeout_s
+    answered = False
+    trace: Any = None
+    result: TurnResult | None = None
+    try:
+        async with aclosing(
+            api.runner.events(agent, message, session_id, location, timeout, heartbeats=True)
+        ) as events:
+            async for ev in events:
+                if isinstance(ev, Heartbeat):
+                    yield HEARTBEAT, None
+                    continue
+                assert isinstance(ev, TurnEvent)
+                if ev.event == "answer":
+                    answered = True
+                    yield "answer", ev.data
+                elif ev.event == "trace":
+                    trace = ev.data
+                elif ev.event == "end":
+                    result = TurnResult.model_validate(ev.data)
+                    if not answered and result.answer:
+                        for piece in split_text(result.answer):
+                            yield "answer", piece
+                    if trace is None:
+                        trace = [t.model_dump(mode="json") for t in result.trace]
+                    yield "trace", trace
+                elif ev.event == "error":
+                    yield "error", ev.data
+                else:
+                    yield ev.event, ev.data
+    except (TurnTimeout, TurnFailed) as exc:
+        yield "error", problem_dict(failure_problem(exc, timeout), instance)
+        result = None
+    yield "end", result
+
+
+def sse_frame(event: str, data: Any) -> bytes:
+    """One Server-Sent Event. Data is JSON, except ``end`` whose data is the literal ``[DONE]``."""
+    if event == HEARTBEAT:
+        return b": keep-alive\n\n"
+    payload = "[DONE]" if event == "end" else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"event: {event}\ndata: {payload}\n\n".encode()

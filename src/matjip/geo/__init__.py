@@ -1,0 +1,39 @@
+"""Places and geometry: the gazetteer of the capital area and great-circle distances."""
+
+from matjip.geo.distance import EARTH_RADIUS_M, bounding_box, destination, haversine_m, haversine_m_array
+from matjip.geo.gazetteer import (
+    CURATED_ALIASES,
+    TYPE_LABELS,
+    Candidate,
+    Gazetteer,
+    Place,
+    PlaceType,
+    Shape,
+    contains_point,
+    find_in_text,
+    get_gazetteer,
+    normalize,
+    parse_address_region,
+    region_terms,
+)
+
+__all__ = [
+    "CURATED_ALIASES",
+    "EARTH_RADIUS_M",
+    "TYPE_LABELS",
+    "Candidate",
+    "Gazetteer",
+    "Place",
+    "PlaceType",
+    "Shape",
+    "bounding_box",
+    "contains_point",
+    "destination",
+    "find_in_text",
+    "get_gazetteer",
+    "haversine_m",
+    "haversine_m_array",
+    "normalize",
+    "parse_address_region",
+    "region_terms",
+]

@@ -1,0 +1,73 @@
+"""Build an embedder from its configured name (``Settings.embedder``).
+
+Names::
+
+    kiwi-cong                  offline Korean embeddings from Kiwi's CoNg model (default)
+    lsa                        TF-IDF + truncated SVD learnt from the corpus at index time
+    hash                       hashed character n-grams (tests, last-resort fallback)
+    combo                      kiwi-cong 0.6 + hash 0.4 (cosine weights)
+    openai[:model[@dims]]      OpenAI-compatible /embeddings (OPENAI_API_KEY)
+    gemini[:model[@dims]]      Gemini batchEmbedContents (GEMINI_API_KEY or GOOGLE_API_KEY)
+    st:<dir>                   a local sentence-transformers model directory
+
+Provider modules are imported only when their name is asked for.
+"""
+
+from __future__ import annotations
+
+from matjip.errors import ConfigurationError
+from matjip.index.embed.base import Embedder
+
+KNOWN_NAMES = (
+    "kiwi-cong",
+    "lsa",
+    "hash",
+    "combo",
+    "openai[:model[@dims]]",
+    "gemini[:model[@dims]]",
+    "st:<dir>",
+)
+
+COMBO_WEIGHTS = (0.6, 0.4)  # kiwi-cong, hash — see bench/embeddings.py
+
+
+def create(name: str) -> Embedder:
+    """A new embedder for ``name``; :class:`ConfigurationError` for an unknown or bad name."""
+    spec = name.strip()
+    head, sep, rest = spec.partition(":")
+    kind = head.lower()
+    if kind == "kiwi-cong" and not sep:
+        from matjip.index.embed.kiwi_cong import KiwiCongEmbedder
+
+        return KiwiCongEmbedder()
+    if kind == "lsa" and not sep:
+        from matjip.index.embed.lsa import LsaEmbedder
+
+        return LsaEmbedder()
+    if kind == "hash" and not sep:
+        from matjip.index.embed.hashing import HashingEmbedder
+
+        return HashingEmbedder()
+    if kind == "combo" and not sep:
+        from matjip.index.embed.combo import ComboEmbedder
+        from matjip.index.embed.hashing import HashingEmbedder
+        from matjip.index.embed.kiwi_cong import KiwiCongEmbedder
+
+        return ComboEmbedder([KiwiCongEmbedder(), HashingEmbedder()], COMBO_WEIGHTS, name="combo")
+    if kind == "openai":
+        from matjip.index.embed.remote import OpenAIEmbedder, _split_model
+
+        model, dims = _split_model(rest, OpenAIEmbedder.DEFAULT_MODEL)
+        return OpenAIEmbedder(model, dimensions=dims)
+    if kind == "gemini":
+        from matjip.index.embed.remote import GeminiEmbedder, _split_model
+
+        model, dims = _split_model(rest, GeminiEmbedder.DEFAULT_MODEL)
+        return GeminiEmbedder(model, dimensions=dims)
+    if kind == "st":
+        if not rest.strip():
+            raise ConfigurationError("st:<dir> needs the path of a sentence-transformers model directory")
+        from matjip.index.embed.remote import SentenceTransformerEmbedder
+
+        return SentenceTransformerEmbedder(rest.strip())
+    raise ConfigurationError(f"unknown embedder {name!r}; known: {', '.join(KNOWN_NAMES)}")

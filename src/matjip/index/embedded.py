@@ -1,0 +1,1140 @@
+"""The embedded search backend: exact numpy filters, tantivy BM25, numpy vectors, fused.
+
+Layout of an index directory::
+
+    meta.json        format version, embedder name + dim, row count, vocabularies, timestamps
+    columns.npz      per-row filter columns (coordinates, codes, bitmasks, prices, hours, prior)
+    strings.json     per-row strings: place ids, titles, normalised menu and address text
+    docs.jsonl       one line per row: the document and its BM25 terms (read for hits only)
+    vectors.f32      row-major float32 unit vectors (memory-mapped)
+    tantivy/         BM25 over pre-analysed terms ("whitespace" tokenizer), a ``row`` fast field
+    embedder/        whatever the embedder saved after ``fit``
+
+Rows are append-only: an upsert writes a new row and tombstones the old one (``alive``), a
+delete tombstones. A rebuild (:meth:`EmbeddedIndex.build`) compacts.
+
+Search (see :meth:`EmbeddedIndex.search`):
+
+1. **Hard filters, exact, in numpy.** Geo: bounding-box prefilter on the coordinate columns,
+   then haversine on the box only. Cuisine and sub-category: integer codes. Convenience: a
+   bitmask (all-of). Price: per-row min/max prefilter, then an exact per-menu check where the
+   min/max cannot decide. Title, menu and region: the plain-Python predicates of
+   :mod:`matjip.index.reference` on the candidates when they are few, else a cached whole-index
+   mask. Opening hours: an interval table evaluated vectorised, cached per minute of the week.
+   The result is the candidate set C (``total_candidates``).
+2. **BM25 (tantivy) without letting filters change it.** Filters never enter scoring: BM25
+   statistics are index-wide and filter clauses are constant-score 0. Filters that tantivy can
+   express coarsely (geo cells of the bounding box, cuisine, sub-category, convenience terms) are
+   added as ``Must`` clauses so tantivy walks only a superset of C; with none of those and a
+   small C, C itself is passed as a term set on ``row``. Hits are then intersected with C. When
+   a result page was truncated, the fetch grows ×8 until the best ``BM25_DEPTH`` hits inside C
+   are certain (every unseen hit scores lower) or everything was read — so the BM25 list over C
+   is exact, never a sample.
+3. **Vectors.** Cosine (dot of unit vectors) over the rows of C only; top ``VECTOR_DEPTH``.
+4. **Fusion** of the two lists: RRF (k = settings.rrf_k) or a min-max convex combination
+   (settings.weight_bm25 / weight_vector), chosen by settings.fusion. Candidates in neither list
+   follow by prior. Without text, candidates are ranked by the prior (rating, review and tag
+   counts; exact title matches first) or by distance for ``sort="distance"``; ties go to the
+   nearer one.
+5. **Scores** are mapped to [0, 1] as documented on :class:`matjip.index.request.SearchHit`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import tantivy
+
+from matjip.documents import Restaurant
+from matjip.errors import EmbedderMismatchError, IndexError_, IndexNotBuiltError
+from matjip.geo.distance import bounding_box, haversine_m_array
+from matjip.index import fusion
+from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
+from matjip.index.embed.base import Embedder
+from matjip.index.reference import (
+    menu_entries,
+    normalize_key,
+    normalize_phrase,
+    polygon_place,
+    sub_category_matches,
+    title_exact,
+    title_matches,
+    title_words,
+)
+from matjip.index.request import SEOUL, SearchHit, SearchRequest, SearchResponse
+from matjip.settings import Settings, get_settings
+
+FORMAT_VERSION = 1
+BACKEND_NAME = "embedded"
+
+BuildProgress = Callable[[str, int, int | None], None]
+"""``progress(stage, done, total)``; stages: "analyze", "fit", "embed", "write"."""
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+GEO_LEVELS = (0.01, 0.04, 0.16)  # cell sizes in degrees for the coarse tantivy geo restriction
+MAX_GEO_CELLS = 64
+BM25_DEPTH = 100  # BM25 hits inside the candidates that take part in fusion
+VECTOR_DEPTH = 50  # vector hits inside the candidates that take part in fusion
+FIRST_FETCH = 2000  # first tantivy page; grows x8 while the top BM25_DEPTH inside C is uncertain
+ROW_SET_MAX = 1500  # restrict tantivy by the candidate rows themselves up to this many
+PY_CHECK_MAX = 3000  # per-candidate Python checks up to this many, else a cached full mask
+CACHE_SIZE = 256
+SEM_FULL = 0.6  # a cosine at or above this counts as a full semantic match
+CONSTRAINED_BASE = 0.5
+UNKNOWN_HOURS_PENALTY = 0.05
+NO_PRICE_MIN = np.iinfo(np.int64).max
+NO_PRICE_MAX = -1
+_SEP = "\x1f"
+
+T = TypeVar("T")
+
+
+def _now_seoul() -> datetime:
+    return datetime.now(SEOUL)
+
+
+def prior_of(doc: Restaurant) -> float:
+    """Popularity prior in [0, 1]: rating quality × (½ + ½ · saturating vote count).
+
+    Votes are ``review_count`` plus visitor-tag counts; 1000 votes saturate. A missing rating
+    counts as 3.0/5.
+    """
+    q = min(1.0, max(0.0, doc.rating / 5.0)) if doc.rating is not None else 0.6
+    votes = max(0, doc.review_count or 0) + sum(max(0, int(v)) for v in doc.review_keywords.values())
+    pop = min(1.0, math.log1p(votes) / math.log1p(1000))
+    return q * (0.5 + 0.5 * pop)
+
+
+def _cell_terms(lat: float, lon: float) -> list[str]:
+    return [f"g{i}:{math.floor(lat / s)}:{math.floor(lon / s)}" for i, s in enumerate(GEO_LEVELS)]
+
+
+def _query_cells(lat: float, lon: float, radius_m: float) -> list[str] | None:
+    """Cell terms covering the circle's bounding box at the finest level with few cells."""
+    min_lat, max_lat, min_lon, max_lon = bounding_box(lat, lon, radius_m)
+    if min_lon <= -180.0 and max_lon >= 180.0:
+        return None
+    for i, s in enumerate(GEO_LEVELS):
+        i0, i1 = math.floor(min_lat / s), math.floor(max_lat / s)
+        j0, j1 = math.floor(min_lon / s), math.floor(max_lon / s)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) <= MAX_GEO_CELLS:
+            return [f"g{i}:{a}:{b}" for a in range(i0, i1 + 1) for b in range(j0, j1 + 1)]
+    return None
+
+
+def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    batch: list[T] = []
+    for it in items:
+        batch.append(it)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class _LRU:
+    """A small thread-safe LRU map for per-snapshot masks."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._d: OrderedDict[object, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: object) -> Any:
+        with self._lock:
+            v = self._d.get(key)
+            if v is not None:
+                self._d.move_to_end(key)
+            return v
+
+    def put(self, key: object, value: Any) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+
+
+# -- per-row columns ------------------------------------------------------------------------
+
+
+@dataclass
+class _Vocab:
+    """Value vocabularies (normalised keys; codes are list positions). They only grow."""
+
+    cuisine: list[str] = field(default_factory=list)
+    cuisine_display: list[str] = field(default_factory=list)
+    sub: list[str] = field(default_factory=list)
+    conv: list[str] = field(default_factory=list)
+    conv_display: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._maps: dict[str, dict[str, int]] = {
+            kind: {k: i for i, k in enumerate(getattr(self, kind))} for kind in ("cuisine", "sub", "conv")
+        }
+
+    def code(self, kind: str, value: str) -> int:
+        """The code of ``value``, added to the vocabulary when new."""
+        key = normalize_key(value)
+        m = self._maps[kind]
+        c = m.get(key)
+        if c is None:
+            keys: list[str] = getattr(self, kind)
+            c = m[key] = len(keys)
+            keys.append(key)
+            if kind != "sub":
+                display: list[str] = getattr(self, kind + "_display")
+                display.append(value)
+        return c
+
+    def lookup(self, kind: str, value: str) -> int | None:
+        return self._maps[kind].get(normalize_key(value))
+
+    @property
+    def conv_words(self) -> int:
+        return max(1, (len(self.conv) + 63) // 64)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {
+            "cuisine": list(self.cuisine),
+            "cuisine_display": list(self.cuisine_display),
+            "sub": list(self.sub),
+            "conv": list(self.conv),
+            "conv_display": list(self.conv_display),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, list[str]]) -> _Vocab:
+        return cls(**{k: list(v) for k, v in d.items()})
+
+    def copy(self) -> _Vocab:
+        return _Vocab.from_json(self.to_json())
+
+
+_STRING_COLUMNS = ("place_ids", "titles", "title_keys", "menu_keys", "addr_keys")
+
+
+class _Rows:
+    """Columns for a batch of new rows, as Python lists (converted with :meth:`arrays`)."""
+
+    def __init__(self, vocab: _Vocab, first_row: int, doc_offset: int) -> None:
+        self.vocab = vocab
+        self.first_row = first_row
+        self.n = 0
+        self.lat: list[float] = []
+        self.lon: list[float] = []
+        self.cuisine: list[int] = []
+        self.sub: list[int] = []
+        self.conv: list[list[int]] = []
+        self.price_min: list[int] = []
+        self.price_max: list[int] = []
+        self.price_count: list[int] = []
+        self.price_val: list[int] = []
+        self.hours_known: list[bool] = []
+        self.open_iv: list[tuple[int, int, int, int]] = []  # row, day, start, end
+        self.break_iv: list[tuple[int, int, int, int]] = []
+        self.prior: list[float] = []
+        self.doc_len: list[int] = []
+        self.strings: dict[str, list[str]] = {k: [] for k in _STRING_COLUMNS}
+        self.doc_offset = doc_offset
+
+    def add(self, doc: Restaurant, terms: Sequence[str]) -> tuple[int, str, list[str]]:
+        """Add a row; returns (row, the docs.jsonl line, the tantivy filter terms)."""
+        row = self.first_row + self.n
+        self.n += 1
+        lat, lon = doc.lat, doc.lon
+        has_geo = lat is not None and lon is not None and math.isfinite(lat) and math.isfinite(lon)
+        self.lat.append(float(lat) if has_geo and lat is not None else math.nan)
+        self.lon.append(float(lon) if has_geo and lon is not None else math.nan)
+        cu = self.vocab.code("cuisine", doc.cuisine)
+        self.cuisine.append(cu)
+        sub_key = normalize_key(doc.sub_category or "")
+        self.sub.append(self.vocab.code("sub", doc.sub_category or "") if sub_key else -1)
+        conv_codes = sorted({self.vocab.code("conv", c) for c in doc.convenience if normalize_key(c)})
+        self.conv.append(conv_codes)
+        prices = [int(m.price) for m in doc.menus if m.price is not None]
+        self.price_val.extend(prices)
+        self.price_count.append(len(prices))
+        self.price_min.append(min(prices) if prices else int(NO_PRICE_MIN))
+        self.price_max.append(max(prices) if prices else NO_PRICE_MAX)
+        h = doc.hours
+        self.hours_known.append(bool(h is not None and h.parsed and h.days))
+        if h is not None:
+            for day, dh in h.days.items():
+                for r in dh.open:
+                    self.open_iv.append((row, int(day), r.start, r.end))
+                for b in dh.breaks:
+                    self.break_iv.append((row, int(day), b.start, b.end))
+        self.prior.append(prior_of(doc))
+        s = self.strings
+        s["place_ids"].append(doc.place_id)
+        s["titles"].append(" ".join(doc.title.split()))
+        s["title_keys"].append("".join(title_words(doc.title)))
+        s["menu_keys"].append(_SEP.join(menu_entries(doc)))
+        s["addr_keys"].append(
+            _SEP.join(" " + normalize_phrase(a) for a in (doc.address, doc.road_address) if a.strip())
+        )
+        line = json.dumps(
+            {"t": " ".join(terms), "d": doc.model_dump(mode="json", by_alias=True)}, ensure_ascii=False
+        )
+        data = (line + "\n").encode("utf-8")
+        self.doc_len.append(len(data))
+        filt = [f"cu:{self.vocab.cuisine[cu]}"]
+        if sub_key:
+            filt.append(f"sb:{sub_key}")
+        filt.extend(f"cv:{self.vocab.conv[c]}" for c in conv_codes)
+        if has_geo and lat is not None and lon is not None:
+            filt.extend(_cell_terms(lat, lon))
+        return row, line, filt
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        n = self.n
+        w = self.vocab.conv_words
+        bits = np.zeros((n, w), dtype=np.uint64)
+        for i, codes in enumerate(self.conv):
+            for c in codes:
+                bits[i, c // 64] |= np.uint64(1) << np.uint64(c % 64)
+
+        def iv(rows: list[tuple[int, int, int, int]]) -> np.ndarray:
+            return np.asarray(rows, dtype=np.int32).reshape(-1, 4)
+
+        return {
+            "lat": np.asarray(self.lat, dtype=np.float64),
+            "lon": np.asarray(self.lon, dtype=np.float64),
+            "alive": np.ones(n, dtype=np.bool_),
+            "cuisine": np.asarray(self.cuisine, dtype=np.int32),
+            "sub": np.asarray(self.sub, dtype=np.int32),
+            "conv_bits": bits,
+            "price_min": np.asarray(self.price_min, dtype=np.int64),
+            "price_max": np.asarray(self.price_max, dtype=np.int64),
+            "price_count": np.asarray(self.price_count, dtype=np.int64),
+            "price_val": np.asarray(self.price_val, dtype=np.int64),
+            "hours_known": np.asarray(self.hours_known, dtype=np.bool_),
+            "open_iv": iv(self.open_iv),
+            "break_iv": iv(self.break_iv),
+            "prior": np.asarray(self.prior, dtype=np.float32),
+            "doc_len": np.asarray(self.doc_len, dtype=np.int64),
+        }
+
+
+def _concat(old: dict[str, np.ndarray], new: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for k, v in new.items():
+        o = old.get(k)
+        if o is None:
+            out[k] = v
+            continue
+        if k == "conv_bits" and o.shape[1] != v.shape[1]:
+            w = max(o.shape[1], v.shape[1])
+            o = np.pad(o, ((0, 0), (0, w - o.shape[1])))
+            v = np.pad(v, ((0, 0), (0, w - v.shape[1])))
+        out[k] = np.concatenate([o, v])
+    return out
+
+
+# -- the immutable searchable state ---------------------------------------------------------
+
+
+@dataclass
+class _Snapshot:
+    directory: Path
+    meta: dict[str, Any]
+    cols: dict[str, np.ndarray]
+    strings: dict[str, list[str]]
+    vocab: _Vocab
+    vectors: np.ndarray
+    index: tantivy.Index
+    searcher: tantivy.Searcher
+    schema: tantivy.Schema
+    n: int = 0
+    doc_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
+    price_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
+    alive_rows: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
+    pid_row: dict[str, int] = field(default_factory=dict)
+    cache: _LRU = field(default_factory=_LRU)
+
+    def __post_init__(self) -> None:
+        self.n = len(self.strings["place_ids"])
+        self.doc_off = np.concatenate([[0], np.cumsum(self.cols["doc_len"])]).astype(np.int64)
+        self.price_off = np.concatenate([[0], np.cumsum(self.cols["price_count"])]).astype(np.int64)
+        alive = self.cols["alive"]
+        self.alive_rows = np.flatnonzero(alive).astype(np.int64)
+        pids = self.strings["place_ids"]
+        self.pid_row = {pids[r]: r for r in self.alive_rows.tolist()}
+
+    def read_docs(self, rows: Sequence[int]) -> list[tuple[Restaurant, list[str]]]:
+        out: list[tuple[Restaurant, list[str]]] = []
+        with (self.directory / "docs.jsonl").open("rb") as fh:
+            for r in rows:
+                fh.seek(int(self.doc_off[r]))
+                obj = json.loads(fh.read(int(self.doc_off[r + 1] - self.doc_off[r])))
+                out.append((Restaurant.model_validate(obj["d"]), obj["t"].split()))
+        return out
+
+
+def _schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("body", tokenizer_name="whitespace", index_option="freq")
+    sb.add_text_field("filt", tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("pid", tokenizer_name="raw", index_option="basic")
+    sb.add_unsigned_field("row", indexed=True, fast=True)
+    return sb.build()
+
+
+def _tantivy_doc(row: int, pid: str, terms: Sequence[str], filt: Sequence[str]) -> tantivy.Document:
+    d = tantivy.Document()
+    d.add_text("body", " ".join(terms))
+    for f in filt:
+        d.add_text("filt", f)
+    d.add_text("pid", pid)
+    d.add_unsigned("row", row)
+    return d
+
+
+def _write_json(path: Path, obj: object) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(obj, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _save_columns(directory: Path, cols: dict[str, np.ndarray], strings: dict[str, list[str]]) -> None:
+    tmp = directory / "columns.tmp.npz"
+    with tmp.open("wb") as fh:
+        np.savez(fh, **cols)  # type: ignore[arg-type]
+    os.replace(tmp, directory / "columns.npz")
+    _write_json(directory / "strings.json", strings)
+
+
+def _dir_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+class EmbeddedIndex:
+    """The default search backend: one directory, loaded into the process.
+
+    ``EmbeddedIndex(directory, embedder)`` is inert; call :meth:`build` (from documents) or
+    :meth:`load` (from disk) before searching. Searches may run concurrently from many threads;
+    writes (:meth:`upsert`, :meth:`delete`) are serialised and swap in a new snapshot atomically.
+    """
+
+    name = BACKEND_NAME
+
+    def __init__(
+        self,
+        directory: Path,
+        embedder: Embedder,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = _now_seoul,
+    ) -> None:
+        self.directory = Path(directory)
+        self.embedder = embedder
+        self.settings = settings or get_settings()
+        self.clock = clock
+        self._snap: _Snapshot | None = None
+        self._write_lock = threading.RLock()
+        self.load_seconds: float | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @staticmethod
+    def exists(directory: Path) -> bool:
+        return (Path(directory) / "meta.json").is_file()
+
+    @classmethod
+    def open(cls, directory: Path, embedder: Embedder, settings: Settings | None = None) -> EmbeddedIndex:
+        return cls(directory, embedder, settings).load()
+
+    def build(self, docs: Iterable[Restaurant], progress: BuildProgress | None = None) -> EmbeddedIndex:
+        """(Re)build the whole index from ``docs`` (the last copy of a place id wins), persist it
+        in a fresh directory, swap it in place of the old one and load it."""
+        report = progress or (lambda stage, done, total: None)
+        total = len(docs) if isinstance(docs, Sized) else None
+        started = time.perf_counter()
+        final = self.directory
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = final.parent / f".{final.name}.build-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        (tmp / "tantivy").mkdir()
+        schema = _schema()
+        index = tantivy.Index(schema, path=str(tmp / "tantivy"))
+        writer = index.writer(heap_size=256_000_000, num_threads=1)
+        vocab = _Vocab()
+        rows = _Rows(vocab, 0, 0)
+        texts: list[str] = []
+        latest: dict[str, int] = {}
+        dead: list[int] = []
+        done = 0
+        with (tmp / "docs.jsonl").open("w", encoding="utf-8") as fh:
+            for batch in _batched(docs, 1000):
+                for doc, terms in zip(batch, analyze_documents(batch), strict=True):
+                    prev = latest.get(doc.place_id)
+                    if prev is not None:
+                        dead.append(prev)
+                        writer.delete_documents_by_term("pid", doc.place_id)
+                    row, line, filt = rows.add(doc, terms)
+                    latest[doc.place_id] = row
+                    fh.write(line + "\n")
+                    writer.add_document(_tantivy_doc(row, doc.place_id, terms, filt))
+                    texts.append(embedding_text(doc))
+                done += len(batch)
+                report("analyze", done, total)
+        writer.commit()
+        writer.wait_merging_threads()
+        if texts:
+            report("fit", 0, len(texts))
+            self.embedder.fit(texts)
+            report("fit", len(texts), len(texts))
+        dim = int(self.embedder.dim)
+        with (tmp / "vectors.f32").open("wb") as vf:
+            for i in range(0, len(texts), 1024):
+                chunk = texts[i : i + 1024]
+                vecs = np.asarray(self.embedder.embed_documents(chunk), dtype=np.float32).reshape(
+                    len(chunk), dim
+                )
+                vf.write(np.ascontiguousarray(vecs).tobytes())
+                report("embed", min(len(texts), i + 1024), len(texts))
+        (tmp / "embedder").mkdir()
+        self.embedder.save(tmp / "embedder")
+        cols = rows.arrays()
+        if dead:
+            cols["alive"][np.asarray(dead, dtype=np.int64)] = False
+        _save_columns(tmp, cols, rows.strings)
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        meta = {
+            "format": FORMAT_VERSION,
+            "backend": BACKEND_NAME,
+            "embedder": {"name": self.embedder.name, "dim": dim},
+            "rows": rows.n,
+            "vocab": vocab.to_json(),
+            "built_at": now,
+            "updated_at": now,
+            "build_seconds": round(time.perf_counter() - started, 2),
+        }
+        _write_json(tmp / "meta.json", meta)
+        report("write", rows.n, rows.n)
+        with self._write_lock:
+            old = final.parent / f".{final.name}.old-{os.getpid()}"
+            shutil.rmtree(old, ignore_errors=True)
+            if final.exists():
+                os.replace(final, old)
+            os.replace(tmp, final)
+            shutil.rmtree(old, ignore_errors=True)
+            self._snap = None
+            return self.load()
+
+    def load(self, directory: Path | None = None) -> EmbeddedIndex:
+        """Load the index from ``directory`` (default: the constructor's)."""
+        if directory is not None:
+            self.directory = Path(directory)
+        started = time.perf_counter()
+        d = self.directory
+        meta_path = d / "meta.json"
+        if not meta_path.is_file():
+            raise IndexNotBuiltError(f"no search index in {d}; build it first (matjip index)")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if meta.get("format") != FORMAT_VERSION:
+            raise IndexError_(
+                f"{d}: index format {meta.get('format')} is not supported (expected {FORMAT_VERSION}); rebuild it"
+            )
+        built = meta["embedder"]
+        if built["name"] != self.embedder.name:
+            raise EmbedderMismatchError(
+                f"the index in {d} was built with embedder {built['name']!r} (dim {built['dim']}), "
+                f"but embedder {self.embedder.name!r} is configured; rebuild the index or set "
+                f"MATJIP_EMBEDDER={built['name']}"
+            )
+        if (d / "embedder").is_dir():
+            self.embedder.load(d / "embedder")
+        if int(self.embedder.dim) != int(built["dim"]):
+            raise EmbedderMismatchError(
+                f"the index in {d} holds {built['dim']}-dimensional vectors from {built['name']!r}, "
+                f"but the configured embedder produces {self.embedder.dim}; rebuild the index"
+            )
+        with np.load(d / "columns.npz") as z:
+            cols = {k: z[k] for k in z.files}
+        strings = json.loads((d / "strings.json").read_text(encoding="utf-8"))
+        n = int(meta["rows"])
+        dim = int(built["dim"])
+        if n and dim:
+            vectors: np.ndarray = np.memmap(d / "vectors.f32", dtype=np.float32, mode="r", shape=(n, dim))
+        else:
+            vectors = np.zeros((n, dim), dtype=np.float32)
+        index = tantivy.Index.open(str(d / "tantivy"))
+        index.reload()
+        snap = _Snapshot(
+            directory=d,
+            meta=meta,
+            cols=cols,
+            strings=strings,
+            vocab=_Vocab.from_json(meta["vocab"]),
+            vectors=vectors,
+            index=index,
+            searcher=index.searcher(),
+            schema=index.schema,
+        )
+        if snap.n != n:
+            raise IndexError_(f"{d}: index files disagree ({snap.n} rows vs {n} in meta.json); rebuild it")
+        self._snap = snap
+        self.load_seconds = time.perf_counter() - started
+        return self
+
+    def _require(self) -> _Snapshot:
+        if self._snap is None:
+            if self.exists(self.directory):
+                self.load()
+            else:
+                raise IndexNotBuiltError(
+                    f"no search index in {self.directory}; build it first (matjip index)"
+                )
+        assert self._snap is not None
+        return self._snap
+
+    def warm(self) -> None:
+        """Load Kiwi and run one query, so the first real search is not slow."""
+        self.search(SearchRequest(text="맛집", k=1))
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def upsert(self, docs: Iterable[Restaurant]) -> int:
+        latest: dict[str, Restaurant] = {}
+        for doc in docs:
+            latest[doc.place_id] = doc
+        if not latest:
+            return 0
+        batch = list(latest.values())
+        with self._write_lock:
+            s = self._require()
+            d = self.directory
+            terms = analyze_documents(batch)
+            dim = int(self.embedder.dim)
+            vecs = np.asarray(
+                self.embedder.embed_documents([embedding_text(x) for x in batch]), dtype=np.float32
+            ).reshape(len(batch), dim)
+            vocab = s.vocab.copy()
+            rows = _Rows(vocab, s.n, int(s.doc_off[-1]))
+            writer = s.index.writer(heap_size=64_000_000, num_threads=1)
+            lines: list[str] = []
+            replaced: list[int] = []
+            for doc, t in zip(batch, terms, strict=True):
+                old = s.pid_row.get(doc.place_id)
+                if old is not None:
+                    replaced.append(old)
+                writer.delete_documents_by_term("pid", doc.place_id)
+                row, line, filt = rows.add(doc, t)
+                lines.append(line)
+                writer.add_document(_tantivy_doc(row, doc.place_id, t, filt))
+            writer.commit()
+            writer.wait_merging_threads()
+            # append to the row files, first cutting anything a crashed write left behind
+            with (d / "docs.jsonl").open("r+b") as fh:
+                fh.truncate(int(s.doc_off[-1]))
+                fh.seek(0, os.SEEK_END)
+                fh.write("".join(x + "\n" for x in lines).encode("utf-8"))
+            with (d / "vectors.f32").open("a+b") as vf:
+                vf.truncate(s.n * dim * 4)
+                vf.seek(0, os.SEEK_END)
+                vf.write(np.ascontiguousarray(vecs).tobytes())
+            cols = _concat({k: v for k, v in s.cols.items()}, rows.arrays())
+            cols["alive"] = cols["alive"].copy()
+            if replaced:
+                cols["alive"][np.asarray(replaced, dtype=np.int64)] = False
+            strings = {k: s.strings[k] + rows.strings[k] for k in _STRING_COLUMNS}
+            self._commit(s, cols, strings, vocab, s.n + rows.n)
+            return len(batch)
+
+    def delete(self, ids: Iterable[str]) -> int:
+        with self._write_lock:
+            s = self._require()
+            rows = [(pid, s.pid_row[pid]) for pid in dict.fromkeys(ids) if pid in s.pid_row]
+            if not rows:
+                return 0
+            writer = s.index.writer(heap_size=32_000_000, num_threads=1)
+            for pid, _ in rows:
+                writer.delete_documents_by_term("pid", pid)
+            writer.commit()
+            writer.wait_merging_threads()
+            cols = dict(s.cols)
+            cols["alive"] = cols["alive"].copy()
+            cols["alive"][np.asarray([r for _, r in rows], dtype=np.int64)] = False
+            self._commit(s, cols, s.strings, s.vocab, s.n)
+            return len(rows)
+
+    def _commit(
+        self, s: _Snapshot, cols: dict[str, np.ndarray], strings: dict[str, list[str]], vocab: _Vocab, n: int
+    ) -> None:
+        d = self.directory
+        _save_columns(d, cols, strings)
+        meta = dict(s.meta)
+        meta["rows"] = n
+        meta["vocab"] = vocab.to_json()
+        meta["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        _write_json(d / "meta.json", meta)
+        self.load()
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def count(self) -> int:
+        return len(self._require().alive_rows)
+
+    def get(self, place_id: str) -> Restaurant | None:
+        s = self._require()
+        row = s.pid_row.get(place_id)
+        if row is None:
+            return None
+        return s.read_docs([row])[0][0]
+
+    def ids(self) -> list[str]:
+        s = self._require()
+        pids = s.strings["place_ids"]
+        return [pids[r] for r in s.alive_rows.tolist()]
+
+    def stats(self) -> dict[str, Any]:
+        s = self._require()
+        alive = s.cols["alive"]
+        cuisine_counts = np.bincount(s.cols["cuisine"][alive], minlength=len(s.vocab.cuisine))
+        return {
+            "backend": BACKEND_NAME,
+            "directory": str(self.directory),
+            "documents": int(alive.sum()),
+            "rows": s.n,
+            "tombstones": int(s.n - alive.sum()),
+            "embedder": dict(s.meta["embedder"]),
+            "fusion": self.settings.fusion,
+            "with_coordinates": int((~np.isnan(s.cols["lat"]) & alive).sum()),
+            "with_hours": int((s.cols["hours_known"] & alive).sum()),
+            "with_prices": int(((s.cols["price_count"] > 0) & alive).sum()),
+            "cuisines": {
+                s.vocab.cuisine_display[i]: int(c) for i, c in enumerate(cuisine_counts.tolist()) if c
+            },
+            "convenience_values": len(s.vocab.conv),
+            "sub_categories": len(s.vocab.sub),
+            "tantivy_segments": s.searcher.num_segments,
+            "disk_bytes": _dir_bytes(self.directory),
+            "built_at": s.meta.get("built_at"),
+            "updated_at": s.meta.get("updated_at"),
+            "build_seconds": s.meta.get("build_seconds"),
+            "load_seconds": round(self.load_seconds, 3) if self.load_seconds is not None else None,
+        }
+
+    # -- search ---------------------------------------------------------------------------
+
+    def search(self, req: SearchRequest) -> SearchResponse:
+        started = time.perf_counter()
+        s = self._require()
+        idx, dist = self._candidates(s, req)
+        total = len(idx)
+        hits: list[SearchHit] = []
+        if total:
+            hits = self._rank(s, req, idx, dist)
+        return SearchResponse(
+            hits=hits,
+            total_candidates=total,
+            took_ms=round((time.perf_counter() - started) * 1000, 3),
+            backend=BACKEND_NAME,
+            embedder=self.embedder.name,
+        )
+
+    # hard filters -------------------------------------------------------------------------
+
+    def _candidates(self, s: _Snapshot, req: SearchRequest) -> tuple[IntArray, FloatArray | None]:
+        cols = s.cols
+        idx: IntArray = s.alive_rows
+        dist: FloatArray | None = None
+        empty = np.zeros(0, np.int64), (np.zeros(0) if req.geo else None)
+
+        def keep(mask: BoolArray) -> None:
+            nonlocal idx, dist
+            idx = idx[mask]
+            if dist is not None:
+                dist = dist[mask]
+
+        if req.geo is not None:
+            g = req.geo
+            min_lat, max_lat, min_lon, max_lon = bounding_box(g.lat, g.lon, g.radius_m)
+            lat, lon = cols["lat"], cols["lon"]
+            box = (lat >= min_lat) & (lat <= max_lat) & (lon >= min_lon) & (lon <= max_lon) & cols["alive"]
+            idx = np.flatnonzero(box).astype(np.int64)
+            d = haversine_m_array(g.lat, g.lon, lat[idx], lon[idx])
+            inside = d <= g.radius_m
+            idx, dist = idx[inside], d[inside]
+        if req.cuisine:
+            codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
+            if not codes:
+                return empty
+            keep(np.isin(cols["cuisine"][idx], codes))
+        if req.sub_category:
+            codes = self._sub_codes(s, req.sub_category)
+            if not codes:
+                return empty
+            keep(np.isin(cols["sub"][idx], codes))
+        if req.convenience:
+            need = np.zeros(cols["conv_bits"].shape[1], dtype=np.uint64)
+            for v in req.convenience:
+                c = s.vocab.lookup("conv", v)
+                if c is None or c // 64 >= len(need):
+                    return empty
+                need[c // 64] |= np.uint64(1) << np.uint64(c % 64)
+            for w in np.flatnonzero(need).tolist():
+                keep((cols["conv_bits"][idx, w] & need[w]) == need[w])
+        if req.price is not None:
+            lo, hi = req.price.low, req.price.high
+            pmin, pmax = cols["price_min"][idx], cols["price_max"][idx]
+            keep((pmin <= hi) & (pmax >= lo))
+            pmin, pmax = cols["price_min"][idx], cols["price_max"][idx]
+            sure = ((pmin >= lo) & (pmin <= hi)) | ((pmax >= lo) & (pmax <= hi))
+            if not sure.all():
+                ok = sure.copy()
+                vals, off = cols["price_val"], s.price_off
+                for i in np.flatnonzero(~sure).tolist():
+                    r = int(idx[i])
+                    menu_prices = vals[off[r] : off[r + 1]]
+                    ok[i] = bool(((menu_prices >= lo) & (menu_prices <= hi)).any())
+                keep(ok)
+        if req.exclude_ids:
+            gone = [s.pid_row[p] for p in req.exclude_ids if p in s.pid_row]
+            if gone:
+                keep(~np.isin(idx, gone))
+        if req.title is not None:
+            keep(self._title_mask(s, req.title, idx))
+        if req.menu:
+            for term in req.menu:
+                keep(self._menu_mask(s, term, idx))
+        if req.region is not None:
+            keep(self._region_mask(s, req, idx))
+        if req.open_at is not None:
+            status = self._open_status(s, req.open_at.when)[idx]
+            keep((status == 1) | ((status == -1) & req.open_at.include_unknown))
+        return idx, dist
+
+    @staticmethod
+    def _sub_codes(s: _Snapshot, values: Sequence[str]) -> list[int]:
+        keys = [normalize_key(v) for v in values]
+        return [i for i, sub in enumerate(s.vocab.sub) if sub and any(k and k in sub for k in keys)]
+
+    def _row_mask(self, s: _Snapshot, key: object, idx: IntArray, pred: Callable[[int], bool]) -> BoolArray:
+        """``pred`` on the candidates, or a cached whole-index mask when the candidates are many."""
+        if len(idx) <= PY_CHECK_MAX:
+            return np.fromiter((pred(r) for r in idx.tolist()), dtype=np.bool_, count=len(idx))
+        full = s.cache.get(key)
+        if full is None:
+            full = np.fromiter((pred(r) for r in range(s.n)), dtype=np.bool_, count=s.n)
+            s.cache.put(key, full)
+        out: BoolArray = full[idx]
+        return out
+
+    def _title_mask(self, s: _Snapshot, title: str, idx: IntArray) -> BoolArray:
+        words = title_words(title)
+        longest = max(words, key=len) if words else ""
+        titles, keys = s.strings["titles"], s.strings["title_keys"]
+
+        def pred(r: int) -> bool:
+            return longest in keys[r] and title_matches(titles[r], title)
+
+        return self._row_mask(s, ("title", title), idx, pred)
+
+    def _menu_mask(self, s: _Snapshot, term: str, idx: IntArray) -> BoolArray:
+        key = normalize_key(term)
+        menus = s.strings["menu_keys"]
+
+        def pred(r: int) -> bool:
+            return key in menus[r]
+
+        return self._row_mask(s, ("menu", key), idx, pred)
+
+    def _region_mask(self, s: _Snapshot, req: SearchRequest, idx: IntArray) -> BoolArray:
+        region = req.region
+        assert region is not None
+        needles = [" " + normalize_phrase(t) for t in region.terms if t.strip()]
+        addrs = s.strings["addr_keys"]
+
+        def pred(r: int) -> bool:
+            a = addrs[r]
+            return any(n in a for n in needles)
+
+        mask = self._row_mask(s, ("region", tuple(needles)), idx, pred)
+        if region.polygon_place:
+            place = polygon_place(region.polygon_place)
+            if place is not None:
+                from matjip.geo import get_gazetteer
+
+                rest = np.flatnonzero(~mask)
+                inside = get_gazetteer().contains_points(
+                    place, s.cols["lat"][idx[rest]], s.cols["lon"][idx[rest]]
+                )
+                if inside is not None:
+                    mask = mask.copy()
+                    mask[rest[np.asarray(inside, dtype=np.bool_)]] = True
+        return mask
+
+    def _open_status(self, s: _Snapshot, when: datetime) -> npt.NDArray[np.int8]:
+        """Per row: 1 open, 0 closed, -1 unknown — :meth:`WeeklySchedule.is_open`, vectorised."""
+        when = when.astimezone(SEOUL)
+        wd = when.weekday()
+        minute = when.hour * 60 + when.minute
+        key = ("open", wd, minute)
+        hit = s.cache.get(key)
+        if hit is not None:
+            cached: npt.NDArray[np.int8] = hit
+            return cached
+        o, b = s.cols["open_iv"], s.cols["break_iv"]
+        today = np.zeros(s.n, dtype=np.bool_)
+        sel = (o[:, 1] == wd) & (o[:, 2] <= minute) & (minute < o[:, 3])
+        today[o[sel, 0]] = True
+        in_break = np.zeros(s.n, dtype=np.bool_)
+        sel = (b[:, 1] == wd) & (b[:, 2] <= minute) & (minute < b[:, 3])
+        in_break[b[sel, 0]] = True
+        overnight = np.zeros(s.n, dtype=np.bool_)
+        sel = (o[:, 1] == (wd - 1) % 7) & (o[:, 3] > 1440) & (minute + 1440 < o[:, 3])
+        overnight[o[sel, 0]] = True
+        is_open = (today & ~in_break) | overnight
+        status = np.where(s.cols["hours_known"], is_open.astype(np.int8), np.int8(-1)).astype(np.int8)
+        s.cache.put(key, status)
+        return status
+
+    # ranking ----------------------------------------------------------------------------
+
+    def _bm25(
+        self, s: _Snapshot, terms: Sequence[str], req: SearchRequest, idx: IntArray
+    ) -> tuple[IntArray, FloatArray]:
+        """The best BM25_DEPTH BM25 hits inside the candidates ``idx`` (exact), best first."""
+        schema = s.schema
+        text_q = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "body", t)) for t in terms]
+        )
+        restrict = self._restrictions(s, req)
+        if not restrict and len(idx) <= ROW_SET_MAX and len(idx) < len(s.alive_rows):
+            restrict = [tantivy.Query.term_set_query(schema, "row", idx.tolist())]
+        query = text_q
+        if restrict:
+            query = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, text_q)]
+                + [(tantivy.Occur.Must, tantivy.Query.const_score_query(q, 0.0)) for q in restrict]
+            )
+        member = np.zeros(s.n, dtype=np.bool_)
+        member[idx] = True
+        limit = FIRST_FETCH
+        total_docs = max(1, s.searcher.num_docs)
+        while True:
+            hits = s.searcher.search(query, limit=limit, count=False).hits
+            rows = np.asarray(
+                s.searcher.fast_field_values("row", [a for _, a in hits]), dtype=np.int64
+            ).reshape(-1)
+            scores = np.asarray([sc for sc, _ in hits], dtype=np.float64)
+            valid = rows < s.n
+            inside = np.zeros(len(rows), dtype=np.bool_)
+            inside[valid] = member[rows[valid]]
+            if len(hits) < limit or int(inside.sum()) >= BM25_DEPTH or limit >= total_docs:
+                break
+            limit *= 8
+        rows, scores = rows[inside][:BM25_DEPTH], scores[inside][:BM25_DEPTH]
+        return rows, scores
+
+    def _restrictions(self, s: _Snapshot, req: SearchRequest) -> list[tantivy.Query]:
+        """Coarse tantivy clauses implied by the hard filters (each a superset of the exact one)."""
+        schema = s.schema
+        out: list[tantivy.Query] = []
+
+        def any_of(values: Sequence[str]) -> tantivy.Query:
+            return tantivy.Query.term_set_query(schema, "filt", list(values))
+
+        if req.geo is not None:
+            cells = _query_cells(req.geo.lat, req.geo.lon, req.geo.radius_m)
+            if cells:
+                out.append(any_of(cells))
+        if req.cuisine:
+            codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
+            out.append(any_of([f"cu:{s.vocab.cuisine[c]}" for c in codes]))
+        if req.sub_category:
+            out.append(any_of([f"sb:{s.vocab.sub[c]}" for c in self._sub_codes(s, req.sub_category)]))
+        for v in req.convenience:
+            out.append(tantivy.Query.term_query(schema, "filt", f"cv:{normalize_key(v)}"))
+        return out
+
+    def _vector(
+        self, s: _Snapshot, qv: npt.NDArray[np.float32], idx: IntArray
+    ) -> tuple[IntArray, FloatArray]:
+        if len(idx) > s.n // 3:
+            sims = np.asarray(s.vectors @ qv, dtype=np.float64)[idx]
+        else:
+            sims = np.asarray(s.vectors[idx] @ qv, dtype=np.float64)
+        depth = min(VECTOR_DEPTH, len(idx))
+        top = np.argpartition(-sims, depth - 1)[:depth] if depth < len(idx) else np.arange(len(idx))
+        top = top[np.lexsort((idx[top], -sims[top]))]
+        return idx[top], sims[top]
+
+    def _by_prior(
+        self,
+        s: _Snapshot,
+        idx: IntArray,
+        dist: FloatArray | None,
+        k: int,
+        boost: BoolArray | None = None,
+    ) -> IntArray:
+        """Exact top-k positions (into ``idx``) by (boost, prior) desc, then distance, then row."""
+        key = s.cols["prior"][idx].astype(np.float64)
+        if boost is not None:
+            key = key + boost.astype(np.float64) * 10.0
+        pos = np.arange(len(idx))
+        if len(idx) > max(k, 64):
+            kth = np.partition(-key, k - 1)[k - 1]
+            pos = np.flatnonzero(-key <= kth)
+        d = dist[pos] if dist is not None else np.zeros(len(pos))
+        order = np.lexsort((idx[pos], d, -key[pos]))
+        out: IntArray = pos[order][:k]
+        return out
+
+    def _rank(
+        self, s: _Snapshot, req: SearchRequest, idx: IntArray, dist: FloatArray | None
+    ) -> list[SearchHit]:
+        k = min(req.k, len(idx))
+        terms = query_terms(req.text) if req.text else []
+        qv: npt.NDArray[np.float32] | None = None
+        if req.text:
+            q = np.asarray(self.embedder.embed_query(req.text), dtype=np.float32).reshape(-1)
+            if q.shape[0] == s.vectors.shape[1] and float(np.abs(q).sum()) > 0:
+                qv = q
+        bm25: dict[int, float] = {}
+        boost = None
+        if req.title is not None:
+            titles = s.strings["titles"]
+            boost = np.fromiter((title_exact(titles[r], req.title) for r in idx.tolist()), np.bool_, len(idx))
+
+        if req.sort == "distance":
+            assert dist is not None
+            d_order = np.lexsort((idx, -s.cols["prior"][idx], dist))[:k]
+            chosen = idx[d_order]
+            if terms:
+                b_rows, b_scores = self._bm25(s, terms, req, idx)
+                bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
+        elif terms or qv is not None:
+            lists: list[fusion.Ranked] = []
+            weights: list[float] = []
+            if terms:
+                b_rows, b_scores = self._bm25(s, terms, req, idx)
+                bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
+                lists.append((b_rows, b_scores))
+                weights.append(self.settings.weight_bm25)
+            if qv is not None:
+                lists.append(self._vector(s, qv, idx))
+                weights.append(self.settings.weight_vector)
+            if self.settings.fusion == "convex":
+                f_rows, f_scores = fusion.convex(lists, weights)
+            else:
+                f_rows, f_scores = fusion.rrf(lists, k=self.settings.rrf_k)
+            if dist is not None and len(f_rows):
+                pos_of = {r: i for i, r in enumerate(idx.tolist())}
+                f_dist = dist[[pos_of[r] for r in f_rows.tolist()]]
+            else:
+                f_dist = np.zeros(len(f_rows))
+            order = np.lexsort((f_rows, f_dist, -np.round(f_scores, 12)))
+            chosen = f_rows[order][:k]
+            if len(chosen) < k:
+                rest = ~np.isin(idx, chosen)
+                extra = self._by_prior(
+                    s,
+                    idx[rest],
+                    dist[rest] if dist is not None else None,
+                    k - len(chosen),
+                    boost[rest] if boost is not None else None,
+                )
+                chosen = np.concatenate([chosen, idx[rest][extra]])
+        else:
+            chosen = idx[self._by_prior(s, idx, dist, k, boost)]
+        return self._hits(s, req, chosen, idx, dist, terms, qv, bm25)
+
+    def _hits(
+        self,
+        s: _Snapshot,
+        req: SearchRequest,
+        chosen: IntArray,
+        idx: IntArray,
+        dist: FloatArray | None,
+        terms: Sequence[str],
+        qv: npt.NDArray[np.float32] | None,
+        bm25: dict[int, float],
+    ) -> list[SearchHit]:
+        rows = chosen.tolist()
+        dist_of: dict[int, float] = {}
+        if dist is not None:
+            where = {r: i for i, r in enumerate(idx.tolist())}
+            dist_of = {r: float(dist[where[r]]) for r in rows}
+        when = req.open_at.when if req.open_at is not None else self.clock()
+        has_text = bool(req.text)
+        wb, wv = self.settings.weight_bm25, self.settings.weight_vector
+        hits: list[SearchHit] = []
+        cap = 1.0
+        for r, (doc, doc_terms) in zip(rows, s.read_docs(rows), strict=True):
+            cos = float(np.asarray(s.vectors[r], dtype=np.float32) @ qv) if qv is not None else None
+            open_now = doc.hours.is_open(when) if doc.hours is not None else None
+            prior = float(s.cols["prior"][r])
+            if has_text:
+                parts: list[tuple[float, float]] = []
+                if terms:
+                    have = set(doc_terms)
+                    parts.append((wb, sum(t in have for t in terms) / len(terms)))
+                if cos is not None:
+                    parts.append((wv, min(1.0, max(0.0, cos / SEM_FULL))))
+                wsum = sum(w for w, _ in parts)
+                rel = sum(w * v for w, v in parts) / wsum if wsum > 0 else 0.0
+                score = CONSTRAINED_BASE + (1 - CONSTRAINED_BASE) * rel if req.has_hard_filters else rel
+            else:
+                score = 0.75 + 0.25 * prior if req.has_hard_filters else 0.5 * prior
+            if req.open_at is not None and open_now is None:
+                score -= UNKNOWN_HOURS_PENALTY
+            score = min(1.0, max(0.0, score))
+            if req.sort == "relevance":
+                score = min(score, cap)
+                cap = score
+            hits.append(
+                SearchHit(
+                    document=doc,
+                    score=round(score, 4),
+                    bm25=bm25.get(r),
+                    vector=cos,
+                    distance_m=dist_of.get(r),
+                    matched=_matched(req, doc, open_now),
+                    open_now=open_now,
+                )
+            )
+        return hits
+
+
+def _matched(req: SearchRequest, doc: Restaurant, open_now: bool | None) -> list[str]:
+    """Labels of the hard constraints this hit satisfies."""
+    out: list[str] = []
+    if req.geo is not None:
+        out.append(req.geo.label())
+    if req.region is not None:
+        out.append(f"지역:{req.region.name}")
+    if req.cuisine:
+        out.append(doc.cuisine)
+    for v in req.sub_category:
+        if sub_category_matches(doc, [v]):
+            out.append(f"분류:{v}")
+    out.extend(f"메뉴:{t}" for t in req.menu)
+    out.extend(f"편의:{v}" for v in req.convenience)
+    if req.title is not None:
+        out.append(f"상호:{req.title}")
+    if req.price is not None:
+        out.append(req.price.label())
+    if req.open_at is not None and open_now:
+        out.append("영업중")
+    return out

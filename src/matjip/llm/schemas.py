@@ -1,0 +1,102 @@
+"""What each LLM stage must answer: Pydantic models the reply is validated against.
+
+The models are deliberately close to the seed documents (000 §4 NLU, §3.2 need-search, §8
+relevance; 004 plan) and flat enough that every provider's structured-output mode accepts their
+JSON schema. Validation here is only the shape; each stage then checks meaning (ids, entities
+grounded in the gazetteer and the index, plan ranges) before it trusts a reply.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class NLUEntitiesOut(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    location: list[str] = Field(default_factory=list)
+    title: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    category: list[str] = Field(default_factory=list)
+    convenience: list[str] = Field(default_factory=list)
+    atmosphere: list[str] = Field(default_factory=list)
+    occasion: list[str] = Field(default_factory=list)
+
+
+class NLUOut(BaseModel):
+    """Seed 000 §4: intent and entities."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    intent: Literal["search", "compare", "information"]
+    entities: NLUEntitiesOut = Field(default_factory=NLUEntitiesOut)
+
+
+class NeedSearchOut(BaseModel):
+    """Seed 000 §3.2: does this message need a new search?"""
+
+    need_search: bool
+    reason: str = ""
+
+
+class DocumentScoreOut(BaseModel):
+    model_config = ConfigDict(coerce_numbers_to_str=True)
+
+    document_id: str
+    relevance: Literal["relevant", "irrelevant"]
+    reason: str = ""
+
+
+class GradeOut(BaseModel):
+    """Seed 000 §8: overall relevance plus one verdict per document."""
+
+    overall_relevance: Literal["relevant", "irrelevant"]
+    reason: str = ""
+    document_scores: list[DocumentScoreOut] = Field(default_factory=list)
+
+
+class PlanOut(BaseModel):
+    """The part of a search plan (seed 004) the LLM may write. The server supplies the location
+    (resolved by the gazetteer), the time and the per-title k, then validates the whole plan with
+    :func:`matjip.agent.plan.validate_plan`. Unknown keys are a schema violation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    intent: str = "search"
+    titles: list[str] = Field(default_factory=list)
+    cuisine: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    convenience: list[str] = Field(default_factory=list)
+    atmosphere: list[str] = Field(default_factory=list)
+    occasion: list[str] = Field(default_factory=list)
+    semantic: str = ""
+    price_min: int | None = None
+    price_max: int | None = None
+    k: int = 3
+    sort: str = "relevance"
+
+
+class EnrichValueOut(BaseModel):
+    value: str
+    evidence: str = Field(
+        description="A span copied verbatim from the record's text that supports the value."
+    )
+
+
+class EnrichRecordOut(BaseModel):
+    model_config = ConfigDict(coerce_numbers_to_str=True, extra="ignore")
+
+    id: str
+    review_food: list[EnrichValueOut] = Field(default_factory=list)
+    convenience: list[EnrichValueOut] = Field(default_factory=list)
+    atmosphere: list[EnrichValueOut] = Field(default_factory=list)
+    occasion: list[EnrichValueOut] = Field(default_factory=list)
+    features: list[EnrichValueOut] = Field(default_factory=list)
+
+
+class EnrichBatchOut(BaseModel):
+    """Seed 000 §5.2 facets for several records, each value with its evidence span."""
+
+    records: list[EnrichRecordOut] = Field(default_factory=list)

@@ -1,0 +1,167 @@
+"""Optional LangSmith tracing and the per-node trace details of LLM and web calls.
+
+LangSmith switches on with its standard environment variables::
+
+    LANGSMITH_TRACING=true
+    LANGSMITH_API_KEY=lsv2_...
+    LANGSMITH_PROJECT=matjip            # optional (default project otherwise)
+    LANGSMITH_ENDPOINT=https://api.smith.langchain.com   # optional
+
+and the ``langsmith`` package (``pip install 'matjip[langsmith]'``). When the variables are
+absent, the package is missing, or anything in it fails, tracing is a no-op: a turn never
+breaks because of observability. LangGraph traces the graph and its nodes by itself when the
+variables are set; this module adds one ``llm`` run per provider call (with token usage) and one
+``tool`` run per web search, nested under the current node's run.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matjip.llm.base import CallRecord
+
+log = logging.getLogger(__name__)
+
+_TRUE = ("1", "true", "yes", "on")
+
+
+def enabled(env: Mapping[str, str] | None = None) -> bool:
+    """True when LangSmith tracing is requested (``LANGSMITH_TRACING``) and a key is present."""
+    env = os.environ if env is None else env
+    flag = (env.get("LANGSMITH_TRACING") or env.get("LANGCHAIN_TRACING_V2") or "").strip().lower()
+    key = env.get("LANGSMITH_API_KEY") or env.get("LANGCHAIN_API_KEY")
+    return flag in _TRUE and bool(key)
+
+
+def _trace_cm() -> Any:
+    try:
+        from langsmith import trace
+    except Exception:  # package missing or broken
+        return None
+    return trace
+
+
+class Span:
+    """A handle for one traced call; :meth:`end` never raises."""
+
+    def __init__(self, run: Any = None) -> None:
+        self._run = run
+
+    def end(self, record: CallRecord | None, output: Any = None) -> None:
+        if self._run is None:
+            return
+        try:
+            outputs: dict[str, Any] = {"output": output}
+            if record is not None:
+                outputs["usage_metadata"] = {
+                    "input_tokens": record.input_tokens or 0,
+                    "output_tokens": record.output_tokens or 0,
+                    "total_tokens": (record.input_tokens or 0) + (record.output_tokens or 0),
+                }
+                self._run.add_metadata(
+                    {
+                        "ls_provider": record.provider,
+                        "ls_model_name": record.model,
+                        "cost_usd": record.cost_usd,
+                        "latency_ms": record.latency_ms,
+                        "attempts": record.attempts,
+                    }
+                )
+            self._run.end(outputs=outputs, error=None if record is None or record.ok else record.error)
+        except Exception as exc:  # pragma: no cover - defensive
+            log.debug("langsmith span end failed: %s", exc)
+
+
+@contextmanager
+def span(
+    name: str,
+    *,
+    run_type: str = "llm",
+    inputs: Mapping[str, Any] | None = None,
+    tags: Sequence[str] = (),
+    metadata: Mapping[str, Any] | None = None,
+) -> Iterator[Span]:
+    """A LangSmith run around one call when tracing is enabled, else a no-op :class:`Span`."""
+    if not enabled():
+        yield Span()
+        return
+    trace = _trace_cm()
+    if trace is None:
+        yield Span()
+        return
+    try:
+        cm = trace(
+            name,
+            run_type=run_type,
+            inputs=dict(inputs or {}),
+            tags=["matjip", *tags],
+            metadata=dict(metadata or {}),
+            project_name=os.environ.get("LANGSMITH_PROJECT") or None,
+        )
+        run = cm.__enter__()
+    except Exception as exc:
+        log.debug("langsmith trace start failed: %s", exc)
+        yield Span()
+        return
+    try:
+        yield Span(run)
+    finally:
+        try:
+            cm.__exit__(None, None, None)
+        except Exception as exc:  # pragma: no cover - defensive
+            log.debug("langsmith trace exit failed: %s", exc)
+
+
+def record_call(
+    record: CallRecord, messages: Sequence[Mapping[str, Any]] | None = None, output: Any = None
+) -> None:
+    """Send one finished provider call to LangSmith as an ``llm`` run (no-op when disabled).
+
+    Calls are recorded after they finish (streams included), so no tracing context ever spans a
+    generator that the caller may consume from another thread or context.
+    """
+    if not enabled():
+        return
+    with span(
+        f"llm:{record.stage}",
+        run_type="llm" if record.provider != "tavily" else "tool",
+        inputs={"messages": list(messages or [])},
+        tags=[record.stage, record.provider],
+        metadata={"stage": record.stage},
+    ) as s:
+        s.end(record, output)
+
+
+def describe() -> dict[str, Any]:
+    """What the server log should say at startup (no secrets)."""
+    return {
+        "langsmith": enabled(),
+        "package": _trace_cm() is not None,
+        "project": os.environ.get("LANGSMITH_PROJECT"),
+        "endpoint": os.environ.get("LANGSMITH_ENDPOINT") or "https://api.smith.langchain.com",
+    }
+
+
+def collect_node_calls(res: Any, state: Mapping[str, Any]) -> dict[str, Any]:
+    """Trace detail of the LLM and web calls one node made: ``{"llm": {...}, "web": [...]}``.
+
+    Called by the agent's node wrapper after each node (only when ``res.llm`` or ``res.web`` is
+    set); returns ``{}`` when the node made no call.
+    """
+    out: dict[str, Any] = {}
+    llm = getattr(res, "llm", None)
+    if llm is not None and hasattr(llm, "drain"):
+        got = llm.drain(state)
+        if got.get("calls") or got.get("notes"):
+            out["llm"] = got
+    web = getattr(res, "web", None)
+    if web is not None and hasattr(web, "drain"):
+        calls = web.drain()
+        if calls:
+            out["web"] = calls
+    return out

@@ -1,0 +1,175 @@
+"""Web search with Tavily (seed 000 §13) and the web-document context format (§9.2).
+
+``POST https://api.tavily.com/search`` with ``Authorization: Bearer tvly-…`` and a JSON body
+(``query``, ``max_results``, ``search_depth``, ``include_answer``); each of the response's
+``results`` (``title``, ``url``, ``content``, ``score``) becomes a
+:class:`~matjip.agent.models.WebSource`. The key comes from ``settings.tavily_api_key``
+(``MATJIP_TAVILY_API_KEY``) or ``TAVILY_API_KEY``. Failures raise
+:class:`~matjip.errors.ProviderError`; the agent's web node turns them into "no web sources".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from matjip.agent.models import WebSource
+from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
+from matjip.llm import tracing
+from matjip.llm.base import RETRY_STATUS, CallRecord, RetryPolicy, error_text, parse_retry_after
+
+TAVILY_URL = "https://api.tavily.com/search"
+MAX_CONTENT_CHARS = 600
+
+
+def format_web_context(sources: Sequence[WebSource | Mapping[str, Any]], start: int = 1) -> str:
+    """Seed 000 §9.2: ``문서N:\\n문서 제목: …\\n문서 내용: …`` blocks, two blank lines apart."""
+    blocks = []
+    for i, s in enumerate(sources, start=start):
+        src = s if isinstance(s, WebSource) else WebSource.model_validate(s)
+        blocks.append(f"문서{i}:\n문서 제목: {src.title}\n문서 내용: {src.content}")
+    return "\n\n\n".join(blocks)
+
+
+class TavilyClient:
+    provider = "tavily"
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        url: str = TAVILY_URL,
+        max_results: int = 3,
+        search_depth: str = "basic",
+        timeout_s: float = 10.0,
+        retry: RetryPolicy | None = None,
+        transport: httpx.BaseTransport | None = None,
+        query_suffix: str = "",
+    ) -> None:
+        if not api_key:
+            raise ConfigurationError("Tavily needs an API key (MATJIP_TAVILY_API_KEY or TAVILY_API_KEY)")
+        self.url = url
+        self.max_results = max_results
+        self.search_depth = search_depth
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy(max_retries=1)
+        self.query_suffix = query_suffix
+        self._http = httpx.Client(
+            timeout=httpx.Timeout(timeout_s),
+            headers={"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"},
+            transport=transport,
+        )
+        self._local = threading.local()
+
+    @classmethod
+    def from_settings(cls, settings: Any, env: Mapping[str, str] | None = None) -> TavilyClient | None:
+        env = os.environ if env is None else env
+        key = getattr(settings, "tavily_api_key", None) or env.get("TAVILY_API_KEY")
+        if not key:
+            return None
+        return cls(
+            key,
+            url=getattr(settings, "tavily_url", None) or TAVILY_URL,
+            timeout_s=min(float(getattr(settings, "llm_timeout_s", 10.0) or 10.0), 15.0),
+        )
+
+    def _pending(self) -> list[CallRecord]:
+        pending: list[CallRecord] | None = getattr(self._local, "pending", None)
+        if pending is None:
+            pending = self._local.pending = []
+        return pending
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Records of the searches made on this thread since the last drain (for the trace)."""
+        pending = self._pending()
+        out = [r.model_dump(mode="json") for r in pending]
+        pending.clear()
+        return out
+
+    def _post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        attempt = 0
+        while True:
+            try:
+                resp = self._http.post(self.url, json=body)
+            except httpx.TimeoutException as exc:
+                raise ProviderTimeout(f"tavily did not answer within {self.timeout_s:g}s") from exc
+            except httpx.TransportError as exc:
+                delay = self.retry.delay(attempt)
+                if delay is None:
+                    raise ProviderError(f"tavily unreachable: {type(exc).__name__}") from exc
+                self.retry.sleep(delay)
+                attempt += 1
+                continue
+            if resp.status_code < 400:
+                try:
+                    data = resp.json()
+                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    raise ProviderError("tavily sent a body that is not JSON") from exc
+                if not isinstance(data, dict):
+                    raise ProviderError("tavily sent an unexpected body")
+                return data, attempt + 1
+            if resp.status_code in RETRY_STATUS:
+                delay = self.retry.delay(attempt, parse_retry_after(resp.headers.get("retry-after")))
+                if delay is not None:
+                    self.retry.sleep(delay)
+                    attempt += 1
+                    continue
+            detail = resp.text[:200].replace("\n", " ")
+            raise ProviderError(f"tavily HTTP {resp.status_code}: {detail}")
+
+    def search(self, query: str) -> list[WebSource]:
+        q = " ".join(f"{query} {self.query_suffix}".split())
+        body = {
+            "query": q[:400],
+            "max_results": self.max_results,
+            "search_depth": self.search_depth,
+            "include_answer": False,
+            "include_raw_content": False,
+        }
+        started = time.perf_counter()
+        attempts = 1
+        try:
+            data, attempts = self._post(body)
+            sources: list[WebSource] = []
+            for item in data.get("results") or []:
+                if not isinstance(item, dict):
+                    continue
+                title = " ".join(str(item.get("title") or "").split())
+                content = " ".join(str(item.get("content") or "").split())
+                if not title and not content:
+                    continue
+                if len(content) > MAX_CONTENT_CHARS:
+                    content = content[:MAX_CONTENT_CHARS].rstrip() + " …"
+                url = item.get("url")
+                sources.append(
+                    WebSource(title=title or "(제목 없음)", content=content, url=str(url) if url else None)
+                )
+        except ProviderError as exc:
+            record = self._record(started, attempts, error_text(exc))
+            self._pending().append(record)
+            tracing.record_call(record, [{"role": "user", "content": q}])
+            raise
+        record = self._record(started, attempts, None)
+        self._pending().append(record)
+        tracing.record_call(record, [{"role": "user", "content": q}], [s.model_dump() for s in sources])
+        return sources
+
+    def _record(self, started: float, attempts: int, error: str | None) -> CallRecord:
+        return CallRecord(
+            stage="web",
+            provider="tavily",
+            model=self.search_depth,
+            latency_ms=round((time.perf_counter() - started) * 1000, 1),
+            ok=error is None,
+            error=error,
+            attempts=attempts,
+        )
+
+    def close(self) -> None:
+        self._http.close()

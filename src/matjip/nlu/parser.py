@@ -1,0 +1,641 @@
+"""Offline query understanding (seed 000 §4): intent, entities and slots without an LLM.
+
+One :class:`OfflineNLU` per process; everything is compiled in the constructor and
+:meth:`OfflineNLU.parse` is pure and fast (well under a millisecond after Kiwi's warm-up).
+
+How a query is read
+    1. Normalise (NFC, full-width ASCII, control characters, whitespace) and cut at
+       :data:`MAX_CHARS` characters (noted).
+    2. Kiwi morphemes (the shared, cached instance) give word and morpheme boundaries.
+    3. Candidate spans come from the gazetteer (places), the vocabulary (titles, menus) and the
+       query lexicons (category, convenience, atmosphere, occasion). Overlaps are resolved by
+       longest match, then by source priority: lexicon > place > curated menu > title > mined
+       menu > weak title.
+    4. Slots (price, time, count, party, ordinal, lines) and cues (compare, search, ask, order,
+       pronoun, follow-up place, user location, smalltalk, injection) are regexes.
+    5. Intent: ``compare`` with two titles, or a compare cue with one title / two ordinals /
+       two menus or cuisines; ``information`` with a title (unless the query searches for
+       something else) or a reference ("거기", "두 번째") or a bare question about a place
+       ("몇 시까지 해?"); otherwise ``search``.
+    6. Confidence from the clarity of the cues and the share of content words understood;
+       content words nobody understood are returned as ``unknown_terms``.
+
+Location mode
+    A near marker after the place ("근처", "주변", "앞", "쪽", "가까운" …) → ``near``; an
+    in-region marker ("에 있는", "안에서", "내", "에서") after a si/gun/gu or sido (or "에 있는"
+    after a dong) → ``in``. Without a marker: stations and hot places → near, si/gun/gu and sido
+    → in, dongs → near.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from matjip.nlu import lexicon as L
+from matjip.nlu._regex import FastRegex
+from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
+from matjip.nlu.slots import Span, parse_count, parse_lines, parse_ordinals, parse_party, parse_price, parse_time
+from matjip.nlu.vocabulary import Vocabulary, lower_same_length
+from matjip.text.kiwi import Morph, tokenize
+
+if TYPE_CHECKING:
+    from matjip.geo.gazetteer import Gazetteer
+
+log = logging.getLogger(__name__)
+
+MAX_CHARS: Final = 500
+
+_FULLWIDTH = {i: i - 0xFEE0 for i in range(0xFF01, 0xFF5F)}
+_FULLWIDTH[0x3000] = 0x20
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+_HANGUL_SYLLABLE = re.compile(r"[가-힣]")
+_HANGUL_ANY = re.compile(r"[가-힣ㄱ-ㅎㅏ-ㅣ]")
+_JAMO_ONLY = re.compile(r"^[\sㄱ-ㅎㅏ-ㅣ!?.~^]+$")
+
+# priorities for equal-length overlaps
+_P_LEXICON, _P_PLACE, _P_MENU, _P_TITLE, _P_DATA_MENU, _P_WEAK_TITLE = 5, 4, 3, 2, 1, 0
+
+_PARTICLES: Final[tuple[str, ...]] = tuple(
+    sorted(
+        """
+        은 는 이 가 을 를 에 에서 에선 의 도 만 랑 이랑 하고 과 와 까지 부터 처럼 보다 로 으로 께 한테 이나 나
+        이요 요 야 이야 점 집 쪽 근처 주변 앞 옆 거 꺼 중 vs 맛집 메뉴 영업 주차 전화 위치 몇 어디 예약 가격 얼마
+        """.split(),
+        key=len,
+        reverse=True,
+    )
+)
+_FUNCTIONAL_TAG_PREFIXES: Final[tuple[str, ...]] = ("J", "E", "XS", "VCP", "VCN", "VX", "XPN")
+_NOUNISH_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "NR", "XR", "SL", "SH"})
+_CONTENT_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "SL", "SH", "XR", "VV", "VA"})
+
+_BRANCH_AFTER = re.compile(
+    r"^\s?(?P<b>(?P<stem>[0-9A-Za-z가-힣]{1,12}?)(?:본점|직영점|지점|분점|호점|점))"
+    r"(?=$|[^0-9A-Za-z가-힣]|은|는|이|가|에|도|의|을|를|까지|에서|이랑|랑|하고|과|와|보다|중|영업|메뉴|주차|전화|위치|몇|어디|예약|가격)"
+)
+_EXCLUDE_AFTER = re.compile(
+    r"^\s*(?:은|는|이|가|을|를|도)?\s*(?:말고|말구|빼고|빼구|제외(?:하고)?|싫(?:어|고|은)|별로(?:야|고|인)?|아닌\s*(?:곳|데|거)|아니고)"
+)
+_BARE_NEAR = re.compile(r"(?<![가-힣])(?:근처|주변|근방|인근|주위|부근|가까이|가까운\s*(?:곳|데|집|식당|가게)(?!\s*(?:부터|순)))")
+_QUESTION_END = re.compile(
+    r"(?:[?？]|나요|니|냐|까요?|는지|던가|돼|되나|됨|있어|있나|있니|어때|해요|하나|하니|해|야|예요|에요|인가요?|죠|음)\s*[.!~ㅠㅜ]*\s*$"
+)
+_LANDMARK = re.compile(
+    r"(?P<name>[가-힣A-Za-z0-9]{1,12}(?:호수|공원|시장|타워|몰|백화점|아울렛|골목|대학교|대학|병원|터미널|광장|스타필드|"
+    r"센터|빌딩|역|캠퍼스|운동장|경기장|야구장|한강공원))\s*(?:근처|주변|앞|옆|인근|부근|근방|쪽|에서\s*가까운)"
+)
+_EXPLICIT_ASKS: Final[frozenset[str]] = frozenset({"hours", "price", "menu", "address", "phone", "rating"})
+_GENERIC_RATING = re.compile(r"어때|괜찮(?:아|나|니|냐|아요|나요|을까|은가)")
+_RUNS = re.compile(r"([^\d])\1{3,}")
+_MENU_HEAD_FOLLOWERS: Final[tuple[str, ...]] = ("집", "맛집", "전문점", "가게", "식당", *_PARTICLES)
+
+
+@dataclass(slots=True)
+class _Cand:
+    start: int
+    end: int
+    kind: str  # location / title / menu / category / convenience / atmosphere / occasion
+    values: tuple[str, ...]
+    priority: int
+    weak: str | None = None
+    extended: bool = False
+
+
+def _normalize(text: str) -> str:
+    t = unicodedata.normalize("NFC", text)
+    t = t.translate(_FULLWIDTH)
+    t = _INVISIBLE.sub("", t)
+    t = "".join(ch if ch.isprintable() else " " for ch in t)
+    t = _RUNS.sub(" ", t)  # "ㅋㅋㅋㅋㅋ", "!!!!!!", "가가가가…": noise, dropped
+    return " ".join(t.split())
+
+
+def _alternation(patterns: Iterable[str]) -> str:
+    ordered = sorted(set(patterns), key=lambda p: (-len(re.sub(r"\\.|[()?:*+|\[\]{}]", "", p)), p))
+    return "|".join(f"(?:{p})" for p in ordered)
+
+
+class _Lexicon:
+    """One kind of lexicon compiled into a single regex with a group per canonical value."""
+
+    def __init__(self, table: dict[str, tuple[str, ...]], flags: int = re.IGNORECASE) -> None:
+        self.names: dict[str, str] = {}
+        parts: list[tuple[int, str]] = []
+        for i, (canonical, patterns) in enumerate(table.items()):
+            if not patterns:
+                continue
+            group = f"g{i}"
+            self.names[group] = canonical
+            for p in patterns:
+                weight = len(re.sub(r"\\.|[()?:*+|\[\]{}]", "", p))
+                parts.append((weight, f"(?P<{group}_{len(parts)}>{p})"))
+        parts.sort(key=lambda x: -x[0])
+        self.regex = FastRegex("|".join(p for _, p in parts), flags)
+
+    def finditer(self, text: str) -> Iterable[tuple[str, int, int]]:
+        for m in self.regex.finditer(text):
+            if m.lastgroup is None or m.end() == m.start():
+                continue
+            group = m.lastgroup.rsplit("_", 1)[0]
+            yield self.names[group], m.start(), m.end()
+
+
+class OfflineNLU:
+    """Rule- and statistics-based NLU over Kiwi, the gazetteer, the index vocabulary and lexicons."""
+
+    def __init__(self, vocabulary: Vocabulary, gazetteer: Gazetteer | None = None) -> None:
+        self.vocabulary = vocabulary
+        self.gazetteer = gazetteer
+        if gazetteer is not None:
+            vocabulary.ensure_place_names(_gazetteer_names(gazetteer))
+        self._entity_lexicons: dict[str, _Lexicon] = {
+            "category": _Lexicon(L.CATEGORY),
+            "convenience": _Lexicon(L.CONVENIENCE),
+            "atmosphere": _Lexicon(L.ATMOSPHERE),
+            "occasion": _Lexicon(L.OCCASION),
+        }
+        self._ask = _Lexicon(L.ASK)
+        self._order = _Lexicon(L.ORDER)
+        self._smalltalk = _Lexicon(L.SMALLTALK)
+        self._compare = FastRegex(_alternation(L.COMPARE_CUES), re.IGNORECASE)
+        self._search = FastRegex(_alternation(L.SEARCH_CUES), re.IGNORECASE)
+        self._pronoun = FastRegex(r"(?<![가-힣])(?:" + _alternation(L.PRONOUN) + ")")
+        self._followup = FastRegex(r"(?<![가-힣])(?:" + _alternation(L.FOLLOWUP_PLACE) + ")")
+        self._user_loc = FastRegex(r"(?<![가-힣])(?:" + _alternation(L.USER_LOCATION) + ")", re.IGNORECASE)
+        self._injection = FastRegex(_alternation(L.INJECTION), re.IGNORECASE)
+        self._near_after = re.compile(r"^\s*(?:역)?\s*(?:에서|에|의)?\s*(?:" + _alternation(L.NEAR_MARKERS) + ")")
+        self._in_after = re.compile(r"^\s*(?:" + _alternation(L.IN_MARKERS) + ")")
+        self._function_words = L.FUNCTION_WORDS
+        self._cuisines = self._cuisine_names()
+
+    @staticmethod
+    def _cuisine_names() -> frozenset[str]:
+        try:
+            from matjip.ingest.category import CUISINES
+        except ImportError:  # pragma: no cover - ingest absent
+            return frozenset(L.CUISINE_NAMES)
+        return frozenset(CUISINES)
+
+    # --- public --------------------------------------------------------------------------------
+
+    def parse(self, text: str) -> NLUResult:
+        """Understand one user message. Never raises; hostile input yields low confidence."""
+        try:
+            return self._parse(text if isinstance(text, str) else str(text))
+        except Exception as exc:  # a bug must not take the turn down
+            log.exception("offline NLU failed")
+            return NLUResult(confidence=0.0, notes=[f"nlu_error:{type(exc).__name__}"])
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _parse(self, raw: str) -> NLUResult:
+        notes: list[str] = []
+        text = _normalize(raw[: MAX_CHARS * 4])
+        if len(text) > MAX_CHARS or len(raw) > MAX_CHARS * 4:
+            notes.append(f"truncated:{len(raw)}→{MAX_CHARS}")
+            text = text[:MAX_CHARS].rstrip()
+        if not text:
+            return NLUResult(confidence=0.0, lang="ko", notes=[*notes, "empty"])
+        has_hangul = bool(_HANGUL_SYLLABLE.search(text))
+        lang = "ko" if _HANGUL_ANY.search(text) else "other"
+        injection = [m.span() for m in self._injection.finditer(text)]
+        if injection:
+            notes.append("possible_prompt_injection")
+        if not has_hangul and _JAMO_ONLY.match(text):
+            small = self._smalltalk_of(text)
+            if small is not None:
+                return NLUResult(smalltalk=small, confidence=0.7, lang="ko", notes=notes)
+            return NLUResult(confidence=0.1, lang="ko", unknown_terms=[text[:20]], notes=[*notes, "jamo_only"])
+
+        lower = lower_same_length(text)
+        morphs = tokenize(text) if has_hangul or lang == "other" else []
+        word_starts, word_ends = _word_bounds(text)
+        morph_at: dict[int, Morph] = {}
+        morph_ends: set[int] = set()
+        for m in morphs:
+            morph_at.setdefault(m.start, m)
+            morph_ends.add(m.end)
+        starts_ok = word_starts | set(morph_at)
+
+        consumed: list[Span] = list(injection)
+
+        # cues first: weak titles depend on them
+        compare_spans = [m.span() for m in self._compare.finditer(lower)]
+        search_spans = [m.span() for m in self._search.finditer(text)]
+        asks_raw = list(self._ask.finditer(text))
+        consumed += compare_spans + search_spans + [(s, e) for _, s, e in asks_raw]
+
+        cands: list[_Cand] = []
+        # places
+        place_types: dict[tuple[int, int], str] = {}
+        if self.gazetteer is not None:
+            for surface, s, e in self.gazetteer.find_in_text(text):
+                if e > s:
+                    cands.append(_Cand(s, e, "location", (surface,), _P_PLACE))
+        # lexicon entities
+        for kind, lex in self._entity_lexicons.items():
+            for canonical, s, e in lex.finditer(text):
+                if s not in starts_ok and not (e - s >= 3):
+                    continue
+                cands.append(_Cand(s, e, kind, (canonical,), _P_LEXICON))
+        place_ends = {c.end for c in cands if c.kind == "location"}
+        # vocabulary
+        info_like = bool(asks_raw or compare_spans)
+        for vm in self.vocabulary.scan(lower):
+            s, e = vm.start, vm.end
+            head = morph_at.get(s)
+            if head is not None and head.tag.startswith(_FUNCTIONAL_TAG_PREFIXES):
+                continue
+            if vm.kind == "menu":
+                cand = self._menu_candidate(vm.values, vm.source, s, e, text, head, starts_ok, word_ends, morph_ends, morphs)
+                if cand is not None:
+                    cands.append(cand)
+                continue
+            # titles
+            if s not in starts_ok and s not in place_ends:
+                continue
+            if s not in word_starts and s not in place_ends and vm.n_titles < 2:
+                continue  # a single shop's name inside a word ("황금올리브" ≠ 올리브)
+            value = vm.values[0]
+            extended_end = e
+            extended = False
+            if vm.source != "title":
+                bm = _BRANCH_AFTER.match(text[e:])
+                if bm and (len(bm.group("stem")) >= 2 or bm.group("b") in ("본점", "직영점") or bm.group("stem").isdigit()):
+                    branch = bm.group("b")
+                    full = f"{value} {branch}"
+                    info = self.vocabulary.title_info(full)
+                    value = info.display if info is not None and info.source == "title" else full
+                    extended_end = e + bm.end()
+                    extended = True
+            if not extended and not _right_ok(text, e, word_ends, morph_ends):
+                continue
+            if vm.weak is not None and not extended and not self._weak_title_ok(vm.weak, lower[s:e], info_like):
+                continue
+            prio = _P_WEAK_TITLE if vm.weak and not extended else _P_TITLE
+            cands.append(_Cand(s, extended_end, "title", (value,), prio, vm.weak, extended))
+
+        accepted = _resolve(cands)
+        # landmarks the gazetteer does not know ("석촌호수 근처")
+        for m in _LANDMARK.finditer(text):
+            s, e = m.span("name")
+            if s in word_starts and not any(c.start < e and s < c.end for c in accepted):
+                accepted.append(_Cand(s, e, "location", (m.group("name"),), _P_PLACE))
+                notes.append(f"unresolved_place:{m.group('name')}")
+        accepted.sort(key=lambda c: c.start)
+
+        entities = Entities()
+        exclude = Entities()
+        for c in accepted:
+            consumed.append((c.start, c.end))
+            after = text[c.end : c.end + 12]
+            ex = _EXCLUDE_AFTER.match(after)
+            target = exclude if ex else entities
+            if ex:
+                consumed.append((c.end, c.end + ex.end()))
+            bucket = target.get(c.kind)
+            for v in c.values:
+                if v not in bucket:
+                    bucket.append(v)
+
+        # slots
+        price, price_spans = parse_price(text)
+        time, time_spans = parse_time(text)
+        counted = parse_count(text)
+        party, party_spans = parse_party(text, price_spans)
+        ordinals, ordinal_spans = parse_ordinals(text)
+        lines, line_spans = parse_lines(text)
+        consumed += price_spans + time_spans + counted.spans + party_spans + ordinal_spans + line_spans
+        if counted.clamped:
+            notes.append("count_clamped:20")
+
+        order: Order | None = None
+        for name, s, e in self._order.finditer(text):
+            order = cast(Order, name)
+            consumed.append((s, e))
+            break
+
+        followup_spans = [m.span() for m in self._followup.finditer(text)]
+        pronoun_spans = [
+            m.span() for m in self._pronoun.finditer(text) if not any(_overlap(m.span(), f) for f in followup_spans)
+        ]
+        excluded_ref = False
+        for s, e in list(pronoun_spans):
+            if _EXCLUDE_AFTER.match(text[e : e + 10]):
+                pronoun_spans.remove((s, e))
+                excluded_ref = True
+        if excluded_ref:
+            notes.append("exclude_referent")
+        user_spans = [m.span() for m in self._user_loc.finditer(text)]
+        consumed += followup_spans + pronoun_spans + user_spans
+
+        smalltalk = self._smalltalk_of(text, consumed)
+
+        # location mode
+        user_location = bool(user_spans)
+        followup_place = bool(followup_spans)
+        location_mode: LocationMode = "none"
+        locs = [c for c in accepted if c.kind == "location" and c.values[0] in entities.location]
+        if locs:
+            place_types[(locs[0].start, locs[0].end)] = self._place_type(locs[0].values[0])
+        anchors = [c for c in accepted if c.kind in ("location", "title")]
+        bare_near = [
+            m.span()
+            for m in _BARE_NEAR.finditer(text)
+            if not any(0 <= m.start() - a.end <= 4 for a in anchors)
+            and not any(_overlap(m.span(), f) for f in followup_spans + user_spans)
+            and not any(m.start() - p[1] in range(0, 3) for p in pronoun_spans)
+        ]
+        if bare_near and not locs and not followup_place and not user_location:
+            user_location = True
+            notes.append("bare_near_as_user_location")
+        consumed += bare_near
+        if user_location:
+            location_mode = "near"
+            if locs:
+                notes.append("place_and_user_location")
+        elif locs:
+            location_mode = self._location_mode(text, locs[0], place_types.get((locs[0].start, locs[0].end), ""), consumed)
+        elif followup_place:
+            location_mode = "near"
+        # markers after places count as understood
+        for c in locs:
+            nm = self._near_after.match(text[c.end :]) or self._in_after.match(text[c.end :])
+            if nm:
+                consumed.append((c.end, c.end + nm.end()))
+
+        # intent
+        titles = entities.title
+        has_ref = bool(pronoun_spans or ordinals)
+        compare_cue = bool(compare_spans)
+        search_cue = bool(search_spans)
+        question = bool(_QUESTION_END.search(text))
+        asks = self._asks(text, asks_raw, entities)
+        search_targets = bool(entities.menu or entities.category or entities.atmosphere or entities.occasion)
+        intent: str
+        if len(titles) >= 2:
+            intent = "compare"
+        elif compare_cue and (
+            titles or len(ordinals) >= 2 or (has_ref and len(ordinals) != 1) or len(entities.menu) >= 2 or len(entities.category) >= 2
+        ):
+            intent = "compare"
+        elif titles:
+            explicit = [a for a in asks if a in _EXPLICIT_ASKS]
+            if search_cue and not explicit:
+                intent = "search"  # "엽떡 배달 되는 곳", "진대감 같은 고깃집 추천"
+                notes.append("title_in_search")
+            else:
+                intent = "information"
+        elif has_ref and (asks or not search_cue) and not followup_place:
+            intent = "information"
+        elif asks and not (search_targets or entities.location or search_cue or followup_place or user_location):
+            intent = "information"
+            notes.append("implicit_reference")
+        else:
+            intent = "search"
+        if intent == "search":
+            asks = []
+        if intent == "compare" and len(ordinals) >= 2:
+            notes.append("compare_ordinals")
+
+        unknown = self._unknown_terms(text, morphs, consumed)
+        entity_types = sum(1 for k in ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion") if entities.get(k))
+        signal = bool(
+            entity_types
+            or price
+            or time
+            or counted.value
+            or order
+            or party.size
+            or party.with_children
+            or has_ref
+            or followup_place
+            or user_location
+            or asks
+            or lines
+            or smalltalk
+        )
+        clear_cue = bool(
+            search_cue
+            or (compare_cue and intent == "compare")
+            or (intent == "information" and (asks or titles))
+            or intent == "compare"
+            or entity_types >= 2
+            or (entity_types >= 1 and (location_mode != "none" or price or time))
+        )
+        confidence = _confidence(signal, clear_cue, entity_types, len(unknown), smalltalk is not None, has_hangul)
+        if injection:
+            confidence = min(confidence, 0.2)
+        if notes and notes[0].startswith("truncated"):
+            confidence = min(confidence, 0.5)
+
+        return NLUResult(
+            intent=cast(Any, intent),
+            entities=entities,
+            exclude=exclude,
+            price=price,
+            time=time,
+            count=counted.value,
+            order=order,
+            party=party,
+            location_mode=location_mode,
+            user_location=user_location,
+            ordinal=ordinals[0] if ordinals else None,
+            ordinals=ordinals,
+            pronoun_ref=bool(pronoun_spans),
+            followup_place=followup_place,
+            smalltalk=smalltalk,
+            ask=asks,
+            lines=lines,
+            confidence=round(confidence, 3),
+            unknown_terms=unknown,
+            lang=lang,
+            notes=notes,
+        )
+
+    def _menu_candidate(
+        self,
+        values: tuple[str, ...],
+        source: str,
+        s: int,
+        e: int,
+        text: str,
+        head: Morph | None,
+        starts_ok: set[int],
+        word_ends: set[int],
+        morph_ends: set[int],
+        morphs: Sequence[Morph],
+    ) -> _Cand | None:
+        length = e - s
+        if length == 1:
+            if not any(m.start == s and m.end == e and m.tag in ("NNG", "NNP") for m in morphs):
+                return None
+            return _Cand(s, e, "menu", values, _P_MENU)
+        rest = text[e:]
+        head_like = e in word_ends or rest.startswith(_MENU_HEAD_FOLLOWERS)
+        if source == "data":
+            if s not in starts_ok or (head is not None and head.tag not in _NOUNISH_TAGS):
+                return None
+            if not (head_like or e in morph_ends):
+                return None
+            return _Cand(s, e, "menu", values, _P_DATA_MENU)
+        if s in starts_ok:
+            if head is not None and head.tag in ("VV", "VA") and not (head_like or e in morph_ends):
+                return None
+            return _Cand(s, e, "menu", values, _P_MENU)
+        if head_like:  # a compound's head: "돈코츠라멘" → 라멘
+            return _Cand(s, e, "menu", values, _P_MENU)
+        return None
+
+    def _weak_title_ok(self, weak: str, key: str, info_like: bool) -> bool:
+        """A weak title counts only in an information/compare question, and a generic one only
+        when it is a composite name ("중앙해장") rather than one menu or cuisine word."""
+        if not info_like or key in self._function_words:
+            return False
+        if weak == "short":
+            return True
+        return len(key) >= 4 and not self.vocabulary.is_menu(key) and key.replace(" ", "") not in self._cuisines
+
+    def _place_type(self, surface: str) -> str:
+        if self.gazetteer is None:
+            return ""
+        place = self.gazetteer.best(surface)
+        return str(place.type) if place is not None else ""
+
+    def _location_mode(self, text: str, loc: _Cand, place_type: str, consumed: list[Span]) -> LocationMode:
+        after = text[loc.end :]
+        if self._near_after.match(after):
+            return "near"
+        m = self._in_after.match(after)
+        region = place_type in ("sigungu", "sido")
+        if m:
+            marker = m.group(0).strip()
+            if region:
+                return "in"
+            if place_type in ("legal_dong", "admin_dong") and marker.startswith(("에 있", "에있", "안", "내", "에 위치")):
+                return "in"
+        if region:
+            return "in"
+        return "near"
+
+    def _asks(self, text: str, asks_raw: list[tuple[str, int, int]], entities: Entities) -> list[Ask]:
+        out: list[str] = []
+        generic_rating = False
+        for name, s, e in asks_raw:
+            if name == "rating" and _GENERIC_RATING.fullmatch(text[s:e]):
+                generic_rating = True
+                continue
+            if name not in out:
+                out.append(name)
+        for conv in entities.convenience:
+            name = {"주차": "parking", "발렛": "parking", "예약": "reservation", "24시": "hours"}.get(conv, "convenience")
+            if name not in out:
+                out.append(name)
+        if generic_rating and not out:
+            out.append("rating")  # "어때?" asks for an opinion only when nothing else is asked
+        return cast(list[Ask], out)
+
+    def _smalltalk_of(self, text: str, consumed: list[Span] | None = None) -> Smalltalk | None:
+        for name, s, e in self._smalltalk.finditer(text):
+            if consumed is not None:
+                consumed.append((s, e))
+            return cast(Smalltalk, name)
+        return None
+
+    def _unknown_terms(self, text: str, morphs: Sequence[Morph], consumed: list[Span]) -> list[str]:
+        covered = bytearray(len(text) + 1)
+        for s, e in consumed:
+            for i in range(max(0, s), min(len(text), e)):
+                covered[i] = 1
+        out: list[str] = []
+        for m in morphs:
+            if m.tag not in _CONTENT_TAGS:
+                continue
+            s, e = m.start, min(m.end, len(text))
+            if e <= s or any(covered[i] for i in range(s, e)):
+                continue
+            form = m.form.lower() if m.tag == "SL" else m.form
+            if form in self._function_words or len(form) < 2 and m.tag != "SL":
+                continue
+            surface = text[s:e] if m.tag in ("NNG", "NNP", "SL", "SH", "XR") else form
+            if surface not in out:
+                out.append(surface)
+            if len(out) >= 12:
+                break
+        return out
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _gazetteer_names(gazetteer: Any) -> list[str]:
+    names: list[str] = []
+    for p in getattr(gazetteer, "places", []) or []:
+        name = getattr(p, "name", "")
+        if name:
+            names.append(name)
+            if len(name) >= 3 and name[-1] in "역동구시군":
+                names.append(name[:-1])
+        names.extend(a for a in getattr(p, "aliases", []) or [] if a)
+    return names
+
+
+def _word_bounds(text: str) -> tuple[set[int], set[int]]:
+    starts = {0}
+    ends = {len(text)}
+    prev_word = False
+    for i, ch in enumerate(text):
+        word = ch.isalnum()
+        if word and not prev_word:
+            starts.add(i)
+        if not word and prev_word:
+            ends.add(i)
+        prev_word = word
+    return starts, ends
+
+
+def _right_ok(text: str, end: int, word_ends: set[int], morph_ends: set[int]) -> bool:
+    if end >= len(text) or end in word_ends or end in morph_ends:
+        return True
+    return text[end:].startswith(_PARTICLES)
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _resolve(cands: list[_Cand]) -> list[_Cand]:
+    """Greedy longest match; equal lengths by priority, then leftmost."""
+    cands.sort(key=lambda c: (-(c.end - c.start), -c.priority, c.start))
+    taken: list[_Cand] = []
+    for c in cands:
+        if any(c.start < t.end and t.start < c.end for t in taken):
+            continue
+        taken.append(c)
+    return taken
+
+
+def _confidence(signal: bool, clear: bool, entity_types: int, unknown: int, smalltalk: bool, hangul: bool) -> float:
+    if not signal:
+        if not hangul:
+            return 0.1
+        return max(0.05, 0.3 - 0.05 * unknown)
+    if smalltalk and entity_types == 0:
+        return 0.9 if unknown == 0 else 0.6
+    conf = 0.55
+    if clear:
+        conf += 0.2
+    if entity_types:
+        conf += 0.05
+    if unknown == 0:
+        conf += 0.2
+    else:
+        conf -= min(0.3, 0.08 * unknown)
+    if not hangul:
+        conf = min(conf, 0.5)
+    return max(0.0, min(1.0, conf))

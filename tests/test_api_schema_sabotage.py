@@ -1,0 +1,57 @@
+"""Property-based fuzzing of the HTTP API from its own OpenAPI schema (schemathesis): no input,
+however odd, may produce a server error. A bounded, derandomized number of examples per operation.
+
+The schema is loaded at import time (schemathesis parametrizes at collection), from an app whose
+agent is a proxy bound to the real offline agent over the sample data before each test.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+from matjip.api import create_app
+from matjip.settings import Settings
+
+
+class AgentProxy:
+    """Forwards to the agent bound by the ``_bind_agent`` fixture."""
+
+    target: Any = None
+
+    def stream(self, message: str, session_id: str | None = None, location: dict[str, float] | None = None) -> Iterator[Any]:
+        assert self.target is not None, "no agent bound"
+        return self.target.stream(message, session_id, location)  # type: ignore[no-any-return]
+
+    @property
+    def resources(self) -> Any:
+        return getattr(self.target, "resources", None)
+
+
+PROXY = AgentProxy()
+_UNUSED_DIR = Path(tempfile.gettempdir()) / "matjip-fuzz-no-data"  # never created: sessions stay in memory
+APP = create_app(
+    Settings(data_dir=_UNUSED_DIR, rate_limit_per_minute=0, turn_timeout_s=30, _env_file=None),  # type: ignore[call-arg]
+    agent=PROXY,
+)
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+
+@pytest.fixture(autouse=True)
+def _bind_agent(api_fake_agent: Any) -> Iterator[None]:
+    PROXY.target = None
+    yield
+    PROXY.target = None
+
+
+@schema.parametrize()
+@settings(max_examples=25, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+def test_no_server_errors(case: Any) -> None:
+    case.call_and_validate(checks=[not_a_server_error])

@@ -1,0 +1,319 @@
+"""Index lifecycle (build, load, upsert, delete, errors), BM25 exactness under filters, fusion,
+the analyzer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest_index import FakeEmbedder, make_corpus
+from test_index_property import check_response
+
+from matjip.documents import MenuItem, Restaurant
+from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
+from matjip.index import build_index, embedded, fusion, open_index
+from matjip.index.analyzer import analyze, analyze_documents, document_fragments
+from matjip.index.embedded import EmbeddedIndex
+from matjip.index.reference import brute_force_filter
+from matjip.index.request import GeoFilter, PriceRange, SearchRequest
+from matjip.settings import Settings
+
+REQUESTS = [
+    SearchRequest(text="데이트 파스타", k=5),
+    SearchRequest(title="진대감", k=3),
+    SearchRequest(geo=GeoFilter(lat=37.5566, lon=126.9236, radius_m=5000), cuisine=["한식"], text="회식", k=5),
+    SearchRequest(menu=["라멘"], k=10),
+    SearchRequest(convenience=["주차"], sort="distance", geo=GeoFilter(lat=37.55, lon=126.98, radius_m=20000)),
+]
+
+
+@pytest.fixture()
+def built(tmp_path: Path) -> tuple[EmbeddedIndex, list[Restaurant]]:
+    docs = make_corpus()
+    return EmbeddedIndex(tmp_path / "index", FakeEmbedder()).build(docs), docs
+
+
+def _ids(index: EmbeddedIndex, req: SearchRequest) -> list[str]:
+    return [h.document.place_id for h in index.search(req).hits]
+
+
+# -- persistence & errors -------------------------------------------------------------------
+
+
+def test_round_trip(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, docs = built
+    again = EmbeddedIndex(index.directory, FakeEmbedder()).load()
+    assert again.count() == index.count() == len(docs)
+    assert again.embedder.fitted == len(docs)  # type: ignore[attr-defined]  # the embedder state came back
+    for req in REQUESTS:
+        a, b = index.search(req), again.search(req)
+        assert [(h.document.place_id, h.score) for h in a.hits] == [(h.document.place_id, h.score) for h in b.hits]
+    assert again.get("h-ramen") == next(d for d in docs if d.place_id == "h-ramen")
+    assert again.get("nope") is None
+    assert again.load_seconds is not None
+
+
+def test_not_built(tmp_path: Path) -> None:
+    with pytest.raises(IndexNotBuiltError):
+        EmbeddedIndex(tmp_path / "missing", FakeEmbedder()).load()
+    with pytest.raises(IndexNotBuiltError):
+        EmbeddedIndex(tmp_path / "missing", FakeEmbedder()).search(SearchRequest(text="x"))
+
+
+def test_embedder_mismatch(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, _ = built
+    with pytest.raises(EmbedderMismatchError, match="'fake'.*'other'"):
+        EmbeddedIndex(index.directory, FakeEmbedder(name="other")).load()
+    with pytest.raises(EmbedderMismatchError, match="32"):
+        EmbeddedIndex(index.directory, FakeEmbedder(dim=16)).load()
+
+
+def test_rebuild_replaces(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, docs = built
+    index.build(docs[:10])
+    assert index.count() == 10
+    assert EmbeddedIndex(index.directory, FakeEmbedder()).load().count() == 10
+
+
+def test_duplicate_ids_in_build_last_wins(tmp_path: Path) -> None:
+    docs = [Restaurant(place_id="1", title="첫째"), Restaurant(place_id="1", title="둘째")]
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    assert index.count() == 1
+    assert index.get("1") is not None and index.get("1").title == "둘째"  # type: ignore[union-attr]
+    assert _ids(index, SearchRequest(text="첫째")) == ["1"]  # the one live copy
+    assert index.search(SearchRequest(text="첫째")).hits[0].bm25 is None  # old terms are gone
+
+
+def test_empty_index(tmp_path: Path) -> None:
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build([])
+    assert index.count() == 0
+    res = index.search(SearchRequest(text="라멘", cuisine=["일식"]))
+    assert res.hits == [] and res.total_candidates == 0
+    index.upsert([Restaurant(place_id="1", title="라멘집", cuisine="일식")])
+    assert _ids(index, SearchRequest(text="라멘", cuisine=["일식"])) == ["1"]
+
+
+def test_open_and_build_index_with_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import matjip.index.embed as embed_pkg
+
+    monkeypatch.setattr(embed_pkg, "get_embedder", lambda name: FakeEmbedder(name=name))
+    settings = Settings(data_dir=tmp_path, embedder="fake")
+    with pytest.raises(IndexNotBuiltError):
+        open_index(settings)
+    stages: list[str] = []
+    built = build_index(settings, make_corpus(20), lambda stage, done, total: stages.append(stage))
+    assert {"analyze", "fit", "embed", "write"} <= set(stages)
+    assert open_index(settings).count() == built.count() == 25
+    with pytest.raises(EmbedderMismatchError):
+        open_index(Settings(data_dir=tmp_path, embedder="hash2"))
+
+
+# -- writes ---------------------------------------------------------------------------------
+
+
+def test_upsert_and_delete(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, docs = built
+    n = index.count()
+    old = next(d for d in docs if d.place_id == "h-ramen")
+    new = old.model_copy(
+        update={"title": "멘야 신주쿠", "cuisine": "중식", "lat": 37.50, "lon": 127.03, "convenience": ["발렛"]}
+    )
+    added = Restaurant(place_id="new-1", title="새집 라멘", cuisine="일식", menus=[MenuItem(name="미소라멘", price=9000)])
+    assert index.upsert([new, added]) == 2
+    assert index.count() == n + 1
+    assert index.get("h-ramen") == new
+    assert "h-ramen" not in _ids(index, SearchRequest(title="멘야 하카타"))
+    assert _ids(index, SearchRequest(title="멘야 신주쿠")) == ["h-ramen"]
+    assert "h-ramen" in _ids(index, SearchRequest(cuisine=["중식"], convenience=["발렛"], k=50))
+    assert "h-ramen" not in _ids(index, SearchRequest(cuisine=["일식"], k=50))
+    assert "new-1" in _ids(index, SearchRequest(menu=["미소라멘"], k=50))
+    # BM25 sees the new terms and not the old ones
+    assert index.search(SearchRequest(text="신주쿠", k=1)).hits[0].document.place_id == "h-ramen"
+    hakata = index.search(SearchRequest(text="하카타", k=50)).hits
+    assert all(h.bm25 is None for h in hakata if h.document.place_id == "h-ramen")
+
+    assert index.delete(["h-ramen", "unknown"]) == 1
+    assert index.get("h-ramen") is None
+    assert index.count() == n
+    assert "h-ramen" not in _ids(index, SearchRequest(cuisine=["중식"], k=50))
+    assert index.stats()["tombstones"] == 2
+
+    # the same state from disk, and still in agreement with the reference
+    current = [d for d in docs if d.place_id != "h-ramen"] + [added]
+    again = EmbeddedIndex(index.directory, FakeEmbedder()).load()
+    assert again.count() == len(current)
+    for req in [*REQUESTS, SearchRequest(menu=["라멘"], k=50), SearchRequest(cuisine=["중식"], k=50)]:
+        check_response(again, current, req)
+        check_response(index, current, req)
+
+
+def test_convenience_vocabulary_grows_past_64(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, docs = built
+    many = [f"편의{i}" for i in range(70)]
+    index.upsert([Restaurant(place_id="lots", title="다있음", convenience=many)])
+    assert _ids(index, SearchRequest(convenience=["편의69", "편의3"])) == ["lots"]
+    assert len(_ids(index, SearchRequest(convenience=["주차"], k=50))) == min(
+        50, len(brute_force_filter(docs, SearchRequest(convenience=["주차"])))
+    )
+
+
+def test_crashed_append_is_cut(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    """Bytes a crashed write left after the last committed row are discarded on the next write."""
+    index, _ = built
+    with (index.directory / "docs.jsonl").open("ab") as fh:
+        fh.write(b'{"garbage": tru')
+    with (index.directory / "vectors.f32").open("ab") as fh:
+        fh.write(b"\x00" * 12)
+    index.upsert([Restaurant(place_id="after", title="크래시 이후")])
+    again = EmbeddedIndex(index.directory, FakeEmbedder()).load()
+    assert again.get("after") is not None and again.get("after").title == "크래시 이후"  # type: ignore[union-attr]
+    assert again.get("h-pasta") is not None
+
+
+# -- BM25 is exact inside the candidates and unchanged by filters ---------------------------
+
+
+BM25_CASES = [
+    SearchRequest(text="데이트 파스타 스테이크"),  # no filter: global
+    SearchRequest(text="회식 삼겹살", geo=GeoFilter(lat=37.5566, lon=126.9236, radius_m=8000)),  # geo cells
+    SearchRequest(text="라멘 혼밥", menu=["라멘"]),  # small candidate set: row-id restriction
+    SearchRequest(text="주차 가족", cuisine=["한식", "양식"], convenience=["주차"]),
+    SearchRequest(text="파스타", price=PriceRange(max_won=50000)),  # large set, nothing tantivy can express
+]
+
+
+@pytest.mark.parametrize("first_fetch", [2000, 3])
+@pytest.mark.parametrize("row_set_max", [1500, 0])
+@pytest.mark.parametrize("depth", [100, 4])
+@pytest.mark.parametrize("case", range(len(BM25_CASES)))
+def test_bm25_inside_candidates_is_exact(
+    built: tuple[EmbeddedIndex, list[Restaurant]],
+    monkeypatch: pytest.MonkeyPatch,
+    case: int,
+    depth: int,
+    row_set_max: int,
+    first_fetch: int,
+) -> None:
+    index, docs = built
+    req = BM25_CASES[case]
+    monkeypatch.setattr(embedded, "FIRST_FETCH", first_fetch)
+    monkeypatch.setattr(embedded, "ROW_SET_MAX", row_set_max)
+    monkeypatch.setattr(embedded, "BM25_DEPTH", depth)
+    s = index._require()
+    idx, _ = index._candidates(s, req)
+    terms = embedded.query_terms(req.text)
+    rows, scores = index._bm25(s, terms, req, idx)
+    # reference: every match of the unfiltered text query, then keep the candidates
+    allowed = {s.pid_row[p] for p in brute_force_filter(docs, req)}
+    assert set(idx.tolist()) == allowed
+    everything = index._bm25(s, terms, SearchRequest(text=req.text), s.alive_rows.copy())
+    monkeypatch.setattr(embedded, "BM25_DEPTH", 10_000)
+    g_rows, g_scores = index._bm25(s, terms, SearchRequest(text=req.text), s.alive_rows.copy())
+    assert len(everything[0]) <= 10_000
+    ref = [(r, sc) for r, sc in zip(g_rows.tolist(), g_scores.tolist(), strict=True) if r in allowed][:depth]
+    assert len(rows) == len(ref)
+    assert np.allclose(sorted(scores.tolist()), sorted(sc for _, sc in ref), rtol=1e-6)
+    if ref:
+        cut = ref[-1][1]
+        assert {r for r, sc in zip(rows.tolist(), scores.tolist(), strict=True) if sc > cut + 1e-6} == {
+            r for r, sc in ref if sc > cut + 1e-6
+        }
+
+
+def test_bm25_reported_score_does_not_depend_on_filters(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, _ = built
+    free = {h.document.place_id: h.bm25 for h in index.search(SearchRequest(text="라멘 혼밥", k=50)).hits}
+    filtered = index.search(SearchRequest(text="라멘 혼밥", menu=["라멘"], cuisine=["일식"], k=50)).hits
+    common = [h for h in filtered if h.document.place_id in free and h.bm25 is not None]
+    assert common
+    for h in common:
+        assert free[h.document.place_id] == pytest.approx(h.bm25)
+
+
+# -- ranking --------------------------------------------------------------------------------
+
+
+def test_text_ranking_finds_the_obvious(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, _ = built
+    assert _ids(index, SearchRequest(text="돈코츠라멘", k=1)) == ["h-ramen"]
+    hit = index.search(SearchRequest(text="트러플 크림파스타 창가뷰 기념일", k=1)).hits[0]
+    assert hit.document.place_id == "h-pasta"
+    assert hit.bm25 is not None and hit.vector is not None
+    assert hit.score >= 0.65
+
+
+def test_convex_fusion(tmp_path: Path) -> None:
+    docs = make_corpus()
+    settings = Settings(data_dir=tmp_path, fusion="convex", weight_bm25=0.7, weight_vector=0.3)
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), settings).build(docs)
+    assert _ids(index, SearchRequest(text="돈코츠라멘", k=1)) == ["h-ramen"]
+    for req in REQUESTS:
+        check_response(index, docs, req)
+
+
+def test_unknown_hours_lower_score(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from matjip.documents import DayHours, TimeRange, WeeklySchedule
+    from matjip.index.request import SEOUL, OpenAt
+
+    always = WeeklySchedule(raw="x", parsed=True, days={d: DayHours(open=[TimeRange(start=0, end=1440)]) for d in range(7)})
+    docs = [
+        Restaurant(place_id="known", title="a", hours=always, rating=4.0),
+        Restaurant(place_id="unknown", title="b", rating=4.0),
+    ]
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    hits = index.search(SearchRequest(open_at=OpenAt(when=datetime(2025, 3, 5, 12, tzinfo=SEOUL)), k=2)).hits
+    assert [h.document.place_id for h in hits] == ["known", "unknown"]
+    assert hits[0].open_now is True and hits[1].open_now is None
+    assert hits[0].score > hits[1].score
+
+
+# -- fusion ---------------------------------------------------------------------------------
+
+
+def _r(ids: list[int], scores: list[float]) -> fusion.Ranked:
+    return np.asarray(ids, dtype=np.int64), np.asarray(scores, dtype=np.float64)
+
+
+def test_rrf() -> None:
+    ids, fused = fusion.rrf([_r([1, 2, 3], [9, 5, 1]), _r([3, 1], [0.9, 0.8])], k=60)
+    assert ids.tolist() == [1, 3, 2]
+    assert fused[0] == pytest.approx(1 / 61 + 1 / 62)
+    assert fused[1] == pytest.approx(1 / 63 + 1 / 61)
+    assert fused[2] == pytest.approx(1 / 62)
+    empty_ids, _ = fusion.rrf([_r([], []), _r([], [])])
+    assert empty_ids.tolist() == []
+
+
+def test_convex() -> None:
+    ids, fused = fusion.convex([_r([1, 2, 3], [10, 5, 0]), _r([3, 2], [1.0, 0.5])], weights=[0.5, 0.5])
+    assert dict(zip(ids.tolist(), fused.tolist(), strict=True)) == pytest.approx({1: 0.5, 2: 0.25, 3: 0.5})
+    assert ids.tolist()[0] == 1  # ties keep first appearance
+    assert fusion.minmax(np.asarray([2.0, 2.0])).tolist() == [1.0, 1.0]
+
+
+# -- analyzer -------------------------------------------------------------------------------
+
+
+def test_analyzer_keeps_compounds_and_parts() -> None:
+    terms = analyze("돈코츠라멘")
+    assert {"돈코츠", "라멘", "돈코츠라멘"} <= set(terms)
+    assert "라멘" in analyze("라멘")
+    assert "pasta" in analyze("Pasta 맛집")
+    assert "좋은" not in analyze("분위기 좋은 곳")  # inflected words are not kept whole
+
+
+def test_document_text_excludes_address() -> None:
+    doc = Restaurant(
+        place_id="1",
+        title="멘야",
+        roadAddress="서울 마포구 와우산로 20",
+        menus=[MenuItem(name="돈코츠라멘")],
+        atmosphere=["아늑한"],
+    )
+    assert not any("마포" in f for f in document_fragments(doc))
+    terms = analyze_documents([doc])[0]
+    assert "라멘" in terms and "멘야" in terms
+    assert "마포구" not in terms and "와우산로" not in terms

@@ -1,0 +1,147 @@
+"""Property: over random requests, the embedded index agrees with the brute-force reference.
+
+For every request: no hit violates a hard filter, ``total_candidates`` equals the reference
+count, ``min(k, matches)`` hits come back (so never empty when something matches), distances
+agree with a haversine reference within 1 m, and scores are in [0, 1] and ordered.
+Runs on the synthetic corpus and on a sample of the real demo records.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from conftest_index import CONVENIENCE, CUISINES, GUS, FakeEmbedder, demo_sample, make_corpus
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matjip.documents import Restaurant
+from matjip.index.embedded import EmbeddedIndex
+from matjip.index.reference import brute_force_filter
+from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+
+TEXTS = ["", "데이트", "회식 분위기", "조용한 파스타", "라멘 혼밥", "주차 되는 가족 식당", "zzz 없는말"]
+MENU_TERMS = ["라멘", "파스타", "초밥", "찌개", "김밥", "떡볶이", "스테이크", "피자", "갈비", "국밥", "냉면", "치킨"]
+SUBS = ["초밥", "라멘", "고기", "피자", "국밥", "이탈리안", "족발", "회"]
+TITLES = ["진대감", "맛나", "행복 크림파스타", "원조", "스타벅스", "교촌"]
+
+
+def _haversine(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """An independent reference (not the product's function)."""
+    r = 6_371_008.8
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    a = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * r * math.asin(math.sqrt(a))
+
+
+@st.composite
+def requests(draw: st.DrawFn, docs: list[Restaurant], cuisines: list[str], gus: list[str]) -> SearchRequest:
+    kw: dict[str, Any] = {}
+    located = [d for d in docs if d.lat is not None and d.lon is not None]
+    if draw(st.booleans()):
+        if draw(st.booleans()):
+            c = draw(st.sampled_from(located))
+            lat = c.lat + draw(st.floats(-0.01, 0.01))  # type: ignore[operator]
+            lon = c.lon + draw(st.floats(-0.01, 0.01))  # type: ignore[operator]
+        else:
+            lat, lon = draw(st.floats(37.40, 37.70)), draw(st.floats(126.80, 127.20))
+        kw["geo"] = GeoFilter(lat=lat, lon=lon, radius_m=draw(st.floats(100, 20_000)))
+    if draw(st.integers(0, 4)) == 0:
+        term = draw(st.sampled_from([*gus, "서울", "남구", "역삼"]))
+        kw["region"] = RegionFilter(name=term)
+    if draw(st.integers(0, 2)) == 0:
+        kw["cuisine"] = draw(st.lists(st.sampled_from([*cuisines, "우주식"]), min_size=1, max_size=2))
+    if draw(st.integers(0, 4)) == 0:
+        kw["sub_category"] = draw(st.lists(st.sampled_from(SUBS), min_size=1, max_size=2))
+    if draw(st.integers(0, 2)) == 0:
+        kw["menu"] = draw(st.lists(st.sampled_from(MENU_TERMS), min_size=1, max_size=2))
+    if draw(st.integers(0, 2)) == 0:
+        kw["convenience"] = draw(st.lists(st.sampled_from(CONVENIENCE), min_size=1, max_size=2))
+    if draw(st.integers(0, 5)) == 0:
+        kw["title"] = draw(st.sampled_from(TITLES))
+    if draw(st.integers(0, 3)) == 0:
+        lo = draw(st.one_of(st.none(), st.integers(0, 40_000)))
+        hi = draw(st.one_of(st.none(), st.integers(lo or 0, 80_000)))
+        if lo is not None or hi is not None:
+            kw["price"] = PriceRange(min_won=lo, max_won=hi)
+    if draw(st.integers(0, 3)) == 0:
+        minutes = draw(st.integers(0, 7 * 24 * 60 - 1))
+        when = datetime(2025, 3, 2, 15, 0, tzinfo=UTC) + timedelta(minutes=minutes)
+        kw["open_at"] = OpenAt(when=when, include_unknown=draw(st.booleans()))
+    if draw(st.integers(0, 4)) == 0:
+        kw["exclude_ids"] = [d.place_id for d in draw(st.lists(st.sampled_from(docs), max_size=5))]
+    kw["text"] = draw(st.sampled_from(TEXTS))
+    kw["k"] = draw(st.integers(1, 20))
+    if "geo" in kw and draw(st.booleans()):
+        kw["sort"] = "distance"
+    return SearchRequest(**kw)
+
+
+def check_response(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequest) -> None:
+    expected = brute_force_filter(docs, req)
+    res = index.search(req)
+    ids = [h.document.place_id for h in res.hits]
+    assert len(ids) == len(set(ids))
+    assert set(ids) <= expected, f"violations: {set(ids) - expected} for {req}"
+    assert res.total_candidates == len(expected)
+    assert len(ids) == min(req.k, len(expected))
+    by_id = {d.place_id: d for d in docs}
+    for h in res.hits:
+        assert 0.0 <= h.score <= 1.0
+        if req.geo is not None:
+            d = by_id[h.document.place_id]
+            assert d.lat is not None and d.lon is not None and h.distance_m is not None
+            assert abs(h.distance_m - _haversine(req.geo.lat, req.geo.lon, d.lat, d.lon)) < 1.0
+        else:
+            assert h.distance_m is None
+    if req.sort == "relevance":
+        scores = [h.score for h in res.hits]
+        assert scores == sorted(scores, reverse=True)
+    else:
+        dists = [h.distance_m for h in res.hits]
+        assert dists == sorted(dists)  # type: ignore[type-var]
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[Restaurant]]:
+    docs = make_corpus()
+    return EmbeddedIndex(tmp_path_factory.mktemp("p") / "index", FakeEmbedder()).build(docs), docs
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[Restaurant]]:
+    docs = demo_sample(every=20)
+    return EmbeddedIndex(tmp_path_factory.mktemp("d") / "index", FakeEmbedder()).build(docs), docs
+
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_synthetic_agrees_with_reference(
+    synthetic: tuple[EmbeddedIndex, list[Restaurant]], data: st.DataObject
+) -> None:
+    index, docs = synthetic
+    req = data.draw(requests(docs, list(CUISINES), GUS))
+    check_response(index, docs, req)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_demo_sample_agrees_with_reference(demo: tuple[EmbeddedIndex, list[Restaurant]], data: st.DataObject) -> None:
+    index, docs = demo
+    cuisines = sorted({d.cuisine for d in docs})
+    gus = sorted({(d.road_address or d.address).split()[1] for d in docs if len((d.road_address or d.address).split()) > 1})
+    req = data.draw(requests(docs, cuisines, gus[:20]))
+    check_response(index, docs, req)
+
+
+def test_demo_sample_has_real_variety(demo: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    """Guard the property test's power: the sample exercises every filter kind."""
+    _, docs = demo
+    assert len(docs) > 400
+    assert any(d.convenience for d in docs)
+    assert any(d.hours is not None and d.hours.parsed for d in docs)
+    assert any(m.price is not None for d in docs for m in d.menus)
+    assert any(d.lat is None for d in docs) or all(d.lat is not None for d in docs)

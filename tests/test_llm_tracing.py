@@ -1,0 +1,129 @@
+"""Trace details and usage accounting per turn; LangSmith on with its env variables, harmless off."""
+
+from __future__ import annotations
+
+import sys
+import types
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from matjip.llm import tracing
+from matjip.llm.accounting import summarize, turn_usage
+from matjip.llm.base import CallRecord, Message
+from matjip.llm.fake import FakeLLM
+from matjip.llm.schemas import NeedSearchOut
+
+MSGS: list[Message] = [{"role": "user", "content": "hi"}]
+
+
+def rec(stage: str, tin: int, tout: int, cost: float | None, ok: bool = True) -> dict[str, Any]:
+    return CallRecord(
+        stage=stage, provider="openai", model="gpt-4o-mini", input_tokens=tin, output_tokens=tout, cost_usd=cost, ok=ok
+    ).model_dump(mode="json")
+
+
+TRACE = [
+    {"node": "query_input", "ms": 0.1, "decision": "ok", "detail": {}},
+    {"node": "evaluate_relevance", "ms": 300, "decision": "grader", "detail": {
+        "llm": {"calls": [rec("grade", 900, 120, 0.0002)], "notes": ["grade: LLM graded 3/3 documents, 2 relevant"]}}},
+    {"node": "web_search", "ms": 500, "decision": "2 web", "detail": {"web": [{"stage": "web"}]}},
+    {"node": "generate", "ms": 900, "decision": "llm", "detail": {
+        "llm": {"calls": [rec("generate", 1500, 400, 0.0004)], "notes": []}}},
+]
+
+
+def test_turn_usage_from_a_trace() -> None:
+    u = turn_usage(TRACE)
+    assert u.calls == 2 and u.input_tokens == 2400 and u.output_tokens == 520
+    assert u.cost_usd == pytest.approx(0.0006) and u.web_calls == 1
+    assert u.by_stage == {"grade": 1, "generate": 1}
+    assert u.by_node == {"evaluate_relevance": 1, "generate": 1}
+    assert turn_usage({"trace": TRACE}).calls == 2  # a TurnResult dict works too
+    assert turn_usage([]).calls == 0 and turn_usage([]).cost_usd == 0.0
+
+
+def test_unknown_cost_and_summary() -> None:
+    local = [{"node": "generate", "detail": {"llm": {"calls": [rec("generate", 10, 10, None, ok=False)]}}}]
+    u = turn_usage(local)
+    assert u.cost_usd is None and u.failed == 1
+    s = summarize([turn_usage(TRACE), u])
+    assert s["turns"] == 2 and s["calls"] == 3 and s["max_calls_in_a_turn"] == 2
+    assert s["cost_usd"] is None and s["by_stage"] == {"grade": 1, "generate": 2}
+
+
+def test_collect_node_calls() -> None:
+    class LLM:
+        def drain(self, state: Any) -> dict[str, Any]:
+            return {"calls": [rec("grade", 1, 1, None)], "notes": []}
+
+    class Web:
+        def drain(self) -> list[dict[str, Any]]:
+            return []
+
+    class Res:
+        llm = LLM()
+        web = Web()
+
+    out = tracing.collect_node_calls(Res(), {})
+    assert list(out) == ["llm"] and out["llm"]["calls"][0]["stage"] == "grade"
+
+    class Nothing:
+        llm = None
+        web = None
+
+    assert tracing.collect_node_calls(Nothing(), {}) == {}
+
+
+def test_langsmith_env_switch() -> None:
+    assert not tracing.enabled({})
+    assert not tracing.enabled({"LANGSMITH_TRACING": "true"})  # no key
+    assert tracing.enabled({"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2_pt_x"})
+    assert not tracing.enabled({"LANGSMITH_TRACING": "false", "LANGSMITH_API_KEY": "lsv2_pt_x"})
+
+
+def test_tracing_off_or_package_missing_never_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
+    fake = FakeLLM(script={"need_search": {"need_search": True}})
+    fake.complete_json(MSGS, NeedSearchOut, stage="need_search")
+    tracing.record_call(CallRecord(stage="x", provider="p", model="m"))
+    monkeypatch.setenv("LANGSMITH_TRACING", "true")
+    monkeypatch.setenv("LANGSMITH_API_KEY", "lsv2_pt_x")
+    monkeypatch.setitem(sys.modules, "langsmith", None)  # import fails
+    tracing.record_call(CallRecord(stage="x", provider="p", model="m"))
+    assert tracing.describe()["package"] is False
+
+
+def test_langsmith_run_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[dict[str, Any]] = []
+
+    class Run:
+        def __init__(self, **kw: Any) -> None:
+            self.kw = kw
+            runs.append(kw)
+
+        def add_metadata(self, md: dict[str, Any]) -> None:
+            self.kw["metadata_added"] = md
+
+        def end(self, outputs: dict[str, Any] | None = None, error: str | None = None) -> None:
+            self.kw["outputs"] = outputs
+            self.kw["error"] = error
+
+    @contextmanager
+    def trace(name: str, run_type: str = "chain", **kw: Any) -> Any:
+        yield Run(name=name, run_type=run_type, **kw)
+
+    stub = types.ModuleType("langsmith")
+    stub.trace = trace  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "langsmith", stub)
+    monkeypatch.setenv("LANGSMITH_TRACING", "true")
+    monkeypatch.setenv("LANGSMITH_API_KEY", "lsv2_pt_x")
+    monkeypatch.setenv("LANGSMITH_PROJECT", "matjip-test")
+    r = CallRecord(stage="grade", provider="openai", model="gpt-4o-mini", input_tokens=10, output_tokens=4, cost_usd=1e-6)
+    tracing.record_call(r, MSGS, {"overall_relevance": "relevant"})
+    assert len(runs) == 1
+    run = runs[0]
+    assert run["name"] == "llm:grade" and run["run_type"] == "llm" and run["project_name"] == "matjip-test"
+    assert run["outputs"]["usage_metadata"] == {"input_tokens": 10, "output_tokens": 4, "total_tokens": 14}
+    assert run["metadata_added"]["ls_model_name"] == "gpt-4o-mini" and run["error"] is None
