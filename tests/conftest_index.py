@@ -192,7 +192,10 @@ def hand_written() -> list[Restaurant]:
             roadAddress="서울 용산구 이태원로 200",
             lat=37.5345,
             lon=126.9940,
-            menus=[MenuItem(name="트러플 크림파스타", price=24000), MenuItem(name="티본 스테이크", price=89000)],
+            menus=[
+                MenuItem(name="트러플 크림파스타", price=24000),
+                MenuItem(name="티본 스테이크", price=89000),
+            ],
             atmosphere=["로맨틱한", "조용한"],
             occasion=["데이트", "기념일"],
             features=["창가뷰"],

@@ -26,7 +26,9 @@ class AgentProxy:
 
     target: Any = None
 
-    def stream(self, message: str, session_id: str | None = None, location: dict[str, float] | None = None) -> Iterator[Any]:
+    def stream(
+        self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
+    ) -> Iterator[Any]:
         assert self.target is not None, "no agent bound"
         return self.target.stream(message, session_id, location)  # type: ignore[no-any-return]
 

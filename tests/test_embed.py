@@ -61,7 +61,11 @@ def test_hashing_is_deterministic_across_processes() -> None:
     outs = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+        outs.add(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
     assert len(outs) == 1
     assert outs.pop().strip() == str(HashingEmbedder().embed_query("뼈해장국 맛집")[:8].tolist())
 
@@ -139,7 +143,15 @@ def test_kiwi_cong_recovers_the_model_similarities() -> None:
     kiwi = get_kiwi()
     vocab = _lm_vocabulary(kiwi)
     basis = KiwiCongEmbedder()._get_basis()
-    words = [("라멘", "NNG"), ("라면", "NNG"), ("치킨", "NNG"), ("조용", "XR"), ("맛있", "VA"), ("굽", "VV"), ("해장국", "NNG")]
+    words = [
+        ("라멘", "NNG"),
+        ("라면", "NNG"),
+        ("치킨", "NNG"),
+        ("조용", "XR"),
+        ("맛있", "VA"),
+        ("굽", "VV"),
+        ("해장국", "NNG"),
+    ]
     ids = np.array([vocab[w] for w in words], dtype=np.int64)
     raw = _similarities(kiwi, ids, basis.anchor_ids) @ basis.proj
     assert raw.shape == (len(words), DIM)
@@ -170,7 +182,9 @@ def test_kiwi_cong_vectors(cong: Embedder) -> None:
 
 
 def test_kiwi_cong_is_semantic(cong: Embedder) -> None:
-    docs = cong.embed_documents(["일본식라면 전문점. 돈코츠, 차슈.", "삼겹살 목살 고깃집", "치킨 호프, 생맥주"])
+    docs = cong.embed_documents(
+        ["일본식라면 전문점. 돈코츠, 차슈.", "삼겹살 목살 고깃집", "치킨 호프, 생맥주"]
+    )
     for query, best in (("라멘", 0), ("돼지고기 구이", 1), ("치맥", 2)):
         scores = docs @ cong.embed_query(query)
         assert int(np.argmax(scores)) == best, (query, scores)
@@ -210,7 +224,9 @@ def test_combo_cosine_is_weighted_mean() -> None:
     assert combo.dim == 192
     assert combo.weights == [0.75, 0.25]
     x, y = "돈코츠 라멘", "일본식 라면 차슈"
-    expected = 0.75 * _cos(a.embed_query(x), a.embed_query(y)) + 0.25 * _cos(b.embed_query(x), b.embed_query(y))
+    expected = 0.75 * _cos(a.embed_query(x), a.embed_query(y)) + 0.25 * _cos(
+        b.embed_query(x), b.embed_query(y)
+    )
     assert abs(_cos(combo.embed_query(x), combo.embed_query(y)) - expected) < 1e-5
     m = combo.embed_documents([x, y, ""])
     _check_vectors(m, 3, 192)
@@ -295,7 +311,11 @@ def test_evaluate_mrr_and_ties() -> None:
     data = EvalSet(
         ["a", "b", "c"],
         ["A", "B", "C"],
-        [EvalQuery("qa", frozenset({"a"})), EvalQuery("qb", frozenset({"b"})), EvalQuery("none", frozenset({"c"}))],
+        [
+            EvalQuery("qa", frozenset({"a"})),
+            EvalQuery("qb", frozenset({"b"})),
+            EvalQuery("none", frozenset({"c"})),
+        ],
     )
     emb = _Fixed({"A": [1, 0], "B": [0.6, 0.8], "C": [0, 1], "qa": [1, 0], "qb": [1, 0]})
     r = evaluate(emb, data)

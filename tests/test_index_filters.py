@@ -6,8 +6,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from conftest_index import FakeEmbedder, make_corpus
 
+from conftest_index import FakeEmbedder, make_corpus
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.index.embedded import EmbeddedIndex
@@ -82,10 +82,14 @@ def test_filters_are_not_trivial(corpus: list[Restaurant]) -> None:
 COMBINED = [
     SearchRequest(geo=GEO, cuisine=["한식"], convenience=["주차"], k=10),
     SearchRequest(geo=GEO, menu=["라멘"], text="혼밥", k=10),
-    SearchRequest(region=RegionFilter(name="마포구"), open_at=OpenAt(when=WHEN), price=PriceRange(max_won=20000)),
+    SearchRequest(
+        region=RegionFilter(name="마포구"), open_at=OpenAt(when=WHEN), price=PriceRange(max_won=20000)
+    ),
     SearchRequest(cuisine=["양식"], menu=["파스타"], convenience=["예약"], text="데이트 분위기", k=5),
     SearchRequest(title="진대감", geo=GeoFilter(lat=MAPO[0], lon=MAPO[1], radius_m=2000)),
-    SearchRequest(geo=GeoFilter(lat=37.5665, lon=126.978, radius_m=20000), text="회식", sort="distance", k=20),
+    SearchRequest(
+        geo=GeoFilter(lat=37.5665, lon=126.978, radius_m=20000), text="회식", sort="distance", k=20
+    ),
     SearchRequest(sub_category=["고기", "국밥"], open_at=OpenAt(when=WHEN.replace(hour=23)), k=20),
 ]
 
@@ -201,8 +205,12 @@ def test_price_filter_exact_per_menu(tmp_path: Path) -> None:
 
     # min 5000 and max 50000 straddle the range, but no single item is inside it
     docs = [
-        Restaurant(place_id="gap", title="a", menus=[MenuItem(name="x", price=5000), MenuItem(name="y", price=50000)]),
-        Restaurant(place_id="in", title="b", menus=[MenuItem(name="x", price=5000), MenuItem(name="z", price=12000)]),
+        Restaurant(
+            place_id="gap", title="a", menus=[MenuItem(name="x", price=5000), MenuItem(name="y", price=50000)]
+        ),
+        Restaurant(
+            place_id="in", title="b", menus=[MenuItem(name="x", price=5000), MenuItem(name="z", price=12000)]
+        ),
         Restaurant(place_id="none", title="c", menus=[MenuItem(name="x")]),
     ]
     idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)

@@ -13,17 +13,30 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest_index import CONVENIENCE, CUISINES, GUS, FakeEmbedder, demo_sample, make_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest_index import CONVENIENCE, CUISINES, GUS, FakeEmbedder, demo_sample, make_corpus
 from matjip.documents import Restaurant
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.reference import brute_force_filter
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 
 TEXTS = ["", "데이트", "회식 분위기", "조용한 파스타", "라멘 혼밥", "주차 되는 가족 식당", "zzz 없는말"]
-MENU_TERMS = ["라멘", "파스타", "초밥", "찌개", "김밥", "떡볶이", "스테이크", "피자", "갈비", "국밥", "냉면", "치킨"]
+MENU_TERMS = [
+    "라멘",
+    "파스타",
+    "초밥",
+    "찌개",
+    "김밥",
+    "떡볶이",
+    "스테이크",
+    "피자",
+    "갈비",
+    "국밥",
+    "냉면",
+    "치킨",
+]
 SUBS = ["초밥", "라멘", "고기", "피자", "국밥", "이탈리안", "족발", "회"]
 TITLES = ["진대감", "맛나", "행복 크림파스타", "원조", "스타벅스", "교촌"]
 
@@ -32,7 +45,10 @@ def _haversine(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """An independent reference (not the product's function)."""
     r = 6_371_008.8
     p1, p2 = math.radians(lat1), math.radians(lat2)
-    a = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    a = (
+        math.sin((p2 - p1) / 2) ** 2
+        + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    )
     return 2 * r * math.asin(math.sqrt(a))
 
 
@@ -116,7 +132,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[
     return EmbeddedIndex(tmp_path_factory.mktemp("d") / "index", FakeEmbedder()).build(docs), docs
 
 
-
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_synthetic_agrees_with_reference(
@@ -129,10 +144,18 @@ def test_synthetic_agrees_with_reference(
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_demo_sample_agrees_with_reference(demo: tuple[EmbeddedIndex, list[Restaurant]], data: st.DataObject) -> None:
+def test_demo_sample_agrees_with_reference(
+    demo: tuple[EmbeddedIndex, list[Restaurant]], data: st.DataObject
+) -> None:
     index, docs = demo
     cuisines = sorted({d.cuisine for d in docs})
-    gus = sorted({(d.road_address or d.address).split()[1] for d in docs if len((d.road_address or d.address).split()) > 1})
+    gus = sorted(
+        {
+            (d.road_address or d.address).split()[1]
+            for d in docs
+            if len((d.road_address or d.address).split()) > 1
+        }
+    )
     req = data.draw(requests(docs, cuisines, gus[:20]))
     check_response(index, docs, req)
 

@@ -37,7 +37,9 @@ def test_accounting_and_rejects_with_line_and_reason(tmp_path: Path, store: Docu
         "{not json",
         json.dumps({"title": "이름만 있음"}, ensure_ascii=False),  # no place_id
         json.dumps({"place_id": "x1", "title": "   "}, ensure_ascii=False),  # empty title
-        json.dumps({"place_id": "x2", "title": "메뉴가 이상함", "menus": [{"price": "1,000원"}]}, ensure_ascii=False),
+        json.dumps(
+            {"place_id": "x2", "title": "메뉴가 이상함", "menus": [{"price": "1,000원"}]}, ensure_ascii=False
+        ),
         "[1, 2, 3]",
     ]
     path = tmp_path / "in.jsonl"

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from fakes import openai as ofake
 from fakes.http import Script
-
 from matjip.errors import ConfigurationError, ProviderError
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich import Enricher, Enrichment, OfflineEnricher
@@ -46,7 +46,10 @@ def good_record(pid: str) -> dict[str, Any]:
         ],
         "atmosphere": [{"value": "조용한", "evidence": "분위기가   조용해서"}],  # whitespace differs
         "occasion": [{"value": "데이트", "evidence": "데이트하기 좋아요"}, {"value": "회식", "evidence": ""}],
-        "features": [{"value": "단체석", "evidence": "단체석 완비"}, {"value": "방송출연", "evidence": "생생정보통 출연"}],
+        "features": [
+            {"value": "단체석", "evidence": "단체석 완비"},
+            {"value": "방송출연", "evidence": "생생정보통 출연"},
+        ],
     }
 
 
@@ -75,10 +78,14 @@ def test_values_need_verbatim_evidence() -> None:
     assert out.convenience == ["주차"]  # canonical; 와이파이 had no evidence in the text
     assert out.atmosphere == ["조용한"] and out.occasion == ["데이트"] and out.features == ["단체석"]
     ev = out.evidence_for("atmosphere", "조용한")[0]
-    assert ev.source == "reviews[0]" and ev.span == "분위기가 조용해서" and REVIEW[ev.start : ev.end] == ev.span
+    assert (
+        ev.source == "reviews[0]" and ev.span == "분위기가 조용해서" and REVIEW[ev.start : ev.end] == ev.span
+    )
     desc = out.evidence_for("features", "단체석")[0]
     assert desc.source == "description" and desc.span == "단체석 완비"
-    assert all(out.evidence_for(f, v) for f in ("review_food", "convenience", "occasion") for v in out.values(f))
+    assert all(
+        out.evidence_for(f, v) for f in ("review_food", "convenience", "occasion") for v in out.values(f)
+    )
     assert e.stats.dropped_values == 3 and e.stats.llm_records == 1
 
 

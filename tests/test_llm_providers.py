@@ -8,12 +8,12 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import BaseModel
+
 from fakes import gemini as gfake
 from fakes import openai as ofake
 from fakes import tavily as tfake
-from fakes.http import Reply, ReplayServer, Script
-from pydantic import BaseModel
-
+from fakes.http import ReplayServer, Reply, Script
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout, ValidationFailure
 from matjip.llm.base import CallRecord, Message, RetryPolicy, inline_schema, parse_retry_after, record_of
 from matjip.llm.client import make_client
@@ -27,7 +27,10 @@ MSGS: list[Message] = [
     {"role": "system", "content": "JSON만 출력하세요."},
     {"role": "user", "content": 'query: "강남역 주차되는 일식집"'},
 ]
-NLU_OK = {"intent": "search", "entities": {"location": ["강남역"], "category": ["일식"], "convenience": ["주차"]}}
+NLU_OK = {
+    "intent": "search",
+    "entities": {"location": ["강남역"], "category": ["일식"], "convenience": ["주차"]},
+}
 
 
 class Sleeps:
@@ -142,7 +145,9 @@ def test_openai_retry_after_beyond_the_cap_gives_up_at_once() -> None:
 
 
 def test_openai_400_is_not_retried() -> None:
-    script = Script(ofake.error_reply(400, "Invalid schema for response_format", kind="invalid_request_error"))
+    script = Script(
+        ofake.error_reply(400, "Invalid schema for response_format", kind="invalid_request_error")
+    )
     client, sleeps = openai_client(script)
     with pytest.raises(ProviderError, match="Invalid schema"):
         client.complete_json(MSGS, NLUOut, stage="nlu")
@@ -205,7 +210,9 @@ def test_openai_stream_sse_chunks_and_usage() -> None:
 def test_openai_stream_over_a_real_socket() -> None:
     script = Script(ofake.stream_reply(["첫 줄\n", "둘째 ", "줄\n"], usage=False))
     with ReplayServer(script) as srv:
-        client = OpenAICompatClient(model="llama3.1", base_url=srv.url + "/v1", timeout_s=0.5, stream_usage=False)
+        client = OpenAICompatClient(
+            model="llama3.1", base_url=srv.url + "/v1", timeout_s=0.5, stream_usage=False
+        )
         stream = client.stream_text(MSGS, stage="generate")
         assert stream.text() == "첫 줄\n둘째 줄\n"
         client.close()
@@ -222,7 +229,7 @@ def test_openai_stream_429_then_success() -> None:
 
 
 def test_openai_stream_malformed_chunk_fails_with_record() -> None:
-    chunks = ofake.stream_chunks(["좋아요"])[:2] + [b"data: {not json\n\n"]
+    chunks = [*ofake.stream_chunks(["좋아요"])[:2], b"data: {not json\n\n"]
     script = Script(Reply(chunks=chunks))
     client, _ = openai_client(script)
     stream = client.stream_text(MSGS, stage="generate")
@@ -252,7 +259,9 @@ def gemini_client(url: str, *, timeout_s: float = 0.5, max_retries: int = 2) -> 
     sleeps = Sleeps()
     retry = RetryPolicy(max_retries=max_retries, base_s=0.01, max_delay_s=1.0, sleep=sleeps)
     return (
-        GeminiClient(model="gemini-2.5-flash-lite", api_key="g-test", base_url=url, timeout_s=timeout_s, retry=retry),
+        GeminiClient(
+            model="gemini-2.5-flash-lite", api_key="g-test", base_url=url, timeout_s=timeout_s, retry=retry
+        ),
         sleeps,
     )
 
@@ -290,7 +299,9 @@ def test_gemini_stream() -> None:
 
 
 def test_gemini_429_then_success() -> None:
-    script = Script(gfake.error_reply(429, "Resource has been exhausted", retry_after="0"), gfake.json_reply(NLU_OK))
+    script = Script(
+        gfake.error_reply(429, "Resource has been exhausted", retry_after="0"), gfake.json_reply(NLU_OK)
+    )
     with ReplayServer(script) as srv:
         client, sleeps = gemini_client(srv.url)
         value, rec = client.complete_json(MSGS, NLUOut, stage="nlu")
@@ -355,7 +366,9 @@ def test_gemini_needs_a_key() -> None:
 def test_tavily_search_and_context_format() -> None:
     from matjip.llm.web import TavilyClient, format_web_context
 
-    script = Script(tfake.search_reply("종각역 설렁탕", [tfake.IMUN, {"title": "종각 맛집", "content": "x" * 900}]))
+    script = Script(
+        tfake.search_reply("종각역 설렁탕", [tfake.IMUN, {"title": "종각 맛집", "content": "x" * 900}])
+    )
     client = TavilyClient("tvly-test", transport=script.transport(), timeout_s=0.5)
     sources = client.search("종각역 설렁탕")
     seen = script.seen[0]
@@ -374,7 +387,9 @@ def test_tavily_failure_and_settings() -> None:
     from matjip.llm.web import TavilyClient
 
     script = Script(Reply(status=500, body={"detail": {"error": "Internal"}}))
-    client = TavilyClient("tvly-test", transport=script.transport(), retry=RetryPolicy(max_retries=1, sleep=Sleeps()))
+    client = TavilyClient(
+        "tvly-test", transport=script.transport(), retry=RetryPolicy(max_retries=1, sleep=Sleeps())
+    )
     with pytest.raises(ProviderError, match="500"):
         client.search("아무거나")
     assert len(script.seen) == 2
@@ -449,6 +464,15 @@ def test_options_from_settings_and_client_factory() -> None:
     assert parse_stages("none") == frozenset()
     with pytest.raises(ConfigurationError, match="summarize"):
         parse_stages("grade,summarize")
+    env = {
+        "MATJIP_LLM_JSON_MODE": "json_object",
+        "MATJIP_LLM_BACKOFF_BASE_S": "0.01",
+        "MATJIP_LLM_TEMPERATURE": "0",
+    }
+    tuned = LLMOptions.from_settings(_Settings(), env=env)
+    assert (tuned.json_mode, tuned.backoff_base_s, tuned.temperature) == ("json_object", 0.01, 0.0)
+    with pytest.raises(ConfigurationError, match="llm_json_mode"):
+        LLMOptions.from_settings(_Settings(), env={"MATJIP_LLM_JSON_MODE": "xml"})
     assert LLMOptions.from_settings(_Settings(), env={"MATJIP_LLM_STAGES": "understand,generate"}).stages == {
         "understand",
         "generate",

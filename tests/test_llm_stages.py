@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
 from fakes import openai as ofake
 from fakes.http import Reply, Script
-
 from matjip.agent.answer import Shown
 from matjip.agent.models import PlanLocation, SearchPlan
 from matjip.documents import MenuItem, Restaurant
@@ -43,8 +43,16 @@ def restaurant(pid: str, title: str, cuisine: str, menus: list[tuple[str, int]],
 
 
 DOCS = {
-    "101": restaurant("101", "스시젠 강남점", "일식", [("오마카세", 80000), ("연어사시미", 25000)], convenience=["주차", "예약"]),
-    "102": restaurant("102", "도쿄스시 강남본점", "일식", [("특선초밥세트", 45000), ("회덮밥", 22000)], convenience=["주차"]),
+    "101": restaurant(
+        "101",
+        "스시젠 강남점",
+        "일식",
+        [("오마카세", 80000), ("연어사시미", 25000)],
+        convenience=["주차", "예약"],
+    ),
+    "102": restaurant(
+        "102", "도쿄스시 강남본점", "일식", [("특선초밥세트", 45000), ("회덮밥", 22000)], convenience=["주차"]
+    ),
     "103": restaurant("103", "진대감 역삼점", "한식", [("한우차돌삼합", 29000)], convenience=["주차"]),
 }
 OTHER_TITLES = ["진대감 마포점", "스시젠 역삼점", "버거킹 강남역점", "맥도날드 강남점"]
@@ -71,7 +79,11 @@ class Vocabulary:
         self.title_counts = dict.fromkeys(titles, 1)
 
     def brands(self) -> dict[str, list[str]]:
-        return {"버거킹": ["버거킹 강남역점"], "맥도날드": ["맥도날드 강남점"], "스시젠": ["스시젠 강남점", "스시젠 역삼점"]}
+        return {
+            "버거킹": ["버거킹 강남역점"],
+            "맥도날드": ["맥도날드 강남점"],
+            "스시젠": ["스시젠 강남점", "스시젠 역삼점"],
+        }
 
     def titles_for(self, name: str) -> list[str]:
         key = name.replace(" ", "")
@@ -102,7 +114,12 @@ def resources() -> Res:
     return Res(Index(DOCS), Gazetteer(), NLU(Vocabulary(titles)))
 
 
-def stages(fake: Any, *, budget: int = 4, which: Iterable[str] = ("understand", "decide", "plan", "grade", "generate")) -> LLMStages:
+def stages(
+    fake: Any,
+    *,
+    budget: int = 4,
+    which: Iterable[str] = ("understand", "decide", "plan", "grade", "generate"),
+) -> LLMStages:
     return LLMStages(fake, stages=which, budget=budget).bind(resources())
 
 
@@ -143,7 +160,9 @@ def shown(*pids: str) -> list[Shown]:
 
 
 def offline_nlu() -> NLUResult:
-    return NLUResult(intent="search", entities=Entities(location=["강남역"], category=["일식"]), confidence=0.6)
+    return NLUResult(
+        intent="search", entities=Entities(location=["강남역"], category=["일식"]), confidence=0.6
+    )
 
 
 def test_nlu_is_grounded_and_merged() -> None:
@@ -170,15 +189,21 @@ def test_nlu_is_grounded_and_merged() -> None:
     assert out.price is None and out.confidence == 0.6  # offline slots are kept
     notes = st.drain(state())["notes"]
     assert any("dropped ungrounded" in n and "아틀란티스" in n and "존재하지않는집" in n for n in notes)
-    assert "system" == fake.calls[0].messages[0]["role"]
-    assert "버거킹과 맥도날드 중 어디가 더 맛있어?" in fake.calls[0].messages[0]["content"]  # the seed's few-shot
+    assert fake.calls[0].messages[0]["role"] == "system"
+    assert (
+        "버거킹과 맥도날드 중 어디가 더 맛있어?" in fake.calls[0].messages[0]["content"]
+    )  # the seed's few-shot
 
 
 def test_nlu_intent_needs_its_entities() -> None:
-    fake = FakeLLM(script={"nlu": [
-        {"intent": "compare", "entities": {"title": ["버거킹", "맥도날드"]}},
-        {"intent": "compare", "entities": {"title": ["버거킹"]}},
-    ]})
+    fake = FakeLLM(
+        script={
+            "nlu": [
+                {"intent": "compare", "entities": {"title": ["버거킹", "맥도날드"]}},
+                {"intent": "compare", "entities": {"title": ["버거킹"]}},
+            ]
+        }
+    )
     st = stages(fake)
     assert st.understand(state(), "버거킹과 맥도날드 비교", NLUResult()).intent == "compare"
     one = st.understand(state(turn=2), "버거킹 비교", NLUResult())
@@ -188,7 +213,12 @@ def test_nlu_intent_needs_its_entities() -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ['{"intent": "search", "entities": ', {"intent": "chitchat"}, ProviderTimeout("slow"), ProviderError("HTTP 500")],
+    [
+        '{"intent": "search", "entities": ',
+        {"intent": "chitchat"},
+        ProviderTimeout("slow"),
+        ProviderError("HTTP 500"),
+    ],
 )
 def test_nlu_falls_back_to_offline(reply: Any) -> None:
     st = stages(FakeLLM(script={"nlu": reply}))
@@ -203,7 +233,14 @@ def test_nlu_falls_back_to_offline(reply: Any) -> None:
 
 
 def test_need_search_decision() -> None:
-    fake = FakeLLM(script={"need_search": [{"need_search": False, "reason": "기존 결과의 식당을 물음"}, {"need_search": False}]})
+    fake = FakeLLM(
+        script={
+            "need_search": [
+                {"need_search": False, "reason": "기존 결과의 식당을 물음"},
+                {"need_search": False},
+            ]
+        }
+    )
     st = stages(fake)
     ctx = [{"id": "101", "score": 0.7}]
     got = st.decide(state(context=ctx, query="거기 주차돼?"), offline_search=True)
@@ -218,35 +255,61 @@ def test_need_search_decision() -> None:
 
 
 def test_grade_one_batched_call() -> None:
-    fake = FakeLLM(script={"grade": {
-        "overall_relevance": "relevant",
-        "reason": "두 곳 모두 강남역 근처 일식집",
-        "document_scores": [
-            {"document_id": "101", "relevance": "relevant", "reason": "주차 가능 일식"},
-            {"document_id": "102", "relevance": "irrelevant", "reason": "분위기가 다름"},
-        ],
-    }})
+    fake = FakeLLM(
+        script={
+            "grade": {
+                "overall_relevance": "relevant",
+                "reason": "두 곳 모두 강남역 근처 일식집",
+                "document_scores": [
+                    {"document_id": "101", "relevance": "relevant", "reason": "주차 가능 일식"},
+                    {"document_id": "102", "relevance": "irrelevant", "reason": "분위기가 다름"},
+                ],
+            }
+        }
+    )
     st = stages(fake)
     g = st.grade(state(), shown("101", "102"), plan())
     assert g is not None and g.overall_relevance == "relevant" and g.tier == "grader"
-    assert [(d.document_id, d.relevance) for d in g.document_scores] == [("101", "relevant"), ("102", "irrelevant")]
+    assert [(d.document_id, d.relevance) for d in g.document_scores] == [
+        ("101", "relevant"),
+        ("102", "irrelevant"),
+    ]
     assert len(fake.calls) == 1
     prompt = fake.calls[0].prompt
     assert 'document_id: "101"' in prompt and 'document_id: "102"' in prompt and "반경 1000m" in prompt
 
 
 def test_grade_rejects_ids_that_were_not_shown() -> None:
-    st = stages(FakeLLM(script={"grade": {"overall_relevance": "relevant", "reason": "", "document_scores": [
-        {"document_id": "999", "relevance": "relevant", "reason": "?"}]}}))
+    st = stages(
+        FakeLLM(
+            script={
+                "grade": {
+                    "overall_relevance": "relevant",
+                    "reason": "",
+                    "document_scores": [{"document_id": "999", "relevance": "relevant", "reason": "?"}],
+                }
+            }
+        )
+    )
     assert st.grade(state(), shown("101"), plan()) is None
     assert any("not one of the shown documents" in n for n in st.drain(state())["notes"])
 
 
 def test_grade_never_overrides_hard_constraints_and_fills_gaps() -> None:
-    st = stages(FakeLLM(script={"grade": {"overall_relevance": "relevant", "reason": "ok", "document_scores": [
-        {"document_id": "1", "relevance": "relevant", "reason": "ordinal id"},
-        {"document_id": "문서3", "relevance": "relevant", "reason": "한식이지만 좋아요"},
-    ]}}))
+    st = stages(
+        FakeLLM(
+            script={
+                "grade": {
+                    "overall_relevance": "relevant",
+                    "reason": "ok",
+                    "document_scores": [
+                        {"document_id": "1", "relevance": "relevant", "reason": "ordinal id"},
+                        {"document_id": "문서3", "relevance": "relevant", "reason": "한식이지만 좋아요"},
+                    ],
+                }
+            }
+        )
+    )
     g = st.grade(state(), shown("101", "102", "103"), plan())
     assert g is not None
     by_id = {d.document_id: d for d in g.document_scores}
@@ -256,8 +319,17 @@ def test_grade_never_overrides_hard_constraints_and_fills_gaps() -> None:
 
 
 def test_grade_overall_irrelevant_keeps_nothing() -> None:
-    st = stages(FakeLLM(script={"grade": {"overall_relevance": "irrelevant", "reason": "없음", "document_scores": [
-        {"document_id": "101", "relevance": "relevant", "reason": "?"}]}}))
+    st = stages(
+        FakeLLM(
+            script={
+                "grade": {
+                    "overall_relevance": "irrelevant",
+                    "reason": "없음",
+                    "document_scores": [{"document_id": "101", "relevance": "relevant", "reason": "?"}],
+                }
+            }
+        )
+    )
     g = st.grade(state(), shown("101"), plan())
     assert g is not None and g.overall_relevance == "irrelevant"
     assert all(d.relevance == "irrelevant" for d in g.document_scores)
@@ -284,7 +356,9 @@ def http_stages(*replies: Reply, max_retries: int = 2) -> tuple[LLMStages, Scrip
 
 
 def test_grade_over_http_429_then_success_and_500_fallback() -> None:
-    st, script = http_stages(ofake.error_reply(429, "rate", retry_after="0"), ofake.json_reply(grade_body(["101"])))
+    st, script = http_stages(
+        ofake.error_reply(429, "rate", retry_after="0"), ofake.json_reply(grade_body(["101"]))
+    )
     g = st.grade(state(), shown("101"), plan())
     assert g is not None and g.document_scores[0].relevance == "relevant" and len(script.seen) == 2
     calls = st.drain(state())["calls"]
@@ -299,7 +373,14 @@ def test_grade_over_http_429_then_success_and_500_fallback() -> None:
 
 OFFLINE_RAW: dict[str, Any] = {
     "intent": "search",
-    "location": {"name": "강남역", "lat": GANGNAM[0], "lon": GANGNAM[1], "radius_m": 1000, "mode": "near", "region_terms": []},
+    "location": {
+        "name": "강남역",
+        "lat": GANGNAM[0],
+        "lon": GANGNAM[1],
+        "radius_m": 1000,
+        "mode": "near",
+        "region_terms": [],
+    },
     "titles": [],
     "cuisine": ["일식"],
     "menu": [],
@@ -315,7 +396,14 @@ OFFLINE_RAW: dict[str, Any] = {
     "per_title_k": 2,
     "sort": "relevance",
 }
-LLM_PLAN = {"intent": "search", "cuisine": ["일식"], "convenience": ["주차"], "atmosphere": ["조용한"], "k": 5, "sort": "distance"}
+LLM_PLAN = {
+    "intent": "search",
+    "cuisine": ["일식"],
+    "convenience": ["주차"],
+    "atmosphere": ["조용한"],
+    "k": 5,
+    "sort": "distance",
+}
 
 
 def test_plan_written_by_the_llm_keeps_server_fields() -> None:
@@ -340,7 +428,7 @@ def test_plan_retries_once_with_the_validation_error() -> None:
 
 def test_plan_semantic_rejects_are_fed_back() -> None:
     fake = FakeLLM(script={"plan": [{**LLM_PLAN, "intent": "recommend", "cuisine": ["스시"]}, LLM_PLAN]})
-    raw, notes = stages(fake).write_plan(state(), OFFLINE_RAW)
+    raw, _ = stages(fake).write_plan(state(), OFFLINE_RAW)
     assert raw is not None and len(fake.calls) == 2
     feedback = fake.calls[1].messages[-1]["content"]
     assert "intent='recommend' unknown" in feedback and "'스시' dropped" in feedback
@@ -357,7 +445,9 @@ def test_plan_falls_back_after_the_second_failure() -> None:
 
 
 def test_plan_clamps_without_retry_and_drops_invented_titles() -> None:
-    fake = FakeLLM(script={"plan": {**LLM_PLAN, "k": 50, "intent": "information", "titles": ["가짜식당", "스시젠"]}})
+    fake = FakeLLM(
+        script={"plan": {**LLM_PLAN, "k": 50, "intent": "information", "titles": ["가짜식당", "스시젠"]}}
+    )
     raw, notes = stages(fake).write_plan(state(query="강남역 스시젠 영업시간"), OFFLINE_RAW)
     assert raw is not None and len(fake.calls) == 1
     assert raw["titles"] == ["스시젠"] and raw["k"] == 50  # the node's validate_plan clamps k to 10
@@ -376,7 +466,9 @@ TEMPLATE = "강남역 근처 주차 가능한 일식 2곳을 찾았어요.\n\n**
 
 
 def test_generate_streams_a_grounded_answer() -> None:
-    answer = Chunks(["**1. 스시젠 ", "강남점**\n- 오마카세(80,000원), 강남역에서 350m예요.\n", "주차도 돼요."])
+    answer = Chunks(
+        ["**1. 스시젠 ", "강남점**\n- 오마카세(80,000원), 강남역에서 350m예요.\n", "주차도 돼요."]
+    )
     fake = FakeLLM(script={"generate": answer})
     st = stages(fake)
     gen = st.generate_stream(state(), TEMPLATE)
@@ -384,15 +476,23 @@ def test_generate_streams_a_grounded_answer() -> None:
     assert [k for k, _ in events] == ["delta", "delta", "delta"]
     assert gen.text == "**1. 스시젠 강남점**\n- 오마카세(80,000원), 강남역에서 350m예요.\n주차도 돼요."
     user = fake.calls[0].messages[1]["content"]
-    assert fake.calls[0].messages[0]["content"].startswith("당신은 한국의 식당 정보를 제공하는 전문 AI 어시스턴트입니다.")
-    assert "사용자 요청: 강남역 주차되는 일식집" in user and "context:\n문서1:\n식당 이름: 스시젠 강남점" in user
+    assert (
+        fake.calls[0]
+        .messages[0]["content"]
+        .startswith("당신은 한국의 식당 정보를 제공하는 전문 AI 어시스턴트입니다.")
+    )
+    assert (
+        "사용자 요청: 강남역 주차되는 일식집" in user and "context:\n문서1:\n식당 이름: 스시젠 강남점" in user
+    )
     assert "거리: 강남역에서 350m" in user and "<초안>" in user
     calls = st.drain(state())["calls"]
     assert len(calls) == 1 and calls[0]["stage"] == "generate" and calls[0]["ok"]
 
 
 def test_generate_catches_a_hallucinated_restaurant_and_resets() -> None:
-    answer = Chunks(["**1. 스시젠 강남점**\n", "오마카세가 유명해요.\n", "**2. 진대감 마포점**\n", "한우 맛집이에요.\n"])
+    answer = Chunks(
+        ["**1. 스시젠 강남점**\n", "오마카세가 유명해요.\n", "**2. 진대감 마포점**\n", "한우 맛집이에요.\n"]
+    )
     st = stages(FakeLLM(script={"generate": answer}))
     gen = st.generate_stream(state(), TEMPLATE)
     events = list(gen)
@@ -411,7 +511,11 @@ def test_generate_non_streaming_returns_none_when_ungrounded() -> None:
 
 
 def test_generate_provider_failure_mid_stream_resets() -> None:
-    st = stages(FakeLLM(script={"generate": Chunks(["스시젠 강남점을 추천해요.\n", ProviderError("connection reset")])}))
+    st = stages(
+        FakeLLM(
+            script={"generate": Chunks(["스시젠 강남점을 추천해요.\n", ProviderError("connection reset")])}
+        )
+    )
     events = list(st.generate_stream(state(), TEMPLATE))
     assert events[0] == ("delta", "스시젠 강남점을 추천해요.\n") and events[-1][0] == "reset"
     st = stages(FakeLLM(script={"generate": ProviderTimeout("slow")}))
@@ -427,10 +531,20 @@ def test_generate_without_documents_makes_no_call() -> None:
 
 
 def test_generate_with_web_sources() -> None:
-    web = [{"title": "종각역 이문설렁탕 - Naver Blog", "content": "종각역 3-1번 출구로 나와 3분거리.", "url": "https://x"}]
-    fake = FakeLLM(script={"generate": "웹 검색 결과에 따르면 종각역 3-1번 출구에서 3분 거리라고 해요 (웹 출처)."})
+    web = [
+        {
+            "title": "종각역 이문설렁탕 - Naver Blog",
+            "content": "종각역 3-1번 출구로 나와 3분거리.",
+            "url": "https://x",
+        }
+    ]
+    fake = FakeLLM(
+        script={"generate": "웹 검색 결과에 따르면 종각역 3-1번 출구에서 3분 거리라고 해요 (웹 출처)."}
+    )
     st = stages(fake)
-    gen_text = st.generate(state(hits=[], web_sources=web, query="종각 설렁탕"), "웹 검색 결과를 알려 드려요.")
+    gen_text = st.generate(
+        state(hits=[], web_sources=web, query="종각 설렁탕"), "웹 검색 결과를 알려 드려요."
+    )
     assert gen_text is not None
     user = fake.calls[0].messages[1]["content"]
     assert "문서1:\n문서 제목: 종각역 이문설렁탕 - Naver Blog\n문서 내용: 종각역 3-1번" in user
@@ -442,13 +556,26 @@ def test_generate_with_web_sources() -> None:
 
 def test_budget_per_turn_falls_back_offline() -> None:
     fake = FakeLLM()
-    st = stages(fake, budget=1)
+    st = stages(fake, budget=2)
     assert st.grade(state(), shown("101"), plan()) is not None
+    assert st.grade(state(), shown("101"), plan()) is None  # graded once per turn
+    assert st.generate(state(), TEMPLATE) is not None
     assert st.generate(state(), TEMPLATE) is None  # budget spent: template answer
-    assert len(fake.calls) == 1
-    assert any("budget" in n for n in st.drain(state())["notes"])
+    assert [c.stage for c in fake.calls] == ["grade", "generate"]
+    notes = st.drain(state())["notes"]
+    assert any("once per turn" in n for n in notes) and any("budget" in n for n in notes)
     assert st.generate(state(turn=2), TEMPLATE) is not None  # a new turn has a new budget
     assert st.generate(state(session_id="other"), TEMPLATE) is not None  # and so has another session
+
+
+def test_earlier_stages_leave_a_call_for_generation() -> None:
+    fake = FakeLLM()
+    st = stages(fake, budget=1)
+    assert st.grade(state(), shown("101"), plan()) is None  # the only call is kept for the answer
+    assert st.generate(state(), TEMPLATE) is not None
+    assert [c.stage for c in fake.calls] == ["generate"]
+    st = stages(FakeLLM(), budget=1, which=("grade",))  # without generation nothing is kept back
+    assert st.grade(state(), shown("101"), plan()) is not None
 
 
 def test_drain_empties_and_records_keep_everything() -> None:

@@ -20,17 +20,36 @@ MSGS: list[Message] = [{"role": "user", "content": "hi"}]
 
 def rec(stage: str, tin: int, tout: int, cost: float | None, ok: bool = True) -> dict[str, Any]:
     return CallRecord(
-        stage=stage, provider="openai", model="gpt-4o-mini", input_tokens=tin, output_tokens=tout, cost_usd=cost, ok=ok
+        stage=stage,
+        provider="openai",
+        model="gpt-4o-mini",
+        input_tokens=tin,
+        output_tokens=tout,
+        cost_usd=cost,
+        ok=ok,
     ).model_dump(mode="json")
 
 
 TRACE = [
     {"node": "query_input", "ms": 0.1, "decision": "ok", "detail": {}},
-    {"node": "evaluate_relevance", "ms": 300, "decision": "grader", "detail": {
-        "llm": {"calls": [rec("grade", 900, 120, 0.0002)], "notes": ["grade: LLM graded 3/3 documents, 2 relevant"]}}},
+    {
+        "node": "evaluate_relevance",
+        "ms": 300,
+        "decision": "grader",
+        "detail": {
+            "llm": {
+                "calls": [rec("grade", 900, 120, 0.0002)],
+                "notes": ["grade: LLM graded 3/3 documents, 2 relevant"],
+            }
+        },
+    },
     {"node": "web_search", "ms": 500, "decision": "2 web", "detail": {"web": [{"stage": "web"}]}},
-    {"node": "generate", "ms": 900, "decision": "llm", "detail": {
-        "llm": {"calls": [rec("generate", 1500, 400, 0.0004)], "notes": []}}},
+    {
+        "node": "generate",
+        "ms": 900,
+        "decision": "llm",
+        "detail": {"llm": {"calls": [rec("generate", 1500, 400, 0.0004)], "notes": []}},
+    },
 ]
 
 
@@ -120,7 +139,9 @@ def test_langsmith_run_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGSMITH_TRACING", "true")
     monkeypatch.setenv("LANGSMITH_API_KEY", "lsv2_pt_x")
     monkeypatch.setenv("LANGSMITH_PROJECT", "matjip-test")
-    r = CallRecord(stage="grade", provider="openai", model="gpt-4o-mini", input_tokens=10, output_tokens=4, cost_usd=1e-6)
+    r = CallRecord(
+        stage="grade", provider="openai", model="gpt-4o-mini", input_tokens=10, output_tokens=4, cost_usd=1e-6
+    )
     tracing.record_call(r, MSGS, {"overall_relevance": "relevant"})
     assert len(runs) == 1
     run = runs[0]

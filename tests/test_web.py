@@ -64,7 +64,9 @@ def new_page(browser: Any, viewport: dict[str, int], **ctx: Any) -> Any:
     context = browser.new_context(viewport=viewport, locale="ko-KR", **ctx)
     context.route(  # offline: no request may leave the loopback server
         "**/*",
-        lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort(),
+        lambda route: (
+            route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort()
+        ),
     )
     page = context.new_page()
     errors: list[str] = []
@@ -117,7 +119,10 @@ def test_search_streams_answer_cards_and_markers(browser: Any, api_live_server: 
     cards = msg.locator("[data-testid=card]")
     assert cards.count() >= 1
     assert all(
-        c == "일식" for c in page.evaluate("() => [...document.querySelectorAll('.card-meta')].map(e => e.textContent.split(' · ')[0])")
+        c == "일식"
+        for c in page.evaluate(
+            "() => [...document.querySelectorAll('.card-meta')].map(e => e.textContent.split(' · ')[0])"
+        )
     )
     markers = page.locator("[data-testid=map-marker]")
     assert markers.count() == cards.count()

@@ -141,8 +141,8 @@ class ReplayServer:
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        port = self._server.server_address[1]
+        return f"http://127.0.0.1:{port}"
 
     def __enter__(self) -> ReplayServer:
         self._thread.start()

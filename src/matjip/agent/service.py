@@ -17,26 +17,29 @@ from matjip.settings import Settings
 def load_resources(settings: Settings) -> Resources:
     """Open the index, the gazetteer and the NLU vocabulary (built from the index once, cached)."""
     from matjip.geo.gazetteer import Gazetteer
-    from matjip.index.store import open_index
+    from matjip.index import open_index
     from matjip.ingest.store import DocumentStore
     from matjip.ingest.category import CUISINES
     from matjip.nlu import OfflineNLU
-    from matjip.nlu.lexicon import CONVENIENCE_VALUES
+    from matjip.nlu.lexicon import CONVENIENCE
     from matjip.nlu.vocabulary import Vocabulary
 
     index = open_index(settings)
     gazetteer = Gazetteer.load()
-    vocab_path = settings.index_dir / "vocabulary.json"
+    # the vocabulary (restaurant names, menu terms) is built from the documents once and cached
+    # next to the index; a rebuilt index removes it, a changed document count renames it
+    vocab_path = settings.index_dir / f"nlu-vocabulary-{index.count()}.json"
     vocabulary = None
     if vocab_path.exists():
         try:
             vocabulary = Vocabulary.load(vocab_path)
         except Exception:
             vocabulary = None
-    if vocabulary is None or getattr(vocabulary, "source_count", None) != index.count():
+    if vocabulary is None:
         with DocumentStore(settings.store_path) as store:
-            vocabulary = Vocabulary.from_store_docs(store.iter_documents())
-        vocabulary.source_count = index.count()
+            vocabulary = Vocabulary.from_restaurants(store.iter_documents())
+        for old in settings.index_dir.glob("nlu-vocabulary-*.json"):
+            old.unlink(missing_ok=True)
         vocabulary.save(vocab_path)
     nlu = OfflineNLU(vocabulary, gazetteer)
     llm = None
@@ -52,7 +55,7 @@ def load_resources(settings: Settings) -> Resources:
         nlu=nlu,
         config=AgentConfig.from_settings(settings),
         timezone=settings.timezone,
-        conveniences=frozenset(CONVENIENCE_VALUES),
+        conveniences=frozenset(CONVENIENCE),
         cuisines=frozenset(CUISINES),
         llm=llm,
         web=web,

@@ -4,7 +4,8 @@ A turn is identified by ``(session_id, turn)`` from the agent state, so concurre
 never share a budget and nodes of one turn may run on any thread. Each stage call reserves one
 unit of the budget before it goes out (a retry with the validation error is a second call);
 when the budget is spent :class:`~matjip.errors.BudgetExceeded` is raised and the stage falls
-back to its offline twin. Records and notes are drained by the agent's node wrapper after each
+back to its offline twin. Earlier stages leave one call for generation when generation is on,
+since the answer is the stage a user sees. Records and notes are drained by the agent's node wrapper after each
 node, so every call lands in the trace entry of the node that made it.
 """
 
@@ -34,10 +35,16 @@ class TurnLedger:
     pending: list[CallRecord] = field(default_factory=list)  # not yet drained into the trace
     notes: list[str] = field(default_factory=list)
 
-    def reserve(self, stage: str) -> None:
-        if self.used >= self.budget:
-            raise BudgetExceeded(f"LLM budget of {self.budget} call(s) per turn spent; {stage} runs offline")
+    def reserve(self, stage: str, *, keep: int = 0) -> None:
+        """Take one call from the budget, leaving ``keep`` calls for later stages (generation)."""
+        if self.used + keep >= self.budget:
+            what = "spent" if self.used >= self.budget else f"kept for later stages ({keep})"
+            raise BudgetExceeded(f"LLM budget of {self.budget} call(s) per turn {what}; {stage} runs offline")
         self.used += 1
+
+    def count(self, stage: str) -> int:
+        """Calls of ``stage`` made this turn."""
+        return sum(1 for r in self.records if r.stage == stage)
 
     def add(self, record: CallRecord) -> None:
         self.records.append(record)

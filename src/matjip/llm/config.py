@@ -1,11 +1,12 @@
 """LLM options, read from :class:`~matjip.settings.Settings` and the providers' usual env variables.
 
 Settings fields used (``MATJIP_`` prefix): ``llm_provider``, ``llm_model``, ``llm_base_url``,
-``llm_timeout_s``, ``llm_max_retries``, ``llm_turn_budget_calls``, ``llm_plan``. Optional fields
-read when the settings object has them (defaults otherwise): ``llm_stages`` (comma list of
-``understand,decide,plan,grade,generate``), ``llm_backoff_base_s``, ``llm_backoff_max_s``,
-``llm_json_mode``, ``llm_temperature``, ``llm_enrich_batch``, ``llm_enrich_concurrency``,
-``llm_enrich_rps``. Keys never live in settings files of ours: ``OPENAI_API_KEY``,
+``llm_timeout_s``, ``llm_max_retries``, ``llm_turn_budget_calls``, ``llm_plan``. Optional fields,
+read from the settings object when it has them and from ``MATJIP_<NAME>`` in the environment
+otherwise (defaults in :class:`LLMOptions`): ``llm_stages`` (comma list of
+``understand,decide,plan,grade,generate``, or ``all``), ``llm_backoff_base_s``,
+``llm_backoff_max_s``, ``llm_json_mode`` (``json_schema``, ``json_object``, ``none``),
+``llm_temperature``, ``llm_enrich_batch``, ``llm_enrich_concurrency``, ``llm_enrich_rps``. Keys never live in settings files of ours: ``OPENAI_API_KEY``,
 ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` and ``TAVILY_API_KEY`` are read from the environment
 (``tavily_api_key`` in settings wins for Tavily).
 """
@@ -76,7 +77,10 @@ class LLMOptions:
         provider = str(getattr(settings, "llm_provider", "none"))
 
         def opt(name: str, default: Any) -> Any:
+            # a settings field when the Settings class has it, else MATJIP_<NAME> from the environment
             value = getattr(settings, name, None)
+            if value is None:
+                value = env.get(f"MATJIP_{name.upper()}") or None
             return default if value is None else value
 
         api_key: str | None = None
@@ -86,7 +90,7 @@ class LLMOptions:
             base_url = base_url or env.get("OPENAI_BASE_URL") or OPENAI_DEFAULT_BASE_URL
         elif provider == "gemini":
             api_key = env.get("GEMINI_API_KEY") or env.get("GOOGLE_API_KEY") or None
-        stages_value = getattr(settings, "llm_stages", None) or env.get("MATJIP_LLM_STAGES")
+        stages_value = opt("llm_stages", None)
         json_mode = str(opt("llm_json_mode", "json_schema"))
         if json_mode not in ("json_schema", "json_object", "none"):
             raise ConfigurationError(
@@ -104,7 +108,7 @@ class LLMOptions:
             turn_budget_calls=int(opt("llm_turn_budget_calls", 4)),
             stages=parse_stages(stages_value, plan=bool(getattr(settings, "llm_plan", False))),
             json_mode=json_mode,  # type: ignore[arg-type]
-            temperature=getattr(settings, "llm_temperature", None),
+            temperature=None if opt("llm_temperature", None) is None else float(opt("llm_temperature", None)),
             enrich_batch=int(opt("llm_enrich_batch", 4)),
             enrich_concurrency=int(opt("llm_enrich_concurrency", 4)),
             enrich_rps=float(opt("llm_enrich_rps", 2.0)),

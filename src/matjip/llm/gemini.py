@@ -118,7 +118,10 @@ class GeminiClient:
             kwargs["temperature"] = self.temperature
         if schema is not None:
             kwargs["response_mime_type"] = "application/json"
-            kwargs["response_json_schema"] = inline_schema(schema)
+            if "response_json_schema" in self._types.GenerateContentConfig.model_fields:
+                kwargs["response_json_schema"] = inline_schema(schema)
+            else:  # older google-genai: the SDK converts the Pydantic model itself
+                kwargs["response_schema"] = schema
         return self._types.GenerateContentConfig(**kwargs)
 
     def _retry_delay(self, exc: BaseException, attempt: int) -> float | None:

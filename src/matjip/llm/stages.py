@@ -240,7 +240,7 @@ class LLMStages:
         return self.ledgers.records(state)
 
     def _call_json(self, led: TurnLedger, stage: str, messages: Sequence[Message], schema: type[T]) -> T:
-        led.reserve(stage)
+        led.reserve(stage, keep=1 if self.generates else 0)
         try:
             value, record = self.client.complete_json(messages, schema, stage=stage)
         except Exception as exc:
@@ -461,12 +461,16 @@ class LLMStages:
 
         The LLM's verdicts never override a hard constraint: a document the offline grader finds
         outside the radius, of the wrong cuisine, without a required convenience … stays
-        irrelevant.
+        irrelevant. The LLM grades once per turn; the searches of later relaxation steps are
+        graded offline (so a middle-band turn costs at most one grading call).
         """
         from matjip.agent.grader import offline_grade
 
         led = self.ledgers.get(state)
         if not shown:
+            return None
+        if led.count("grade"):
+            led.note("grade: the LLM grades once per turn; the offline grader checks relaxed searches")
             return None
         try:
             docs = [{"id": s.doc.place_id, "text": self._grade_text(s)} for s in shown]

@@ -123,6 +123,7 @@ SLOT_KEYS: tuple[str, ...] = (
     "user_location",
     "ask",
     "ordinal",
+    "ordinals",
     "pronoun_ref",
     "followup_place",
     "smalltalk",
@@ -188,7 +189,11 @@ def build_default_nlu() -> OfflineNLU:
         with gzip.open(DEMO_DATA, "rt", encoding="utf-8") as f:
             for line in f:
                 d = json.loads(line)
-                yield d.get("title", ""), [m.get("name", "") for m in d.get("menus") or []], d.get("category", "")
+                yield (
+                    d.get("title", ""),
+                    [m.get("name", "") for m in d.get("menus") or []],
+                    d.get("category", ""),
+                )
 
     return OfflineNLU(Vocabulary.build(records()), Gazetteer.load())
 

@@ -18,7 +18,15 @@ Smalltalk = Literal["thanks", "greeting", "bye"]
 Ask = Literal["hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating"]
 TimeKind = Literal["now", "at", "range"]
 
-ENTITY_TYPES: tuple[str, ...] = ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion")
+ENTITY_TYPES: tuple[str, ...] = (
+    "location",
+    "title",
+    "menu",
+    "category",
+    "convenience",
+    "atmosphere",
+    "occasion",
+)
 
 
 class Entities(BaseModel):

@@ -39,7 +39,15 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from matjip.nlu import lexicon as L
 from matjip.nlu._regex import FastRegex
 from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
-from matjip.nlu.slots import Span, parse_count, parse_lines, parse_ordinals, parse_party, parse_price, parse_time
+from matjip.nlu.slots import (
+    Span,
+    parse_count,
+    parse_lines,
+    parse_ordinals,
+    parse_party,
+    parse_price,
+    parse_time,
+)
 from matjip.nlu.vocabulary import Vocabulary, lower_same_length
 from matjip.text.kiwi import Morph, tokenize
 
@@ -55,6 +63,11 @@ _FULLWIDTH[0x3000] = 0x20
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _HANGUL_SYLLABLE = re.compile(r"[가-힣]")
 _HANGUL_ANY = re.compile(r"[가-힣ㄱ-ㅎㅏ-ㅣ]")
+_LETTER = re.compile(r"[^\W\d_]")
+_STRUCTURED = re.compile(
+    r"[{\[]\s*\"[^\"]{1,40}\"\s*:|</?[a-z]+[^>]*>|\b(?:select|insert|update|delete|drop)\b.+\b(?:from|into|table|set)\b",
+    re.I,
+)
 _JAMO_ONLY = re.compile(r"^[\sㄱ-ㅎㅏ-ㅣ!?.~^]+$")
 
 # priorities for equal-length overlaps
@@ -62,16 +75,67 @@ _P_LEXICON, _P_PLACE, _P_MENU, _P_TITLE, _P_DATA_MENU, _P_WEAK_TITLE = 5, 4, 3, 
 
 _PARTICLES: Final[tuple[str, ...]] = tuple(
     sorted(
-        """
-        은 는 이 가 을 를 에 에서 에선 의 도 만 랑 이랑 하고 과 와 까지 부터 처럼 보다 로 으로 께 한테 이나 나
-        이요 요 야 이야 점 집 쪽 근처 주변 앞 옆 거 꺼 중 vs 맛집 메뉴 영업 주차 전화 위치 몇 어디 예약 가격 얼마
-        """.split(),
+        [
+            "은",
+            "는",
+            "이",
+            "가",
+            "을",
+            "를",
+            "에",
+            "에서",
+            "에선",
+            "의",
+            "도",
+            "만",
+            "랑",
+            "이랑",
+            "하고",
+            "과",
+            "와",
+            "까지",
+            "부터",
+            "처럼",
+            "보다",
+            "로",
+            "으로",
+            "께",
+            "한테",
+            "이나",
+            "나",
+            "이요",
+            "요",
+            "야",
+            "이야",
+            "점",
+            "집",
+            "쪽",
+            "근처",
+            "주변",
+            "앞",
+            "옆",
+            "거",
+            "꺼",
+            "중",
+            "vs",
+            "맛집",
+            "메뉴",
+            "영업",
+            "주차",
+            "전화",
+            "위치",
+            "몇",
+            "어디",
+            "예약",
+            "가격",
+            "얼마",
+        ],
         key=len,
         reverse=True,
     )
 )
 _FUNCTIONAL_TAG_PREFIXES: Final[tuple[str, ...]] = ("J", "E", "XS", "VCP", "VCN", "VX", "XPN")
-_NOUNISH_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "NR", "XR", "SL", "SH"})
+_NOUNISH_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "NR", "SL", "SH"})
 _CONTENT_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "SL", "SH", "XR", "VV", "VA"})
 
 _BRANCH_AFTER = re.compile(
@@ -81,14 +145,81 @@ _BRANCH_AFTER = re.compile(
 _EXCLUDE_AFTER = re.compile(
     r"^\s*(?:은|는|이|가|을|를|도)?\s*(?:말고|말구|빼고|빼구|제외(?:하고)?|싫(?:어|고|은)|별로(?:야|고|인)?|아닌\s*(?:곳|데|거)|아니고)"
 )
-_BARE_NEAR = re.compile(r"(?<![가-힣])(?:근처|주변|근방|인근|주위|부근|가까이|가까운\s*(?:곳|데|집|식당|가게)(?!\s*(?:부터|순)))")
-_QUESTION_END = re.compile(
-    r"(?:[?？]|나요|니|냐|까요?|는지|던가|돼|되나|됨|있어|있나|있니|어때|해요|하나|하니|해|야|예요|에요|인가요?|죠|음)\s*[.!~ㅠㅜ]*\s*$"
+_BARE_NEAR = re.compile(
+    r"(?<![가-힣])(?:근처|주변|근방|인근|주위|부근|가까이|가까운\s*(?:곳|데|집|식당|가게)(?!\s*(?:부터|순)))"
 )
-_LANDMARK = re.compile(
-    r"(?P<name>[가-힣A-Za-z0-9]{1,12}(?:호수|공원|시장|타워|몰|백화점|아울렛|골목|대학교|대학|병원|터미널|광장|스타필드|"
-    r"센터|빌딩|역|캠퍼스|운동장|경기장|야구장|한강공원))\s*(?:근처|주변|앞|옆|인근|부근|근방|쪽|에서\s*가까운)"
+_NEAR_WORD = re.compile(r"근처|주변|근방|인근|부근|주위|앞(?!으로)|옆|가까이|에서\s*가까운")
+_REFERENT_BEFORE = re.compile(r"(?:번\s*째|째|(?<![가-힣])(?:그|저|이|거기|저기|마지막|첫))\s*$")
+_TRAILING_PARTICLE = re.compile(r"(?:에서|에|의|쪽)$")
+_HANGUL_OR_LATIN = re.compile(r"[가-힣A-Za-z]")
+_PERSONAL_PLACES: Final[frozenset[str]] = frozenset(
+    [
+        "집",
+        "우리집",
+        "회사",
+        "학교",
+        "직장",
+        "사무실",
+        "학원",
+        "숙소",
+        "호텔",
+        "본가",
+        "자취방",
+        "기숙사",
+        "우리회사",
+        "우리학교",
+    ]
 )
+_NOT_LANDMARKS: Final[frozenset[str]] = (
+    frozenset(
+        [
+            "그",
+            "거기",
+            "저기",
+            "여기",
+            "이",
+            "요",
+            "내",
+            "제",
+            "우리",
+            "그곳",
+            "이곳",
+            "저곳",
+            "출구",
+            "입구",
+            "정문",
+            "후문",
+            "사거리",
+            "삼거리",
+            "골목",
+            "동네",
+            "지역",
+            "바로",
+            "집",
+            "가게",
+            "식당",
+            "맛집",
+            "카페",
+            "번째",
+            "첫",
+            "마지막",
+        ]
+    )
+    - _PERSONAL_PLACES
+)
+_AREA_SUFFIXES: Final[tuple[str, ...]] = (
+    "신도시",
+    "사거리",
+    "삼거리",
+    "로데오",
+    "먹자골목",
+    "카페거리",
+    "거리",
+    "골목",
+    "시장",
+    "일대",
+)
+_LOOKUP_TYPES: Final[frozenset[str]] = frozenset({"legal_dong", "admin_dong", "subway_station"})
 _EXPLICIT_ASKS: Final[frozenset[str]] = frozenset({"hours", "price", "menu", "address", "phone", "rating"})
 _GENERIC_RATING = re.compile(r"어때|괜찮(?:아|나|니|냐|아요|나요|을까|은가)")
 _RUNS = re.compile(r"([^\d])\1{3,}")
@@ -168,7 +299,9 @@ class OfflineNLU:
         self._followup = FastRegex(r"(?<![가-힣])(?:" + _alternation(L.FOLLOWUP_PLACE) + ")")
         self._user_loc = FastRegex(r"(?<![가-힣])(?:" + _alternation(L.USER_LOCATION) + ")", re.IGNORECASE)
         self._injection = FastRegex(_alternation(L.INJECTION), re.IGNORECASE)
-        self._near_after = re.compile(r"^\s*(?:역)?\s*(?:에서|에|의)?\s*(?:" + _alternation(L.NEAR_MARKERS) + ")")
+        self._near_after = re.compile(
+            r"^\s*(?:역)?\s*(?:에서|에|의)?\s*(?:" + _alternation(L.NEAR_MARKERS) + ")"
+        )
         self._in_after = re.compile(r"^\s*(?:" + _alternation(L.IN_MARKERS) + ")")
         self._function_words = L.FUNCTION_WORDS
         self._cuisines = self._cuisine_names()
@@ -202,15 +335,20 @@ class OfflineNLU:
         if not text:
             return NLUResult(confidence=0.0, lang="ko", notes=[*notes, "empty"])
         has_hangul = bool(_HANGUL_SYLLABLE.search(text))
-        lang = "ko" if _HANGUL_ANY.search(text) else "other"
+        lang = "ko" if _HANGUL_ANY.search(text) or not _LETTER.search(text) else "other"
         injection = [m.span() for m in self._injection.finditer(text)]
         if injection:
             notes.append("possible_prompt_injection")
+        structured = bool(_STRUCTURED.search(text))
+        if structured:
+            notes.append("structured_input")
         if not has_hangul and _JAMO_ONLY.match(text):
             small = self._smalltalk_of(text)
             if small is not None:
                 return NLUResult(smalltalk=small, confidence=0.7, lang="ko", notes=notes)
-            return NLUResult(confidence=0.1, lang="ko", unknown_terms=[text[:20]], notes=[*notes, "jamo_only"])
+            return NLUResult(
+                confidence=0.1, lang="ko", unknown_terms=[text[:20]], notes=[*notes, "jamo_only"]
+            )
 
         lower = lower_same_length(text)
         morphs = tokenize(text) if has_hangul or lang == "other" else []
@@ -252,21 +390,38 @@ class OfflineNLU:
             if head is not None and head.tag.startswith(_FUNCTIONAL_TAG_PREFIXES):
                 continue
             if vm.kind == "menu":
-                cand = self._menu_candidate(vm.values, vm.source, s, e, text, head, starts_ok, word_ends, morph_ends, morphs)
+                cand = self._menu_candidate(
+                    vm.values,
+                    vm.source,
+                    s,
+                    e,
+                    text,
+                    head,
+                    starts_ok,
+                    word_starts | place_ends,
+                    word_ends,
+                    morph_ends,
+                    morphs,
+                )
                 if cand is not None:
                     cands.append(cand)
                 continue
             # titles
-            if s not in starts_ok and s not in place_ends:
+            chain = vm.n_titles >= 2 and e - s >= 3 and vm.weak is None
+            if s not in starts_ok and s not in place_ends and not chain:
                 continue
-            if s not in word_starts and s not in place_ends and vm.n_titles < 2:
+            if s not in word_starts and s not in place_ends and not chain:
                 continue  # a single shop's name inside a word ("황금올리브" ≠ 올리브)
             value = vm.values[0]
             extended_end = e
             extended = False
             if vm.source != "title":
                 bm = _BRANCH_AFTER.match(text[e:])
-                if bm and (len(bm.group("stem")) >= 2 or bm.group("b") in ("본점", "직영점") or bm.group("stem").isdigit()):
+                if bm and (
+                    len(bm.group("stem")) >= 2
+                    or bm.group("b") in ("본점", "직영점")
+                    or bm.group("stem").isdigit()
+                ):
                     branch = bm.group("b")
                     full = f"{value} {branch}"
                     info = self.vocabulary.title_info(full)
@@ -275,18 +430,23 @@ class OfflineNLU:
                     extended = True
             if not extended and not _right_ok(text, e, word_ends, morph_ends):
                 continue
-            if vm.weak is not None and not extended and not self._weak_title_ok(vm.weak, lower[s:e], info_like):
+            if (
+                vm.weak is not None
+                and not extended
+                and not self._weak_title_ok(vm.weak, lower[s:e], info_like)
+            ):
                 continue
             prio = _P_WEAK_TITLE if vm.weak and not extended else _P_TITLE
             cands.append(_Cand(s, extended_end, "title", (value,), prio, vm.weak, extended))
 
         accepted = _resolve(cands)
-        # landmarks the gazetteer does not know ("석촌호수 근처")
-        for m in _LANDMARK.finditer(text):
-            s, e = m.span("name")
-            if s in word_starts and not any(c.start < e and s < c.end for c in accepted):
-                accepted.append(_Cand(s, e, "location", (m.group("name"),), _P_PLACE))
-                notes.append(f"unresolved_place:{m.group('name')}")
+        accepted.extend(self._places_by_lookup(text, morphs, accepted, word_starts, word_ends, notes))
+        accepted.extend(self._places_glued_to_titles(text, accepted, word_starts))
+        personal_place = False
+        if not any(c.kind == "location" for c in accepted):
+            landmark, personal_place = self._landmark(text, accepted, notes)
+            if landmark is not None:
+                accepted.append(landmark)
         accepted.sort(key=lambda c: c.start)
 
         entities = Entities()
@@ -322,7 +482,9 @@ class OfflineNLU:
 
         followup_spans = [m.span() for m in self._followup.finditer(text)]
         pronoun_spans = [
-            m.span() for m in self._pronoun.finditer(text) if not any(_overlap(m.span(), f) for f in followup_spans)
+            m.span()
+            for m in self._pronoun.finditer(text)
+            if not any(_overlap(m.span(), f) for f in followup_spans)
         ]
         excluded_ref = False
         for s, e in list(pronoun_spans):
@@ -351,6 +513,8 @@ class OfflineNLU:
             and not any(_overlap(m.span(), f) for f in followup_spans + user_spans)
             and not any(m.start() - p[1] in range(0, 3) for p in pronoun_spans)
         ]
+        if personal_place:
+            user_location = True
         if bare_near and not locs and not followup_place and not user_location:
             user_location = True
             notes.append("bare_near_as_user_location")
@@ -360,7 +524,9 @@ class OfflineNLU:
             if locs:
                 notes.append("place_and_user_location")
         elif locs:
-            location_mode = self._location_mode(text, locs[0], place_types.get((locs[0].start, locs[0].end), ""), consumed)
+            location_mode = self._location_mode(
+                text, locs[0], place_types.get((locs[0].start, locs[0].end), ""), consumed
+            )
         elif followup_place:
             location_mode = "near"
         # markers after places count as understood
@@ -374,14 +540,18 @@ class OfflineNLU:
         has_ref = bool(pronoun_spans or ordinals)
         compare_cue = bool(compare_spans)
         search_cue = bool(search_spans)
-        question = bool(_QUESTION_END.search(text))
         asks = self._asks(text, asks_raw, entities)
         search_targets = bool(entities.menu or entities.category or entities.atmosphere or entities.occasion)
         intent: str
-        if len(titles) >= 2:
-            intent = "compare"
-        elif compare_cue and (
-            titles or len(ordinals) >= 2 or (has_ref and len(ordinals) != 1) or len(entities.menu) >= 2 or len(entities.category) >= 2
+        if len(titles) >= 2 or (
+            compare_cue
+            and (
+                titles
+                or len(ordinals) >= 2
+                or (has_ref and len(ordinals) != 1)
+                or len(entities.menu) >= 2
+                or len(entities.category) >= 2
+            )
         ):
             intent = "compare"
         elif titles:
@@ -393,7 +563,17 @@ class OfflineNLU:
                 intent = "information"
         elif has_ref and (asks or not search_cue) and not followup_place:
             intent = "information"
-        elif asks and not (search_targets or entities.location or search_cue or followup_place or user_location):
+        elif asks and not (
+            search_targets
+            or entities.location
+            or search_cue
+            or followup_place
+            or user_location
+            or price
+            or time
+            or counted.value
+            or party.size
+        ):
             intent = "information"
             notes.append("implicit_reference")
         else:
@@ -404,7 +584,11 @@ class OfflineNLU:
             notes.append("compare_ordinals")
 
         unknown = self._unknown_terms(text, morphs, consumed)
-        entity_types = sum(1 for k in ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion") if entities.get(k))
+        entity_types = sum(
+            1
+            for k in ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion")
+            if entities.get(k)
+        )
         signal = bool(
             entity_types
             or price
@@ -428,9 +612,13 @@ class OfflineNLU:
             or entity_types >= 2
             or (entity_types >= 1 and (location_mode != "none" or price or time))
         )
-        confidence = _confidence(signal, clear_cue, entity_types, len(unknown), smalltalk is not None, has_hangul)
+        confidence = _confidence(
+            signal, clear_cue, entity_types, len(unknown), smalltalk is not None, has_hangul
+        )
         if injection:
             confidence = min(confidence, 0.2)
+        if structured:
+            confidence = min(confidence, 0.3)
         if notes and notes[0].startswith("truncated"):
             confidence = min(confidence, 0.5)
 
@@ -467,6 +655,7 @@ class OfflineNLU:
         text: str,
         head: Morph | None,
         starts_ok: set[int],
+        word_starts: set[int],
         word_ends: set[int],
         morph_ends: set[int],
         morphs: Sequence[Morph],
@@ -479,7 +668,7 @@ class OfflineNLU:
         rest = text[e:]
         head_like = e in word_ends or rest.startswith(_MENU_HEAD_FOLLOWERS)
         if source == "data":
-            if s not in starts_ok or (head is not None and head.tag not in _NOUNISH_TAGS):
+            if s not in word_starts or (head is not None and head.tag not in _NOUNISH_TAGS):
                 return None
             if not (head_like or e in morph_ends):
                 return None
@@ -499,7 +688,86 @@ class OfflineNLU:
             return False
         if weak == "short":
             return True
-        return len(key) >= 4 and not self.vocabulary.is_menu(key) and key.replace(" ", "") not in self._cuisines
+        return len(key) >= 4 and not self.vocabulary.is_menu(key) and not self.vocabulary.is_common_word(key)
+
+    def _landmark(self, text: str, accepted: list[_Cand], notes: list[str]) -> tuple[_Cand | None, bool]:
+        """The word right before a near marker when nothing else names a place: a landmark the
+        gazetteer does not know ("석촌호수 근처", "헬리오시티 근처") — reported so the agent can say it
+        does not know it — or a personal place ("회사 근처", "집 앞") that means the user's position."""
+        for m in _NEAR_WORD.finditer(text):
+            prefix = text[: m.start()].rstrip()
+            if not prefix:
+                continue
+            word = prefix.rsplit(" ", 1)[-1]
+            start = len(prefix) - len(word)
+            word = _TRAILING_PARTICLE.sub("", word)
+            end = start + len(word)
+            if any(c.start < end and start < c.end for c in accepted):
+                continue
+            if _REFERENT_BEFORE.search(text[:start]):
+                continue  # "두 번째 집 근처", "그 집 앞": a result's place, not the user's
+            if word in _PERSONAL_PLACES:
+                notes.append(f"personal_place:{word}")
+                return None, True
+            if len(word) < 2 or not _HANGUL_OR_LATIN.search(word) or any(ch.isdigit() for ch in word):
+                continue
+            if word in self._function_words or word in _NOT_LANDMARKS:
+                continue
+            notes.append(f"unresolved_place:{word}")
+            return _Cand(start, end, "location", (word,), _P_PLACE), False
+        return None, False
+
+    def _places_glued_to_titles(self, text: str, accepted: list[_Cand], word_starts: set[int]) -> list[_Cand]:
+        """ "마포진대감": a chain title inside a word; the rest of the word before it may be a place."""
+        if self.gazetteer is None:
+            return []
+        out: list[_Cand] = []
+        for c in accepted:
+            if c.kind != "title" or c.start in word_starts:
+                continue
+            ws = max((w for w in word_starts if w < c.start), default=0)
+            prefix = text[ws : c.start]
+            if len(prefix) < 2 or any(o.start < c.start and ws < o.end for o in accepted if o is not c):
+                continue
+            if self.gazetteer.lookup(prefix):
+                out.append(_Cand(ws, c.start, "location", (prefix,), _P_PLACE))
+        return out
+
+    def _places_by_lookup(
+        self,
+        text: str,
+        morphs: Sequence[Morph],
+        accepted: list[_Cand],
+        word_starts: set[int],
+        word_ends: set[int],
+        notes: list[str],
+    ) -> list[_Cand]:
+        """Area names the free-text matcher leaves out because they are only short forms
+        ("위례" for 위례동, "둔촌" for 둔촌동역): a whole word that the gazetteer resolves to a dong or
+        station of that name."""
+        if self.gazetteer is None:
+            return []
+        out: list[_Cand] = []
+        for m in morphs:
+            if m.tag not in ("NNP", "NNG") or len(m.form) < 2 or m.start not in word_starts:
+                continue
+            if m.form in self._function_words or self.vocabulary.is_menu(m.form):
+                continue
+            if any(c.start < m.end and m.start < c.end for c in (*accepted, *out)):
+                continue
+            rest = text[m.end :]
+            if not (m.end in word_ends or rest.startswith(_PARTICLES) or rest.startswith(_AREA_SUFFIXES)):
+                continue
+            places = self.gazetteer.lookup(m.form)
+            if not places:
+                continue
+            best = places[0]
+            if str(best.type) not in _LOOKUP_TYPES or not best.name.startswith(m.form):
+                continue
+            suffix = next((x for x in _AREA_SUFFIXES if rest.startswith(x)), "")
+            out.append(_Cand(m.start, m.end + len(suffix), "location", (m.form,), _P_PLACE))
+            notes.append(f"place_by_lookup:{m.form}")
+        return out
 
     def _place_type(self, surface: str) -> str:
         if self.gazetteer is None:
@@ -517,7 +785,9 @@ class OfflineNLU:
             marker = m.group(0).strip()
             if region:
                 return "in"
-            if place_type in ("legal_dong", "admin_dong") and marker.startswith(("에 있", "에있", "안", "내", "에 위치")):
+            if place_type in ("legal_dong", "admin_dong") and marker.startswith(
+                ("에 있", "에있", "안", "내", "에 위치")
+            ):
                 return "in"
         if region:
             return "in"
@@ -533,7 +803,9 @@ class OfflineNLU:
             if name not in out:
                 out.append(name)
         for conv in entities.convenience:
-            name = {"주차": "parking", "발렛": "parking", "예약": "reservation", "24시": "hours"}.get(conv, "convenience")
+            name = {"주차": "parking", "발렛": "parking", "예약": "reservation", "24시": "hours"}.get(
+                conv, "convenience"
+            )
             if name not in out:
                 out.append(name)
         if generic_rating and not out:
@@ -560,7 +832,7 @@ class OfflineNLU:
             if e <= s or any(covered[i] for i in range(s, e)):
                 continue
             form = m.form.lower() if m.tag == "SL" else m.form
-            if form in self._function_words or len(form) < 2 and m.tag != "SL":
+            if form in self._function_words or (len(form) < 2 and m.tag != "SL"):
                 continue
             surface = text[s:e] if m.tag in ("NNG", "NNP", "SL", "SH", "XR") else form
             if surface not in out:
@@ -620,7 +892,9 @@ def _resolve(cands: list[_Cand]) -> list[_Cand]:
     return taken
 
 
-def _confidence(signal: bool, clear: bool, entity_types: int, unknown: int, smalltalk: bool, hangul: bool) -> float:
+def _confidence(
+    signal: bool, clear: bool, entity_types: int, unknown: int, smalltalk: bool, hangul: bool
+) -> float:
     if not signal:
         if not hangul:
             return 0.1

@@ -56,7 +56,7 @@ def native_or_digit(token: str) -> int | None:
 
 
 def sino_number(token: str) -> float | None:
-    """"3", "1.5", "삼", "십", "이십", "십오" → number; "" → 1 (as in "만원")."""
+    """ "3", "1.5", "삼", "십", "이십", "십오" → number; "" → 1 (as in "만원")."""
     token = token.strip().replace(",", "")
     if not token:
         return 1.0
@@ -92,14 +92,20 @@ _AMOUNT = (
     r"|(?P<plain>\d{1,3}(?:,\d{3})+|\d{4,7}))"
 )
 _AMOUNT_RE = re.compile(rf"(?<![\d.가-힣])(?:{_AMOUNT})\s*(?P<won>원)?")
-_PER_PERSON_BEFORE = re.compile(r"(?:1\s*인|인당|1\s*인당|한\s*사람\s*(?:당|에)?|1\s*명\s*당|한\s*명\s*당|1\s*인\s*기준|1\s*인분)\s*$")
-_MAX_AFTER = re.compile(r"^\s*(?:이하|이내|아래|밑으로|밑|미만|까지|안쪽|안으로|안에서|선에서|선|내로|내외로|넘지\s*않)")
+_PER_PERSON_BEFORE = re.compile(
+    r"(?:1\s*인|인당|1\s*인당|한\s*사람\s*(?:당|에)?|1\s*명\s*당|한\s*명\s*당|1\s*인\s*기준|1\s*인분)\s*$"
+)
+_MAX_AFTER = re.compile(
+    r"^\s*(?:이하|이내|아래|밑으로|밑|미만|까지|안쪽|안으로|안에서|선에서|선|내로|내외로|넘지\s*않)"
+)
 _MIN_AFTER = re.compile(r"^\s*(?:이상|넘는|넘게|넘어|초과|부터|위로|넘)")
 _BAND_AFTER = re.compile(r"^\s*대(?![가-힣])|^\s*대(?=의|에|로|면|인|가|이)")
 _AROUND_AFTER = re.compile(r"^\s*(?:정도|쯤|내외|안팎|전후|언저리|가량)")
 _RANGE_JOIN = re.compile(r"^\s*(?:~|-|–|에서|부터)\s*")
 _PRICE_CONTEXT = re.compile(r"(?:예산|가격|가격대|비용|금액|1인|인당|짜리|객단가)")
-_CHEAP = re.compile(r"저렴|(?<![가-힣])싼\s*(?:곳|데|집|편|가격|거)|싸고|싸게|가성비|착한\s*가격|비싸지\s*않|부담\s*(?:없는|안\s*되는)\s*가격")
+_CHEAP = re.compile(
+    r"저렴|(?<![가-힣])싼\s*(?:곳|데|집|편|가격|거)|싸고|싸게|가성비|착한\s*가격|비싸지\s*않|부담\s*(?:없는|안\s*되는)\s*가격"
+)
 _PRICEY = re.compile(r"비싸도|가격\s*상관\s*없|돈\s*상관\s*없")
 
 
@@ -154,7 +160,9 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
             hi += _band_width(hi) - 1
         before = text[max(0, shared.start() - 12) : shared.start()]
         per_person = bool(_PER_PERSON_BEFORE.search(before))
-        return PriceSpec(min_won=lo, max_won=hi, per_person=per_person, label=shared.group(0).strip()), [shared.span()]
+        return PriceSpec(min_won=lo, max_won=hi, per_person=per_person, label=shared.group(0).strip()), [
+            shared.span()
+        ]
     found: list[tuple[re.Match[str], int]] = []
     for m in _AMOUNT_RE.finditer(text):
         value = _amount_value(m)
@@ -201,23 +209,31 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
         m2, v2 = found[1]
         spans.append(m2.span())
         lo, hi = sorted((value, v2))
-        return PriceSpec(min_won=lo, max_won=hi, per_person=per_person, label=f"{_fmt_won(lo)}~{_fmt_won(hi)}"), spans
+        return PriceSpec(
+            min_won=lo, max_won=hi, per_person=per_person, label=f"{_fmt_won(lo)}~{_fmt_won(hi)}"
+        ), spans
     q = _MAX_AFTER.match(after)
     if q:
         spans.append((m.end(), m.end() + q.end()))
         hi = value - 1 if "미만" in q.group(0) else value
-        return PriceSpec(max_won=hi, per_person=per_person, label=f"{_fmt_won(value)} {q.group(0).strip()}"), spans
+        return PriceSpec(
+            max_won=hi, per_person=per_person, label=f"{_fmt_won(value)} {q.group(0).strip()}"
+        ), spans
     q = _MIN_AFTER.match(after)
     if q:
         spans.append((m.end(), m.end() + q.end()))
         lo = value + 1 if "초과" in q.group(0) else value
-        return PriceSpec(min_won=lo, per_person=per_person, label=f"{_fmt_won(value)} {q.group(0).strip()}"), spans
+        return PriceSpec(
+            min_won=lo, per_person=per_person, label=f"{_fmt_won(value)} {q.group(0).strip()}"
+        ), spans
     q = _BAND_AFTER.match(after)
     if q:
         spans.append((m.end(), m.end() + q.end()))
         width = _band_width(value)
         return (
-            PriceSpec(min_won=value, max_won=value + width - 1, per_person=per_person, label=f"{_fmt_won(value)}대"),
+            PriceSpec(
+                min_won=value, max_won=value + width - 1, per_person=per_person, label=f"{_fmt_won(value)}대"
+            ),
             spans,
         )
     q = _AROUND_AFTER.match(after)
@@ -329,7 +345,9 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
                     spans.append((clock.end(), clock.end() + until.end()))
                     value = max(0, value - 1)
                     label += "까지 영업"
-                return TimeSpec(kind="at", weekday=weekday, minute=value, day_offset=day_offset, label=label), spans
+                return TimeSpec(
+                    kind="at", weekday=weekday, minute=value, day_offset=day_offset, label=label
+                ), spans
     late = _LATE_RE.search(text)
     if late:
         spans.append(late.span())
@@ -354,7 +372,14 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
         )
     if weekday is not None or (day_offset is not None and day_offset > 0):
         return (
-            TimeSpec(kind="range", weekday=weekday, day_offset=day_offset, start_minute=0, end_minute=1440, label=" ".join(labels)),
+            TimeSpec(
+                kind="range",
+                weekday=weekday,
+                day_offset=day_offset,
+                start_minute=0,
+                end_minute=1440,
+                label=" ".join(labels),
+            ),
             spans,
         )
     return None, spans
@@ -366,7 +391,9 @@ _COUNT_RE = re.compile(
     rf"(?<![\d가-힣])(?P<n>\d{{1,3}}|{_NATIVE_ALT})\s*(?:곳|군데|개|집|가지|개소)(?!\s*째|째|\s*이상\s*메뉴)"
     r"(?:\s*(?:만|정도|쯤|까지|씩))?"
 )
-_COUNT_WORDS_RE = re.compile(r"(?<![가-힣])(?:하나만|한\s*개만|한\s*곳만|딱\s*한\s*곳)|(?:top|탑|베스트)\s*(?P<n>\d{1,2})", re.I)
+_COUNT_WORDS_RE = re.compile(
+    r"(?<![가-힣])(?:하나만|한\s*개만|한\s*곳만|딱\s*한\s*곳)|(?:top|탑|베스트)\s*(?P<n>\d{1,2})", re.I
+)
 _PARTY_RE = re.compile(
     rf"(?<![\d가-힣])(?P<n>\d{{1,3}}|{_NATIVE_ALT})\s*(?:명|인)(?!\s*(?:분|당|기준|분식|석)|분)(?:\s*(?:이서|이|정도|쯤|가|이\s*가|예약|모임|이서\s*갈))?"
 )
@@ -379,7 +406,7 @@ _PARTY_WORDS: Final[tuple[tuple[re.Pattern[str], int], ...]] = (
 )
 _CHILDREN_RE = re.compile(
     r"(?<![가-힣])(?:아이(?=랑|와|들|하고|\s*(?:데리고|동반|있는|랑|와|둘|셋|한\s*명|포함|키우|손님|같이|도))"
-    r"|애들|애기|아기(?!자기|\s*의자)|유아(?!\s*의자)|어린이|키즈(?!\s*(?:존|룸|카페|공간))|초등학생|유치원생|꼬마|"
+    r"|애들|애기(?!\s*의자)|아기(?!자기|\s*의자)|유아(?!\s*의자)|유모차|어린이|키즈(?!\s*(?:존|룸|카페|공간))|초등학생|유치원생|꼬마|"
     r"아들(?=이랑|과|하고|\s*데리고)|딸(?=이랑|과|하고|\s*데리고)|애\s*(?:데리고|랑))"
 )
 _ORDINAL_RE = re.compile(
@@ -447,11 +474,13 @@ def parse_party(text: str, price_spans: list[Span]) -> tuple[PartySpec, list[Spa
         break
     if size is None:
         for rx, n in _PARTY_WORDS:
-            m = rx.search(text)
-            if m:
+            w = rx.search(text)
+            if w and not re.search(
+                r"(?:아이|애|애들|아이들|아기|자녀)\s*$", text[max(0, w.start() - 4) : w.start()]
+            ):
                 size = n
-                spans.append(m.span())
-                labels.append(m.group(0).strip())
+                spans.append(w.span())
+                labels.append(w.group(0).strip())
                 break
     children = _CHILDREN_RE.search(text)
     if children:
@@ -495,7 +524,9 @@ def parse_lines(text: str) -> tuple[list[str], list[Span]]:
     spans: list[Span] = []
     for m in _LINE_RE.finditer(text):
         name = f"{int(m.group(1))}호선" if m.group(1) else re.sub(r"\s+", "", m.group(2)) + "선"
-        name = {"분당선": "수인분당선", "수인분당선": "수인분당선", "경의중앙선": "경의중앙선"}.get(name, name)
+        name = {"분당선": "수인분당선", "수인분당선": "수인분당선", "경의중앙선": "경의중앙선"}.get(
+            name, name
+        )
         if name not in out:
             out.append(name)
         spans.append(m.span())

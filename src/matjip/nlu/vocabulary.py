@@ -57,17 +57,52 @@ _PAREN = re.compile(r"\s*[\(\[（【<].*?(?:[\)\]）】>]|$)")
 _SPACES = re.compile(r"\s+")
 _BRANCH = re.compile(r"^[0-9A-Za-z가-힣&·.\-]{1,20}(?:본점|직영점|지점|분점|호점|점)$")
 _MENU_SPLIT = re.compile(r"[\s+/,&·|~\-_=:;!?*#'\"`]+")
-_MENU_NOISE = re.compile(r"[0-9０-９.]+\s*(?:g|kg|ml|l|cm|인분|인|개|pcs|p|피스|마리|조각|호|oz|잔|병|장)?", re.I)
+_MENU_NOISE = re.compile(
+    r"[0-9０-９.]+\s*(?:g|kg|ml|l|cm|인분|인|개|pcs|p|피스|마리|조각|호|oz|잔|병|장)?", re.I
+)
 _HANGUL_ONLY = re.compile(r"^[가-힣]+$")
 _LATIN_WORD = re.compile(r"^[a-z][a-z0-9&'.\-]*$")
 _HAS_HANGUL_OR_LATIN = re.compile(r"[가-힣A-Za-z]")
 
 # Cuisine and venue words used to decide that a title is generic (plain strings).
+_ADNOMINAL_ENDINGS = frozenset("한운은는된쁜찬센큰")
 _CUISINE_WORDS = frozenset(
-    """
-    한식 일식 중식 양식 분식 카페 술집 호프 주점 포차 뷔페 부페 베이커리 디저트 커피 이자카야 레스토랑 다이닝
-    한식당 일식당 중식당 양식당 중국집 횟집 고깃집 고기집 밥집 빵집 떡집 국숫집 국수집 분식집 치킨집 피자집
-    """.split()
+    [
+        "한식",
+        "일식",
+        "중식",
+        "양식",
+        "분식",
+        "카페",
+        "술집",
+        "호프",
+        "주점",
+        "포차",
+        "뷔페",
+        "부페",
+        "베이커리",
+        "디저트",
+        "커피",
+        "이자카야",
+        "레스토랑",
+        "다이닝",
+        "한식당",
+        "일식당",
+        "중식당",
+        "양식당",
+        "중국집",
+        "횟집",
+        "고깃집",
+        "고기집",
+        "밥집",
+        "빵집",
+        "떡집",
+        "국숫집",
+        "국수집",
+        "분식집",
+        "치킨집",
+        "피자집",
+    ]
 )
 
 
@@ -170,6 +205,7 @@ class Vocabulary:
         self.menu_df: dict[str, int] = dict(menu_df)
         self.place_names: frozenset[str] = frozenset(compact(p) for p in place_names if p)
         self._menus: dict[str, MenuInfo] = {}
+        self._generic_parts: frozenset[str] = frozenset()
         self._titles: dict[str, TitleInfo] = {}
         self._brand_titles: dict[str, list[str]] = {}
         self._prefixes: set[str] = set()
@@ -268,6 +304,8 @@ class Vocabulary:
         for term, df in self.menu_df.items():
             if len(term) < 2 or term in never or (len(term) == 2 and df < MIN_SHORT_MENU_DF):
                 continue
+            if term[-1] in _ADNOMINAL_ENDINGS:
+                continue  # "얼큰한", "매운", "맑은": a description, not a dish
             canon = surface_to_canon.get(term, term)
             self._menus[term] = MenuInfo((canon,), "data")
             self._canon_surfaces[canon].add(term)
@@ -291,7 +329,7 @@ class Vocabulary:
             self._menus[surface] = MenuInfo(tuple(canons), "combo")
         curated = {k for k, v in self._menus.items() if v.source != "data"}
         self._menu_words: frozenset[str] = frozenset(curated) | MENU_STOPWORDS
-        self._generic_parts: frozenset[str] = (
+        self._generic_parts = (
             frozenset(w for w in self._menu_words | _CUISINE_WORDS | FUNCTION_WORDS if len(w) >= 2)
             | GENERIC_TITLE_WORDS
             | SINGLE_CHAR_MENUS
@@ -328,8 +366,8 @@ class Vocabulary:
                 brand_titles[words[0]].add(title)
         # one display per case-insensitive brand (the spelling with most titles)
         by_key: dict[str, list[str]] = defaultdict(list)
-        for brand in brand_titles:
-            by_key[compact(brand)].append(brand)
+        for b in brand_titles:
+            by_key[compact(b)].append(b)
         brands: dict[str, tuple[str, set[str]]] = {}
         for key, spellings in by_key.items():
             best = max(spellings, key=lambda b: (len(brand_titles[b]), b))
@@ -353,7 +391,7 @@ class Vocabulary:
             key_spaced = lower_same_length(title)
             key_compact = compact(title)
             words = title.split(" ")
-            brand = None
+            brand: str | None = None
             if len(words) >= 2:
                 head = " ".join(words[:-1])
                 if compact(head) in brands and _BRANCH.match(words[-1]):
@@ -369,7 +407,8 @@ class Vocabulary:
             put(key_compact, info)
         for key, (display, ts) in brands.items():
             info = TitleInfo(display, "brand", display, len(ts), self._title_weakness(key, len(ts)))
-            put(lower_same_length(display), info)
+            for spelling in by_key[key]:  # "칠프로 칠백식당" and "칠프로칠백식당"
+                put(lower_same_length(spelling), info)
             put(key, info)
         for canon, aliases in TITLE_ALIASES.items():
             target = brands.get(compact(canon))
@@ -429,6 +468,10 @@ class Vocabulary:
                 j += 1
         return out
 
+    def is_common_word(self, word: str) -> bool:
+        """A menu, cuisine, place or generic word (what makes a title "generic")."""
+        return compact(word) in self._generic_parts
+
     def is_menu(self, word: str) -> bool:
         return lower_same_length(word) in self._menus
 
@@ -462,7 +505,9 @@ class Vocabulary:
             head = self.title_info(" ".join(words[:-1]))
             if head is not None and head.brand in self._brand_titles:
                 stem = compact(re.sub(r"(?:본점|직영점|지점|분점|호점|점)$", "", words[-1]))
-                found = [t for t in self._brand_titles[head.brand] if stem and stem in compact(t.split(" ")[-1])]
+                found = [
+                    t for t in self._brand_titles[head.brand] if stem and stem in compact(t.split(" ")[-1])
+                ]
                 return found or list(self._brand_titles[head.brand])
         return []
 

@@ -5,7 +5,7 @@ Names::
     kiwi-cong                  offline Korean embeddings from Kiwi's CoNg model (default)
     lsa                        TF-IDF + truncated SVD learnt from the corpus at index time
     hash                       hashed character n-grams (tests, last-resort fallback)
-    combo                      kiwi-cong 0.6 + hash 0.4 (cosine weights)
+    combo                      kiwi-cong 0.8 + hash 0.2 (cosine weights; for vector-only search)
     openai[:model[@dims]]      OpenAI-compatible /embeddings (OPENAI_API_KEY)
     gemini[:model[@dims]]      Gemini batchEmbedContents (GEMINI_API_KEY or GOOGLE_API_KEY)
     st:<dir>                   a local sentence-transformers model directory
@@ -28,7 +28,7 @@ KNOWN_NAMES = (
     "st:<dir>",
 )
 
-COMBO_WEIGHTS = (0.6, 0.4)  # kiwi-cong, hash — see bench/embeddings.py
+COMBO_WEIGHTS = (0.8, 0.2)  # kiwi-cong, hash — see bench/embeddings.py
 
 
 def create(name: str) -> Embedder:

@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import numpy as np
@@ -160,7 +160,11 @@ class OpenAIEmbedder(_HttpEmbedder):
     """
 
     DEFAULT_MODEL = "text-embedding-3-small"
-    KNOWN_DIMS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
+    KNOWN_DIMS: ClassVar[dict[str, int]] = {
+        "text-embedding-3-small": 1536,
+        "text-embedding-3-large": 3072,
+        "text-embedding-ada-002": 1536,
+    }
     batch_size = 256
 
     def __init__(
@@ -182,7 +186,12 @@ class OpenAIEmbedder(_HttpEmbedder):
         if not key:
             raise ConfigurationError("the openai embedder needs an API key: set OPENAI_API_KEY")
         self._key = key
-        self._base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or _llm_base_url("openai") or "https://api.openai.com/v1").rstrip("/")
+        self._base_url = (
+            base_url
+            or os.environ.get("OPENAI_BASE_URL")
+            or _llm_base_url("openai")
+            or "https://api.openai.com/v1"
+        ).rstrip("/")
         self.name = f"openai:{self.model}" + (f"@{dimensions}" if dimensions else "")
         self.dim = dimensions or self.KNOWN_DIMS.get(self.model, 0)  # 0: learnt from the first answer
 
@@ -207,7 +216,7 @@ class GeminiEmbedder(_HttpEmbedder):
     """
 
     DEFAULT_MODEL = "gemini-embedding-001"
-    KNOWN_DIMS = {"gemini-embedding-001": 3072, "text-embedding-004": 768}
+    KNOWN_DIMS: ClassVar[dict[str, int]] = {"gemini-embedding-001": 3072, "text-embedding-004": 768}
     BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
     batch_size = 100  # the API's per-request limit
 
@@ -228,7 +237,9 @@ class GeminiEmbedder(_HttpEmbedder):
         self.dimensions = dimensions
         key = api_key or os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
         if not key:
-            raise ConfigurationError("the gemini embedder needs an API key: set GEMINI_API_KEY or GOOGLE_API_KEY")
+            raise ConfigurationError(
+                "the gemini embedder needs an API key: set GEMINI_API_KEY or GOOGLE_API_KEY"
+            )
         self._key = key
         self._base_url = (base_url or self.BASE_URL).rstrip("/")
         self.name = f"gemini:{self.model}" + (f"@{dimensions}" if dimensions else "")
@@ -238,7 +249,11 @@ class GeminiEmbedder(_HttpEmbedder):
         task = "RETRIEVAL_QUERY" if query else "RETRIEVAL_DOCUMENT"
         requests: list[dict[str, Any]] = []
         for t in texts:
-            r: dict[str, Any] = {"model": f"models/{self.model}", "content": {"parts": [{"text": t}]}, "taskType": task}
+            r: dict[str, Any] = {
+                "model": f"models/{self.model}",
+                "content": {"parts": [{"text": t}]},
+                "taskType": task,
+            }
             if self.dimensions:
                 r["outputDimensionality"] = self.dimensions
             requests.append(r)
@@ -268,7 +283,9 @@ class SentenceTransformerEmbedder:
     def __init__(self, directory: str | Path, *, batch_size: int = 64) -> None:
         path = Path(directory).expanduser()
         if not path.is_dir():
-            raise ConfigurationError(f"st embedder: {path} is not a directory holding a sentence-transformers model")
+            raise ConfigurationError(
+                f"st embedder: {path} is not a directory holding a sentence-transformers model"
+            )
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as e:

@@ -271,7 +271,7 @@ class LLMEnricher:
         if client is None:
             if options.provider == "none":
                 raise ConfigurationError(
-                    "--enrich llm needs an LLM provider: set MATJIP_LLM_PROVIDER (openai, gemini or fake)"
+                    "--enrich llm needs one of the LLM providers: set MATJIP_LLM_PROVIDER (openai, gemini or fake)"
                 )
             client = make_client(options)
         return cls(

@@ -1,0 +1,350 @@
+"""Search benchmark: the demo data and a 100k-document corpus (the demo replicated).
+
+    .venv/bin/python bench/search.py                  # hash embedder, 100k, 200 queries
+    .venv/bin/python bench/search.py --embedder lsa --n 100000 --rebuild
+
+Builds (or reuses) two indexes under ``--work`` (the demo, and the demo replicated to ``--n``
+documents with new ids and coordinates jittered by up to ~1.5 km), generates ``--queries``
+filtered queries (a 1-5 km circle + the cuisine + all-of convenience tags + a menu term, plus
+free text), then measures each index in a fresh subprocess (so load time and RSS are the
+index's own): p50/p95 of filtered hybrid search, filtered kNN (vector only), unfiltered text
+search, and the same filtered kNN through a brute-force numpy baseline (every filter a full
+column scan, every vector scored), with the candidate counts cross-checked.
+
+Targets at 100k on a 2-core machine: filtered hybrid p95 <= 10 ms, load <= 2 s, RSS <= 1 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from matjip.documents import Restaurant
+from matjip.index.request import GeoFilter, SearchRequest
+
+TEXTS = [
+    "데이트 분위기",
+    "회식 단체",
+    "조용한 대화",
+    "가족 모임",
+    "혼밥",
+    "술자리",
+    "친절한 가성비",
+    "넓은 공간",
+    "깔끔한",
+]
+DEFAULT_WORK = Path(os.environ.get("MATJIP_BENCH_DIR", "/tmp/matjip-bench"))
+
+
+# -- corpus -----------------------------------------------------------------------------------
+
+
+def demo_documents(work: Path) -> list[Restaurant]:
+    """The demo data through the product's own preprocessing + offline enrichment (cached)."""
+    cache = work / "demo_docs.jsonl"
+    if cache.exists():
+        with cache.open(encoding="utf-8") as fh:
+            return [Restaurant.model_validate_json(line) for line in fh]
+    from matjip.ingest.crawl import read_records
+    from matjip.ingest.enrich import get_enricher
+    from matjip.ingest.preprocess import to_restaurants
+    from matjip.settings import DEMO_DATA
+
+    crawl = [it[1] for it in read_records(DEMO_DATA) if isinstance(it, tuple)]
+    docs = to_restaurants(crawl, get_enricher("offline"))
+    seen: dict[str, Restaurant] = {d.place_id: d for d in docs}
+    docs = list(seen.values())
+    work.mkdir(parents=True, exist_ok=True)
+    with cache.open("w", encoding="utf-8") as fh:
+        for d in docs:
+            fh.write(d.model_dump_json(by_alias=True) + "\n")
+    return docs
+
+
+def replicate(docs: Sequence[Restaurant], n: int, seed: int = 1) -> list[Restaurant]:
+    """``n`` documents: the originals, then copies with new ids and jittered coordinates."""
+    rng = random.Random(seed)
+    out = list(docs[:n])
+    j = 0
+    while len(out) < n:
+        j += 1
+        for d in docs:
+            if len(out) >= n:
+                break
+            upd: dict[str, Any] = {"place_id": f"{d.place_id}-r{j}"}
+            if d.lat is not None and d.lon is not None:
+                upd["lat"] = d.lat + rng.uniform(-0.0135, 0.0135)
+                upd["lon"] = d.lon + rng.uniform(-0.017, 0.017)
+            out.append(d.model_copy(update=upd))
+    return out
+
+
+def make_queries(docs: Sequence[Restaurant], count: int, seed: int) -> list[SearchRequest]:
+    from matjip.index.analyzer import analyze
+
+    rng = random.Random(seed)
+    pool = [d for d in docs if d.lat is not None and d.lon is not None and d.menus]
+    out: list[SearchRequest] = []
+    while len(out) < count:
+        d = rng.choice(pool)
+        assert d.lat is not None and d.lon is not None
+        terms = [t for t in analyze(rng.choice(d.menus).name) if len(t) >= 2 and not t.isdigit()]
+        if not terms:
+            continue
+        tags = rng.sample(d.convenience, min(len(d.convenience), rng.choice([0, 1, 1, 2])))
+        out.append(
+            SearchRequest(
+                text=rng.choice(TEXTS),
+                geo=GeoFilter(
+                    lat=d.lat + rng.uniform(-0.003, 0.003),
+                    lon=d.lon + rng.uniform(-0.003, 0.003),
+                    radius_m=rng.uniform(1000, 5000),
+                ),
+                cuisine=[d.cuisine],
+                convenience=tags,
+                menu=[rng.choice(terms)],
+                k=rng.choice([3, 5, 10]),
+            )
+        )
+    return out
+
+
+def ensure_index(
+    directory: Path, docs: Sequence[Restaurant], embedder_name: str, rebuild: bool
+) -> dict[str, Any]:
+    from matjip.index.embed import get_embedder
+    from matjip.index.embedded import EmbeddedIndex
+
+    meta = directory / "meta.json"
+    if meta.exists() and not rebuild:
+        m = json.loads(meta.read_text(encoding="utf-8"))
+        if m["embedder"]["name"] == embedder_name and m["rows"] == len(docs):
+            return {"built": False, "build_seconds": m.get("build_seconds")}
+    last = [0.0]
+
+    def progress(stage: str, done: int, total: int | None) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 5 or done == total:
+            last[0] = now
+            print(f"  [{directory.name}] {stage} {done}/{total or '?'}", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    EmbeddedIndex(directory, get_embedder(embedder_name)).build(docs, progress)
+    return {"built": True, "build_seconds": round(time.perf_counter() - started, 1)}
+
+
+# -- measurement (runs in a fresh process) ---------------------------------------------------
+
+
+def _rss_mb() -> dict[str, float]:
+    out: dict[str, float] = {}
+    with open("/proc/self/status", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, value = line.split(":", 1)
+                out[key] = round(int(value.split()[0]) / 1024, 1)
+    return out
+
+
+def _pct(values: list[float]) -> dict[str, float]:
+    a = np.asarray(values)
+    return {"p50": round(float(np.percentile(a, 50)), 3), "p95": round(float(np.percentile(a, 95)), 3)}
+
+
+def brute_force_knn(index: Any, req: SearchRequest, qv: np.ndarray) -> tuple[int, list[int]]:
+    """The filtered kNN with no index structures: every filter a full scan, every vector scored."""
+    from matjip.geo.distance import haversine_m_array
+    from matjip.index.reference import normalize_key
+
+    s = index._require()
+    cols = s.cols
+    assert req.geo is not None
+    d = haversine_m_array(req.geo.lat, req.geo.lon, cols["lat"], cols["lon"])
+    mask = (d <= req.geo.radius_m) & cols["alive"]
+    codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
+    mask &= np.isin(cols["cuisine"], codes)
+    for v in req.convenience:
+        c = s.vocab.lookup("conv", v)
+        if c is None:
+            mask[:] = False
+            break
+        bit = np.uint64(1) << np.uint64(c % 64)
+        mask &= (cols["conv_bits"][:, c // 64] & bit) == bit
+    menus = s.strings["menu_keys"]
+    for t in req.menu:
+        key = normalize_key(t)
+        mask &= np.fromiter((key in m for m in menus), dtype=np.bool_, count=len(menus))
+    sims = np.asarray(s.vectors @ qv, dtype=np.float64)
+    sims[~mask] = -np.inf
+    n = int(mask.sum())
+    k = min(req.k, n)
+    top = np.argpartition(-sims, k - 1)[:k] if k else np.zeros(0, np.int64)
+    return n, top[np.argsort(-sims[top])].tolist()
+
+
+def measure(directory: Path, queries_file: Path, embedder_name: str, repeat: int) -> dict[str, Any]:
+    from matjip.index.embed import get_embedder
+    from matjip.index.embedded import EmbeddedIndex
+
+    rss_start = _rss_mb()
+    queries = [SearchRequest.model_validate(q) for q in json.loads(queries_file.read_text(encoding="utf-8"))]
+    loads = []
+    index = None
+    for _ in range(3):
+        t = time.perf_counter()
+        index = EmbeddedIndex(directory, get_embedder(embedder_name)).load()
+        loads.append(time.perf_counter() - t)
+    assert index is not None
+    rss_loaded = _rss_mb()
+    t = time.perf_counter()
+    index.warm()  # loads Kiwi (shared, process-wide) and runs one query
+    warm_s = time.perf_counter() - t
+    for q in queries[:20]:
+        index.search(q)
+    names = ("hybrid", "knn", "text_only", "brute_knn")
+    single: dict[str, list[float]] = {name: [] for name in names}  # first run of each query
+    median: dict[str, list[float]] = {name: [] for name in names}  # median of `repeat` runs
+    candidates: list[int] = []
+    mismatches = 0
+    load_avg = os.getloadavg()[0]
+    for q in queries:
+        tq = SearchRequest(text=q.text + " " + " ".join(q.menu), k=q.k)
+        runs: dict[str, list[float]] = {name: [] for name in names}
+        for _ in range(repeat):
+            t = time.perf_counter()
+            res = index.search(q)
+            runs["hybrid"].append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            knn = index.search(q, mode="vector")
+            runs["knn"].append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            index.search(tq)
+            runs["text_only"].append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            qv = np.asarray(index.embedder.embed_query(q.text), dtype=np.float32)
+            n, _ = brute_force_knn(index, q, qv)
+            runs["brute_knn"].append((time.perf_counter() - t) * 1000)
+        candidates.append(res.total_candidates)
+        if n != knn.total_candidates:
+            mismatches += 1
+        for name in names:
+            single[name].append(runs[name][0])
+            median[name].append(float(np.median(runs[name])))
+    stats = {name: _pct(v) for name, v in median.items()}
+    return {
+        "documents": index.count(),
+        "embedder": f"{index.embedder.name}/{index.embedder.dim}",
+        "load_s": {"first": round(loads[0], 3), "min": round(min(loads), 3)},
+        "warm_s": round(warm_s, 2),
+        "latency_ms": stats,
+        "latency_ms_first_run": {name: _pct(v) for name, v in single.items()},
+        "load_average_1m": [round(load_avg, 2), round(os.getloadavg()[0], 2)],
+        "knn_vs_brute_p50": round(stats["brute_knn"]["p50"] / max(stats["knn"]["p50"], 1e-9), 1),
+        "candidates": {"median": float(np.median(candidates)), "zero": int(sum(c == 0 for c in candidates))},
+        "candidate_mismatches_vs_brute": mismatches,
+        "rss_mb": {"start": rss_start.get("VmRSS"), "loaded": rss_loaded.get("VmRSS"), **_rss_mb()},
+        "disk_mb": round(index.stats()["disk_bytes"] / 1e6, 1),
+    }
+
+
+# -- main -------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--embedder", default="hash")
+    ap.add_argument("--n", type=int, default=100_000, help="size of the large corpus")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--work", type=Path, default=DEFAULT_WORK)
+    ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--skip-large", action="store_true")
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="runs per query; percentiles use each query's median"
+    )
+    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--queries-file", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.queries_file, args.embedder, args.repeat)))
+        return
+
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    t = time.perf_counter()
+    demo = demo_documents(work)
+    print(f"demo documents: {len(demo)} ({time.perf_counter() - t:.1f} s)", file=sys.stderr)
+    corpora: list[tuple[str, list[Restaurant]]] = [("demo", demo)]
+    if not args.skip_large:
+        corpora.append((f"{args.n // 1000}k", replicate(demo, args.n, args.seed)))
+    results: dict[str, Any] = {}
+    for label, docs in corpora:
+        directory = work / f"index-{label}-{args.embedder.replace(':', '_').replace('/', '_')}"
+        build = ensure_index(directory, docs, args.embedder, args.rebuild)
+        queries = make_queries(docs, args.queries, args.seed)
+        qfile = work / f"queries-{label}.json"
+        qfile.write_text(json.dumps([q.model_dump(mode="json") for q in queries], ensure_ascii=False))
+        del docs
+        proc = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--measure",
+                str(directory),
+                "--queries-file",
+                str(qfile),
+                "--embedder",
+                args.embedder,
+                "--repeat",
+                str(args.repeat),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stderr)
+            raise SystemExit(f"measurement of {label} failed")
+        results[label] = {**json.loads(proc.stdout.strip().splitlines()[-1]), "build": build}
+    corpora.clear()
+
+    print(json.dumps(results, ensure_ascii=False, indent=2))
+    print()
+    header = f"{'corpus':>8} {'docs':>7} {'hybrid p50/p95':>15} {'kNN p50/p95':>13} {'text p50/p95':>13} {'brute kNN p50/p95':>18} {'x':>5} {'load s':>7} {'RSS MB':>7}"
+    print(header)
+    for label, r in results.items():
+        lat = r["latency_ms"]
+
+        def pp(name: str, lat: dict[str, dict[str, float]] = lat) -> str:
+            return f"{lat[name]['p50']:.2f}/{lat[name]['p95']:.2f}"
+
+        print(
+            f"{label:>8} {r['documents']:>7} {pp('hybrid'):>15} {pp('knn'):>13} {pp('text_only'):>13}"
+            f" {pp('brute_knn'):>18} {r['knn_vs_brute_p50']:>5} {r['load_s']['min']:>7} {r['rss_mb']['VmHWM']:>7}"
+        )
+    large = results.get(f"{args.n // 1000}k")
+    if large:
+        ok = (
+            large["latency_ms"]["hybrid"]["p95"] <= 10
+            and large["load_s"]["min"] <= 2
+            and large["rss_mb"]["VmHWM"] <= 1024
+            and large["candidate_mismatches_vs_brute"] == 0
+        )
+        print(
+            f"\ntargets at {large['documents']} docs (hybrid p95 <= 10 ms, load <= 2 s, RSS <= 1 GB): {'met' if ok else 'NOT met'}"
+        )
+
+
+if __name__ == "__main__":
+    main()

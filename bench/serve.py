@@ -1,0 +1,221 @@
+"""Benchmark ``matjip serve``: turns/s and time to first answer chunk under concurrent sessions.
+
+Starts ``matjip serve`` on a free loopback port (a subprocess, rate limit off), warms it up,
+then for each concurrency level runs that many sessions at once, each streaming ``POST /v1/chat``
+turns with httpx, and prints a table: turns/s, p50/p95 time to the first ``answer`` event and
+p50/p95 time to ``end``.
+
+    .venv/bin/python bench/serve.py                       # the default data dir (run `matjip ingest` first)
+    .venv/bin/python bench/serve.py --data-dir /tmp/data --turns 20 --levels 1,8,32
+    .venv/bin/python bench/serve.py --url http://127.0.0.1:8000   # an already running server
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+QUESTIONS = [
+    "강남역 일식 맛집",
+    "홍대 근처 주차되는 고기집",
+    "을지로 노포 술집 추천해줘",
+    "성수동 브런치 카페",
+    "잠실역 근처 2만원 이하 파스타",
+    "종로 국밥집",
+    "여의도 회식 장소",
+    "신촌 혼밥하기 좋은 곳",
+    "이태원 분위기 좋은 양식당",
+    "건대입구 마라탕",
+    "판교 점심 맛집",
+    "수원역 냉면",
+]
+
+
+@dataclass
+class Level:
+    concurrency: int
+    turns: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    first_chunk_ms: list[float] = field(default_factory=list)
+    total_ms: list[float] = field(default_factory=list)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serve(data_dir: Path | None) -> Iterator[str]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("MATJIP_HOST", "MATJIP_PORT")}
+    env["MATJIP_RATE_LIMIT_PER_MINUTE"] = "0"
+    if data_dir is not None:
+        env["MATJIP_DATA_DIR"] = str(data_dir)
+    log = tempfile.NamedTemporaryFile(prefix="matjip-serve-", suffix=".log", delete=False)  # noqa: SIM115
+    cmd = [
+        sys.executable,
+        "-c",
+        "from matjip.cli import main; main()",
+        "serve",
+        "--port",
+        str(port),
+        "--no-access-log",
+    ]
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"matjip serve exited ({proc.returncode}); log: {log.name}")
+            try:
+                health = httpx.get(base + "/health", timeout=2).json()
+                if health.get("index_loaded"):
+                    print(
+                        f"server ready: {base} ({health.get('documents'):,} documents, embedder {health.get('embedder')})"
+                    )
+                    break
+                if health.get("detail") and time.monotonic() > deadline - 170:
+                    raise SystemExit(f"server has no index: {health['detail']}")
+            except (httpx.HTTPError, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"matjip serve did not become ready; log: {log.name}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+async def turn(
+    client: httpx.AsyncClient, question: str, session_id: str | None
+) -> tuple[float | None, float, str | None]:
+    """One streamed turn: (ms to first answer chunk, ms to end, session id)."""
+    body: dict[str, object] = {"message": question}
+    if session_id:
+        body["session_id"] = session_id
+    started = time.perf_counter()
+    first: float | None = None
+    event = ""
+    async with client.stream("POST", "/v1/chat", json=body, headers={"Accept": "text/event-stream"}) as resp:
+        if resp.status_code != 200:
+            await resp.aread()
+            raise RuntimeError(f"HTTP {resp.status_code}: {resp.text[:200]}")
+        async for line in resp.aiter_lines():
+            if line.startswith("event: "):
+                event = line[7:]
+                if event == "answer" and first is None:
+                    first = (time.perf_counter() - started) * 1000
+                elif event == "error":
+                    raise RuntimeError("error event")
+            elif line.startswith("data: ") and event == "session" and session_id is None:
+                session_id = json.loads(line[6:])["session_id"]
+    return first, (time.perf_counter() - started) * 1000, session_id
+
+
+async def session(client: httpx.AsyncClient, n: int, turns: int, level: Level) -> None:
+    sid: str | None = None
+    for t in range(turns):
+        question = QUESTIONS[(n * 7 + t) % len(QUESTIONS)]
+        try:
+            first, total, sid = await turn(client, question, sid)
+        except Exception as exc:  # count and continue: the table reports errors
+            level.errors += 1
+            if level.errors <= 3:
+                print(f"  error: {exc}", file=sys.stderr)
+            continue
+        level.turns += 1
+        level.total_ms.append(total)
+        if first is not None:
+            level.first_chunk_ms.append(first)
+
+
+async def run_level(base: str, concurrency: int, turns: int) -> Level:
+    level = Level(concurrency)
+    limits = httpx.Limits(max_connections=concurrency + 4, max_keepalive_connections=concurrency + 4)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+        started = time.perf_counter()
+        await asyncio.gather(*(session(client, n, turns, level) for n in range(concurrency)))
+        level.seconds = time.perf_counter() - started
+    return level
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+def report(levels: list[Level]) -> None:
+    head = f"{'sessions':>8} {'turns':>6} {'errors':>6} {'turns/s':>8} {'first p50':>10} {'first p95':>10} {'end p50':>9} {'end p95':>9}"
+    print()
+    print(head)
+    print("-" * len(head))
+    for lv in levels:
+        rate = lv.turns / lv.seconds if lv.seconds else 0.0
+        print(
+            f"{lv.concurrency:>8} {lv.turns:>6} {lv.errors:>6} {rate:>8.1f} "
+            f"{pct(lv.first_chunk_ms, 50):>8.1f}ms {pct(lv.first_chunk_ms, 95):>8.1f}ms "
+            f"{pct(lv.total_ms, 50):>7.1f}ms {pct(lv.total_ms, 95):>7.1f}ms"
+        )
+    print(
+        "\nfirst = time to the first `answer` event; end = time to the `end` event (client side, loopback)."
+    )
+
+
+async def bench(base: str, levels: list[int], turns: int, warmup: int) -> list[Level]:
+    print(f"warm-up: {warmup} turns")
+    await run_level(base, 2, max(1, warmup // 2))
+    out = []
+    for c in levels:
+        lv = await run_level(base, c, turns)
+        print(f"  {c} sessions × {turns} turns: {lv.turns / lv.seconds:.1f} turns/s")
+        out.append(lv)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--data-dir", type=Path, help="MATJIP_DATA_DIR for the server (default: the environment's)"
+    )
+    ap.add_argument("--url", help="Benchmark this running server instead of starting one")
+    ap.add_argument("--levels", default="1,8,32", help="Comma-separated session counts (default 1,8,32)")
+    ap.add_argument("--turns", type=int, default=12, help="Turns per session (default 12)")
+    ap.add_argument("--warmup", type=int, default=8, help="Warm-up turns (default 8)")
+    args = ap.parse_args(argv)
+    levels = [int(x) for x in args.levels.split(",") if x.strip()]
+    if args.url:
+        results = asyncio.run(bench(args.url.rstrip("/"), levels, args.turns, args.warmup))
+    else:
+        with serve(args.data_dir) as base:
+            results = asyncio.run(bench(base, levels, args.turns, args.warmup))
+    report(results)
+
+
+if __name__ == "__main__":
+    main()

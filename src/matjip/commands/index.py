@@ -1,0 +1,90 @@
+"""Keeping the search index in step with the document store (used by ``matjip ingest``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
+from matjip.ingest.store import DocumentStore
+from matjip.settings import Settings
+
+_STAGES = {"analyze": "형태소 분석", "fit": "임베딩 학습", "embed": "임베딩", "write": "저장"}
+
+
+def _state_path(settings: Settings) -> Path:
+    return settings.index_dir / "store_state.json"
+
+
+def _indexed_version(settings: Settings) -> int | None:
+    try:
+        return int(json.loads(_state_path(settings).read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _write_state(settings: Settings, store: DocumentStore) -> None:
+    _state_path(settings).write_text(json.dumps({"version": store.version, "count": store.count()}))
+
+
+def rebuild(settings: Settings, store: DocumentStore, console: Console) -> None:
+    from matjip.index import build_index
+
+    docs = list(store.iter_documents())
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(_STAGES.get(stage, stage), total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        index = build_index(settings, docs, progress)
+    _write_state(settings, store)
+    console.print(f"색인 완료: 문서 {index.count():,}건 ({settings.index_dir})")
+
+
+def update_index(settings: Settings, store: DocumentStore, console: Console) -> None:
+    """Build the index if missing (or built with another embedder), else upsert what changed."""
+    from matjip.index import open_index
+
+    try:
+        index = open_index(settings)
+    except (IndexNotBuiltError, EmbedderMismatchError) as exc:
+        if isinstance(exc, EmbedderMismatchError):
+            console.print(f"[yellow]{exc}[/] → 다시 색인합니다.")
+        rebuild(settings, store, console)
+        return
+    since = _indexed_version(settings)
+    if since is None:
+        rebuild(settings, store, console)
+        return
+    if since == store.version:
+        console.print(f"색인 최신 상태: 문서 {index.count():,}건")
+        return
+    changed = list(store.iter_documents(since_version=since))
+    n = index.upsert(changed)
+    _write_state(settings, store)
+    console.print(f"색인 갱신: {n:,}건 반영, 문서 {index.count():,}건")
+
+
+def ensure_index(settings: Settings) -> None:
+    """Before answering: make sure an index exists (ingest the demo data on a fresh machine)."""
+    from matjip.index.embedded import EmbeddedIndex
+
+    if EmbeddedIndex.exists(settings.index_dir) and settings.store_path.exists():
+        return
+    console = Console(stderr=True)
+    console.print("[bold]색인이 없어 내장 데모 데이터를 먼저 준비합니다.[/]")
+    from matjip.commands.ingest import run_ingest
+
+    run_ingest(settings, [], resume=False, enricher_name="offline", do_index=True)
