@@ -624,3 +624,28 @@ def test_conversation_sessions_persist(tmp_path: Any) -> None:
     unknown = [("user", "다른 대화"), ("assistant", "응답")]
     assert reopened.session_for(unknown) == reopened.session_for(unknown)
     reopened.close()
+
+
+def test_runner_sends_heartbeats_while_a_turn_is_busy(api_fake_agent: Any) -> None:
+    from matjip.agent.models import TurnEvent
+    from matjip.api.runner import Heartbeat, TurnRunner
+
+    runner = TurnRunner(max_workers=2, heartbeat_s=0.01)
+
+    async def main() -> list[str]:
+        seen: list[str] = []
+        async for ev in runner.events(api_fake_agent, "slow", None, None, 30, heartbeats=True):
+            if isinstance(ev, Heartbeat):
+                if "heartbeat" not in seen:
+                    seen.append("heartbeat")
+                    api_fake_agent.release.set()
+            else:
+                assert isinstance(ev, TurnEvent)
+                seen.append(ev.event)
+        return seen
+
+    try:
+        seen = anyio.run(main)
+    finally:
+        runner.close()
+    assert seen[:2] == ["session", "heartbeat"] and seen[-1] == "end"

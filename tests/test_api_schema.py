@@ -47,8 +47,8 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
 @pytest.fixture(autouse=True)
-def _bind_agent(api_fake_agent: Any) -> Iterator[None]:
-    PROXY.target = api_fake_agent
+def _bind_agent(sample_agent: Any) -> Iterator[None]:
+    PROXY.target = sample_agent
     yield
     PROXY.target = None
 

@@ -59,7 +59,8 @@ def test_default_embedder_beats_hashing(data: EvalSet, baseline: EvalResult) -> 
     result = evaluate(emb, data)
     msg = f"{name}: MRR {result.mrr:.3f} top-1 {result.top1:.3f}; hash: MRR {baseline.mrr:.3f} top-1 {baseline.top1:.3f}"
     print(msg)
-    # measured: kiwi-cong ≈ 0.70 MRR / 0.61 top-1, hash 0.32 / 0.17
-    assert result.mrr >= baseline.mrr + 0.25, msg
-    assert result.mrr >= 0.60, msg
-    assert result.top1 >= baseline.top1 + 0.25, msg
+    # measured (kiwipiepy 0.24): kiwi-cong 0.704 MRR / 0.634 top-1, hash 0.324 / 0.171.
+    # Deterministic; without its post-processing kiwi-cong drops to ≈ 0.62 and this fails.
+    assert result.mrr >= baseline.mrr + 0.30, msg
+    assert result.mrr >= 0.65, msg
+    assert result.top1 >= baseline.top1 + 0.30, msg

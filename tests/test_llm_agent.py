@@ -278,3 +278,22 @@ def test_web_failure_still_answers(base: dict[str, Any], agents: list[Agent]) ->
     r = agent.ask("수원역 설렁탕")
     assert r.web_sources == [] and r.answer
     assert any(t.node == "web_search" and "failed" in t.decision for t in r.trace)
+
+
+def test_agent_loads_the_fake_provider_from_settings(sample_settings: Settings) -> None:
+    """The real loader (``load_resources``) with ``MATJIP_LLM_PROVIDER=fake`` over the ingested sample."""
+    settings = sample_settings.model_copy(update={"llm_provider": "fake"})
+    agent = Agent(settings, persist=False)
+    try:
+        stages = agent.resources.llm
+        assert isinstance(stages, LLMStages) and stages.grades and stages.generates and not stages.plans
+        stages.bind(agent.resources)  # idempotent; load_resources does it once the seam is in
+        for i, q in enumerate(["강남역 국밥", "홍대 회식하기 좋은 삼겹살집", "마포 진대감 주차되나요?"]):
+            r = agent.ask(q, session_id=f"s{i}")
+            assert r.answer
+            calls = stages.records({"session_id": r.session_id, "turn": 1})
+            assert len(calls) <= 2 and all(c.provider == "fake" for c in calls)
+            tier = r.grade.tier if r.grade else None
+            assert [c.stage for c in calls if c.stage == "grade"] == (["grade"] if tier == "grader" else [])
+    finally:
+        agent.close()

@@ -36,6 +36,13 @@ def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
 def _violations(s: Shown, plan: SearchPlan) -> list[str]:
     d = s.doc
     out: list[str] = []
+    by_title = bool(plan.titles) and plan.intent in ("compare", "information")
+    if by_title:
+        # the named restaurant is the target; its other attributes are what the user asks about
+        t = d.title.replace(" ", "")
+        if not any(x.replace(" ", "") in t for x in plan.titles):
+            out.append("이름 불일치")
+        return out
     if plan.cuisine and d.cuisine not in plan.cuisine:
         out.append(f"음식 종류 {d.cuisine} ≠ {', '.join(plan.cuisine)}")
     for c in plan.convenience:
@@ -63,10 +70,6 @@ def _violations(s: Shown, plan: SearchPlan) -> list[str]:
         )
         if not ok:
             out.append("가격 조건 밖")
-    if plan.titles and plan.intent in ("compare", "information"):
-        t = d.title.replace(" ", "")
-        if not any(x.replace(" ", "") in t for x in plan.titles):
-            out.append("이름 불일치")
     return out
 
 

@@ -223,6 +223,8 @@ def _base_request(plan: SearchPlan, k: int) -> dict[str, Any]:
             req["region"] = RegionFilter(name=loc.name, terms=loc.region_terms)
         elif loc.lat is not None and loc.lon is not None:
             req["geo"] = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=loc.radius_m or 2000)
+    if "geo" not in req:
+        req["sort"] = "relevance"  # distance needs a point to measure from
     return req
 
 

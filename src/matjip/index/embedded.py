@@ -47,6 +47,7 @@ import os
 import shutil
 import threading
 import time
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
@@ -94,8 +95,8 @@ BM25_DEPTH = 100  # BM25 hits inside the candidates that take part in fusion
 VECTOR_DEPTH = 50  # vector hits inside the candidates that take part in fusion
 FIRST_FETCH = 2000  # first tantivy page; grows x8 while the top BM25_DEPTH inside C is uncertain
 ROW_SET_MAX = 1500  # restrict tantivy by the candidate rows themselves up to this many
-PY_CHECK_MAX = 3000  # per-candidate Python checks up to this many, else a cached full mask
-CACHE_SIZE = 256
+PY_CHECK_MAX = 2000  # per-candidate Python checks up to this many, else a cached full mask
+CACHE_SIZE = 128
 SEM_FULL = 0.6  # a cosine at or above this counts as a full semantic match
 CONSTRAINED_BASE = 0.5
 UNKNOWN_HOURS_PENALTY = 0.05
@@ -235,8 +236,11 @@ _STRING_COLUMNS = ("place_ids", "titles", "title_keys", "menu_keys", "addr_keys"
 class _Rows:
     """Columns for a batch of new rows, as Python lists (converted with :meth:`arrays`)."""
 
-    def __init__(self, vocab: _Vocab, first_row: int, doc_offset: int) -> None:
+    def __init__(self, vocab: _Vocab, menu_vocab: list[str], first_row: int, doc_offset: int) -> None:
         self.vocab = vocab
+        self.menu_vocab = menu_vocab  # distinct normalised menu entries; grows in place
+        self._menu_ids = {m: i for i, m in enumerate(menu_vocab)}
+        self.menu_pairs: list[tuple[int, int]] = []  # (entry id, row)
         self.first_row = first_row
         self.n = 0
         self.lat: list[float] = []
@@ -288,7 +292,14 @@ class _Rows:
         s["place_ids"].append(doc.place_id)
         s["titles"].append(" ".join(doc.title.split()))
         s["title_keys"].append("".join(title_words(doc.title)))
-        s["menu_keys"].append(_SEP.join(menu_entries(doc)))
+        entries = menu_entries(doc)
+        s["menu_keys"].append(_SEP.join(entries))
+        for e in dict.fromkeys(entries):
+            eid = self._menu_ids.get(e)
+            if eid is None:
+                eid = self._menu_ids[e] = len(self.menu_vocab)
+                self.menu_vocab.append(e)
+            self.menu_pairs.append((eid, row))
         s["addr_keys"].append(
             _SEP.join(" " + normalize_phrase(a) for a in (doc.address, doc.road_address) if a.strip())
         )
@@ -332,6 +343,7 @@ class _Rows:
             "break_iv": iv(self.break_iv),
             "prior": np.asarray(self.prior, dtype=np.float32),
             "doc_len": np.asarray(self.doc_len, dtype=np.int64),
+            "menu_pairs": np.asarray(self.menu_pairs, dtype=np.int64).reshape(-1, 2),
         }
 
 
@@ -348,6 +360,37 @@ def _concat(old: dict[str, np.ndarray], new: dict[str, np.ndarray]) -> dict[str,
             v = np.pad(v, ((0, 0), (0, w - v.shape[1])))
         out[k] = np.concatenate([o, v])
     return out
+
+
+def _finish_columns(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Sort the (menu entry, row) pairs by entry so each entry's rows are one slice."""
+    pairs = cols["menu_pairs"]
+    cols["menu_pairs"] = pairs[np.argsort(pairs[:, 0], kind="stable")]
+    return cols
+
+
+class _Blob:
+    """Many short texts joined by newlines, for fast substring search across all of them."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.text = "\n".join(texts)
+        starts = [0]
+        for t in texts:
+            starts.append(starts[-1] + len(t) + 1)
+        self.starts = starts  # starts[i] is where text i begins; starts[-1] is past the end
+
+    def find(self, needle: str) -> IntArray:
+        """Indices of the texts containing ``needle`` (which must not contain a newline)."""
+        out: list[int] = []
+        if not needle or "\n" in needle:
+            return np.zeros(0, np.int64)
+        text, starts = self.text, self.starts
+        i = text.find(needle)
+        while i != -1:
+            r = bisect_right(starts, i) - 1
+            out.append(r)
+            i = text.find(needle, starts[r + 1])
+        return np.asarray(out, dtype=np.int64)
 
 
 # -- the immutable searchable state ---------------------------------------------------------
@@ -370,6 +413,15 @@ class _Snapshot:
     alive_rows: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
     pid_row: dict[str, int] = field(default_factory=dict)
     cache: _LRU = field(default_factory=_LRU)
+    menu_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
+    _blobs: dict[str, _Blob] = field(default_factory=dict)
+
+    def blob(self, name: str) -> _Blob:
+        """The joined text of a string column (built on first use)."""
+        b = self._blobs.get(name)
+        if b is None:
+            b = self._blobs[name] = _Blob(self.strings[name])
+        return b
 
     def __post_init__(self) -> None:
         self.n = len(self.strings["place_ids"])
@@ -379,6 +431,8 @@ class _Snapshot:
         self.alive_rows = np.flatnonzero(alive).astype(np.int64)
         pids = self.strings["place_ids"]
         self.pid_row = {pids[r]: r for r in self.alive_rows.tolist()}
+        counts = np.bincount(self.cols["menu_pairs"][:, 0], minlength=len(self.strings["menu_vocab"]))
+        self.menu_off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 
     def read_docs(self, rows: Sequence[int]) -> list[tuple[Restaurant, list[str]]]:
         out: list[tuple[Restaurant, list[str]]] = []
@@ -478,7 +532,7 @@ class EmbeddedIndex:
         index = tantivy.Index(schema, path=str(tmp / "tantivy"))
         writer = index.writer(heap_size=256_000_000, num_threads=1)
         vocab = _Vocab()
-        rows = _Rows(vocab, 0, 0)
+        rows = _Rows(vocab, [], 0, 0)
         texts: list[str] = []
         latest: dict[str, int] = {}
         dead: list[int] = []
@@ -514,10 +568,10 @@ class EmbeddedIndex:
                 report("embed", min(len(texts), i + 1024), len(texts))
         (tmp / "embedder").mkdir()
         self.embedder.save(tmp / "embedder")
-        cols = rows.arrays()
+        cols = _finish_columns(rows.arrays())
         if dead:
             cols["alive"][np.asarray(dead, dtype=np.int64)] = False
-        _save_columns(tmp, cols, rows.strings)
+        _save_columns(tmp, cols, {**rows.strings, "menu_vocab": rows.menu_vocab})
         now = datetime.now(UTC).isoformat(timespec="seconds")
         meta = {
             "format": FORMAT_VERSION,
@@ -630,7 +684,7 @@ class EmbeddedIndex:
                 self.embedder.embed_documents([embedding_text(x) for x in batch]), dtype=np.float32
             ).reshape(len(batch), dim)
             vocab = s.vocab.copy()
-            rows = _Rows(vocab, s.n, int(s.doc_off[-1]))
+            rows = _Rows(vocab, list(s.strings["menu_vocab"]), s.n, int(s.doc_off[-1]))
             writer = s.index.writer(heap_size=64_000_000, num_threads=1)
             lines: list[str] = []
             replaced: list[int] = []
@@ -653,11 +707,11 @@ class EmbeddedIndex:
                 vf.truncate(s.n * dim * 4)
                 vf.seek(0, os.SEEK_END)
                 vf.write(np.ascontiguousarray(vecs).tobytes())
-            cols = _concat({k: v for k, v in s.cols.items()}, rows.arrays())
-            cols["alive"] = cols["alive"].copy()
+            cols = _finish_columns(_concat(dict(s.cols), rows.arrays()))
             if replaced:
                 cols["alive"][np.asarray(replaced, dtype=np.int64)] = False
             strings = {k: s.strings[k] + rows.strings[k] for k in _STRING_COLUMNS}
+            strings["menu_vocab"] = rows.menu_vocab
             self._commit(s, cols, strings, vocab, s.n + rows.n)
             return len(batch)
 
@@ -758,36 +812,34 @@ class EmbeddedIndex:
     # hard filters -------------------------------------------------------------------------
 
     def _candidates(self, s: _Snapshot, req: SearchRequest) -> tuple[IntArray, FloatArray | None]:
+        """Rows passing every hard filter (ascending) and, with geo, their distances."""
         cols = s.cols
-        idx: IntArray = s.alive_rows
-        dist: FloatArray | None = None
         empty = np.zeros(0, np.int64), (np.zeros(0) if req.geo else None)
+        # 1. cheap whole-column tests, combined into one mask
+        mask: BoolArray | None = None
 
-        def keep(mask: BoolArray) -> None:
-            nonlocal idx, dist
-            idx = idx[mask]
-            if dist is not None:
-                dist = dist[mask]
+        def both(m: BoolArray) -> None:
+            nonlocal mask
+            mask = m if mask is None else mask & m
 
         if req.geo is not None:
-            g = req.geo
-            min_lat, max_lat, min_lon, max_lon = bounding_box(g.lat, g.lon, g.radius_m)
+            min_lat, max_lat, min_lon, max_lon = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m)
             lat, lon = cols["lat"], cols["lon"]
-            box = (lat >= min_lat) & (lat <= max_lat) & (lon >= min_lon) & (lon <= max_lon) & cols["alive"]
-            idx = np.flatnonzero(box).astype(np.int64)
-            d = haversine_m_array(g.lat, g.lon, lat[idx], lon[idx])
-            inside = d <= g.radius_m
-            idx, dist = idx[inside], d[inside]
+            both((lat >= min_lat) & (lat <= max_lat) & (lon >= min_lon) & (lon <= max_lon))
         if req.cuisine:
             codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
             if not codes:
                 return empty
-            keep(np.isin(cols["cuisine"][idx], codes))
+            lut = np.zeros(len(s.vocab.cuisine) + 1, dtype=np.bool_)
+            lut[codes] = True
+            both(lut[cols["cuisine"]])
         if req.sub_category:
             codes = self._sub_codes(s, req.sub_category)
             if not codes:
                 return empty
-            keep(np.isin(cols["sub"][idx], codes))
+            lut = np.zeros(len(s.vocab.sub) + 1, dtype=np.bool_)  # code -1 (none) hits the last slot
+            lut[codes] = True
+            both(lut[cols["sub"]])
         if req.convenience:
             need = np.zeros(cols["conv_bits"].shape[1], dtype=np.uint64)
             for v in req.convenience:
@@ -796,7 +848,22 @@ class EmbeddedIndex:
                     return empty
                 need[c // 64] |= np.uint64(1) << np.uint64(c % 64)
             for w in np.flatnonzero(need).tolist():
-                keep((cols["conv_bits"][idx, w] & need[w]) == need[w])
+                both((cols["conv_bits"][:, w] & need[w]) == need[w])
+        idx: IntArray = (
+            s.alive_rows if mask is None else np.flatnonzero(mask & cols["alive"]).astype(np.int64)
+        )
+        dist: FloatArray | None = None
+
+        def keep(m: BoolArray) -> None:
+            nonlocal idx, dist
+            idx = idx[m]
+            if dist is not None:
+                dist = dist[m]
+
+        # 2. exact tests on the survivors
+        if req.geo is not None:
+            dist = haversine_m_array(req.geo.lat, req.geo.lon, cols["lat"][idx], cols["lon"][idx])
+            keep(dist <= req.geo.radius_m)
         if req.price is not None:
             lo, hi = req.price.low, req.price.high
             pmin, pmax = cols["price_min"][idx], cols["price_max"][idx]
@@ -832,16 +899,25 @@ class EmbeddedIndex:
         keys = [normalize_key(v) for v in values]
         return [i for i, sub in enumerate(s.vocab.sub) if sub and any(k and k in sub for k in keys)]
 
-    def _row_mask(self, s: _Snapshot, key: object, idx: IntArray, pred: Callable[[int], bool]) -> BoolArray:
-        """``pred`` on the candidates, or a cached whole-index mask when the candidates are many."""
-        if len(idx) <= PY_CHECK_MAX:
-            return np.fromiter((pred(r) for r in idx.tolist()), dtype=np.bool_, count=len(idx))
+    def _string_mask(
+        self,
+        s: _Snapshot,
+        key: object,
+        idx: IntArray,
+        pred: Callable[[int], bool],
+        all_rows: Callable[[], IntArray],
+    ) -> BoolArray:
+        """``pred`` on each candidate when they are few; otherwise a whole-index mask built from
+        ``all_rows()`` (a substring search over the joined column) and kept in the LRU cache."""
         full = s.cache.get(key)
-        if full is None:
-            full = np.fromiter((pred(r) for r in range(s.n)), dtype=np.bool_, count=s.n)
+        if full is None and len(idx) > PY_CHECK_MAX:
+            full = np.zeros(s.n, dtype=np.bool_)
+            full[all_rows()] = True
             s.cache.put(key, full)
-        out: BoolArray = full[idx]
-        return out
+        if full is not None:
+            out: BoolArray = full[idx]
+            return out
+        return np.fromiter((pred(r) for r in idx.tolist()), dtype=np.bool_, count=len(idx))
 
     def _title_mask(self, s: _Snapshot, title: str, idx: IntArray) -> BoolArray:
         words = title_words(title)
@@ -851,7 +927,11 @@ class EmbeddedIndex:
         def pred(r: int) -> bool:
             return longest in keys[r] and title_matches(titles[r], title)
 
-        return self._row_mask(s, ("title", title), idx, pred)
+        def all_rows() -> IntArray:
+            rows = s.blob("title_keys").find(longest)  # every match contains its longest word
+            return np.asarray([r for r in rows.tolist() if title_matches(titles[r], title)], dtype=np.int64)
+
+        return self._string_mask(s, ("title", title), idx, pred, all_rows)
 
     def _menu_mask(self, s: _Snapshot, term: str, idx: IntArray) -> BoolArray:
         key = normalize_key(term)
@@ -860,7 +940,14 @@ class EmbeddedIndex:
         def pred(r: int) -> bool:
             return key in menus[r]
 
-        return self._row_mask(s, ("menu", key), idx, pred)
+        def all_rows() -> IntArray:
+            entries = s.blob("menu_vocab").find(key)  # distinct entries, then their rows
+            if not len(entries):
+                return np.zeros(0, np.int64)
+            pairs, off = s.cols["menu_pairs"], s.menu_off
+            return np.concatenate([pairs[off[e] : off[e + 1], 1] for e in entries.tolist()])
+
+        return self._string_mask(s, ("menu", key), idx, pred, all_rows)
 
     def _region_mask(self, s: _Snapshot, req: SearchRequest, idx: IntArray) -> BoolArray:
         region = req.region
@@ -872,7 +959,11 @@ class EmbeddedIndex:
             a = addrs[r]
             return any(n in a for n in needles)
 
-        mask = self._row_mask(s, ("region", tuple(needles)), idx, pred)
+        def all_rows() -> IntArray:
+            found = [s.blob("addr_keys").find(n) for n in needles]
+            return np.concatenate(found) if found else np.zeros(0, np.int64)
+
+        mask = self._string_mask(s, ("region", tuple(needles)), idx, pred, all_rows)
         if region.polygon_place:
             place = polygon_place(region.polygon_place)
             if place is not None:
@@ -1045,8 +1136,7 @@ class EmbeddedIndex:
             else:
                 f_rows, f_scores = fusion.rrf(lists, k=self.settings.rrf_k)
             if dist is not None and len(f_rows):
-                pos_of = {r: i for i, r in enumerate(idx.tolist())}
-                f_dist = dist[[pos_of[r] for r in f_rows.tolist()]]
+                f_dist = dist[np.searchsorted(idx, f_rows)]
             else:
                 f_dist = np.zeros(len(f_rows))
             order = np.lexsort((f_rows, f_dist, -np.round(f_scores, 12)))
@@ -1079,8 +1169,7 @@ class EmbeddedIndex:
         rows = chosen.tolist()
         dist_of: dict[int, float] = {}
         if dist is not None:
-            where = {r: i for i, r in enumerate(idx.tolist())}
-            dist_of = {r: float(dist[where[r]]) for r in rows}
+            dist_of = dict(zip(rows, dist[np.searchsorted(idx, chosen)].tolist(), strict=True))
         when = req.open_at.when if req.open_at is not None else self.clock()
         has_text = bool(req.text)
         wb, wv = self.settings.weight_bm25, self.settings.weight_vector

@@ -579,7 +579,11 @@ class LLMStages:
         led = self.ledgers.get(state)
         prepared = self._generation_prompt(state, template_text)
         if prepared is None:
-            gs.reason = "no documents to ground an answer on"
+            gs.reason = (
+                "no documents to ground an answer on"
+                if self._index is not None or state.get("web_sources")
+                else "the stages are not bound to the agent's resources (call LLMStages.bind)"
+            )
             led.note(f"generate: template answer ({gs.reason})")
             return
         msgs, grounder = prepared

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from matjip import __version__
@@ -83,6 +84,11 @@ async def places(
 
 
 @lru_cache(maxsize=8)
+def _geojson_gzip(name: str, region: str) -> bytes:
+    return gzip.compress(_geojson(name, region), compresslevel=6, mtime=0)
+
+
+@lru_cache(maxsize=8)
 def _geojson(name: str, region: str) -> bytes:
     path = PACKAGE_DATA / "geo" / f"{name}.geojson"
     raw = path.read_bytes()
@@ -111,6 +117,7 @@ def _geojson(name: str, region: str) -> bytes:
     },
 )
 async def geo(
+    request: Request,
     name: GeoName,
     region: Annotated[
         Literal["all", "capital"], Query(description="`capital`: only Seoul, Incheon and Gyeonggi features")
