@@ -649,3 +649,10 @@ def test_runner_sends_heartbeats_while_a_turn_is_busy(api_fake_agent: Any) -> No
     finally:
         runner.close()
     assert seen[:2] == ["session", "heartbeat"] and seen[-1] == "end"
+
+
+def test_problem_types_are_described(app_client: TestClient) -> None:
+    body = assert_problem(app_client.post("/v1/chat", json={"message": ""}), 422)
+    described = app_client.get(body["type"]).json()
+    assert described["type"] == body["type"] and described["description"]
+    assert_problem(app_client.get("/problems/unknown"), 404)

@@ -168,3 +168,22 @@ def test_demo_sample_has_real_variety(demo: tuple[EmbeddedIndex, list[Restaurant
     assert any(d.hours is not None and d.hours.parsed for d in docs)
     assert any(m.price is not None for d in docs for m in d.menus)
     assert any(d.lat is None for d in docs) or all(d.lat is not None for d in docs)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_large_corpus_code_paths_agree(
+    synthetic: tuple[EmbeddedIndex, list[Restaurant]], monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+) -> None:
+    """The same property with the thresholds set so the small corpus takes the paths a large one
+    takes: whole-index string masks (joined-text search, menu vocabulary), no row-id restriction
+    of tantivy, and many small tantivy pages."""
+    from matjip.index import embedded
+
+    monkeypatch.setattr(embedded, "PY_CHECK_MAX", 0)
+    monkeypatch.setattr(embedded, "ROW_SET_MAX", 0)
+    monkeypatch.setattr(embedded, "FIRST_FETCH", 2)
+    monkeypatch.setattr(embedded, "BM25_DEPTH", 3)
+    index, docs = synthetic
+    req = data.draw(requests(docs, list(CUISINES), GUS))
+    check_response(index, docs, req)

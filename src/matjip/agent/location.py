@@ -7,6 +7,7 @@ or nothing (no location in the question and none to carry over).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,10 @@ if TYPE_CHECKING:
     from matjip.geo.gazetteer import Gazetteer, Place
     from matjip.nlu.models import NLUResult
 
+Covered = Callable[["Place"], bool]
+
 GPS_DEFAULT_RADIUS_M = 1000
+SAME_PLACE_M = 3000
 WALK_M_PER_MIN = 70
 DRIVE_M_PER_MIN = 400
 
@@ -70,12 +74,46 @@ def _context_for(place: Place, said: str, near: bool, radius: int | None, gazett
     )
 
 
+def _ambiguity(
+    name: str, candidates: list[Place], gazetteer: Gazetteer, covered: Covered | None, others: list[Place]
+) -> list[Place]:
+    """The candidates to ask about; empty when the name is clear enough to take the first.
+
+    Another place in the same question settles it ("신사동 가로수길" → the 신사동 near 가로수길).
+    Candidates with restaurants around them (``covered``) are listed first.
+    """
+    from matjip.geo.distance import haversine_m
+
+    note = gazetteer.homonym_note(name)
+    if len(candidates) == 1:
+        return candidates if note else []
+    if not gazetteer.is_ambiguous(name):
+        return []
+    # the legal and the administrative 신사동 of 강남구 are one answer, not two
+    distinct: list[Place] = []
+    for c in candidates:
+        if all(haversine_m(c.lat, c.lon, d.lat, d.lon) > SAME_PLACE_M for d in distinct):
+            distinct.append(c)
+    if len(distinct) == 1:
+        return []
+    candidates[:] = distinct
+    if others:
+        near = [c for c in candidates if any(haversine_m(c.lat, c.lon, o.lat, o.lon) < 5000 for o in others)]
+        if len(near) == 1:
+            candidates.insert(0, candidates.pop(candidates.index(near[0])))
+            return []
+    if covered is not None:
+        candidates = sorted(candidates, key=lambda c: not covered(c))
+    return candidates
+
+
 def resolve(
     nlu: NLUResult,
     text: str,
     gps: tuple[float, float] | None,
     history: list[LocationContext],
     gazetteer: Gazetteer,
+    covered: Covered | None = None,
 ) -> LocationOutcome:
     radius = explicit_radius_m(text)
     if nlu.user_location:
@@ -100,17 +138,19 @@ def resolve(
         candidates = gazetteer.lookup(said)
         if not candidates:
             return LocationOutcome(unknown_place=said)
-        if len(candidates) > 1 and gazetteer.is_ambiguous(said):
-            choices = [
-                Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(candidates[:6])
-            ]
+        others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
+        ask = _ambiguity(said, candidates, gazetteer, covered, others)
+        if ask:
+            choices = [Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])]
+            note = gazetteer.homonym_note(said)
+            question = (
+                f"{note} 아래 지역을 말씀하시는 건가요?"
+                if note and len(choices) == 1
+                else f"'{said}'이(가) 여러 곳 있어요. 어느 곳을 말씀하시는 건가요?"
+            )
             return LocationOutcome(
                 clarification=Clarification(
-                    kind="place",
-                    name=said,
-                    question=f"'{said}'이(가) 여러 곳 있어요. 어느 곳을 말씀하시는 건가요?",
-                    choices=choices,
-                    pending_query=text,
+                    kind="place", name=said, question=question, choices=choices, pending_query=text
                 )
             )
         place = candidates[0]
@@ -137,6 +177,8 @@ def pick_choice(text: str, clarification: Clarification) -> Choice | None:
     if not choices:
         return None
     stripped = text.strip()
+    if len(choices) == 1 and re.match(r"^(네|예|응|맞아|맞아요|그래|그거|거기|ㅇㅇ)", stripped):
+        return choices[0]
     if stripped.isdigit():
         n = int(stripped)
         return choices[n - 1] if 1 <= n <= len(choices) else None

@@ -178,4 +178,5 @@ class TurnResult(BaseModel):
     notes: list[str] = Field(default_factory=list)
     location: LocationContext | None = None
     location_carried: bool = False
+    resumed: bool = False
     decision: str = ""

@@ -30,6 +30,7 @@ def load_resources(settings: Settings) -> Resources:
     # next to the index; a rebuilt index removes it, a changed document count renames it
     vocab_path = settings.index_dir / f"nlu-vocabulary-{index.count()}.json"
     vocabulary = None
+    fresh = False
     if vocab_path.exists():
         try:
             vocabulary = Vocabulary.load(vocab_path)
@@ -38,10 +39,12 @@ def load_resources(settings: Settings) -> Resources:
     if vocabulary is None:
         with DocumentStore(settings.store_path) as store:
             vocabulary = Vocabulary.from_restaurants(store.iter_documents())
+        fresh = True
+    nlu = OfflineNLU(vocabulary, gazetteer)
+    if fresh:  # saved after OfflineNLU added the gazetteer's place names, so the next start skips that
         for old in settings.index_dir.glob("nlu-vocabulary-*.json"):
             old.unlink(missing_ok=True)
         vocabulary.save(vocab_path)
-    nlu = OfflineNLU(vocabulary, gazetteer)
     llm = None
     web = None
     if settings.llm_provider != "none" or settings.tavily_api_key:
@@ -143,7 +146,8 @@ class Agent:
             nlu=st.get("nlu") or {},
             notes=[*(st.get("plan_notes") or []), *(st.get("relax_notes") or [])],
             location=LocationContext.model_validate(st["location"]) if st.get("location") else None,
-            location_carried=bool(st.get("location_carried")),
+            location_carried=bool(st.get("location_carried")) or (bool(st.get("refine")) and bool(st.get("plan") and st["plan"].get("location"))),
+            resumed=bool(st.get("resumed")),
             decision=str(st.get("decision") or ""),
         )
 

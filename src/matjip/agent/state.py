@@ -48,6 +48,8 @@ class AgentState(TypedDict, total=False):
     nlu: dict[str, Any]
     location: dict[str, Any] | None
     location_carried: bool
+    resumed: bool  # this turn answered a clarification and resumed the question that asked it
+    refine: bool  # this turn narrows the previous search ("그중에 새벽까지 하는 곳은?")
     clarification: dict[str, Any] | None
     decision: str  # search | context | clarify | reply
     is_followup: bool
@@ -71,6 +73,8 @@ PER_TURN_RESET: dict[str, Any] = {
     "nlu": {},
     "location": None,
     "location_carried": False,
+    "resumed": False,
+    "refine": False,
     "clarification": None,
     "decision": "search",
     "is_followup": False,

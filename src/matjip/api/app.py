@@ -33,7 +33,15 @@ from matjip.api.middleware import (
     RateLimitMiddleware,
     TokenBucketLimiter,
 )
-from matjip.api.problems import Problem, ProblemError, from_http_exception, problem_response, register_secret
+from matjip.api.problems import (
+    PROBLEM_BASE,
+    PROBLEM_TYPES,
+    Problem,
+    ProblemError,
+    from_http_exception,
+    problem_response,
+    register_secret,
+)
 from matjip.api.routes import catalog, chat, openai_compat, search
 from matjip.api.runner import AgentLike, TurnRunner
 from matjip.api.schemas import OAChatCompletion
@@ -178,6 +186,12 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html; charset=utf-8")
+
+    @app.get("/problems/{kind}", include_in_schema=False)
+    async def problem_type(kind: str) -> JSONResponse:
+        if kind not in PROBLEM_TYPES:
+            raise ProblemError(404, f"알 수 없는 문제 유형입니다: {kind}", kind="not-found")
+        return JSONResponse({"type": PROBLEM_BASE + kind, "description": PROBLEM_TYPES[kind]})
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

@@ -44,7 +44,11 @@ class BodySizeLimitMiddleware:
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.max_bytes <= 0 or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+        if (
+            scope["type"] != "http"
+            or self.max_bytes <= 0
+            or scope.get("method") in ("GET", "HEAD", "OPTIONS")
+        ):
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")

@@ -18,7 +18,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import JSONResponse
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-PROBLEM_BASE = "https://matjip.dev/problems/"
+PROBLEM_BASE = "/problems/"  # a relative URI reference; GET it for a description
+
+PROBLEM_TYPES: dict[str, str] = {
+    "validation-error": "The request does not match the schema (see `errors`).",
+    "message-too-long": "The message exceeds settings.max_message_chars.",
+    "payload-too-large": "The request body exceeds settings.max_body_bytes.",
+    "rate-limited": "Too many requests from this client; retry after `Retry-After` seconds.",
+    "not-found": "No such resource.",
+    "method-not-allowed": "The path exists but not with this method.",
+    "turn-timeout": "The turn took longer than settings.turn_timeout_s.",
+    "index-unavailable": "The search index is not built or cannot be opened; run `matjip ingest`.",
+    "gazetteer-unavailable": "The place gazetteer could not be loaded.",
+    "provider-error": "A remote model provider failed.",
+    "provider-timeout": "A remote model provider did not answer in time.",
+    "internal-error": "An unexpected server error; details are in the server log.",
+}
 
 _SECRET_ENV = re.compile(r"(API_KEY|TOKEN|SECRET|PASSWORD)", re.I)
 

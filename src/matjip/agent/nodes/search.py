@@ -49,6 +49,19 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     price = nlu.get("price") or {}
     open_at, open_label = _open_at(nlu.get("time"), turn_now(state, res))
     intent = nlu.get("intent", "search")
+    if state.get("refine") and state.get("searches"):
+        # narrowing: keep the previous search's topic and place, add this turn's constraints
+        prev = (state.get("searches") or [])[-1].get("plan") or {}
+        merged = dict(ents)
+        for key, prev_key in (("category", "cuisine"), ("menu", "menu"), ("convenience", "convenience"),
+                              ("atmosphere", "atmosphere"), ("occasion", "occasion")):
+            merged[key] = list(dict.fromkeys([*(prev.get(prev_key) or []), *(ents.get(key) or [])]))
+        ents = merged
+        intent = "search"
+        if location is None and prev.get("location"):
+            location = prev["location"]
+        if not price and (prev.get("price_min") is not None or prev.get("price_max") is not None):
+            price = {"min_won": prev.get("price_min"), "max_won": prev.get("price_max")}
     count = nlu.get("count")
     k = count if count else (res.config.information_k if intent == "information" and not ents.get("title") else res.config.default_k)
     return {

@@ -68,6 +68,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                     "query": pending.pending_query,
                     "location": ctx.model_dump(mode="json"),
                     "pending": None,
+                    "resumed": True,
                     "_decision": f"clarification resolved: {choice.label}",
                 }
         elif pending.kind == "gps" and gps is not None:
@@ -79,6 +80,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                     "query": pending.pending_query,
                     "location": outcome.context.model_dump(mode="json"),
                     "pending": None,
+                    "resumed": True,
                     "_decision": "gps received",
                 }
     nlu = res.nlu.parse(text)
@@ -93,7 +95,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         return update
     if pending_raw:
         update["pending"] = None
-    outcome = resolve(nlu, text, gps, history, res.gazetteer)
+    outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification.model_dump(mode="json")
         update["_decision"] = f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip()
@@ -108,6 +110,25 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             f", location {outcome.context.display_name or outcome.context.name}" if outcome.context else ""
         )
     return update
+
+
+def _covered(place: Any, res: Resources) -> bool:
+    """Does the index hold any restaurant around ``place``? (cached per place)"""
+    key = getattr(place, "key", None) or f"{place.lat},{place.lon}"
+    hit = _COVERAGE.get(key)
+    if hit is None:
+        from matjip.index.request import GeoFilter, SearchRequest
+
+        radius = float(min(max(getattr(place, "default_radius_m", 1000) or 1000, 100), 20_000))
+        resp = res.index.search(SearchRequest(geo=GeoFilter(lat=place.lat, lon=place.lon, radius_m=radius), k=1))
+        hit = resp.total_candidates > 0
+        if len(_COVERAGE) > 5000:
+            _COVERAGE.clear()
+        _COVERAGE[key] = hit
+    return hit
+
+
+_COVERAGE: dict[str, bool] = {}
 
 
 def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
@@ -131,6 +152,12 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
     new_topic = bool(ents.get("location") or ents.get("menu") or ents.get("category"))
     if nlu.get("smalltalk") and not (new_topic or ents.get("title")):
         return {"decision": "reply", "reply": f"smalltalk:{nlu['smalltalk']}", "_decision": "smalltalk"}
+    narrowing = bool(nlu.get("time") or nlu.get("price") or ents.get("atmosphere") or ents.get("occasion")) or bool(
+        ents.get("convenience") and not nlu.get("ask")
+    )
+    if context and narrowing and not new_topic and not ents.get("title") and nlu.get("ordinal") is None:
+        if not nlu.get("ask") and (state.get("searches") or []):
+            return {"decision": "search", "refine": True, "_decision": "search (narrow the previous search)"}
     if context:
         refers = nlu.get("ordinal") is not None or nlu.get("pronoun_ref")
         if refers and not new_topic and not nlu.get("followup_place"):
