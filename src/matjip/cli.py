@@ -62,9 +62,13 @@ def main() -> None:
     envvar="MATJIP_ENRICH",
     help="Enricher: offline (rules + lexicons + Kiwi) or llm (needs a provider) [env: MATJIP_ENRICH].",
 )
-@click.option("--index/--no-index", "do_index", default=True, show_default=True, help="Update the search index.")
+@click.option(
+    "--index/--no-index", "do_index", default=True, show_default=True, help="Update the search index."
+)
 @click.pass_obj
-def ingest(settings: object, paths: tuple[Path, ...], resume: bool, enricher_name: str, do_index: bool) -> None:
+def ingest(
+    settings: object, paths: tuple[Path, ...], resume: bool, enricher_name: str, do_index: bool
+) -> None:
     """Ingest crawl documents (JSON array or JSONL, plain or .gz) into the local store.
 
     With no PATH, ingests the embedded demo data (11,854 restaurants of Seoul/Gyeonggi).
@@ -87,7 +91,13 @@ def ingest(settings: object, paths: tuple[Path, ...], resume: bool, enricher_nam
 @click.option("--json", "as_json", is_flag=True, help="Print the whole turn result as JSON.")
 @click.pass_obj
 def ask(
-    settings: object, question: str, lat: float | None, lon: float | None, session: str | None, trace: bool, as_json: bool
+    settings: object,
+    question: str,
+    lat: float | None,
+    lon: float | None,
+    session: str | None,
+    trace: bool,
+    as_json: bool,
 ) -> None:
     """Ask one question, e.g. matjip ask "강남역 주차되는 일식집"."""
     from matjip.commands.agent import run_ask
@@ -120,7 +130,9 @@ def eval_group() -> None:
 @eval_group.command(name="agent")
 @click.option("--limit", type=int, help="Only the first N single-turn queries.")
 @click.option("--llm", is_flag=True, help="Use the configured LLM provider (MATJIP_LLM_PROVIDER).")
-@click.option("--failures", "show_failures", type=int, default=15, show_default=True, help="Failures to list.")
+@click.option(
+    "--failures", "show_failures", type=int, default=15, show_default=True, help="Failures to list."
+)
 @click.pass_obj
 def eval_agent(settings: object, limit: int | None, llm: bool, show_failures: int) -> None:
     """Intent accuracy, entity F1, hard-constraint precision, clarification accuracy, latency."""

@@ -23,11 +23,15 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="MATJIP_", env_file=".env", extra="ignore")
 
-    data_dir: Path = Field(default_factory=_default_data_dir, description="Where documents, index and sessions live.")
+    data_dir: Path = Field(
+        default_factory=_default_data_dir, description="Where documents, index and sessions live."
+    )
     timezone: str = "Asia/Seoul"
 
     # search
-    embedder: str = Field("kiwi-cong", description="Embedder name: kiwi-cong, lsa, hash, openai, gemini, st:<dir>")
+    embedder: str = Field(
+        "kiwi-cong", description="Embedder name: kiwi-cong, lsa, hash, openai, gemini, st:<dir>"
+    )
     fusion: Literal["rrf", "convex"] = "rrf"
     rrf_k: int = 60
     weight_bm25: float = 0.5

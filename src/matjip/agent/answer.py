@@ -63,9 +63,9 @@ def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
             if ev.source == "reviewKeywords" and ev.count:
                 return f"방문자 태그 '{ev.span}' {ev.count}건"
             if ev.source.startswith("reviews"):
-                return f"리뷰 \"{ev.span}\""
+                return f'리뷰 "{ev.span}"'
             if ev.source == "description":
-                return f"소개글 \"{ev.span}\""
+                return f'소개글 "{ev.span}"'
             return f"{ev.span}"
     return None
 
@@ -102,7 +102,9 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
     return reasons
 
 
-def restaurant_block(i: int, s: Shown, plan: SearchPlan | None, now: datetime, origin: str | None) -> list[str]:
+def restaurant_block(
+    i: int, s: Shown, plan: SearchPlan | None, now: datetime, origin: str | None
+) -> list[str]:
     d = s.doc
     head = f"**{i}. {d.title}** ({d.cuisine}"
     dist = distance_text(s.distance_m)
@@ -143,7 +145,9 @@ def _conditions(plan: SearchPlan) -> str:
 def search_answer(
     shown: Sequence[Shown], plan: SearchPlan, now: datetime, origin: str | None, notes: Sequence[str]
 ) -> list[str]:
-    where = f"{origin} " + ("근처 " if plan.location and plan.location.mode == "near" else "") if origin else ""
+    where = (
+        f"{origin} " + ("근처 " if plan.location and plan.location.mode == "near" else "") if origin else ""
+    )
     chunks: list[str] = [note + "\n" for note in notes]
     if not shown:
         chunks.append(f"{where}{_conditions(plan)}을(를) 찾지 못했어요. 조건을 바꿔서 다시 물어봐 주세요.\n")
@@ -175,7 +179,9 @@ def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime)
         d = s.doc
         chunks.append(f"**{d.title}** ({d.cuisine})\n")
         if d.rating is not None:
-            chunks.append(f"- 평점: {d.rating}" + (f" (리뷰 {d.review_count}건)" if d.review_count else "") + "\n")
+            chunks.append(
+                f"- 평점: {d.rating}" + (f" (리뷰 {d.review_count}건)" if d.review_count else "") + "\n"
+            )
         tags = [f"{t} {_tag(d, t)}" for t in ("맛", "친절", "가성비", "분위기", "주차") if _tag(d, t)]
         if tags:
             chunks.append("- 방문자 태그: " + ", ".join(tags) + "\n")
@@ -196,13 +202,15 @@ def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime)
         a, b = found[0][1].doc, found[1][1].doc
         ta, tb = _tag(a, "맛"), _tag(b, "맛")
         if ta != tb:
-            better, worse = (a, b) if ta > tb else (b, a)
+            better = a if ta > tb else b
             chunks.append(
                 f"방문자 태그 '맛' 기준으로는 {better.title}이(가) 더 많아요 ({max(ta, tb)}건 vs {min(ta, tb)}건).\n"
             )
         elif a.rating is not None and b.rating is not None and a.rating != b.rating:
             better = a if a.rating > b.rating else b
-            chunks.append(f"평점은 {better.title}이(가) 더 높아요 ({max(a.rating, b.rating)} vs {min(a.rating, b.rating)}).\n")
+            chunks.append(
+                f"평점은 {better.title}이(가) 더 높아요 ({max(a.rating, b.rating)} vs {min(a.rating, b.rating)}).\n"
+            )
         else:
             chunks.append("맛 평가는 자료상 큰 차이가 없어요. 메뉴와 위치로 골라 보세요.\n")
     return chunks
@@ -227,7 +235,9 @@ def _has_convenience(doc: Restaurant, value: str) -> tuple[bool, str | None]:
     return False, None
 
 
-def information_lines(doc: Restaurant, asks: Sequence[str], conveniences: Sequence[str], now: datetime) -> list[str]:
+def information_lines(
+    doc: Restaurant, asks: Sequence[str], conveniences: Sequence[str], now: datetime
+) -> list[str]:
     """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요")."""
     lines: list[str] = []
     wanted = list(dict.fromkeys(asks))
@@ -249,7 +259,11 @@ def information_lines(doc: Restaurant, asks: Sequence[str], conveniences: Sequen
             )
         elif ask == "reservation":
             ok, ev = _has_convenience(doc, "예약")
-            lines.append(f"네, 예약 가능해요 ({ev}).\n" if ok and ev else ("네, 예약 가능해요.\n" if ok else "예약 정보가 없어요.\n"))
+            lines.append(
+                f"네, 예약 가능해요 ({ev}).\n"
+                if ok and ev
+                else ("네, 예약 가능해요.\n" if ok else "예약 정보가 없어요.\n")
+            )
         elif ask == "hours":
             if doc.hours is not None and doc.hours.raw:
                 today = hours_today(doc, now)
@@ -266,24 +280,39 @@ def information_lines(doc: Restaurant, asks: Sequence[str], conveniences: Sequen
             else:
                 lines.append(f"{doc.title}의 메뉴 정보가 없어요.\n")
         elif ask == "address":
-            lines.append(f"{doc.title} 주소는 {doc.display_address}예요.\n" if doc.display_address else "주소 정보가 없어요.\n")
+            lines.append(
+                f"{doc.title} 주소는 {doc.display_address}예요.\n"
+                if doc.display_address
+                else "주소 정보가 없어요.\n"
+            )
         elif ask == "phone":
-            lines.append(f"{doc.title} 전화번호는 {doc.telephone}예요.\n" if doc.telephone else "전화번호 정보가 없어요.\n")
+            lines.append(
+                f"{doc.title} 전화번호는 {doc.telephone}예요.\n"
+                if doc.telephone
+                else "전화번호 정보가 없어요.\n"
+            )
         elif ask == "rating":
             lines.append(
-                f"{doc.title} 평점은 {doc.rating}이에요" + (f" (리뷰 {doc.review_count}건).\n" if doc.review_count else ".\n")
+                f"{doc.title} 평점은 {doc.rating}이에요"
+                + (f" (리뷰 {doc.review_count}건).\n" if doc.review_count else ".\n")
                 if doc.rating is not None
                 else "평점 정보가 없어요.\n"
             )
         elif ask == "convenience":
             lines.append(
-                f"{doc.title} 편의시설: {', '.join(doc.convenience)}\n" if doc.convenience else "편의시설 정보가 없어요.\n"
+                f"{doc.title} 편의시설: {', '.join(doc.convenience)}\n"
+                if doc.convenience
+                else "편의시설 정보가 없어요.\n"
             )
     return lines
 
 
 def information_answer(
-    shown: Sequence[Shown], asks: Sequence[str], conveniences: Sequence[str], now: datetime, origin: str | None
+    shown: Sequence[Shown],
+    asks: Sequence[str],
+    conveniences: Sequence[str],
+    now: datetime,
+    origin: str | None,
 ) -> list[str]:
     if not shown:
         return ["그 식당을 찾지 못했어요. 이름이나 지역을 다시 알려 주세요.\n"]
@@ -321,7 +350,9 @@ REPLIES = {
 
 
 def unknown_place_answer(name: str) -> list[str]:
-    return [f"'{name}' 위치를 찾지 못했어요. 역 이름이나 동·구 이름으로 다시 알려 주세요. 예: '잠실역', '역삼동'\n"]
+    return [
+        f"'{name}' 위치를 찾지 못했어요. 역 이름이나 동·구 이름으로 다시 알려 주세요. 예: '잠실역', '역삼동'\n"
+    ]
 
 
 def split_chunks(text: str, size: int = 24) -> list[str]:

@@ -29,7 +29,9 @@ def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
     if mean < cfg.mean_threshold and high == 0:
         return "insufficient", "\n".join([*lines, "→ 실패, 문서별 검증 필요"])
     if top >= cfg.high_threshold:
-        return "confident", "\n".join([*lines, f"[고신뢰도] top_score={top:.2f} ≥ {cfg.high_threshold} → 검증 생략"])
+        return "confident", "\n".join(
+            [*lines, f"[고신뢰도] top_score={top:.2f} ≥ {cfg.high_threshold} → 검증 생략"]
+        )
     return "grader", "\n".join([*lines, "[중간 신뢰도] 문서별 검증"])
 
 
@@ -53,7 +55,13 @@ def _violations(s: Shown, plan: SearchPlan) -> list[str]:
         if not any(m.replace(" ", "") in n for n in names):
             out.append(f"메뉴 '{m}' 없음")
     loc = plan.location
-    if loc is not None and loc.mode == "near" and loc.lat is not None and loc.lon is not None and loc.radius_m:
+    if (
+        loc is not None
+        and loc.mode == "near"
+        and loc.lat is not None
+        and loc.lon is not None
+        and loc.radius_m
+    ):
         if d.lat is None or d.lon is None:
             out.append("좌표 없음")
         elif haversine_m(loc.lat, loc.lon, d.lat, d.lon) > loc.radius_m + 1:
@@ -79,13 +87,19 @@ def offline_grade(shown: Sequence[Shown], plan: SearchPlan) -> Grade:
     for s in shown:
         bad = _violations(s, plan)
         if bad:
-            scores.append(DocumentScore(document_id=s.doc.place_id, relevance="irrelevant", reason="; ".join(bad)))
+            scores.append(
+                DocumentScore(document_id=s.doc.place_id, relevance="irrelevant", reason="; ".join(bad))
+            )
             continue
         reason = "모든 조건 충족"
         if wishes:
             have = set(s.doc.atmosphere) | set(s.doc.occasion) | set(s.doc.features)
             met = [w for w in wishes if w in have]
-            reason += f"; 분위기·상황 {len(met)}/{len(wishes)} 일치" if met else "; 분위기·상황은 의미 유사도로 선택"
+            reason += (
+                f"; 분위기·상황 {len(met)}/{len(wishes)} 일치"
+                if met
+                else "; 분위기·상황은 의미 유사도로 선택"
+            )
         scores.append(DocumentScore(document_id=s.doc.place_id, relevance="relevant", reason=reason))
     relevant = sum(1 for x in scores if x.relevance == "relevant")
     overall = "relevant" if relevant else "irrelevant"

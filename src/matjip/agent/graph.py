@@ -1,14 +1,14 @@
 """The agent graph, wired in one place (seed 000 §3's flow chart).
 
-    query_input → understand → need_search ─┬─ search ──→ check_session → plan ─┬─(follow-up)→ check_duplicate ─┬─ duplicate → update_session
-                                            │                                  │                               └─ new ──┐
-                                            │                                  └─(first)──────────────────────────────────┤
-                                            │                                                   route by intent: search_general | search_compare | search_information
-                                            │                                                                          ↓
-                                            │                                  evaluate_relevance ─┬─ relevant ──────────→ update_session → generate → END
-                                            │                                                      ├─ relax → (search again)
-                                            │                                                      └─ irrelevant → web_search → update_session
-                                            └─ context | clarify | reply ──────────────────────────────────────────────→ generate → END
+query_input → understand → need_search ─┬─ search ──→ check_session → plan ─┬─(follow-up)→ check_duplicate ─┬─ duplicate → update_session
+                                        │                                  │                               └─ new ──┐
+                                        │                                  └─(first)──────────────────────────────────┤
+                                        │                                                   route by intent: search_general | search_compare | search_information
+                                        │                                                                          ↓
+                                        │                                  evaluate_relevance ─┬─ relevant ──────────→ update_session → generate → END
+                                        │                                                      ├─ relax → (search again)
+                                        │                                                      └─ irrelevant → web_search → update_session
+                                        └─ context | clarify | reply ──────────────────────────────────────────────→ generate → END
 """
 
 from __future__ import annotations

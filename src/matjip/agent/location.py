@@ -24,13 +24,21 @@ SAME_PLACE_M = 3000
 WALK_M_PER_MIN = 70
 DRIVE_M_PER_MIN = 400
 
-_RADIUS_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I)
+_RADIUS_RE = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I
+)
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
 _ORDINAL_WORDS = {"첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5}
 _ORDINAL_RE = re.compile(r"(첫|두|세|네|다섯)\s*(?:번째|번 째|째)|(\d)\s*(?:번째|번)")
 _SUFFIXES = ("쪽이요", "쪽이에요", "쪽으로", "쪽", "이요", "이에요", "예요", "요", "으로", "로", "에서", "에")
-_REGION_SYNONYMS = {"경기도": "경기", "서울시": "서울", "서울특별시": "서울", "인천시": "인천", "인천광역시": "인천"}
+_REGION_SYNONYMS = {
+    "경기도": "경기",
+    "서울시": "서울",
+    "서울특별시": "서울",
+    "인천시": "인천",
+    "인천광역시": "인천",
+}
 
 
 @dataclass
@@ -58,7 +66,9 @@ def explicit_radius_m(text: str) -> int | None:
     return None
 
 
-def _context_for(place: Place, said: str, near: bool, radius: int | None, gazetteer: Gazetteer) -> LocationContext:
+def _context_for(
+    place: Place, said: str, near: bool, radius: int | None, gazetteer: Gazetteer
+) -> LocationContext:
     terms = gazetteer.region_terms(place) if not near else []
     in_region = not near and bool(terms)
     return LocationContext(
@@ -119,11 +129,19 @@ def resolve(
     if nlu.user_location:
         if gps is not None:
             return LocationOutcome(
-                LocationContext(type="GPS", name="내 위치", lat=gps[0], lon=gps[1], radius_m=radius or GPS_DEFAULT_RADIUS_M)
+                LocationContext(
+                    type="GPS",
+                    name="내 위치",
+                    lat=gps[0],
+                    lon=gps[1],
+                    radius_m=radius or GPS_DEFAULT_RADIUS_M,
+                )
             )
         last_gps = next((h for h in reversed(history) if h.type == "GPS"), None)
         if last_gps is not None:
-            return LocationOutcome(last_gps.model_copy(update={"radius_m": radius or last_gps.radius_m}), carried=True)
+            return LocationOutcome(
+                last_gps.model_copy(update={"radius_m": radius or last_gps.radius_m}), carried=True
+            )
         return LocationOutcome(
             clarification=Clarification(
                 kind="gps",
@@ -141,7 +159,9 @@ def resolve(
         others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
         ask = _ambiguity(said, candidates, gazetteer, covered, others)
         if ask:
-            choices = [Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])]
+            choices = [
+                Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])
+            ]
             note = gazetteer.homonym_note(said)
             question = (
                 f"{note} 아래 지역을 말씀하시는 건가요?"
@@ -203,11 +223,15 @@ def pick_choice(text: str, clarification: Clarification) -> Choice | None:
     return best[0] if len(best) == 1 else None
 
 
-def choice_context(choice: Choice, clarification: Clarification, gazetteer: Gazetteer, text: str) -> LocationContext:
+def choice_context(
+    choice: Choice, clarification: Clarification, gazetteer: Gazetteer, text: str
+) -> LocationContext:
     """The location context for a chosen candidate."""
     for place in gazetteer.lookup(clarification.name or ""):
         if place.display_name == choice.label:
-            return _context_for(place, clarification.name or place.name, True, explicit_radius_m(text), gazetteer)
+            return _context_for(
+                place, clarification.name or place.name, True, explicit_radius_m(text), gazetteer
+            )
     return LocationContext(
         type="CONTEXTUAL",
         name=clarification.name,

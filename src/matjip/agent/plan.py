@@ -114,7 +114,9 @@ def _location(value: Any, notes: list[str]) -> PlanLocation | None:
             return PlanLocation(name=name, mode="in", region_terms=terms)
         radius = value.get("radius_m")
         radius_i = (
-            _clamp_int(radius, RADIUS_MIN_M, RADIUS_MAX_M, "radius_m", notes, 1000) if radius is not None else 1000
+            _clamp_int(radius, RADIUS_MIN_M, RADIUS_MAX_M, "radius_m", notes, 1000)
+            if radius is not None
+            else 1000
         )
         return PlanLocation(name=name, lat=flat, lon=flon, radius_m=radius_i, mode=mode, region_terms=terms)
     if terms:
@@ -136,7 +138,9 @@ def validate_plan(
     """
     notes: list[str] = []
     if not isinstance(raw, Mapping):
-        return default_plan(fallback_text), [f"plan is {type(raw).__name__}, not an object; using the default plan"]
+        return default_plan(fallback_text), [
+            f"plan is {type(raw).__name__}, not an object; using the default plan"
+        ]
     try:
         intent = raw.get("intent", "search")
         if intent not in _INTENTS:
@@ -205,12 +209,17 @@ def validate_plan(
         )
         return plan, notes
     except (ValidationError, TypeError, ValueError, AttributeError) as exc:
-        return default_plan(fallback_text), [*notes, f"invalid plan ({type(exc).__name__}); using the default plan"]
+        return default_plan(fallback_text), [
+            *notes,
+            f"invalid plan ({type(exc).__name__}); using the default plan",
+        ]
 
 
 def default_plan(text: str = "") -> SearchPlan:
     """The safe plan: a plain semantic search over everything, three results."""
-    return SearchPlan(intent="search", strategy="global", semantic=" ".join(text.split())[:MAX_SEMANTIC_CHARS], k=3)
+    return SearchPlan(
+        intent="search", strategy="global", semantic=" ".join(text.split())[:MAX_SEMANTIC_CHARS], k=3
+    )
 
 
 def _base_request(plan: SearchPlan, k: int) -> dict[str, Any]:

@@ -10,7 +10,17 @@ from typing import Any
 
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.graph import build_graph
-from matjip.agent.models import Card, Clarification, Grade, LocationContext, SearchPlan, TraceEntry, TurnEvent, TurnResult, WebSource
+from matjip.agent.models import (
+    Card,
+    Clarification,
+    Grade,
+    LocationContext,
+    SearchPlan,
+    TraceEntry,
+    TurnEvent,
+    TurnResult,
+    WebSource,
+)
 from matjip.settings import Settings
 
 
@@ -18,8 +28,8 @@ def load_resources(settings: Settings) -> Resources:
     """Open the index, the gazetteer and the NLU vocabulary (built from the index once, cached)."""
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index import open_index
-    from matjip.ingest.store import DocumentStore
     from matjip.ingest.category import CUISINES
+    from matjip.ingest.store import DocumentStore
     from matjip.nlu import OfflineNLU
     from matjip.nlu.lexicon import CONVENIENCE
     from matjip.nlu.vocabulary import Vocabulary
@@ -68,7 +78,9 @@ def load_resources(settings: Settings) -> Resources:
 class Agent:
     """Runs conversation turns. Thread-safe; sessions are isolated by ``session_id``."""
 
-    def __init__(self, settings: Settings, resources: Resources | None = None, *, persist: bool = True) -> None:
+    def __init__(
+        self, settings: Settings, resources: Resources | None = None, *, persist: bool = True
+    ) -> None:
         self.settings = settings
         self.resources = resources or load_resources(settings)
         self._checkpointer: Any = None
@@ -115,7 +127,9 @@ class Agent:
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))
 
-    def ask(self, message: str, session_id: str | None = None, location: dict[str, float] | None = None) -> TurnResult:
+    def ask(
+        self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
+    ) -> TurnResult:
         last: TurnEvent | None = None
         for event in self.stream(message, session_id, location):
             last = event
@@ -137,7 +151,9 @@ class Agent:
             intent=(st.get("nlu") or {}).get("intent"),
             plan=plan,
             cards=cards,
-            clarification=Clarification.model_validate(st["clarification"]) if st.get("clarification") else None,
+            clarification=Clarification.model_validate(st["clarification"])
+            if st.get("clarification")
+            else None,
             grade=Grade.model_validate(st["grade"]) if st.get("grade") else None,
             searched=st.get("decision") == "search" and st.get("duplicate_of") is None,
             reused=st.get("duplicate_of") is not None,
@@ -146,7 +162,8 @@ class Agent:
             nlu=st.get("nlu") or {},
             notes=[*(st.get("plan_notes") or []), *(st.get("relax_notes") or [])],
             location=LocationContext.model_validate(st["location"]) if st.get("location") else None,
-            location_carried=bool(st.get("location_carried")) or (bool(st.get("refine")) and bool(st.get("plan") and st["plan"].get("location"))),
+            location_carried=bool(st.get("location_carried"))
+            or (bool(st.get("refine")) and bool(st.get("plan") and st["plan"].get("location"))),
             resumed=bool(st.get("resumed")),
             decision=str(st.get("decision") or ""),
         )

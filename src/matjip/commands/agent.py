@@ -32,7 +32,9 @@ def trace_table(result: TurnResult) -> Table:
     return table
 
 
-def _run_turn(agent: object, console: Console, message: str, session_id: str | None, location: dict[str, float] | None) -> TurnResult:
+def _run_turn(
+    agent: object, console: Console, message: str, session_id: str | None, location: dict[str, float] | None
+) -> TurnResult:
     from matjip.agent.service import Agent
 
     assert isinstance(agent, Agent)
@@ -52,7 +54,13 @@ def _render(ev: TurnEvent, console: Console) -> TurnResult | None:
 
 
 def run_ask(
-    settings: Settings, question: str, lat: float | None, lon: float | None, trace: bool, as_json: bool, session: str | None
+    settings: Settings,
+    question: str,
+    lat: float | None,
+    lon: float | None,
+    trace: bool,
+    as_json: bool,
+    session: str | None,
 ) -> None:
     agent = _agent(settings)
     location = {"lat": lat, "lon": lon} if lat is not None and lon is not None else None

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
 from matjip.ingest.store import DocumentStore
@@ -41,7 +41,7 @@ def rebuild(settings: Settings, store: DocumentStore, console: Console) -> None:
         TimeElapsedColumn(),
         console=console,
     ) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int | None) -> None:
             if stage not in tasks:

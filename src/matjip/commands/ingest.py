@@ -37,7 +37,12 @@ def run_ingest(
         task = bar.add_task("문서 처리", total=total)
         try:
             report = ingest(
-                inputs, store, enricher, resume=resume, scanned=scanned, progress=lambda n: bar.advance(task, n)
+                inputs,
+                store,
+                enricher,
+                resume=resume,
+                scanned=scanned,
+                progress=lambda n: bar.advance(task, n),
             )
         except KeyboardInterrupt:
             bar.stop()

@@ -106,12 +106,24 @@ class Report:
         yield "intent accuracy", f"{self.intent_accuracy:.3f} ({self.intent_ok}/{self.intent_total})"
         for t, c in self.entities.items():
             yield f"entity F1 {t}", f"{c.f1:.3f} (tp {c.tp}, fp {c.fp}, fn {c.fn})"
-        yield "hard-constraint precision", f"{self.constraint_precision:.3f} ({self.constraint_ok}/{self.constraint_checked} restaurants)"
-        yield "clarification accuracy", f"{self.clarification_accuracy:.3f} ({self.clar_ok}/{self.clar_total})"
+        yield (
+            "hard-constraint precision",
+            f"{self.constraint_precision:.3f} ({self.constraint_ok}/{self.constraint_checked} restaurants)",
+        )
+        yield (
+            "clarification accuracy",
+            f"{self.clarification_accuracy:.3f} ({self.clar_ok}/{self.clar_total})",
+        )
         yield "follow-up accuracy", f"{self.followup_accuracy:.3f} ({self.followup_ok}/{self.followup_total})"
-        yield "latency p50 / p95 (ms)", f"{statistics.median(self.latencies_ms) if self.latencies_ms else 0:.1f} / {self.latency(0.95):.1f}"
+        yield (
+            "latency p50 / p95 (ms)",
+            f"{statistics.median(self.latencies_ms) if self.latencies_ms else 0:.1f} / {self.latency(0.95):.1f}",
+        )
         if self.llm_calls:
-            yield "LLM calls / tokens per turn", f"{self.llm_calls / max(1, self.turns):.2f} / {self.llm_tokens / max(1, self.turns):.0f}"
+            yield (
+                "LLM calls / tokens per turn",
+                f"{self.llm_calls / max(1, self.turns):.2f} / {self.llm_tokens / max(1, self.turns):.0f}",
+            )
         yield "errors", str(len(self.errors))
 
 
@@ -126,7 +138,9 @@ def _check_turn(agent: Agent, report: Report, label: dict[str, Any], result: Tur
         if nlu.get("intent") == gold_intent:
             report.intent_ok += 1
         else:
-            report.failures.append(f"intent {label.get('query', '')[:40]!r}: {nlu.get('intent')} ≠ {gold_intent}")
+            report.failures.append(
+                f"intent {label.get('query', '')[:40]!r}: {nlu.get('intent')} ≠ {gold_intent}"
+            )
     gold_ents = label.get("entities")
     if gold_ents is not None and nlu and not result.resumed:
         pred_ents = nlu.get("entities") or {}
@@ -140,7 +154,9 @@ def _check_turn(agent: Agent, report: Report, label: dict[str, Any], result: Tur
         if bool(expect["clarification"]) == (result.clarification is not None):
             report.clar_ok += 1
         else:
-            report.failures.append(f"clarification {label.get('query', '')[:40]!r}: expected {expect['clarification']}")
+            report.failures.append(
+                f"clarification {label.get('query', '')[:40]!r}: expected {expect['clarification']}"
+            )
     for key in ("need_search", "location_carried"):
         if key in expect:
             report.followup_total += 1
@@ -158,7 +174,9 @@ def _check_turn(agent: Agent, report: Report, label: dict[str, Any], result: Tur
             if not _violations(Shown(doc=doc, distance_m=card.distance_m), result.plan):
                 report.constraint_ok += 1
             else:
-                report.failures.append(f"constraint violated by {doc.title} for {label.get('query', '')[:40]!r}")
+                report.failures.append(
+                    f"constraint violated by {doc.title} for {label.get('query', '')[:40]!r}"
+                )
 
 
 def run(agent: Agent, *, limit: int | None = None, warmup: int = 5) -> Report:
@@ -177,7 +195,9 @@ def run(agent: Agent, *, limit: int | None = None, warmup: int = 5) -> Report:
         except Exception as exc:  # the point of the eval is to find these
             report.errors.append(f"{item.get('id')}: {type(exc).__name__}: {exc}")
             continue
-        _check_turn(agent, report, {**item, "query": query_text(item)}, result, (time.perf_counter() - started) * 1000)
+        _check_turn(
+            agent, report, {**item, "query": query_text(item)}, result, (time.perf_counter() - started) * 1000
+        )
     for d, dialogue in enumerate(dialogues):
         sid = f"eval-dialogue-{d}-{time.time_ns()}"
         for turn in dialogue.get("turns") or []:

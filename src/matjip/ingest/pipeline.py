@@ -127,7 +127,9 @@ def ingest(
         pending: list[_Pending] = []
         last_line = 0
 
-        def flush(upto_line: int, pending: list[_Pending] = pending, source: str = source, fp: str = fingerprint) -> None:
+        def flush(
+            upto_line: int, pending: list[_Pending] = pending, source: str = source, fp: str = fingerprint
+        ) -> None:
             if pending:
                 docs = _process(pending, enricher, report)
                 store.write_batch(
@@ -199,7 +201,12 @@ def _process(
             except Exception as exc:  # a bad record must not stop the run
                 report.rejected += 1
                 report.rejects.append(
-                    Reject(p.raw.source, p.raw.line, f"processing failed: {type(exc).__name__}: {exc}", p.doc.place_id)
+                    Reject(
+                        p.raw.source,
+                        p.raw.line,
+                        f"processing failed: {type(exc).__name__}: {exc}",
+                        p.doc.place_id,
+                    )
                 )
         return out
 

@@ -37,7 +37,9 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
             continue
         parsed = parse_price(m.price)
         menus.append(
-            MenuItem(name=name, price=parsed.value, price_text=m.price.strip(), price_is_range=parsed.is_range)
+            MenuItem(
+                name=name, price=parsed.value, price_text=m.price.strip(), price_is_range=parsed.is_range
+            )
         )
     if not menus:
         flags.append("no_menu")

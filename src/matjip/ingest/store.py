@@ -101,9 +101,7 @@ class DocumentStore:
         return Restaurant.model_validate_json(row[0]) if row else None
 
     def iter_documents(self, since_version: int = 0) -> Iterator[Restaurant]:
-        cur = self._db.execute(
-            "SELECT doc FROM documents WHERE version > ? ORDER BY rowid", (since_version,)
-        )
+        cur = self._db.execute("SELECT doc FROM documents WHERE version > ? ORDER BY rowid", (since_version,))
         for (doc,) in cur:
             yield Restaurant.model_validate_json(doc)
 

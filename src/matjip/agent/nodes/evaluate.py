@@ -16,6 +16,7 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     hits = state.get("hits") or []
     band, why = tier([float(h.get("score") or 0.0) for h in hits], res.config)
     shown = shown_for(hits, res)
+    grade: Grade | None
     if band == "empty":
         grade = Grade(overall_relevance="irrelevant", reason=why, tier="empty")
     elif band == "confident":
@@ -28,6 +29,7 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
             grade = res.llm.grade(state, shown, p)
         if grade is None:
             grade = offline_grade(shown, p)
+        assert grade is not None
         grade.tier = "grader" if band == "grader" else "insufficient"
         grade.reason = why + "\n" + grade.reason
     grade.top_score = max((float(h.get("score") or 0.0) for h in hits), default=0.0)

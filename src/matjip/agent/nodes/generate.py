@@ -82,7 +82,10 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
     origin = p.location.name if p.location else None
     web = state.get("web_sources") or []
     if not hits and web:
-        chunks = [*(n + "\n" for n in notes), "식당 자료에서 찾지 못해 웹 검색 결과를 알려 드려요 (웹 출처).\n"]
+        chunks = [
+            *(n + "\n" for n in notes),
+            "식당 자료에서 찾지 못해 웹 검색 결과를 알려 드려요 (웹 출처).\n",
+        ]
         for i, w in enumerate(web[:3], start=1):
             chunks.append(f"{i}. [웹] {w.get('title')}: {str(w.get('content'))[:160]}\n")
         return chunks
@@ -96,7 +99,8 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
     if p.intent == "compare":
         by_id = {s.doc.place_id: s for s in shown}
         groups = [
-            (g["title"], [by_id[i] for i in g["ids"] if i in by_id]) for g in state.get("compare_groups") or []
+            (g["title"], [by_id[i] for i in g["ids"] if i in by_id])
+            for g in state.get("compare_groups") or []
         ]
         return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now)]
     if p.intent == "information":

@@ -53,8 +53,13 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         # narrowing: keep the previous search's topic and place, add this turn's constraints
         prev = (state.get("searches") or [])[-1].get("plan") or {}
         merged = dict(ents)
-        for key, prev_key in (("category", "cuisine"), ("menu", "menu"), ("convenience", "convenience"),
-                              ("atmosphere", "atmosphere"), ("occasion", "occasion")):
+        for key, prev_key in (
+            ("category", "cuisine"),
+            ("menu", "menu"),
+            ("convenience", "convenience"),
+            ("atmosphere", "atmosphere"),
+            ("occasion", "occasion"),
+        ):
             merged[key] = list(dict.fromkeys([*(prev.get(prev_key) or []), *(ents.get(key) or [])]))
         ents = merged
         intent = "search"
@@ -63,7 +68,15 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         if not price and (prev.get("price_min") is not None or prev.get("price_max") is not None):
             price = {"min_won": prev.get("price_min"), "max_won": prev.get("price_max")}
     count = nlu.get("count")
-    k = count if count else (res.config.information_k if intent == "information" and not ents.get("title") else res.config.default_k)
+    k = (
+        count
+        if count
+        else (
+            res.config.information_k
+            if intent == "information" and not ents.get("title")
+            else res.config.default_k
+        )
+    )
     return {
         "intent": intent,
         "location": location,
@@ -93,14 +106,18 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     if raw is None:
         raw = offline_plan(state, res)
     validated, repairs = validate_plan(
-        raw, cuisines=res.cuisines or None, conveniences=res.conveniences or None, fallback_text=state.get("query", "")
+        raw,
+        cuisines=res.cuisines or None,
+        conveniences=res.conveniences or None,
+        fallback_text=state.get("query", ""),
     )
     all_notes = [*notes, *repairs]
     emit("plan", validated.model_dump(mode="json"))
     return {
         "plan": validated.model_dump(mode="json"),
         "plan_notes": [*(state.get("plan_notes") or []), *all_notes],
-        "_decision": f"{validated.intent}/{validated.strategy} k={validated.k}" + (f" ({len(all_notes)} repairs)" if all_notes else ""),
+        "_decision": f"{validated.intent}/{validated.strategy} k={validated.k}"
+        + (f" ({len(all_notes)} repairs)" if all_notes else ""),
         "_detail": {"repairs": all_notes} if all_notes else {},
     }
 
@@ -187,7 +204,13 @@ def search_information(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 _SOFTNESS = ("open_at", "price", "convenience", "menu", "cuisine")
-_LABEL = {"open_at": "영업시간", "price": "가격", "convenience": "편의", "menu": "메뉴", "cuisine": "음식 종류"}
+_LABEL = {
+    "open_at": "영업시간",
+    "price": "가격",
+    "convenience": "편의",
+    "menu": "메뉴",
+    "cuisine": "음식 종류",
+}
 
 
 def _km(m: int) -> str:
@@ -205,8 +228,12 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     if p.strategy == "title" and loc is not None:
         p = p.model_copy(update={"location": None, "strategy": "title"})
         notes.append(f"{loc.name} 근처에서는 찾지 못해서 전체 지역에서 찾았어요.")
-    elif loc is not None and loc.mode == "near" and loc.radius_m is not None and loc.radius_m < cfg.widen_cap_m and not any(
-        "넓혔어요" in n for n in notes
+    elif (
+        loc is not None
+        and loc.mode == "near"
+        and loc.radius_m is not None
+        and loc.radius_m < cfg.widen_cap_m
+        and not any("넓혔어요" in n for n in notes)
     ):
         wider = int(min(loc.radius_m * cfg.widen_factor, cfg.widen_cap_m))
         p = p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})})
@@ -225,10 +252,14 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
                 p = p.model_copy(update={"convenience": p.convenience[:-1]})
             elif name == "menu" and p.menu:
                 dropped = f"메뉴 '{p.menu[-1]}'"
-                p = p.model_copy(update={"menu": p.menu[:-1], "semantic": (p.semantic + " " + p.menu[-1]).strip()})
+                p = p.model_copy(
+                    update={"menu": p.menu[:-1], "semantic": (p.semantic + " " + p.menu[-1]).strip()}
+                )
             elif name == "cuisine" and p.cuisine:
                 dropped = f"음식 종류 '{', '.join(p.cuisine)}'"
-                p = p.model_copy(update={"cuisine": [], "semantic": (p.semantic + " " + " ".join(p.cuisine)).strip()})
+                p = p.model_copy(
+                    update={"cuisine": [], "semantic": (p.semantic + " " + " ".join(p.cuisine)).strip()}
+                )
             if dropped:
                 break
         if dropped:

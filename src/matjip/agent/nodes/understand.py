@@ -98,7 +98,9 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification.model_dump(mode="json")
-        update["_decision"] = f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip()
+        update["_decision"] = (
+            f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip()
+        )
     elif outcome.unknown_place:
         update["reply"] = f"unknown_place:{outcome.unknown_place}"
         update["_decision"] = f"unknown place {outcome.unknown_place}"
@@ -120,7 +122,9 @@ def _covered(place: Any, res: Resources) -> bool:
         from matjip.index.request import GeoFilter, SearchRequest
 
         radius = float(min(max(getattr(place, "default_radius_m", 1000) or 1000, 100), 20_000))
-        resp = res.index.search(SearchRequest(geo=GeoFilter(lat=place.lat, lon=place.lon, radius_m=radius), k=1))
+        resp = res.index.search(
+            SearchRequest(geo=GeoFilter(lat=place.lat, lon=place.lon, radius_m=radius), k=1)
+        )
         hit = resp.total_candidates > 0
         if len(_COVERAGE) > 5000:
             _COVERAGE.clear()
@@ -152,12 +156,12 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
     new_topic = bool(ents.get("location") or ents.get("menu") or ents.get("category"))
     if nlu.get("smalltalk") and not (new_topic or ents.get("title")):
         return {"decision": "reply", "reply": f"smalltalk:{nlu['smalltalk']}", "_decision": "smalltalk"}
-    narrowing = bool(nlu.get("time") or nlu.get("price") or ents.get("atmosphere") or ents.get("occasion")) or bool(
-        ents.get("convenience") and not nlu.get("ask")
-    )
-    if context and narrowing and not new_topic and not ents.get("title") and nlu.get("ordinal") is None:
-        if not nlu.get("ask") and (state.get("searches") or []):
-            return {"decision": "search", "refine": True, "_decision": "search (narrow the previous search)"}
+    narrowing = bool(
+        nlu.get("time") or nlu.get("price") or ents.get("atmosphere") or ents.get("occasion")
+    ) or bool(ents.get("convenience") and not nlu.get("ask"))
+    narrow_previous = context and narrowing and not new_topic and not ents.get("title")
+    if narrow_previous and nlu.get("ordinal") is None and not nlu.get("ask") and state.get("searches"):
+        return {"decision": "search", "refine": True, "_decision": "search (narrow the previous search)"}
     if context:
         refers = nlu.get("ordinal") is not None or nlu.get("pronoun_ref")
         if refers and not new_topic and not nlu.get("followup_place"):
@@ -168,10 +172,16 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
             wanted = [t.replace(" ", "") for t in titles]
             if all(any(w in k for k in known.values()) for w in wanted):
                 return {"decision": "context", "_decision": "answer from context (known restaurant)"}
-        if (nlu.get("ask") or ents.get("convenience")) and not (new_topic or titles) and not nlu.get("followup_place"):
-            if nlu.get("intent") != "search" or nlu.get("ask"):
-                return {"decision": "context", "_decision": "answer from context (question about results)"}
-    has_anything = any(ents.get(k) for k in ents) or state.get("location") or nlu.get("price") or nlu.get("time")
+        about_results = (nlu.get("ask") or ents.get("convenience")) and not (new_topic or titles)
+        if (
+            about_results
+            and not nlu.get("followup_place")
+            and (nlu.get("intent") != "search" or nlu.get("ask"))
+        ):
+            return {"decision": "context", "_decision": "answer from context (question about results)"}
+    has_anything = (
+        any(ents.get(k) for k in ents) or state.get("location") or nlu.get("price") or nlu.get("time")
+    )
     if not has_anything and not context:
         return {"decision": "reply", "reply": "no_content", "_decision": "nothing to search for"}
     if not has_anything and context:
