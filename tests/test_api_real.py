@@ -86,7 +86,7 @@ def test_clarification_and_choice(real_client: TestClient) -> None:
     seoul = next(c for c in choices if "5호선" in c["label"])
     assert any("경의중앙선" in c["label"] for c in choices)
     follow = dict(
-        parse_sse(real_client.post("/v1/chat", json={"message": str(seoul["index"]), "session_id": sid}).text)
+        parse_sse(real_client.post("/v1/chat", json={"message": seoul["label"], "session_id": sid}).text)
     )
     assert follow["plan"]["location"]["lat"] == pytest.approx(seoul["lat"], abs=0.01)
     assert follow["plan"]["location"]["lon"] == pytest.approx(seoul["lon"], abs=0.01)

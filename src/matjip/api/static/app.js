@@ -168,7 +168,7 @@
       b.dataset.index = String(c.index);
       b.addEventListener("click", () => {
         box.querySelectorAll("button").forEach((x) => { x.disabled = true; });
-        send(String(c.index), c.label);
+        send(c.label);
       });
       box.appendChild(b);
     }
