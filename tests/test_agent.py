@@ -71,7 +71,9 @@ def test_requests_are_built_from_the_plan_only() -> None:
     reqs = to_requests(plan)
     assert [r.title for r in reqs] == ["버거킹", "맥도날드"]
     assert all(r.k == 2 and r.geo is not None and r.geo.radius_m == 2000 for r in reqs)
-    search, _ = validate_plan({"cuisine": ["일식"], "convenience": ["주차"], "atmosphere": ["조용한"], "k": 4})
+    search, _ = validate_plan(
+        {"cuisine": ["일식"], "convenience": ["주차"], "atmosphere": ["조용한"], "k": 4}
+    )
     (req,) = to_requests(search)
     assert req.cuisine == ["일식"] and req.convenience == ["주차"] and "조용한" in req.text and req.k == 4
     assert default_plan("x").k == 3
@@ -96,7 +98,13 @@ class _Res:
 
 @pytest.mark.parametrize(
     ("text", "reply"),
-    [("", "empty"), ("   ", "empty"), ("hello there", "not_korean"), ("🍕🍕🍕", "no_content"), ("강남역 맛집", None)],
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("hello there", "not_korean"),
+        ("🍕🍕🍕", "no_content"),
+        ("강남역 맛집", None),
+    ],
 )
 def test_query_input_classifies_unusable_input(text: str, reply: str | None) -> None:
     out = query_input({"query": text}, _Res())  # type: ignore[arg-type]
@@ -142,7 +150,10 @@ def test_clarification_answers() -> None:
     clar = Clarification(
         question="?",
         name="양평역",
-        choices=[Choice(index=1, label="양평역 (5호선, 서울 영등포구)"), Choice(index=2, label="양평역 (경의중앙선, 경기 양평군)")],
+        choices=[
+            Choice(index=1, label="양평역 (5호선, 서울 영등포구)"),
+            Choice(index=2, label="양평역 (경의중앙선, 경기 양평군)"),
+        ],
     )
     assert pick_choice("두 번째", clar) == clar.choices[1]
     assert pick_choice("2", clar) == clar.choices[1]

@@ -15,9 +15,9 @@ from matjip.index import build_index, embedded, fusion, open_index
 from matjip.index.analyzer import analyze, analyze_documents, document_fragments
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.reference import brute_force_filter
-from matjip.index.request import GeoFilter, PriceRange, SearchRequest
+from matjip.index.request import GeoFilter, PriceRange, RegionFilter, SearchRequest
 from matjip.settings import Settings
-from test_index_property import check_response
+from test_index_property import check_bm25, check_response
 
 REQUESTS = [
     SearchRequest(text="데이트 파스타", k=5),
@@ -175,7 +175,7 @@ def test_convenience_vocabulary_grows_past_64(built: tuple[EmbeddedIndex, list[R
 def test_crashed_append_is_cut(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
     """Bytes a crashed write left after the last committed row are discarded on the next write."""
     index, _ = built
-    with (index.directory / "docs.jsonl").open("ab") as fh:
+    with (index.directory / "docs.tsv").open("ab") as fh:
         fh.write(b'{"garbage": tru')
     with (index.directory / "vectors.f32").open("ab") as fh:
         fh.write(b"\x00" * 12)
@@ -194,6 +194,9 @@ BM25_CASES = [
     SearchRequest(text="라멘 혼밥", menu=["라멘"]),  # small candidate set: row-id restriction
     SearchRequest(text="주차 가족", cuisine=["한식", "양식"], convenience=["주차"]),
     SearchRequest(text="파스타", price=PriceRange(max_won=50000)),  # large set, nothing tantivy can express
+    SearchRequest(text="회식 가족", region=RegionFilter(name="마포구")),  # address bigrams
+    SearchRequest(text="갈비 회식", title="진대감"),  # title bigrams
+    SearchRequest(text="데이트", menu=["파스타", "크림"], cuisine=["양식"]),  # menu bigrams, all of
 ]
 
 
@@ -214,25 +217,7 @@ def test_bm25_inside_candidates_is_exact(
     monkeypatch.setattr(embedded, "FIRST_FETCH", first_fetch)
     monkeypatch.setattr(embedded, "ROW_SET_MAX", row_set_max)
     monkeypatch.setattr(embedded, "BM25_DEPTH", depth)
-    s = index._require()
-    idx, _ = index._candidates(s, req)
-    terms = embedded.query_terms(req.text)
-    rows, scores = index._bm25(s, terms, req, idx)
-    # reference: every match of the unfiltered text query, then keep the candidates
-    allowed = {s.pid_row[p] for p in brute_force_filter(docs, req)}
-    assert set(idx.tolist()) == allowed
-    everything = index._bm25(s, terms, SearchRequest(text=req.text), s.alive_rows.copy())
-    monkeypatch.setattr(embedded, "BM25_DEPTH", 10_000)
-    g_rows, g_scores = index._bm25(s, terms, SearchRequest(text=req.text), s.alive_rows.copy())
-    assert len(everything[0]) <= 10_000
-    ref = [(r, sc) for r, sc in zip(g_rows.tolist(), g_scores.tolist(), strict=True) if r in allowed][:depth]
-    assert len(rows) == len(ref)
-    assert np.allclose(sorted(scores.tolist()), sorted(sc for _, sc in ref), rtol=1e-6)
-    if ref:
-        cut = ref[-1][1]
-        assert {r for r, sc in zip(rows.tolist(), scores.tolist(), strict=True) if sc > cut + 1e-6} == {
-            r for r, sc in ref if sc > cut + 1e-6
-        }
+    check_bm25(index, docs, req, depth)
 
 
 def test_bm25_reported_score_does_not_depend_on_filters(

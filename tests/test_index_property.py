@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conftest_index import CONVENIENCE, CUISINES, GUS, FakeEmbedder, demo_sample, make_corpus
 from matjip.documents import Restaurant
+from matjip.index import embedded
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.reference import brute_force_filter
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
@@ -120,6 +121,33 @@ def check_response(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequ
         assert dists == sorted(dists)  # type: ignore[type-var]
 
 
+def check_bm25(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequest, depth: int) -> None:
+    """The BM25 list inside the candidates is exactly the best ``depth`` matches of the unfiltered
+    text query (straight from tantivy) that pass the filters, with the same scores."""
+    import tantivy
+
+    s = index._require()
+    idx, _ = index._candidates(s, req)
+    terms = embedded.query_terms(req.text)
+    if not terms:
+        return
+    rows, scores = index._bm25(s, terms, req, idx)
+    allowed = {s.pid_row[p] for p in brute_force_filter(docs, req)}
+    assert set(idx.tolist()) == allowed
+    text_q = tantivy.Query.boolean_query(
+        [(tantivy.Occur.Should, tantivy.Query.term_query(s.schema, "body", t)) for t in terms]
+    )
+    hits = s.searcher.search(text_q, limit=s.n + 1, count=False).hits
+    g_rows = s.searcher.fast_field_values("row", [a for _, a in hits])
+    ref = [(int(r), sc) for (sc, _), r in zip(hits, g_rows, strict=True) if r in allowed][:depth]  # type: ignore[comparison-overlap]
+    assert len(rows) == len(ref), req
+    assert sorted(scores.tolist()) == pytest.approx(sorted(sc for _, sc in ref), rel=1e-6)
+    if ref:  # identical above the cut (ties at the cut may be either)
+        cut = ref[-1][1]
+        got = {r for r, sc in zip(rows.tolist(), scores.tolist(), strict=True) if sc > cut + 1e-6}
+        assert got == {r for r, sc in ref if sc > cut + 1e-6}
+
+
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[Restaurant]]:
     docs = make_corpus()
@@ -140,6 +168,7 @@ def test_synthetic_agrees_with_reference(
     index, docs = synthetic
     req = data.draw(requests(docs, list(CUISINES), GUS))
     check_response(index, docs, req)
+    check_bm25(index, docs, req, depth=embedded.BM25_DEPTH)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -178,7 +207,6 @@ def test_large_corpus_code_paths_agree(
     """The same property with the thresholds set so the small corpus takes the paths a large one
     takes: whole-index string masks (joined-text search, menu vocabulary), no row-id restriction
     of tantivy, and many small tantivy pages."""
-    from matjip.index import embedded
 
     monkeypatch.setattr(embedded, "PY_CHECK_MAX", 0)
     monkeypatch.setattr(embedded, "ROW_SET_MAX", 0)
@@ -187,3 +215,4 @@ def test_large_corpus_code_paths_agree(
     index, docs = synthetic
     req = data.draw(requests(docs, list(CUISINES), GUS))
     check_response(index, docs, req)
+    check_bm25(index, docs, req, depth=3)

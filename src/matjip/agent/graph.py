@@ -45,6 +45,15 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
         ms = (time.perf_counter() - started) * 1000
         decision = str(update.pop("_decision", ""))
         detail = update.pop("_detail", {}) or {}
+        if res.llm is not None or res.web is not None:
+            from matjip.llm.tracing import collect_node_calls
+
+            calls = collect_node_calls(res, state)
+            if calls:
+                detail = {**detail, **calls}
+                update["llm_calls"] = int(state.get("llm_calls") or 0) + len(
+                    calls.get("llm", {}).get("calls", [])
+                )
         base = update.get("trace") if name == "query_input" else state.get("trace")
         entry = {"node": name, "ms": round(ms, 3), "decision": decision, "detail": detail}
         update["trace"] = [*(base or []), entry]

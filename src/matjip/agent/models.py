@@ -154,7 +154,9 @@ class WebSource(BaseModel):
     url: str | None = None
 
 
-EventType = Literal["session", "plan", "results", "clarification", "answer", "trace", "end", "error"]
+EventType = Literal[
+    "session", "plan", "results", "clarification", "answer", "answer_reset", "trace", "end", "error"
+]
 
 
 class TurnEvent(BaseModel):

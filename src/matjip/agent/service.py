@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import uuid
@@ -57,12 +58,12 @@ def load_resources(settings: Settings) -> Resources:
         vocabulary.save(vocab_path)
     llm = None
     web = None
-    if settings.llm_provider != "none" or settings.tavily_api_key:
+    if settings.llm_provider != "none" or settings.tavily_api_key or os.environ.get("TAVILY_API_KEY"):
         from matjip.llm.stages import build_stages, build_web
 
         llm = build_stages(settings) if settings.llm_provider != "none" else None
         web = build_web(settings)
-    return Resources(
+    resources = Resources(
         index=index,
         gazetteer=gazetteer,
         nlu=nlu,
@@ -73,6 +74,9 @@ def load_resources(settings: Settings) -> Resources:
         llm=llm,
         web=web,
     )
+    if llm is not None:
+        llm.bind(resources)
+    return resources
 
 
 class Agent:

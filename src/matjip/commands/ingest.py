@@ -21,7 +21,7 @@ def run_ingest(
 
     console = Console(stderr=True)
     inputs = paths or [DEMO_DATA]
-    enricher = get_enricher(enricher_name)
+    enricher = get_enricher(enricher_name, settings)
     store = DocumentStore(settings.store_path)
     console.print(f"[bold]matjip ingest[/] → {settings.data_dir}")
     scanned = scan(inputs)
@@ -73,6 +73,12 @@ def run_ingest(
             console.print(f"  {r.source}:{r.line}: {r.reason}")
     if report.superseded:
         console.print(f"같은 place_id가 중복된 레코드 {report.superseded}건: 뒤의 레코드를 사용했습니다.")
+    stats = getattr(enricher, "stats", None)
+    if stats:
+        console.print(f"LLM enrichment: {stats}")
+    close = getattr(enricher, "close", None)
+    if callable(close):
+        close()
     if do_index:
         from matjip.commands.index import update_index
 

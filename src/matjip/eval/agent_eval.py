@@ -130,6 +130,12 @@ class Report:
 def _check_turn(agent: Agent, report: Report, label: dict[str, Any], result: TurnResult, ms: float) -> None:
     report.turns += 1
     report.latencies_ms.append(ms)
+    if agent.resources.llm is not None:
+        from matjip.llm.accounting import turn_usage
+
+        usage = turn_usage(result)
+        report.llm_calls += usage.calls
+        report.llm_tokens += usage.input_tokens + usage.output_tokens
     expect = label.get("expect") or {}
     gold_intent = label.get("intent")
     nlu = result.nlu or {}

@@ -5,7 +5,7 @@ Layout of an index directory::
     meta.json        format version, embedder name + dim, row count, vocabularies, timestamps
     columns.npz      per-row filter columns (coordinates, codes, bitmasks, prices, hours, prior)
     strings.json     per-row strings: place ids, titles, normalised menu and address text
-    docs.jsonl       one line per row: the document and its BM25 terms (read for hits only)
+    docs.tsv         one line per row: BM25 terms, a tab, the document JSON (read for hits only)
     vectors.f32      row-major float32 unit vectors (memory-mapped)
     tantivy/         BM25 over pre-analysed terms ("whitespace" tokenizer), a ``row`` fast field
     embedder/        whatever the embedder saved after ``fit``
@@ -23,13 +23,13 @@ Search (see :meth:`EmbeddedIndex.search`):
    mask. Opening hours: an interval table evaluated vectorised, cached per minute of the week.
    The result is the candidate set C (``total_candidates``).
 2. **BM25 (tantivy) without letting filters change it.** Filters never enter scoring: BM25
-   statistics are index-wide and filter clauses are constant-score 0. Filters that tantivy can
-   express coarsely (geo cells of the bounding box, cuisine, sub-category, convenience terms) are
-   added as ``Must`` clauses so tantivy walks only a superset of C; with none of those and a
-   small C, C itself is passed as a term set on ``row``. Hits are then intersected with C. When
-   a result page was truncated, the fetch grows ×8 until the best ``BM25_DEPTH`` hits inside C
-   are certain (every unseen hit scores lower) or everything was read — so the BM25 list over C
-   is exact, never a sample.
+   statistics are index-wide and filter clauses are constant-score 0. A small C (up to
+   ``ROW_SET_MAX``) is passed to tantivy itself, as a term set on the ``row`` field. Otherwise
+   the filters tantivy can express coarsely (geo cells covering the bounding box, cuisine,
+   sub-category, convenience terms) become ``Must`` clauses, so tantivy walks only a superset of
+   C. Hits are intersected with C. When a result page was truncated, the fetch grows ×4 until
+   the best ``BM25_DEPTH`` hits inside C are certain (every unseen hit scores lower) or
+   everything was read — so the BM25 list over C is exact, never a sample.
 3. **Vectors.** Cosine (dot of unit vectors) over the rows of C only; top ``VECTOR_DEPTH``.
 4. **Fusion** of the two lists: RRF (k = settings.rrf_k) or a min-max convex combination
    (settings.weight_bm25 / weight_vector), chosen by settings.fusion. Candidates in neither list
@@ -78,7 +78,7 @@ from matjip.index.reference import (
 from matjip.index.request import SEOUL, SearchHit, SearchRequest, SearchResponse
 from matjip.settings import Settings, get_settings
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 3
 BACKEND_NAME = "embedded"
 
 SearchMode = Literal["hybrid", "bm25", "vector"]
@@ -89,12 +89,12 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
-GEO_LEVELS = (0.01, 0.04, 0.16)  # cell sizes in degrees for the coarse tantivy geo restriction
+GEO_LEVELS = (0.005, 0.02, 0.08)  # cell sizes (degrees) of the coarse tantivy geo restriction; kept in meta
 MAX_GEO_CELLS = 64
 BM25_DEPTH = 100  # BM25 hits inside the candidates that take part in fusion
 VECTOR_DEPTH = 50  # vector hits inside the candidates that take part in fusion
 FIRST_FETCH = 2000  # first tantivy page; grows x8 while the top BM25_DEPTH inside C is uncertain
-ROW_SET_MAX = 1500  # restrict tantivy by the candidate rows themselves up to this many
+ROW_SET_MAX = 200  # up to this many candidates, restrict tantivy by their row ids (~5 µs per row)
 PY_CHECK_MAX = 2000  # per-candidate Python checks up to this many, else a cached full mask
 CACHE_SIZE = 128
 SEM_FULL = 0.6  # a cosine at or above this counts as a full semantic match
@@ -123,21 +123,27 @@ def prior_of(doc: Restaurant) -> float:
     return q * (0.5 + 0.5 * pop)
 
 
-def _cell_terms(lat: float, lon: float) -> list[str]:
-    return [f"g{i}:{math.floor(lat / s)}:{math.floor(lon / s)}" for i, s in enumerate(GEO_LEVELS)]
+def _cell_terms(lat: float, lon: float, levels: Sequence[float] = GEO_LEVELS) -> list[str]:
+    return [f"g{i}:{math.floor(lat / s)}:{math.floor(lon / s)}" for i, s in enumerate(levels)]
 
 
-def _query_cells(lat: float, lon: float, radius_m: float) -> list[str] | None:
+def _query_cells(lat: float, lon: float, radius_m: float, levels: Sequence[float]) -> list[str] | None:
     """Cell terms covering the circle's bounding box at the finest level with few cells."""
     min_lat, max_lat, min_lon, max_lon = bounding_box(lat, lon, radius_m)
     if min_lon <= -180.0 and max_lon >= 180.0:
         return None
-    for i, s in enumerate(GEO_LEVELS):
+    for i, s in enumerate(levels):
         i0, i1 = math.floor(min_lat / s), math.floor(max_lat / s)
         j0, j1 = math.floor(min_lon / s), math.floor(max_lon / s)
         if (i1 - i0 + 1) * (j1 - j0 + 1) <= MAX_GEO_CELLS:
             return [f"g{i}:{a}:{b}" for a in range(i0, i1 + 1) for b in range(j0, j1 + 1)]
     return None
+
+
+def _bigrams(texts: Iterable[str]) -> set[str]:
+    """Character bigrams of each text (never across texts): a text containing a substring of
+    two or more characters contains all of that substring's bigrams."""
+    return {t[i : i + 2] for t in texts for i in range(len(t) - 1)}
 
 
 def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -236,8 +242,16 @@ _STRING_COLUMNS = ("place_ids", "titles", "title_keys", "menu_keys", "addr_keys"
 class _Rows:
     """Columns for a batch of new rows, as Python lists (converted with :meth:`arrays`)."""
 
-    def __init__(self, vocab: _Vocab, menu_vocab: list[str], first_row: int, doc_offset: int) -> None:
+    def __init__(
+        self,
+        vocab: _Vocab,
+        menu_vocab: list[str],
+        first_row: int,
+        doc_offset: int,
+        geo_levels: Sequence[float] = GEO_LEVELS,
+    ) -> None:
         self.vocab = vocab
+        self.geo_levels = tuple(geo_levels)
         self.menu_vocab = menu_vocab  # distinct normalised menu entries; grows in place
         self._menu_ids = {m: i for i, m in enumerate(menu_vocab)}
         self.menu_pairs: list[tuple[int, int]] = []  # (entry id, row)
@@ -261,7 +275,7 @@ class _Rows:
         self.doc_offset = doc_offset
 
     def add(self, doc: Restaurant, terms: Sequence[str]) -> tuple[int, str, list[str]]:
-        """Add a row; returns (row, the docs.jsonl line, the tantivy filter terms)."""
+        """Add a row; returns (row, the docs.tsv line, the tantivy filter terms)."""
         row = self.first_row + self.n
         self.n += 1
         lat, lon = doc.lat, doc.lon
@@ -300,12 +314,10 @@ class _Rows:
                 eid = self._menu_ids[e] = len(self.menu_vocab)
                 self.menu_vocab.append(e)
             self.menu_pairs.append((eid, row))
-        s["addr_keys"].append(
-            _SEP.join(" " + normalize_phrase(a) for a in (doc.address, doc.road_address) if a.strip())
-        )
-        line = json.dumps(
-            {"t": " ".join(terms), "d": doc.model_dump(mode="json", by_alias=True)}, ensure_ascii=False
-        )
+        addrs = [" " + normalize_phrase(a) for a in (doc.address, doc.road_address) if a.strip()]
+        s["addr_keys"].append(_SEP.join(addrs))
+        # "<BM25 terms, space-separated>\t<document JSON>" (terms never contain tabs or newlines)
+        line = " ".join(terms) + "\t" + doc.model_dump_json(by_alias=True)
         data = (line + "\n").encode("utf-8")
         self.doc_len.append(len(data))
         filt = [f"cu:{self.vocab.cuisine[cu]}"]
@@ -313,7 +325,10 @@ class _Rows:
             filt.append(f"sb:{sub_key}")
         filt.extend(f"cv:{self.vocab.conv[c]}" for c in conv_codes)
         if has_geo and lat is not None and lon is not None:
-            filt.extend(_cell_terms(lat, lon))
+            filt.extend(_cell_terms(lat, lon, self.geo_levels))
+        filt.extend("mb:" + g for g in _bigrams(entries))
+        filt.extend("ab:" + g for g in _bigrams(addrs))
+        filt.extend("tb:" + g for g in _bigrams([s["title_keys"][-1]]))
         return row, line, filt
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -436,11 +451,14 @@ class _Snapshot:
 
     def read_docs(self, rows: Sequence[int]) -> list[tuple[Restaurant, list[str]]]:
         out: list[tuple[Restaurant, list[str]]] = []
-        with (self.directory / "docs.jsonl").open("rb") as fh:
+        with (self.directory / "docs.tsv").open("rb") as fh:
             for r in rows:
                 fh.seek(int(self.doc_off[r]))
-                obj = json.loads(fh.read(int(self.doc_off[r + 1] - self.doc_off[r])))
-                out.append((Restaurant.model_validate(obj["d"]), obj["t"].split()))
+                raw = fh.read(int(self.doc_off[r + 1] - self.doc_off[r]))
+                tab = raw.index(b"\t")
+                out.append(
+                    (Restaurant.model_validate_json(raw[tab + 1 :]), raw[:tab].decode("utf-8").split())
+                )
         return out
 
 
@@ -537,7 +555,7 @@ class EmbeddedIndex:
         latest: dict[str, int] = {}
         dead: list[int] = []
         done = 0
-        with (tmp / "docs.jsonl").open("w", encoding="utf-8") as fh:
+        with (tmp / "docs.tsv").open("w", encoding="utf-8") as fh:
             for batch in _batched(docs, 1000):
                 for doc, terms in zip(batch, analyze_documents(batch), strict=True):
                     prev = latest.get(doc.place_id)
@@ -578,6 +596,7 @@ class EmbeddedIndex:
             "backend": BACKEND_NAME,
             "embedder": {"name": self.embedder.name, "dim": dim},
             "rows": rows.n,
+            "geo_levels": list(GEO_LEVELS),
             "vocab": vocab.to_json(),
             "built_at": now,
             "updated_at": now,
@@ -684,7 +703,7 @@ class EmbeddedIndex:
                 self.embedder.embed_documents([embedding_text(x) for x in batch]), dtype=np.float32
             ).reshape(len(batch), dim)
             vocab = s.vocab.copy()
-            rows = _Rows(vocab, list(s.strings["menu_vocab"]), s.n, int(s.doc_off[-1]))
+            rows = _Rows(vocab, list(s.strings["menu_vocab"]), s.n, int(s.doc_off[-1]), s.meta["geo_levels"])
             writer = s.index.writer(heap_size=64_000_000, num_threads=1)
             lines: list[str] = []
             replaced: list[int] = []
@@ -699,7 +718,7 @@ class EmbeddedIndex:
             writer.commit()
             writer.wait_merging_threads()
             # append to the row files, first cutting anything a crashed write left behind
-            with (d / "docs.jsonl").open("r+b") as fh:
+            with (d / "docs.tsv").open("r+b") as fh:
                 fh.truncate(int(s.doc_off[-1]))
                 fh.seek(0, os.SEEK_END)
                 fh.write("".join(x + "\n" for x in lines).encode("utf-8"))
@@ -1013,9 +1032,10 @@ class EmbeddedIndex:
         text_q = tantivy.Query.boolean_query(
             [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "body", t)) for t in terms]
         )
-        restrict = self._restrictions(s, req)
-        if not restrict and len(idx) <= ROW_SET_MAX and len(idx) < len(s.alive_rows):
+        if len(idx) <= ROW_SET_MAX and len(idx) < len(s.alive_rows):
             restrict = [tantivy.Query.term_set_query(schema, "row", idx.tolist())]
+        else:
+            restrict = self._restrictions(s, req)
         query = text_q
         if restrict:
             query = tantivy.Query.boolean_query(
@@ -1037,7 +1057,7 @@ class EmbeddedIndex:
             inside[valid] = member[rows[valid]]
             if len(hits) < limit or int(inside.sum()) >= BM25_DEPTH or limit >= total_docs:
                 break
-            limit *= 8
+            limit *= 4
         rows, scores = rows[inside][:BM25_DEPTH], scores[inside][:BM25_DEPTH]
         return rows, scores
 
@@ -1050,7 +1070,7 @@ class EmbeddedIndex:
             return tantivy.Query.term_set_query(schema, "filt", list(values))
 
         if req.geo is not None:
-            cells = _query_cells(req.geo.lat, req.geo.lon, req.geo.radius_m)
+            cells = _query_cells(req.geo.lat, req.geo.lon, req.geo.radius_m, s.meta["geo_levels"])
             if cells:
                 out.append(any_of(cells))
         if req.cuisine:
@@ -1060,6 +1080,32 @@ class EmbeddedIndex:
             out.append(any_of([f"sb:{s.vocab.sub[c]}" for c in self._sub_codes(s, req.sub_category)]))
         for v in req.convenience:
             out.append(tantivy.Query.term_query(schema, "filt", f"cv:{normalize_key(v)}"))
+
+        def all_bigrams(prefix: str, text: str) -> tantivy.Query | None:
+            grams = sorted(_bigrams([text]))
+            if not grams:
+                return None
+            return tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, tantivy.Query.term_query(schema, "filt", prefix + g)) for g in grams]
+            )
+
+        # substring filters: a row passing one has every bigram of the needle (single characters
+        # have none and add no clause)
+        for term in req.menu:
+            q = all_bigrams("mb:", normalize_key(term))
+            if q is not None:
+                out.append(q)
+        if req.title is not None:
+            words = title_words(req.title)
+            q = all_bigrams("tb:", max(words, key=len)) if words else None
+            if q is not None:
+                out.append(q)
+        if req.region is not None and not req.region.polygon_place:
+            alternatives = [all_bigrams("ab:", " " + normalize_phrase(t)) for t in req.region.terms]
+            if alternatives and all(a is not None for a in alternatives):
+                out.append(
+                    tantivy.Query.boolean_query([(tantivy.Occur.Should, a) for a in alternatives if a])
+                )
         return out
 
     def _vector(

@@ -134,9 +134,11 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
         chunks = _search_chunks(state, res)
     source = "template"
     if res.llm is not None and getattr(res.llm, "generates", False) and decision in ("search", "context"):
-        llm_text = res.llm.generate(state, "".join(chunks))
-        if llm_text is not None:
-            chunks, source = [llm_text], "llm"
+        gen = res.llm.generate_stream(state, "".join(chunks))
+        for kind, piece in gen:
+            emit("answer" if kind == "delta" else "answer_reset", piece)
+        if gen.text is not None:
+            chunks, source = [gen.text], "llm"
     text = "".join(chunks)
     if source == "template":
         for line in chunks:

@@ -84,6 +84,8 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                     "_decision": "gps received",
                 }
     nlu = res.nlu.parse(text)
+    if res.llm is not None and getattr(res.llm, "understands", False) and not nlu.smalltalk:
+        nlu = res.llm.understand(state, text, nlu)
     update: dict[str, Any] = {"nlu": nlu.model_dump(mode="json")}
     has_new_content = bool(
         nlu.entities.location or nlu.entities.title or nlu.entities.menu or nlu.entities.category
@@ -145,7 +147,25 @@ def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
 
 
 def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
-    """Search, or answer from the conversation's context (seed 000 §3.2)."""
+    """Search, or answer from the conversation's context (seed 000 §3.2); an LLM may overrule
+    the offline decision between the two when configured."""
+    out = _need_search_offline(state, res)
+    if (
+        res.llm is not None
+        and getattr(res.llm, "decides", False)
+        and state.get("context")
+        and out.get("decision") in ("search", "context")
+    ):
+        llm = res.llm.decide(state, out["decision"] == "search")
+        if llm is not None:
+            out = {
+                "decision": "search" if llm["need_search"] else "context",
+                "_decision": f"llm: {llm['reason']}",
+            }
+    return out
+
+
+def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if state.get("reply"):
         return {"decision": "reply", "_decision": "reply"}
     if state.get("clarification"):

@@ -9,7 +9,7 @@ pipeline only ever talks to the protocol, so swapping one for the other is a set
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -75,20 +75,19 @@ class Enricher(Protocol):
         ...
 
 
-ENRICHERS: tuple[str, ...] = ("offline",)
+ENRICHERS: tuple[str, ...] = ("offline", "llm")
 
 
-def get_enricher(name: str) -> Enricher:
-    """The enricher called ``name`` (``"offline"``); anything else is a configuration error."""
+def get_enricher(name: str, settings: Any = None) -> Enricher:
+    """The enricher called ``name``: ``"offline"``, or ``"llm"`` (needs a configured LLM provider)."""
     key = name.strip().lower()
     if key == "offline":
         from matjip.ingest.enrich.offline import OfflineEnricher
 
         return OfflineEnricher()
     if key == "llm":
-        raise ConfigurationError(
-            "enricher 'llm' is not available yet: it arrives with the LLM providers; use 'offline'"
-        )
-    raise ConfigurationError(
-        f"unknown enricher {name!r}; available: {', '.join(ENRICHERS)} ('llm' arrives with the LLM providers)"
-    )
+        from matjip.ingest.enrich.llm import LLMEnricher
+        from matjip.settings import get_settings
+
+        return LLMEnricher.from_settings(settings if settings is not None else get_settings())
+    raise ConfigurationError(f"unknown enricher {name!r}; available: {', '.join(ENRICHERS)}")

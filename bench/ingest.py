@@ -1,0 +1,126 @@
+"""Ingest benchmark: documents per second for preprocessing + offline enrichment + summary.
+
+    .venv/bin/python bench/ingest.py [--n 100000] [--reviews 50 --review-docs 200]
+
+Measures, in one process and on the same records:
+  * baseline   - JSON decoding + CrawlDocument validation only (the floor of any ingest);
+  * preprocess - §5.1 (category, prices, coordinates, hours, cleaning);
+  * full       - preprocess + offline enrichment + summary (what ``matjip ingest`` does per record);
+on the demo data, on ``--n`` documents (the demo replicated with new ids and jittered coordinates)
+and on documents carrying ``--reviews`` review sentences each. Each figure is the median of
+``--repeat`` runs; ratios are against the baseline of the same corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from matjip.ingest.crawl import CrawlDocument
+from matjip.ingest.enrich import get_enricher
+from matjip.ingest.preprocess import preprocess, to_restaurants
+from matjip.settings import DEMO_DATA
+
+REVIEW_BITS = [
+    "주차 공간이 넓어서 편했어요",
+    "직원분이 고기를 직접 구워주셔서 좋았습니다",
+    "분위기가 조용해서 대화하기 좋아요",
+    "웨이팅이 좀 있었지만 회전이 빨라요",
+    "아이랑 가기 좋은 놀이방이 있어요",
+    "포장도 되고 배달도 빨라요",
+    "가성비 최고, 양이 정말 많아요",
+    "주차는 안 돼서 대중교통 추천해요",
+    "데이트하기 좋은 분위기, 창가 뷰가 멋져요",
+    "회식 장소로 단체석이 넉넉합니다",
+]
+
+
+def demo_lines() -> list[str]:
+    with gzip.open(DEMO_DATA, "rt", encoding="utf-8") as fh:
+        return [line for line in fh if line.strip()]
+
+
+def replicate(lines: Sequence[str], n: int, seed: int = 1) -> list[str]:
+    rng = random.Random(seed)
+    out = list(lines[:n])
+    j = 0
+    while len(out) < n:
+        j += 1
+        for line in lines:
+            if len(out) >= n:
+                break
+            rec = json.loads(line)
+            rec["place_id"] = f"{rec['place_id']}-r{j}"
+            if rec.get("mapx") and rec.get("mapy"):
+                rec["mapx"] = str(int(rec["mapx"]) + rng.randint(-170_000, 170_000))
+                rec["mapy"] = str(int(rec["mapy"]) + rng.randint(-135_000, 135_000))
+            out.append(json.dumps(rec, ensure_ascii=False))
+    return out
+
+
+def with_reviews(lines: Sequence[str], n_docs: int, n_reviews: int, seed: int = 2) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for i, line in enumerate(lines[:n_docs]):
+        rec = json.loads(line)
+        # unique sentences so Kiwi's cache does not flatter the figure
+        rec["reviews"] = [f"{rng.choice(REVIEW_BITS)} {i}-{k}번째 방문" for k in range(n_reviews)]
+        out.append(json.dumps(rec, ensure_ascii=False))
+    return out
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> float:
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - t)
+    return statistics.median(runs)
+
+
+def measure(name: str, lines: Sequence[str], repeat: int) -> None:
+    enricher = get_enricher("offline")
+
+    def baseline() -> list[CrawlDocument]:
+        return [CrawlDocument.model_validate(json.loads(x)) for x in lines]
+
+    docs = baseline()
+
+    def pre() -> None:
+        for d in docs:
+            preprocess(d)
+
+    def full() -> None:
+        for i in range(0, len(docs), 256):
+            to_restaurants(docs[i : i + 256], enricher)
+
+    full()  # warm-up: loads Kiwi when reviews need it, fills lexicon caches
+    n = len(lines)
+    t_base, t_pre, t_full = timed(baseline, repeat), timed(pre, repeat), timed(full, repeat)
+    print(
+        f"{name:<22} {n:>8,} docs | baseline {n / t_base:>9,.0f}/s | preprocess {n / t_pre:>8,.0f}/s"
+        f" | full {n / t_full:>7,.0f}/s | full/baseline time ×{t_full / t_base:.1f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--reviews", type=int, default=50)
+    ap.add_argument("--review-docs", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    lines = demo_lines()
+    measure("demo", lines, args.repeat)
+    measure(f"replicated {args.n // 1000}k", replicate(lines, args.n), max(1, args.repeat - 2))
+    measure(f"{args.reviews} reviews/doc", with_reviews(lines, args.review_docs, args.reviews), 1)
+
+
+if __name__ == "__main__":
+    main()
