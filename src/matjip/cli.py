@@ -271,3 +271,60 @@ def serve(settings: object, host: str, port: int, log_level: str, no_access_log:
 
     assert isinstance(settings, Settings)
     run_serve(settings, host, port, log_level=log_level, access_log=not no_access_log)
+
+
+# --- search ------------------------------------------------------------------------------
+@cli.command()
+@click.argument("text", default="")
+@click.option("--near", help="Place name to search around (gazetteer), e.g. 잠실역, 홍대.")
+@click.option("--region", help="Region matched on the address, e.g. 강남구.")
+@click.option("--radius", help="Radius around --near, e.g. 1km, 800m (default: per place type).")
+@click.option("--cuisine", multiple=True, help="Cuisine (any of), e.g. 일식. Repeatable.")
+@click.option("--convenience", multiple=True, help="Must have all, e.g. 주차. Repeatable.")
+@click.option("--menu", multiple=True, help="Menu term that must match, e.g. 라멘. Repeatable.")
+@click.option("--title", help="Restaurant name (branches match: 진대감 → 진대감 마포점).")
+@click.option("--min-price", type=int, help="Some menu item costs at least this (won).")
+@click.option("--max-price", type=int, help="Some menu item costs at most this (won).")
+@click.option("--open-at", help="Open at: '지금', '토 20:00', '20:00' or ISO time (Asia/Seoul).")
+@click.option("--k", type=click.IntRange(1, 50), default=5, show_default=True, help="Number of results.")
+@click.option("--sort", type=click.Choice(["relevance", "distance"]), default="relevance", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the raw response as JSON.")
+@click.pass_obj
+def search(
+    settings: object,
+    text: str,
+    near: str | None,
+    region: str | None,
+    radius: str | None,
+    cuisine: tuple[str, ...],
+    convenience: tuple[str, ...],
+    menu: tuple[str, ...],
+    title: str | None,
+    min_price: int | None,
+    max_price: int | None,
+    open_at: str | None,
+    k: int,
+    sort: str,
+    as_json: bool,
+) -> None:
+    """Structured hybrid search, e.g. matjip search "조용한 분위기" --near 잠실역 --cuisine 일식."""
+    from matjip.commands.search import build_request, run_search
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    req, origin = build_request(
+        text, near, region, radius, cuisine, convenience, menu, title, min_price, max_price, open_at, k, sort
+    )
+    run_search(settings, req, origin, as_json)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_obj
+def stats(settings: object, as_json: bool) -> None:
+    """Documents, field coverage, index size and the embedder."""
+    from matjip.commands.search import run_stats
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_stats(settings, as_json)

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
+from matjip.errors import IndexError_, IndexNotBuiltError
 from matjip.ingest.store import DocumentStore
 from matjip.settings import Settings
 
@@ -59,8 +59,8 @@ def update_index(settings: Settings, store: DocumentStore, console: Console) -> 
 
     try:
         index = open_index(settings)
-    except (IndexNotBuiltError, EmbedderMismatchError) as exc:
-        if isinstance(exc, EmbedderMismatchError):
+    except IndexError_ as exc:
+        if not isinstance(exc, IndexNotBuiltError):  # another embedder or an older index format
             console.print(f"[yellow]{exc}[/] → 다시 색인합니다.")
         rebuild(settings, store, console)
         return
@@ -79,11 +79,20 @@ def update_index(settings: Settings, store: DocumentStore, console: Console) -> 
 
 def ensure_index(settings: Settings) -> None:
     """Before answering: make sure an index exists (ingest the demo data on a fresh machine)."""
-    from matjip.index.embedded import EmbeddedIndex
+    from matjip.index import open_index
 
-    if EmbeddedIndex.exists(settings.index_dir) and settings.store_path.exists():
-        return
     console = Console(stderr=True)
+    if settings.store_path.exists():
+        try:
+            open_index(settings)
+            return
+        except IndexError_ as exc:
+            if not isinstance(exc, IndexNotBuiltError):
+                console.print(f"[yellow]{exc}[/] → 다시 색인합니다.")
+            with DocumentStore(settings.store_path) as store:
+                if store.count():
+                    rebuild(settings, store, console)
+                    return
     console.print("[bold]색인이 없어 내장 데모 데이터를 먼저 준비합니다.[/]")
     from matjip.commands.ingest import run_ingest
 

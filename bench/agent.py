@@ -1,0 +1,96 @@
+"""Agent benchmark: per-turn latency of the offline agent, after warm-up.
+
+    .venv/bin/python bench/agent.py [--n 100000] [--turns 300]
+
+Runs the development set's single-turn queries through the whole graph (NLU, plan, search,
+grading, answer) on the demo data and on ``--n`` documents (the demo replicated with new ids and
+jittered coordinates), and reports p50/p95 per turn. The baseline, run in the same process on the
+same questions, is the bare index search for each turn's validated plan, so the ratio shows what
+the agent adds on top of retrieval. Sessions are kept in memory. Target: p95 <= 50 ms at 100k.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from matjip.agent.plan import to_requests
+from matjip.agent.service import Agent
+from matjip.eval.agent_eval import DEFAULT_GPS, load_jsonl, query_text
+from matjip.settings import Settings
+
+WORK = Path(os.environ.get("MATJIP_BENCH_DIR", "/tmp/matjip-bench"))
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def prepare(data_dir: Path, n: int | None) -> Settings:
+    """A data dir with a store and an index of the demo data (n=None) or of n documents."""
+    from matjip.commands.index import _write_state
+    from matjip.index import build_index
+    from matjip.ingest.store import DocumentStore
+    from search import demo_documents, replicate  # bench/search.py
+
+    settings = Settings(data_dir=data_dir)
+    if (settings.index_dir / "meta.json").exists() and settings.store_path.exists():
+        return settings
+    docs = demo_documents(WORK)
+    if n is not None:
+        docs = replicate(docs, n)
+    store = DocumentStore(settings.store_path)
+    for i in range(0, len(docs), 5000):
+        store.write_batch([(d, "bench", "bench", 0) for d in docs[i : i + 5000]])
+    print(f"  building the index of {len(docs):,} documents in {data_dir} …", file=sys.stderr, flush=True)
+    build_index(settings, docs)
+    _write_state(settings, store)
+    store.close()
+    return settings
+
+
+def measure(label: str, settings: Settings, turns: int) -> None:
+    agent = Agent(settings, persist=False)
+    items = [i for i in load_jsonl("agent_set.jsonl") if i.get("query")][:turns]
+    for item in items[:20]:  # warm-up: Kiwi, caches, numpy
+        agent.ask(query_text(item))
+    agent_ms: list[float] = []
+    search_ms: list[float] = []
+    for i, item in enumerate(items):
+        gps = item.get("location") or (DEFAULT_GPS if item.get("user_location") else None)
+        t = time.perf_counter()
+        result = agent.ask(query_text(item), f"bench-{i}", gps)
+        agent_ms.append((time.perf_counter() - t) * 1000)
+        if result.plan is not None and result.searched:
+            t = time.perf_counter()
+            for req in to_requests(result.plan):
+                agent.resources.index.search(req)
+            search_ms.append((time.perf_counter() - t) * 1000)
+    a50, a95 = statistics.median(agent_ms), pct(agent_ms, 0.95)
+    s50, s95 = (statistics.median(search_ms), pct(search_ms, 0.95)) if search_ms else (0.0, 0.0)
+    print(
+        f"{label:<10} {agent.resources.index.count():>8,} docs | turn p50 {a50:6.1f} ms  p95 {a95:6.1f} ms"
+        f" | search-only p50 {s50:5.1f} ms  p95 {s95:5.1f} ms | turn/search p50 ×{a50 / max(s50, 1e-9):.1f}"
+        f" | {len(agent_ms)} turns"
+    )
+    agent.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--turns", type=int, default=300)
+    args = ap.parse_args()
+    measure("demo", prepare(WORK / "agent-demo", None), args.turns)
+    measure(f"{args.n // 1000}k", prepare(WORK / f"agent-{args.n}", args.n), args.turns)
+
+
+if __name__ == "__main__":
+    main()
