@@ -117,7 +117,8 @@ class ApiFakeAgent:
 
     Messages: anything → 3 restaurant cards near 강남역; "양평역 …" → a place clarification
     (answer "1"/"2" to resolve it); "boom" → raises; "slow" → blocks until ``release`` is set;
-    "llm" → an answer without answer events (like an LLM answer); "기억" → the answer lists
+    "llm" → an answer without answer events (like an LLM answer); "reset" → an answer that is
+    reset mid-stream (``answer_reset``), then streamed again; "기억" → the answer lists
     this session's earlier messages (for isolation tests).
     """
 
@@ -237,6 +238,10 @@ class ApiFakeAgent:
                 f"{i}. {c.name} ({c.distance_m:.0f}m): 모듬초밥 {c.menus[0]['price']:,}원\n"
                 for i, c in enumerate(cards, start=1)
             )
+        if message == "reset":  # an LLM answer abandoned mid-stream, then the template answer
+            yield TurnEvent(event="answer", data="근거 없는 ")
+            yield TurnEvent(event="answer", data="답변")
+            yield TurnEvent(event="answer_reset", data="ProviderError: upstream said sk-test-RESET-SECRET")
         if message != "llm":
             for i in range(0, len(answer), 7):
                 yield TurnEvent(event="answer", data=answer[i : i + 7])

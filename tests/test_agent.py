@@ -298,3 +298,11 @@ def test_sessions_persist_across_processes(sample_settings: Settings, tmp_path: 
     second_agent.close()
     assert follow.decision == "context"
     assert first.cards[1].name in follow.answer
+
+
+def test_bare_number_answers_a_clarification(sample_agent: Agent) -> None:
+    asked = sample_agent.ask("양평역 맛집")
+    assert asked.clarification is not None
+    chosen = sample_agent.ask("1", asked.session_id)
+    assert chosen.clarification is None and chosen.resumed
+    assert chosen.plan is not None and chosen.plan.location is not None

@@ -656,3 +656,34 @@ def test_problem_types_are_described(app_client: TestClient) -> None:
     described = app_client.get(body["type"]).json()
     assert described["type"] == body["type"] and described["description"]
     assert_problem(app_client.get("/problems/unknown"), 404)
+
+
+def test_answer_reset_mid_stream(app_client: TestClient) -> None:
+    resp = app_client.post("/v1/chat", json={"message": "reset"})
+    assert "sk-test" not in resp.text
+    events = parse_sse(resp.text)
+    names = [e for e, _ in events]
+    reset = names.index("answer_reset")
+    assert "answer" in names[:reset] and dict(events)["answer_reset"] == {"reason": "ProviderError"}
+    after = "".join(d for e, d in events[reset:] if e == "answer")
+    final = app_client.post(
+        "/v1/chat", json={"message": "reset"}, headers={"Accept": "application/json"}
+    ).json()
+    assert after == final["answer"]
+
+
+def test_chat_completion_stream_with_reset_continues_the_conversation(app_client: TestClient) -> None:
+    req: dict[str, Any] = {"messages": [{"role": "user", "content": "reset"}], "stream": True}
+    resp = app_client.post("/v1/chat/completions", json=req)
+    assert "sk-test" not in resp.text
+    datas = [line[6:] for line in resp.text.split("\n") if line.startswith("data: ") and line[6:] != "[DONE]"]
+    streamed = "".join(json.loads(d)["choices"][0]["delta"].get("content") or "" for d in datas)
+    assert streamed.startswith("근거 없는 답변") and "다시 작성" in streamed
+    history = [
+        *req["messages"],
+        {"role": "assistant", "content": streamed},
+        {"role": "user", "content": "기억"},
+    ]
+    again = app_client.post("/v1/chat/completions", json={"messages": history})
+    assert again.headers["X-Matjip-Session"] == resp.headers["X-Matjip-Session"]
+    assert "reset" in again.json()["choices"][0]["message"]["content"]

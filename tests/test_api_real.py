@@ -64,6 +64,28 @@ def test_streamed_chunks_equal_the_json_answer(real_client: TestClient, question
     assert streamed == result["answer"] and streamed.strip()
 
 
+@pytest.fixture(scope="module")
+def llm_client(sample_settings: Settings) -> Iterator[TestClient]:
+    """The real agent with the scripted ``fake`` LLM provider: every LLM code path, no network."""
+    from matjip.agent.service import Agent
+
+    settings = sample_settings.model_copy(update={"rate_limit_per_minute": 0, "llm_provider": "fake"})
+    agent = Agent(settings, persist=False)
+    with TestClient(create_app(settings, agent=agent)) as client:
+        yield client
+    agent.close()
+
+
+@pytest.mark.parametrize("question", ["강남역 일식 맛집", "홍대 고기집"])
+def test_llm_answers_stream_too(llm_client: TestClient, question: str) -> None:
+    events = parse_sse(llm_client.post("/v1/chat", json={"message": question}).text)
+    check_order([e for e, _ in events])
+    streamed = "".join(d for e, d in events if e == "answer")
+    result = llm_client.post("/v1/chat", json={"message": question}, headers=JSON).json()
+    assert streamed == result["answer"] and streamed.strip()
+    assert result["trace"][-1]["decision"].endswith("(llm)")
+
+
 def test_results_cards_have_the_documented_fields(real_client: TestClient) -> None:
     events = dict(parse_sse(real_client.post("/v1/chat", json={"message": "강남역 일식 맛집"}).text))
     cards = events["results"]

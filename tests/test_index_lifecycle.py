@@ -94,6 +94,7 @@ def test_duplicate_ids_in_build_last_wins(tmp_path: Path) -> None:
 def test_empty_index(tmp_path: Path) -> None:
     index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build([])
     assert index.count() == 0
+    index.warm()
     res = index.search(SearchRequest(text="라멘", cuisine=["일식"]))
     assert res.hits == [] and res.total_candidates == 0
     index.upsert([Restaurant(place_id="1", title="라멘집", cuisine="일식")])
@@ -274,6 +275,20 @@ def test_unknown_hours_lower_score(tmp_path: Path) -> None:
     assert [h.document.place_id for h in hits] == ["known", "unknown"]
     assert hits[0].open_now is True and hits[1].open_now is None
     assert hits[0].score > hits[1].score
+
+
+def test_single_list_modes(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, docs = built
+    req = SearchRequest(text="회식 가족", cuisine=["한식"], k=10)
+    expected = brute_force_filter(docs, req)
+    vector_only = index.search(req, mode="vector").hits
+    bm25_only = index.search(req, mode="bm25").hits
+    assert {h.document.place_id for h in vector_only} <= expected
+    assert {h.document.place_id for h in bm25_only} <= expected
+    assert all(h.bm25 is None and h.vector is not None for h in vector_only)
+    assert all(h.vector is None for h in bm25_only)
+    matched = [h.bm25 for h in bm25_only if h.bm25 is not None]
+    assert matched and matched == sorted(matched, reverse=True)
 
 
 # -- fusion ---------------------------------------------------------------------------------

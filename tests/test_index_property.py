@@ -116,9 +116,15 @@ def check_response(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequ
     if req.sort == "relevance":
         scores = [h.score for h in res.hits]
         assert scores == sorted(scores, reverse=True)
-    else:
+    else:  # the k nearest matches, nearest first
+        assert req.geo is not None
         dists = [h.distance_m for h in res.hits]
         assert dists == sorted(dists)  # type: ignore[type-var]
+        nearest = sorted(
+            _haversine(req.geo.lat, req.geo.lon, by_id[p].lat, by_id[p].lon)  # type: ignore[arg-type]
+            for p in expected
+        )[: req.k]
+        assert dists == pytest.approx(nearest, abs=1.0)
 
 
 def check_bm25(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequest, depth: int) -> None:

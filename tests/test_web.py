@@ -8,7 +8,6 @@ clarification with a button, send GPS with "내 위치", and save screenshots to
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,7 +47,7 @@ OBSERVE_JS = """
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+    if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} not found (install Debian's chromium: apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright

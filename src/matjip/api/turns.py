@@ -24,6 +24,14 @@ def split_text(text: str, size: int = CHUNK_CHARS) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
+def reset_reason(data: Any) -> str:
+    """The kind of failure only ("ungrounded answer", "ProviderError"): provider texts stay in the log."""
+    text = str(data or "")
+    if text:
+        log.info("streamed answer reset: %s", text)
+    return text.split(":", 1)[0].strip()[:80] or "reset"
+
+
 def failure_problem(exc: TurnTimeout | TurnFailed, timeout_s: float) -> ProblemError:
     """Map a failed turn to a problem; log the cause (with traceback) server-side."""
     if isinstance(exc, TurnTimeout):
@@ -71,7 +79,9 @@ async def turn_events(
 ) -> AsyncIterator[tuple[str, Any]]:
     """``(event, data)`` pairs in the documented order.
 
-    session → plan → results → clarification → answer… → trace → (error) → end. ``end``'s data is
+    session → plan → results → clarification → answer… → trace → (error) → end. An ``answer_reset``
+    between answers means "discard the answer text so far" (an LLM answer failed its grounding
+    check after it started streaming; the template answer follows). ``end``'s data is
     the final :class:`TurnResult` (writers decide what to send). When the agent produced its
     answer without streaming it (an LLM answer), the answer is sent here in chunks. A failure
     becomes an ``error`` event with problem details, followed by ``end`` with ``None``.
@@ -92,6 +102,10 @@ async def turn_events(
                 if ev.event == "answer":
                     answered = True
                     yield "answer", ev.data
+                elif ev.event == "answer_reset":
+                    # a streamed (LLM) answer was abandoned; the template answer follows
+                    answered = False
+                    yield "answer_reset", {"reason": reset_reason(ev.data)}
                 elif ev.event == "trace":
                     trace = ev.data
                 elif ev.event == "end":

@@ -19,15 +19,18 @@ Search (see :meth:`EmbeddedIndex.search`):
    then haversine on the box only. Cuisine and sub-category: integer codes. Convenience: a
    bitmask (all-of). Price: per-row min/max prefilter, then an exact per-menu check where the
    min/max cannot decide. Title, menu and region: the plain-Python predicates of
-   :mod:`matjip.index.reference` on the candidates when they are few, else a cached whole-index
-   mask. Opening hours: an interval table evaluated vectorised, cached per minute of the week.
-   The result is the candidate set C (``total_candidates``).
+   :mod:`matjip.index.reference` on the candidates when they are few, else a whole-index mask
+   (substring search over the column's joined text — for menus over the distinct entries, then
+   their rows), kept in a per-snapshot LRU cache. Opening hours: an interval table evaluated
+   vectorised, cached per minute of the week. The result is the candidate set C
+   (``total_candidates``).
 2. **BM25 (tantivy) without letting filters change it.** Filters never enter scoring: BM25
    statistics are index-wide and filter clauses are constant-score 0. A small C (up to
    ``ROW_SET_MAX``) is passed to tantivy itself, as a term set on the ``row`` field. Otherwise
-   the filters tantivy can express coarsely (geo cells covering the bounding box, cuisine,
-   sub-category, convenience terms) become ``Must`` clauses, so tantivy walks only a superset of
-   C. Hits are intersected with C. When a result page was truncated, the fetch grows ×4 until
+   the filters tantivy can express coarsely become ``Must`` clauses, so tantivy walks only a
+   superset of C: geo cells covering the bounding box, cuisine, sub-category and convenience
+   terms, and for the substring filters (menu, title, region) every character bigram of the
+   needle, indexed per menu entry / title / address. Hits are intersected with C. When a result page was truncated, the fetch grows ×4 until
    the best ``BM25_DEPTH`` hits inside C are certain (every unseen hit scores lower) or
    everything was read — so the BM25 list over C is exact, never a sample.
 3. **Vectors.** Cosine (dot of unit vectors) over the rows of C only; top ``VECTOR_DEPTH``.
@@ -93,7 +96,7 @@ GEO_LEVELS = (0.005, 0.02, 0.08)  # cell sizes (degrees) of the coarse tantivy g
 MAX_GEO_CELLS = 64
 BM25_DEPTH = 100  # BM25 hits inside the candidates that take part in fusion
 VECTOR_DEPTH = 50  # vector hits inside the candidates that take part in fusion
-FIRST_FETCH = 2000  # first tantivy page; grows x8 while the top BM25_DEPTH inside C is uncertain
+FIRST_FETCH = 2000  # first tantivy page; grows x4 while the top BM25_DEPTH inside C is uncertain
 ROW_SET_MAX = 200  # up to this many candidates, restrict tantivy by their row ids (~5 µs per row)
 PY_CHECK_MAX = 2000  # per-candidate Python checks up to this many, else a cached full mask
 CACHE_SIZE = 128
@@ -247,7 +250,6 @@ class _Rows:
         vocab: _Vocab,
         menu_vocab: list[str],
         first_row: int,
-        doc_offset: int,
         geo_levels: Sequence[float] = GEO_LEVELS,
     ) -> None:
         self.vocab = vocab
@@ -272,7 +274,6 @@ class _Rows:
         self.prior: list[float] = []
         self.doc_len: list[int] = []
         self.strings: dict[str, list[str]] = {k: [] for k in _STRING_COLUMNS}
-        self.doc_offset = doc_offset
 
     def add(self, doc: Restaurant, terms: Sequence[str]) -> tuple[int, str, list[str]]:
         """Add a row; returns (row, the docs.tsv line, the tantivy filter terms)."""
@@ -505,6 +506,9 @@ class EmbeddedIndex:
     ``EmbeddedIndex(directory, embedder)`` is inert; call :meth:`build` (from documents) or
     :meth:`load` (from disk) before searching. Searches may run concurrently from many threads;
     writes (:meth:`upsert`, :meth:`delete`) are serialised and swap in a new snapshot atomically.
+    :meth:`build` refits the embedder in place, so rebuild in another process (or another
+    instance with its own embedder) while this one serves searches, then :meth:`load`.
+    Documents in hits are freshly decoded per search; callers may keep or modify them.
     """
 
     name = BACKEND_NAME
@@ -550,7 +554,7 @@ class EmbeddedIndex:
         index = tantivy.Index(schema, path=str(tmp / "tantivy"))
         writer = index.writer(heap_size=256_000_000, num_threads=1)
         vocab = _Vocab()
-        rows = _Rows(vocab, [], 0, 0)
+        rows = _Rows(vocab, [], 0)
         texts: list[str] = []
         latest: dict[str, int] = {}
         dead: list[int] = []
@@ -612,12 +616,16 @@ class EmbeddedIndex:
             os.replace(tmp, final)
             shutil.rmtree(old, ignore_errors=True)
             self._snap = None
-            return self.load()
+            return self._load(restore_embedder=False)
 
     def load(self, directory: Path | None = None) -> EmbeddedIndex:
-        """Load the index from ``directory`` (default: the constructor's)."""
+        """Load the index from ``directory`` (default: the constructor's), restoring the
+        embedder's learnt state from it."""
         if directory is not None:
             self.directory = Path(directory)
+        return self._load(restore_embedder=True)
+
+    def _load(self, restore_embedder: bool) -> EmbeddedIndex:
         started = time.perf_counter()
         d = self.directory
         meta_path = d / "meta.json"
@@ -635,7 +643,7 @@ class EmbeddedIndex:
                 f"but embedder {self.embedder.name!r} is configured; rebuild the index or set "
                 f"MATJIP_EMBEDDER={built['name']}"
             )
-        if (d / "embedder").is_dir():
+        if restore_embedder and (d / "embedder").is_dir():
             self.embedder.load(d / "embedder")
         if int(self.embedder.dim) != int(built["dim"]):
             raise EmbedderMismatchError(
@@ -682,8 +690,12 @@ class EmbeddedIndex:
         return self._snap
 
     def warm(self) -> None:
-        """Load Kiwi and run one query, so the first real search is not slow."""
-        self.search(SearchRequest(text="맛집", k=1))
+        """Load Kiwi (the analyzer's, shared) and prime the embedder, so the first real search
+        is not slow. Not part of :meth:`load`: Kiwi takes seconds and is shared by the process."""
+        query_terms("맛집 데이트")
+        self.embedder.embed_query("맛집 데이트")
+        if self._snap is not None and self.count():
+            self.search(SearchRequest(text="맛집", k=1))
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -703,7 +715,7 @@ class EmbeddedIndex:
                 self.embedder.embed_documents([embedding_text(x) for x in batch]), dtype=np.float32
             ).reshape(len(batch), dim)
             vocab = s.vocab.copy()
-            rows = _Rows(vocab, list(s.strings["menu_vocab"]), s.n, int(s.doc_off[-1]), s.meta["geo_levels"])
+            rows = _Rows(vocab, list(s.strings["menu_vocab"]), s.n, s.meta["geo_levels"])
             writer = s.index.writer(heap_size=64_000_000, num_threads=1)
             lines: list[str] = []
             replaced: list[int] = []
@@ -761,7 +773,7 @@ class EmbeddedIndex:
         meta["vocab"] = vocab.to_json()
         meta["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         _write_json(d / "meta.json", meta)
-        self.load()
+        self._load(restore_embedder=False)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -1161,8 +1173,11 @@ class EmbeddedIndex:
 
         if req.sort == "distance":
             assert dist is not None
-            d_order = np.lexsort((idx, -s.cols["prior"][idx], dist))[:k]
-            chosen = idx[d_order]
+            pos = np.arange(len(idx))
+            if len(idx) > max(k, 64):  # only the k nearest (and ties) need sorting
+                pos = np.flatnonzero(dist <= np.partition(dist, k - 1)[k - 1])
+            d_order = np.lexsort((idx[pos], -s.cols["prior"][idx[pos]], dist[pos]))[:k]
+            chosen = idx[pos[d_order]]
             if terms:
                 b_rows, b_scores = self._bm25(s, terms, req, idx)
                 bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))

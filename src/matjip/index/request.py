@@ -246,7 +246,10 @@ class SearchHit(BaseModel):
 
     With ``sort="relevance"`` scores never increase down the list (each hit's score is capped by
     the one above it), so ``hits[0].score`` is the best. ``bm25`` is the raw BM25 score (None when
-    the document did not match the text), ``vector`` the raw cosine (None without text).
+    the document is not among the best BM25 matches inside the candidates, or did not match),
+    ``vector`` the raw cosine (None without text). ``distance_m`` is set when the request has a
+    ``geo`` filter. ``open_now`` is whether the place is open at ``open_at.when`` when asked, else
+    at the time of the search; None when its hours are unknown (not given, or not parsed).
     """
 
     document: Restaurant

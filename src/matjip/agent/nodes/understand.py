@@ -35,6 +35,8 @@ def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
         text = text[: res.config.max_query_chars]
     if not text:
         update["reply"] = "empty"
+    elif state.get("pending") and text.strip(" .").isdigit():
+        pass  # "2" answers a pending clarification
     elif not _HANGUL.search(text):
         update["reply"] = "not_korean" if _LATIN.search(text) else "no_content"
     update["query"] = text

@@ -31,6 +31,7 @@ header) streams **Server-Sent Events** as the turn runs. Every event's `data` is
 | `results` | restaurant cards: id, name, cuisine, distance_m, lat/lon, matched constraints, top menus with prices, hours_today |
 | `clarification` | when the agent asks back: `question` and `choices` (send a choice's `index` or label as the next message) |
 | `answer` | a chunk of the answer text (many; concatenated they are the whole answer) |
+| `answer_reset` | `{"reason": …}`: discard the answer text shown so far; the answer starts again (only when an LLM answer fails its grounding check mid-stream) |
 | `trace` | per-node timings and decisions |
 | `error` | problem details (RFC 9457), e.g. status 504 when the turn exceeds the time limit |
 | `end` | `[DONE]`; always the last event |

@@ -35,6 +35,7 @@ from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 router = APIRouter(tags=["openai"])
 
 MODEL_ID = "matjip-agent"
+RESET_NOTE = "\n\n(답변을 다시 작성합니다)\n\n"
 MODEL_CREATED = 1_735_689_600  # 2025-01-01T00:00:00Z, fixed so the listing is stable
 
 
@@ -154,6 +155,10 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
             elif event == "answer" and isinstance(data, str) and data:
                 parts.append(data)
                 yield chunk({"content": data})
+            elif event == "answer_reset" and parts:
+                # deltas cannot be taken back: mark the restart visibly, then the answer follows
+                parts.append(RESET_NOTE)
+                yield chunk({"content": RESET_NOTE})
             elif event == "error":
                 err = dict(data) if isinstance(data, dict) else {}
                 status = int(err.get("status") or 500)
@@ -169,6 +174,9 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
             elif event == "end":
                 if data is not None:
                     remember(data.answer)
+                    streamed = "".join(parts)
+                    if streamed != data.answer:  # the client will resend what it received
+                        remember(streamed)
                     yield chunk({}, "stop")
                     if include_usage:
                         completion_tokens = approx_tokens("".join(parts))

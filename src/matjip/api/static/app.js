@@ -313,6 +313,9 @@
             turn.text.appendData(String(data));
             scrollDown();
             break;
+          case "answer_reset":
+            turn.text.data = "";
+            break;
           case "trace":
             turn.trace = data;
             renderDebug(turn);
