@@ -328,3 +328,29 @@ def stats(settings: object, as_json: bool) -> None:
 
     assert isinstance(settings, Settings)
     run_stats(settings, as_json)
+
+
+# --- eval search: the structured-search development set ------------------------------------
+@eval_group.command(name="search")
+@click.option(
+    "--fusion",
+    type=click.Choice(["rrf", "convex"]),
+    help="Override settings.fusion for this run [default: MATJIP_FUSION or rrf].",
+)
+@click.option(
+    "--compare-fusion", is_flag=True, help="Also compare RRF and convex fusion (several weights) on nDCG@5."
+)
+@click.option("--per-query", is_flag=True, help="List every request with its counts and nDCG@5.")
+@click.option(
+    "--failures", "show_failures", type=int, default=20, show_default=True, help="Failures to list."
+)
+@click.pass_obj
+def eval_search(
+    settings: object, fusion: str | None, compare_fusion: bool, per_query: bool, show_failures: int
+) -> None:
+    """Hard-constraint precision, recall vs a brute-force scan, nDCG@5 of the semantic part."""
+    from matjip.commands.eval_search import run_eval_search
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_eval_search(settings, fusion, compare_fusion, per_query, show_failures)

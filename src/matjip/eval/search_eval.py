@@ -451,6 +451,7 @@ class QueryResult:
     ms: float
     ndcg: float | None = None
     distance_ok: bool | None = None
+    filtered: bool = True  # the request has hard filters (else text only)
 
     @property
     def recall_at_k(self) -> float | None:
@@ -512,6 +513,11 @@ class SearchEvalReport:
         xs = self.ndcgs
         return statistics.fmean(xs) if xs else 0.0
 
+    def ndcg_of(self, filtered: bool) -> float:
+        """Mean nDCG@5 over the filtered (True) or text-only (False) graded queries."""
+        xs = [r.ndcg for r in self.results if r.ndcg is not None and r.filtered == filtered]
+        return statistics.fmean(xs) if xs else 0.0
+
     @property
     def distance_checks(self) -> list[bool]:
         return [r.distance_ok for r in self.results if r.distance_ok is not None]
@@ -542,8 +548,10 @@ class SearchEvalReport:
             yield "distance sort = k nearest", f"{sum(d)}/{len(d)}"
         yield f"nDCG@{NDCG_K} (semantic)", f"{self.ndcg:.3f} ({len(self.ndcgs)} graded queries)"
         yield "latency p50 / p95 (ms)", f"{self.latency(0.5):.1f} / {self.latency(0.95):.1f}"
-        if self.coverage:
-            yield "coverage", ", ".join(f"{k} {v}" for k, v in sorted(self.coverage.items()))
+
+    def coverage_line(self) -> str:
+        """How many requests use each filter type (and text, distance sort)."""
+        return ", ".join(f"{k} {v}" for k, v in sorted(self.coverage.items()))
 
 
 def _search(index: Searchable, req: SearchRequest, mode: Mode) -> SearchResponse:
@@ -580,7 +588,8 @@ def run(
         refs = reference(items, by_id.values())
     if fusion_override is not None:
         index = with_fusion(index, fusion_override)
-    report = SearchEvalReport(label=describe_fusion(index), mode=mode)
+    label = describe_fusion(index) if mode == "hybrid" else f"{mode} only"
+    report = SearchEvalReport(label=label, mode=mode)
     for it in items:
         report.coverage.update(it.filters)
     for it in items[:warmup]:
@@ -601,6 +610,7 @@ def run(
             wrong=wrong,
             total_candidates=res.total_candidates,
             ms=ms,
+            filtered=req.has_hard_filters or bool(req.exclude_ids),
         )
         for pid in wrong:
             doc = by_id.get(pid)
@@ -638,43 +648,60 @@ DEFAULT_CONFIGS: tuple[FusionConfig, ...] = (
 )
 
 
+def current_config(index: Any) -> FusionConfig:
+    """The fusion settings ``index`` searches with now."""
+    s = index.settings
+    if s.fusion == "rrf":
+        return FusionConfig("rrf", rrf_k=s.rrf_k)
+    return FusionConfig("convex", s.weight_bm25, s.weight_vector)
+
+
+def _ranking_key(index: Any, c: FusionConfig) -> tuple[object, ...]:
+    """What decides the ranking (RRF ranks ignore the weights; convex ignores rrf_k)."""
+    s = index.settings.model_copy(update=c.update())
+    return ("rrf", s.rrf_k) if s.fusion == "rrf" else ("convex", s.weight_bm25, s.weight_vector)
+
+
 @dataclass
 class Comparison:
-    """One row per configuration; ``wins``/``losses`` count per-query nDCG@5 against row 0."""
+    """One report per row; ``vs_first`` counts per-query nDCG@5 (better, same, worse) than row 0,
+    which is the index's current fusion setting."""
 
     reports: list[SearchEvalReport]
-    wins: list[tuple[int, int, int]]  # (better, same, worse) than the first row
+    vs_first: list[tuple[int, int, int]]
 
 
 def compare(
-    index: Searchable,
+    index: Any,
     docs: Iterable[Restaurant],
     configs: Sequence[FusionConfig] = DEFAULT_CONFIGS,
     *,
     modes: Sequence[Mode] = ("bm25", "vector"),
     items: Sequence[EvalItem] | None = None,
 ) -> Comparison:
-    """Every fusion configuration in hybrid mode, then the single lists (``modes``) alone."""
+    """The current fusion, every other configuration in ``configs`` (hybrid mode), then each
+    single list (``modes``) alone."""
     items = list(items) if items is not None else load_set()
     docs = list(docs)
     refs = reference(items, docs)
-    reports = [run(index, docs, c, items=items, refs=refs) for c in configs]
-    base = configs[0] if configs else None
+    base = current_config(index)
+    rows = [base] + [c for c in configs if _ranking_key(index, c) != _ranking_key(index, base)]
+    reports = [run(index, docs, c, items=items, refs=refs) for c in rows]
     for m in modes:
         reports.append(run(index, docs, base, mode=m, items=items, refs=refs))
-    first = {r.id: r.ndcg for r in reports[0].results} if reports else {}
-    wins: list[tuple[int, int, int]] = []
+    first = {r.id: r.ndcg for r in reports[0].results}
+    vs_first: list[tuple[int, int, int]] = []
     for rep in reports:
-        b = s = w = 0
+        better = same = worse = 0
         for r in rep.results:
             a = first.get(r.id)
             if r.ndcg is None or a is None:
                 continue
             if r.ndcg > a + 1e-9:
-                b += 1
+                better += 1
             elif r.ndcg < a - 1e-9:
-                w += 1
+                worse += 1
             else:
-                s += 1
-        wins.append((b, s, w))
-    return Comparison(reports, wins)
+                same += 1
+        vs_first.append((better, same, worse))
+    return Comparison(reports, vs_first)

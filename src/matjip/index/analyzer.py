@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from matjip.documents import Restaurant
-from matjip.text.kiwi import CONTENT_TAGS, Morph, tokenize, tokenize_many
+from matjip.text.kiwi import CONTENT_TAGS, Morph, tokenize_many
 
 _WORD = re.compile(r"[0-9A-Za-z\u3131-\u318e\uac00-\ud7a3]+")
 # tags that may be part of a compound word kept whole
@@ -61,30 +61,10 @@ def prepare(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-_batch_ok = True
-
-
-def _tokenize_all(texts: list[str]) -> list[list[Morph]]:
-    """Batch through Kiwi's worker threads when it has them; one by one otherwise.
-
-    kiwipiepy >= 0.21 runs single-threaded when built with ``num_workers=0`` and then refuses
-    batch calls (``asyncAnalyze doesn't work at single thread mode``); fall back once, for good.
-    """
-    global _batch_ok
-    if _batch_ok and len(texts) > 1:
-        try:
-            return tokenize_many(texts)
-        except Exception as exc:
-            if "single thread" not in str(exc):
-                raise
-            _batch_ok = False
-    return [tokenize(t) for t in texts]
-
-
 def analyze_many(texts: Sequence[str]) -> list[list[str]]:
     """BM25 terms of each text (Kiwi batch call; results cached by the shared tokenizer)."""
     prepared = [prepare(t) for t in texts]
-    morphs = _tokenize_all(prepared)
+    morphs = tokenize_many(prepared)
     return [_terms_of(t, m) for t, m in zip(prepared, morphs, strict=True)]
 
 
