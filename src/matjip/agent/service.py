@@ -103,6 +103,13 @@ class Agent:
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
+    def warm(self) -> None:
+        """Load Kiwi and prime caches so the first real turn is as fast as the rest."""
+        warm = getattr(self.resources.index, "warm", None)
+        if callable(warm):
+            warm()
+        self.resources.nlu.parse("강남역 근처 조용한 일식집")
+
     def _lock(self, session_id: str) -> threading.Lock:
         with self._locks_guard:
             lock = self._locks.get(session_id)

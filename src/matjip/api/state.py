@@ -27,7 +27,9 @@ UNAVAILABLE = "검색 색인이 준비되지 않았습니다. 먼저 `matjip ing
 def _load_agent(settings: Settings) -> AgentLike:
     from matjip.agent.service import Agent
 
-    return Agent(settings)
+    agent = Agent(settings)
+    agent.warm()
+    return agent
 
 
 @dataclass

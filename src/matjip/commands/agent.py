@@ -83,6 +83,11 @@ def run_chat(settings: Settings, lat: float | None, lon: float | None, session: 
 
     console = Console()
     agent = _agent(settings)
+    from matjip.agent.service import Agent
+
+    assert isinstance(agent, Agent)
+    with console.status("준비 중…"):
+        agent.warm()
     sid = session or uuid.uuid4().hex
     location = {"lat": lat, "lon": lon} if lat is not None and lon is not None else None
     console.print(
