@@ -13,23 +13,6 @@ from __future__ import annotations
 
 from typing import Final
 
-# --- canonical vocabularies ------------------------------------------------------------------
-
-CUISINE_NAMES: Final[tuple[str, ...]] = (
-    "한식",
-    "중식",
-    "일식",
-    "양식",
-    "아시아",
-    "분식",
-    "치킨",
-    "패스트푸드",
-    "카페·디저트",
-    "베이커리",
-    "술집",
-    "뷔페",
-)
-
 # --- category (cuisine) words → CUISINES ------------------------------------------------------
 # Dish words are menus, not categories: "삼겹살집" → menu 삼겹살, "치킨집" → menu 치킨,
 # "맥주집" → menu 맥주 (seed 000 §4, example 4). Only words naming a kind of restaurant map here.

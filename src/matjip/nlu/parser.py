@@ -304,15 +304,6 @@ class OfflineNLU:
         )
         self._in_after = re.compile(r"^\s*(?:" + _alternation(L.IN_MARKERS) + ")")
         self._function_words = L.FUNCTION_WORDS
-        self._cuisines = self._cuisine_names()
-
-    @staticmethod
-    def _cuisine_names() -> frozenset[str]:
-        try:
-            from matjip.ingest.category import CUISINES
-        except ImportError:  # pragma: no cover - ingest absent
-            return frozenset(L.CUISINE_NAMES)
-        return frozenset(CUISINES)
 
     # --- public --------------------------------------------------------------------------------
 
