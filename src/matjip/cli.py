@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -290,31 +291,13 @@ def serve(settings: object, host: str, port: int, log_level: str, no_access_log:
 @click.option("--sort", type=click.Choice(["relevance", "distance"]), default="relevance", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the raw response as JSON.")
 @click.pass_obj
-def search(
-    settings: object,
-    text: str,
-    near: str | None,
-    region: str | None,
-    radius: str | None,
-    cuisine: tuple[str, ...],
-    convenience: tuple[str, ...],
-    menu: tuple[str, ...],
-    title: str | None,
-    min_price: int | None,
-    max_price: int | None,
-    open_at: str | None,
-    k: int,
-    sort: str,
-    as_json: bool,
-) -> None:
+def search(settings: object, as_json: bool, **options: Any) -> None:
     """Structured hybrid search, e.g. matjip search "조용한 분위기" --near 잠실역 --cuisine 일식."""
     from matjip.commands.search import build_request, run_search
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    req, origin = build_request(
-        text, near, region, radius, cuisine, convenience, menu, title, min_price, max_price, open_at, k, sort
-    )
+    req, origin = build_request(**options)  # TEXT and the options above, by name
     run_search(settings, req, origin, as_json)
 
 

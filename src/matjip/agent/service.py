@@ -125,15 +125,10 @@ class Agent:
         yield TurnEvent(event="session", data={"session_id": sid})
         config = {"configurable": {"thread_id": sid}}
         state_in: dict[str, Any] = {"query": message, "session_id": sid, "gps": location, "now": None}
-        final: dict[str, Any] = {}
         with self._lock(sid):
-            for mode, chunk in self.graph.stream(
-                state_in, config, stream_mode=["custom", "values"], durability="exit"
-            ):
-                if mode == "custom":
-                    yield TurnEvent.model_validate(chunk)
-                else:
-                    final = chunk
+            for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
+                yield TurnEvent.model_validate(chunk)
+            final = dict(self.graph.get_state(config).values or {})
         result = self._result(sid, final)
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))

@@ -32,6 +32,7 @@ from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 from pydantic import BaseModel, ValidationError
 
 from matjip.errors import MatjipError, ValidationFailure
+from matjip.llm.pricing import cost_usd
 
 Role = Literal["system", "user", "assistant"]
 
@@ -63,6 +64,33 @@ class CallRecord(BaseModel):
         cost = f", ${self.cost_usd:.6f}" if self.cost_usd is not None else ""
         status = "ok" if self.ok else f"failed: {self.error}"
         return f"{self.stage} {self.provider}/{self.model} {tokens}{cost}, {self.latency_ms:.0f} ms, {status}"
+
+
+def finished_call(
+    stage: str,
+    provider: str,
+    model: str,
+    started: float,
+    *,
+    attempts: int,
+    input_tokens: int | None = None,
+    output_tokens: int | None = None,
+    error: str | None = None,
+) -> CallRecord:
+    """The record of a call that began at ``started`` (a ``time.perf_counter()`` reading) and
+    ends now, priced from ``model`` and the token counts (no price when either is unknown)."""
+    return CallRecord(
+        stage=stage,
+        provider=provider,
+        model=model,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cost_usd=cost_usd(model, input_tokens, output_tokens),
+        latency_ms=round((time.perf_counter() - started) * 1000, 1),
+        ok=error is None,
+        error=error,
+        attempts=attempts,
+    )
 
 
 def attach_record(exc: BaseException, record: CallRecord) -> BaseException:

@@ -27,37 +27,27 @@ from matjip.llm.base import (
     TextStream,
     attach_record,
     error_text,
+    finished_call,
     inline_schema,
     parse_json_reply,
     parse_retry_after,
 )
-from matjip.llm.pricing import cost_usd
 
 
-def _timeout_types() -> tuple[type[BaseException], ...]:
+def _httpx_types(name: str) -> tuple[type[BaseException], ...]:
+    """The exception class ``name`` of each HTTP library the SDK may use (httpx, httpx2)."""
     out: list[type[BaseException]] = []
     for mod in ("httpx", "httpx2"):
         try:
             module = __import__(mod)
-            out.append(module.TimeoutException)
+            out.append(getattr(module, name))
         except (ImportError, AttributeError):
             continue
     return tuple(out)
 
 
-def _transport_types() -> tuple[type[BaseException], ...]:
-    out: list[type[BaseException]] = []
-    for mod in ("httpx", "httpx2"):
-        try:
-            module = __import__(mod)
-            out.append(module.TransportError)
-        except (ImportError, AttributeError):
-            continue
-    return tuple(out)
-
-
-_TIMEOUTS = _timeout_types()
-_TRANSPORT = _transport_types()
+_TIMEOUTS = _httpx_types("TimeoutException")
+_TRANSPORT = _httpx_types("TransportError")
 
 
 class GeminiClient:
@@ -156,17 +146,15 @@ class GeminiClient:
         cand = getattr(usage, "candidates_token_count", None) if usage is not None else None
         thoughts = getattr(usage, "thoughts_token_count", None) if usage is not None else None
         tout = None if cand is None and thoughts is None else (cand or 0) + (thoughts or 0)
-        return CallRecord(
-            stage=stage,
-            provider=self.provider,
-            model=self.model,
+        return finished_call(
+            stage,
+            self.provider,
+            self.model,
+            started,
+            attempts=attempts,
             input_tokens=tin,
             output_tokens=tout,
-            cost_usd=cost_usd(self.model, tin, tout),
-            latency_ms=round((time.perf_counter() - started) * 1000, 1),
-            ok=error is None,
             error=error,
-            attempts=attempts,
         )
 
     # --- structured output -----------------------------------------------------------------

@@ -25,7 +25,6 @@ import httpx
 from matjip.errors import ProviderError, ProviderTimeout, ValidationFailure
 from matjip.llm import tracing
 from matjip.llm.base import (
-    RETRY_STATUS,
     CallRecord,
     Message,
     RetryPolicy,
@@ -33,12 +32,12 @@ from matjip.llm.base import (
     TextStream,
     attach_record,
     error_text,
+    finished_call,
     inline_schema,
     parse_json_reply,
-    parse_retry_after,
 )
 from matjip.llm.config import OPENAI_DEFAULT_BASE_URL, JsonMode
-from matjip.llm.pricing import cost_usd
+from matjip.llm.http import send_with_retries
 
 
 class HTTPStatusFailure(ProviderError):
@@ -123,37 +122,26 @@ class OpenAICompatClient:
 
     def _send(self, body: dict[str, Any], *, stream: bool) -> tuple[httpx.Response, int]:
         """POST with retries; returns the (successful) response and the number of attempts."""
-        attempt = 0
-        while True:
-            try:
-                request = self._http.build_request("POST", self.url, json=body)
-                resp = self._http.send(request, stream=stream)
-            except httpx.TimeoutException as exc:
-                raise ProviderTimeout(
-                    f"{self.provider} did not answer within {self.timeout_s:g}s ({type(exc).__name__})"
-                ) from exc
-            except httpx.TransportError as exc:
-                delay = self.retry.delay(attempt)
-                if delay is None:
-                    raise ProviderError(f"{self.provider} unreachable: {type(exc).__name__}: {exc}") from exc
-                self.retry.sleep(delay)
-                attempt += 1
-                continue
-            if resp.status_code < 400:
-                return resp, attempt + 1
-            try:
-                if stream:
-                    resp.read()
-                detail = _error_detail(resp)
-            finally:
-                resp.close()
-            if resp.status_code in RETRY_STATUS:
-                delay = self.retry.delay(attempt, parse_retry_after(resp.headers.get("retry-after")))
-                if delay is not None:
-                    self.retry.sleep(delay)
-                    attempt += 1
-                    continue
-            raise HTTPStatusFailure(resp.status_code, f"{detail} (after {attempt + 1} attempt(s))")
+        try:
+            resp, attempts = send_with_retries(
+                lambda: self._http.send(self._http.build_request("POST", self.url, json=body), stream=stream),
+                self.retry,
+            )
+        except httpx.TimeoutException as exc:
+            raise ProviderTimeout(
+                f"{self.provider} did not answer within {self.timeout_s:g}s ({type(exc).__name__})"
+            ) from exc
+        except httpx.TransportError as exc:
+            raise ProviderError(f"{self.provider} unreachable: {type(exc).__name__}: {exc}") from exc
+        if resp.status_code < 400:
+            return resp, attempts
+        try:
+            if stream:
+                resp.read()
+            detail = _error_detail(resp)
+        finally:
+            resp.close()
+        raise HTTPStatusFailure(resp.status_code, f"{detail} (after {attempts} attempt(s))")
 
     def _record(
         self,
@@ -169,17 +157,15 @@ class OpenAICompatClient:
         tout = usage.get("completion_tokens")
         tin = int(tin) if isinstance(tin, int | float) else None
         tout = int(tout) if isinstance(tout, int | float) else None
-        return CallRecord(
-            stage=stage,
-            provider=self.provider,
-            model=self.model,
+        return finished_call(
+            stage,
+            self.provider,
+            self.model,
+            started,
+            attempts=attempts,
             input_tokens=tin,
             output_tokens=tout,
-            cost_usd=cost_usd(self.model, tin, tout),
-            latency_ms=round((time.perf_counter() - started) * 1000, 1),
-            ok=error is None,
             error=error,
-            attempts=attempts,
         )
 
     # --- structured output -----------------------------------------------------------------

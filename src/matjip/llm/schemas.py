@@ -12,17 +12,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from matjip.nlu.models import Entities
 
-class NLUEntitiesOut(BaseModel):
-    model_config = ConfigDict(extra="ignore")
 
-    location: list[str] = Field(default_factory=list)
-    title: list[str] = Field(default_factory=list)
-    menu: list[str] = Field(default_factory=list)
-    category: list[str] = Field(default_factory=list)
-    convenience: list[str] = Field(default_factory=list)
-    atmosphere: list[str] = Field(default_factory=list)
-    occasion: list[str] = Field(default_factory=list)
+class NLUEntitiesOut(Entities):
+    # Entities' fields, unchanged. A subclass without a docstring, so that the schema the LLM
+    # is sent carries no description (Entities' docstring is written for developers).
+    pass
 
 
 class NLUOut(BaseModel):
@@ -41,6 +37,9 @@ class NeedSearchOut(BaseModel):
     reason: str = ""
 
 
+# DocumentScoreOut and GradeOut mirror matjip.agent.models.DocumentScore and Grade but stay
+# separate: a model may send ids as numbers and leave reasons out, and the agent's Grade adds
+# fields (tier, top_score) the LLM must not be asked for.
 class DocumentScoreOut(BaseModel):
     model_config = ConfigDict(coerce_numbers_to_str=True)
 
@@ -57,6 +56,8 @@ class GradeOut(BaseModel):
     document_scores: list[DocumentScoreOut] = Field(default_factory=list)
 
 
+# Not matjip.agent.models.SearchPlan: only the fields the LLM writes, as plain strings (the
+# plan validator checks them), and docstrings here are part of the schema the LLM is sent.
 class PlanOut(BaseModel):
     """The part of a search plan (seed 004) the LLM may write. The server supplies the location
     (resolved by the gazetteer), the time and the per-title k, then validates the whole plan with

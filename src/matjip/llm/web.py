@@ -22,7 +22,8 @@ import httpx
 from matjip.agent.models import WebSource
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.llm import tracing
-from matjip.llm.base import RETRY_STATUS, CallRecord, RetryPolicy, error_text, parse_retry_after
+from matjip.llm.base import CallRecord, RetryPolicy, error_text, finished_call
+from matjip.llm.http import send_with_retries
 
 TAVILY_URL = "https://api.tavily.com/search"
 MAX_CONTENT_CHARS = 600
@@ -93,35 +94,22 @@ class TavilyClient:
         return out
 
     def _post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        attempt = 0
-        while True:
-            try:
-                resp = self._http.post(self.url, json=body)
-            except httpx.TimeoutException as exc:
-                raise ProviderTimeout(f"tavily did not answer within {self.timeout_s:g}s") from exc
-            except httpx.TransportError as exc:
-                delay = self.retry.delay(attempt)
-                if delay is None:
-                    raise ProviderError(f"tavily unreachable: {type(exc).__name__}") from exc
-                self.retry.sleep(delay)
-                attempt += 1
-                continue
-            if resp.status_code < 400:
-                try:
-                    data = resp.json()
-                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                    raise ProviderError("tavily sent a body that is not JSON") from exc
-                if not isinstance(data, dict):
-                    raise ProviderError("tavily sent an unexpected body")
-                return data, attempt + 1
-            if resp.status_code in RETRY_STATUS:
-                delay = self.retry.delay(attempt, parse_retry_after(resp.headers.get("retry-after")))
-                if delay is not None:
-                    self.retry.sleep(delay)
-                    attempt += 1
-                    continue
+        try:
+            resp, attempts = send_with_retries(lambda: self._http.post(self.url, json=body), self.retry)
+        except httpx.TimeoutException as exc:
+            raise ProviderTimeout(f"tavily did not answer within {self.timeout_s:g}s") from exc
+        except httpx.TransportError as exc:
+            raise ProviderError(f"tavily unreachable: {type(exc).__name__}") from exc
+        if resp.status_code >= 400:
             detail = resp.text[:200].replace("\n", " ")
             raise ProviderError(f"tavily HTTP {resp.status_code}: {detail}")
+        try:
+            data = resp.json()
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ProviderError("tavily sent a body that is not JSON") from exc
+        if not isinstance(data, dict):
+            raise ProviderError("tavily sent an unexpected body")
+        return data, attempts
 
     def search(self, query: str) -> list[WebSource]:
         q = " ".join(f"{query} {self.query_suffix}".split())
@@ -161,15 +149,7 @@ class TavilyClient:
         return sources
 
     def _record(self, started: float, attempts: int, error: str | None) -> CallRecord:
-        return CallRecord(
-            stage="web",
-            provider="tavily",
-            model=self.search_depth,
-            latency_ms=round((time.perf_counter() - started) * 1000, 1),
-            ok=error is None,
-            error=error,
-            attempts=attempts,
-        )
+        return finished_call("web", "tavily", self.search_depth, started, attempts=attempts, error=error)
 
     def close(self) -> None:
         self._http.close()

@@ -1,11 +1,16 @@
-"""Tokenization helpers shared by the Kiwi-based embedders (private to this package)."""
+"""Helpers shared by the Kiwi-based embedders: tokenization, normalisation, saved state
+(private to this package)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from matjip.errors import EmbedderMismatchError, IndexError_
 from matjip.text.kiwi import Morph, tokenize, tokenize_many
 
 
@@ -42,3 +47,18 @@ def normalize(v: np.ndarray) -> np.ndarray:
     if n < 1e-12:
         return np.zeros_like(v)
     return (v / n).astype(np.float32, copy=False)
+
+
+@contextmanager
+def saved_arrays(path: Path, embedder: str, fmt: int) -> Iterator[Any]:
+    """The arrays an embedder saved in ``path`` (an ``.npz`` file), open while the block runs.
+
+    A missing file raises :class:`IndexError_` (the index was built with another embedder); a
+    file of another format than ``fmt`` raises :class:`EmbedderMismatchError`.
+    """
+    if not path.exists():
+        raise IndexError_(f"{path} is missing: the index was not built with the {embedder} embedder")
+    with np.load(path, allow_pickle=False) as z:
+        if int(z["format"]) != fmt:
+            raise EmbedderMismatchError(f"{path}: unsupported format {int(z['format'])}; rebuild the index")
+        yield z

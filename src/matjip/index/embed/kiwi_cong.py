@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from matjip.errors import EmbedderMismatchError, IndexError_
-from matjip.index.embed._tokens import morphs_of, normalize, normalize_rows
+from matjip.errors import EmbedderMismatchError
+from matjip.index.embed._tokens import morphs_of, normalize, normalize_rows, saved_arrays
 from matjip.text.kiwi import Morph, get_kiwi
 
 if TYPE_CHECKING:
@@ -292,14 +292,7 @@ class KiwiCongEmbedder:
         )
 
     def load(self, directory: Path) -> None:
-        path = directory / FILE_NAME
-        if not path.exists():
-            raise IndexError_(f"{path} is missing: the index was not built with the kiwi-cong embedder")
-        with np.load(path, allow_pickle=False) as z:
-            if int(z["format"]) != _FORMAT:
-                raise EmbedderMismatchError(
-                    f"{path}: unsupported format {int(z['format'])}; rebuild the index"
-                )
+        with saved_arrays(directory / FILE_NAME, "kiwi-cong", _FORMAT) as z:
             basis = _Basis(z["anchor_ids"], z["anchor_forms"], z["proj"], z["mean"], z["top"])
             forms, tags = z["forms"].tolist(), z["tags"].tolist()
             vecs, has, df = z["vectors"], z["has_vector"], z["df"]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from matjip.errors import EmbedderMismatchError, IndexError_
-from matjip.index.embed._tokens import morphs_of, normalize_rows
+from matjip.errors import IndexError_
+from matjip.index.embed._tokens import morphs_of, normalize_rows, saved_arrays
 from matjip.text.kiwi import Morph
 
 FILE_NAME = "lsa.npz"
@@ -198,14 +198,7 @@ class LsaEmbedder:
         )
 
     def load(self, directory: Path) -> None:
-        path = directory / FILE_NAME
-        if not path.exists():
-            raise IndexError_(f"{path} is missing: the index was not built with the lsa embedder")
-        with np.load(path, allow_pickle=False) as z:
-            if int(z["format"]) != _FORMAT:
-                raise EmbedderMismatchError(
-                    f"{path}: unsupported format {int(z['format'])}; rebuild the index"
-                )
+        with saved_arrays(directory / FILE_NAME, "lsa", _FORMAT) as z:
             terms = z["terms"].tolist()
             self._idf = z["idf"].astype(np.float64)
             self._proj = z["proj"].astype(np.float32)

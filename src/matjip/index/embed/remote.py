@@ -21,8 +21,7 @@ import numpy as np
 
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.index.embed._tokens import normalize_rows
-
-_RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+from matjip.llm.base import RETRY_STATUS
 
 
 def _settings_defaults() -> tuple[float, int]:
@@ -132,7 +131,7 @@ class _HttpEmbedder:
                     except (ValueError, KeyError, TypeError, IndexError) as e:
                         raise ProviderError(f"{self.name}: unexpected response: {e}") from e
                     return vectors
-                if resp.status_code not in _RETRY_STATUS or attempt >= self._max_retries:
+                if resp.status_code not in RETRY_STATUS or attempt >= self._max_retries:
                     detail = resp.text[:300].replace("\n", " ")
                     raise ProviderError(f"{self.name}: HTTP {resp.status_code}: {detail}")
             self._sleep(min(0.5 * 2**attempt, 8.0))
