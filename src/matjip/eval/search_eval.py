@@ -37,7 +37,6 @@ Metrics (:class:`SearchEvalReport`):
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import statistics
@@ -418,17 +417,17 @@ class FusionConfig:
 
 
 def with_fusion(index: Any, config: FusionConfig) -> Any:
-    """The same loaded index searched with other fusion settings.
+    """The same index directory opened again with a settings copy carrying other fusion settings.
 
-    The embedded index reads ``settings.fusion``/``weight_*``/``rrf_k`` on every search, so a
-    shallow copy holding a settings copy shares the loaded snapshot (no reload) and leaves
-    ``index`` itself untouched."""
+    The embedded index reads ``settings.fusion``/``weight_*``/``rrf_k`` on every search; a fresh
+    instance (sharing the already loaded embedder, ~0.1 s on the demo) shares no caches with
+    ``index`` and leaves it untouched."""
     settings = getattr(index, "settings", None)
-    if settings is None:
-        raise TypeError(f"{type(index).__name__} has no settings to override")
-    clone = copy.copy(index)
-    clone.settings = settings.model_copy(update=config.update())
-    return clone
+    directory = getattr(index, "directory", None)
+    embedder = getattr(index, "embedder", None)
+    if settings is None or directory is None or embedder is None:
+        raise TypeError(f"{type(index).__name__} cannot be reopened with other fusion settings")
+    return type(index)(directory, embedder, settings.model_copy(update=config.update())).load()
 
 
 def describe_fusion(index: Any) -> str:

@@ -2,6 +2,7 @@
 
 * :mod:`.base` — the :class:`LLMClient` protocol, :class:`CallRecord`, retries, JSON parsing
 * :mod:`.openai_compat` — OpenAI / vLLM / Ollama / llama.cpp over httpx
+* :mod:`.http` — one httpx request under the retry policy (OpenAI-compatible, Tavily)
 * :mod:`.gemini` — Gemini via ``google-genai``
 * :mod:`.fake` — scripted :class:`FakeLLM` (provider ``fake``)
 * :mod:`.stages` — :class:`LLMStages` (NLU, need-search, plan, grade, generate) with fallbacks

@@ -244,12 +244,14 @@ def inline_schema(schema: type[BaseModel]) -> dict[str, Any]:
     raw = schema.model_json_schema()
     defs: dict[str, Any] = raw.pop("$defs", {})
 
-    def walk(node: Any) -> Any:
+    def walk(node: Any, in_properties: bool = False) -> Any:
         if isinstance(node, dict):
-            if "$ref" in node:
+            if "$ref" in node and not in_properties:
                 name = str(node["$ref"]).rsplit("/", 1)[-1]
                 return walk(defs[name])
-            return {k: walk(v) for k, v in node.items() if k != "title"}
+            if in_properties:  # keys here are property names (a property may be called "title")
+                return {k: walk(v) for k, v in node.items()}
+            return {k: walk(v, k == "properties") for k, v in node.items() if k != "title"}
         if isinstance(node, list):
             return [walk(v) for v in node]
         return node

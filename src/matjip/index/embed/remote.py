@@ -35,18 +35,26 @@ def _settings_defaults() -> tuple[float, int]:
 
 
 class _HttpEmbedder:
-    """Shared machinery: batching, retries with back-off, error mapping, response checks."""
+    """Shared machinery: configuration, batching, retries with back-off, error mapping,
+    response checks. A subclass names its provider, models and where its key comes from."""
 
+    PROVIDER: ClassVar[str]  # the name's prefix: "openai" -> "openai:<model>[@dims]"
+    DEFAULT_MODEL: ClassVar[str]
+    KNOWN_DIMS: ClassVar[dict[str, int]]
     name: str
     dim: int
     batch_size: int = 100
 
     def __init__(
         self,
+        model: str | None = None,
         *,
-        timeout_s: float | None,
-        max_retries: int | None,
-        transport: httpx.BaseTransport | None,
+        dimensions: int | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
+        transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         default_timeout, default_retries = _settings_defaults()
@@ -55,8 +63,24 @@ class _HttpEmbedder:
         self._transport = transport
         self._client: httpx.Client | None = None
         self._sleep = sleep
+        self.model = self._model_name(model or self.DEFAULT_MODEL)
+        self.dimensions = dimensions
+        self._key = self._api_key(api_key)
+        self._base_url = (base_url or self._default_base_url()).rstrip("/")
+        self.name = f"{self.PROVIDER}:{self.model}" + (f"@{dimensions}" if dimensions else "")
+        self.dim = dimensions or self.KNOWN_DIMS.get(self.model, 0)  # 0: learnt from the first answer
 
     # -- to implement -----------------------------------------------------------------------
+
+    def _model_name(self, model: str) -> str:
+        return model
+
+    def _api_key(self, given: str | None) -> str:
+        """``given``, or the key found in the environment; raises ConfigurationError if none."""
+        raise NotImplementedError
+
+    def _default_base_url(self) -> str:
+        raise NotImplementedError
 
     def _request(self, texts: list[str], *, query: bool) -> tuple[str, dict[str, str], dict[str, Any]]:
         """URL, headers and JSON body of one batch request."""
@@ -164,35 +188,17 @@ class OpenAIEmbedder(_HttpEmbedder):
         "text-embedding-3-large": 3072,
         "text-embedding-ada-002": 1536,
     }
+    PROVIDER = "openai"
     batch_size = 256
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        dimensions: int | None = None,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout_s: float | None = None,
-        max_retries: int | None = None,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        super().__init__(timeout_s=timeout_s, max_retries=max_retries, transport=transport, sleep=sleep)
-        self.model = model or self.DEFAULT_MODEL
-        self.dimensions = dimensions
-        key = api_key or os.environ.get("OPENAI_API_KEY")
+    def _api_key(self, given: str | None) -> str:
+        key = given or os.environ.get("OPENAI_API_KEY")
         if not key:
             raise ConfigurationError("the openai embedder needs an API key: set OPENAI_API_KEY")
-        self._key = key
-        self._base_url = (
-            base_url
-            or os.environ.get("OPENAI_BASE_URL")
-            or _llm_base_url("openai")
-            or "https://api.openai.com/v1"
-        ).rstrip("/")
-        self.name = f"openai:{self.model}" + (f"@{dimensions}" if dimensions else "")
-        self.dim = dimensions or self.KNOWN_DIMS.get(self.model, 0)  # 0: learnt from the first answer
+        return key
+
+    def _default_base_url(self) -> str:
+        return os.environ.get("OPENAI_BASE_URL") or _llm_base_url("openai") or "https://api.openai.com/v1"
 
     def _request(self, texts: list[str], *, query: bool) -> tuple[str, dict[str, str], dict[str, Any]]:
         body: dict[str, Any] = {"model": self.model, "input": texts, "encoding_format": "float"}
@@ -217,32 +223,22 @@ class GeminiEmbedder(_HttpEmbedder):
     DEFAULT_MODEL = "gemini-embedding-001"
     KNOWN_DIMS: ClassVar[dict[str, int]] = {"gemini-embedding-001": 3072, "text-embedding-004": 768}
     BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
+    PROVIDER = "gemini"
     batch_size = 100  # the API's per-request limit
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        dimensions: int | None = None,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout_s: float | None = None,
-        max_retries: int | None = None,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        super().__init__(timeout_s=timeout_s, max_retries=max_retries, transport=transport, sleep=sleep)
-        self.model = (model or self.DEFAULT_MODEL).removeprefix("models/")
-        self.dimensions = dimensions
-        key = api_key or os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+    def _model_name(self, model: str) -> str:
+        return model.removeprefix("models/")
+
+    def _api_key(self, given: str | None) -> str:
+        key = given or os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
         if not key:
             raise ConfigurationError(
                 "the gemini embedder needs an API key: set GEMINI_API_KEY or GOOGLE_API_KEY"
             )
-        self._key = key
-        self._base_url = (base_url or self.BASE_URL).rstrip("/")
-        self.name = f"gemini:{self.model}" + (f"@{dimensions}" if dimensions else "")
-        self.dim = dimensions or self.KNOWN_DIMS.get(self.model, 0)
+        return key
+
+    def _default_base_url(self) -> str:
+        return self.BASE_URL
 
     def _request(self, texts: list[str], *, query: bool) -> tuple[str, dict[str, str], dict[str, Any]]:
         task = "RETRIEVAL_QUERY" if query else "RETRIEVAL_DOCUMENT"
