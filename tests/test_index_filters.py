@@ -5,12 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from conftest_index import FakeEmbedder, make_corpus
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
-from matjip.index.embedded import EmbeddedIndex
+from matjip.index.embedded import EmbeddedIndex, _any_price_in, _Blob
 from matjip.index.reference import brute_force_filter, title_matches
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 
@@ -269,3 +273,38 @@ def test_no_text_ranks_by_prior(index: EmbeddedIndex) -> None:
     scores = [h.score for h in res.hits]
     assert scores == sorted(scores, reverse=True)
     assert all(s >= 0.75 for s in scores)
+
+
+# -- the vectorised kernels against plain Python ---------------------------------------------
+
+_ALPHABET = "ab가나 😀\x1f"
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(
+    texts=st.lists(st.text(alphabet=_ALPHABET, max_size=8), max_size=12),
+    needle=st.text(alphabet=_ALPHABET + "\n", max_size=4),
+)
+def test_blob_find_is_plain_substring_search(texts: list[str], needle: str) -> None:
+    got = _Blob(texts).find(needle)
+    want = [i for i, t in enumerate(texts) if needle and "\n" not in needle and needle in t]
+    assert got.dtype == np.int64
+    assert got.tolist() == want
+
+
+@hyp_settings(max_examples=200, deadline=None)
+@given(
+    prices=st.lists(st.lists(st.integers(0, 100), max_size=5), min_size=1, max_size=20),
+    lo=st.integers(0, 100),
+    width=st.integers(0, 60),
+    data=st.data(),
+)
+def test_any_price_in_is_a_per_row_check(
+    prices: list[list[int]], lo: int, width: int, data: st.DataObject
+) -> None:
+    hi = lo + width
+    vals = np.asarray([p for row in prices for p in row], dtype=np.int64)
+    off = np.concatenate([[0], np.cumsum([len(row) for row in prices])]).astype(np.int64)
+    rows = sorted(data.draw(st.sets(st.integers(0, len(prices) - 1))))
+    got = _any_price_in(vals, off, np.asarray(rows, dtype=np.int64), lo, hi)
+    assert got.tolist() == [any(lo <= p <= hi for p in prices[r]) for r in rows]

@@ -221,6 +221,24 @@ def test_bm25_inside_candidates_is_exact(
     check_bm25(index, docs, req, depth)
 
 
+def test_bm25_pages_across_segments(
+    built: tuple[EmbeddedIndex, list[Restaurant]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offset paging stays exact when the hits come from several tantivy segments and tie
+    (copies of documents score the same as their originals)."""
+    index, docs = built
+    copies = [d.model_copy(update={"place_id": d.place_id + "-copy"}) for d in docs[:80]]
+    index.upsert(copies[:40])
+    index.upsert(copies[40:])
+    assert index._require().searcher.num_segments > 1
+    monkeypatch.setattr(embedded, "FIRST_FETCH", 3)
+    monkeypatch.setattr(embedded, "ROW_SET_MAX", 0)
+    for depth in (5, 100):
+        monkeypatch.setattr(embedded, "BM25_DEPTH", depth)
+        for req in BM25_CASES:
+            check_bm25(index, docs + copies, req, depth)
+
+
 def test_bm25_reported_score_does_not_depend_on_filters(
     built: tuple[EmbeddedIndex, list[Restaurant]],
 ) -> None:

@@ -147,6 +147,7 @@ def check_bm25(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequest,
     g_rows = s.searcher.fast_field_values("row", [a for _, a in hits])
     ref = [(int(r), sc) for (sc, _), r in zip(hits, g_rows, strict=True) if r in allowed][:depth]  # type: ignore[comparison-overlap]
     assert len(rows) == len(ref), req
+    assert len(set(rows.tolist())) == len(rows), "a hit read twice"
     assert sorted(scores.tolist()) == pytest.approx(sorted(sc for _, sc in ref), rel=1e-6)
     if ref:  # identical above the cut (ties at the cut may be either)
         cut = ref[-1][1]

@@ -17,11 +17,12 @@ Search (see :meth:`EmbeddedIndex.search`):
 
 1. **Hard filters, exact, in numpy.** Geo: bounding-box prefilter on the coordinate columns,
    then haversine on the box only. Cuisine and sub-category: integer codes. Convenience: a
-   bitmask (all-of). Price: per-row min/max prefilter, then an exact per-menu check where the
-   min/max cannot decide. Title, menu and region: the plain-Python predicates of
-   :mod:`matjip.index.reference` on the candidates when they are few, else a whole-index mask
-   (substring search over the column's joined text — for menus over the distinct entries, then
-   their rows), kept in a per-snapshot LRU cache. Opening hours: an interval table evaluated
+   bitmask (all-of). Price: per-row min/max prefilter, then an exact per-menu check
+   (vectorised over the menu prices) where the min/max cannot decide. Title, menu and
+   region: the plain-Python predicates of :mod:`matjip.index.reference` on the candidates
+   when they are few, else a whole-index mask (vectorised substring search over the column's
+   joined text — for menus over the distinct entries, then their rows), kept in a
+   per-snapshot LRU cache. Opening hours: an interval table (grouped by day) evaluated
    vectorised, cached per minute of the week. The result is the candidate set C
    (``total_candidates``).
 2. **BM25 (tantivy) without letting filters change it.** Filters never enter scoring: BM25
@@ -30,10 +31,14 @@ Search (see :meth:`EmbeddedIndex.search`):
    the filters tantivy can express coarsely become ``Must`` clauses, so tantivy walks only a
    superset of C: geo cells covering the bounding box, cuisine, sub-category and convenience
    terms, and for the substring filters (menu, title, region) every character bigram of the
-   needle, indexed per menu entry / title / address. Hits are intersected with C. When a result page was truncated, the fetch grows ×4 until
-   the best ``BM25_DEPTH`` hits inside C are certain (every unseen hit scores lower) or
-   everything was read — so the BM25 list over C is exact, never a sample.
-3. **Vectors.** Cosine (dot of unit vectors) over the rows of C only; top ``VECTOR_DEPTH``.
+   needle, indexed per menu entry / title / address. Hits are intersected with C. The first
+   page is sized from C's share of the index (at most ``FIRST_FETCH``); while a full page
+   leaves fewer than ``BM25_DEPTH`` hits inside C, the next page is read (tantivy offset, the
+   total read growing ×4) until the best ``BM25_DEPTH`` hits inside C are certain (every
+   unread hit scores no higher) or everything was read — so the BM25 list over C is exact,
+   never a sample.
+3. **Vectors.** Cosine (dot of unit vectors) over the rows of C only (above a quarter of
+   the rows, one pass over the whole matrix); top ``VECTOR_DEPTH``.
 4. **Fusion** of the two lists: RRF (k = settings.rrf_k) or a min-max convex combination
    (settings.weight_bm25 / weight_vector), chosen by settings.fusion. Candidates in neither list
    follow by prior. Without text, candidates are ranked by the prior (rating, review and tag
@@ -466,6 +471,7 @@ class _Snapshot:
     cache: _LRU = field(default_factory=_LRU)
     menu_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
     _blobs: dict[str, _Blob] = field(default_factory=dict)
+    _by_day: dict[str, tuple[np.ndarray, IntArray]] = field(default_factory=dict)
 
     def blob(self, name: str) -> _Blob:
         """The joined text of a string column (built on first use)."""
@@ -473,6 +479,18 @@ class _Snapshot:
         if b is None:
             b = self._blobs[name] = _Blob(self.strings[name])
         return b
+
+    def by_day(self, name: str) -> tuple[np.ndarray, IntArray]:
+        """An interval table (``open_iv`` or ``break_iv``: row, day, start, end) sorted by day,
+        and per-day offsets: day d's intervals are ``table[off[d]:off[d + 1]]`` (built on
+        first use)."""
+        hit = self._by_day.get(name)
+        if hit is None:
+            iv = self.cols[name]
+            table = iv[np.argsort(iv[:, 1], kind="stable")]
+            off = np.searchsorted(table[:, 1], np.arange(8)).astype(np.int64)
+            hit = self._by_day[name] = (table, off)
+        return hit
 
     def __post_init__(self) -> None:
         self.n = len(self.strings["place_ids"])
@@ -737,6 +755,8 @@ class EmbeddedIndex:
         if self._snap is not None and self.count():
             for name in ("addr_keys", "menu_vocab", "title_keys"):  # substring search texts
                 self._snap.blob(name)
+            for name in ("open_iv", "break_iv"):  # opening hours by day
+                self._snap.by_day(name)
             self.search(SearchRequest(text="맛집", k=1))
 
     # -- writes ---------------------------------------------------------------------------
@@ -1058,16 +1078,17 @@ class EmbeddedIndex:
         if hit is not None:
             cached: npt.NDArray[np.int8] = hit
             return cached
-        o, b = s.cols["open_iv"], s.cols["break_iv"]
+        (o, o_off), (b, b_off) = s.by_day("open_iv"), s.by_day("break_iv")
         today = np.zeros(s.n, dtype=np.bool_)
-        sel = (o[:, 1] == wd) & (o[:, 2] <= minute) & (minute < o[:, 3])
-        today[o[sel, 0]] = True
+        o_today = o[o_off[wd] : o_off[wd + 1]]
+        today[o_today[(o_today[:, 2] <= minute) & (minute < o_today[:, 3]), 0]] = True
         in_break = np.zeros(s.n, dtype=np.bool_)
-        sel = (b[:, 1] == wd) & (b[:, 2] <= minute) & (minute < b[:, 3])
-        in_break[b[sel, 0]] = True
+        b_today = b[b_off[wd] : b_off[wd + 1]]
+        in_break[b_today[(b_today[:, 2] <= minute) & (minute < b_today[:, 3]), 0]] = True
         overnight = np.zeros(s.n, dtype=np.bool_)
-        sel = (o[:, 1] == (wd - 1) % 7) & (o[:, 3] > 1440) & (minute + 1440 < o[:, 3])
-        overnight[o[sel, 0]] = True
+        yd = (wd - 1) % 7
+        o_yday = o[o_off[yd] : o_off[yd + 1]]
+        overnight[o_yday[(o_yday[:, 3] > 1440) & (minute + 1440 < o_yday[:, 3]), 0]] = True
         is_open = (today & ~in_break) | overnight
         status = np.where(s.cols["hours_known"], is_open.astype(np.int8), np.int8(-1)).astype(np.int8)
         s.cache.put(key, status)
@@ -1180,8 +1201,11 @@ class EmbeddedIndex:
         self, s: _Snapshot, qv: npt.NDArray[np.float32], idx: IntArray
     ) -> tuple[IntArray, FloatArray]:
         # einsum, not BLAS: a threaded gemv is no faster here (memory-bound) and collapses when
-        # the cores are shared with other requests or processes (measured 0.3 ms -> 8 ms)
-        # above ~a quarter of the rows, one pass over the whole matrix beats gathering the rows
+        # the cores are shared with other requests or processes (measured 0.3 ms -> 8 ms).
+        # (Splitting the whole-matrix scan over Python threads: 9 -> 7 ms alone on 2 cores, but
+        # -5-10% throughput and a worse p95 with concurrent searches; not done.)
+        # Above ~a quarter of the rows, one pass over the whole matrix (~7 ms at 100k x 256)
+        # beats gathering the rows (random 1 KB rows cost ~3x per row, measured at 100k).
         if len(idx) > s.n // 4:
             sims = np.einsum("ij,j->i", s.vectors, qv)[idx].astype(np.float64)
         else:
