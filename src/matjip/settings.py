@@ -32,10 +32,12 @@ class Settings(BaseSettings):
     embedder: str = Field(
         "kiwi-cong", description="Embedder name: kiwi-cong, lsa, hash, openai, gemini, st:<dir>"
     )
+    # RRF k=60 ranked best on the search development set (nDCG@5 0.666 vs 0.629 for convex 0.5/0.5)
     fusion: Literal["rrf", "convex"] = "rrf"
     rrf_k: int = 60
-    weight_bm25: float = 0.5
-    weight_vector: float = 0.5
+    # weights of the BM25 and vector lists, used by both fusions (and by SearchHit.score)
+    weight_bm25: float = Field(0.5, ge=0.0, le=1.0)
+    weight_vector: float = Field(0.5, ge=0.0, le=1.0)
 
     # agent
     default_k: int = 3

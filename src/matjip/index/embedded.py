@@ -1276,7 +1276,7 @@ class EmbeddedIndex:
             if self.settings.fusion == "convex":
                 f_rows, f_scores = fusion.convex(lists, weights)
             else:
-                f_rows, f_scores = fusion.rrf(lists, k=self.settings.rrf_k)
+                f_rows, f_scores = fusion.rrf(lists, k=self.settings.rrf_k, weights=weights)
             if dist is not None and len(f_rows):
                 f_dist = dist[np.searchsorted(idx, f_rows)]
             else:
