@@ -175,7 +175,7 @@ def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime)
         chunks.append("비교할 식당을 찾지 못했어요. 식당 이름을 다시 확인해 주세요.\n")
         return chunks
     chunks.append(" vs ".join(t for t, _ in found) + " 비교예요.\n\n")
-    for title, s in found:
+    for _title, s in found:
         d = s.doc
         chunks.append(f"**{d.title}** ({d.cuisine})\n")
         if d.rating is not None:
@@ -197,7 +197,6 @@ def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime)
         if d.display_address:
             chunks.append(f"- 주소: {d.display_address}\n")
         chunks.append("\n")
-        _ = title
     if len(found) >= 2:
         a, b = found[0][1].doc, found[1][1].doc
         ta, tb = _tag(a, "맛"), _tag(b, "맛")

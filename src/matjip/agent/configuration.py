@@ -54,6 +54,7 @@ class Resources:
     cuisines: frozenset[str] = frozenset()
     llm: Any = None  # matjip.llm stages, when a provider is configured
     web: Any = None  # a web search client (Tavily), when configured
+    coverage: dict[str, bool] = field(default_factory=dict)  # place key -> has restaurants nearby
 
     def now(self) -> datetime:
         if self.clock is not None:

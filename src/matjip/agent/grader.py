@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from matjip.agent.answer import Shown
 from matjip.agent.configuration import AgentConfig
 from matjip.agent.models import DocumentScore, Grade, SearchPlan
-from matjip.geo.distance import haversine_m
+from matjip.index import reference as ref
+from matjip.index.request import PriceRange
 
 
 def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
@@ -36,24 +37,19 @@ def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
 
 
 def _violations(s: Shown, plan: SearchPlan) -> list[str]:
+    """The plan's hard constraints this document breaks, by the index's own definitions
+    (:mod:`matjip.index.reference`), so the grader and the index cannot disagree."""
     d = s.doc
     out: list[str] = []
-    by_title = bool(plan.titles) and plan.intent in ("compare", "information")
-    if by_title:
+    if plan.titles and plan.intent in ("compare", "information"):
         # the named restaurant is the target; its other attributes are what the user asks about
-        t = d.title.replace(" ", "")
-        if not any(x.replace(" ", "") in t for x in plan.titles):
+        if not any(ref.title_matches(d.title, x) for x in plan.titles):
             out.append("이름 불일치")
         return out
-    if plan.cuisine and d.cuisine not in plan.cuisine:
+    if plan.cuisine and not ref.cuisine_matches(d, plan.cuisine):
         out.append(f"음식 종류 {d.cuisine} ≠ {', '.join(plan.cuisine)}")
-    for c in plan.convenience:
-        if c not in d.convenience:
-            out.append(f"편의 '{c}' 없음")
-    names = [m.name.replace(" ", "") for m in d.menus] + d.review_food
-    for m in plan.menu:
-        if not any(m.replace(" ", "") in n for n in names):
-            out.append(f"메뉴 '{m}' 없음")
+    out += [f"편의 '{c}' 없음" for c in plan.convenience if not ref.convenience_matches(d, [c])]
+    out += [f"메뉴 '{m}' 없음" for m in plan.menu if not ref.menu_matches(d, [m])]
     loc = plan.location
     if (
         loc is not None
@@ -62,22 +58,21 @@ def _violations(s: Shown, plan: SearchPlan) -> list[str]:
         and loc.lon is not None
         and loc.radius_m
     ):
-        if d.lat is None or d.lon is None:
+        dist = ref.distance_m(d, loc.lat, loc.lon)
+        if dist is None:
             out.append("좌표 없음")
-        elif haversine_m(loc.lat, loc.lon, d.lat, d.lon) > loc.radius_m + 1:
+        elif dist > loc.radius_m + 1:
             out.append(f"반경 {loc.radius_m}m 밖")
-    if loc is not None and loc.mode == "in" and loc.region_terms:
-        addr = f"{d.address} {d.road_address}"
-        if not any(t in addr for t in loc.region_terms):
-            out.append(f"{loc.name} 밖")
-    if plan.price_min is not None or plan.price_max is not None:
-        ok = any(
-            (plan.price_min is None or (m.price or 0) >= plan.price_min)
-            and (plan.price_max is None or (m.price or 0) <= plan.price_max)
-            for m in d.priced_menus()
-        )
-        if not ok:
-            out.append("가격 조건 밖")
+    if (
+        loc is not None
+        and loc.mode == "in"
+        and loc.region_terms
+        and not ref.address_matches(d, loc.region_terms)
+    ):
+        out.append(f"{loc.name} 밖")
+    priced = plan.price_min is not None or plan.price_max is not None
+    if priced and not ref.price_matches(d, PriceRange(min_won=plan.price_min, max_won=plan.price_max)):
+        out.append("가격 조건 밖")
     return out
 
 

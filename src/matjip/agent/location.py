@@ -86,35 +86,32 @@ def _context_for(
 
 def _ambiguity(
     name: str, candidates: list[Place], gazetteer: Gazetteer, covered: Covered | None, others: list[Place]
-) -> list[Place]:
-    """The candidates to ask about; empty when the name is clear enough to take the first.
+) -> tuple[list[Place], Place]:
+    """Return (the candidates to ask about, the place to use when there is nothing to ask).
 
     Another place in the same question settles it ("신사동 가로수길" → the 신사동 near 가로수길).
     Candidates with restaurants around them (``covered``) are listed first.
     """
     from matjip.geo.distance import haversine_m
 
-    note = gazetteer.homonym_note(name)
+    first = candidates[0]
     if len(candidates) == 1:
-        return candidates if note else []
+        return (candidates if gazetteer.homonym_note(name) else []), first
     if not gazetteer.is_ambiguous(name):
-        return []
+        return [], first
     # the legal and the administrative 신사동 of 강남구 are one answer, not two
     distinct: list[Place] = []
     for c in candidates:
         if all(haversine_m(c.lat, c.lon, d.lat, d.lon) > SAME_PLACE_M for d in distinct):
             distinct.append(c)
     if len(distinct) == 1:
-        return []
-    candidates[:] = distinct
-    if others:
-        near = [c for c in candidates if any(haversine_m(c.lat, c.lon, o.lat, o.lon) < 5000 for o in others)]
-        if len(near) == 1:
-            candidates.insert(0, candidates.pop(candidates.index(near[0])))
-            return []
+        return [], first
+    near = [c for c in distinct if any(haversine_m(c.lat, c.lon, o.lat, o.lon) < 5000 for o in others)]
+    if len(near) == 1:
+        return [], near[0]
     if covered is not None:
-        candidates = sorted(candidates, key=lambda c: not covered(c))
-    return candidates
+        distinct.sort(key=lambda c: not covered(c))
+    return distinct, first
 
 
 def resolve(
@@ -157,7 +154,7 @@ def resolve(
         if not candidates:
             return LocationOutcome(unknown_place=said)
         others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
-        ask = _ambiguity(said, candidates, gazetteer, covered, others)
+        ask, place = _ambiguity(said, candidates, gazetteer, covered, others)
         if ask:
             choices = [
                 Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])
@@ -173,7 +170,6 @@ def resolve(
                     kind="place", name=said, question=question, choices=choices, pending_query=text
                 )
             )
-        place = candidates[0]
         near = nlu.location_mode != "in"
         return LocationOutcome(_context_for(place, said, near, radius, gazetteer), notes=notes)
     if history and (nlu.followup_place or nlu.intent == "search"):

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.graph import build_graph
@@ -24,8 +24,11 @@ from matjip.agent.models import (
 )
 from matjip.settings import Settings
 
+if TYPE_CHECKING:
+    from matjip.index.backend import SearchBackend
 
-def load_resources(settings: Settings) -> Resources:
+
+def load_resources(settings: Settings, index: SearchBackend | None = None) -> Resources:
     """Open the index, the gazetteer and the NLU vocabulary (built from the index once, cached)."""
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index import open_index
@@ -35,7 +38,8 @@ def load_resources(settings: Settings) -> Resources:
     from matjip.nlu.lexicon import CONVENIENCE
     from matjip.nlu.vocabulary import Vocabulary
 
-    index = open_index(settings)
+    if index is None:
+        index = open_index(settings)
     gazetteer = Gazetteer.load()
     # the vocabulary (restaurant names, menu terms) is built from the documents once and cached
     # next to the index; a rebuilt index removes it, a changed document count renames it
@@ -143,14 +147,10 @@ class Agent:
         return TurnResult.model_validate(last.data)
 
     def _result(self, sid: str, st: dict[str, Any]) -> TurnResult:
-        from matjip.agent.nodes.common import card_for, shown_for, turn_now
-
         plan = SearchPlan.model_validate(st["plan"]) if st.get("plan") else None
-        hits = st.get("hits") or []
         cards: list[Card] = []
         if st.get("decision") == "search":
-            now = turn_now(st, self.resources)  # type: ignore[arg-type]
-            cards = [card_for(s, now) for s in shown_for(hits, self.resources)]
+            cards = [Card.model_validate(c) for c in st.get("cards") or []]
         return TurnResult(
             session_id=sid,
             answer=st.get("answer", ""),

@@ -28,6 +28,7 @@ class SearchRecord(TypedDict, total=False):
     signature: str
     plan: dict[str, Any]
     hits: list[HitRecord]
+    cards: list[dict[str, Any]]  # restaurant cards of this turn's search results
 
 
 class AgentState(TypedDict, total=False):
@@ -82,6 +83,7 @@ PER_TURN_RESET: dict[str, Any] = {
     "plan": None,
     "plan_notes": [],
     "hits": [],
+    "cards": [],
     "compare_groups": [],
     "grade": None,
     "relax_step": 0,

@@ -13,11 +13,11 @@ from matjip.settings import Settings
 
 
 def _agent(settings: Settings) -> object:
-    from matjip.agent.service import Agent
+    from matjip.agent.service import Agent, load_resources
     from matjip.commands.index import ensure_index
 
-    ensure_index(settings)
-    return Agent(settings)
+    index = ensure_index(settings)
+    return Agent(settings, load_resources(settings, index))
 
 
 def trace_table(result: TurnResult) -> Table:

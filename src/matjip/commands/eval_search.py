@@ -17,7 +17,6 @@ def run_eval_search(
 ) -> None:
     from matjip.commands.index import ensure_index
     from matjip.eval.search_eval import NDCG_K, compare, load_set, reference, run
-    from matjip.index import open_index
     from matjip.ingest.store import DocumentStore
 
     console = Console()
@@ -27,8 +26,7 @@ def run_eval_search(
         if fusion not in ("rrf", "convex"):
             raise ValueError(f"unknown fusion {fusion!r}")
         settings = settings.model_copy(update={"fusion": fusion})
-    ensure_index(settings)
-    index = open_index(settings)
+    index = ensure_index(settings)
     with DocumentStore(settings.store_path) as store:
         docs = list(store.iter_documents())
     if index.count() != len({d.place_id for d in docs}):

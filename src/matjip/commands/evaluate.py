@@ -9,7 +9,7 @@ from matjip.settings import Settings
 
 
 def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failures: int) -> None:
-    from matjip.agent.service import Agent
+    from matjip.agent.service import Agent, load_resources
     from matjip.commands.index import ensure_index
     from matjip.eval.agent_eval import run
 
@@ -18,8 +18,8 @@ def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failur
         settings = settings.model_copy(update={"llm_provider": "none", "tavily_api_key": None})
     if llm and settings.llm_provider == "none":
         console.print("[yellow]--llm: MATJIP_LLM_PROVIDER가 설정되지 않아 오프라인으로 평가합니다.[/]")
-    ensure_index(settings)
-    agent = Agent(settings, persist=False)
+    index = ensure_index(settings)
+    agent = Agent(settings, load_resources(settings, index), persist=False)
     report = run(agent, limit=limit)
     table = Table(title=f"matjip eval agent ({'llm: ' + settings.llm_provider if llm else 'offline'})")
     table.add_column("metric")

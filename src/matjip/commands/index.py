@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
@@ -11,6 +12,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from matjip.errors import IndexError_, IndexNotBuiltError
 from matjip.ingest.store import DocumentStore
 from matjip.settings import Settings
+
+if TYPE_CHECKING:
+    from matjip.index.embedded import EmbeddedIndex
 
 _STAGES = {"analyze": "형태소 분석", "fit": "임베딩 학습", "embed": "임베딩", "write": "저장"}
 
@@ -77,23 +81,24 @@ def update_index(settings: Settings, store: DocumentStore, console: Console) -> 
     console.print(f"색인 갱신: {n:,}건 반영, 문서 {index.count():,}건")
 
 
-def ensure_index(settings: Settings) -> None:
-    """Before answering: make sure an index exists (ingest the demo data on a fresh machine)."""
+def ensure_index(settings: Settings) -> EmbeddedIndex:
+    """Before answering: return the index, building it first when it is missing or stale
+    (a fresh machine ingests the embedded demo data)."""
     from matjip.index import open_index
 
     console = Console(stderr=True)
     if settings.store_path.exists():
         try:
-            open_index(settings)
-            return
+            return open_index(settings)
         except IndexError_ as exc:
             if not isinstance(exc, IndexNotBuiltError):
                 console.print(f"[yellow]{exc}[/] → 다시 색인합니다.")
             with DocumentStore(settings.store_path) as store:
                 if store.count():
                     rebuild(settings, store, console)
-                    return
+                    return open_index(settings)
     console.print("[bold]색인이 없어 내장 데모 데이터를 먼저 준비합니다.[/]")
     from matjip.commands.ingest import run_ingest
 
     run_ingest(settings, [], resume=False, enricher_name="offline", do_index=True)
+    return open_index(settings)

@@ -108,10 +108,8 @@ def build_request(
 
 def run_search(settings: Settings, req: SearchRequest, origin: str | None, as_json: bool) -> None:
     from matjip.commands.index import ensure_index
-    from matjip.index import open_index
 
-    ensure_index(settings)
-    index = open_index(settings)
+    index = ensure_index(settings)
     resp = index.search(req)
     if as_json:
         sys.stdout.write(json.dumps(resp.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from langgraph.config import get_stream_writer
+
 from matjip.agent.answer import Shown
 from matjip.agent.configuration import Resources
 from matjip.agent.models import Card, TurnEvent
@@ -15,10 +17,8 @@ from matjip.index.request import SearchHit
 def emit(event: str, data: Any) -> None:
     """Stream an event to whoever runs the graph (no-op when a node is called directly)."""
     try:
-        from langgraph.config import get_stream_writer
-
         writer = get_stream_writer()
-    except Exception:
+    except RuntimeError:  # called outside a graph run
         return
     writer(TurnEvent(event=event, data=data).model_dump(mode="json"))  # type: ignore[arg-type]
 

@@ -93,7 +93,9 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
         update["location_history"] = history[-10:]
     now = turn_now(state, res)
     cards = [card_for(s, now).model_dump(mode="json") for s in shown_for(hits, res)]
+    update["cards"] = cards  # the turn result reuses them
     web = state.get("web_sources") or []
+    cards = list(cards)
     for w in web:
         cards.append(
             {

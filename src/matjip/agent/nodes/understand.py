@@ -119,9 +119,9 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 def _covered(place: Any, res: Resources) -> bool:
-    """Does the index hold any restaurant around ``place``? (cached per place)"""
+    """Does the index hold any restaurant around ``place``? (cached per index, in the resources)"""
     key = getattr(place, "key", None) or f"{place.lat},{place.lon}"
-    hit = _COVERAGE.get(key)
+    hit = res.coverage.get(key)
     if hit is None:
         from matjip.index.request import GeoFilter, SearchRequest
 
@@ -129,14 +129,8 @@ def _covered(place: Any, res: Resources) -> bool:
         resp = res.index.search(
             SearchRequest(geo=GeoFilter(lat=place.lat, lon=place.lon, radius_m=radius), k=1)
         )
-        hit = resp.total_candidates > 0
-        if len(_COVERAGE) > 5000:
-            _COVERAGE.clear()
-        _COVERAGE[key] = hit
+        hit = res.coverage[key] = resp.total_candidates > 0
     return hit
-
-
-_COVERAGE: dict[str, bool] = {}
 
 
 def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
