@@ -28,7 +28,6 @@ class SearchRecord(TypedDict, total=False):
     signature: str
     plan: dict[str, Any]
     hits: list[HitRecord]
-    cards: list[dict[str, Any]]  # restaurant cards of this turn's search results
 
 
 class AgentState(TypedDict, total=False):
@@ -59,6 +58,7 @@ class AgentState(TypedDict, total=False):
     plan_notes: list[str]
     hits: list[HitRecord]
     compare_groups: list[dict[str, Any]]
+    cards: list[dict[str, Any]]  # restaurant cards of this turn's search results
     grade: dict[str, Any] | None
     relax_step: int
     relax_notes: list[str]
