@@ -109,7 +109,7 @@ def run_eval_search(
         n_text = sum(1 for r in comp.reports[0].results if r.ndcg is not None and not r.filtered)
         console.print(
             f"nDCG@{NDCG_K} over {n_graded} graded queries ({n_graded - n_text} filtered, {n_text} text only). "
-            "RRF ranks ignore weight_bm25/weight_vector (they only enter the score)."
+            "RRF rows use the settings' list weights (weight_bm25/weight_vector)."
         )
 
     failures = list(report.failures)

@@ -656,9 +656,10 @@ def current_config(index: Any) -> FusionConfig:
 
 
 def _ranking_key(index: Any, c: FusionConfig) -> tuple[object, ...]:
-    """What decides the ranking (RRF ranks ignore the weights; convex ignores rrf_k)."""
+    """What decides the ranking (both fusions weight the lists; convex ignores rrf_k)."""
     s = index.settings.model_copy(update=c.update())
-    return ("rrf", s.rrf_k) if s.fusion == "rrf" else ("convex", s.weight_bm25, s.weight_vector)
+    weights = (s.weight_bm25, s.weight_vector)
+    return ("rrf", s.rrf_k, *weights) if s.fusion == "rrf" else ("convex", *weights)
 
 
 @dataclass
