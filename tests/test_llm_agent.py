@@ -21,11 +21,12 @@ from fakes import tavily as tfake
 from fakes.http import Reply, Script
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.service import Agent
+from matjip.agent.stages.accounting import turn_usage
+from matjip.agent.stages.core import LLMStages
+from matjip.agent.stages.fakes import default_reply
 from matjip.errors import ProviderError, ProviderTimeout
-from matjip.llm.accounting import turn_usage
-from matjip.llm.fake import Chunks, FakeCall, FakeLLM, default_reply
-from matjip.llm.stages import LLMStages
-from matjip.llm.web import TavilyClient
+from matjip.providers.fake import Chunks, FakeCall, FakeLLM
+from matjip.providers.tavily import TavilyClient
 from matjip.settings import Settings
 
 CONFIDENT = AgentConfig(top1_threshold=0.0, mean_threshold=0.0, high_threshold=0.0)
@@ -190,7 +191,7 @@ def test_trace_carries_llm_calls(base: dict[str, Any], agents: list[Agent]) -> N
     assert usage.input_tokens > 0 and usage.cost_usd is None  # the fake model has no price
     script = Script(tfake.search_reply("수원역 설렁탕", [tfake.IMUN]))
     web = TavilyClient("tvly-test", transport=script.transport(), timeout_s=0.5)
-    agent = make_agent(base, MIDDLE, FakeLLM(), web=web)
+    agent = make_agent(base, MIDDLE, FakeLLM(function=default_reply), web=web)
     agents.append(agent)
     usage = turn_usage(agent.ask("수원역 설렁탕"))
     assert usage.web_calls == 1 and usage.by_stage == {"generate": 1}
@@ -259,7 +260,7 @@ def test_llm_nlu_and_need_search_in_the_graph(base: dict[str, Any], agents: list
 def test_web_fallback_feeds_generation(base: dict[str, Any], agents: list[Agent]) -> None:
     script = Script(tfake.search_reply("수원역 설렁탕", [tfake.IMUN]))
     web = TavilyClient("tvly-test", transport=script.transport(), timeout_s=0.5)
-    fake = FakeLLM()
+    fake = FakeLLM(function=default_reply)
     agent = make_agent(base, MIDDLE, fake, web=web)
     agents.append(agent)
     r = agent.ask("수원역 설렁탕")  # nothing near 수원역 in the synthetic index, even relaxed
@@ -273,7 +274,7 @@ def test_web_fallback_feeds_generation(base: dict[str, Any], agents: list[Agent]
 def test_web_failure_still_answers(base: dict[str, Any], agents: list[Agent]) -> None:
     script = Script(Reply(status=500, body={"detail": {"error": "Internal Server Error"}}))
     web = TavilyClient("tvly-test", transport=script.transport(), timeout_s=0.5)
-    agent = make_agent(base, MIDDLE, FakeLLM(), web=web)
+    agent = make_agent(base, MIDDLE, FakeLLM(function=default_reply), web=web)
     agents.append(agent)
     r = agent.ask("수원역 설렁탕")
     assert r.web_sources == [] and r.answer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from matjip.llm.base import inline_schema
+from matjip.providers.base import inline_schema
 
 
 class _Inner(BaseModel):

@@ -15,9 +15,9 @@ from matjip.errors import ConfigurationError, ProviderError
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich import Enricher, Enrichment, OfflineEnricher
 from matjip.ingest.enrich.llm import LLMEnricher, TokenBucket, record_text
-from matjip.llm.base import RetryPolicy
-from matjip.llm.fake import FakeCall, FakeLLM
-from matjip.llm.openai_compat import OpenAICompatClient
+from matjip.providers.base import RetryPolicy
+from matjip.providers.fake import FakeCall, FakeLLM
+from matjip.providers.openai_compat import OpenAICompatClient
 from matjip.settings import Settings
 
 REVIEW = "주차장이 넓어서 편했어요. 모듬전이 정말 맛있고 분위기가 조용해서 데이트하기 좋아요."

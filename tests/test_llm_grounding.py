@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matjip.llm.grounding import (
+from matjip.agent.stages.grounding import (
     Grounder,
     NameIndex,
     StreamGuard,

@@ -14,14 +14,21 @@ from fakes import gemini as gfake
 from fakes import openai as ofake
 from fakes import tavily as tfake
 from fakes.http import ReplayServer, Reply, Script
+from matjip.agent.stages.schemas import GradeOut, NLUOut
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout, ValidationFailure
-from matjip.llm.base import CallRecord, Message, RetryPolicy, inline_schema, parse_retry_after, record_of
-from matjip.llm.client import make_client
-from matjip.llm.config import LLMOptions, parse_stages
-from matjip.llm.fake import Chunks, FakeLLM
-from matjip.llm.openai_compat import OpenAICompatClient
-from matjip.llm.pricing import cost_usd, price_of
-from matjip.llm.schemas import GradeOut, NLUOut
+from matjip.providers.base import (
+    CallRecord,
+    Message,
+    RetryPolicy,
+    inline_schema,
+    parse_retry_after,
+    record_of,
+)
+from matjip.providers.client import make_client
+from matjip.providers.config import LLMOptions, parse_stages
+from matjip.providers.fake import Chunks, FakeLLM
+from matjip.providers.openai_compat import OpenAICompatClient
+from matjip.providers.pricing import cost_usd, price_of
 
 MSGS: list[Message] = [
     {"role": "system", "content": "JSON만 출력하세요."},
@@ -254,7 +261,7 @@ def test_openai_stream_error_event() -> None:
 
 def gemini_client(url: str, *, timeout_s: float = 0.5, max_retries: int = 2) -> tuple[Any, Sleeps]:
     pytest.importorskip("google.genai")
-    from matjip.llm.gemini import GeminiClient
+    from matjip.providers.gemini import GeminiClient
 
     sleeps = Sleeps()
     retry = RetryPolicy(max_retries=max_retries, base_s=0.01, max_delay_s=1.0, sleep=sleeps)
@@ -354,7 +361,7 @@ def test_gemini_timeout() -> None:
 
 def test_gemini_needs_a_key() -> None:
     pytest.importorskip("google.genai")
-    from matjip.llm.gemini import GeminiClient
+    from matjip.providers.gemini import GeminiClient
 
     with pytest.raises(ConfigurationError, match="GEMINI_API_KEY"):
         GeminiClient(model="gemini-2.5-flash-lite", api_key=None)
@@ -364,7 +371,8 @@ def test_gemini_needs_a_key() -> None:
 
 
 def test_tavily_search_and_context_format() -> None:
-    from matjip.llm.web import TavilyClient, format_web_context
+    from matjip.agent.stages.core import format_web_context
+    from matjip.providers.tavily import TavilyClient
 
     script = Script(
         tfake.search_reply("종각역 설렁탕", [tfake.IMUN, {"title": "종각 맛집", "content": "x" * 900}])
@@ -384,7 +392,7 @@ def test_tavily_search_and_context_format() -> None:
 
 
 def test_tavily_failure_and_settings() -> None:
-    from matjip.llm.web import TavilyClient
+    from matjip.providers.tavily import TavilyClient
 
     script = Script(Reply(status=500, body={"detail": {"error": "Internal"}}))
     client = TavilyClient(

@@ -13,14 +13,15 @@ from fakes import openai as ofake
 from fakes.http import Reply, Script
 from matjip.agent.answer import Shown
 from matjip.agent.models import PlanLocation, SearchPlan
+from matjip.agent.stages.core import LLMStages
 from matjip.documents import MenuItem, Restaurant
 from matjip.errors import ProviderError, ProviderTimeout
 from matjip.ingest.summary import build_summary
-from matjip.llm.base import RetryPolicy
-from matjip.llm.fake import Chunks, FakeCall, FakeLLM
-from matjip.llm.openai_compat import OpenAICompatClient
-from matjip.llm.stages import LLMStages
 from matjip.nlu.models import Entities, NLUResult
+from matjip.providers.base import RetryPolicy
+from matjip.agent.stages.fakes import default_reply
+from matjip.providers.fake import Chunks, FakeCall, FakeLLM
+from matjip.providers.openai_compat import OpenAICompatClient
 
 GANGNAM = (37.497952, 127.027619)
 
@@ -506,7 +507,7 @@ def test_generate_catches_a_hallucinated_restaurant_and_resets() -> None:
 def test_generate_non_streaming_returns_none_when_ungrounded() -> None:
     st = stages(FakeLLM(script={"generate": "스시젠 역삼점도 가까워요. 오마카세는 9만원이에요."}))
     assert st.generate(state(), TEMPLATE) is None
-    st = stages(FakeLLM())  # default fake: streams the offline draft back, which is grounded
+    st = stages(FakeLLM(function=default_reply))  # default fake: streams the offline draft back, which is grounded
     assert st.generate(state(), TEMPLATE) == TEMPLATE.strip()
 
 
@@ -524,7 +525,7 @@ def test_generate_provider_failure_mid_stream_resets() -> None:
 
 
 def test_generate_without_documents_makes_no_call() -> None:
-    fake = FakeLLM()
+    fake = FakeLLM(function=default_reply)
     st = stages(fake)
     assert st.generate(state(hits=[]), "조건에 맞는 식당을 찾지 못했어요.") is None
     assert fake.calls == []
@@ -555,7 +556,7 @@ def test_generate_with_web_sources() -> None:
 
 
 def test_budget_per_turn_falls_back_offline() -> None:
-    fake = FakeLLM()
+    fake = FakeLLM(function=default_reply)
     st = stages(fake, budget=2)
     assert st.grade(state(), shown("101"), plan()) is not None
     assert st.grade(state(), shown("101"), plan()) is None  # graded once per turn
@@ -569,17 +570,17 @@ def test_budget_per_turn_falls_back_offline() -> None:
 
 
 def test_earlier_stages_leave_a_call_for_generation() -> None:
-    fake = FakeLLM()
+    fake = FakeLLM(function=default_reply)
     st = stages(fake, budget=1)
     assert st.grade(state(), shown("101"), plan()) is None  # the only call is kept for the answer
     assert st.generate(state(), TEMPLATE) is not None
     assert [c.stage for c in fake.calls] == ["generate"]
-    st = stages(FakeLLM(), budget=1, which=("grade",))  # without generation nothing is kept back
+    st = stages(FakeLLM(function=default_reply), budget=1, which=("grade",))  # without generation nothing is kept back
     assert st.grade(state(), shown("101"), plan()) is not None
 
 
 def test_drain_empties_and_records_keep_everything() -> None:
-    st = stages(FakeLLM())
+    st = stages(FakeLLM(function=default_reply))
     st.grade(state(), shown("101"), plan())
     first = st.drain(state())
     assert len(first["calls"]) == 1 and st.drain(state()) == {"calls": [], "notes": []}

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from matjip.llm import tracing
-from matjip.llm.accounting import summarize, turn_usage
-from matjip.llm.base import CallRecord, Message
-from matjip.llm.fake import FakeLLM
-from matjip.llm.schemas import NeedSearchOut
+from matjip.agent.graph import collect_node_calls
+from matjip.agent.stages.accounting import summarize, turn_usage
+from matjip.agent.stages.schemas import NeedSearchOut
+from matjip.providers import tracing
+from matjip.providers.base import CallRecord, Message
+from matjip.providers.fake import FakeLLM
 
 MSGS: list[Message] = [{"role": "user", "content": "hi"}]
 
@@ -85,14 +86,14 @@ def test_collect_node_calls() -> None:
         llm = LLM()
         web = Web()
 
-    out = tracing.collect_node_calls(Res(), {})
+    out = collect_node_calls(Res(), {})
     assert list(out) == ["llm"] and out["llm"]["calls"][0]["stage"] == "grade"
 
     class Nothing:
         llm = None
         web = None
 
-    assert tracing.collect_node_calls(Nothing(), {}) == {}
+    assert collect_node_calls(Nothing(), {}) == {}
 
 
 def test_langsmith_env_switch() -> None:

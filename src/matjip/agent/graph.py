@@ -36,6 +36,21 @@ from matjip.agent.state import AgentState
 NodeFn = Callable[[AgentState, Resources], dict[str, Any]]
 
 
+def collect_node_calls(res: Resources, state: AgentState) -> dict[str, Any]:
+    """Trace detail of the LLM and web calls one node made: ``{"llm": {...}, "web": [...]}``;
+    ``{}`` when the node made no call."""
+    out: dict[str, Any] = {}
+    if res.llm is not None:
+        got = res.llm.drain(state)
+        if got.get("calls") or got.get("notes"):
+            out["llm"] = got
+    if res.web is not None:
+        calls = res.web.drain()
+        if calls:
+            out["web"] = calls
+    return out
+
+
 def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict[str, Any]]:
     """Run a node, time it and append its decision to the per-turn trace."""
 
@@ -46,8 +61,6 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
         decision = str(update.pop("_decision", ""))
         detail = update.pop("_detail", {}) or {}
         if res.llm is not None or res.web is not None:
-            from matjip.llm.tracing import collect_node_calls
-
             calls = collect_node_calls(res, state)
             if calls:
                 detail = {**detail, **calls}

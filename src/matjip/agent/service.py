@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from matjip.agent.configuration import AgentConfig, Resources
@@ -63,7 +64,7 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
     llm = None
     web = None
     if settings.llm_provider != "none" or settings.tavily_api_key or os.environ.get("TAVILY_API_KEY"):
-        from matjip.llm.stages import build_stages, build_web
+        from matjip.agent.stages.core import build_stages, build_web
 
         llm = build_stages(settings) if settings.llm_provider != "none" else None
         web = build_web(settings)
@@ -122,13 +123,22 @@ class Agent:
             return lock
 
     def stream(
-        self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
+        self,
+        message: str,
+        session_id: str | None = None,
+        location: dict[str, float] | None = None,
+        now: datetime | None = None,
     ) -> Iterator[TurnEvent]:
         """Run one turn and yield its events: session, plan, results, clarification, answer…, trace, end."""
         sid = session_id or uuid.uuid4().hex
         yield TurnEvent(event="session", data={"session_id": sid})
         config = {"configurable": {"thread_id": sid}}
-        state_in: dict[str, Any] = {"query": message, "session_id": sid, "gps": location, "now": None}
+        state_in: dict[str, Any] = {
+            "query": message,
+            "session_id": sid,
+            "gps": location,
+            "now": now.isoformat() if now else None,
+        }
         with self._lock(sid):
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
@@ -138,10 +148,14 @@ class Agent:
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))
 
     def ask(
-        self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
+        self,
+        message: str,
+        session_id: str | None = None,
+        location: dict[str, float] | None = None,
+        now: datetime | None = None,
     ) -> TurnResult:
         last: TurnEvent | None = None
-        for event in self.stream(message, session_id, location):
+        for event in self.stream(message, session_id, location, now):
             last = event
         assert last is not None and last.event == "end"
         return TurnResult.model_validate(last.data)

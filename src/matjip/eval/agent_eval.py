@@ -131,7 +131,7 @@ def _check_turn(agent: Agent, report: Report, label: dict[str, Any], result: Tur
     report.turns += 1
     report.latencies_ms.append(ms)
     if agent.resources.llm is not None:
-        from matjip.llm.accounting import turn_usage
+        from matjip.agent.stages.accounting import turn_usage
 
         usage = turn_usage(result)
         report.llm_calls += usage.calls

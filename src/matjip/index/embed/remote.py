@@ -21,7 +21,7 @@ import numpy as np
 
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.index.embed._tokens import normalize_rows
-from matjip.llm.base import RETRY_STATUS
+from matjip.providers.base import RETRY_STATUS
 
 
 def _settings_defaults() -> tuple[float, int]:

@@ -33,9 +33,11 @@ from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
 from matjip.errors import ConfigurationError
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich.base import Enricher, Enrichment
-from matjip.llm import prompts
-from matjip.llm.base import CallRecord, LLMClient, error_text, record_of
-from matjip.llm.schemas import EnrichBatchOut, EnrichRecordOut
+from matjip.ingest.enrich.schemas import EnrichBatchOut, EnrichRecordOut
+from matjip.providers.base import CallRecord, LLMClient, error_text, record_of
+from matjip.providers.prompts import PromptSet
+
+PROMPTS = PromptSet(Path(__file__).parent / "prompts")
 
 MAX_REVIEWS = 10
 MAX_REVIEW_CHARS = 500
@@ -257,15 +259,15 @@ class LLMEnricher:
         self.cache = EnrichCache(cache_path) if cache_path is not None else None
         self._fallback = fallback
         self._conveniences = _canonical_conveniences()
-        self.prompt_version = prompts.version("enrich")
+        self.prompt_version = PROMPTS.version("enrich")
         self.name = f"llm:{client.provider}:{client.model}:{self.prompt_version}"
         self.stats = EnrichStats()
         self._stats_lock = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Any, *, client: LLMClient | None = None) -> LLMEnricher:
-        from matjip.llm.client import make_client
-        from matjip.llm.config import LLMOptions
+        from matjip.providers.client import make_client
+        from matjip.providers.config import LLMOptions
 
         options = LLMOptions.from_settings(settings)
         if client is None:
@@ -273,7 +275,7 @@ class LLMEnricher:
                 raise ConfigurationError(
                     "--enrich llm needs one of the LLM providers: set MATJIP_LLM_PROVIDER (openai, gemini or fake)"
                 )
-            client = make_client(options)
+            client = make_client(options, fake_replies=lambda call: {"records": []})
         return cls(
             client,
             cache_path=Path(settings.data_dir) / "llm_cache.sqlite",
@@ -338,7 +340,7 @@ class LLMEnricher:
 
     def _run_batch(self, batch: Sequence[CrawlDocument]) -> list[Enrichment | None]:
         """LLM enrichments of one batch; ``None`` for each record that must fall back."""
-        msgs = prompts.messages(
+        msgs = PROMPTS.messages(
             "enrich",
             records=[{"id": d.place_id, "text": record_text(d)} for d in batch],
             conveniences="|".join(self._conveniences_canonical()),

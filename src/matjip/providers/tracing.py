@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from matjip.llm.base import CallRecord
+    from matjip.providers.base import CallRecord
 
 log = logging.getLogger(__name__)
 
@@ -145,23 +145,3 @@ def describe() -> dict[str, Any]:
         "project": os.environ.get("LANGSMITH_PROJECT"),
         "endpoint": os.environ.get("LANGSMITH_ENDPOINT") or "https://api.smith.langchain.com",
     }
-
-
-def collect_node_calls(res: Any, state: Mapping[str, Any]) -> dict[str, Any]:
-    """Trace detail of the LLM and web calls one node made: ``{"llm": {...}, "web": [...]}``.
-
-    Called by the agent's node wrapper after each node (only when ``res.llm`` or ``res.web`` is
-    set); returns ``{}`` when the node made no call.
-    """
-    out: dict[str, Any] = {}
-    llm = getattr(res, "llm", None)
-    if llm is not None and hasattr(llm, "drain"):
-        got = llm.drain(state)
-        if got.get("calls") or got.get("notes"):
-            out["llm"] = got
-    web = getattr(res, "web", None)
-    if web is not None and hasattr(web, "drain"):
-        calls = web.drain()
-        if calls:
-            out["web"] = calls
-    return out

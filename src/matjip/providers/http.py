@@ -1,4 +1,4 @@
-"""One httpx request under a :class:`~matjip.llm.base.RetryPolicy` (the OpenAI-compatible
+"""One httpx request under a :class:`~matjip.providers.base.RetryPolicy` (the OpenAI-compatible
 client and Tavily web search share it; kept out of :mod:`.base` so that importing the
 interfaces does not import httpx)."""
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import httpx
 
-from matjip.llm.base import RETRY_STATUS, RetryPolicy, parse_retry_after
+from matjip.providers.base import RETRY_STATUS, RetryPolicy, parse_retry_after
 
 
 def send_with_retries(send: Callable[[], httpx.Response], retry: RetryPolicy) -> tuple[httpx.Response, int]:

@@ -4,7 +4,7 @@
 inlined JSON schema (``response_json_schema``) for structured output, and
 ``generate_content_stream`` for text. The SDK's own retries are left off (it does not retry
 unless ``retry_options`` is given); this client retries 429/5xx and connection errors with the
-same :class:`~matjip.llm.base.RetryPolicy` as the OpenAI-compatible one, honouring
+same :class:`~matjip.providers.base.RetryPolicy` as the OpenAI-compatible one, honouring
 ``Retry-After``. ``base_url`` (``MATJIP_LLM_BASE_URL``) points the SDK elsewhere — a proxy, or a
 local server replaying Gemini REST responses in tests.
 """
@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout, ValidationFailure
-from matjip.llm import tracing
-from matjip.llm.base import (
+from matjip.providers import tracing
+from matjip.providers.base import (
     RETRY_STATUS,
     CallRecord,
     Message,

@@ -9,7 +9,7 @@
 * streaming with ``stream: true``: server-sent events, one ``data: {chat.completion.chunk}``
   line per delta, ``data: [DONE]`` at the end; with ``stream_options.include_usage`` the last
   chunk (empty ``choices``) carries the token usage;
-* retries on 429/5xx and connection errors (:class:`~matjip.llm.base.RetryPolicy`), no retry on
+* retries on 429/5xx and connection errors (:class:`~matjip.providers.base.RetryPolicy`), no retry on
   read timeouts (:class:`~matjip.errors.ProviderTimeout`).
 """
 
@@ -23,8 +23,8 @@ from typing import Any
 import httpx
 
 from matjip.errors import ProviderError, ProviderTimeout, ValidationFailure
-from matjip.llm import tracing
-from matjip.llm.base import (
+from matjip.providers import tracing
+from matjip.providers.base import (
     CallRecord,
     Message,
     RetryPolicy,
@@ -36,8 +36,8 @@ from matjip.llm.base import (
     inline_schema,
     parse_json_reply,
 )
-from matjip.llm.config import OPENAI_DEFAULT_BASE_URL, JsonMode
-from matjip.llm.http import send_with_retries
+from matjip.providers.config import OPENAI_DEFAULT_BASE_URL, JsonMode
+from matjip.providers.http import send_with_retries
 
 
 class HTTPStatusFailure(ProviderError):

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matjip.llm.base import CallRecord
+from matjip.providers.base import CallRecord
 
 
 @dataclass

@@ -1,9 +1,9 @@
-"""Web search with Tavily (seed 000 §13) and the web-document context format (§9.2).
+"""Web search with Tavily.
 
 ``POST https://api.tavily.com/search`` with ``Authorization: Bearer tvly-…`` and a JSON body
 (``query``, ``max_results``, ``search_depth``, ``include_answer``); each of the response's
 ``results`` (``title``, ``url``, ``content``, ``score``) becomes a
-:class:`~matjip.agent.models.WebSource`. The key comes from ``settings.tavily_api_key``
+:class:`WebResult`. The key comes from ``settings.tavily_api_key``
 (``MATJIP_TAVILY_API_KEY``) or ``TAVILY_API_KEY``. Failures raise
 :class:`~matjip.errors.ProviderError`; the agent's web node turns them into "no web sources".
 """
@@ -14,28 +14,27 @@ import json
 import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
+from pydantic import BaseModel
 
-from matjip.agent.models import WebSource
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
-from matjip.llm import tracing
-from matjip.llm.base import CallRecord, RetryPolicy, error_text, finished_call
-from matjip.llm.http import send_with_retries
+from matjip.providers import tracing
+from matjip.providers.base import CallRecord, RetryPolicy, error_text, finished_call
+from matjip.providers.http import send_with_retries
 
 TAVILY_URL = "https://api.tavily.com/search"
 MAX_CONTENT_CHARS = 600
 
 
-def format_web_context(sources: Sequence[WebSource | Mapping[str, Any]], start: int = 1) -> str:
-    """Seed 000 §9.2: ``문서N:\\n문서 제목: …\\n문서 내용: …`` blocks, two blank lines apart."""
-    blocks = []
-    for i, s in enumerate(sources, start=start):
-        src = s if isinstance(s, WebSource) else WebSource.model_validate(s)
-        blocks.append(f"문서{i}:\n문서 제목: {src.title}\n문서 내용: {src.content}")
-    return "\n\n\n".join(blocks)
+class WebResult(BaseModel):
+    """One web search result."""
+
+    title: str
+    content: str
+    url: str | None = None
 
 
 class TavilyClient:
@@ -111,7 +110,7 @@ class TavilyClient:
             raise ProviderError("tavily sent an unexpected body")
         return data, attempts
 
-    def search(self, query: str) -> list[WebSource]:
+    def search(self, query: str) -> list[WebResult]:
         q = " ".join(f"{query} {self.query_suffix}".split())
         body = {
             "query": q[:400],
@@ -124,7 +123,7 @@ class TavilyClient:
         attempts = 1
         try:
             data, attempts = self._post(body)
-            sources: list[WebSource] = []
+            sources: list[WebResult] = []
             for item in data.get("results") or []:
                 if not isinstance(item, dict):
                     continue
@@ -136,7 +135,7 @@ class TavilyClient:
                     content = content[:MAX_CONTENT_CHARS].rstrip() + " …"
                 url = item.get("url")
                 sources.append(
-                    WebSource(title=title or "(제목 없음)", content=content, url=str(url) if url else None)
+                    WebResult(title=title or "(제목 없음)", content=content, url=str(url) if url else None)
                 )
         except ProviderError as exc:
             record = self._record(started, attempts, error_text(exc))

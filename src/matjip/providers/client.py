@@ -1,4 +1,4 @@
-"""Build the configured :class:`~matjip.llm.base.LLMClient` from :class:`~matjip.llm.config.LLMOptions`."""
+"""Build the configured :class:`~matjip.providers.base.LLMClient` from :class:`~matjip.providers.config.LLMOptions`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from matjip.errors import ConfigurationError
-from matjip.llm.base import LLMClient, RetryPolicy
-from matjip.llm.config import OPENAI_DEFAULT_BASE_URL, LLMOptions
+from matjip.providers.base import LLMClient, RetryPolicy
+from matjip.providers.config import OPENAI_DEFAULT_BASE_URL, LLMOptions
+from matjip.providers.fake import FakeCall, FakeLLM, Reply
 
 
 def retry_policy(options: LLMOptions, sleep: Callable[[float], None] = time.sleep) -> RetryPolicy:
@@ -25,13 +26,14 @@ def make_client(
     *,
     sleep: Callable[[float], None] = time.sleep,
     transport: Any = None,
+    fake_replies: Callable[[FakeCall], Reply] | None = None,
 ) -> LLMClient:
     """The client for ``options.provider``: ``openai`` (any OpenAI-compatible server),
     ``gemini`` or ``fake``. ``transport`` (an ``httpx`` transport, or for Gemini an
-    ``httpx.Client``) is for tests."""
+    ``httpx.Client``) is for tests; ``fake_replies`` answers the ``fake`` provider's calls."""
     provider = options.provider
     if provider == "openai":
-        from matjip.llm.openai_compat import OpenAICompatClient
+        from matjip.providers.openai_compat import OpenAICompatClient
 
         base_url = options.base_url or OPENAI_DEFAULT_BASE_URL
         if not options.api_key and base_url.rstrip("/") == OPENAI_DEFAULT_BASE_URL:
@@ -51,7 +53,7 @@ def make_client(
             transport=transport,
         )
     if provider == "gemini":
-        from matjip.llm.gemini import GeminiClient
+        from matjip.providers.gemini import GeminiClient
 
         return GeminiClient(
             model=options.model,
@@ -63,7 +65,5 @@ def make_client(
             httpx_client=transport,
         )
     if provider == "fake":
-        from matjip.llm.fake import FakeLLM
-
-        return FakeLLM(model=options.model or "fake")
+        return FakeLLM(model=options.model or "fake", function=fake_replies)
     raise ConfigurationError(f"no LLM client for provider {provider!r} (use openai, gemini or fake)")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matjip.errors import BudgetExceeded
-from matjip.llm.base import CallRecord
+from matjip.providers.base import CallRecord
 
 TurnKey = tuple[str, int]
 

@@ -11,12 +11,12 @@ generates      :meth:`LLMStages.generate` /                    the template answ
                :meth:`LLMStages.generate_stream` (generate)
 =============  ==============================================  ===============================
 
-Every reply is validated twice: its shape by Pydantic (:mod:`matjip.llm.schemas`), its meaning
+Every reply is validated twice: its shape by Pydantic (:mod:`matjip.agent.stages.schemas`), its meaning
 here (entities must exist in the gazetteer or the index, graded ids must be the shown ids, plans
 go through :func:`matjip.agent.plan.validate_plan`, answers through the grounding check). ANY
 failure — timeout, HTTP error, bad JSON, schema violation, out-of-range values, an ungrounded
 answer, a spent budget — makes the stage return its "no answer" value, and the reason is kept
-as a note. Notes and :class:`~matjip.llm.base.CallRecord` s are collected per turn and handed to
+as a note. Notes and :class:`~matjip.providers.base.CallRecord` s are collected per turn and handed to
 the trace by :meth:`LLMStages.drain`.
 """
 
@@ -26,22 +26,25 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from matjip.agent.models import DocumentScore, Grade, SearchPlan
+from matjip.agent.models import DocumentScore, Grade, SearchPlan, WebSource
+from matjip.agent.stages.budget import Ledgers, TurnLedger
+from matjip.agent.stages.grounding import Grounder, NameIndex, StreamGuard, Ungrounded, compact
+from matjip.agent.stages.schemas import GradeOut, NeedSearchOut, NLUOut, PlanOut
 from matjip.errors import BudgetExceeded, ValidationFailure
-from matjip.llm import prompts
-from matjip.llm.base import CallRecord, LLMClient, Message, T, error_text, record_of
-from matjip.llm.budget import Ledgers, TurnLedger
-from matjip.llm.config import LLMOptions
-from matjip.llm.grounding import Grounder, NameIndex, StreamGuard, Ungrounded, compact
-from matjip.llm.schemas import GradeOut, NeedSearchOut, NLUOut, PlanOut
+from matjip.providers.base import CallRecord, LLMClient, Message, T, error_text, record_of
+from matjip.providers.config import LLMOptions
+from matjip.providers.prompts import PromptSet
+
+PROMPTS = PromptSet(Path(__file__).parent / "prompts")
 
 if TYPE_CHECKING:
     from matjip.agent.answer import Shown
     from matjip.documents import Restaurant
-    from matjip.llm.web import TavilyClient
     from matjip.nlu.models import NLUResult
+    from matjip.providers.tavily import TavilyClient
 
 MAX_ENTITY_ITEMS = 5
 MAX_ENTITY_CHARS = 40
@@ -269,7 +272,7 @@ class LLMStages:
         """Seed 000 §4 NLU by the LLM, grounded and merged into the offline result."""
         led = self.ledgers.get(state)
         try:
-            msgs = prompts.messages(
+            msgs = PROMPTS.messages(
                 "nlu",
                 query=text,
                 cuisines=", ".join(sorted(self.cuisines)),
@@ -337,7 +340,7 @@ class LLMStages:
         led = self.ledgers.get(state)
         context = state.get("context") or []
         try:
-            msgs = prompts.messages(
+            msgs = PROMPTS.messages(
                 "need_search",
                 query=state.get("query", ""),
                 searches=[s.get("query", "") for s in (state.get("searches") or [])][-5:],
@@ -386,7 +389,7 @@ class LLMStages:
             "fallback_text": query,
         }
         _, offline_repairs = validate_plan(dict(offline_raw), **kw)  # type: ignore[arg-type]
-        msgs: list[Message] = prompts.messages(
+        msgs: list[Message] = PROMPTS.messages(
             "plan",
             query=query,
             now=state.get("now") or "",
@@ -433,7 +436,7 @@ class LLMStages:
     def _retry_messages(msgs: list[Message], raw: str | None, errors: list[str]) -> list[Message]:
         feedback: Message = {
             "role": "user",
-            "content": prompts.render("plan_retry.user.jinja2", errors=errors),
+            "content": PROMPTS.render("plan_retry.user.jinja2", errors=errors),
         }
         reply: list[Message] = [{"role": "assistant", "content": raw[:2000]}] if raw else []
         return [*msgs, *reply, feedback]
@@ -474,7 +477,7 @@ class LLMStages:
             return None
         try:
             docs = [{"id": s.doc.place_id, "text": self._grade_text(s)} for s in shown]
-            msgs = prompts.messages(
+            msgs = PROMPTS.messages(
                 "grade", query=state.get("query", ""), conditions=self._conditions(plan), documents=docs
             )
             out = self._call_json(led, "grade", msgs, GradeOut)
@@ -636,7 +639,6 @@ class LLMStages:
         self, state: Mapping[str, Any], template_text: str
     ) -> tuple[list[Message], Grounder] | None:
         from matjip.agent.answer import distance_text, hours_today
-        from matjip.llm.web import format_web_context
 
         decision = state.get("decision", "search")
         hits = (state.get("hits") if decision == "search" else state.get("context")) or []
@@ -675,7 +677,7 @@ class LLMStages:
         if not context.strip():
             return None
         query = str(state.get("query", ""))
-        msgs = prompts.messages(
+        msgs = PROMPTS.messages(
             "generate",
             query=query,
             context=context,
@@ -737,19 +739,30 @@ class LLMStages:
             return None
 
 
+def format_web_context(sources: Sequence[object], start: int = 1) -> str:
+    """The web documents of the answer prompt: ``문서N:\n문서 제목: …\n문서 내용: …`` blocks, two blank
+    lines apart (the same shape as the restaurant documents)."""
+    blocks = []
+    for i, s in enumerate(sources, start=start):
+        src = s if isinstance(s, WebSource) else WebSource.model_validate(s, from_attributes=True)
+        blocks.append(f"문서{i}:\n문서 제목: {src.title}\n문서 내용: {src.content}")
+    return "\n\n\n".join(blocks)
+
+
 def build_stages(settings: Any, *, client: LLMClient | None = None) -> LLMStages:
     """The configured stages (``settings.llm_provider`` must not be ``none``).
 
     Call :meth:`LLMStages.bind` with the agent's resources once they exist.
     """
-    from matjip.llm.client import make_client
+    from matjip.agent.stages.fakes import default_reply
+    from matjip.providers.client import make_client
 
     options = LLMOptions.from_settings(settings)
-    return LLMStages(client or make_client(options), options)
+    return LLMStages(client or make_client(options, fake_replies=default_reply), options)
 
 
 def build_web(settings: Any) -> TavilyClient | None:
     """The Tavily client when a key is configured (settings or ``TAVILY_API_KEY``), else ``None``."""
-    from matjip.llm.web import TavilyClient
+    from matjip.providers.tavily import TavilyClient
 
     return TavilyClient.from_settings(settings)

@@ -8,17 +8,14 @@ malformed JSON is easy to script), :class:`Chunks` (stream deltas, possibly with
 in the middle), an exception instance (raised as the provider failure), or a callable
 ``(FakeCall) -> reply``. Every call is kept in :attr:`FakeLLM.calls`.
 
-Without a script the default replies are deterministic and grounded: the grader marks every
-listed document relevant, the planner echoes the offline plan it is shown, generation streams
-back the offline draft it is shown, the need-search decision repeats the system's first
-judgement, and NLU adds nothing — so ``MATJIP_LLM_PROVIDER=fake`` exercises every LLM code path
-without a network.
+Without a script or a function, a call fails with :class:`~matjip.errors.ValidationFailure`.
+The fake knows nothing of any prompt: a user of it that wants default replies passes a function
+(the agent's stage-aware replies live in :mod:`matjip.agent.stages.fakes`).
 """
 
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +24,7 @@ from typing import Any, Union
 from pydantic import BaseModel
 
 from matjip.errors import ProviderError, ValidationFailure
-from matjip.llm.base import (
+from matjip.providers.base import (
     CallRecord,
     Message,
     T,
@@ -63,38 +60,11 @@ class FakeCall:
         return users[-1] if users else ""
 
 
-_DOC_ID = re.compile(r'document_id:\s*"([^"]+)"')
-_JSON_BLOCK = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)
-_DRAFT = re.compile(r"<초안>\n?(.*?)\n?</초안>", re.DOTALL)
-
-
-def default_reply(call: FakeCall) -> Reply:
-    """Deterministic, grounded replies read from the prompt itself (see the module docstring)."""
-    text = call.prompt
-    if call.stage == "grade":
-        ids = _DOC_ID.findall(text)
-        return {
-            "overall_relevance": "relevant" if ids else "irrelevant",
-            "reason": "fake grader: every document accepted",
-            "document_scores": [{"document_id": i, "relevance": "relevant", "reason": "fake"} for i in ids],
-        }
-    if call.stage == "plan":
-        m = _JSON_BLOCK.search(text)
-        return m.group(1) if m else {}
-    if call.stage == "generate":
-        m = _DRAFT.search(text)
-        return Chunks(_split(m.group(1) if m else "자료에서 답을 찾지 못했어요."))
-    if call.stage == "need_search":
-        need = "1차 판단: 검색 필요" in text
-        return {"need_search": need, "reason": "fake: same as the system's first judgement"}
-    if call.stage == "nlu":
-        return {"intent": "search", "entities": {}}
-    if call.stage == "enrich":
-        return {"records": []}
+def _no_reply(call: FakeCall) -> Reply:
     return ValidationFailure(f"fake LLM has no reply for stage {call.stage!r}")
 
 
-def _split(text: str, size: int = 8) -> list[str | BaseException]:
+def split_text(text: str, size: int = 8) -> list[str | BaseException]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
@@ -132,7 +102,7 @@ class FakeLLM:
             elif self.function is not None:
                 reply = self.function
             else:
-                reply = default_reply
+                reply = _no_reply
         while callable(reply) and not isinstance(reply, BaseException | type):
             reply = reply(call)
         return reply
@@ -191,7 +161,7 @@ class FakeLLM:
                 if isinstance(reply, BaseException):
                     raise reply if isinstance(reply, ProviderError) else ProviderError(error_text(reply))
                 items: Sequence[str | BaseException] = (
-                    reply if isinstance(reply, Chunks) else _split(self._as_text(reply))
+                    reply if isinstance(reply, Chunks) else split_text(self._as_text(reply))
                 )
                 for item in items:
                     if isinstance(item, BaseException):

@@ -32,7 +32,7 @@ from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 from pydantic import BaseModel, ValidationError
 
 from matjip.errors import MatjipError, ValidationFailure
-from matjip.llm.pricing import cost_usd
+from matjip.providers.pricing import cost_usd
 
 Role = Literal["system", "user", "assistant"]
 
