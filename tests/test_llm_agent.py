@@ -22,7 +22,7 @@ from fakes.http import Reply, Script
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.service import Agent
 from matjip.agent.stages.accounting import turn_usage
-from matjip.agent.stages.core import LLMStages
+from matjip.agent.stages import LLMStages
 from matjip.agent.stages.fakes import default_reply
 from matjip.errors import ProviderError, ProviderTimeout
 from matjip.providers.fake import Chunks, FakeCall, FakeLLM

@@ -371,7 +371,7 @@ def test_gemini_needs_a_key() -> None:
 
 
 def test_tavily_search_and_context_format() -> None:
-    from matjip.agent.stages.core import format_web_context
+    from matjip.agent.stages import format_web_context
     from matjip.providers.tavily import TavilyClient
 
     script = Script(

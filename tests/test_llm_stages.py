@@ -13,7 +13,7 @@ from fakes import openai as ofake
 from fakes.http import Reply, Script
 from matjip.agent.answer import Shown
 from matjip.agent.models import PlanLocation, SearchPlan
-from matjip.agent.stages.core import LLMStages
+from matjip.agent.stages import LLMStages
 from matjip.documents import MenuItem, Restaurant
 from matjip.errors import ProviderError, ProviderTimeout
 from matjip.ingest.summary import build_summary

@@ -64,7 +64,7 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
     llm = None
     web = None
     if settings.llm_provider != "none" or settings.tavily_api_key or os.environ.get("TAVILY_API_KEY"):
-        from matjip.agent.stages.core import build_stages, build_web
+        from matjip.agent.stages import build_stages, build_web
 
         llm = build_stages(settings) if settings.llm_provider != "none" else None
         web = build_web(settings)
