@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from matjip.agent.models import WebSource
+from matjip.agent.stages.core import MAX_CONTEXT_DOCS, PROMPTS, GenerationStream, StageCore
 from matjip.agent.stages.grounding import Grounder, StreamGuard, Ungrounded
 from matjip.errors import BudgetExceeded, ValidationFailure
 from matjip.providers.base import Message, error_text, record_of
@@ -19,9 +20,6 @@ def format_web_context(sources: Sequence[object], start: int = 1) -> str:
         src = s if isinstance(s, WebSource) else WebSource.model_validate(s, from_attributes=True)
         blocks.append(f"문서{i}:\n문서 제목: {src.title}\n문서 내용: {src.content}")
     return "\n\n\n".join(blocks)
-
-
-from matjip.agent.stages.core import MAX_CONTEXT_DOCS, PROMPTS, GenerationStream, StageCore
 
 
 class GenerateStage(StageCore):
