@@ -35,8 +35,8 @@ def pct(xs: list[float], q: float) -> float:
 
 def prepare(data_dir: Path, n: int | None) -> Settings:
     """A data dir with a store and an index of the demo data (n=None) or of n documents."""
-    from matjip.commands.index import _write_state
     from matjip.index import build_index
+    from matjip.index.sync import write_state
     from matjip.ingest.store import DocumentStore
     from search import demo_documents, replicate  # bench/search.py
 
@@ -51,7 +51,7 @@ def prepare(data_dir: Path, n: int | None) -> Settings:
         store.write_batch([(d, "bench", "bench", 0) for d in docs[i : i + 5000]])
     print(f"  building the index of {len(docs):,} documents in {data_dir} …", file=sys.stderr, flush=True)
     build_index(settings, docs)
-    _write_state(settings, store)
+    write_state(settings, store)
     store.close()
     return settings
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from matjip.documents import Restaurant
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.settings import Settings
 
 TEXTS = [
     "데이트 분위기",
@@ -172,7 +173,8 @@ def ensure_index(
             print(f"  [{directory.name}] {stage} {done}/{total or '?'}", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
-    EmbeddedIndex(directory, get_embedder(embedder_name)).build(docs, progress)
+    settings = Settings()
+    EmbeddedIndex(directory, get_embedder(embedder_name, settings), settings).build(docs, progress)
     return {"built": True, "build_seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -239,9 +241,10 @@ def measure(
     ]
     loads = []
     index = None
+    settings = Settings()
     for _ in range(3):
         t = time.perf_counter()
-        index = EmbeddedIndex(directory, get_embedder(embedder_name)).load()
+        index = EmbeddedIndex(directory, get_embedder(embedder_name, settings), settings).load()
         loads.append(time.perf_counter() - t)
     assert index is not None
     rss_loaded = _rss_mb()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from matjip.agent.configuration import AgentConfig
+from fixtures.index import build_index_dir, hand_written, resources_over
+from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.location import explicit_radius_m, pick_choice
 from matjip.agent.models import Choice, Clarification, SearchPlan, TurnResult
 from matjip.agent.nodes.search import relax
@@ -86,14 +89,15 @@ def test_distance_sort_without_a_point_falls_back_to_relevance() -> None:
 
 
 # --- nodes alone ---------------------------------------------------------------------------
-class _Res:
-    config = AgentConfig()
-
-    def now(self) -> Any:
-        from datetime import datetime
-        from zoneinfo import ZoneInfo
-
-        return datetime(2026, 11, 21, 19, 0, tzinfo=ZoneInfo("Asia/Seoul"))
+@pytest.fixture(scope="module")
+def node_res(tmp_path_factory: pytest.TempPathFactory) -> Resources:
+    """The agent's real resources over a few hand-written documents, at a fixed time."""
+    index_dir = build_index_dir(tmp_path_factory.mktemp("nodes") / "index", hand_written())
+    return resources_over(
+        index_dir,
+        config=AgentConfig(),
+        clock=lambda: datetime(2026, 11, 21, 19, 0, tzinfo=ZoneInfo("Asia/Seoul")),
+    )
 
 
 @pytest.mark.parametrize(
@@ -106,19 +110,19 @@ class _Res:
         ("강남역 맛집", None),
     ],
 )
-def test_query_input_classifies_unusable_input(text: str, reply: str | None) -> None:
-    out = query_input({"query": text}, _Res())  # type: ignore[arg-type]
+def test_query_input_classifies_unusable_input(node_res: Resources, text: str, reply: str | None) -> None:
+    out = query_input({"query": text}, node_res)  # type: ignore[arg-type]
     assert out["reply"] == reply
     assert out["trace"] == [] and out["hits"] == []
 
 
-def test_query_input_truncates_long_text() -> None:
-    out = query_input({"query": "강남역 " * 5000}, _Res())  # type: ignore[arg-type]
+def test_query_input_truncates_long_text(node_res: Resources) -> None:
+    out = query_input({"query": "강남역 " * 5000}, node_res)  # type: ignore[arg-type]
     assert len(out["query"]) == AgentConfig().max_query_chars
     assert "too_long" in out["plan_notes"]
 
 
-def test_relax_widens_the_radius_then_drops_the_softest_constraint() -> None:
+def test_relax_widens_the_radius_then_drops_the_softest_constraint(node_res: Resources) -> None:
     plan = SearchPlan(
         intent="search",
         strategy="radius",
@@ -127,16 +131,16 @@ def test_relax_widens_the_radius_then_drops_the_softest_constraint() -> None:
         convenience=["주차", "예약"],
         price_max=15000,
     )
-    state: dict[str, Any] = {"plan": plan.model_dump(mode="json"), "relax_step": 0, "relax_notes": []}
-    first = relax(state, _Res())  # type: ignore[arg-type]
+    state: dict[str, Any] = {"plan": plan, "relax_step": 0, "relax_notes": []}
+    first = relax(state, node_res)  # type: ignore[arg-type]
     assert first["relax_notes"][-1] == "잠실역 1km 안에는 없어서 3km까지 넓혔어요."
-    assert first["plan"]["location"]["radius_m"] == 3000
+    assert first["plan"].location.radius_m == 3000
     state.update(first)
-    second = relax(state, _Res())  # type: ignore[arg-type]
-    assert "가격" in second["relax_notes"][-1] and second["plan"]["price_max"] is None
+    second = relax(state, node_res)  # type: ignore[arg-type]
+    assert "가격" in second["relax_notes"][-1] and second["plan"].price_max is None
     state.update(second)
-    third = relax(state, _Res())  # type: ignore[arg-type]
-    assert "예약" in third["relax_notes"][-1] and third["plan"]["convenience"] == ["주차"]
+    third = relax(state, node_res)  # type: ignore[arg-type]
+    assert "예약" in third["relax_notes"][-1] and third["plan"].convenience == ["주차"]
 
 
 def test_radius_phrases() -> None:
@@ -274,6 +278,23 @@ def test_compare_and_information(sample_agent: Agent) -> None:
     assert info.intent == "information"
     assert "진대감" in info.answer
     assert all("진대감" in c.name for c in info.cards)
+
+
+def test_interleaved_sessions_answer_from_their_own_results(sample_agent: Agent) -> None:
+    a1 = sample_agent.ask("잠실역 치킨집")
+    b1 = sample_agent.ask("홍대 파스타")
+    assert a1.session_id != b1.session_id
+    assert len(a1.cards) >= 2 and len(b1.cards) >= 2
+    assert not {c.id for c in a1.cards} & {c.id for c in b1.cards}
+    a2 = sample_agent.ask("두 번째 집 주소 알려줘", a1.session_id)
+    b2 = sample_agent.ask("두 번째 집 주소 알려줘", b1.session_id)
+    for first, follow, other in ((a1, a2, b1), (b1, b2, a1)):
+        assert follow.session_id == first.session_id
+        assert follow.decision == "context" and not follow.searched
+        second = first.cards[1]
+        assert second.name in follow.answer and second.address and second.address in follow.answer
+        leaked = other.cards[1]  # what the other session's follow-up answers with
+        assert leaked.name not in follow.answer and leaked.address not in follow.answer
 
 
 def test_gps_near_me(sample_agent: Agent) -> None:

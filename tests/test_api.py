@@ -1,4 +1,6 @@
-"""HTTP API tests against a fake agent that streams real-shaped events (fast, no index needed)."""
+"""HTTP API tests against the real offline agent over a three-document index, and a scripted agent
+(``fakes.agent.ScriptedAgent``) for the turns the real one cannot be made to take: failing, hanging,
+resetting its answer, reciting the session's history."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from fakes.agent import IdleAgent, ScriptedAgent
+from matjip.agent.service import Agent
 from matjip.api import create_app
 from matjip.api.middleware import TokenBucketLimiter
 from matjip.api.routes.chat import wants_json
@@ -54,7 +58,15 @@ def assert_problem(resp: Any, status: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def app_client(api_settings: Settings, api_fake_agent: Any) -> Iterator[TestClient]:
+def app_client(api_settings: Settings, api_agent: Agent) -> Iterator[TestClient]:
+    """The app over the real offline agent (three sushi bars near 강남역)."""
+    with TestClient(create_app(api_settings, agent=api_agent)) as client:
+        yield client
+
+
+@pytest.fixture
+def scripted_client(api_settings: Settings, api_fake_agent: ScriptedAgent) -> Iterator[TestClient]:
+    """The app over the scripted agent, for turns the real agent cannot be made to take."""
     with TestClient(create_app(api_settings, agent=api_fake_agent)) as client:
         yield client
 
@@ -94,10 +106,12 @@ def test_sse_answer_chunks_equal_json_answer(app_client: TestClient) -> None:
     assert len(result["cards"]) == 3
 
 
-def test_answer_without_chunks_is_still_streamed(app_client: TestClient) -> None:
-    events = parse_sse(app_client.post("/v1/chat", json={"message": "llm"}).text)
+def test_answer_without_chunks_is_still_streamed(scripted_client: TestClient) -> None:
+    events = parse_sse(scripted_client.post("/v1/chat", json={"message": "llm"}).text)
     chunks = [d for e, d in events if e == "answer"]
-    end = app_client.post("/v1/chat", json={"message": "llm"}, headers={"Accept": "application/json"}).json()
+    end = scripted_client.post(
+        "/v1/chat", json={"message": "llm"}, headers={"Accept": "application/json"}
+    ).json()
     assert chunks and "".join(chunks) == end["answer"]
     names = [e for e, _ in events]
     assert names.index("answer") < names.index("trace") < names.index("end")
@@ -120,8 +134,8 @@ def test_accept_negotiation(accept: str | None, expected: bool) -> None:
     assert wants_json(accept) is expected
 
 
-def test_clarification_then_choice(app_client: TestClient) -> None:
-    events = parse_sse(app_client.post("/v1/chat", json={"message": "양평역 맛집"}).text)
+def test_clarification_then_choice(scripted_client: TestClient) -> None:
+    events = parse_sse(scripted_client.post("/v1/chat", json={"message": "양평역 맛집"}).text)
     data = dict(events)
     sid = data["session"]["session_id"]
     assert [c["label"] for c in data["clarification"]["choices"]] == [
@@ -129,7 +143,7 @@ def test_clarification_then_choice(app_client: TestClient) -> None:
         "양평역 (경의중앙선, 경기 양평군)",
     ]
     assert "results" not in data
-    follow = dict(parse_sse(app_client.post("/v1/chat", json={"message": "2", "session_id": sid}).text))
+    follow = dict(parse_sse(scripted_client.post("/v1/chat", json={"message": "2", "session_id": sid}).text))
     assert follow["session"]["session_id"] == sid
     assert follow["plan"]["location"]["name"] == "양평역 (경의중앙선, 경기 양평군)"
 
@@ -173,9 +187,9 @@ def test_malformed_json_is_a_problem(app_client: TestClient) -> None:
     assert_problem(resp, 422)
 
 
-def test_message_length_limit(api_fake_agent: Any, tmp_path: Any) -> None:
+def test_message_length_limit(api_agent: Any, tmp_path: Any) -> None:
     settings = Settings(data_dir=tmp_path, max_message_chars=10, _env_file=None)  # type: ignore[call-arg]
-    with TestClient(create_app(settings, agent=api_fake_agent)) as client:
+    with TestClient(create_app(settings, agent=api_agent)) as client:
         ok = client.post("/v1/chat", json={"message": "가" * 10}, headers={"Accept": "application/json"})
         assert ok.status_code == 200
         body = assert_problem(client.post("/v1/chat", json={"message": "가" * 11}), 422)
@@ -186,9 +200,9 @@ def test_message_length_limit(api_fake_agent: Any, tmp_path: Any) -> None:
         assert oa.json()["error"]["message"]
 
 
-def test_request_size_limit(api_fake_agent: Any, tmp_path: Any) -> None:
+def test_request_size_limit(api_agent: Any, tmp_path: Any) -> None:
     settings = Settings(data_dir=tmp_path, max_body_bytes=200, _env_file=None)  # type: ignore[call-arg]
-    app = create_app(settings, agent=api_fake_agent)
+    app = create_app(settings, agent=api_agent)
     with TestClient(app) as client:
         big = {"message": "강남" * 200}
         body = assert_problem(client.post("/v1/chat", json=big), 413)
@@ -211,9 +225,9 @@ def test_request_size_limit(api_fake_agent: Any, tmp_path: Any) -> None:
     anyio.run(chunked)
 
 
-def test_rate_limit(api_fake_agent: Any, tmp_path: Any) -> None:
+def test_rate_limit(api_agent: Any, tmp_path: Any) -> None:
     settings = Settings(data_dir=tmp_path, rate_limit_per_minute=3, _env_file=None)  # type: ignore[call-arg]
-    with TestClient(create_app(settings, agent=api_fake_agent)) as client:
+    with TestClient(create_app(settings, agent=api_agent)) as client:
         codes = [client.get("/v1/models").status_code for _ in range(3)]
         assert codes == [200, 200, 200]
         resp = client.get("/v1/models")
@@ -262,27 +276,29 @@ def test_turn_timeout(api_fake_agent: Any, tmp_path: Any) -> None:
     api_fake_agent.release.set()
 
 
-def test_agent_failure_is_generic(app_client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+def test_agent_failure_is_generic(scripted_client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.ERROR, logger="matjip.api"):
-        resp = app_client.post("/v1/chat", json={"message": "boom"})
+        resp = scripted_client.post("/v1/chat", json={"message": "boom"})
     assert "sk-test" not in resp.text and "Traceback" not in resp.text and "RuntimeError" not in resp.text
     events = parse_sse(resp.text)
     assert [e for e, _ in events][-2:] == ["error", "end"]
     assert dict(events)["error"]["status"] == 500
     assert "sk-test-DO-NOT-LEAK" in caplog.text  # logged server-side, with its traceback
-    json_resp = app_client.post("/v1/chat", json={"message": "boom"}, headers={"Accept": "application/json"})
+    json_resp = scripted_client.post(
+        "/v1/chat", json={"message": "boom"}, headers={"Accept": "application/json"}
+    )
     assert_problem(json_resp, 500)
     assert "sk-test" not in json_resp.text
 
 
 def test_unhandled_exception_becomes_generic_500(
-    api_settings: Settings, api_fake_agent: Any, caplog: pytest.LogCaptureFixture
+    api_settings: Settings, api_agent: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(place_id: str) -> None:
         raise ValueError("password=hunter2")
 
-    api_fake_agent.resources.index.get = broken
-    with TestClient(create_app(api_settings, agent=api_fake_agent)) as client:
+    api_agent.resources.index.get = broken
+    with TestClient(create_app(api_settings, agent=api_agent)) as client:
         with caplog.at_level(logging.ERROR, logger="matjip.api"):
             resp = client.get("/v1/restaurants/90001")
         body = assert_problem(resp, 500)
@@ -297,9 +313,9 @@ def test_secrets_are_redacted(app_client: TestClient, monkeypatch: pytest.Monkey
     assert "secret-value-123" not in resp.text
 
 
-def test_cors(api_fake_agent: Any, tmp_path: Any) -> None:
+def test_cors(api_agent: Any, tmp_path: Any) -> None:
     settings = Settings(data_dir=tmp_path, cors_origins=["https://ok.example"], _env_file=None)  # type: ignore[call-arg]
-    with TestClient(create_app(settings, agent=api_fake_agent)) as client:
+    with TestClient(create_app(settings, agent=api_agent)) as client:
         pre = client.options(
             "/v1/chat",
             headers={"Origin": "https://ok.example", "Access-Control-Request-Method": "POST"},
@@ -308,7 +324,7 @@ def test_cors(api_fake_agent: Any, tmp_path: Any) -> None:
         assert pre.headers["access-control-allow-origin"] == "https://ok.example"
         got = client.get("/v1/models", headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in got.headers
-    with TestClient(create_app(Settings(data_dir=tmp_path, _env_file=None), agent=api_fake_agent)) as client:  # type: ignore[call-arg]
+    with TestClient(create_app(Settings(data_dir=tmp_path, _env_file=None), agent=api_agent)) as client:  # type: ignore[call-arg]
         got = client.get("/v1/models", headers={"Origin": "https://ok.example"})
         assert "access-control-allow-origin" not in got.headers
 
@@ -325,7 +341,7 @@ def test_no_index_is_503(tmp_path: Any) -> None:
 # --- concurrency -----------------------------------------------------------------------------
 
 
-def test_sessions_isolated_in_parallel_threads(app_client: TestClient) -> None:
+def test_sessions_isolated_in_parallel_threads(scripted_client: TestClient) -> None:
     results: dict[str, str] = {}
     errors: list[BaseException] = []
     barrier = threading.Barrier(2)
@@ -338,9 +354,9 @@ def test_sessions_isolated_in_parallel_threads(app_client: TestClient) -> None:
                 body: dict[str, Any] = {"message": w}
                 if sid:
                     body["session_id"] = sid
-                r = app_client.post("/v1/chat", json=body, headers={"Accept": "application/json"})
+                r = scripted_client.post("/v1/chat", json=body, headers={"Accept": "application/json"})
                 sid = r.json()["session_id"]
-            results[name] = app_client.post(
+            results[name] = scripted_client.post(
                 "/v1/chat",
                 json={"message": "기억", "session_id": sid},
                 headers={"Accept": "application/json"},
@@ -392,8 +408,8 @@ def test_event_loop_is_not_blocked_by_a_turn(api_settings: Settings, api_fake_ag
 # --- /v1/search ------------------------------------------------------------------------------
 
 
-def test_search_response_shape(app_client: TestClient) -> None:
-    resp = app_client.get("/v1/search", params={"query": "강남역 일식"})
+def test_search_response_shape(scripted_client: TestClient) -> None:
+    resp = scripted_client.get("/v1/search", params={"query": "강남역 일식"})
     assert resp.status_code == 200
     body = resp.json()
     assert set(body) >= {
@@ -418,7 +434,9 @@ def test_search_response_shape(app_client: TestClient) -> None:
     assert pq["entities"]["category"] == ["일식"]
     assert pq["filters"]["cuisine"] == ["일식"] and pq["filters"]["location"]["name"] == "강남역"
     assert body["is_sufficient"] is True and "top_1" in body["sufficiency_reason"]
-    again = app_client.get("/v1/search", params={"query": "기억", "session_id": body["session_id"]}).json()
+    again = scripted_client.get(
+        "/v1/search", params={"query": "기억", "session_id": body["session_id"]}
+    ).json()
     assert again["session_id"] == body["session_id"] and "강남역 일식" in again["answer"]
 
 
@@ -457,11 +475,7 @@ def test_places_lookup(app_client: TestClient) -> None:
 
 
 def test_places_with_the_real_gazetteer(api_settings: Settings) -> None:
-    class Bare:
-        def stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
-            return iter(())
-
-    with TestClient(create_app(api_settings, agent=Bare())) as client:
+    with TestClient(create_app(api_settings, agent=IdleAgent())) as client:
         body = client.get("/v1/places", params={"q": "양평역"}).json()
         assert len(body["candidates"]) >= 2 and body["ambiguous"] is True
         assert all(c["type"] == "subway_station" for c in body["candidates"])
@@ -480,9 +494,9 @@ def test_geo_layers(app_client: TestClient) -> None:
     assert_problem(app_client.get("/v1/geo/world"), 422)
 
 
-def test_health(api_fake_agent: Any, tmp_path: Any) -> None:
+def test_health(api_agent: Any, tmp_path: Any) -> None:
     settings = Settings(data_dir=tmp_path, tavily_api_key="tvly-SECRET-KEY", _env_file=None)  # type: ignore[call-arg]
-    with TestClient(create_app(settings, agent=api_fake_agent)) as client:
+    with TestClient(create_app(settings, agent=api_agent)) as client:
         resp = client.get("/health")
     body = resp.json()
     assert body["status"] == "ok" and body["index_loaded"] is True
@@ -561,24 +575,24 @@ def test_chat_completion_stream(app_client: TestClient) -> None:
     assert text == full["choices"][0]["message"]["content"]
 
 
-def test_chat_completion_continues_the_conversation(app_client: TestClient) -> None:
+def test_chat_completion_continues_the_conversation(scripted_client: TestClient) -> None:
     first = [{"role": "system", "content": "맛집 도우미"}, {"role": "user", "content": "양평역 맛집"}]
-    r1 = app_client.post("/v1/chat/completions", json={"messages": first})
+    r1 = scripted_client.post("/v1/chat/completions", json={"messages": first})
     a1 = r1.json()["choices"][0]["message"]["content"]
     assert "여러 곳" in a1
     history = [*first, {"role": "assistant", "content": a1}, {"role": "user", "content": "2"}]
-    r2 = app_client.post("/v1/chat/completions", json={"messages": history})
+    r2 = scripted_client.post("/v1/chat/completions", json={"messages": history})
     assert r2.headers["X-Matjip-Session"] == r1.headers["X-Matjip-Session"]
     assert "경의중앙선" in r2.json()["choices"][0]["message"]["content"]
     # a new conversation with the same first message gets its own session
-    r3 = app_client.post("/v1/chat/completions", json={"messages": first})
+    r3 = scripted_client.post("/v1/chat/completions", json={"messages": first})
     assert r3.headers["X-Matjip-Session"] != r1.headers["X-Matjip-Session"]
 
 
-def test_chat_completion_user_field_selects_the_session(app_client: TestClient) -> None:
+def test_chat_completion_user_field_selects_the_session(scripted_client: TestClient) -> None:
     req = {"messages": [{"role": "user", "content": "강남역 일식"}], "user": "alice"}
-    r1 = app_client.post("/v1/chat/completions", json=req)
-    r2 = app_client.post(
+    r1 = scripted_client.post("/v1/chat/completions", json=req)
+    r2 = scripted_client.post(
         "/v1/chat/completions", json={**req, "messages": [{"role": "user", "content": "기억"}]}
     )
     assert r1.headers["X-Matjip-Session"] == r2.headers["X-Matjip-Session"] == user_session_id("alice")
@@ -658,23 +672,23 @@ def test_problem_types_are_described(app_client: TestClient) -> None:
     assert_problem(app_client.get("/problems/unknown"), 404)
 
 
-def test_answer_reset_mid_stream(app_client: TestClient) -> None:
-    resp = app_client.post("/v1/chat", json={"message": "reset"})
+def test_answer_reset_mid_stream(scripted_client: TestClient) -> None:
+    resp = scripted_client.post("/v1/chat", json={"message": "reset"})
     assert "sk-test" not in resp.text
     events = parse_sse(resp.text)
     names = [e for e, _ in events]
     reset = names.index("answer_reset")
     assert "answer" in names[:reset] and dict(events)["answer_reset"] == {"reason": "ProviderError"}
     after = "".join(d for e, d in events[reset:] if e == "answer")
-    final = app_client.post(
+    final = scripted_client.post(
         "/v1/chat", json={"message": "reset"}, headers={"Accept": "application/json"}
     ).json()
     assert after == final["answer"]
 
 
-def test_chat_completion_stream_with_reset_continues_the_conversation(app_client: TestClient) -> None:
+def test_chat_completion_stream_with_reset_continues_the_conversation(scripted_client: TestClient) -> None:
     req: dict[str, Any] = {"messages": [{"role": "user", "content": "reset"}], "stream": True}
-    resp = app_client.post("/v1/chat/completions", json=req)
+    resp = scripted_client.post("/v1/chat/completions", json=req)
     assert "sk-test" not in resp.text
     datas = [line[6:] for line in resp.text.split("\n") if line.startswith("data: ") and line[6:] != "[DONE]"]
     streamed = "".join(json.loads(d)["choices"][0]["delta"].get("content") or "" for d in datas)
@@ -684,6 +698,6 @@ def test_chat_completion_stream_with_reset_continues_the_conversation(app_client
         {"role": "assistant", "content": streamed},
         {"role": "user", "content": "기억"},
     ]
-    again = app_client.post("/v1/chat/completions", json={"messages": history})
+    again = scripted_client.post("/v1/chat/completions", json={"messages": history})
     assert again.headers["X-Matjip-Session"] == resp.headers["X-Matjip-Session"]
     assert "reset" in again.json()["choices"][0]["message"]["content"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from matjip.errors import ConfigurationError, EmbedderMismatchError, IndexError_
+from matjip.errors import ConfigurationError, EmbedderMismatchError, SearchIndexError
 from matjip.index.embed import Embedder, get_embedder
 from matjip.index.embed.combo import ComboEmbedder
 from matjip.index.embed.evaluation import EvalQuery, EvalSet, evaluate
@@ -103,7 +103,7 @@ def test_randomized_svd_recovers_low_rank() -> None:
 
 def test_lsa_fit_embed_save_load(tmp_path: Path) -> None:
     e = LsaEmbedder()
-    with pytest.raises(IndexError_):
+    with pytest.raises(SearchIndexError):
         e.embed_query("라멘")
     e.fit(CORPUS)
     m = e.embed_documents(CORPUS)
@@ -119,7 +119,7 @@ def test_lsa_fit_embed_save_load(tmp_path: Path) -> None:
     f = LsaEmbedder()
     f.load(tmp_path)
     assert np.allclose(f.embed_documents(CORPUS), m, atol=1e-6)
-    with pytest.raises(IndexError_):
+    with pytest.raises(SearchIndexError):
         LsaEmbedder().load(tmp_path / "nowhere")
 
 
@@ -211,7 +211,7 @@ def test_kiwi_cong_save_load(cong: Embedder, tmp_path: Path) -> None:
     np.savez(bad / FILE_NAME, **arrays)
     with pytest.raises(EmbedderMismatchError):
         KiwiCongEmbedder().load(bad)
-    with pytest.raises(IndexError_):
+    with pytest.raises(SearchIndexError):
         KiwiCongEmbedder().load(tmp_path / "nowhere")
 
 

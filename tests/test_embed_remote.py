@@ -9,10 +9,12 @@ import httpx
 import numpy as np
 import pytest
 
+from fixtures.settings import clear_options
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.index.embed import Embedder
 from matjip.index.embed.registry import create
 from matjip.index.embed.remote import GeminiEmbedder, OpenAIEmbedder
+from matjip.settings import Settings
 
 
 def _vec(text: str, dim: int) -> list[float]:
@@ -127,12 +129,13 @@ def test_openai_errors() -> None:
 
 
 def test_openai_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    clear_options(monkeypatch)
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
-        create("openai")
+        create("openai", Settings(_env_file=None))  # type: ignore[call-arg]
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://localhost:8000/v1")
-    e = create("openai:text-embedding-3-small@256")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    e = create("openai:text-embedding-3-small@256", settings)
     assert isinstance(e, OpenAIEmbedder)
     assert (e.name, e.dim, e.model, e.dimensions) == (
         "openai:text-embedding-3-small@256",
@@ -141,9 +144,9 @@ def test_openai_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
         256,
     )
     assert e._request(["x"], query=True)[0] == "http://localhost:8000/v1/embeddings"
-    assert create("openai").name == "openai:text-embedding-3-small"
+    assert create("openai", settings).name == "openai:text-embedding-3-small"
     with pytest.raises(ConfigurationError):
-        create("openai:text-embedding-3-small@abc")
+        create("openai:text-embedding-3-small@abc", settings)
 
 
 class GeminiServer:
@@ -188,14 +191,14 @@ def test_gemini_batch_embed_contents() -> None:
 
 
 def test_gemini_errors_and_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    clear_options(monkeypatch)
     with pytest.raises(ConfigurationError, match="GEMINI_API_KEY"):
-        create("gemini")
+        create("gemini", Settings(_env_file=None))  # type: ignore[call-arg]
     monkeypatch.setenv("GOOGLE_API_KEY", "g")
-    e = create("gemini")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    e = create("gemini", settings)
     assert isinstance(e, GeminiEmbedder) and (e.name, e.dim) == ("gemini:gemini-embedding-001", 3072)
-    assert create("gemini:models/text-embedding-004").name == "gemini:text-embedding-004"
+    assert create("gemini:models/text-embedding-004", settings).name == "gemini:text-embedding-004"
 
     def bad(request: httpx.Request) -> httpx.Response:
         return httpx.Response(

@@ -11,12 +11,14 @@ from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from conftest_index import FakeEmbedder, make_corpus
+from fakes.embedder import FakeEmbedder
+from fixtures.index import make_corpus
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.index.embedded import EmbeddedIndex, _any_price_in, _Blob
 from matjip.index.reference import brute_force_filter, title_matches
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.settings import Settings
 
 MAPO = (37.5566, 126.9236)
 
@@ -28,7 +30,7 @@ def corpus() -> list[Restaurant]:
 
 @pytest.fixture(scope="module")
 def index(corpus: list[Restaurant], tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIndex:
-    return EmbeddedIndex(tmp_path_factory.mktemp("idx") / "index", FakeEmbedder()).build(corpus)
+    return EmbeddedIndex(tmp_path_factory.mktemp("idx") / "index", FakeEmbedder(), Settings()).build(corpus)
 
 
 def check(index: EmbeddedIndex, corpus: list[Restaurant], req: SearchRequest) -> set[str]:
@@ -155,7 +157,7 @@ def test_title_exact_first(tmp_path: Path) -> None:
         Restaurant(place_id="b", title="진대감 마포점", rating=5.0, review_count=5000),
         Restaurant(place_id="a", title="진대감", rating=3.0, review_count=1),
     ]
-    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
     assert [h.document.place_id for h in idx.search(SearchRequest(title="진대감", k=2)).hits] == ["a", "b"]
 
 
@@ -174,7 +176,7 @@ def test_region_word_start(tmp_path: Path) -> None:
         Restaurant(place_id="nam", title="b", roadAddress="부산 남구 수영로 1"),
         Restaurant(place_id="jibun", title="c", address="서울특별시 강남구 역삼동 1"),
     ]
-    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
 
     def ids(req: SearchRequest) -> set[str]:
         return {h.document.place_id for h in idx.search(req).hits}
@@ -198,7 +200,7 @@ def test_region_polygon(tmp_path: Path) -> None:
         Restaurant(place_id="out", title="b", lat=37.4979, lon=127.0276),  # 강남역
         Restaurant(place_id="addr", title="c", roadAddress="서울 마포구 양화로 1"),
     ]
-    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
     req = SearchRequest(region=RegionFilter(name="마포구", terms=["마포구"], polygon_place=place.key), k=10)
     assert {h.document.place_id for h in idx.search(req).hits} == {"in", "addr"}
     assert brute_force_filter(docs, req) == {"in", "addr"}
@@ -217,7 +219,7 @@ def test_price_filter_exact_per_menu(tmp_path: Path) -> None:
         ),
         Restaurant(place_id="none", title="c", menus=[MenuItem(name="x")]),
     ]
-    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
     res = idx.search(SearchRequest(price=PriceRange(min_won=10000, max_won=15000), k=10))
     assert [h.document.place_id for h in res.hits] == ["in"]
     assert res.hits[0].matched == ["가격10000~15000"]
@@ -237,7 +239,7 @@ def test_overnight_hours(tmp_path: Path) -> None:
 
     late = WeeklySchedule(raw="x", parsed=True, days={1: DayHours(open=[TimeRange(start=1080, end=1560)])})
     docs = [Restaurant(place_id="late", title="a", hours=late)]
-    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    idx = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
     tue_late = datetime(2025, 3, 4, 23, 0, tzinfo=SEOUL)  # Tuesday
     wed_1am = datetime(2025, 3, 5, 1, 0, tzinfo=SEOUL)
     wed_159 = datetime(2025, 3, 5, 1, 59, tzinfo=SEOUL)

@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest_index import FakeEmbedder, make_corpus
+from fakes.embedder import FakeEmbedder
+from fixtures.index import make_corpus, tuned
 from matjip.documents import MenuItem, Restaurant
 from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
-from matjip.index import build_index, embedded, fusion, open_index
+from matjip.index import build_index, fusion, open_index
 from matjip.index.analyzer import analyze, analyze_documents, document_fragments
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.reference import brute_force_filter
@@ -35,7 +36,7 @@ REQUESTS = [
 @pytest.fixture()
 def built(tmp_path: Path) -> tuple[EmbeddedIndex, list[Restaurant]]:
     docs = make_corpus()
-    return EmbeddedIndex(tmp_path / "index", FakeEmbedder()).build(docs), docs
+    return EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs), docs
 
 
 def _ids(index: EmbeddedIndex, req: SearchRequest) -> list[str]:
@@ -47,7 +48,7 @@ def _ids(index: EmbeddedIndex, req: SearchRequest) -> list[str]:
 
 def test_round_trip(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
     index, docs = built
-    again = EmbeddedIndex(index.directory, FakeEmbedder()).load()
+    again = EmbeddedIndex(index.directory, FakeEmbedder(), Settings()).load()
     assert again.count() == index.count() == len(docs)
     assert again.embedder.fitted == len(docs)  # type: ignore[attr-defined]  # the embedder state came back
     for req in REQUESTS:
@@ -62,29 +63,29 @@ def test_round_trip(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
 
 def test_not_built(tmp_path: Path) -> None:
     with pytest.raises(IndexNotBuiltError):
-        EmbeddedIndex(tmp_path / "missing", FakeEmbedder()).load()
+        EmbeddedIndex(tmp_path / "missing", FakeEmbedder(), Settings()).load()
     with pytest.raises(IndexNotBuiltError):
-        EmbeddedIndex(tmp_path / "missing", FakeEmbedder()).search(SearchRequest(text="x"))
+        EmbeddedIndex(tmp_path / "missing", FakeEmbedder(), Settings()).search(SearchRequest(text="x"))
 
 
 def test_embedder_mismatch(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
     index, _ = built
     with pytest.raises(EmbedderMismatchError, match=r"'fake'.*'other'"):
-        EmbeddedIndex(index.directory, FakeEmbedder(name="other")).load()
+        EmbeddedIndex(index.directory, FakeEmbedder(name="other"), Settings()).load()
     with pytest.raises(EmbedderMismatchError, match="32"):
-        EmbeddedIndex(index.directory, FakeEmbedder(dim=16)).load()
+        EmbeddedIndex(index.directory, FakeEmbedder(dim=16), Settings()).load()
 
 
 def test_rebuild_replaces(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
     index, docs = built
     index.build(docs[:10])
     assert index.count() == 10
-    assert EmbeddedIndex(index.directory, FakeEmbedder()).load().count() == 10
+    assert EmbeddedIndex(index.directory, FakeEmbedder(), Settings()).load().count() == 10
 
 
 def test_duplicate_ids_in_build_last_wins(tmp_path: Path) -> None:
     docs = [Restaurant(place_id="1", title="첫째"), Restaurant(place_id="1", title="둘째")]
-    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
     assert index.count() == 1
     assert index.get("1") is not None and index.get("1").title == "둘째"  # type: ignore[union-attr]
     assert _ids(index, SearchRequest(text="첫째")) == ["1"]  # the one live copy
@@ -92,7 +93,7 @@ def test_duplicate_ids_in_build_last_wins(tmp_path: Path) -> None:
 
 
 def test_empty_index(tmp_path: Path) -> None:
-    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build([])
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build([])
     assert index.count() == 0
     index.warm()
     res = index.search(SearchRequest(text="라멘", cuisine=["일식"]))
@@ -104,7 +105,7 @@ def test_empty_index(tmp_path: Path) -> None:
 def test_open_and_build_index_with_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import matjip.index.embed as embed_pkg
 
-    monkeypatch.setattr(embed_pkg, "get_embedder", lambda name: FakeEmbedder(name=name))
+    monkeypatch.setattr(embed_pkg, "get_embedder", lambda name, settings=None: FakeEmbedder(name=name))
     settings = Settings(data_dir=tmp_path, embedder="fake")
     with pytest.raises(IndexNotBuiltError):
         open_index(settings)
@@ -156,7 +157,7 @@ def test_upsert_and_delete(built: tuple[EmbeddedIndex, list[Restaurant]]) -> Non
 
     # the same state from disk, and still in agreement with the reference
     current = [d for d in docs if d.place_id != "h-ramen"] + [added]
-    again = EmbeddedIndex(index.directory, FakeEmbedder()).load()
+    again = EmbeddedIndex(index.directory, FakeEmbedder(), Settings()).load()
     assert again.count() == len(current)
     for req in [*REQUESTS, SearchRequest(menu=["라멘"], k=50), SearchRequest(cuisine=["중식"], k=50)]:
         check_response(again, current, req)
@@ -181,7 +182,7 @@ def test_crashed_append_is_cut(built: tuple[EmbeddedIndex, list[Restaurant]]) ->
     with (index.directory / "vectors.f32").open("ab") as fh:
         fh.write(b"\x00" * 12)
     index.upsert([Restaurant(place_id="after", title="크래시 이후")])
-    again = EmbeddedIndex(index.directory, FakeEmbedder()).load()
+    again = EmbeddedIndex(index.directory, FakeEmbedder(), Settings()).load()
     assert again.get("after") is not None and again.get("after").title == "크래시 이후"  # type: ignore[union-attr]
     assert again.get("h-pasta") is not None
 
@@ -207,7 +208,6 @@ BM25_CASES = [
 @pytest.mark.parametrize("case", range(len(BM25_CASES)))
 def test_bm25_inside_candidates_is_exact(
     built: tuple[EmbeddedIndex, list[Restaurant]],
-    monkeypatch: pytest.MonkeyPatch,
     case: int,
     depth: int,
     row_set_max: int,
@@ -215,15 +215,11 @@ def test_bm25_inside_candidates_is_exact(
 ) -> None:
     index, docs = built
     req = BM25_CASES[case]
-    monkeypatch.setattr(embedded, "FIRST_FETCH", first_fetch)
-    monkeypatch.setattr(embedded, "ROW_SET_MAX", row_set_max)
-    monkeypatch.setattr(embedded, "BM25_DEPTH", depth)
+    index = tuned(index, first_fetch=first_fetch, row_set_max=row_set_max, bm25_depth=depth)
     check_bm25(index, docs, req, depth)
 
 
-def test_bm25_pages_across_segments(
-    built: tuple[EmbeddedIndex, list[Restaurant]], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_bm25_pages_across_segments(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
     """Offset paging stays exact when the hits come from several tantivy segments and tie
     (copies of documents score the same as their originals)."""
     index, docs = built
@@ -231,12 +227,10 @@ def test_bm25_pages_across_segments(
     index.upsert(copies[:40])
     index.upsert(copies[40:])
     assert index._require().searcher.num_segments > 1
-    monkeypatch.setattr(embedded, "FIRST_FETCH", 3)
-    monkeypatch.setattr(embedded, "ROW_SET_MAX", 0)
     for depth in (5, 100):
-        monkeypatch.setattr(embedded, "BM25_DEPTH", depth)
+        paged = tuned(index, first_fetch=3, row_set_max=0, bm25_depth=depth)
         for req in BM25_CASES:
-            check_bm25(index, docs + copies, req, depth)
+            check_bm25(paged, docs + copies, req, depth)
 
 
 def test_bm25_reported_score_does_not_depend_on_filters(
@@ -288,8 +282,10 @@ def test_unknown_hours_lower_score(tmp_path: Path) -> None:
         Restaurant(place_id="known", title="a", hours=always, rating=4.0),
         Restaurant(place_id="unknown", title="b", rating=4.0),
     ]
-    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder()).build(docs)
-    hits = index.search(SearchRequest(open_at=OpenAt(when=datetime(2025, 3, 5, 12, tzinfo=SEOUL)), k=2)).hits
+    index = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
+    hits = index.search(
+        SearchRequest(open_at=OpenAt(when=datetime(2025, 3, 5, 12, tzinfo=SEOUL), include_unknown=True), k=2)
+    ).hits
     assert [h.document.place_id for h in hits] == ["known", "unknown"]
     assert hits[0].open_now is True and hits[1].open_now is None
     assert hits[0].score > hits[1].score

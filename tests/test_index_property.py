@@ -16,12 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest_index import CONVENIENCE, CUISINES, GUS, FakeEmbedder, demo_sample, make_corpus
+from fakes.embedder import FakeEmbedder
+from fixtures.index import CONVENIENCE, CUISINES, GUS, demo_sample, make_corpus, tuned
 from matjip.documents import Restaurant
 from matjip.index import embedded
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.reference import brute_force_filter
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.settings import Settings
 
 TEXTS = ["", "데이트", "회식 분위기", "조용한 파스타", "라멘 혼밥", "주차 되는 가족 식당", "zzz 없는말"]
 MENU_TERMS = [
@@ -158,13 +160,22 @@ def check_bm25(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequest,
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[Restaurant]]:
     docs = make_corpus()
-    return EmbeddedIndex(tmp_path_factory.mktemp("p") / "index", FakeEmbedder()).build(docs), docs
+    return EmbeddedIndex(tmp_path_factory.mktemp("p") / "index", FakeEmbedder(), Settings()).build(docs), docs
+
+
+@pytest.fixture(scope="module")
+def synthetic_large_paths(
+    synthetic: tuple[EmbeddedIndex, list[Restaurant]],
+) -> tuple[EmbeddedIndex, list[Restaurant]]:
+    """The synthetic index searched with the knobs of a large corpus's code paths."""
+    index, docs = synthetic
+    return tuned(index, py_check_max=0, row_set_max=0, first_fetch=2, bm25_depth=3), docs
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[Restaurant]]:
     docs = demo_sample(every=20)
-    return EmbeddedIndex(tmp_path_factory.mktemp("d") / "index", FakeEmbedder()).build(docs), docs
+    return EmbeddedIndex(tmp_path_factory.mktemp("d") / "index", FakeEmbedder(), Settings()).build(docs), docs
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -209,17 +220,13 @@ def test_demo_sample_has_real_variety(demo: tuple[EmbeddedIndex, list[Restaurant
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_large_corpus_code_paths_agree(
-    synthetic: tuple[EmbeddedIndex, list[Restaurant]], monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+    synthetic_large_paths: tuple[EmbeddedIndex, list[Restaurant]], data: st.DataObject
 ) -> None:
     """The same property with the thresholds set so the small corpus takes the paths a large one
     takes: whole-index string masks (joined-text search, menu vocabulary), no row-id restriction
     of tantivy, and many small tantivy pages."""
 
-    monkeypatch.setattr(embedded, "PY_CHECK_MAX", 0)
-    monkeypatch.setattr(embedded, "ROW_SET_MAX", 0)
-    monkeypatch.setattr(embedded, "FIRST_FETCH", 2)
-    monkeypatch.setattr(embedded, "BM25_DEPTH", 3)
-    index, docs = synthetic
+    index, docs = synthetic_large_paths
     req = data.draw(requests(docs, list(CUISINES), GUS))
     check_response(index, docs, req)
     check_bm25(index, docs, req, depth=3)

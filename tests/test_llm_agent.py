@@ -16,13 +16,14 @@ pytest.importorskip("matjip.index.embedded")
 pytest.importorskip("matjip.nlu.parser")
 pytest.importorskip("matjip.geo.gazetteer")
 
-from conftest_index import FakeEmbedder, make_corpus
 from fakes import tavily as tfake
+from fakes.embedder import FakeEmbedder
 from fakes.http import Reply, Script
+from fixtures.index import make_corpus
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.service import Agent
-from matjip.agent.stages.accounting import turn_usage
 from matjip.agent.stages import LLMStages
+from matjip.agent.stages.accounting import turn_usage
 from matjip.agent.stages.fakes import default_reply
 from matjip.errors import ProviderError, ProviderTimeout
 from matjip.providers.fake import Chunks, FakeCall, FakeLLM
@@ -44,7 +45,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
     docs = make_corpus()
     data_dir: Path = tmp_path_factory.mktemp("llm-agent")
-    index = EmbeddedIndex(data_dir / "index", FakeEmbedder()).build(docs)
+    index = EmbeddedIndex(data_dir / "index", FakeEmbedder(), Settings()).build(docs)
     gazetteer = Gazetteer.load()
     return {
         "data_dir": data_dir,

@@ -4,6 +4,7 @@ rate limit, and the Enricher protocol."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,19 +119,16 @@ def test_cache_makes_reruns_free(tmp_path: Path) -> None:
     assert len(fake.calls) == 2  # content changed → new key
 
 
-class CountingOffline:
-    name = "offline"
+class CountingOffline(OfflineEnricher):
+    """The offline enricher, remembering which documents it enriched."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.seen: list[str] = []
-        self.inner = OfflineEnricher()
 
-    def enrich(self, d: CrawlDocument) -> Enrichment:
-        return self.enrich_many([d])[0]
-
-    def enrich_many(self, docs: Any) -> list[Enrichment]:
+    def enrich_many(self, docs: Sequence[CrawlDocument]) -> list[Enrichment]:
         self.seen += [d.place_id for d in docs]
-        return self.inner.enrich_many(docs)
+        return super().enrich_many(docs)
 
 
 def test_missing_record_falls_back_per_record_and_is_not_cached(tmp_path: Path) -> None:

@@ -8,10 +8,10 @@ from matjip.agent.stages.grounding import (
     Grounder,
     NameIndex,
     StreamGuard,
-    Ungrounded,
     check_grounding,
     find_prices,
 )
+from matjip.errors import Ungrounded
 
 # seed 000 §9.3: the context and (an excerpt of) the answer the seed shows as good
 CONTEXT = """문서1:

@@ -14,6 +14,7 @@ from fakes import gemini as gfake
 from fakes import openai as ofake
 from fakes import tavily as tfake
 from fakes.http import ReplayServer, Reply, Script
+from fixtures.settings import settings_from_env
 from matjip.agent.stages.schemas import GradeOut, NLUOut
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout, ValidationFailure
 from matjip.providers.base import (
@@ -29,6 +30,7 @@ from matjip.providers.config import LLMOptions, parse_stages
 from matjip.providers.fake import Chunks, FakeLLM
 from matjip.providers.openai_compat import OpenAICompatClient
 from matjip.providers.pricing import cost_usd, price_of
+from matjip.settings import Settings
 
 MSGS: list[Message] = [
     {"role": "system", "content": "JSON만 출력하세요."},
@@ -391,7 +393,7 @@ def test_tavily_search_and_context_format() -> None:
     assert client.drain() == []
 
 
-def test_tavily_failure_and_settings() -> None:
+def test_tavily_failure_and_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     from matjip.providers.tavily import TavilyClient
 
     script = Script(Reply(status=500, body={"detail": {"error": "Internal"}}))
@@ -403,12 +405,9 @@ def test_tavily_failure_and_settings() -> None:
     assert len(script.seen) == 2
     assert client.drain()[0]["ok"] is False
 
-    class S:
-        tavily_api_key = None
-        llm_timeout_s = 5.0
-
-    assert TavilyClient.from_settings(S(), env={}) is None
-    assert isinstance(TavilyClient.from_settings(S(), env={"TAVILY_API_KEY": "tvly-x"}), TavilyClient)
+    assert TavilyClient.from_settings(settings_from_env(monkeypatch, llm_timeout_s=5.0)) is None
+    keyed = settings_from_env(monkeypatch, {"TAVILY_API_KEY": "tvly-x"}, llm_timeout_s=5.0)
+    assert isinstance(TavilyClient.from_settings(keyed), TavilyClient)
 
 
 # --- fake, options, pricing, helpers ---------------------------------------------------------------
@@ -437,37 +436,35 @@ def test_fake_llm_scripts_queues_functions_and_failures() -> None:
     assert len(fake.calls_for("nlu")) == 4 and fake.calls[0].user == MSGS[1]["content"]
 
 
-class _Settings:
-    llm_provider = "openai"
-    llm_model = None
-    llm_base_url = None
-    llm_timeout_s = 0.5
-    llm_max_retries = 1
-    llm_turn_budget_calls = 3
-    llm_plan = True
+_OPENAI: dict[str, Any] = {
+    "llm_provider": "openai",
+    "llm_timeout_s": 0.5,
+    "llm_max_retries": 1,
+    "llm_turn_budget_calls": 3,
+    "llm_plan": True,
+}
 
 
-def test_options_from_settings_and_client_factory() -> None:
-    opts = LLMOptions.from_settings(_Settings(), env={"OPENAI_API_KEY": "sk-1"})
+def test_options_from_settings_and_client_factory(monkeypatch: pytest.MonkeyPatch) -> None:
+    def _settings(env: dict[str, str] | None = None, **fields: Any) -> Settings:
+        return settings_from_env(monkeypatch, env, **{**_OPENAI, **fields})
+
+    opts = LLMOptions.from_settings(_settings({"OPENAI_API_KEY": "sk-1"}))
     assert opts.model == "gpt-4o-mini" and opts.api_key == "sk-1"
     assert opts.base_url == "https://api.openai.com/v1"
     assert opts.stages == {"grade", "generate", "plan"} and opts.turn_budget_calls == 3
     assert "sk-1" not in repr(opts)
     assert isinstance(make_client(opts), OpenAICompatClient)
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
-        make_client(LLMOptions.from_settings(_Settings(), env={}))
-    local = _Settings()
-    local.llm_base_url = "http://localhost:11434/v1"  # type: ignore[assignment]
-    local.llm_model = "llama3.1"  # type: ignore[assignment]
-    client = make_client(LLMOptions.from_settings(local, env={}))
+        make_client(LLMOptions.from_settings(_settings()))
+    local = _settings(llm_base_url="http://localhost:11434/v1", llm_model="llama3.1")
+    client = make_client(LLMOptions.from_settings(local))
     assert isinstance(client, OpenAICompatClient) and client.base_url == "http://localhost:11434/v1"
-    gem = _Settings()
-    gem.llm_provider = "gemini"
-    g = LLMOptions.from_settings(gem, env={"GOOGLE_API_KEY": "g-1"})
+    gem = _settings({"GOOGLE_API_KEY": "g-1"}, llm_provider="gemini")
+    g = LLMOptions.from_settings(gem)
     assert g.model == "gemini-2.5-flash-lite" and g.api_key == "g-1"
-    fake = _Settings()
-    fake.llm_provider = "fake"
-    assert isinstance(make_client(LLMOptions.from_settings(fake, env={})), FakeLLM)
+    fake = _settings(llm_provider="fake")
+    assert isinstance(make_client(LLMOptions.from_settings(fake)), FakeLLM)
     assert parse_stages("all") == {"understand", "decide", "plan", "grade", "generate"}
     assert parse_stages("none") == frozenset()
     with pytest.raises(ConfigurationError, match="summarize"):
@@ -477,11 +474,11 @@ def test_options_from_settings_and_client_factory() -> None:
         "MATJIP_LLM_BACKOFF_BASE_S": "0.01",
         "MATJIP_LLM_TEMPERATURE": "0",
     }
-    tuned = LLMOptions.from_settings(_Settings(), env=env)
+    tuned = LLMOptions.from_settings(_settings(env))
     assert (tuned.json_mode, tuned.backoff_base_s, tuned.temperature) == ("json_object", 0.01, 0.0)
     with pytest.raises(ConfigurationError, match="llm_json_mode"):
-        LLMOptions.from_settings(_Settings(), env={"MATJIP_LLM_JSON_MODE": "xml"})
-    assert LLMOptions.from_settings(_Settings(), env={"MATJIP_LLM_STAGES": "understand,generate"}).stages == {
+        LLMOptions.from_settings(_settings({"MATJIP_LLM_JSON_MODE": "xml"}))
+    assert LLMOptions.from_settings(_settings({"MATJIP_LLM_STAGES": "understand,generate"})).stages == {
         "understand",
         "generate",
         "plan",

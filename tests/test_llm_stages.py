@@ -4,22 +4,24 @@ of every stage on any failure (with the reason in the trace notes)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fakes import openai as ofake
 from fakes.http import Reply, Script
-from matjip.agent.answer import Shown
-from matjip.agent.models import PlanLocation, SearchPlan
+from fixtures.index import resources_over, scratch_index_dir
+from matjip.agent.configuration import Resources
+from matjip.agent.models import PlanLocation, SearchPlan, Shown
 from matjip.agent.stages import LLMStages
+from matjip.agent.stages.fakes import default_reply
 from matjip.documents import MenuItem, Restaurant
 from matjip.errors import ProviderError, ProviderTimeout
 from matjip.ingest.summary import build_summary
 from matjip.nlu.models import Entities, NLUResult
 from matjip.providers.base import RetryPolicy
-from matjip.agent.stages.fakes import default_reply
 from matjip.providers.fake import Chunks, FakeCall, FakeLLM
 from matjip.providers.openai_compat import OpenAICompatClient
 
@@ -59,60 +61,25 @@ DOCS = {
 OTHER_TITLES = ["진대감 마포점", "스시젠 역삼점", "버거킹 강남역점", "맥도날드 강남점"]
 
 
-class Index:
-    def __init__(self, docs: dict[str, Restaurant]) -> None:
-        self.docs = docs
-
-    def get(self, pid: str) -> Restaurant | None:
-        return self.docs.get(pid)
-
-    def iter_documents(self) -> Iterable[Restaurant]:
-        return iter(self.docs.values())
+def other_docs() -> list[Restaurant]:
+    """Documents the vocabulary knows and the index does not (other branches, other brands)."""
+    return [restaurant(f"9{i}", title, "한식", []) for i, title in enumerate(OTHER_TITLES)]
 
 
-class Gazetteer:
-    def lookup(self, name: str) -> list[str]:
-        return [name] if name in {"강남역", "강남", "홍대", "마포"} else []
+@cache
+def index_dir() -> Path:
+    return scratch_index_dir(list(DOCS.values()))
 
 
-class Vocabulary:
-    def __init__(self, titles: list[str]) -> None:
-        self.title_counts = dict.fromkeys(titles, 1)
-
-    def brands(self) -> dict[str, list[str]]:
-        return {
-            "버거킹": ["버거킹 강남역점"],
-            "맥도날드": ["맥도날드 강남점"],
-            "스시젠": ["스시젠 강남점", "스시젠 역삼점"],
-        }
-
-    def titles_for(self, name: str) -> list[str]:
-        key = name.replace(" ", "")
-        return [t for t in self.title_counts if t.replace(" ", "").startswith(key)]
-
-    def is_menu(self, word: str) -> bool:
-        return word in {"초밥", "국밥"}
-
-
-@dataclass
-class NLU:
-    vocabulary: Vocabulary
-
-
-@dataclass
-class Res:
-    index: Index
-    gazetteer: Gazetteer
-    nlu: NLU
-    cuisines: frozenset[str] = frozenset({"한식", "일식", "중식", "양식"})
-    conveniences: frozenset[str] = frozenset({"주차", "예약", "포장", "배달", "룸"})
-    timezone: str = "Asia/Seoul"
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def resources() -> Res:
-    titles = [d.title for d in DOCS.values()] + OTHER_TITLES
-    return Res(Index(DOCS), Gazetteer(), NLU(Vocabulary(titles)))
+def resources() -> Resources:
+    """The agent's real resources: an index of ``DOCS``, the real gazetteer, the offline NLU with
+    the vocabulary of ``DOCS`` and ``other_docs()``; a few cuisines and conveniences."""
+    return resources_over(
+        index_dir(),
+        [*DOCS.values(), *other_docs()],
+        cuisines=frozenset({"한식", "일식", "중식", "양식"}),
+        conveniences=frozenset({"주차", "예약", "포장", "배달", "룸"}),
+    )
 
 
 def stages(

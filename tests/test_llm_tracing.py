@@ -5,16 +5,26 @@ from __future__ import annotations
 import sys
 import types
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from fakes import tavily as tfake
+from fakes.http import Script
+from fixtures.index import build_index_dir, hand_written, resources_over
+from fixtures.settings import settings_from_env
 from matjip.agent.graph import collect_node_calls
+from matjip.agent.models import SearchPlan, Shown
+from matjip.agent.stages import LLMStages
 from matjip.agent.stages.accounting import summarize, turn_usage
+from matjip.agent.stages.fakes import default_reply
 from matjip.agent.stages.schemas import NeedSearchOut
 from matjip.providers import tracing
 from matjip.providers.base import CallRecord, Message
 from matjip.providers.fake import FakeLLM
+from matjip.providers.tavily import TavilyClient
+from matjip.providers.tracing import TracingConfig
 
 MSGS: list[Message] = [{"role": "user", "content": "hi"}]
 
@@ -73,46 +83,49 @@ def test_unknown_cost_and_summary() -> None:
     assert s["cost_usd"] is None and s["by_stage"] == {"grade": 1, "generate": 2}
 
 
-def test_collect_node_calls() -> None:
-    class LLM:
-        def drain(self, state: Any) -> dict[str, Any]:
-            return {"calls": [rec("grade", 1, 1, None)], "notes": []}
+def test_collect_node_calls(tmp_path: Path) -> None:
+    docs = hand_written()
+    index_dir = build_index_dir(tmp_path / "index", docs)
+    res = resources_over(index_dir, docs)
+    res.llm = LLMStages(FakeLLM(function=default_reply), stages=["grade"]).bind(res)
+    res.web = TavilyClient("tvly-test", transport=Script(tfake.search_reply("파스타", [])).transport())
+    state = {"session_id": "s1", "turn": 1, "query": "이태원 파스타"}
+    pasta = next(d for d in docs if d.place_id == "h-pasta")
+    plan = SearchPlan(cuisine=["양식"], menu=["파스타"])
+    assert res.llm.grade(state, [Shown(doc=pasta, distance_m=300.0, score=0.7)], plan) is not None
 
-    class Web:
-        def drain(self) -> list[dict[str, Any]]:
-            return []
-
-    class Res:
-        llm = LLM()
-        web = Web()
-
-    out = collect_node_calls(Res(), {})
+    out = collect_node_calls(res, state)
     assert list(out) == ["llm"] and out["llm"]["calls"][0]["stage"] == "grade"
 
-    class Nothing:
-        llm = None
-        web = None
-
-    assert collect_node_calls(Nothing(), {}) == {}
+    nothing = resources_over(index_dir, docs)  # no LLM, no web search
+    assert collect_node_calls(nothing, {}) == {}
 
 
-def test_langsmith_env_switch() -> None:
-    assert not tracing.enabled({})
-    assert not tracing.enabled({"LANGSMITH_TRACING": "true"})  # no key
-    assert tracing.enabled({"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2_pt_x"})
-    assert not tracing.enabled({"LANGSMITH_TRACING": "false", "LANGSMITH_API_KEY": "lsv2_pt_x"})
+def _config(monkeypatch: pytest.MonkeyPatch, env: dict[str, str] | None = None) -> TracingConfig:
+    """The tracing config of settings read from ``env`` (only)."""
+    return TracingConfig.from_settings(settings_from_env(monkeypatch, env))
+
+
+def test_langsmith_env_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not tracing.enabled(_config(monkeypatch, {}))
+    assert not tracing.enabled(_config(monkeypatch, {"LANGSMITH_TRACING": "true"}))  # no key
+    assert tracing.enabled(
+        _config(monkeypatch, {"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2_pt_x"})
+    )
+    assert not tracing.enabled(
+        _config(monkeypatch, {"LANGSMITH_TRACING": "false", "LANGSMITH_API_KEY": "lsv2_pt_x"})
+    )
 
 
 def test_tracing_off_or_package_missing_never_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
+    off = _config(monkeypatch)
     fake = FakeLLM(script={"need_search": {"need_search": True}})
     fake.complete_json(MSGS, NeedSearchOut, stage="need_search")
-    tracing.record_call(CallRecord(stage="x", provider="p", model="m"))
-    monkeypatch.setenv("LANGSMITH_TRACING", "true")
-    monkeypatch.setenv("LANGSMITH_API_KEY", "lsv2_pt_x")
+    tracing.record_call(CallRecord(stage="x", provider="p", model="m"), config=off)
+    on = _config(monkeypatch, {"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2_pt_x"})
     monkeypatch.setitem(sys.modules, "langsmith", None)  # import fails
-    tracing.record_call(CallRecord(stage="x", provider="p", model="m"))
-    assert tracing.describe()["package"] is False
+    tracing.record_call(CallRecord(stage="x", provider="p", model="m"), config=on)
+    assert tracing.describe(on)["package"] is False
 
 
 def test_langsmith_run_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,13 +150,14 @@ def test_langsmith_run_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
     stub = types.ModuleType("langsmith")
     stub.trace = trace  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "langsmith", stub)
-    monkeypatch.setenv("LANGSMITH_TRACING", "true")
-    monkeypatch.setenv("LANGSMITH_API_KEY", "lsv2_pt_x")
-    monkeypatch.setenv("LANGSMITH_PROJECT", "matjip-test")
+    config = _config(
+        monkeypatch,
+        {"LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "lsv2_pt_x", "LANGSMITH_PROJECT": "matjip-test"},
+    )
     r = CallRecord(
         stage="grade", provider="openai", model="gpt-4o-mini", input_tokens=10, output_tokens=4, cost_usd=1e-6
     )
-    tracing.record_call(r, MSGS, {"overall_relevance": "relevant"})
+    tracing.record_call(r, MSGS, {"overall_relevance": "relevant"}, config=config)
     assert len(runs) == 1
     run = runs[0]
     assert run["name"] == "llm:grade" and run["run_type"] == "llm" and run["project_name"] == "matjip-test"

@@ -151,88 +151,9 @@ def eval_agent(settings: object, limit: int | None, llm: bool, show_failures: in
 @click.option("--text", "in_text", is_flag=True, help="Treat NAME as a sentence; list the places in it.")
 def places_command(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
     """장소 이름을 찾아 후보를 모두 보여 줍니다 (예: matjip places 양평역)."""
-    import json
+    from matjip.commands.places import run_places
 
-    from rich.console import Console
-    from rich.table import Table
-
-    from matjip.errors import PlaceNotFoundError
-    from matjip.geo.gazetteer import Gazetteer
-
-    gazetteer = Gazetteer.load()
-    query = " ".join(name).strip()
-    console = Console()
-    if not console.is_terminal:  # piped or captured: do not squeeze the table into 80 columns
-        console = Console(width=160)
-
-    if in_text:
-        found = gazetteer.places_in_text(query)
-        if as_json:
-            rows = [
-                {"text": s, "start": a, "end": b, "place": p.model_dump(mode="json")} for s, a, b, p in found
-            ]
-            click.echo(json.dumps({"query": query, "mentions": rows}, ensure_ascii=False, indent=2))
-            return
-        if not found:
-            console.print("문장에서 장소를 찾지 못했어요.")
-            return
-        table = Table(title=f"문장 속 장소: {query}")
-        for col in ("위치", "표현", "장소", "종류", "기본 반경"):
-            table.add_column(col)
-        for s, a, b, p in found:
-            table.add_row(f"{a}-{b}", s, p.display_name, p.type_label, f"{p.default_radius_m:,} m")
-        console.print(table)
-        return
-
-    candidates = gazetteer.lookup(query)
-    if not candidates:
-        raise PlaceNotFoundError(f"'{query}'에 해당하는 장소를 찾지 못했어요.")
-    ambiguous = gazetteer.is_ambiguous(query)
-    note = gazetteer.homonym_note(query)
-    if as_json:
-        payload = {
-            "query": query,
-            "ambiguous": ambiguous,
-            "note": note,
-            "best": candidates[0].key,
-            "candidates": [
-                {**p.model_dump(mode="json"), "region_terms": gazetteer.region_terms(p)} for p in candidates
-            ],
-        }
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        return
-    table = Table(title=f"'{query}' 후보 {len(candidates)}곳")
-    for col, justify in (
-        ("번호", "right"),
-        ("이름", "left"),
-        ("종류", "left"),
-        ("지역", "left"),
-        ("노선", "left"),
-        ("위도", "right"),
-        ("경도", "right"),
-        ("기본 반경", "right"),
-    ):
-        table.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
-    for i, p in enumerate(candidates, 1):
-        table.add_row(
-            str(i),
-            p.name,
-            p.type_label,
-            p.region or "-",
-            ", ".join(p.lines) or "-",
-            f"{p.lat:.5f}",
-            f"{p.lon:.5f}",
-            f"{p.default_radius_m:,} m",
-        )
-    console.print(table)
-    if ambiguous and len(candidates) > 1:
-        example = f"{candidates[0].region} {query}".strip()
-        console.print(
-            f"[yellow]'{query}'은(는) 서로 멀리 떨어진 여러 곳을 가리킬 수 있어요. "
-            f"번호나 지역을 붙여 다시 찾아 보세요 (예: '{example}').[/yellow]"
-        )
-    if note:
-        console.print(f"[yellow]{note}[/yellow]")
+    run_places(name, as_json, in_text)
 
 
 # --- serve -------------------------------------------------------------------------------
@@ -286,7 +207,7 @@ def serve(settings: object, host: str, port: int, log_level: str, no_access_log:
 @click.option("--title", help="Restaurant name (branches match: 진대감 → 진대감 마포점).")
 @click.option("--min-price", type=int, help="Some menu item costs at least this (won).")
 @click.option("--max-price", type=int, help="Some menu item costs at most this (won).")
-@click.option("--open-at", help="Open at: '지금', '토 20:00', '20:00' or ISO time (Asia/Seoul).")
+@click.option("--open-at", help="Open at: '지금', '토 20:00', '20:00' or ISO time (MATJIP_TIMEZONE).")
 @click.option("--k", type=click.IntRange(1, 50), default=5, show_default=True, help="Number of results.")
 @click.option("--sort", type=click.Choice(["relevance", "distance"]), default="relevance", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the raw response as JSON.")
@@ -297,7 +218,7 @@ def search(settings: object, as_json: bool, **options: Any) -> None:
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    req, origin = build_request(**options)  # TEXT and the options above, by name
+    req, origin = build_request(**options, timezone=settings.timezone)  # TEXT and the options above
     run_search(settings, req, origin, as_json)
 
 

@@ -11,9 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from matjip.vocab import vocab
+
 WEEKDAYS = "월화수목금토일"  # index 0 = Monday, as datetime.weekday()
 
-EnrichField = Literal["review_food", "convenience", "atmosphere", "occasion", "features"]
+EnrichField = Literal["review_food", "convenience", "atmosphere", "occasion", "features", "kind"]
 ENRICH_FIELDS: tuple[EnrichField, ...] = ("review_food", "convenience", "atmosphere", "occasion", "features")
 
 
@@ -110,7 +112,7 @@ class Restaurant(BaseModel):
     place_id: str
     title: str
     category: str = ""  # the original category string
-    cuisine: str = "기타"  # one value of matjip.ingest.category.CUISINES
+    cuisine: str = vocab().unknown_cuisine  # one of matjip.vocab cuisines
     sub_category: str | None = None
     address: str = ""
     road_address: str = Field("", alias="roadAddress")
@@ -124,6 +126,8 @@ class Restaurant(BaseModel):
     review_count: int | None = None
     review_keywords: dict[str, int] = Field(default_factory=dict)
     hours: WeeklySchedule | None = None
+    # what the restaurant is ("고깃집", "치킨집"), from matjip.kinds; evidence field "kind"
+    kinds: list[str] = Field(default_factory=list)
     review_food: list[str] = Field(default_factory=list)
     convenience: list[str] = Field(default_factory=list)
     atmosphere: list[str] = Field(default_factory=list)

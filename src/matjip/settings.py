@@ -1,17 +1,34 @@
-"""One settings object for the whole product (environment prefix ``MATJIP_``)."""
+"""One settings object for the whole product (environment prefix ``MATJIP_``, also ``.env``).
+
+This is the only module that reads the process environment: every option, provider keys
+included, is a field of :class:`Settings`, and the rest of the code gets the settings (or a
+value object derived from them, e.g. :class:`~matjip.providers.config.LLMOptions`) passed in.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
-from pydantic import Field
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# numpy's multithreaded BLAS is pathologically slow on small machines for the small matrices
+# matjip uses (measured: 256x256 eigh 1 s -> 0.017 s); this must happen before numpy is first
+# imported, and every ``import matjip...`` runs ``matjip/__init__``, which imports this module first
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 PACKAGE_DATA = Path(__file__).parent / "data"
 DEMO_DATA = PACKAGE_DATA / "kakao_capital.jsonl.gz"
+# the default of ``Settings.timezone``; code that a settings object cannot reach (e.g. the
+# validators of request models) uses it directly
+DEFAULT_TIMEZONE = "Asia/Seoul"
+LANGSMITH_DEFAULT_ENDPOINT = "https://api.smith.langchain.com"
+_TRUE = ("1", "true", "yes", "on")
 
 
 def _default_data_dir() -> Path:
@@ -21,12 +38,18 @@ def _default_data_dir() -> Path:
 class Settings(BaseSettings):
     """Configuration. Every field can be set as ``MATJIP_<NAME>`` in the environment or a ``.env`` file."""
 
-    model_config = SettingsConfigDict(env_prefix="MATJIP_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="MATJIP_",
+        env_file=".env",
+        extra="ignore",
+        populate_by_name=True,  # Settings(tavily_api_key=...) as well as Settings(TAVILY_API_KEY=...)
+        env_ignore_empty=True,  # MATJIP_LLM_TEMPERATURE= (empty) means the default
+    )
 
     data_dir: Path = Field(
         default_factory=_default_data_dir, description="Where documents, index and sessions live."
     )
-    timezone: str = "Asia/Seoul"
+    timezone: str = Field(DEFAULT_TIMEZONE, description="IANA time zone of 'now' and of opening hours.")
 
     # search
     embedder: str = Field(
@@ -53,7 +76,49 @@ class Settings(BaseSettings):
     llm_max_retries: int = 2
     llm_turn_budget_calls: int = 4
     llm_plan: bool = False
-    tavily_api_key: str | None = None
+    # comma list of understand, decide, plan, grade, generate; "all" or "none" (default grade,generate)
+    llm_stages: str | None = None
+    llm_json_mode: str = "json_schema"  # json_schema, json_object or none (checked by LLMOptions)
+    llm_temperature: float | None = None
+    llm_backoff_base_s: float = 0.5
+    llm_backoff_max_s: float = 8.0
+    llm_enrich_batch: int = 4
+    llm_enrich_concurrency: int = 4
+    llm_enrich_rps: float = 2.0
+
+    # provider keys and endpoints under the providers' usual names; MATJIP_<NAME> works too (a
+    # validation_alias replaces the prefixed name, so it is listed; the first name found wins)
+    openai_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_OPENAI_API_KEY", "OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_OPENAI_BASE_URL", "OPENAI_BASE_URL")
+    )
+    gemini_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_GEMINI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+    )
+    tavily_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_TAVILY_API_KEY", "TAVILY_API_KEY")
+    )
+
+    # LangSmith tracing (the LANGCHAIN_* names are the older spellings)
+    langsmith_tracing: bool = Field(
+        False,
+        validation_alias=AliasChoices(
+            "MATJIP_LANGSMITH_TRACING", "LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2"
+        ),
+    )
+    langsmith_api_key: SecretStr | None = Field(
+        None,
+        validation_alias=AliasChoices("MATJIP_LANGSMITH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"),
+    )
+    langsmith_project: str | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_LANGSMITH_PROJECT", "LANGSMITH_PROJECT")
+    )
+    langsmith_endpoint: str = Field(
+        LANGSMITH_DEFAULT_ENDPOINT,
+        validation_alias=AliasChoices("MATJIP_LANGSMITH_ENDPOINT", "LANGSMITH_ENDPOINT"),
+    )
 
     # service
     max_message_chars: int = 2000
@@ -61,6 +126,14 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = 120
     turn_timeout_s: float = 30.0
     cors_origins: list[str] = Field(default_factory=list)
+
+    @field_validator("langsmith_tracing", mode="before")
+    @classmethod
+    def _tracing_flag(cls, value: Any) -> Any:
+        # like LangSmith itself: 1/true/yes/on switch it on, anything else leaves it off
+        if isinstance(value, str):
+            return value.strip().lower() in _TRUE
+        return value
 
     @property
     def store_path(self) -> Path:
@@ -82,3 +155,14 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+def secret(value: SecretStr | None) -> str | None:
+    """The text of a secret field, ``None`` when unset or empty."""
+    return (value.get_secret_value() or None) if value is not None else None
+
+
+def environment_values(names: re.Pattern[str], min_len: int = 1) -> list[str]:
+    """Values of the environment variables whose name matches ``names`` (e.g. secret-looking
+    ones, for redaction), read now, at least ``min_len`` characters long."""
+    return [v for k, v in os.environ.items() if names.search(k) and v and len(v) >= min_len]

@@ -7,22 +7,10 @@ Every name, price, distance, count and hour below is read from a document or a s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
-from matjip.agent.models import SearchPlan
+from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import Restaurant
-
-
-@dataclass(frozen=True)
-class Shown:
-    """A document as found by a search: the document and the facts of the hit."""
-
-    doc: Restaurant
-    distance_m: float | None = None
-    matched: tuple[str, ...] = ()
-    open_now: bool | None = None
-    score: float = 0.0
 
 
 def won(value: int) -> str:
@@ -354,6 +342,11 @@ def unknown_place_answer(name: str) -> list[str]:
     ]
 
 
-def split_chunks(text: str, size: int = 24) -> list[str]:
-    """Split a line into small chunks for streaming (keeps the concatenation identical)."""
+CHUNK_CHARS = 24  # characters per streamed piece
+
+
+def split_chunks(text: str, size: int = CHUNK_CHARS) -> list[str]:
+    """Split text into chunks of ``size`` characters for streaming (the concatenation is ``text``;
+    an empty text is one empty chunk). The agent streams template lines with it, the API an
+    answer that was not streamed."""
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
+from matjip.agent.answer import CHUNK_CHARS
+from matjip.nlu.normalize import MAX_QUERY_CHARS
+from matjip.settings import DEFAULT_TIMEZONE
+
 if TYPE_CHECKING:
+    from matjip.agent.stages import LLMStages
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index.backend import SearchBackend
     from matjip.nlu.parser import OfflineNLU
@@ -27,8 +32,8 @@ class AgentConfig:
     max_relax_steps: int = 3
     widen_factor: float = 3.0
     widen_cap_m: int = 5000
-    max_query_chars: int = 500
-    chunk_chars: int = 24
+    max_query_chars: int = MAX_QUERY_CHARS
+    chunk_chars: int = CHUNK_CHARS
 
     @classmethod
     def from_settings(cls, s: Settings) -> AgentConfig:
@@ -40,6 +45,29 @@ class AgentConfig:
         )
 
 
+class WebResultLike(Protocol):
+    """One web search result (:class:`matjip.providers.tavily.WebResult` is one)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def url(self) -> str | None: ...
+
+
+class WebSearch(Protocol):
+    """A web search client for the fallback node (:class:`matjip.providers.tavily.TavilyClient` is one)."""
+
+    def search(self, query: str) -> Sequence[WebResultLike]:
+        """Results for ``query``; raises on a provider failure."""
+        ...
+
+    def drain(self) -> Sequence[Mapping[str, object]]:
+        """Records of the searches made on this thread since the last drain (for the trace)."""
+        ...
+
+
 @dataclass
 class Resources:
     """What nodes read besides the state. Optional providers stay ``None`` offline."""
@@ -48,12 +76,12 @@ class Resources:
     gazetteer: Gazetteer
     nlu: OfflineNLU
     config: AgentConfig = field(default_factory=AgentConfig)
-    timezone: str = "Asia/Seoul"
+    timezone: str = DEFAULT_TIMEZONE  # the agent service passes settings.timezone
     clock: Callable[[], datetime] | None = None
     conveniences: frozenset[str] = frozenset()
     cuisines: frozenset[str] = frozenset()
-    llm: Any = None  # matjip.llm stages, when a provider is configured
-    web: Any = None  # a web search client (Tavily), when configured
+    llm: LLMStages | None = None  # the LLM stages, when a provider is configured
+    web: WebSearch | None = None  # a web search client (Tavily), when configured
     coverage: dict[str, bool] = field(default_factory=dict)  # place key -> has restaurants nearby
 
     def now(self) -> datetime:

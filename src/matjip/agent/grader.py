@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from matjip.agent.answer import Shown
 from matjip.agent.configuration import AgentConfig
-from matjip.agent.models import DocumentScore, Grade, SearchPlan
+from matjip.agent.models import DocumentScore, Grade, SearchPlan, Shown
+from matjip.documents import Restaurant
 from matjip.index import reference as ref
 from matjip.index.request import PriceRange
 
@@ -36,10 +36,10 @@ def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
     return "grader", "\n".join([*lines, "[중간 신뢰도] 문서별 검증"])
 
 
-def _violations(s: Shown, plan: SearchPlan) -> list[str]:
-    """The plan's hard constraints this document breaks, by the index's own definitions
-    (:mod:`matjip.index.reference`), so the grader and the index cannot disagree."""
-    d = s.doc
+def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
+    """The plan's hard constraints the document ``d`` breaks, by the index's own definitions
+    (:mod:`matjip.index.reference`), so the grader and the index cannot disagree (the agent
+    evaluation counts the same violations)."""
     out: list[str] = []
     if plan.titles and plan.intent in ("compare", "information"):
         # the named restaurant is the target; its other attributes are what the user asks about
@@ -80,7 +80,7 @@ def offline_grade(shown: Sequence[Shown], plan: SearchPlan) -> Grade:
     scores: list[DocumentScore] = []
     wishes = [*plan.atmosphere, *plan.occasion]
     for s in shown:
-        bad = _violations(s, plan)
+        bad = constraint_violations(s.doc, plan)
         if bad:
             scores.append(
                 DocumentScore(document_id=s.doc.place_id, relevance="irrelevant", reason="; ".join(bad))

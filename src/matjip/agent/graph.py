@@ -17,9 +17,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
 from matjip.agent.configuration import Resources
+from matjip.agent.models import TraceEntry
 from matjip.agent.nodes.evaluate import evaluate_relevance, route_after_grade, update_session, web_search
 from matjip.agent.nodes.generate import generate
 from matjip.agent.nodes.search import (
@@ -31,7 +33,7 @@ from matjip.agent.nodes.search import (
     search_information,
 )
 from matjip.agent.nodes.understand import check_session, need_search, query_input, understand
-from matjip.agent.state import AgentState
+from matjip.agent.state import CHECKPOINT_MODELS, AgentState
 
 NodeFn = Callable[[AgentState, Resources], dict[str, Any]]
 
@@ -47,7 +49,7 @@ def collect_node_calls(res: Resources, state: AgentState) -> dict[str, Any]:
     if res.web is not None:
         calls = res.web.drain()
         if calls:
-            out["web"] = calls
+            out["web"] = list(calls)
     return out
 
 
@@ -68,7 +70,7 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
                     calls.get("llm", {}).get("calls", [])
                 )
         base = update.get("trace") if name == "query_input" else state.get("trace")
-        entry = {"node": name, "ms": round(ms, 3), "decision": decision, "detail": detail}
+        entry = TraceEntry(node=name, ms=round(ms, 3), decision=decision, detail=detail)
         update["trace"] = [*(base or []), entry]
         return update
 
@@ -85,12 +87,19 @@ def _route_plan(state: AgentState) -> str:
 
 
 def _route_intent(state: AgentState) -> str:
-    intent = (state.get("plan") or {}).get("intent", "search")
+    plan = state.get("plan")
+    intent = plan.intent if plan is not None else "search"
     return {"compare": "search_compare", "information": "search_information"}.get(intent, "search_general")
 
 
 def _route_duplicate(state: AgentState) -> str:
     return "update_session" if state.get("duplicate_of") is not None else _route_intent(state)
+
+
+def checkpoint_serializer() -> JsonPlusSerializer:
+    """LangGraph's serializer, allowed to rebuild the state's models (:data:`CHECKPOINT_MODELS`)
+    from a checkpoint besides its own safe types; any other class stays its serialized fields."""
+    return JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_MODELS)
 
 
 def build_graph(res: Resources, checkpointer: Any = None) -> Any:

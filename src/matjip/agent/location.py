@@ -15,7 +15,7 @@ from matjip.agent.models import Choice, Clarification, LocationContext
 
 if TYPE_CHECKING:
     from matjip.geo.gazetteer import Gazetteer, Place
-    from matjip.nlu.models import NLUResult
+    from matjip.nlu.models import LocationMode, NLUResult
 
 Covered = Callable[["Place"], bool]
 
@@ -67,10 +67,10 @@ def explicit_radius_m(text: str) -> int | None:
 
 
 def _context_for(
-    place: Place, said: str, near: bool, radius: int | None, gazetteer: Gazetteer
+    place: Place, said: str, mode: LocationMode, radius: int | None, gazetteer: Gazetteer
 ) -> LocationContext:
-    terms = gazetteer.region_terms(place) if not near else []
-    in_region = not near and bool(terms)
+    terms = gazetteer.region_terms(place) if mode == "in" else []
+    in_region = mode == "in" and bool(terms)  # a place without region terms is searched around
     return LocationContext(
         type="CONTEXTUAL",
         name=said,
@@ -78,7 +78,7 @@ def _context_for(
         place_type=str(place.type),
         lat=place.lat,
         lon=place.lon,
-        is_nearby=not in_region,
+        mode="in" if in_region else "near",
         radius_m=radius or place.default_radius_m,
         region_terms=terms if in_region else [],
     )
@@ -170,8 +170,8 @@ def resolve(
                     kind="place", name=said, question=question, choices=choices, pending_query=text
                 )
             )
-        near = nlu.location_mode != "in"
-        return LocationOutcome(_context_for(place, said, near, radius, gazetteer), notes=notes)
+        mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+        return LocationOutcome(_context_for(place, said, mode, radius, gazetteer), notes=notes)
     if history and (nlu.followup_place or nlu.intent == "search"):
         last = history[-1]
         if last.status == "resolved":
@@ -226,7 +226,7 @@ def choice_context(
     for place in gazetteer.lookup(clarification.name or ""):
         if place.display_name == choice.label:
             return _context_for(
-                place, clarification.name or place.name, True, explicit_radius_m(text), gazetteer
+                place, clarification.name or place.name, "near", explicit_radius_m(text), gazetteer
             )
     return LocationContext(
         type="CONTEXTUAL",

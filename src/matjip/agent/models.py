@@ -1,14 +1,17 @@
-"""Typed values that travel through the agent: location contexts, the search plan, grades,
-trace entries and the events a turn streams."""
+"""Typed values that travel through the agent: location contexts, the search plan, the documents
+a search found (:class:`Shown`), grades, trace entries and the events a turn streams."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field, model_validator
 
-Intent = Literal["search", "compare", "information"]
+from matjip.documents import Restaurant
+from matjip.nlu.models import Intent, LocationMode
+
 Strategy = Literal["radius", "region", "global", "title"]
 Sort = Literal["relevance", "distance", "rating"]
 
@@ -28,10 +31,24 @@ class LocationContext(BaseModel):
     place_type: str | None = None
     lat: float | None = None
     lon: float | None = None
-    is_nearby: bool = True  # True: radius search; False: in-region (address) search
+    mode: LocationMode = "near"  # near: radius search; in: in-region (address) search
     radius_m: int | None = None
     region_terms: list[str] = Field(default_factory=list)
     status: Literal["resolved", "pending_clarification"] = "resolved"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_is_nearby(cls, data: Any) -> Any:
+        """Contexts written before ``mode`` existed carry the bool ``is_nearby`` instead."""
+        if isinstance(data, dict) and "mode" not in data and isinstance(data.get("is_nearby"), bool):
+            return {**data, "mode": "near" if data["is_nearby"] else "in"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def is_nearby(self) -> bool:
+        """``mode == "near"``; still in the JSON for clients that read it."""
+        return self.mode == "near"
 
 
 class Choice(BaseModel):
@@ -54,7 +71,7 @@ class PlanLocation(BaseModel):
     lat: float | None = None
     lon: float | None = None
     radius_m: int | None = None
-    mode: Literal["near", "in"] = "near"
+    mode: LocationMode = "near"
     region_terms: list[str] = Field(default_factory=list)
 
 
@@ -103,6 +120,17 @@ class SearchPlan(BaseModel):
             self.sort,
         ]
         return "#".join(parts)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A document as found by a search: the document and the facts of the hit."""
+
+    doc: Restaurant
+    distance_m: float | None = None
+    matched: tuple[str, ...] = ()
+    open_now: bool | None = None
+    score: float = 0.0
 
 
 class DocumentScore(BaseModel):

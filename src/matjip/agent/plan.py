@@ -27,6 +27,7 @@ from matjip.agent.models import (
     SearchPlan,
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.settings import DEFAULT_TIMEZONE
 
 LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
@@ -131,8 +132,11 @@ def validate_plan(
     cuisines: Iterable[str] | None = None,
     conveniences: Iterable[str] | None = None,
     fallback_text: str = "",
+    timezone: str = DEFAULT_TIMEZONE,
 ) -> tuple[SearchPlan, list[str]]:
     """Validate and clamp ``raw`` into a :class:`SearchPlan`; return it and the repair notes.
+
+    A naive ``open_at`` is taken to be in ``timezone`` (the agent passes ``settings.timezone``).
 
     Never raises: an unusable plan becomes :func:`default_plan` with the reason in the notes.
     """
@@ -167,7 +171,7 @@ def validate_plan(
         if isinstance(open_at, datetime) and open_at.tzinfo is None:
             from zoneinfo import ZoneInfo
 
-            open_at = open_at.replace(tzinfo=ZoneInfo("Asia/Seoul"))
+            open_at = open_at.replace(tzinfo=ZoneInfo(timezone))
         semantic = raw.get("semantic") or ""
         if not isinstance(semantic, str):
             notes.append("semantic is not text; dropped")

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from matjip.agent.configuration import AgentConfig, Resources
-from matjip.agent.graph import build_graph
-from matjip.agent.models import (
-    Card,
-    Clarification,
-    Grade,
-    LocationContext,
-    SearchPlan,
-    TraceEntry,
-    TurnEvent,
-    TurnResult,
-    WebSource,
-)
+from matjip.agent.graph import build_graph, checkpoint_serializer
+from matjip.agent.models import TurnEvent, TurnResult
+from matjip.agent.state import AgentState
 from matjip.settings import Settings
 
 if TYPE_CHECKING:
@@ -33,11 +23,10 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
     """Open the index, the gazetteer and the NLU vocabulary (built from the index once, cached)."""
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index import open_index
-    from matjip.ingest.category import CUISINES
     from matjip.ingest.store import DocumentStore
     from matjip.nlu import OfflineNLU
-    from matjip.nlu.lexicon import CONVENIENCE
     from matjip.nlu.vocabulary import Vocabulary
+    from matjip.vocab import vocab
 
     if index is None:
         index = open_index(settings)
@@ -63,7 +52,7 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
         vocabulary.save(vocab_path)
     llm = None
     web = None
-    if settings.llm_provider != "none" or settings.tavily_api_key or os.environ.get("TAVILY_API_KEY"):
+    if settings.llm_provider != "none" or settings.tavily_api_key:
         from matjip.agent.stages import build_stages, build_web
 
         llm = build_stages(settings) if settings.llm_provider != "none" else None
@@ -74,8 +63,8 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
         nlu=nlu,
         config=AgentConfig.from_settings(settings),
         timezone=settings.timezone,
-        conveniences=frozenset(CONVENIENCE),
-        cuisines=frozenset(CUISINES),
+        conveniences=frozenset(vocab().conveniences),
+        cuisines=frozenset(vocab().cuisines),
         llm=llm,
         web=web,
     )
@@ -99,11 +88,11 @@ class Agent:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(settings.sessions_path, check_same_thread=False, timeout=30)
             conn.execute("PRAGMA journal_mode=WAL")
-            self._checkpointer = SqliteSaver(conn)
+            self._checkpointer = SqliteSaver(conn, serde=checkpoint_serializer())
         else:
             from langgraph.checkpoint.memory import InMemorySaver
 
-            self._checkpointer = InMemorySaver()
+            self._checkpointer = InMemorySaver(serde=checkpoint_serializer())
         self.graph = build_graph(self.resources, self._checkpointer)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -142,7 +131,7 @@ class Agent:
         with self._lock(sid):
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
-            final = dict(self.graph.get_state(config).values or {})
+            final = cast(AgentState, dict(self.graph.get_state(config).values or {}))
         result = self._result(sid, final)
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))
@@ -160,30 +149,26 @@ class Agent:
         assert last is not None and last.event == "end"
         return TurnResult.model_validate(last.data)
 
-    def _result(self, sid: str, st: dict[str, Any]) -> TurnResult:
-        plan = SearchPlan.model_validate(st["plan"]) if st.get("plan") else None
-        cards: list[Card] = []
-        if st.get("decision") == "search":
-            cards = [Card.model_validate(c) for c in st.get("cards") or []]
+    def _result(self, sid: str, st: AgentState) -> TurnResult:
+        plan = st.get("plan")
+        nlu = st.get("nlu")
         return TurnResult(
             session_id=sid,
             answer=st.get("answer", ""),
-            intent=(st.get("nlu") or {}).get("intent"),
+            intent=nlu.intent if nlu is not None else None,
             plan=plan,
-            cards=cards,
-            clarification=Clarification.model_validate(st["clarification"])
-            if st.get("clarification")
-            else None,
-            grade=Grade.model_validate(st["grade"]) if st.get("grade") else None,
+            cards=list(st.get("cards") or []) if st.get("decision") == "search" else [],
+            clarification=st.get("clarification"),
+            grade=st.get("grade"),
             searched=st.get("decision") == "search" and st.get("duplicate_of") is None,
             reused=st.get("duplicate_of") is not None,
-            web_sources=[WebSource.model_validate(w) for w in st.get("web_sources") or []],
-            trace=[TraceEntry.model_validate(t) for t in st.get("trace") or []],
-            nlu=st.get("nlu") or {},
+            web_sources=list(st.get("web_sources") or []),
+            trace=list(st.get("trace") or []),
+            nlu=nlu.model_dump(mode="json") if nlu is not None else {},
             notes=[*(st.get("plan_notes") or []), *(st.get("relax_notes") or [])],
-            location=LocationContext.model_validate(st["location"]) if st.get("location") else None,
+            location=st.get("location"),
             location_carried=bool(st.get("location_carried"))
-            or (bool(st.get("refine")) and bool(st.get("plan") and st["plan"].get("location"))),
+            or (bool(st.get("refine")) and plan is not None and plan.location is not None),
             resumed=bool(st.get("resumed")),
             decision=str(st.get("decision") or ""),
         )

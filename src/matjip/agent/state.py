@@ -1,13 +1,31 @@
-"""The agent state. Plain JSON-able values only, so the SQLite checkpointer can persist it.
+"""The agent state: typed values (Pydantic models, typed dicts) the SQLite checkpointer persists.
 
-Conversation-long fields: ``messages``, ``location_history``, ``searches``, ``context``, ``pending``.
-Per-turn fields are reset by the first node of every turn.
+Conversation-long fields: ``messages``, ``location_history``, ``searches``, ``context``, ``focus``,
+``pending``. Per-turn fields are reset by the first node of every turn.
+
+Every Pydantic model the state holds is listed in :data:`CHECKPOINT_MODELS`: the checkpointer's
+serializer may rebuild exactly those (see :func:`matjip.agent.graph.checkpoint_serializer`).
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from collections.abc import Mapping
+from typing import Annotated, TypedDict
+
+from pydantic import BaseModel
+
+# imported at runtime (not under TYPE_CHECKING): LangGraph reads these annotations
+from matjip.agent.models import (
+    Card,
+    Clarification,
+    Grade,
+    LocationContext,
+    SearchPlan,
+    TraceEntry,
+    WebSource,
+)
+from matjip.nlu.models import NLUResult
 
 
 class HitRecord(TypedDict, total=False):
@@ -26,8 +44,13 @@ class SearchRecord(TypedDict, total=False):
     query: str
     intent: str
     signature: str
-    plan: dict[str, Any]
+    plan: SearchPlan
     hits: list[HitRecord]
+
+
+class CompareGroup(TypedDict):
+    title: str
+    ids: list[str]  # place ids found for the title, in shown order
 
 
 class AgentState(TypedDict, total=False):
@@ -35,43 +58,56 @@ class AgentState(TypedDict, total=False):
     session_id: str
     turn: int
     messages: Annotated[list[dict[str, str]], operator.add]
-    location_history: list[dict[str, Any]]
+    location_history: list[LocationContext]
     searches: list[SearchRecord]
     context: list[HitRecord]  # the documents the conversation is currently about, in shown order
     focus: str | None  # place_id a pronoun ("거기") refers to
-    pending: dict[str, Any] | None  # a clarification waiting for the user's answer
+    pending: Clarification | None  # a clarification waiting for the user's answer
     # this turn
     query: str
     gps: dict[str, float] | None
-    now: str  # ISO time of the turn (Asia/Seoul)
+    now: str  # ISO time of the turn (in settings.timezone)
     reply: str | None  # a canned reply kind (empty, not_korean, smalltalk:thanks, unknown_place:…)
-    nlu: dict[str, Any]
-    location: dict[str, Any] | None
+    nlu: NLUResult | None  # None until the understand node ran (and on turns it skips)
+    location: LocationContext | None
     location_carried: bool
     resumed: bool  # this turn answered a clarification and resumed the question that asked it
     refine: bool  # this turn narrows the previous search ("그중에 새벽까지 하는 곳은?")
-    clarification: dict[str, Any] | None
+    clarification: Clarification | None
     decision: str  # search | context | clarify | reply
     is_followup: bool
     duplicate_of: int | None
-    plan: dict[str, Any] | None
+    plan: SearchPlan | None
     plan_notes: list[str]
     hits: list[HitRecord]
-    compare_groups: list[dict[str, Any]]
-    cards: list[dict[str, Any]]  # restaurant cards of this turn's search results
-    grade: dict[str, Any] | None
+    compare_groups: list[CompareGroup]
+    cards: list[Card]  # restaurant cards of this turn's search results
+    grade: Grade | None
     relax_step: int
     relax_notes: list[str]
-    web_sources: list[dict[str, Any]]
+    web_sources: list[WebSource]
     answer: str
     answer_source: str  # template | llm
-    trace: list[dict[str, Any]]
+    trace: list[TraceEntry]
     llm_calls: int
 
 
-PER_TURN_RESET: dict[str, Any] = {
+CHECKPOINT_MODELS: tuple[type[BaseModel], ...] = (
+    NLUResult,
+    LocationContext,
+    Clarification,
+    SearchPlan,
+    Grade,
+    Card,
+    WebSource,
+    TraceEntry,
+)
+"""The Pydantic models stored in :class:`AgentState` (directly or in a list or record); models
+nested inside them are serialized as their fields."""
+
+PER_TURN_RESET: AgentState = {
     "reply": None,
-    "nlu": {},
+    "nlu": None,
     "location": None,
     "location_carried": False,
     "resumed": False,
@@ -94,3 +130,26 @@ PER_TURN_RESET: dict[str, Any] = {
     "trace": [],
     "llm_calls": 0,
 }
+
+
+def upgrade_conversation(state: Mapping[str, object]) -> AgentState:
+    """The conversation-long values of a session saved when the state held plain JSON dicts
+    (pending clarification, location history, plans of earlier searches), as models. Returns
+    only what needs replacing; ``{}`` for a session saved by this version."""
+    out: AgentState = {}
+    pending = state.get("pending")
+    if isinstance(pending, dict):
+        out["pending"] = Clarification.model_validate(pending)
+    history = state.get("location_history")
+    if isinstance(history, list) and any(isinstance(h, dict) for h in history):
+        out["location_history"] = [LocationContext.model_validate(h) for h in history]
+    searches = state.get("searches")
+    if isinstance(searches, list) and any(isinstance(s.get("plan"), dict) for s in searches):
+        upgraded: list[SearchRecord] = []
+        for rec in searches:
+            new: SearchRecord = {**rec}
+            if isinstance(rec.get("plan"), dict):
+                new["plan"] = SearchPlan.model_validate(rec["plan"])
+            upgraded.append(new)
+        out["searches"] = upgraded
+    return out

@@ -37,7 +37,6 @@ from matjip.api.problems import (
     PROBLEM_BASE,
     PROBLEM_TYPES,
     Problem,
-    ProblemError,
     from_http_exception,
     problem_response,
     register_secret,
@@ -47,6 +46,7 @@ from matjip.api.runner import AgentLike, TurnRunner
 from matjip.api.schemas import OAChatCompletion
 from matjip.api.sessions import ConversationSessions
 from matjip.api.state import ApiState
+from matjip.errors import ProblemError
 from matjip.settings import Settings
 
 log = logging.getLogger("matjip.api")

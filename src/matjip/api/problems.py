@@ -8,7 +8,6 @@ Tracebacks never leave the server; texts are scrubbed of configured secrets befo
 from __future__ import annotations
 
 import json
-import os
 import re
 from http import HTTPStatus
 from typing import Any
@@ -16,6 +15,8 @@ from typing import Any
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import JSONResponse
+
+from matjip.settings import environment_values
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"  # a relative URI reference; GET it for a description
@@ -50,28 +51,6 @@ class Problem(BaseModel):
     instance: str | None = Field(None, description="The request path this occurrence relates to.")
 
 
-class ProblemError(Exception):
-    """Raise from a route to answer with a problem details response."""
-
-    def __init__(
-        self,
-        status: int,
-        detail: str = "",
-        *,
-        kind: str | None = None,
-        title: str | None = None,
-        headers: dict[str, str] | None = None,
-        extra: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.kind = kind
-        self.title = title
-        self.headers = headers or {}
-        self.extra = extra or {}
-
-
 def _phrase(status: int) -> str:
     try:
         return HTTPStatus(status).phrase
@@ -90,11 +69,7 @@ def register_secret(value: str | None) -> None:
 
 def secret_values() -> list[str]:
     """Values that must never appear in a response: registered secrets, secret-looking env variables."""
-    out = list(_REGISTERED)
-    for name, value in os.environ.items():
-        if _SECRET_ENV.search(name) and value and len(value) >= 6:
-            out.append(value)
-    return out
+    return [*_REGISTERED, *environment_values(_SECRET_ENV, min_len=6)]
 
 
 def redact(text: str, secrets: list[str] | None = None) -> str:

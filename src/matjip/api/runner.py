@@ -4,7 +4,7 @@
 from start to end (the generator stays on one thread, so context variables set by the graph
 stay valid) and hands each event to the event loop through an ``asyncio.Queue``. The async
 side waits for events with the turn's remaining time; when the deadline passes it raises
-:class:`TurnTimeout` and tells the worker to stop at the next event.
+:class:`~matjip.errors.TurnTimeout` and tells the worker to stop at the next event.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from matjip.agent.models import TurnEvent, TurnResult
+from matjip.errors import TurnFailed, TurnTimeout
 
 log = logging.getLogger("matjip.api")
 
@@ -28,18 +29,6 @@ class AgentLike(Protocol):
     def stream(
         self, message: str, session_id: str | None = None, location: dict[str, float] | None = None
     ) -> Iterator[TurnEvent]: ...
-
-
-class TurnTimeout(Exception):
-    """The turn did not finish within ``turn_timeout_s``."""
-
-
-class TurnFailed(Exception):
-    """The agent raised; ``cause`` is the original exception (logged, never shown)."""
-
-    def __init__(self, cause: BaseException) -> None:
-        super().__init__(type(cause).__name__)
-        self.cause = cause
 
 
 class Heartbeat:

@@ -12,10 +12,9 @@ import anyio
 from fastapi import Depends
 from starlette.requests import Request
 
-from matjip.api.problems import ProblemError
 from matjip.api.runner import AgentLike, TurnRunner
 from matjip.api.sessions import ConversationSessions
-from matjip.errors import MatjipError
+from matjip.errors import MatjipError, ProblemError
 from matjip.settings import Settings
 
 log = logging.getLogger("matjip.api")

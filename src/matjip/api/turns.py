@@ -8,20 +8,25 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from typing import Any
 
+from matjip.agent.answer import split_chunks
 from matjip.agent.models import TurnEvent, TurnResult
-from matjip.api.problems import ProblemError, problem_body
-from matjip.api.runner import AgentLike, Heartbeat, TurnFailed, TurnTimeout
+from matjip.api.problems import problem_body
+from matjip.api.runner import AgentLike, Heartbeat
 from matjip.api.state import ApiState
-from matjip.errors import ConfigurationError, IndexError_, ProviderError, ProviderTimeout, StoreError
+from matjip.errors import (
+    ConfigurationError,
+    ProblemError,
+    ProviderError,
+    ProviderTimeout,
+    SearchIndexError,
+    StoreError,
+    TurnFailed,
+    TurnTimeout,
+)
 
 log = logging.getLogger("matjip.api")
 
-CHUNK_CHARS = 24
 HEARTBEAT = "heartbeat"  # a pseudo event: SSE writers turn it into a comment line
-
-
-def split_text(text: str, size: int = CHUNK_CHARS) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def reset_reason(data: Any) -> str:
@@ -41,7 +46,7 @@ def failure_problem(exc: TurnTimeout | TurnFailed, timeout_s: float) -> ProblemE
             kind="turn-timeout",
         )
     cause = exc.cause
-    if isinstance(cause, IndexError_ | StoreError | ConfigurationError):
+    if isinstance(cause, SearchIndexError | StoreError | ConfigurationError):
         log.warning("turn failed: %s", cause)
         return ProblemError(503, str(cause), kind="index-unavailable")
     if isinstance(cause, ProviderTimeout):
@@ -111,7 +116,7 @@ async def turn_events(
                 elif ev.event == "end":
                     result = TurnResult.model_validate(ev.data)
                     if not answered and result.answer:
-                        for piece in split_text(result.answer):
+                        for piece in split_chunks(result.answer):
                             yield "answer", piece
                     if trace is None:
                         trace = [t.model_dump(mode="json") for t in result.trace]

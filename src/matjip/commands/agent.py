@@ -14,7 +14,7 @@ from matjip.settings import Settings
 
 def _agent(settings: Settings) -> object:
     from matjip.agent.service import Agent, load_resources
-    from matjip.commands.index import ensure_index
+    from matjip.commands.ingest import ensure_index
 
     index = ensure_index(settings)
     return Agent(settings, load_resources(settings, index))

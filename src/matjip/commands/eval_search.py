@@ -15,7 +15,7 @@ def run_eval_search(
     per_query: bool,
     show_failures: int,
 ) -> None:
-    from matjip.commands.index import ensure_index
+    from matjip.commands.ingest import ensure_index
     from matjip.eval.search_eval import NDCG_K, compare, load_set, reference, run
     from matjip.ingest.store import DocumentStore
 

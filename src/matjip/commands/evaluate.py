@@ -10,7 +10,7 @@ from matjip.settings import Settings
 
 def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failures: int) -> None:
     from matjip.agent.service import Agent, load_resources
-    from matjip.commands.index import ensure_index
+    from matjip.commands.ingest import ensure_index
     from matjip.eval.agent_eval import run
 
     console = Console()

@@ -1,15 +1,20 @@
-"""``matjip ingest``: progress bar, summary table, rejects file, then the index update."""
+"""``matjip ingest``: progress bar, summary table, rejects file, then the index update; and
+:func:`ensure_index`, which ingests the embedded demo data on a fresh machine before answering."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from matjip.settings import DEMO_DATA, Settings
+
+if TYPE_CHECKING:
+    from matjip.index.embedded import EmbeddedIndex
 
 
 def run_ingest(
@@ -84,3 +89,20 @@ def run_ingest(
 
         update_index(settings, store, console)
     store.close()
+
+
+def ensure_index(settings: Settings) -> EmbeddedIndex:
+    """Before answering: return the index, building it first when it is missing or stale
+    (a fresh machine ingests the embedded demo data)."""
+    from matjip.commands.index import build_progress, print_result, rebuild_notice
+    from matjip.index import open_index, sync
+
+    console = Console(stderr=True)
+    with build_progress(console) as progress:
+        result = sync.ensure_index(settings, progress, rebuild_notice(console))
+    if result is not None:
+        print_result(settings, result, console)
+        return result.index
+    console.print("[bold]색인이 없어 내장 데모 데이터를 먼저 준비합니다.[/]")
+    run_ingest(settings, [], resume=False, enricher_name="offline", do_index=True)
+    return open_index(settings)

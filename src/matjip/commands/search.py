@@ -27,8 +27,9 @@ def parse_radius(text: str) -> int:
     return int(value * 1000) if m.group(2) == "km" else int(value)
 
 
-def parse_open_at(text: str, tz: str = "Asia/Seoul") -> datetime:
-    """``"지금"``, ``"토 20:00"``, ``"20:00"`` (today), or an ISO time → a Seoul datetime."""
+def parse_open_at(text: str, tz: str) -> datetime:
+    """``"지금"``, ``"토 20:00"``, ``"20:00"`` (today), or an ISO time → a datetime in ``tz``
+    (``settings.timezone``; an ISO time with an offset keeps it)."""
     now = datetime.now(ZoneInfo(tz))
     t = text.strip()
     if t in ("지금", "now"):
@@ -60,6 +61,8 @@ def build_request(
     open_at: str | None,
     k: int,
     sort: str,
+    *,
+    timezone: str,
 ) -> tuple[SearchRequest, str | None]:
     from matjip.geo.gazetteer import Gazetteer
 
@@ -99,7 +102,7 @@ def build_request(
         menu=list(menu),
         title=title,
         price=price,
-        open_at=OpenAt(when=parse_open_at(open_at)) if open_at else None,
+        open_at=OpenAt(when=parse_open_at(open_at, timezone)) if open_at else None,
         k=k,
         sort="distance" if sort == "distance" and geo is not None else "relevance",
     )
@@ -107,7 +110,7 @@ def build_request(
 
 
 def run_search(settings: Settings, req: SearchRequest, origin: str | None, as_json: bool) -> None:
-    from matjip.commands.index import ensure_index
+    from matjip.commands.ingest import ensure_index
 
     index = ensure_index(settings)
     resp = index.search(req)

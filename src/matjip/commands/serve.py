@@ -13,7 +13,7 @@ def run_serve(
     import uvicorn
 
     from matjip.api import create_app
-    from matjip.commands.index import ensure_index
+    from matjip.commands.ingest import ensure_index
 
     ensure_index(settings)  # a fresh machine: ingest + index the demo data first
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from matjip.agent.answer import Shown
-from matjip.agent.grader import _violations
+from matjip.agent.grader import constraint_violations
 from matjip.agent.models import TurnResult
 from matjip.agent.service import Agent
 
@@ -177,7 +176,7 @@ def _check_turn(agent: Agent, report: Report, label: dict[str, Any], result: Tur
             if doc is None:
                 continue
             report.constraint_checked += 1
-            if not _violations(Shown(doc=doc, distance_m=card.distance_m), result.plan):
+            if not constraint_violations(doc, result.plan):
                 report.constraint_ok += 1
             else:
                 report.failures.append(

@@ -36,7 +36,8 @@ Definitions (all text matching is case-insensitive substring matching after remo
   - ``open_at``: the parsed ``businessHours`` say the place is open at that weekday (Mon=0) and
     time; a span that crosses midnight (``18:00 ~ 02:00``) covers the early hours of the next day;
     an end of ``24:00`` or ``23:59`` is midnight and ``00:00 ~ 24:00`` is all day; spans are read
-    literally (``07:00 ~ 06:00`` is open 23 hours); days not listed in the string are not open (we
+    literally (``07:00 ~ 06:00`` is open 23 hours) except that an overnight span ending after 08:00
+    that is shorter than 23 hours (``17:00 ~ 13:00``, a typo) is unknown; days not listed in the string are not open (we
     only know the listed schedule); strings without a time range (the crawl often holds only the
     closing day, e.g. ``"일요일"``), free text, start == end and notes that change the schedule
     (weekday mentions, 격주, 예약, 포장/배달/픽업-only hours, …) are unknown;
@@ -248,6 +249,7 @@ _SPAN = re.compile(r"^(?P<days>[월화수목금토일,~\s]+?|매일)\s+(?P<s>\d{
 _NOTE = re.compile(r"^(?P<body>[^()]*?)\s*(?:\((?P<note>.*)\))?\s*$")
 # notes that change or restrict the schedule -> the string is treated as unknown
 _SCHEDULE_NOTES = ("요일", "격주", "런치만", "예약", "코로나", "포장", "배달", "픽업", "휴무")
+_LATEST_CLOSE = 8 * 60  # an overnight span may run to 08:00 the next morning
 
 Schedule = list[tuple[frozenset[int], int, int]]
 
@@ -297,8 +299,10 @@ def parse_hours(text: object) -> Schedule | None:
         s = 0
     if e == 23 * 60 + 59:  # "~ 23:59" means until midnight
         e = 24 * 60
-    if s == e or (s == 24 * 60 and e == 24 * 60):
+    if s == e:
         return None
+    if e < s and e > _LATEST_CLOSE and (e + 24 * 60 - s) < 23 * 60:
+        return None  # e.g. "17:00 ~ 13:00": a typo, not a 20-hour bar; 23 h+ cycles ("10:00 ~ 09:59") are kept
     return [(days, s, e)]
 
 

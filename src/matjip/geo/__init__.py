@@ -1,8 +1,8 @@
 """Places and geometry: the gazetteer of the capital area and great-circle distances."""
 
+from matjip.geo.coverage import CoveredArea
 from matjip.geo.distance import EARTH_RADIUS_M, bounding_box, destination, haversine_m, haversine_m_array
 from matjip.geo.gazetteer import (
-    CURATED_ALIASES,
     TYPE_LABELS,
     Candidate,
     Gazetteer,
@@ -16,13 +16,16 @@ from matjip.geo.gazetteer import (
     parse_address_region,
     region_terms,
 )
+from matjip.geo.landmarks import LandmarkKind, LandmarkRow, read_landmarks
 
 __all__ = [
-    "CURATED_ALIASES",
     "EARTH_RADIUS_M",
     "TYPE_LABELS",
     "Candidate",
+    "CoveredArea",
     "Gazetteer",
+    "LandmarkKind",
+    "LandmarkRow",
     "Place",
     "PlaceType",
     "Shape",
@@ -35,5 +38,6 @@ __all__ = [
     "haversine_m_array",
     "normalize",
     "parse_address_region",
+    "read_landmarks",
     "region_terms",
 ]

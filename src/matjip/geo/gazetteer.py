@@ -2,9 +2,11 @@
 
 Sources (package data, see ``data/SOURCES.md``): ``places_capital.csv`` (subway stations, admin
 dongs, si/gun/gu, Seoul hot places), ``subway_stations_kric.csv`` (road addresses of stations),
-``admin_dong_centroids_2022.csv`` (sido/sigungu of admin dongs), ``seoul_gu.geojson``,
-``seoul_legal_dong.geojson`` and ``korea_sigungu.geojson`` (outlines). Everything is loaded once
-per process (:meth:`Gazetteer.load` is cached; 0.2-0.6 s the first time).
+``admin_dong_centroids_2022.csv`` (sido/sigungu of admin dongs), ``landmarks.tsv`` (landmarks,
+malls, markets, parks, streets, food alleys and colloquial names; format in
+:mod:`matjip.geo.landmarks`), ``seoul_gu.geojson``, ``seoul_legal_dong.geojson`` and
+``korea_sigungu.geojson`` (outlines). Everything is loaded once per process (:meth:`Gazetteer.load`
+is cached; 0.2-0.6 s the first time).
 
 Place types
     ``subway_station`` (same-name stations less than 1 km apart are merged: 서울역 1·4호선/경의중앙선
@@ -13,6 +15,8 @@ Place types
     station because their points are approximate: 대림역's is 33 km off, 신림역's 2.4 km),
     ``legal_dong`` (467 Seoul legal dongs with polygons; numbered parts such as 성수동1가/2가 or
     을지로1가…7가 are grouped into one place "성수동", "을지로" whose outline is the union),
+    ``landmark`` (a point from ``landmarks.tsv``: 석촌호수, 롯데월드몰, 방이동 먹자골목, 위례신도시;
+    ``category`` tells 랜드마크, 쇼핑몰, 시장, 공원, 거리, 먹자골목 or 생활권 apart),
     ``admin_dong`` (capital-area administrative dongs, 읍 and 면; centroids only), ``sigungu``
     (si/gun/gu; Gyeonggi cities split into gu, such as 수원시, also exist as a whole city) and
     ``sido`` (서울특별시, 경기도, 인천광역시).
@@ -25,6 +29,8 @@ type                radius     why
 ==================  =========  ====================================================================
 subway_station      1,000 m    "역 근처" is walking distance: about 12-15 minutes on foot
 hot_place           1,000 m    street-sized areas (가로수길, 서촌); 관광특구 get 1,500 m
+landmark            500-2,500  per row of landmarks.tsv, else per kind: building, mall, park 1,000 m;
+                               market, street 700 m; food alley 500 m; area (new town) 2,000 m
 legal_dong          1,500 m    a Seoul dong is 1-2 km across; 1.5 km from its centre covers it
 admin_dong          1,500 m    same; 읍 3,000 m and 면 5,000 m (rural, much larger)
 sigungu             5,000 m    gu; 10,000 m for a si/gun without gu. Only a fallback: match the
@@ -43,7 +49,7 @@ Region ("in 강남구") searches
     only; there ``contains_point`` returns ``None`` and region search relies on the address.
 
 Ambiguity (:meth:`Gazetteer.is_ambiguous`): the equally ranked top candidates are more than 5 km
-apart (양평역, 송정동, 신사동, 중구), unless a curated alias decides; a bare name that usually means a
+apart (양평역, 송정동, 신사동, 중구, 법조타운), unless a curated alias decides; a bare name that usually means a
 place outside the area (광주 -> 광주광역시, see :data:`OUT_OF_AREA_HOMONYMS`) is ambiguous too.
 
 Mentions (:meth:`Gazetteer.find_in_text`): longest match over every name and alias, starting at a
@@ -51,10 +57,11 @@ word start; two-letter names must end the word or be followed by a particle ("�
 :data:`TEXT_STOPWORDS` keeps station names that are ordinary words (가능, 국수, 오리, 중앙) out.
 
 Lookup (:meth:`Gazetteer.lookup`) returns every candidate, best first. Ranking tiers: a curated
-colloquial alias (:data:`CURATED_ALIASES`, "홍대" -> 홍대입구역), then an exact official name, then a
-data alias or derived alias ("강남" -> 강남구, "성수동" -> 성수1가1동), then query expansions
-("성수" + 동/역/구/시/군, or "홍대역" minus its suffix). Within a tier: sigungu, sido, station,
-hot place, legal dong, admin dong; then Seoul before Gyeonggi before Incheon.
+colloquial alias (the ``*_alias`` rows of ``landmarks.tsv``: "홍대" -> 홍대입구역, "새내" ->
+잠실새내역), then an exact official name, then a data alias or derived alias ("강남" -> 강남구,
+"성수동" -> 성수1가1동, "올공" -> 올림픽공원), then query expansions ("성수" + 동/역/구/시/군, or
+"홍대역" minus its suffix). Within a tier: sigungu, sido, station, hot place, landmark, legal dong,
+admin dong; then Seoul before Gyeonggi before Incheon.
 """
 
 from __future__ import annotations
@@ -78,6 +85,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.geo.distance import haversine_m, haversine_m_array
+from matjip.geo.landmarks import ALIAS_TARGET_MAX_M, LandmarkKind, LandmarkRow, read_landmarks
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -86,6 +94,7 @@ BoolArray = npt.NDArray[np.bool_]
 class PlaceType(StrEnum):
     SUBWAY_STATION = "subway_station"
     HOT_PLACE = "hot_place"
+    LANDMARK = "landmark"
     LEGAL_DONG = "legal_dong"
     ADMIN_DONG = "admin_dong"
     SIGUNGU = "sigungu"
@@ -95,6 +104,7 @@ class PlaceType(StrEnum):
 TYPE_LABELS: dict[PlaceType, str] = {
     PlaceType.SUBWAY_STATION: "지하철역",
     PlaceType.HOT_PLACE: "명소·상권",
+    PlaceType.LANDMARK: "랜드마크",
     PlaceType.LEGAL_DONG: "법정동",
     PlaceType.ADMIN_DONG: "행정동",
     PlaceType.SIGUNGU: "시군구",
@@ -114,52 +124,14 @@ RADIUS_SIDO_M = 20000
 AMBIGUITY_DISTANCE_M = 5000.0
 MERGE_STATIONS_WITHIN_M = 1000.0
 
-# Curated colloquial names: alias -> targets (name, type), the first one preferred. Aliases already
-# in the data (e.g. "강남" for both 강남역 and 강남구) stay as further candidates.
-_S, _H, _G, _D, _L = (
-    PlaceType.SUBWAY_STATION,
-    PlaceType.HOT_PLACE,
-    PlaceType.SIGUNGU,
-    PlaceType.SIDO,
-    PlaceType.LEGAL_DONG,
-)
-CURATED_ALIASES: dict[str, tuple[tuple[str, PlaceType], ...]] = {
-    "강남": (("강남역", _S),),
-    "홍대": (("홍대입구역", _S), ("홍대 관광특구", _H)),
-    "홍대앞": (("홍대입구역", _S), ("홍대 관광특구", _H)),
-    "홍익대": (("홍대입구역", _S),),
-    "건대": (("건대입구역", _S),),
-    "건대앞": (("건대입구역", _S),),
-    "서울대": (("서울대입구역", _S),),
-    "샤로수길": (("서울대입구역", _S),),
-    "신촌": (("신촌역", _S), ("신촌·이대역", _H)),
-    "잠실": (("잠실역", _S), ("잠실 관광특구", _H)),
-    "판교": (("판교역", _S),),
-    "성수": (("성수역", _S), ("성수카페거리", _H), ("성수동", _L)),
-    "마포": (("마포구", _G), ("마포역", _S)),
-    "종로": (("종로구", _G), ("종로·청계 관광특구", _H), ("종로", _L)),
-    "을지로": (("을지로3가역", _S), ("을지로", _L)),
-    "힙지로": (("을지로3가역", _S),),
-    "이태원": (("이태원역", _S), ("이태원 관광특구", _H)),
-    "압구정": (("압구정역", _S),),
-    "압구정로데오": (("압구정로데오역", _S), ("압구정로데오거리", _H)),
-    "연남": (("연남동", _H),),
-    "연트럴파크": (("연남동", _H),),
-    "망리단길": (("망원역", _S),),
-    "송리단길": (("송파나루역", _S),),
-    "북촌": (("북촌한옥마을", _H),),
-    "대학로": (("혜화역", _S),),
-    "고터": (("고속터미널역", _S),),
-    "코엑스": (("삼성역", _S),),
-    "롯데월드": (("잠실역", _S),),
-    "광화문": (("광화문역", _S), ("광화문·덕수궁", _H)),
-    "시청": (("시청역", _S),),
-    "서울": (("서울특별시", _D),),
-    "경기": (("경기도", _D),),
-    "인천": (("인천광역시", _D),),
-    "분당": (("성남시 분당구", _G),),
-    "일산": (("고양시 일산동구", _G), ("고양시 일산서구", _G)),
-    "수지": (("용인시 수지구", _G),),
+# Curated colloquial names ("홍대" -> 홍대입구역) are the *_alias rows of data/gazetteer/landmarks.tsv;
+# each targets places of these types.
+_ALIAS_TARGETS: dict[LandmarkKind, frozenset[PlaceType]] = {
+    LandmarkKind.STATION_ALIAS: frozenset({PlaceType.SUBWAY_STATION}),
+    LandmarkKind.HOT_PLACE_ALIAS: frozenset({PlaceType.HOT_PLACE}),
+    LandmarkKind.DISTRICT_ALIAS: frozenset(
+        {PlaceType.SIDO, PlaceType.SIGUNGU, PlaceType.LEGAL_DONG, PlaceType.ADMIN_DONG}
+    ),
 }
 
 # Names that, said bare, probably mean a place outside the covered area (Seoul/Gyeonggi/Incheon).
@@ -274,8 +246,9 @@ _TYPE_RANK: dict[PlaceType, int] = {
     PlaceType.SIDO: 1,
     PlaceType.SUBWAY_STATION: 2,
     PlaceType.HOT_PLACE: 3,
-    PlaceType.LEGAL_DONG: 4,
-    PlaceType.ADMIN_DONG: 5,
+    PlaceType.LANDMARK: 4,
+    PlaceType.LEGAL_DONG: 5,
+    PlaceType.ADMIN_DONG: 6,
 }
 _LINE_NAMES = {
     "서울 도시철도 9호선": "9호선",
@@ -324,7 +297,10 @@ class Place(BaseModel):
     code: str = ""
     default_radius_m: int
     display_name: str
-    category: str | None = Field(None, description="Hot-place category (관광특구, 발달상권, 공원 ...).")
+    category: str | None = Field(
+        None,
+        description="Hot-place category (관광특구, 발달상권, 공원 ...) or landmark kind (쇼핑몰, 시장 ...).",
+    )
     source: str = ""
 
     @property
@@ -792,6 +768,40 @@ def _build_hot_places(rows: list[dict[str, str]], stations: list[_Draft], region
     return out
 
 
+def _build_landmarks(rows: Sequence[LandmarkRow], regions: _Regions) -> list[_Draft]:
+    """The point places of ``landmarks.tsv`` (alias rows are applied by :class:`Gazetteer`)."""
+    out: list[_Draft] = []
+    for row in rows:
+        if row.kind.is_alias:
+            continue
+        if row.region:  # where the (coarse) outlines would be wrong
+            sido, sigungu = parse_address_region(row.region)
+            sigungu = regions.current_sigungu(sido, sigungu)
+            if sigungu is None:
+                raise ValueError(f"landmarks.tsv:{row.line}: unknown region {row.region!r}")
+        else:
+            sido, sigungu = regions.sigungu_at(row.lat, row.lon)
+        legal = regions.legal_dong_at(row.lat, row.lon) if sido == "서울" else None
+        out.append(
+            _Draft(
+                key=f"landmark:{normalize(row.name)}",
+                name=row.name,
+                type=PlaceType.LANDMARK,
+                lat=row.lat,
+                lon=row.lon,
+                aliases=[row.name, *row.aliases],
+                code="",
+                source="landmarks.tsv (curated; checked against restaurant addresses and stations)",
+                sido=sido,
+                sigungu=sigungu,
+                dong=legal[2] if legal else None,
+                category=row.category,
+                radius=row.default_radius_m,
+            )
+        )
+    return out
+
+
 def _collective_dong(name: str) -> str | None:
     """역삼1동 -> 역삼동, 성수1가1동 -> 성수동1가 (the legal name used in jibun addresses)."""
     m = re.match(r"^(.+?)(\d+)가(\d+)?동$", name)
@@ -1007,7 +1017,7 @@ def _display_name(d: _Draft) -> str:
     region = " ".join(x for x in (d.sido, d.sigungu) if x)
     if d.type is PlaceType.SUBWAY_STATION:
         inner = [x for x in ("·".join(d.lines or []), region) if x]
-    elif d.type is PlaceType.HOT_PLACE:
+    elif d.type in (PlaceType.HOT_PLACE, PlaceType.LANDMARK):
         inner = [x for x in (d.category or "", region) if x]
     elif d.type is PlaceType.LEGAL_DONG:
         inner = ["법정동", region]
@@ -1026,9 +1036,19 @@ def _display_name(d: _Draft) -> str:
 
 
 class Gazetteer:
-    """All places, a name index, a text matcher and the outlines. Build with :meth:`load`."""
+    """All places, a name index, a text matcher and the outlines. Build with :meth:`load`.
 
-    def __init__(self, places: Sequence[Place], shapes: dict[str, Shape] | None = None) -> None:
+    ``aliases`` are the curated alias rows of ``landmarks.tsv`` (other rows are ignored): each row's
+    aliases go to the place of its target type named ``row.name`` nearest to the row's point (within
+    1 km); rows that find no such place are listed in :attr:`unresolved_curated`.
+    """
+
+    def __init__(
+        self,
+        places: Sequence[Place],
+        shapes: dict[str, Shape] | None = None,
+        aliases: Sequence[LandmarkRow] = (),
+    ) -> None:
         self.places: tuple[Place, ...] = tuple(places)
         self._by_key: dict[str, int] = {p.key: i for i, p in enumerate(self.places)}
         if len(self._by_key) != len(self.places):
@@ -1047,19 +1067,37 @@ class Gazetteer:
                 if _strip_parens(a) != a:
                     self._add(_strip_parens(a), i, TIER_ALIAS)
         self.unresolved_curated: list[str] = []
-        for alias, targets in CURATED_ALIASES.items():
-            for order, (name, ptype) in enumerate(targets):
-                hits = [i for i in self._index.get(normalize(name), {}) if self.places[i].type is ptype]
-                if len(hits) != 1:
-                    self.unresolved_curated.append(f"{alias} -> {name} ({ptype}): {len(hits)} hits")
-                for i in hits:
-                    self._add(alias, i, TIER_CURATED, order)
+        resolved = [(row, self._alias_target(row)) for row in aliases if row.kind.is_alias]
+        for row, target in resolved:  # all targets first: a curated alias may equal a target's name
+            if target is None:
+                self.unresolved_curated.append(
+                    f"line {row.line}: {','.join(row.aliases)} -> {row.name} ({row.kind}): no such place "
+                    f"within {ALIAS_TARGET_MAX_M:.0f} m of {row.lat}, {row.lon}"
+                )
+                continue
+            for alias in row.aliases:
+                # When an alias names several places (성수 -> 성수역, 성수카페거리, 성수동) the type order
+                # of _rank decides: sigungu, sido, station, hot place, landmark, dong.
+                self._add(alias, target, TIER_CURATED)
         self._build_text_matcher()
         self._sigungu_names = {p.sigungu for p in self.places if p.type is PlaceType.SIGUNGU and p.sigungu}
         self._sigungu_count: dict[str, int] = defaultdict(int)
         for p in self.places:
             if p.type is PlaceType.SIGUNGU and p.sigungu:
                 self._sigungu_count[p.sigungu] += 1
+
+    def _alias_target(self, row: LandmarkRow) -> int | None:
+        """The place an alias row names: its type, its exact name, nearest to the row's point."""
+        wanted = _ALIAS_TARGETS[row.kind]
+        best: tuple[float, int] | None = None
+        for i, (tier, _) in self._index.get(normalize(row.name), {}).items():
+            p = self.places[i]
+            if tier != TIER_NAME or p.type not in wanted:
+                continue
+            d = haversine_m(row.lat, row.lon, p.lat, p.lon)
+            if d <= ALIAS_TARGET_MAX_M and (best is None or d < best[0]):
+                best = (d, i)
+        return None if best is None else best[1]
 
     def _add(self, text: str, idx: int, tier: int, order: int = 0) -> None:
         key = normalize(text)
@@ -1094,9 +1132,11 @@ class Gazetteer:
             by_type[r["type"]].append(r)
         stations = _build_stations(by_type["subway_station"], kric, regions)
         hot = _build_hot_places(by_type["hot_place"], stations, regions)
+        landmark_rows = read_landmarks(root / "gazetteer" / "landmarks.tsv")
         drafts = [
             *stations,
             *hot,
+            *_build_landmarks(landmark_rows, regions),
             *_build_legal_dongs(regions),
             *_build_admin_dongs(by_type["admin_dong"], centroids),
             *_build_sigungu(by_type["sigungu"], regions),
@@ -1126,7 +1166,7 @@ class Gazetteer:
             )
             if d.shape is not None:
                 shapes[d.key] = d.shape
-        return cls(places, shapes)
+        return cls(places, shapes, aliases=landmark_rows)
 
     # ---- access ----------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ def open_index(settings: Settings) -> EmbeddedIndex:
     from matjip.index.embed import get_embedder
     from matjip.index.embedded import EmbeddedIndex
 
-    return EmbeddedIndex(settings.index_dir, get_embedder(settings.embedder), settings).load()
+    return EmbeddedIndex(settings.index_dir, get_embedder(settings.embedder, settings), settings).load()
 
 
 def build_index(
@@ -37,7 +37,8 @@ def build_index(
     from matjip.index.embed import get_embedder
     from matjip.index.embedded import EmbeddedIndex
 
-    return EmbeddedIndex(settings.index_dir, get_embedder(settings.embedder), settings).build(docs, progress)
+    embedder = get_embedder(settings.embedder, settings)
+    return EmbeddedIndex(settings.index_dir, embedder, settings).build(docs, progress)
 
 
 __all__ = ["build_index", "open_index"]

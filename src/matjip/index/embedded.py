@@ -61,31 +61,34 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import numpy.typing as npt
 import tantivy
 
 from matjip.documents import Restaurant
-from matjip.errors import EmbedderMismatchError, IndexError_, IndexNotBuiltError
+from matjip.errors import EmbedderMismatchError, IndexNotBuiltError, SearchIndexError
 from matjip.geo.distance import bounding_box, haversine_m_array
 from matjip.index import fusion
 from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
 from matjip.index.embed.base import Embedder
 from matjip.index.reference import (
+    kind_matches,
     menu_entries,
     normalize_key,
     normalize_phrase,
+    open_in_window,
     polygon_place,
     sub_category_matches,
     title_exact,
     title_matches,
     title_words,
 )
-from matjip.index.request import SEOUL, SearchHit, SearchRequest, SearchResponse
-from matjip.settings import Settings, get_settings
+from matjip.index.request import OpenAt, SearchHit, SearchRequest, SearchResponse
+from matjip.settings import Settings
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4  # 4: restaurant kinds
 BACKEND_NAME = "embedded"
 
 SearchMode = Literal["hybrid", "bm25", "vector"]
@@ -112,10 +115,6 @@ NO_PRICE_MAX = -1
 _SEP = "\x1f"
 
 T = TypeVar("T")
-
-
-def _now_seoul() -> datetime:
-    return datetime.now(SEOUL)
 
 
 def prior_of(doc: Restaurant) -> float:
@@ -261,7 +260,7 @@ class _Vocab:
         return _Vocab.from_json(self.to_json())
 
 
-_STRING_COLUMNS = ("place_ids", "titles", "title_keys", "menu_keys", "addr_keys")
+_STRING_COLUMNS = ("place_ids", "titles", "title_keys", "menu_keys", "addr_keys", "kind_keys")
 
 
 class _Rows:
@@ -339,6 +338,7 @@ class _Rows:
             self.menu_pairs.append((eid, row))
         addrs = [" " + normalize_phrase(a) for a in (doc.address, doc.road_address) if a.strip()]
         s["addr_keys"].append(_SEP.join(addrs))
+        s["kind_keys"].append(_SEP + _SEP.join(normalize_key(k) for k in doc.kinds) + _SEP)
         # "<BM25 terms, space-separated>\t<document JSON>" (terms never contain tabs or newlines)
         line = " ".join(terms) + "\t" + doc.model_dump_json(by_alias=True)
         data = (line + "\n").encode("utf-8")
@@ -556,8 +556,10 @@ def _dir_bytes(path: Path) -> int:
 class EmbeddedIndex:
     """The default search backend: one directory, loaded into the process.
 
-    ``EmbeddedIndex(directory, embedder)`` is inert; call :meth:`build` (from documents) or
-    :meth:`load` (from disk) before searching. Searches may run concurrently from many threads;
+    ``EmbeddedIndex(directory, embedder, settings)`` is inert; call :meth:`build` (from documents) or
+    :meth:`load` (from disk) before searching. The keyword-only arguments tune the search's code
+    paths (defaults: the module constants of the same names); results do not depend on them,
+    except that ``bm25_depth`` is how many BM25 hits take part in fusion. Searches may run concurrently from many threads;
     writes (:meth:`upsert`, :meth:`delete`) are serialised and swap in a new snapshot atomically.
     :meth:`build` refits the embedder in place, so rebuild in another process (or another
     instance with its own embedder) while this one serves searches, then :meth:`load`.
@@ -570,16 +572,29 @@ class EmbeddedIndex:
         self,
         directory: Path,
         embedder: Embedder,
-        settings: Settings | None = None,
-        clock: Callable[[], datetime] = _now_seoul,
+        settings: Settings,
+        clock: Callable[[], datetime] | None = None,
+        *,
+        bm25_depth: int = BM25_DEPTH,
+        first_fetch: int = FIRST_FETCH,
+        row_set_max: int = ROW_SET_MAX,
+        py_check_max: int = PY_CHECK_MAX,
     ) -> None:
         self.directory = Path(directory)
         self.embedder = embedder
-        self.settings = settings or get_settings()
-        self.clock = clock
+        self.settings = settings  # fusion, list weights, time zone
+        self.timezone = ZoneInfo(settings.timezone)  # of opening hours and of "now"
+        self.clock = clock or self._now
+        self.bm25_depth = bm25_depth
+        self.first_fetch = first_fetch
+        self.row_set_max = row_set_max
+        self.py_check_max = py_check_max
         self._snap: _Snapshot | None = None
         self._write_lock = threading.RLock()
         self.load_seconds: float | None = None
+
+    def _now(self) -> datetime:
+        return datetime.now(self.timezone)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -588,7 +603,7 @@ class EmbeddedIndex:
         return (Path(directory) / "meta.json").is_file()
 
     @classmethod
-    def open(cls, directory: Path, embedder: Embedder, settings: Settings | None = None) -> EmbeddedIndex:
+    def open(cls, directory: Path, embedder: Embedder, settings: Settings) -> EmbeddedIndex:
         return cls(directory, embedder, settings).load()
 
     def build(self, docs: Iterable[Restaurant], progress: BuildProgress | None = None) -> EmbeddedIndex:
@@ -686,7 +701,7 @@ class EmbeddedIndex:
             raise IndexNotBuiltError(f"no search index in {d}; build it first (matjip index)")
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT_VERSION:
-            raise IndexError_(
+            raise SearchIndexError(
                 f"{d}: index format {meta.get('format')} is not supported (expected {FORMAT_VERSION}); rebuild it"
             )
         built = meta["embedder"]
@@ -730,7 +745,9 @@ class EmbeddedIndex:
             schema=index.schema,
         )
         if snap.n != n:
-            raise IndexError_(f"{d}: index files disagree ({snap.n} rows vs {n} in meta.json); rebuild it")
+            raise SearchIndexError(
+                f"{d}: index files disagree ({snap.n} rows vs {n} in meta.json); rebuild it"
+            )
         self._snap = snap
         self.load_seconds = time.perf_counter() - started
         return self
@@ -977,10 +994,26 @@ class EmbeddedIndex:
         if req.menu:
             for term in req.menu:
                 keep(self._menu_mask(s, term, idx))
+        if req.kind:
+            keep(self._kind_mask(s, req.kind, idx))
+        if req.exclude_kind:
+            keep(~self._kind_mask(s, req.exclude_kind, idx))
+        if req.exclude_cuisine:
+            codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.exclude_cuisine) if c is not None]
+            if codes:
+                keep(~np.isin(cols["cuisine"][idx], codes))
+        for term in req.exclude_menu:
+            keep(~self._menu_mask(s, term, idx))
+        if req.exclude_title:
+            keys = [normalize_key(t) for t in req.exclude_title if normalize_key(t)]
+            titles = s.strings["title_keys"]
+            keep(
+                np.fromiter((not any(k in titles[r] for k in keys) for r in idx.tolist()), np.bool_, len(idx))
+            )
         if req.region is not None:
             keep(self._region_mask(s, req, idx))
         if req.open_at is not None:
-            status = self._open_status(s, req.open_at.when)[idx]
+            status = self._open_window(s, req.open_at)[idx]
             keep((status == 1) | ((status == -1) & req.open_at.include_unknown))
         return idx, dist
 
@@ -1000,7 +1033,7 @@ class EmbeddedIndex:
         """``pred`` on each candidate when they are few; otherwise a whole-index mask built from
         ``all_rows()`` (a substring search over the joined column) and kept in the LRU cache."""
         full = s.cache.get(key)
-        if full is None and len(idx) > PY_CHECK_MAX:
+        if full is None and len(idx) > self.py_check_max:
             full = np.zeros(s.n, dtype=np.bool_)
             full[all_rows()] = True
             s.cache.put(key, full)
@@ -1022,6 +1055,12 @@ class EmbeddedIndex:
             return np.asarray([r for r in rows.tolist() if title_matches(titles[r], title)], dtype=np.int64)
 
         return self._string_mask(s, ("title", title), idx, pred, all_rows)
+
+    @staticmethod
+    def _kind_mask(s: _Snapshot, values: Sequence[str], idx: IntArray) -> BoolArray:
+        keys = [_SEP + normalize_key(v) + _SEP for v in values]
+        kinds = s.strings["kind_keys"]
+        return np.fromiter((any(k in kinds[r] for k in keys) for r in idx.tolist()), np.bool_, len(idx))
 
     def _menu_mask(self, s: _Snapshot, term: str, idx: IntArray) -> BoolArray:
         key = normalize_key(term)
@@ -1068,9 +1107,18 @@ class EmbeddedIndex:
                     mask[rest[np.asarray(inside, dtype=np.bool_)]] = True
         return mask
 
+    def _open_window(self, s: _Snapshot, open_at: OpenAt) -> npt.NDArray[np.int8]:
+        """Per row over the filter's instants: 1 open at one of them, 0 closed at all, -1 unknown."""
+        out: npt.NDArray[np.int8] | None = None
+        for when in open_at.instants():
+            st = self._open_status(s, when)
+            out = st if out is None else np.maximum(out, st)
+        assert out is not None
+        return out
+
     def _open_status(self, s: _Snapshot, when: datetime) -> npt.NDArray[np.int8]:
         """Per row: 1 open, 0 closed, -1 unknown — :meth:`WeeklySchedule.is_open`, vectorised."""
-        when = when.astimezone(SEOUL)
+        when = when.astimezone(self.timezone)
         wd = when.weekday()
         minute = when.hour * 60 + when.minute
         key = ("open", wd, minute)
@@ -1099,13 +1147,14 @@ class EmbeddedIndex:
     def _bm25(
         self, s: _Snapshot, terms: Sequence[str], req: SearchRequest, idx: IntArray
     ) -> tuple[IntArray, FloatArray]:
-        """The best BM25_DEPTH BM25 hits inside the candidates ``idx`` (exact), best first."""
+        """The best ``bm25_depth`` BM25 hits inside the candidates ``idx`` (exact), best first."""
+        depth, first_fetch = self.bm25_depth, self.first_fetch
         schema = s.schema
         text_q = tantivy.Query.boolean_query(
             [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "body", t)) for t in terms]
         )
         inside_share = len(idx) / max(1, len(s.alive_rows))  # of the hits, expected inside C
-        if len(idx) <= ROW_SET_MAX and len(idx) < len(s.alive_rows):
+        if len(idx) <= self.row_set_max and len(idx) < len(s.alive_rows):
             restrict = [tantivy.Query.term_set_query(schema, "row", idx.tolist())]
             inside_share = 1.0
         else:
@@ -1118,13 +1167,13 @@ class EmbeddedIndex:
             )
         member = np.zeros(s.n, dtype=np.bool_)
         member[idx] = True
-        # The first page: enough for BM25_DEPTH hits inside C if C's share of the hits is its
-        # share of the index (a restriction only raises it), with a margin; at most FIRST_FETCH.
-        # It is only a guess for speed: while a full page holds fewer than BM25_DEPTH hits
+        # The first page: enough for `depth` hits inside C if C's share of the hits is its
+        # share of the index (a restriction only raises it), with a margin; at most `first_fetch`.
+        # It is only a guess for speed: while a full page holds fewer than `depth` hits
         # inside C, the next page is read (offset paging, so no hit is converted twice), the
-        # total read growing x4 per page, until the best BM25_DEPTH inside C are certain (every
+        # total read growing x4 per page, until the best `depth` inside C are certain (every
         # unread hit scores no higher) or every match was read.
-        limit = min(FIRST_FETCH, max(BM25_DEPTH, math.ceil(1.5 * BM25_DEPTH / max(inside_share, 1e-9)) + 32))
+        limit = min(first_fetch, max(depth, math.ceil(1.5 * depth / max(inside_share, 1e-9)) + 32))
         offset = 0
         total_docs = max(1, s.searcher.num_docs)
         found = 0
@@ -1142,13 +1191,13 @@ class EmbeddedIndex:
             row_pages.append(rows[inside])
             score_pages.append(scores[inside])
             found += int(inside.sum())
-            if len(hits) < limit or found >= BM25_DEPTH or offset + limit >= total_docs:
+            if len(hits) < limit or found >= depth or offset + limit >= total_docs:
                 break
             offset += limit
             limit = 3 * offset
         if len(row_pages) == 1:
-            return row_pages[0][:BM25_DEPTH], score_pages[0][:BM25_DEPTH]
-        return np.concatenate(row_pages)[:BM25_DEPTH], np.concatenate(score_pages)[:BM25_DEPTH]
+            return row_pages[0][:depth], score_pages[0][:depth]
+        return np.concatenate(row_pages)[:depth], np.concatenate(score_pages)[:depth]
 
     def _restrictions(self, s: _Snapshot, req: SearchRequest) -> list[tantivy.Query]:
         """Coarse tantivy clauses implied by the hard filters (each a superset of the exact one)."""
@@ -1319,7 +1368,10 @@ class EmbeddedIndex:
         cap = 1.0
         for r, (doc, doc_terms) in zip(rows, s.read_docs(rows), strict=True):
             cos = float(np.asarray(s.vectors[r], dtype=np.float32) @ qv) if qv is not None else None
-            open_now = doc.hours.is_open(when) if doc.hours is not None else None
+            if req.open_at is not None:
+                open_now = open_in_window(doc, req.open_at)
+            else:
+                open_now = doc.hours.is_open(when) if doc.hours is not None else None
             prior = float(s.cols["prior"][r])
             if has_text:
                 parts: list[tuple[float, float]] = []
@@ -1366,6 +1418,7 @@ def _matched(req: SearchRequest, doc: Restaurant, open_now: bool | None) -> list
         if sub_category_matches(doc, [v]):
             out.append(f"분류:{v}")
     out.extend(f"메뉴:{t}" for t in req.menu)
+    out.extend(f"종류:{v}" for v in req.kind if kind_matches(doc, [v]))
     out.extend(f"편의:{v}" for v in req.convenience)
     if req.title is not None:
         out.append(f"상호:{req.title}")

@@ -149,8 +149,17 @@ def open_status(doc: Restaurant, when: datetime) -> bool | None:
     return doc.hours.is_open(when) if doc.hours is not None else None
 
 
+def open_in_window(doc: Restaurant, open_at: OpenAt) -> bool | None:
+    """Open at one of the filter's instants (True), closed at all (False), or unknown (None)."""
+    statuses = [open_status(doc, t) for t in open_at.instants()]
+    if any(st is True for st in statuses):
+        return True
+    return None if all(st is None for st in statuses) else False
+
+
 def open_matches(doc: Restaurant, open_at: OpenAt) -> bool:
-    status = open_status(doc, open_at.when)
+    """Open at one of the filter's instants; unknown hours only with ``include_unknown``."""
+    status = open_in_window(doc, open_at)
     return status is True or (status is None and open_at.include_unknown)
 
 
@@ -166,6 +175,25 @@ def cuisine_matches(doc: Restaurant, values: Iterable[str]) -> bool:
 def sub_category_matches(doc: Restaurant, values: Iterable[str]) -> bool:
     sub = normalize_key(doc.sub_category or "")
     return bool(sub) and any(normalize_key(v) in sub for v in values)
+
+
+def kind_matches(doc: Restaurant, values: Iterable[str]) -> bool:
+    have = {normalize_key(k) for k in doc.kinds}
+    return any(normalize_key(v) in have for v in values)
+
+
+def excluded(doc: Restaurant, req: SearchRequest) -> bool:
+    """Whether ``doc`` has anything the request excludes (kind, cuisine, menu term, name part)."""
+    if req.exclude_kind and kind_matches(doc, req.exclude_kind):
+        return True
+    if req.exclude_cuisine and cuisine_matches(doc, req.exclude_cuisine):
+        return True
+    if req.exclude_menu:
+        entries = menu_entries(doc)
+        if any(normalize_key(t) in e for t in req.exclude_menu for e in entries):
+            return True
+    title = "".join(title_words(doc.title))
+    return any(normalize_key(t) and normalize_key(t) in title for t in req.exclude_title)
 
 
 def distance_m(doc: Restaurant, lat: float, lon: float) -> float | None:
@@ -189,6 +217,10 @@ def passes(doc: Restaurant, req: SearchRequest, polygon: PolygonTest | None = No
     if req.sub_category and not sub_category_matches(doc, req.sub_category):
         return False
     if req.menu and not menu_matches(doc, req.menu):
+        return False
+    if req.kind and not kind_matches(doc, req.kind):
+        return False
+    if excluded(doc, req):
         return False
     if req.convenience and not convenience_matches(doc, req.convenience):
         return False

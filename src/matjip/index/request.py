@@ -35,15 +35,18 @@ translate a request field by field::
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from matjip.documents import Restaurant
+from matjip.settings import DEFAULT_TIMEZONE
 
-SEOUL = ZoneInfo("Asia/Seoul")
+# a request model has no settings: OpenAt normalises to the default zone, and the index converts
+# to ``settings.timezone`` itself (the same zone unless MATJIP_TIMEZONE says otherwise)
+SEOUL = ZoneInfo(DEFAULT_TIMEZONE)
 MAX_K = 50
 
 
@@ -140,23 +143,46 @@ class PriceRange(_Model):
 
 
 class OpenAt(_Model):
-    """Open at ``when`` according to the parsed business hours (:meth:`WeeklySchedule.is_open`).
+    """Open at ``when`` — or, with ``until``, at some time from ``when`` to ``until`` (a meal or a
+    whole day: "내일 점심", "토요일에 여는") — according to the parsed business hours
+    (:meth:`WeeklySchedule.is_open`), checked at ``when`` and every 30 minutes up to ``until``.
 
-    ``when`` is converted to Asia/Seoul; a naive datetime is taken to be Seoul time. Documents
-    whose hours are unknown (no hours, or unparsed) pass when ``include_unknown`` is true (the
-    default; their hit carries ``open_now=None`` and a lower score) and fail otherwise. Documents
-    known to be closed at ``when`` never pass.
+    ``when`` is converted to :data:`SEOUL` (the default time zone); a naive datetime is taken to
+    be Seoul time. Documents whose hours are unknown (no hours, or unparsed) fail unless
+    ``include_unknown`` is set (then their hit carries ``open_now=None`` and a lower score):
+    unknown hours never count as open by default. Documents known to be closed never pass.
     """
 
     when: datetime
-    include_unknown: bool = True
+    until: datetime | None = None
+    include_unknown: bool = False
 
-    @field_validator("when")
+    @field_validator("when", "until")
     @classmethod
-    def _seoul(cls, v: datetime) -> datetime:
+    def _seoul(cls, v: datetime | None) -> datetime | None:
+        if v is None:
+            return None
         if v.tzinfo is None or v.utcoffset() is None:
             return v.replace(tzinfo=SEOUL)
         return v.astimezone(SEOUL)
+
+    @model_validator(mode="after")
+    def _window(self) -> OpenAt:
+        if self.until is not None and not (self.when <= self.until <= self.when + timedelta(days=1)):
+            raise ValueError("until must be after when, within a day")
+        return self
+
+    def instants(self) -> list[datetime]:
+        """The times the filter checks: ``when``, then every 30 minutes up to ``until``."""
+        out = [self.when]
+        if self.until is not None:
+            t = self.when + timedelta(minutes=30)
+            while t <= self.until:
+                out.append(t)
+                t += timedelta(minutes=30)
+            if out[-1] != self.until:
+                out.append(self.until)
+        return out
 
 
 class SearchRequest(_Model):
@@ -171,6 +197,10 @@ class SearchRequest(_Model):
     - ``convenience``: the document must have all of these ``convenience`` values (exact).
     - ``title``: the restaurant name; ``"진대감"`` finds ``"진대감"``, ``"진대감 마포점"`` and
       ``"진대감마포점"`` but not ``"진대감갈비"`` (see :func:`matjip.index.reference.title_matches`).
+    - ``kind``: restaurant kinds (``Restaurant.kinds``, see :mod:`matjip.kinds`), any of.
+    - ``exclude_kind`` / ``exclude_cuisine``: kinds and cuisines a document must not have.
+    - ``exclude_menu``: terms no menu name or ``review_food`` entry may contain (as ``menu``).
+    - ``exclude_title``: name substrings (brands, chains) a document's name must not contain.
     - ``exclude_ids``: place ids never returned (e.g. already shown).
     - ``sort``: ``"relevance"`` or ``"distance"`` (requires ``geo``).
     """
@@ -187,6 +217,11 @@ class SearchRequest(_Model):
     open_at: OpenAt | None = None
     k: int = Field(default=3, ge=1, le=MAX_K)
     sort: Literal["relevance", "distance"] = "relevance"
+    kind: list[str] = Field(default_factory=list)
+    exclude_kind: list[str] = Field(default_factory=list)
+    exclude_cuisine: list[str] = Field(default_factory=list)
+    exclude_menu: list[str] = Field(default_factory=list)
+    exclude_title: list[str] = Field(default_factory=list)
     exclude_ids: list[str] = Field(default_factory=list)
 
     @field_validator("text")
@@ -194,7 +229,18 @@ class SearchRequest(_Model):
     def _text(cls, v: str) -> str:
         return " ".join(v.split())
 
-    @field_validator("cuisine", "sub_category", "menu", "convenience", "exclude_ids")
+    @field_validator(
+        "cuisine",
+        "sub_category",
+        "menu",
+        "convenience",
+        "kind",
+        "exclude_kind",
+        "exclude_cuisine",
+        "exclude_menu",
+        "exclude_title",
+        "exclude_ids",
+    )
     @classmethod
     def _lists(cls, v: list[str]) -> list[str]:
         return _clean_list(v)
@@ -222,6 +268,11 @@ class SearchRequest(_Model):
             or self.cuisine
             or self.sub_category
             or self.menu
+            or self.kind
+            or self.exclude_kind
+            or self.exclude_cuisine
+            or self.exclude_menu
+            or self.exclude_title
             or self.convenience
             or self.title
             or self.price

@@ -4,25 +4,9 @@ Crawled categories are Kakao/Naver paths such as ``"한식>육류,고기>족발,
 as ``"육류"`` or even brand names such as ``"명륜진사갈비"``. Search needs one coarse cuisine
 per restaurant (for filters like "중식 말고") and keeps the rest of the path as ``sub_category``.
 
-The taxonomy (:data:`CUISINES`), with what each value covers:
-
-========== ===================================================================================
-한식        Korean: meat grills, stews, soups, noodles (국수/냉면), seafood and raw fish (회),
-            porridge, 도시락, 샤브샤브 (Korean-style chains), 기사식당/구내식당
-중식        Chinese: 중국요리, 짜장/짬뽕, 마라탕, 양꼬치
-일식        Japanese: 초밥/회(일식), 돈까스/우동, 라멘, 이자카야-style food, Japanese curry
-양식        Western: Italian, pizza, steak, burgers filed as 양식, Mexican, family restaurants,
-            salad bars, and fusion food of no clearer origin
-아시아      other Asian: Vietnamese, Thai, Indian, Turkish, other South-East Asian
-분식        Korean snack food: 떡볶이, 김밥, 라면, 만두
-치킨        fried chicken, 통닭, 닭강정
-패스트푸드  fast food chains, sandwiches, toast, hot dogs
-카페·디저트 cafés (incl. themed cafés), coffee, ice cream, bingsu, rice cakes (떡), sweets
-베이커리    bakeries: 제과, bread, doughnuts
-술집        bars: 호프, 이자카야 (일본식주점), 포차, wine and cocktail bars
-뷔페        buffets of any kind
-기타        unknown (generic "음식점"/"기타"/food courts with nothing more specific)
-========== ===================================================================================
+The taxonomy (:data:`CUISINES`) is the cuisine list of :mod:`matjip.vocab`; its data file
+``data/vocabulary.toml`` says what each cuisine covers (한식: meat grills, stews, soups, noodles,
+seafood and 회, …; 기타: unknown, generic "음식점"/"기타"/food courts with nothing more specific).
 
 Decisions: pizza stays under 양식 (as Kakao files it); ``"베이커리,카페"`` is a café unless the
 title says bakery; ``간식`` is split by its second level (bakery, dessert, 치킨 for 닭강정,
@@ -40,25 +24,15 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-CUISINES: Final[tuple[str, ...]] = (
-    "한식",
-    "중식",
-    "일식",
-    "양식",
-    "아시아",
-    "분식",
-    "치킨",
-    "패스트푸드",
-    "카페·디저트",
-    "베이커리",
-    "술집",
-    "뷔페",
-    "기타",
-)
-UNKNOWN: Final = "기타"
+from matjip.vocab import check_names, vocab
 
+CUISINES: Final[tuple[str, ...]] = vocab().cuisines
+UNKNOWN: Final = vocab().unknown_cuisine
+
+# the cuisines the tables below map to, by name (checked against the vocabulary at import)
 _KO, _CN, _JP, _WE, _AS = "한식", "중식", "일식", "양식", "아시아"
 _SN, _CH, _FF, _CA, _BA, _BAR, _BU = "분식", "치킨", "패스트푸드", "카페·디저트", "베이커리", "술집", "뷔페"
+check_names((_KO, _CN, _JP, _WE, _AS, _SN, _CH, _FF, _CA, _BA, _BAR, _BU), CUISINES, "ingest.category")
 
 
 @dataclass(frozen=True)

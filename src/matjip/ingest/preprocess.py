@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from matjip.documents import MenuItem, Restaurant
+from matjip.documents import Evidence, MenuItem, Restaurant
 from matjip.ingest.category import classify_category
 from matjip.ingest.clean import clean_title, normalize_space
 from matjip.ingest.coords import parse_coordinates
@@ -17,9 +17,10 @@ from matjip.ingest.enrich import Enricher, Enrichment
 from matjip.ingest.hours import parse_business_hours
 from matjip.ingest.price import parse_price
 from matjip.ingest.summary import build_summary
+from matjip.kinds import kinds
 
 # Bump when preprocessing changes in a way that must re-process stored documents.
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"  # 2: restaurant kinds
 
 
 def preprocess(doc: CrawlDocument) -> Restaurant:
@@ -75,16 +76,26 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
     )
 
 
+def kind_evidence(r: Restaurant) -> list[Evidence]:
+    """The restaurant's kinds (matjip.kinds) as evidence: category path, name or menu share."""
+    return [
+        Evidence(field="kind", value=k.kind, source=k.source, span=k.span)
+        for k in kinds().classify(r.category, r.title, [m.name for m in r.menus])
+    ]
+
+
 def finish(r: Restaurant, e: Enrichment) -> Restaurant:
-    """Attach enrichment and the summary."""
+    """Attach the kinds, enrichment and the summary."""
+    kind_ev = kind_evidence(r)
     r = r.model_copy(
         update={
+            "kinds": [ev.value for ev in kind_ev],
             "review_food": e.review_food,
             "convenience": e.convenience,
             "atmosphere": e.atmosphere,
             "occasion": e.occasion,
             "features": e.features,
-            "evidence": e.evidence,
+            "evidence": [*kind_ev, *e.evidence],
         }
     )
     r.summary = build_summary(r)

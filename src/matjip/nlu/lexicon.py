@@ -2,8 +2,8 @@
 
 Documents are enriched with :mod:`matjip.ingest.enrich.lexicon` (review phrasing); queries are
 phrased differently ("주차되는", "차 가져가도 돼?", "조용히 대화할 수 있는"), so this module keeps
-its own surfaces. Canonical values are the document vocabulary: convenience/atmosphere/occasion
-keys of the enrichment lexicon, and cuisine names of :data:`matjip.ingest.category.CUISINES`.
+its own surfaces. Canonical values are the document vocabulary: the cuisine and convenience
+names of :mod:`matjip.vocab` (checked at import), atmosphere/occasion keys of the enrichment lexicon.
 
 Surface entries are regular-expression fragments (compiled once by the parser). Plain Hangul is
 the common case; ``\\s*`` marks where users may or may not put a space.
@@ -12,6 +12,8 @@ the common case; ``\\s*`` marks where users may or may not put a space.
 from __future__ import annotations
 
 from typing import Final
+
+from matjip.vocab import check_names, vocab
 
 # --- category (cuisine) words → CUISINES ------------------------------------------------------
 # Dish words are menus, not categories: "삼겹살집" → menu 삼겹살, "치킨집" → menu 치킨,
@@ -138,6 +140,8 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
     "놀이방": (r"놀이방", r"(?<!노)(?<!노\s)키즈\s*(?:존|룸|카페|공간)", r"놀이\s*(?:공간|시설)"),
     "유아의자": (r"유아\s*의자", r"아기\s*의자", r"애기\s*의자", r"하이\s*체어", r"유아용\s*의자"),
 }
+check_names(CATEGORY, vocab().cuisines, "nlu.lexicon.CATEGORY")
+check_names(CONVENIENCE, vocab().conveniences, "nlu.lexicon.CONVENIENCE")
 
 # --- atmosphere -------------------------------------------------------------------------------
 ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = {

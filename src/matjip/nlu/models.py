@@ -13,7 +13,9 @@ from pydantic import BaseModel, Field
 
 Intent = Literal["search", "compare", "information"]
 Order = Literal["relevance", "distance", "rating"]
-LocationMode = Literal["near", "in", "none"]
+LocationMode = Literal["near", "in"]
+"""Near a place (a radius around it) or in it (its address region): the one near/in type, used by
+the NLU result, the agent's location context and the search plan."""
 Smalltalk = Literal["thanks", "greeting", "bye"]
 Ask = Literal["hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating"]
 TimeKind = Literal["now", "at", "range"]
@@ -99,7 +101,7 @@ class NLUResult(BaseModel):
     count: int | None = None
     order: Order | None = None
     party: PartySpec = Field(default_factory=PartySpec)
-    location_mode: LocationMode = "none"
+    location_mode: LocationMode | Literal["none"] = "none"  # "none": the question names no place
     user_location: bool = False
     ordinal: int | None = None
     ordinals: list[int] = Field(default_factory=list)  # all ordinals ("첫 번째랑 두 번째 비교")

@@ -4,8 +4,8 @@ One :class:`OfflineNLU` per process; everything is compiled in the constructor a
 :meth:`OfflineNLU.parse` is pure and fast (well under a millisecond after Kiwi's warm-up).
 
 How a query is read
-    1. Normalise (NFC, full-width ASCII, control characters, whitespace) and cut at
-       :data:`MAX_CHARS` characters (noted).
+    1. Normalise (:func:`~matjip.nlu.normalize.normalize_query`, full-width ASCII, noise runs)
+       and cut at :data:`~matjip.nlu.normalize.MAX_QUERY_CHARS` characters (noted).
     2. Kiwi morphemes (the shared, cached instance) give word and morpheme boundaries.
     3. Candidate spans come from the gazetteer (places), the vocabulary (titles, menus) and the
        query lexicons (category, convenience, atmosphere, occasion). Overlaps are resolved by
@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from matjip.nlu import lexicon as L
 from matjip.nlu._regex import FastRegex
 from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
+from matjip.nlu.normalize import MAX_QUERY_CHARS, normalize_query
 from matjip.nlu.slots import (
     Span,
     parse_count,
@@ -56,11 +56,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_CHARS: Final = 500
-
 _FULLWIDTH = {i: i - 0xFEE0 for i in range(0xFF01, 0xFF5F)}
-_FULLWIDTH[0x3000] = 0x20
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _HANGUL_SYLLABLE = re.compile(r"[가-힣]")
 _HANGUL_ANY = re.compile(r"[가-힣ㄱ-ㅎㅏ-ㅣ]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -238,10 +234,8 @@ class _Cand:
 
 
 def _normalize(text: str) -> str:
-    t = unicodedata.normalize("NFC", text)
-    t = t.translate(_FULLWIDTH)
-    t = _INVISIBLE.sub("", t)
-    t = "".join(ch if ch.isprintable() else " " for ch in t)
+    """:func:`normalize_query`, then full-width ASCII folded and noise runs dropped."""
+    t = normalize_query(text).translate(_FULLWIDTH)
     t = _RUNS.sub(" ", t)  # "ㅋㅋㅋㅋㅋ", "!!!!!!", "가가가가…": noise, dropped
     return " ".join(t.split())
 
@@ -319,10 +313,10 @@ class OfflineNLU:
 
     def _parse(self, raw: str) -> NLUResult:
         notes: list[str] = []
-        text = _normalize(raw[: MAX_CHARS * 4])
-        if len(text) > MAX_CHARS or len(raw) > MAX_CHARS * 4:
-            notes.append(f"truncated:{len(raw)}→{MAX_CHARS}")
-            text = text[:MAX_CHARS].rstrip()
+        text = _normalize(raw[: MAX_QUERY_CHARS * 4])
+        if len(text) > MAX_QUERY_CHARS or len(raw) > MAX_QUERY_CHARS * 4:
+            notes.append(f"truncated:{len(raw)}→{MAX_QUERY_CHARS}")
+            text = text[:MAX_QUERY_CHARS].rstrip()
         if not text:
             return NLUResult(confidence=0.0, lang="ko", notes=[*notes, "empty"])
         has_hangul = bool(_HANGUL_SYLLABLE.search(text))
@@ -492,7 +486,7 @@ class OfflineNLU:
         # location mode
         user_location = bool(user_spans)
         followup_place = bool(followup_spans)
-        location_mode: LocationMode = "none"
+        location_mode: LocationMode | Literal["none"] = "none"
         locs = [c for c in accepted if c.kind == "location" and c.values[0] in entities.location]
         if locs:
             place_types[(locs[0].start, locs[0].end)] = self._place_type(locs[0].values[0])

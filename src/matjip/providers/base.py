@@ -11,7 +11,7 @@ Two operations are enough for every stage:
 
 Transport problems raise :class:`~matjip.errors.ProviderError` (or
 :class:`~matjip.errors.ProviderTimeout`); every exception raised by a client carries the
-record of the failed call in ``exc.call_record`` (see :func:`record_of`).
+record of the failed call in its ``record`` field (see :func:`record_of`).
 
 Retries (429 and 5xx, connection errors) follow :class:`RetryPolicy`: exponential backoff with
 jitter, honouring ``Retry-After``. Read timeouts are not retried: a slow provider would blow the
@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
 
-from matjip.errors import MatjipError, ValidationFailure
+from matjip.errors import MatjipError, ProviderError, ValidationFailure
 from matjip.providers.pricing import cost_usd
 
 Role = Literal["system", "user", "assistant"]
@@ -93,15 +93,9 @@ def finished_call(
     )
 
 
-def attach_record(exc: BaseException, record: CallRecord) -> BaseException:
-    """Attach ``record`` to ``exc`` (as ``exc.call_record``) and return ``exc``."""
-    exc.call_record = record  # type: ignore[attr-defined]
-    return exc
-
-
 def record_of(exc: BaseException) -> CallRecord | None:
-    """The :class:`CallRecord` a client attached to ``exc``, if any."""
-    rec = getattr(exc, "call_record", None)
+    """The :class:`CallRecord` a client put in ``exc.record``, if any."""
+    rec = exc.record if isinstance(exc, ProviderError | ValidationFailure) else None
     return rec if isinstance(rec, CallRecord) else None
 
 
@@ -215,16 +209,17 @@ def extract_json_text(text: str) -> str:
 
 
 def parse_json_reply(text: str | None, schema: type[T]) -> T:
-    """Validate a model reply into ``schema``; raises :class:`ValidationFailure` with the reason."""
+    """Validate a model reply into ``schema``; raises :class:`ValidationFailure` with the reason
+    (and the reply in its ``raw`` field)."""
     if text is None or not text.strip():
-        raise ValidationFailure("empty reply")
+        raise ValidationFailure("empty reply", raw=text)
     candidate = extract_json_text(text)
     try:
         data = json.loads(candidate)
     except json.JSONDecodeError as exc:
-        raise ValidationFailure(f"invalid JSON: {exc.msg} at position {exc.pos}") from exc
+        raise ValidationFailure(f"invalid JSON: {exc.msg} at position {exc.pos}", raw=text) from exc
     if not isinstance(data, dict):
-        raise ValidationFailure(f"reply is a JSON {type(data).__name__}, not an object")
+        raise ValidationFailure(f"reply is a JSON {type(data).__name__}, not an object", raw=text)
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
@@ -232,7 +227,7 @@ def parse_json_reply(text: str | None, schema: type[T]) -> T:
         for err in exc.errors()[:5]:
             loc = ".".join(str(p) for p in err["loc"]) or "(root)"
             parts.append(f"{loc}: {err['msg']}")
-        raise ValidationFailure("schema violation: " + "; ".join(parts)) from exc
+        raise ValidationFailure("schema violation: " + "; ".join(parts), raw=text) from exc
 
 
 def inline_schema(schema: type[BaseModel]) -> dict[str, Any]:

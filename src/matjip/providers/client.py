@@ -38,7 +38,7 @@ def make_client(
         base_url = options.base_url or OPENAI_DEFAULT_BASE_URL
         if not options.api_key and base_url.rstrip("/") == OPENAI_DEFAULT_BASE_URL:
             raise ConfigurationError(
-                "llm_provider=openai needs OPENAI_API_KEY in the environment "
+                "llm_provider=openai needs OPENAI_API_KEY (environment or .env) "
                 "(or MATJIP_LLM_BASE_URL pointing at a local OpenAI-compatible server)"
             )
         return OpenAICompatClient(
@@ -51,6 +51,7 @@ def make_client(
             stream_usage=options.stream_usage,
             temperature=options.temperature,
             transport=transport,
+            tracing_config=options.tracing,
         )
     if provider == "gemini":
         from matjip.providers.gemini import GeminiClient
@@ -63,6 +64,7 @@ def make_client(
             retry=retry_policy(options, sleep),
             temperature=options.temperature,
             httpx_client=transport,
+            tracing_config=options.tracing,
         )
     if provider == "fake":
         return FakeLLM(model=options.model or "fake", function=fake_replies)

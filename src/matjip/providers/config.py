@@ -1,24 +1,22 @@
-"""LLM options, read from :class:`~matjip.settings.Settings` and the providers' usual env variables.
+"""LLM options, derived from :class:`~matjip.settings.Settings` (and nothing else).
 
 Settings fields used (``MATJIP_`` prefix): ``llm_provider``, ``llm_model``, ``llm_base_url``,
-``llm_timeout_s``, ``llm_max_retries``, ``llm_turn_budget_calls``, ``llm_plan``. Optional fields,
-read from the settings object when it has them and from ``MATJIP_<NAME>`` in the environment
-otherwise (defaults in :class:`LLMOptions`): ``llm_stages`` (comma list of
-``understand,decide,plan,grade,generate``, or ``all``), ``llm_backoff_base_s``,
+``llm_timeout_s``, ``llm_max_retries``, ``llm_turn_budget_calls``, ``llm_plan``, ``llm_stages``
+(comma list of ``understand,decide,plan,grade,generate``, or ``all``), ``llm_backoff_base_s``,
 ``llm_backoff_max_s``, ``llm_json_mode`` (``json_schema``, ``json_object``, ``none``),
-``llm_temperature``, ``llm_enrich_batch``, ``llm_enrich_concurrency``, ``llm_enrich_rps``. Keys never live in settings files of ours: ``OPENAI_API_KEY``,
-``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` and ``TAVILY_API_KEY`` are read from the environment
-(``tavily_api_key`` in settings wins for Tavily).
+``llm_temperature``, ``llm_enrich_batch``, ``llm_enrich_concurrency``, ``llm_enrich_rps``; the
+keys ``openai_api_key`` (``OPENAI_API_KEY``), ``openai_base_url`` (``OPENAI_BASE_URL``),
+``gemini_api_key`` (``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``) and the LangSmith fields.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from matjip.errors import ConfigurationError
+from matjip.providers.tracing import OFF, TracingConfig
+from matjip.settings import Settings, secret
 
 STAGES: tuple[str, ...] = ("understand", "decide", "plan", "grade", "generate")
 DEFAULT_STAGES: frozenset[str] = frozenset({"grade", "generate"})
@@ -30,6 +28,7 @@ DEFAULT_MODELS: dict[str, str] = {
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 JsonMode = Literal["json_schema", "json_object", "none"]
+JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "none")
 
 
 def parse_stages(value: str | None, *, plan: bool = False) -> frozenset[str]:
@@ -71,45 +70,38 @@ class LLMOptions:
     enrich_concurrency: int = 4
     enrich_rps: float = 2.0
 
+    tracing: TracingConfig = OFF
+
     @classmethod
-    def from_settings(cls, settings: Any, env: Mapping[str, str] | None = None) -> LLMOptions:
-        env = os.environ if env is None else env
-        provider = str(getattr(settings, "llm_provider", "none"))
-
-        def opt(name: str, default: Any) -> Any:
-            # a settings field when the Settings class has it, else MATJIP_<NAME> from the environment
-            value = getattr(settings, name, None)
-            if value is None:
-                value = env.get(f"MATJIP_{name.upper()}") or None
-            return default if value is None else value
-
+    def from_settings(cls, settings: Settings) -> LLMOptions:
+        provider = settings.llm_provider
         api_key: str | None = None
-        base_url = getattr(settings, "llm_base_url", None)
+        base_url = settings.llm_base_url or None
         if provider == "openai":
-            api_key = env.get("OPENAI_API_KEY") or None
-            base_url = base_url or env.get("OPENAI_BASE_URL") or OPENAI_DEFAULT_BASE_URL
+            api_key = secret(settings.openai_api_key)
+            base_url = base_url or settings.openai_base_url or OPENAI_DEFAULT_BASE_URL
         elif provider == "gemini":
-            api_key = env.get("GEMINI_API_KEY") or env.get("GOOGLE_API_KEY") or None
-        stages_value = opt("llm_stages", None)
-        json_mode = str(opt("llm_json_mode", "json_schema"))
-        if json_mode not in ("json_schema", "json_object", "none"):
+            api_key = secret(settings.gemini_api_key)
+        json_mode = next((m for m in JSON_MODES if m == settings.llm_json_mode), None)
+        if json_mode is None:
             raise ConfigurationError(
-                f"llm_json_mode must be json_schema, json_object or none, not {json_mode!r}"
+                f"llm_json_mode must be json_schema, json_object or none, not {settings.llm_json_mode!r}"
             )
         return cls(
             provider=provider,
-            model=getattr(settings, "llm_model", None) or DEFAULT_MODELS.get(provider, ""),
+            model=settings.llm_model or DEFAULT_MODELS.get(provider, ""),
             base_url=base_url,
             api_key=api_key,
-            timeout_s=float(opt("llm_timeout_s", 20.0)),
-            max_retries=int(opt("llm_max_retries", 2)),
-            backoff_base_s=float(opt("llm_backoff_base_s", 0.5)),
-            backoff_max_s=float(opt("llm_backoff_max_s", 8.0)),
-            turn_budget_calls=int(opt("llm_turn_budget_calls", 4)),
-            stages=parse_stages(stages_value, plan=bool(getattr(settings, "llm_plan", False))),
-            json_mode=json_mode,  # type: ignore[arg-type]
-            temperature=None if opt("llm_temperature", None) is None else float(opt("llm_temperature", None)),
-            enrich_batch=int(opt("llm_enrich_batch", 4)),
-            enrich_concurrency=int(opt("llm_enrich_concurrency", 4)),
-            enrich_rps=float(opt("llm_enrich_rps", 2.0)),
+            timeout_s=settings.llm_timeout_s,
+            max_retries=settings.llm_max_retries,
+            backoff_base_s=settings.llm_backoff_base_s,
+            backoff_max_s=settings.llm_backoff_max_s,
+            turn_budget_calls=settings.llm_turn_budget_calls,
+            stages=parse_stages(settings.llm_stages, plan=settings.llm_plan),
+            json_mode=json_mode,
+            temperature=settings.llm_temperature,
+            enrich_batch=settings.llm_enrich_batch,
+            enrich_concurrency=settings.llm_enrich_concurrency,
+            enrich_rps=settings.llm_enrich_rps,
+            tracing=TracingConfig.from_settings(settings),
         )

@@ -29,7 +29,6 @@ from matjip.providers.base import (
     Message,
     T,
     TextStream,
-    attach_record,
     error_text,
     parse_json_reply,
     rough_tokens,
@@ -141,13 +140,13 @@ class FakeLLM:
                 if isinstance(reply, ProviderError | ValidationFailure)
                 else ProviderError(error_text(reply))
             )
-            raise attach_record(exc, self._record(call, "", exc))
+            exc.record = self._record(call, "", exc)
+            raise exc
         text = self._as_text(reply)
         try:
-            value = parse_json_reply(text, schema)
+            value = parse_json_reply(text, schema)  # a failure carries the reply as ``raw``
         except ValidationFailure as exc:
-            exc.raw = text  # type: ignore[attr-defined]
-            attach_record(exc, self._record(call, text, exc))
+            exc.record = self._record(call, text, exc)
             raise
         return value, self._record(call, text)
 
@@ -170,7 +169,7 @@ class FakeLLM:
                     yield item
             except ProviderError as exc:
                 ts.record = self._record(call, "".join(out), exc)
-                attach_record(exc, ts.record)
+                exc.record = ts.record
                 raise
             finally:
                 if ts.record is None:

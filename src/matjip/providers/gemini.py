@@ -25,7 +25,6 @@ from matjip.providers.base import (
     RetryPolicy,
     T,
     TextStream,
-    attach_record,
     error_text,
     finished_call,
     inline_schema,
@@ -63,6 +62,7 @@ class GeminiClient:
         retry: RetryPolicy | None = None,
         temperature: float | None = None,
         httpx_client: Any = None,
+        tracing_config: tracing.TracingConfig = tracing.OFF,
     ) -> None:
         try:
             from google import genai
@@ -73,8 +73,9 @@ class GeminiClient:
             ) from exc
         if not api_key:
             raise ConfigurationError(
-                "llm_provider=gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY) in the environment"
+                "llm_provider=gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY; environment or .env)"
             )
+        self._tracing = tracing_config
         self.model = model
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
@@ -190,18 +191,14 @@ class GeminiClient:
                 if response.candidates:
                     reason = getattr(response.candidates[0], "finish_reason", None)
                 raise ValidationFailure(f"reply has no text (finish_reason={reason})")
-            try:
-                value = parse_json_reply(text, schema)
-            except ValidationFailure as exc:
-                exc.raw = text  # type: ignore[attr-defined]
-                raise
+            value = parse_json_reply(text, schema)  # a failure carries the reply as ``raw``
         except (ProviderError, ValidationFailure) as exc:
             record = self._record(stage, started, usage, attempts=attempt + 1, error=error_text(exc))
-            tracing.record_call(record, messages)
-            attach_record(exc, record)
+            tracing.record_call(record, messages, config=self._tracing)
+            exc.record = record
             raise
         record = self._record(stage, started, usage, attempts=attempt + 1)
-        tracing.record_call(record, messages, value.model_dump(mode="json"))
+        tracing.record_call(record, messages, value.model_dump(mode="json"), config=self._tracing)
         return value, record
 
     # --- streaming -------------------------------------------------------------------------
@@ -250,7 +247,7 @@ class GeminiClient:
                         raise self._translate(exc, attempt + 1) from exc
             except ProviderError as exc:
                 ts.record = self._record(stage, started, usage, attempts=attempt + 1, error=error_text(exc))
-                attach_record(exc, ts.record)
+                exc.record = ts.record
                 raise
             finally:
                 close = getattr(it, "close", None)
@@ -259,7 +256,7 @@ class GeminiClient:
                         close()
                 if ts.record is None:
                     ts.record = self._record(stage, started, usage, attempts=attempt + 1)
-                tracing.record_call(ts.record, messages, "".join(out))
+                tracing.record_call(ts.record, messages, "".join(out), config=self._tracing)
 
         return TextStream(pieces)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from matjip.errors import ProviderError, ProviderTimeout, ValidationFailure
+from matjip.errors import HTTPStatusFailure, ProviderError, ProviderTimeout, ValidationFailure
 from matjip.providers import tracing
 from matjip.providers.base import (
     CallRecord,
@@ -30,7 +30,6 @@ from matjip.providers.base import (
     RetryPolicy,
     T,
     TextStream,
-    attach_record,
     error_text,
     finished_call,
     inline_schema,
@@ -38,14 +37,6 @@ from matjip.providers.base import (
 )
 from matjip.providers.config import OPENAI_DEFAULT_BASE_URL, JsonMode
 from matjip.providers.http import send_with_retries
-
-
-class HTTPStatusFailure(ProviderError):
-    """The provider answered with an error status."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(f"HTTP {status}: {detail}")
-        self.status = status
 
 
 def _error_detail(resp: httpx.Response) -> str:
@@ -87,7 +78,9 @@ class OpenAICompatClient:
         provider: str = "openai",
         transport: httpx.BaseTransport | None = None,
         extra_headers: dict[str, str] | None = None,
+        tracing_config: tracing.TracingConfig = tracing.OFF,
     ) -> None:
+        self._tracing = tracing_config
         self.provider = provider
         self.model = model
         self.base_url = base_url.rstrip("/")
@@ -202,22 +195,18 @@ class OpenAICompatClient:
             if text is None and message.get("refusal"):
                 raise ValidationFailure(f"model refused: {str(message['refusal'])[:120]}")
             try:
-                value = parse_json_reply(text, schema)
+                value = parse_json_reply(text, schema)  # a failure carries the reply as ``raw``
             except ValidationFailure as exc:
-                failure = exc
-                if choice.get("finish_reason") == "length":
-                    failure = ValidationFailure(f"{exc} (reply cut off: finish_reason=length)")
-                failure.raw = text  # type: ignore[attr-defined]
-                if failure is exc:
+                if choice.get("finish_reason") != "length":
                     raise
-                raise failure from exc
+                raise ValidationFailure(f"{exc} (reply cut off: finish_reason=length)", raw=text) from exc
         except (ProviderError, ValidationFailure) as exc:
             record = self._record(stage, started, usage, attempts=attempts, error=error_text(exc))
-            tracing.record_call(record, messages)
-            attach_record(exc, record)
+            tracing.record_call(record, messages, config=self._tracing)
+            exc.record = record
             raise
         record = self._record(stage, started, usage, attempts=attempts)
-        tracing.record_call(record, messages, value.model_dump(mode="json"))
+        tracing.record_call(record, messages, value.model_dump(mode="json"), config=self._tracing)
         return value, record
 
     # --- streaming -------------------------------------------------------------------------
@@ -261,19 +250,21 @@ class OpenAICompatClient:
                     f"{self.provider} stream stalled for {self.timeout_s:g}s"
                 )
                 ts.record = self._record(stage, started, usage, attempts=attempts, error=error_text(failure))
-                raise attach_record(failure, ts.record) from exc
+                failure.record = ts.record
+                raise failure from exc
             except httpx.TransportError as exc:
                 failure = ProviderError(f"{self.provider} stream broke: {type(exc).__name__}")
                 ts.record = self._record(stage, started, usage, attempts=attempts, error=error_text(failure))
-                raise attach_record(failure, ts.record) from exc
+                failure.record = ts.record
+                raise failure from exc
             except ProviderError as exc:
                 ts.record = self._record(stage, started, usage, attempts=attempts, error=error_text(exc))
-                attach_record(exc, ts.record)
+                exc.record = ts.record
                 raise
             finally:
                 if ts.record is None:  # finished, or closed early by the consumer
                     ts.record = self._record(stage, started, usage, attempts=attempts)
-                tracing.record_call(ts.record, messages, "".join(out))
+                tracing.record_call(ts.record, messages, "".join(out), config=self._tracing)
 
         return TextStream(pieces)
 

@@ -3,18 +3,16 @@
 ``POST https://api.tavily.com/search`` with ``Authorization: Bearer tvly-…`` and a JSON body
 (``query``, ``max_results``, ``search_depth``, ``include_answer``); each of the response's
 ``results`` (``title``, ``url``, ``content``, ``score``) becomes a
-:class:`WebResult`. The key comes from ``settings.tavily_api_key``
-(``MATJIP_TAVILY_API_KEY``) or ``TAVILY_API_KEY``. Failures raise
+:class:`WebResult`. The key comes from ``settings.tavily_api_key`` (``MATJIP_TAVILY_API_KEY``
+or ``TAVILY_API_KEY``, environment or ``.env``). Failures raise
 :class:`~matjip.errors.ProviderError`; the agent's web node turns them into "no web sources".
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -24,6 +22,7 @@ from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.providers import tracing
 from matjip.providers.base import CallRecord, RetryPolicy, error_text, finished_call
 from matjip.providers.http import send_with_retries
+from matjip.settings import Settings, secret
 
 TAVILY_URL = "https://api.tavily.com/search"
 MAX_CONTENT_CHARS = 600
@@ -51,9 +50,11 @@ class TavilyClient:
         retry: RetryPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
         query_suffix: str = "",
+        tracing_config: tracing.TracingConfig = tracing.OFF,
     ) -> None:
         if not api_key:
             raise ConfigurationError("Tavily needs an API key (MATJIP_TAVILY_API_KEY or TAVILY_API_KEY)")
+        self._tracing = tracing_config
         self.url = url
         self.max_results = max_results
         self.search_depth = search_depth
@@ -68,15 +69,15 @@ class TavilyClient:
         self._local = threading.local()
 
     @classmethod
-    def from_settings(cls, settings: Any, env: Mapping[str, str] | None = None) -> TavilyClient | None:
-        env = os.environ if env is None else env
-        key = getattr(settings, "tavily_api_key", None) or env.get("TAVILY_API_KEY")
+    def from_settings(cls, settings: Settings) -> TavilyClient | None:
+        """The client when ``settings.tavily_api_key`` is set, else ``None``."""
+        key = secret(settings.tavily_api_key)
         if not key:
             return None
         return cls(
             key,
-            url=getattr(settings, "tavily_url", None) or TAVILY_URL,
-            timeout_s=min(float(getattr(settings, "llm_timeout_s", 10.0) or 10.0), 15.0),
+            timeout_s=min(settings.llm_timeout_s or 10.0, 15.0),
+            tracing_config=tracing.TracingConfig.from_settings(settings),
         )
 
     def _pending(self) -> list[CallRecord]:
@@ -140,11 +141,13 @@ class TavilyClient:
         except ProviderError as exc:
             record = self._record(started, attempts, error_text(exc))
             self._pending().append(record)
-            tracing.record_call(record, [{"role": "user", "content": q}])
+            tracing.record_call(record, [{"role": "user", "content": q}], config=self._tracing)
             raise
         record = self._record(started, attempts, None)
         self._pending().append(record)
-        tracing.record_call(record, [{"role": "user", "content": q}], [s.model_dump() for s in sources])
+        tracing.record_call(
+            record, [{"role": "user", "content": q}], [s.model_dump() for s in sources], config=self._tracing
+        )
         return sources
 
     def _record(self, started: float, attempts: int, error: str | None) -> CallRecord:

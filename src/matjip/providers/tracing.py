@@ -1,6 +1,7 @@
 """Optional LangSmith tracing and the per-node trace details of LLM and web calls.
 
-LangSmith switches on with its standard environment variables::
+LangSmith switches on with its standard variables (read by :class:`~matjip.settings.Settings`,
+from the environment or ``.env``)::
 
     LANGSMITH_TRACING=true
     LANGSMITH_API_KEY=lsv2_...
@@ -9,33 +10,56 @@ LangSmith switches on with its standard environment variables::
 
 and the ``langsmith`` package (``pip install 'matjip[langsmith]'``). When the variables are
 absent, the package is missing, or anything in it fails, tracing is a no-op: a turn never
-breaks because of observability. LangGraph traces the graph and its nodes by itself when the
-variables are set; this module adds one ``llm`` run per provider call (with token usage) and one
-``tool`` run per web search, nested under the current node's run.
+breaks because of observability. LangGraph traces the graph and its nodes by itself; this
+module adds one ``llm`` run per provider call (with token usage) and one ``tool`` run per web
+search, nested under the current node's run. The provider clients get a :class:`TracingConfig`
+(via :class:`~matjip.providers.config.LLMOptions` or
+:meth:`TavilyClient.from_settings <matjip.providers.tavily.TavilyClient.from_settings>`). The
+``langsmith`` package (and so LangGraph) reads these variables from the process environment
+itself: set in ``.env`` only, they switch matjip's runs on but the package uploads nothing.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from matjip.settings import LANGSMITH_DEFAULT_ENDPOINT, Settings, secret
 
 if TYPE_CHECKING:
     from matjip.providers.base import CallRecord
 
 log = logging.getLogger(__name__)
 
-_TRUE = ("1", "true", "yes", "on")
+
+@dataclass(frozen=True)
+class TracingConfig:
+    """LangSmith settings of one client; the default is off."""
+
+    requested: bool = False  # LANGSMITH_TRACING
+    api_key: str | None = field(default=None, repr=False)
+    project: str | None = None
+    endpoint: str = LANGSMITH_DEFAULT_ENDPOINT
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TracingConfig:
+        return cls(
+            requested=settings.langsmith_tracing,
+            api_key=secret(settings.langsmith_api_key),
+            project=settings.langsmith_project or None,
+            endpoint=settings.langsmith_endpoint or LANGSMITH_DEFAULT_ENDPOINT,
+        )
 
 
-def enabled(env: Mapping[str, str] | None = None) -> bool:
+OFF = TracingConfig()
+
+
+def enabled(config: TracingConfig) -> bool:
     """True when LangSmith tracing is requested (``LANGSMITH_TRACING``) and a key is present."""
-    env = os.environ if env is None else env
-    flag = (env.get("LANGSMITH_TRACING") or env.get("LANGCHAIN_TRACING_V2") or "").strip().lower()
-    key = env.get("LANGSMITH_API_KEY") or env.get("LANGCHAIN_API_KEY")
-    return flag in _TRUE and bool(key)
+    return config.requested and bool(config.api_key)
 
 
 def _trace_cm() -> Any:
@@ -85,9 +109,10 @@ def span(
     inputs: Mapping[str, Any] | None = None,
     tags: Sequence[str] = (),
     metadata: Mapping[str, Any] | None = None,
+    config: TracingConfig = OFF,
 ) -> Iterator[Span]:
-    """A LangSmith run around one call when tracing is enabled, else a no-op :class:`Span`."""
-    if not enabled():
+    """A LangSmith run around one call when ``config`` enables tracing, else a no-op :class:`Span`."""
+    if not enabled(config):
         yield Span()
         return
     trace = _trace_cm()
@@ -101,7 +126,7 @@ def span(
             inputs=dict(inputs or {}),
             tags=["matjip", *tags],
             metadata=dict(metadata or {}),
-            project_name=os.environ.get("LANGSMITH_PROJECT") or None,
+            project_name=config.project,
         )
         run = cm.__enter__()
     except Exception as exc:
@@ -118,14 +143,18 @@ def span(
 
 
 def record_call(
-    record: CallRecord, messages: Sequence[Mapping[str, Any]] | None = None, output: Any = None
+    record: CallRecord,
+    messages: Sequence[Mapping[str, Any]] | None = None,
+    output: Any = None,
+    *,
+    config: TracingConfig,
 ) -> None:
-    """Send one finished provider call to LangSmith as an ``llm`` run (no-op when disabled).
+    """Send one finished provider call to LangSmith as an ``llm`` run (no-op when ``config`` is off).
 
     Calls are recorded after they finish (streams included), so no tracing context ever spans a
     generator that the caller may consume from another thread or context.
     """
-    if not enabled():
+    if not enabled(config):
         return
     with span(
         f"llm:{record.stage}",
@@ -133,15 +162,16 @@ def record_call(
         inputs={"messages": list(messages or [])},
         tags=[record.stage, record.provider],
         metadata={"stage": record.stage},
+        config=config,
     ) as s:
         s.end(record, output)
 
 
-def describe() -> dict[str, Any]:
+def describe(config: TracingConfig) -> dict[str, Any]:
     """What the server log should say at startup (no secrets)."""
     return {
-        "langsmith": enabled(),
+        "langsmith": enabled(config),
         "package": _trace_cm() is not None,
-        "project": os.environ.get("LANGSMITH_PROJECT"),
-        "endpoint": os.environ.get("LANGSMITH_ENDPOINT") or "https://api.smith.langchain.com",
+        "project": config.project,
+        "endpoint": config.endpoint,
     }

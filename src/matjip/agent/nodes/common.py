@@ -7,9 +7,8 @@ from typing import Any
 
 from langgraph.config import get_stream_writer
 
-from matjip.agent.answer import Shown
 from matjip.agent.configuration import Resources
-from matjip.agent.models import Card, TurnEvent
+from matjip.agent.models import Card, SearchPlan, Shown, TurnEvent
 from matjip.agent.state import AgentState, HitRecord
 from matjip.index.request import SearchHit
 
@@ -74,6 +73,14 @@ def card_for(s: Shown, now: datetime) -> Card:
         score=s.score,
         telephone=d.telephone,
     )
+
+
+def state_plan(state: AgentState) -> SearchPlan:
+    """This turn's validated plan (the plan node runs before every node that calls this)."""
+    plan = state.get("plan")
+    if plan is None:
+        raise LookupError("the state has no plan: the plan node has not run this turn")
+    return plan
 
 
 def turn_now(state: AgentState, res: Resources) -> datetime:

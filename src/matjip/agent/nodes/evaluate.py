@@ -6,13 +6,13 @@ from typing import Any
 
 from matjip.agent.configuration import Resources
 from matjip.agent.grader import offline_grade, tier
-from matjip.agent.models import Grade, LocationContext, SearchPlan
-from matjip.agent.nodes.common import card_for, emit, shown_for, turn_now
+from matjip.agent.models import Grade, WebSource
+from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, SearchRecord
 
 
 def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
-    p = SearchPlan.model_validate(state["plan"])
+    p = state_plan(state)
     hits = state.get("hits") or []
     band, why = tier([float(h.get("score") or 0.0) for h in hits], res.config)
     shown = shown_for(hits, res)
@@ -25,7 +25,7 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
         grade.reason = why + "\n" + grade.reason
     else:
         grade = None
-        if band == "grader" and res.llm is not None and getattr(res.llm, "grades", False):
+        if band == "grader" and res.llm is not None and res.llm.grades:
             grade = res.llm.grade(state, shown, p)
         if grade is None:
             grade = offline_grade(shown, p)
@@ -36,15 +36,15 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     keep = {d.document_id for d in grade.document_scores if d.relevance == "relevant"}
     kept = [h for h in hits if h["id"] in keep]
     return {
-        "grade": grade.model_dump(mode="json"),
+        "grade": grade,
         "hits": kept,
         "_decision": f"{grade.tier}: {grade.overall_relevance} ({len(kept)}/{len(hits)})",
     }
 
 
 def route_after_grade(state: AgentState, max_steps: int) -> str:
-    grade = state.get("grade") or {}
-    if grade.get("overall_relevance") == "relevant":
+    grade = state.get("grade")
+    if grade is not None and grade.overall_relevance == "relevant":
         return "relevant"
     if int(state.get("relax_step") or 0) < max_steps:
         return "relax"
@@ -60,7 +60,7 @@ def web_search(state: AgentState, res: Resources) -> dict[str, Any]:
     except Exception as exc:  # a provider failure never breaks the turn
         return {"web_sources": [], "_decision": f"web search failed: {type(exc).__name__}"}
     return {
-        "web_sources": [s.model_dump(mode="json") for s in sources],
+        "web_sources": [WebSource(title=s.title, content=s.content, url=s.url) for s in sources],
         "_decision": f"{len(sources)} web sources",
     }
 
@@ -70,14 +70,14 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
     hits = state.get("hits") or []
     update: dict[str, Any] = {}
     searches = list(state.get("searches") or [])
-    p = SearchPlan.model_validate(state["plan"]) if state.get("plan") else None
+    p = state.get("plan")
     if p is not None and state.get("duplicate_of") is None:
         rec: SearchRecord = {
             "turn": int(state.get("turn") or 0),
             "query": state.get("query", ""),
             "intent": p.intent,
             "signature": p.signature(),
-            "plan": p.model_dump(mode="json"),
+            "plan": p,
             "hits": hits,
         }
         searches = [*searches, rec][-20:]
@@ -86,33 +86,28 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
         update["context"] = hits
         update["focus"] = hits[0]["id"] if len(hits) == 1 or (p and p.intent == "information") else None
     loc = state.get("location")
-    if loc:
+    if loc is not None:
         history = list(state.get("location_history") or [])
         if not history or history[-1] != loc:
             history.append(loc)
         update["location_history"] = history[-10:]
     now = turn_now(state, res)
-    cards = [card_for(s, now).model_dump(mode="json") for s in shown_for(hits, res)]
+    cards = [card_for(s, now) for s in shown_for(hits, res)]
     update["cards"] = cards  # the turn result reuses them
     web = state.get("web_sources") or []
-    cards = list(cards)
+    shown: list[dict[str, Any]] = [c.model_dump(mode="json") for c in cards]
     for w in web:
-        cards.append(
+        shown.append(
             {
-                "id": w.get("url") or w.get("title"),
-                "name": w.get("title"),
+                "id": w.url or w.title,
+                "name": w.title,
                 "cuisine": "웹",
                 "source_type": "web",
-                "url": w.get("url"),
+                "url": w.url,
                 "matched": [],
                 "menus": [],
             }
         )
-    emit("results", cards)
+    emit("results", shown)
     update["_decision"] = f"{len(hits)} documents in context" + (f", {len(web)} web" if web else "")
     return update
-
-
-def focus_location(state: AgentState) -> LocationContext | None:
-    loc = state.get("location")
-    return LocationContext.model_validate(loc) if loc else None

@@ -6,9 +6,9 @@ from typing import Any
 
 from matjip.agent import answer as tpl
 from matjip.agent.configuration import Resources
-from matjip.agent.models import Clarification, SearchPlan
-from matjip.agent.nodes.common import card_for, emit, shown_for, turn_now
+from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
+from matjip.nlu.models import NLUResult
 
 
 def _reply_chunks(kind: str) -> list[str]:
@@ -22,17 +22,17 @@ def _reply_chunks(kind: str) -> list[str]:
 def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str | None]:
     """Which context documents a follow-up refers to (ordinal, pronoun, or name)."""
     context = state.get("context") or []
-    nlu = state.get("nlu") or {}
+    nlu = state.get("nlu") or NLUResult()
     if not context:
         return [], "no_context"
-    ordinal = nlu.get("ordinal")
+    ordinal = nlu.ordinal
     if ordinal is not None:
         n = int(ordinal)
         idx = len(context) - 1 if n == -1 else n - 1
         if 0 <= idx < len(context):
             return [context[idx]], None
         return [], "bad_ordinal"
-    titles = [t.replace(" ", "") for t in (nlu.get("entities") or {}).get("title") or []]
+    titles = [t.replace(" ", "") for t in nlu.entities.title]
     if titles:
         picked = []
         for h in context:
@@ -46,7 +46,7 @@ def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str
         for h in context:
             if h["id"] == focus:
                 return [h], None
-    if nlu.get("pronoun_ref") or len(context) == 1:
+    if nlu.pronoun_ref or len(context) == 1:
         return [context[0]], None
     return context, None
 
@@ -55,10 +55,10 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     refs, problem = _referenced(state, res)
     if problem:
         return [tpl.REPLIES[problem] + "\n"], []
-    nlu = state.get("nlu") or {}
+    nlu = state.get("nlu") or NLUResult()
     now = turn_now(state, res)
-    asks = list(nlu.get("ask") or [])
-    conveniences = list((nlu.get("entities") or {}).get("convenience") or [])
+    asks: list[str] = list(nlu.ask)
+    conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
     chunks: list[str] = []
     if asks or conveniences:
@@ -71,7 +71,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
 
 
 def _search_chunks(state: AgentState, res: Resources) -> list[str]:
-    p = SearchPlan.model_validate(state["plan"])
+    p = state_plan(state)
     now = turn_now(state, res)
     hits = state.get("hits") or []
     notes = [*(state.get("relax_notes") or [])]
@@ -87,7 +87,7 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
             "식당 자료에서 찾지 못해 웹 검색 결과를 알려 드려요 (웹 출처).\n",
         ]
         for i, w in enumerate(web[:3], start=1):
-            chunks.append(f"{i}. [웹] {w.get('title')}: {str(w.get('content'))[:160]}\n")
+            chunks.append(f"{i}. [웹] {w.title}: {w.content[:160]}\n")
         return chunks
     if not hits:
         msg = "조건에 맞는 식당을 찾지 못했어요."
@@ -95,7 +95,7 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
             msg += " 웹 검색도 설정되어 있지 않아요. 지역이나 조건을 바꿔서 물어봐 주세요."
         return [*(n + "\n" for n in notes), msg + "\n"]
     shown = shown_for(hits, res)
-    nlu = state.get("nlu") or {}
+    nlu = state.get("nlu") or NLUResult()
     if p.intent == "compare":
         by_id = {s.doc.place_id: s for s in shown}
         groups = [
@@ -106,9 +106,7 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
     if p.intent == "information":
         return [
             *(n + "\n" for n in notes),
-            *tpl.information_answer(
-                shown, nlu.get("ask") or [], (nlu.get("entities") or {}).get("convenience") or [], now, origin
-            ),
+            *tpl.information_answer(shown, nlu.ask, nlu.entities.convenience, now, origin),
         ]
     return tpl.search_answer(shown, p, now, origin, notes)
 
@@ -120,10 +118,11 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     if decision == "reply":
         chunks = _reply_chunks(state.get("reply") or "no_content")
     elif decision == "clarify":
-        clar = Clarification.model_validate(state["clarification"])
+        clar = state.get("clarification")
+        assert clar is not None, "the clarify decision needs a clarification"
         emit("clarification", clar.model_dump(mode="json"))
         chunks = tpl.clarification_answer(clar.question, [c.label for c in clar.choices])
-        update["pending"] = clar.model_dump(mode="json")
+        update["pending"] = clar
     elif decision == "context":
         chunks, refs = _context_chunks(state, res)
         if refs:
@@ -133,7 +132,7 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     else:
         chunks = _search_chunks(state, res)
     source = "template"
-    if res.llm is not None and getattr(res.llm, "generates", False) and decision in ("search", "context"):
+    if res.llm is not None and res.llm.generates and decision in ("search", "context"):
         gen = res.llm.generate_stream(state, "".join(chunks))
         for kind, piece in gen:
             emit("answer" if kind == "delta" else "answer_reset", piece)

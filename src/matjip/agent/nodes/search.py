@@ -6,21 +6,22 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from matjip.agent.configuration import Resources
-from matjip.agent.models import LocationContext, SearchPlan
-from matjip.agent.nodes.common import emit, hit_record, turn_now
+from matjip.agent.models import SearchPlan
+from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests, validate_plan
-from matjip.agent.state import AgentState, HitRecord
+from matjip.agent.state import AgentState, CompareGroup, HitRecord
 from matjip.index.request import SearchHit
+from matjip.nlu.models import NLUResult, TimeSpec
 
 
-def _open_at(time_spec: dict[str, Any] | None, now: datetime) -> tuple[datetime | None, str | None]:
-    if not time_spec:
+def _open_at(time_spec: TimeSpec | None, now: datetime) -> tuple[datetime | None, str | None]:
+    if time_spec is None:
         return None, None
-    label = time_spec.get("label")
-    if time_spec.get("kind") == "now":
+    label = time_spec.label
+    if time_spec.kind == "now":
         return now, label or "지금"
-    weekday = time_spec.get("weekday")
-    minute = time_spec.get("minute")
+    weekday = time_spec.weekday
+    minute = time_spec.minute
     day = now
     if weekday is not None:
         day = now + timedelta(days=(int(weekday) - now.weekday()) % 7)
@@ -32,68 +33,63 @@ def _open_at(time_spec: dict[str, Any] | None, now: datetime) -> tuple[datetime 
 
 def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     """The raw plan the offline planner writes from NLU + location (validated afterwards)."""
-    nlu = state.get("nlu") or {}
-    ents = nlu.get("entities") or {}
-    loc_raw = state.get("location")
-    location = None
-    if loc_raw:
-        ctx = LocationContext.model_validate(loc_raw)
+    nlu = state.get("nlu") or NLUResult()
+    ents = nlu.entities
+    ctx = state.get("location")
+    location: dict[str, Any] | None = None
+    if ctx is not None:
         location = {
             "name": ctx.name or ctx.display_name or "지정 위치",
             "lat": ctx.lat,
             "lon": ctx.lon,
             "radius_m": ctx.radius_m,
-            "mode": "near" if ctx.is_nearby else "in",
+            "mode": ctx.mode,
             "region_terms": ctx.region_terms,
         }
-    price = nlu.get("price") or {}
-    open_at, open_label = _open_at(nlu.get("time"), turn_now(state, res))
-    intent = nlu.get("intent", "search")
-    if state.get("refine") and state.get("searches"):
+    price_min = nlu.price.min_won if nlu.price is not None else None
+    price_max = nlu.price.max_won if nlu.price is not None else None
+    open_at, open_label = _open_at(nlu.time, turn_now(state, res))
+    intent = nlu.intent
+    cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
+    atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
+    searches = state.get("searches") or []
+    if state.get("refine") and searches:
         # narrowing: keep the previous search's topic and place, add this turn's constraints
-        prev = (state.get("searches") or [])[-1].get("plan") or {}
-        merged = dict(ents)
-        for key, prev_key in (
-            ("category", "cuisine"),
-            ("menu", "menu"),
-            ("convenience", "convenience"),
-            ("atmosphere", "atmosphere"),
-            ("occasion", "occasion"),
-        ):
-            merged[key] = list(dict.fromkeys([*(prev.get(prev_key) or []), *(ents.get(key) or [])]))
-        ents = merged
+        prev = searches[-1].get("plan") or SearchPlan()
+        cuisine = list(dict.fromkeys([*prev.cuisine, *cuisine]))
+        menu = list(dict.fromkeys([*prev.menu, *menu]))
+        convenience = list(dict.fromkeys([*prev.convenience, *convenience]))
+        atmosphere = list(dict.fromkeys([*prev.atmosphere, *atmosphere]))
+        occasion = list(dict.fromkeys([*prev.occasion, *occasion]))
         intent = "search"
-        if location is None and prev.get("location"):
-            location = prev["location"]
-        if not price and (prev.get("price_min") is not None or prev.get("price_max") is not None):
-            price = {"min_won": prev.get("price_min"), "max_won": prev.get("price_max")}
-    count = nlu.get("count")
+        if location is None and prev.location is not None:
+            location = prev.location.model_dump(mode="json")
+        if nlu.price is None and (prev.price_min is not None or prev.price_max is not None):
+            price_min, price_max = prev.price_min, prev.price_max
     k = (
-        count
-        if count
+        nlu.count
+        if nlu.count
         else (
-            res.config.information_k
-            if intent == "information" and not ents.get("title")
-            else res.config.default_k
+            res.config.information_k if intent == "information" and not ents.title else res.config.default_k
         )
     )
     return {
         "intent": intent,
         "location": location,
-        "titles": ents.get("title") or [],
-        "cuisine": ents.get("category") or [],
-        "menu": ents.get("menu") or [],
-        "convenience": ents.get("convenience") or [],
-        "atmosphere": ents.get("atmosphere") or [],
-        "occasion": ents.get("occasion") or [],
+        "titles": list(ents.title),
+        "cuisine": cuisine,
+        "menu": menu,
+        "convenience": convenience,
+        "atmosphere": atmosphere,
+        "occasion": occasion,
         "semantic": "",
-        "price_min": price.get("min_won"),
-        "price_max": price.get("max_won"),
+        "price_min": price_min,
+        "price_max": price_max,
         "open_at": open_at,
         "open_label": open_label,
         "k": k,
         "per_title_k": res.config.compare_k,
-        "sort": nlu.get("order") or "relevance",
+        "sort": nlu.order or "relevance",
     }
 
 
@@ -101,7 +97,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     """Write the plan (offline planner, or the LLM planner when configured) and validate it."""
     raw: Any = None
     notes: list[str] = []
-    if res.llm is not None and getattr(res.llm, "plans", False):
+    if res.llm is not None and res.llm.plans:
         raw, notes = res.llm.write_plan(state, offline_plan(state, res))
     if raw is None:
         raw = offline_plan(state, res)
@@ -110,11 +106,12 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
         cuisines=res.cuisines or None,
         conveniences=res.conveniences or None,
         fallback_text=state.get("query", ""),
+        timezone=res.timezone,
     )
     all_notes = [*notes, *repairs]
     emit("plan", validated.model_dump(mode="json"))
     return {
-        "plan": validated.model_dump(mode="json"),
+        "plan": validated,
         "plan_notes": [*(state.get("plan_notes") or []), *all_notes],
         "_decision": f"{validated.intent}/{validated.strategy} k={validated.k}"
         + (f" ({len(all_notes)} repairs)" if all_notes else ""),
@@ -124,7 +121,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
 
 def check_duplicate(state: AgentState, res: Resources) -> dict[str, Any]:
     """Reuse an earlier search whose validated plan is equivalent (seed 000 §3.4)."""
-    current = SearchPlan.model_validate(state["plan"])
+    current = state_plan(state)
     sig = current.signature()
     for i, rec in enumerate(reversed(state.get("searches") or [])):
         if rec.get("signature") == sig:
@@ -152,7 +149,7 @@ def _rating_key(h: SearchHit) -> float:
 
 def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     """All entities as filters, atmosphere/occasion as semantic text, k results (seed 000 §6)."""
-    p = SearchPlan.model_validate(state["plan"])
+    p = state_plan(state)
     req = to_requests(p)[0]
     resp = res.index.search(req)
     hits = list(resp.hits)
@@ -167,10 +164,10 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
 
 def search_compare(state: AgentState, res: Resources) -> dict[str, Any]:
     """One query per title, ``per_title_k`` each, deduplicated (seed 000 §6)."""
-    p = SearchPlan.model_validate(state["plan"])
+    p = state_plan(state)
     seen: set[str] = set()
     records: list[HitRecord] = []
-    groups: list[dict[str, Any]] = []
+    groups: list[CompareGroup] = []
     for title, req in zip(p.titles, to_requests(p), strict=True):
         resp = res.index.search(req)
         ids = []
@@ -190,7 +187,7 @@ def search_compare(state: AgentState, res: Resources) -> dict[str, Any]:
 
 def search_information(state: AgentState, res: Resources) -> dict[str, Any]:
     """The named restaurant first (exact name, then branch); location-only → 5 results."""
-    p = SearchPlan.model_validate(state["plan"])
+    p = state_plan(state)
     if not p.titles:
         return search_general(state, res)
     records: list[HitRecord] = []
@@ -219,7 +216,7 @@ def _km(m: int) -> str:
 
 def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     """Nothing relevant: widen the radius, then drop the softest constraint, and say so."""
-    p = SearchPlan.model_validate(state["plan"])
+    p = state_plan(state)
     step = int(state.get("relax_step") or 0) + 1
     notes = list(state.get("relax_notes") or [])
     update: dict[str, Any] = {"relax_step": step}
@@ -269,8 +266,8 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
             update["_decision"] = "nothing left to relax"
             return update
     p = p.model_copy(update={"relaxed": notes[-5:]})
-    update["plan"] = p.model_dump(mode="json")
+    update["plan"] = p
     update["relax_notes"] = notes
     update["_decision"] = notes[-1]
-    emit("plan", update["plan"])
+    emit("plan", p.model_dump(mode="json"))
     return update

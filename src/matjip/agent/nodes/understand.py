@@ -7,13 +7,13 @@ Offline, NLU runs before the need-search decision because the decision reads its
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from matjip.agent.configuration import Resources
 from matjip.agent.location import choice_context, pick_choice, resolve
-from matjip.agent.models import Clarification, LocationContext
-from matjip.agent.state import PER_TURN_RESET, AgentState
+from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
+from matjip.nlu.models import NLUResult
+from matjip.nlu.normalize import normalize_query
 
 _HANGUL = re.compile(r"[가-힣]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -21,11 +21,8 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
     """Normalise the raw message and classify unusable input; reset per-turn fields."""
-    raw = state.get("query") or ""
-    text = unicodedata.normalize("NFC", raw)
-    text = "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
-    text = " ".join(text.split())
-    update: dict[str, Any] = dict(PER_TURN_RESET)
+    text = normalize_query(state.get("query") or "")
+    update: dict[str, Any] = {**PER_TURN_RESET, **upgrade_conversation(state)}
     update["turn"] = int(state.get("turn") or 0) + 1
     update["now"] = state.get("now") or res.now().isoformat()
     update["messages"] = [{"role": "user", "content": text[:2000]}]
@@ -45,10 +42,6 @@ def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
     return update
 
 
-def _history(state: AgentState) -> list[LocationContext]:
-    return [LocationContext.model_validate(h) for h in state.get("location_history") or []]
-
-
 def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     """Intent and entities (NLU), then location: GPS, named place, carry-over or clarification."""
     if state.get("reply"):
@@ -56,19 +49,18 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     text = state["query"]
     gps_raw = state.get("gps")
     gps = (float(gps_raw["lat"]), float(gps_raw["lon"])) if gps_raw else None
-    history = _history(state)
-    pending_raw = state.get("pending")
-    if pending_raw:
-        pending = Clarification.model_validate(pending_raw)
+    history = list(state.get("location_history") or [])
+    pending = state.get("pending")
+    if pending is not None:
         if pending.kind == "place":
             choice = pick_choice(text, pending)
             if choice is not None:
                 nlu = res.nlu.parse(pending.pending_query)
                 ctx = choice_context(choice, pending, res.gazetteer, pending.pending_query)
                 return {
-                    "nlu": nlu.model_dump(mode="json"),
+                    "nlu": nlu,
                     "query": pending.pending_query,
-                    "location": ctx.model_dump(mode="json"),
+                    "location": ctx,
                     "pending": None,
                     "resumed": True,
                     "_decision": f"clarification resolved: {choice.label}",
@@ -78,30 +70,30 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             outcome = resolve(nlu, pending.pending_query, gps, history, res.gazetteer)
             if outcome.context is not None:
                 return {
-                    "nlu": nlu.model_dump(mode="json"),
+                    "nlu": nlu,
                     "query": pending.pending_query,
-                    "location": outcome.context.model_dump(mode="json"),
+                    "location": outcome.context,
                     "pending": None,
                     "resumed": True,
                     "_decision": "gps received",
                 }
     nlu = res.nlu.parse(text)
-    if res.llm is not None and getattr(res.llm, "understands", False) and not nlu.smalltalk:
+    if res.llm is not None and res.llm.understands and not nlu.smalltalk:
         nlu = res.llm.understand(state, text, nlu)
-    update: dict[str, Any] = {"nlu": nlu.model_dump(mode="json")}
+    update: dict[str, Any] = {"nlu": nlu}
     has_new_content = bool(
         nlu.entities.location or nlu.entities.title or nlu.entities.menu or nlu.entities.category
     )
-    if pending_raw and not has_new_content and not nlu.smalltalk:
+    if pending is not None and not has_new_content and not nlu.smalltalk:
         # the answer did not pick a candidate: ask again
-        update["clarification"] = pending_raw
+        update["clarification"] = pending
         update["_decision"] = "clarification unresolved; asking again"
         return update
-    if pending_raw:
+    if pending is not None:
         update["pending"] = None
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     if outcome.clarification is not None:
-        update["clarification"] = outcome.clarification.model_dump(mode="json")
+        update["clarification"] = outcome.clarification
         update["_decision"] = (
             f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip()
         )
@@ -109,7 +101,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         update["reply"] = f"unknown_place:{outcome.unknown_place}"
         update["_decision"] = f"unknown place {outcome.unknown_place}"
     else:
-        update["location"] = outcome.context.model_dump(mode="json") if outcome.context else None
+        update["location"] = outcome.context
         update["location_carried"] = outcome.carried
         update["plan_notes"] = [*(state.get("plan_notes") or []), *outcome.notes]
         update["_decision"] = f"{nlu.intent} (conf {nlu.confidence:.2f})" + (
@@ -148,7 +140,7 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
     out = _need_search_offline(state, res)
     if (
         res.llm is not None
-        and getattr(res.llm, "decides", False)
+        and res.llm.decides
         and state.get("context")
         and out.get("decision") in ("search", "context")
     ):
@@ -164,39 +156,38 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
 def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if state.get("reply"):
         return {"decision": "reply", "_decision": "reply"}
-    if state.get("clarification"):
+    if state.get("clarification") is not None:
         return {"decision": "clarify", "_decision": "clarify"}
-    nlu = state.get("nlu") or {}
-    ents = nlu.get("entities") or {}
+    nlu = state.get("nlu") or NLUResult()
+    ents = nlu.entities
     context = state.get("context") or []
-    new_topic = bool(ents.get("location") or ents.get("menu") or ents.get("category"))
-    if nlu.get("smalltalk") and not (new_topic or ents.get("title")):
-        return {"decision": "reply", "reply": f"smalltalk:{nlu['smalltalk']}", "_decision": "smalltalk"}
+    new_topic = bool(ents.location or ents.menu or ents.category)
+    if nlu.smalltalk and not (new_topic or ents.title):
+        return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
     narrowing = bool(
-        nlu.get("time") or nlu.get("price") or ents.get("atmosphere") or ents.get("occasion")
-    ) or bool(ents.get("convenience") and not nlu.get("ask"))
-    narrow_previous = context and narrowing and not new_topic and not ents.get("title")
-    if narrow_previous and nlu.get("ordinal") is None and not nlu.get("ask") and state.get("searches"):
+        nlu.time is not None or nlu.price is not None or ents.atmosphere or ents.occasion
+    ) or bool(ents.convenience and not nlu.ask)
+    narrow_previous = context and narrowing and not new_topic and not ents.title
+    if narrow_previous and nlu.ordinal is None and not nlu.ask and state.get("searches"):
         return {"decision": "search", "refine": True, "_decision": "search (narrow the previous search)"}
     if context:
-        refers = nlu.get("ordinal") is not None or nlu.get("pronoun_ref")
-        if refers and not new_topic and not nlu.get("followup_place"):
+        refers = nlu.ordinal is not None or nlu.pronoun_ref
+        if refers and not new_topic and not nlu.followup_place:
             return {"decision": "context", "_decision": "answer from context (reference)"}
-        titles = ents.get("title") or []
+        titles = ents.title
         if titles and not new_topic:
             known = _context_titles(state, res)
             wanted = [t.replace(" ", "") for t in titles]
             if all(any(w in k for k in known.values()) for w in wanted):
                 return {"decision": "context", "_decision": "answer from context (known restaurant)"}
-        about_results = (nlu.get("ask") or ents.get("convenience")) and not (new_topic or titles)
-        if (
-            about_results
-            and not nlu.get("followup_place")
-            and (nlu.get("intent") != "search" or nlu.get("ask"))
-        ):
+        about_results = (nlu.ask or ents.convenience) and not (new_topic or titles)
+        if about_results and not nlu.followup_place and (nlu.intent != "search" or nlu.ask):
             return {"decision": "context", "_decision": "answer from context (question about results)"}
     has_anything = (
-        any(ents.get(k) for k in ents) or state.get("location") or nlu.get("price") or nlu.get("time")
+        not ents.is_empty()
+        or state.get("location") is not None
+        or nlu.price is not None
+        or nlu.time is not None
     )
     if not has_anything and not context:
         return {"decision": "reply", "reply": "no_content", "_decision": "nothing to search for"}

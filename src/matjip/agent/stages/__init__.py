@@ -22,8 +22,6 @@ the trace by :meth:`LLMStages.drain`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from matjip.agent.stages.core import GenerationStream, StageCore
 from matjip.agent.stages.decide import DecideStage
 from matjip.agent.stages.fakes import default_reply
@@ -35,6 +33,7 @@ from matjip.providers.base import LLMClient
 from matjip.providers.client import make_client
 from matjip.providers.config import LLMOptions
 from matjip.providers.tavily import TavilyClient
+from matjip.settings import Settings
 
 __all__ = ["GenerationStream", "LLMStages", "StageCore", "build_stages", "build_web", "format_web_context"]
 
@@ -43,7 +42,7 @@ class LLMStages(UnderstandStage, DecideStage, PlanStage, GradeStage, GenerateSta
     """LLM versions of the agent's stages; flags say which are switched on."""
 
 
-def build_stages(settings: Any, *, client: LLMClient | None = None) -> LLMStages:
+def build_stages(settings: Settings, *, client: LLMClient | None = None) -> LLMStages:
     """The configured stages (``settings.llm_provider`` must not be ``none``).
 
     Call :meth:`LLMStages.bind` with the agent's resources once they exist.
@@ -53,7 +52,7 @@ def build_stages(settings: Any, *, client: LLMClient | None = None) -> LLMStages
     return LLMStages(client or make_client(options, fake_replies=default_reply), options)
 
 
-def build_web(settings: Any) -> TavilyClient | None:
-    """The Tavily client when a key is configured (settings or ``TAVILY_API_KEY``), else ``None``."""
+def build_web(settings: Settings) -> TavilyClient | None:
+    """The Tavily client when ``settings.tavily_api_key`` (``TAVILY_API_KEY``) is set, else ``None``."""
 
     return TavilyClient.from_settings(settings)

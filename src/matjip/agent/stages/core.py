@@ -26,19 +26,24 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from matjip.agent.stages.budget import Ledgers, TurnLedger
 from matjip.agent.stages.grounding import NameIndex, compact
 from matjip.errors import BudgetExceeded
+from matjip.nlu.normalize import MAX_QUERY_CHARS
 from matjip.providers.base import CallRecord, LLMClient, Message, T, error_text, record_of
 from matjip.providers.config import LLMOptions
 from matjip.providers.prompts import PromptSet
+from matjip.settings import DEFAULT_TIMEZONE
+from matjip.vocab import vocab
 
 PROMPTS = PromptSet(Path(__file__).parent / "prompts")
 
 if TYPE_CHECKING:
+    from matjip.agent.configuration import Resources
     from matjip.documents import Restaurant
+    from matjip.index.backend import SearchBackend
 
 MAX_ENTITY_ITEMS = 5
 MAX_ENTITY_CHARS = 40
@@ -78,25 +83,6 @@ def _union(first: Sequence[str], second: Sequence[str]) -> list[str]:
             seen.add(compact(x))
             out.append(x)
     return out[: max(MAX_ENTITY_ITEMS, len(first))]
-
-
-def _default_cuisines() -> frozenset[str]:
-    try:
-        from matjip.ingest.category import CUISINES
-
-        return frozenset(CUISINES)
-    except ImportError:  # pragma: no cover
-        return frozenset()
-
-
-def _default_conveniences() -> frozenset[str]:
-    try:
-        from matjip.nlu import lexicon
-
-        values = getattr(lexicon, "CONVENIENCE_VALUES", None) or tuple(getattr(lexicon, "CONVENIENCE", {}))
-        return frozenset(values)
-    except ImportError:  # pragma: no cover
-        return frozenset()
 
 
 class GenerationStream(Iterator[tuple[str, str]]):
@@ -146,10 +132,10 @@ class StageCore:
         self.grades = "grade" in enabled
         self.generates = "generate" in enabled
         self.ledgers = Ledgers(budget if budget is not None else opts.turn_budget_calls)
-        self.timezone = "Asia/Seoul"
-        self.cuisines: frozenset[str] = _default_cuisines()
-        self.conveniences: frozenset[str] = _default_conveniences()
-        self._index: Any = None
+        self.timezone = DEFAULT_TIMEZONE  # until bind() sets the resources' (settings.timezone)
+        self.cuisines: frozenset[str] = frozenset(vocab().cuisines)
+        self.conveniences: frozenset[str] = frozenset(vocab().conveniences)
+        self._index: SearchBackend | None = None
         self._place_exists: Callable[[str], bool] | None = None
         self._title_exists: Callable[[str], bool] | None = None
         self._titles: Callable[[], Iterable[str]] | None = None
@@ -161,23 +147,23 @@ class StageCore:
 
     def bind(
         self,
-        res: Any,
+        res: Resources,
         *,
         titles: Iterable[str] | Callable[[], Iterable[str]] | None = None,
         title_exists: Callable[[str], bool] | None = None,
         place_exists: Callable[[str], bool] | None = None,
         is_common: Callable[[str], bool] | None = None,
-    ) -> StageCore:
+    ) -> Self:
         """Attach the agent's resources: the index (documents, titles), the gazetteer (places),
         the NLU vocabulary (titles, brands, menu words) and the allowed cuisines/conveniences.
         Explicit arguments override what is derived from ``res``. Returns ``self``."""
-        self._index = getattr(res, "index", None)
-        self.timezone = getattr(res, "timezone", self.timezone) or self.timezone
-        self.cuisines = frozenset(getattr(res, "cuisines", None) or self.cuisines)
-        self.conveniences = frozenset(getattr(res, "conveniences", None) or self.conveniences)
-        gazetteer = getattr(res, "gazetteer", None)
-        vocab = getattr(getattr(res, "nlu", None), "vocabulary", None)
-        if place_exists is None and gazetteer is not None and hasattr(gazetteer, "lookup"):
+        self._index = res.index
+        self.timezone = res.timezone or self.timezone
+        self.cuisines = frozenset(res.cuisines or self.cuisines)
+        self.conveniences = frozenset(res.conveniences or self.conveniences)
+        gazetteer = res.gazetteer
+        vocab = res.nlu.vocabulary
+        if place_exists is None:
 
             def place_exists(name: str) -> bool:
                 try:
@@ -185,7 +171,7 @@ class StageCore:
                 except Exception:
                     return False
 
-        if title_exists is None and vocab is not None and hasattr(vocab, "titles_for"):
+        if title_exists is None:
 
             def title_exists(name: str) -> bool:
                 try:
@@ -193,19 +179,12 @@ class StageCore:
                 except Exception:
                     return False
 
-        if titles is None and vocab is not None and hasattr(vocab, "title_counts"):
+        if titles is None:
 
             def titles() -> Iterable[str]:
-                brands = vocab.brands() if hasattr(vocab, "brands") else {}
-                return [*vocab.title_counts, *brands]
+                return [*vocab.title_counts, *vocab.brands()]
 
-        if titles is None and self._index is not None and hasattr(self._index, "iter_documents"):
-            index = self._index
-
-            def titles() -> Iterable[str]:
-                return [d.title for d in index.iter_documents()]
-
-        if is_common is None and vocab is not None and hasattr(vocab, "is_menu"):
+        if is_common is None:
             is_common = vocab.is_menu
         self._place_exists = place_exists
         self._title_exists = title_exists
@@ -297,7 +276,7 @@ class StageCore:
         out = []
         for m in msgs[-HISTORY_MESSAGES:]:
             content = " ".join(str(m.get("content", "")).split())
-            out.append({"role": str(m.get("role", "user")), "content": content[:500]})
+            out.append({"role": str(m.get("role", "user")), "content": content[:MAX_QUERY_CHARS]})
         return out
 
     @staticmethod

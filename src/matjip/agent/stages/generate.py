@@ -7,8 +7,8 @@ from typing import Any
 
 from matjip.agent.models import WebSource
 from matjip.agent.stages.core import MAX_CONTEXT_DOCS, PROMPTS, GenerationStream, StageCore
-from matjip.agent.stages.grounding import Grounder, StreamGuard, Ungrounded
-from matjip.errors import BudgetExceeded, ValidationFailure
+from matjip.agent.stages.grounding import Grounder, StreamGuard
+from matjip.errors import BudgetExceeded, Ungrounded, ValidationFailure
 from matjip.providers.base import Message, error_text, record_of
 
 

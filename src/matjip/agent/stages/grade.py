@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from matjip.agent.models import DocumentScore, Grade, SearchPlan
+from matjip.agent.models import DocumentScore, Grade, SearchPlan, Shown
 from matjip.agent.stages.core import PROMPTS, StageCore
 from matjip.agent.stages.schemas import GradeOut
 from matjip.errors import ValidationFailure
-
-if TYPE_CHECKING:
-    from matjip.agent.answer import Shown
 
 
 class GradeStage(StageCore):

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from matjip.errors import Ungrounded
+
 IssueKind = Literal["name", "bold", "price", "number"]
 
 _STOPWORD_TEXT = """
@@ -320,14 +322,6 @@ def check_grounding(
     return GroundingReport(Grounder(sources, names=names, context_titles=context_titles).check(answer))
 
 
-class Ungrounded(Exception):
-    """A streamed piece failed the grounding check."""
-
-    def __init__(self, issues: Sequence[GroundingIssue]) -> None:
-        super().__init__("; ".join(str(i) for i in issues[:5]))
-        self.issues = list(issues)
-
-
 _SENTENCE_END = re.compile(r"(?<=[가-힣)\]\"'!?])[.!?](?=\s)")
 
 
@@ -336,7 +330,7 @@ class StreamGuard:
 
     A piece ends at a newline, or at a sentence end (". ", "! ", "? " after a Hangul letter or a
     closing bracket) outside bold text. :meth:`feed` returns the pieces that passed and raises
-    :class:`Ungrounded` at the first piece that did not; nothing of that piece (or after it) is
+    :class:`~matjip.errors.Ungrounded` at the first piece that did not; nothing of that piece (or after it) is
     released.
     """
 

@@ -40,6 +40,7 @@ class PlanStage(StageCore):
             "cuisines": self.cuisines or None,
             "conveniences": self.conveniences or None,
             "fallback_text": query,
+            "timezone": self.timezone,
         }
         _, offline_repairs = validate_plan(dict(offline_raw), **kw)  # type: ignore[arg-type]
         msgs: list[Message] = PROMPTS.messages(

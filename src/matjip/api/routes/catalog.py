@@ -12,10 +12,11 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from matjip import __version__
-from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.problems import problem_responses
 from matjip.api.schemas import HealthResponse, PlaceCandidate, PlacesResponse
 from matjip.api.state import Api
 from matjip.documents import Restaurant
+from matjip.errors import ProblemError
 from matjip.settings import PACKAGE_DATA
 
 router = APIRouter()
@@ -143,7 +144,10 @@ async def health(api: Api) -> JSONResponse:
         try:
             documents = int(await anyio.to_thread.run_sync(index.count))
             stats = await anyio.to_thread.run_sync(index.stats)
-            embedder = str(stats.get("embedder") or embedder) if isinstance(stats, dict) else embedder
+            built = stats.get("embedder") if isinstance(stats, dict) else None
+            if isinstance(built, dict):  # the index reports {"name": ..., "dim": ...}
+                built = built.get("name")
+            embedder = str(built or embedder)
         except Exception:
             detail = "색인 정보를 읽지 못했습니다."
     loaded = api.agent is not None and index is not None and documents is not None

@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.problems import problem_responses
 from matjip.api.schemas import ChatRequest
 from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
+from matjip.errors import ProblemError
 
 router = APIRouter(tags=["chat"])
 

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.problems import problem_responses
 from matjip.api.routes.chat import SSE_HEADERS, check_message
 from matjip.api.schemas import (
     OAChatCompletion,
@@ -31,6 +31,7 @@ from matjip.api.schemas import (
 from matjip.api.sessions import user_session_id
 from matjip.api.state import Api
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
+from matjip.errors import ProblemError
 
 router = APIRouter(tags=["openai"])
 

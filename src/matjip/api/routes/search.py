@@ -7,11 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from matjip.agent.models import Card, TurnResult
-from matjip.api.problems import ProblemError, problem_responses
+from matjip.api.problems import problem_responses
 from matjip.api.routes.chat import check_message
 from matjip.api.schemas import SESSION_ID_PATTERN, ParsedQuery, SearchResponse
 from matjip.api.state import Api
 from matjip.api.turns import run_turn
+from matjip.errors import ProblemError
 
 router = APIRouter(tags=["search"])
 

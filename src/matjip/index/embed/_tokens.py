@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from matjip.errors import EmbedderMismatchError, IndexError_
+from matjip.errors import EmbedderMismatchError, SearchIndexError
 from matjip.text.kiwi import Morph, tokenize, tokenize_many
 
 
@@ -53,11 +53,11 @@ def normalize(v: np.ndarray) -> np.ndarray:
 def saved_arrays(path: Path, embedder: str, fmt: int) -> Iterator[Any]:
     """The arrays an embedder saved in ``path`` (an ``.npz`` file), open while the block runs.
 
-    A missing file raises :class:`IndexError_` (the index was built with another embedder); a
+    A missing file raises :class:`SearchIndexError` (the index was built with another embedder); a
     file of another format than ``fmt`` raises :class:`EmbedderMismatchError`.
     """
     if not path.exists():
-        raise IndexError_(f"{path} is missing: the index was not built with the {embedder} embedder")
+        raise SearchIndexError(f"{path} is missing: the index was not built with the {embedder} embedder")
     with np.load(path, allow_pickle=False) as z:
         if int(z["format"]) != fmt:
             raise EmbedderMismatchError(f"{path}: unsupported format {int(z['format'])}; rebuild the index")

@@ -3,7 +3,8 @@
 An embedder maps texts to L2-normalised float32 vectors of a fixed dimension. Some embedders
 learn from the corpus at index time (``fit``) and save what they learnt next to the index
 (``save``/``load``), so queries never retrain. The index records ``name`` and ``dim`` and
-refuses to be queried with a different embedder.
+refuses to be queried with a different embedder. Embedders are built by name in
+:mod:`matjip.index.embed.registry`.
 """
 
 from __future__ import annotations
@@ -34,10 +35,3 @@ class Embedder(Protocol):
 
     def load(self, directory: Path) -> None:
         """Restore state saved by :meth:`save`."""
-
-
-def get_embedder(name: str) -> Embedder:
-    """Build the embedder configured by ``name`` (see Settings.embedder)."""
-    from matjip.index.embed.registry import create
-
-    return create(name)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from matjip.errors import IndexError_
+from matjip.errors import SearchIndexError
 from matjip.index.embed._tokens import morphs_of, normalize_rows, saved_arrays
 from matjip.text.kiwi import Morph
 
@@ -170,7 +170,7 @@ class LsaEmbedder:
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if self._proj is None or self._idf is None:
-            raise IndexError_("the LSA embedder is not fitted: call fit() or load() first")
+            raise SearchIndexError("the LSA embedder is not fitted: call fit() or load() first")
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, ms in enumerate(morphs_of(texts)):
             row = self._row(_terms(ms), self._vocab, self._idf)
@@ -186,7 +186,7 @@ class LsaEmbedder:
 
     def save(self, directory: Path) -> None:
         if self._proj is None or self._idf is None:
-            raise IndexError_("the LSA embedder is not fitted: nothing to save")
+            raise SearchIndexError("the LSA embedder is not fitted: nothing to save")
         directory.mkdir(parents=True, exist_ok=True)
         terms = sorted(self._vocab, key=self._vocab.__getitem__)
         np.savez(

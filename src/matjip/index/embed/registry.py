@@ -10,13 +10,19 @@ Names::
     gemini[:model[@dims]]      Gemini batchEmbedContents (GEMINI_API_KEY or GOOGLE_API_KEY)
     st:<dir>                   a local sentence-transformers model directory
 
-Provider modules are imported only when their name is asked for.
+Provider modules are imported only when their name is asked for. Provider embedders take their
+key, base URL, timeout and retries from the settings passed to :func:`create`.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from matjip.errors import ConfigurationError
 from matjip.index.embed.base import Embedder
+
+if TYPE_CHECKING:
+    from matjip.settings import Settings
 
 KNOWN_NAMES = (
     "kiwi-cong",
@@ -31,8 +37,28 @@ KNOWN_NAMES = (
 COMBO_WEIGHTS = (0.8, 0.2)  # kiwi-cong, hash — see bench/embeddings.py
 
 
-def create(name: str) -> Embedder:
-    """A new embedder for ``name``; :class:`ConfigurationError` for an unknown or bad name."""
+def _provider_kw(settings: Settings | None, provider: str) -> dict[str, Any]:
+    """Key, base URL, timeout and retries of a provider embedder (none without settings)."""
+    if settings is None:
+        return {}
+    from matjip.settings import secret
+
+    kw: dict[str, Any] = {"timeout_s": settings.llm_timeout_s, "max_retries": settings.llm_max_retries}
+    if provider == "openai":
+        kw["api_key"] = secret(settings.openai_api_key)
+        kw["base_url"] = settings.openai_base_url or (
+            settings.llm_base_url if settings.llm_provider == "openai" else None
+        )
+    else:
+        kw["api_key"] = secret(settings.gemini_api_key)
+    return kw
+
+
+def create(name: str, settings: Settings | None = None) -> Embedder:
+    """A new embedder for ``name``; :class:`ConfigurationError` for an unknown or bad name.
+
+    ``settings`` configure the provider embedders (``openai``, ``gemini``: keys, base URL,
+    timeout, retries); without them those have no key and raise :class:`ConfigurationError`."""
     spec = name.strip()
     head, sep, rest = spec.partition(":")
     kind = head.lower()
@@ -58,12 +84,12 @@ def create(name: str) -> Embedder:
         from matjip.index.embed.remote import OpenAIEmbedder, _split_model
 
         model, dims = _split_model(rest, OpenAIEmbedder.DEFAULT_MODEL)
-        return OpenAIEmbedder(model, dimensions=dims)
+        return OpenAIEmbedder(model, dimensions=dims, **_provider_kw(settings, "openai"))
     if kind == "gemini":
         from matjip.index.embed.remote import GeminiEmbedder, _split_model
 
         model, dims = _split_model(rest, GeminiEmbedder.DEFAULT_MODEL)
-        return GeminiEmbedder(model, dimensions=dims)
+        return GeminiEmbedder(model, dimensions=dims, **_provider_kw(settings, "gemini"))
     if kind == "st":
         if not rest.strip():
             raise ConfigurationError("st:<dir> needs the path of a sentence-transformers model directory")
@@ -71,3 +97,9 @@ def create(name: str) -> Embedder:
 
         return SentenceTransformerEmbedder(rest.strip())
     raise ConfigurationError(f"unknown embedder {name!r}; known: {', '.join(KNOWN_NAMES)}")
+
+
+def get_embedder(name: str, settings: Settings | None = None) -> Embedder:
+    """Build the embedder configured by ``name`` (see Settings.embedder); provider embedders
+    take their keys and endpoints from ``settings``."""
+    return create(name, settings)

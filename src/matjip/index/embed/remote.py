@@ -5,12 +5,12 @@ None of this module is imported on the default path: the registry imports it onl
 provider embedder is configured. Provider vectors are returned as float32 and re-normalised
 (some models, e.g. Gemini with a reduced ``outputDimensionality``, return non-unit vectors).
 Empty texts are not sent; they get zero vectors. Failures raise :class:`ProviderTimeout` /
-:class:`ProviderError`; a missing API key or package raises :class:`ConfigurationError`.
+:class:`ProviderError`; a missing API key or package raises :class:`ConfigurationError`. Keys,
+base URL, timeout and retries are passed in (the registry takes them from the settings).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,16 +22,6 @@ import numpy as np
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.index.embed._tokens import normalize_rows
 from matjip.providers.base import RETRY_STATUS
-
-
-def _settings_defaults() -> tuple[float, int]:
-    try:
-        from matjip.settings import get_settings
-
-        s = get_settings()
-        return float(s.llm_timeout_s), int(s.llm_max_retries)
-    except Exception:  # settings unreadable (e.g. a bad .env): fall back to safe defaults
-        return 20.0, 2
 
 
 class _HttpEmbedder:
@@ -52,14 +42,13 @@ class _HttpEmbedder:
         dimensions: int | None = None,
         api_key: str | None = None,
         base_url: str | None = None,
-        timeout_s: float | None = None,
-        max_retries: int | None = None,
+        timeout_s: float = 20.0,
+        max_retries: int = 2,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        default_timeout, default_retries = _settings_defaults()
-        self._timeout = timeout_s if timeout_s is not None else default_timeout
-        self._max_retries = max_retries if max_retries is not None else default_retries
+        self._timeout = timeout_s
+        self._max_retries = max_retries
         self._transport = transport
         self._client: httpx.Client | None = None
         self._sleep = sleep
@@ -76,7 +65,7 @@ class _HttpEmbedder:
         return model
 
     def _api_key(self, given: str | None) -> str:
-        """``given``, or the key found in the environment; raises ConfigurationError if none."""
+        """``given``; raises ConfigurationError if there is none."""
         raise NotImplementedError
 
     def _default_base_url(self) -> str:
@@ -177,8 +166,9 @@ def _split_model(spec: str | None, default: str) -> tuple[str, int | None]:
 class OpenAIEmbedder(_HttpEmbedder):
     """OpenAI-compatible ``POST {base_url}/embeddings``.
 
-    Key from ``api_key`` or ``OPENAI_API_KEY``; base URL from ``base_url``, ``OPENAI_BASE_URL``,
-    or ``settings.llm_base_url`` when ``llm_provider`` is ``openai``, else the OpenAI API.
+    Key from ``api_key`` (``OPENAI_API_KEY`` via the settings); base URL from ``base_url`` (the
+    registry passes ``OPENAI_BASE_URL``, or ``settings.llm_base_url`` when ``llm_provider`` is
+    ``openai``), else the OpenAI API.
     ``dimensions`` is passed through (text-embedding-3 models can shorten their vectors).
     """
 
@@ -192,13 +182,12 @@ class OpenAIEmbedder(_HttpEmbedder):
     batch_size = 256
 
     def _api_key(self, given: str | None) -> str:
-        key = given or os.environ.get("OPENAI_API_KEY")
-        if not key:
+        if not given:
             raise ConfigurationError("the openai embedder needs an API key: set OPENAI_API_KEY")
-        return key
+        return given
 
     def _default_base_url(self) -> str:
-        return os.environ.get("OPENAI_BASE_URL") or _llm_base_url("openai") or "https://api.openai.com/v1"
+        return "https://api.openai.com/v1"
 
     def _request(self, texts: list[str], *, query: bool) -> tuple[str, dict[str, str], dict[str, Any]]:
         body: dict[str, Any] = {"model": self.model, "input": texts, "encoding_format": "float"}
@@ -216,7 +205,7 @@ class OpenAIEmbedder(_HttpEmbedder):
 class GeminiEmbedder(_HttpEmbedder):
     """Gemini REST ``models/{model}:batchEmbedContents`` (no SDK).
 
-    Key from ``api_key``, ``GEMINI_API_KEY`` or ``GOOGLE_API_KEY``. Documents are embedded with
+    Key from ``api_key`` (``GEMINI_API_KEY`` or ``GOOGLE_API_KEY`` via the settings). Documents are embedded with
     task type ``RETRIEVAL_DOCUMENT``, queries with ``RETRIEVAL_QUERY``.
     """
 
@@ -230,12 +219,11 @@ class GeminiEmbedder(_HttpEmbedder):
         return model.removeprefix("models/")
 
     def _api_key(self, given: str | None) -> str:
-        key = given or os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
-        if not key:
+        if not given:
             raise ConfigurationError(
                 "the gemini embedder needs an API key: set GEMINI_API_KEY or GOOGLE_API_KEY"
             )
-        return key
+        return given
 
     def _default_base_url(self) -> str:
         return self.BASE_URL
@@ -260,16 +248,6 @@ class GeminiEmbedder(_HttpEmbedder):
         if len(embeddings) != n:
             raise ValueError(f"{len(embeddings)} embeddings for {n} inputs")
         return [[float(x) for x in e["values"]] for e in embeddings]
-
-
-def _llm_base_url(provider: str) -> str | None:
-    try:
-        from matjip.settings import get_settings
-
-        s = get_settings()
-    except Exception:
-        return None
-    return s.llm_base_url if s.llm_provider == provider else None
 
 
 class SentenceTransformerEmbedder:

@@ -4,7 +4,8 @@
 :class:`Enricher` protocol later.
 """
 
-from matjip.ingest.enrich.base import ENRICHERS, Enricher, Enrichment, get_enricher
+from matjip.ingest.enrich.base import Enricher, Enrichment
 from matjip.ingest.enrich.offline import OfflineEnricher
+from matjip.ingest.enrich.registry import ENRICHERS, get_enricher
 
 __all__ = ["ENRICHERS", "Enricher", "Enrichment", "OfflineEnricher", "get_enricher"]

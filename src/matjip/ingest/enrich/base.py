@@ -3,18 +3,18 @@
 Today there is one implementation, :class:`~matjip.ingest.enrich.offline.OfflineEnricher`
 (Kiwi morphemes + curated lexicons + rules). An LLM-based extractor will implement the same
 :class:`Enricher` protocol in a later issue (it arrives with the LLM providers); the ingest
-pipeline only ever talks to the protocol, so swapping one for the other is a setting.
+pipeline only ever talks to the protocol, so swapping one for the other is a setting
+(:func:`~matjip.ingest.enrich.registry.get_enricher` builds one by name).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, field_validator
 
 from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
-from matjip.errors import ConfigurationError
 from matjip.ingest.crawl import CrawlDocument
 
 
@@ -73,21 +73,3 @@ class Enricher(Protocol):
     def enrich_many(self, docs: Sequence[CrawlDocument]) -> list[Enrichment]:
         """Enrich a batch (one result per input, same order); implementations batch their work."""
         ...
-
-
-ENRICHERS: tuple[str, ...] = ("offline", "llm")
-
-
-def get_enricher(name: str, settings: Any = None) -> Enricher:
-    """The enricher called ``name``: ``"offline"``, or ``"llm"`` (needs a configured LLM provider)."""
-    key = name.strip().lower()
-    if key == "offline":
-        from matjip.ingest.enrich.offline import OfflineEnricher
-
-        return OfflineEnricher()
-    if key == "llm":
-        from matjip.ingest.enrich.llm import LLMEnricher
-        from matjip.settings import get_settings
-
-        return LLMEnricher.from_settings(settings if settings is not None else get_settings())
-    raise ConfigurationError(f"unknown enricher {name!r}; available: {', '.join(ENRICHERS)}")

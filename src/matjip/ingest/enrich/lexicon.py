@@ -11,7 +11,8 @@ free text. Surface variants are matched against the raw text:
 * variants of predicates are given as stems/prefixes of the surface (``조용``, ``고급스러``)
   because the text is matched as written, not lemmatised.
 
-Canonical order in each table is the order values appear in a document (stable output).
+Canonical order in each table is the order values appear in a document (stable output); the
+convenience values are those of :mod:`matjip.vocab`, in its order (checked at import).
 Negation is handled by :mod:`matjip.ingest.enrich.offline`, not here; this module only lists
 words (including the explicitly negative surfaces such as ``노키즈존``).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from matjip.documents import EnrichField
+from matjip.vocab import check_names, vocab
 
 Target = tuple[EnrichField, str]
 
@@ -132,6 +134,7 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
     ),
     "유아의자": ("유아의자", "유아 의자", "아기의자", "아기 의자", "아기 식탁의자", "유아용 의자"),
 }
+check_names(CONVENIENCE, vocab().conveniences, "ingest.enrich.lexicon.CONVENIENCE", complete=True)
 
 ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = {
     "분위기 좋은": (

@@ -27,7 +27,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
 from matjip.errors import ConfigurationError
@@ -36,6 +35,7 @@ from matjip.ingest.enrich.base import Enricher, Enrichment
 from matjip.ingest.enrich.schemas import EnrichBatchOut, EnrichRecordOut
 from matjip.providers.base import CallRecord, LLMClient, error_text, record_of
 from matjip.providers.prompts import PromptSet
+from matjip.settings import Settings
 
 PROMPTS = PromptSet(Path(__file__).parent / "prompts")
 
@@ -265,7 +265,7 @@ class LLMEnricher:
         self._stats_lock = threading.Lock()
 
     @classmethod
-    def from_settings(cls, settings: Any, *, client: LLMClient | None = None) -> LLMEnricher:
+    def from_settings(cls, settings: Settings, *, client: LLMClient | None = None) -> LLMEnricher:
         from matjip.providers.client import make_client
         from matjip.providers.config import LLMOptions
 

@@ -1,0 +1,145 @@
+"""Restaurant kinds: what a restaurant *is* ("고깃집", "치킨집", "빵집"), read from ``data/kinds.toml``.
+
+The data file documents its own format. This module loads it once and answers two questions:
+
+* :meth:`KindTable.lookup` — which kind does a word people type mean ("고기집", "돈가스", "sushi")?
+* :meth:`KindTable.classify` — which kinds is a restaurant, by its category path, its name and the
+  share of its menu that names the kind's dishes, with the evidence for each?
+
+A menu substring alone never makes a restaurant a kind: one "오징어불고기" line does not make a
+squid restaurant a 고깃집, because the menu evidence needs a share of the menu, and a neighbouring
+category (``not_category``) rules the kind out whatever the name or the menu say.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+KINDS_FILE = Path(__file__).parent / "data" / "kinds.toml"
+_SUFFIXES = ("맛집", "전문점", "가게", "집")
+
+
+def norm(text: str) -> str:
+    """Lower case, no spaces: the form words, names and categories are compared in."""
+    return "".join(text.lower().split())
+
+
+class Kind(BaseModel):
+    name: str
+    parent: str | None = None
+    words: list[str] = Field(default_factory=list)
+    dishes: list[str] = Field(default_factory=list)
+    category: list[str] = Field(default_factory=list)
+    not_category: list[str] = Field(default_factory=list)
+    title: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    share: float = 0.5
+    cuisine: str = "기타"
+
+
+class KindEvidence(BaseModel):
+    """Why a restaurant is of a kind: the source field and the text in it."""
+
+    kind: str
+    source: str  # "category" | "title" | "menus" | "kind:<child>"
+    span: str
+
+
+class KindTable:
+    """All kinds, with a word index for queries and a classifier for documents."""
+
+    def __init__(self, kinds: Sequence[Kind]) -> None:
+        self.kinds = list(kinds)
+        self.by_name = {k.name: k for k in self.kinds}
+        for k in self.kinds:
+            if k.parent is not None and k.parent not in self.by_name:
+                raise ValueError(f"kind {k.name!r}: unknown parent {k.parent!r}")
+        self._words: dict[str, tuple[str, bool]] = {}  # word → (kind, is a dish word)
+        for k in self.kinds:
+            for w in (norm(k.name), *(norm(x) for x in k.words)):
+                self._words.setdefault(w, (k.name, False))
+            for w in k.dishes:
+                self._words.setdefault(norm(w), (k.name, True))
+        self._norm = {
+            k.name: (
+                [norm(c) for c in k.category],
+                [norm(c) for c in k.not_category],
+                [norm(t) for t in k.title],
+                [norm(m) for m in k.menu],
+            )
+            for k in self.kinds
+        }
+
+    @property
+    def names(self) -> list[str]:
+        return [k.name for k in self.kinds]
+
+    def words(self) -> list[str]:
+        """Every query word of every kind (normalised), longest first."""
+        return sorted(self._words, key=len, reverse=True)
+
+    def lookup(self, word: str) -> tuple[str, bool] | None:
+        """``(kind, is_dish)`` for a word people type, or ``None``. ``is_dish`` is true for dishes
+        that non-specialists also serve ("짜장면"), where menus may stand in for the kind."""
+        w = norm(word)
+        if not w:
+            return None
+        got = self._words.get(w)
+        if got is not None:
+            return got
+        for suffix in _SUFFIXES:
+            if w.endswith(suffix) and len(w) > len(suffix):
+                got = self._words.get(w[: -len(suffix)])
+                if got is not None:
+                    return got
+        return None
+
+    def ancestors(self, name: str) -> list[str]:
+        out: list[str] = []
+        k = self.by_name.get(name)
+        while k is not None and k.parent is not None and k.parent not in out:
+            out.append(k.parent)
+            k = self.by_name.get(k.parent)
+        return out
+
+    def descendants(self, name: str) -> list[str]:
+        return [k.name for k in self.kinds if name in self.ancestors(k.name)]
+
+    def classify(self, category: str, title: str, menus: Sequence[str]) -> list[KindEvidence]:
+        """The kinds a restaurant is, each once, with the first evidence found."""
+        cat = norm(category)
+        name = norm(title)
+        lines = [norm(m) for m in menus if m.strip()]
+        found: dict[str, KindEvidence] = {}
+        for k in self.kinds:
+            cats, nots, titles, dishes = self._norm[k.name]
+            if any(n in cat for n in nots):
+                continue
+            ev: KindEvidence | None = None
+            if cat and any(c in cat for c in cats):
+                ev = KindEvidence(kind=k.name, source="category", span=category)
+            elif name and any(t in name for t in titles):
+                ev = KindEvidence(kind=k.name, source="title", span=title)
+            elif dishes and lines:
+                hits = [m for m, line in zip(menus, lines, strict=False) if any(d in line for d in dishes)]
+                if len(hits) >= 2 and len(hits) / len(lines) >= k.share:
+                    ev = KindEvidence(kind=k.name, source="menus", span=", ".join(hits[:3]))
+            if ev is not None:
+                found.setdefault(k.name, ev)
+        for child in list(found):
+            for parent in self.ancestors(child):
+                found.setdefault(parent, KindEvidence(kind=parent, source=f"kind:{child}", span=child))
+        return list(found.values())
+
+
+@cache
+def kinds() -> KindTable:
+    """The kind table of ``data/kinds.toml`` (loaded once)."""
+    with KINDS_FILE.open("rb") as f:
+        raw = tomllib.load(f)
+    return KindTable([Kind.model_validate(k) for k in raw.get("kind", [])])

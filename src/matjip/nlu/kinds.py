@@ -1,0 +1,119 @@
+"""Restaurant kinds named in a message ("잠실 치킨집", "홍대 일식인데 스시 말고", "korean bbq").
+
+The words come from :mod:`matjip.kinds` (``data/kinds.toml``). A word counts when it stands as
+a word of the message (with the usual endings: 집, 맛집, particles), or, for words of two or
+more syllables, anywhere inside a word ("수제맥주집", "koreanbbq"). A kind word followed by an
+exclusion ("말고", "빼고", "아닌", "제외", "싫어") is an exclusion, not a wish.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from matjip.kinds import kinds, norm
+
+_EXCLUDE = re.compile(
+    r"^\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|집|맛집)?\s*(?:말고|말구|빼고|빼구|제외|아닌|아니고|싫)"
+)
+_ENDINGS = (
+    "맛집",
+    "전문점",
+    "집",
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "도",
+    "랑",
+    "이랑",
+    "하고",
+    "로",
+    "으로",
+    "에서",
+    "요",
+    "?",
+)
+_CHAIN_WORDS = ("체인점", "체인", "프랜차이즈", "프렌차이즈")
+
+
+@dataclass
+class KindFrame:
+    """Kinds a message asks for and rules out."""
+
+    kinds: list[str] = field(default_factory=list)
+    dishes: list[str] = field(default_factory=list)  # dish words whose menus may stand in for the kind
+    exclude_kinds: list[str] = field(default_factory=list)
+    exclude_words: list[str] = field(default_factory=list)  # the words of excluded kinds, for menus
+    exclude_chains: bool = False
+    words: list[str] = field(default_factory=list)  # every word this frame understood
+
+
+def _strip(token: str) -> str:
+    t = token
+    for _ in range(2):
+        for e in _ENDINGS:
+            if t.endswith(e) and len(t) > len(e):
+                t = t[: -len(e)]
+                break
+    return t
+
+
+def detect_kinds(text: str) -> KindFrame:
+    """The kinds ``text`` names, longest words first, each place in the text used once."""
+    table = kinds()
+    frame = KindFrame()
+    lowered = text.lower()
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in taken)
+
+    def add(word: str, start: int, end: int) -> None:
+        got = table.lookup(word)
+        if got is None:
+            return
+        kind, is_dish = got
+        taken.append((start, end))
+        rest = lowered[end:]
+        if _EXCLUDE.match(rest):
+            if kind not in frame.exclude_kinds:
+                frame.exclude_kinds.append(kind)
+            frame.exclude_words.append(word)
+        elif kind not in frame.kinds:
+            frame.kinds.append(kind)
+            if is_dish:
+                frame.dishes.append(word)
+        frame.words.append(word)
+
+    # 1. whole words (with endings stripped): any length, single syllables included
+    for m in re.finditer(r"[^\s,.!?~]+", lowered):
+        token = m.group(0)
+        for cand in (token, _strip(token)):
+            if table.lookup(cand) is not None and free(m.start(), m.end()):
+                add(cand, m.start(), m.start() + len(cand))
+                break
+    # 2. two-word phrases ("korean bbq", "디저트 카페")
+    for m in re.finditer(r"(?=([^\s]+\s+[^\s]+))", lowered):
+        phrase = m.group(1)
+        stripped = _strip(phrase)
+        if table.lookup(stripped) is not None and free(m.start(), m.start() + len(stripped)):
+            add(stripped, m.start(), m.start() + len(stripped))
+    # 3. words inside words, two syllables or more, longest first
+    for word in table.words():
+        if len(word) < 2:
+            continue
+        for m in re.finditer(re.escape(word), lowered):
+            if free(m.start(), m.end()):
+                add(word, m.start(), m.end())
+    compact = norm(text)
+    frame.exclude_chains = any(w in compact for w in _CHAIN_WORDS) and bool(
+        re.search(
+            r"(?:체인|프랜차이즈|프렌차이즈)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|제외|아닌|싫)", lowered
+        )
+    )
+    # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")
+    frame.kinds = [k for k in frame.kinds if not any(k in table.ancestors(c) for c in frame.kinds)]
+    return frame

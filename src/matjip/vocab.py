@@ -1,0 +1,90 @@
+"""The shared vocabulary: the cuisines and conveniences documents, filters and queries use.
+
+Read once from ``data/vocabulary.toml`` (:func:`vocab`); every layer asks this module for the
+lists, never the file. The file format (TOML)::
+
+    unknown_cuisine = "기타"    # the cuisine of a restaurant nothing more specific fits
+
+    [[cuisine]]                 # one table per cuisine, in their order (labels, stats, prompts)
+    name = "한식"               # the value of Restaurant.cuisine and of the cuisine filter
+    covers = "Korean: …"        # what the cuisine includes (documentation; optional)
+
+    [[convenience]]             # one table per convenience, in document order
+    name = "주차"               # the value of Restaurant.convenience and of the convenience filter
+
+Names are unique within their list, and ``unknown_cuisine`` is one of the cuisines. The
+synonyms of these values (how people ask, how reviews say it) stay with their lexicons, which
+check with :func:`check_names` that they name no value missing here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+VOCABULARY_FILE = Path(__file__).parent / "data" / "vocabulary.toml"
+
+
+class Cuisine(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    covers: str = ""
+
+
+class Convenience(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+
+
+class Vocab(BaseModel):
+    """The contents of ``vocabulary.toml`` (field names are the file's keys)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    unknown_cuisine: str
+    cuisine: tuple[Cuisine, ...]
+    convenience: tuple[Convenience, ...]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Vocab:
+        for what, names in (("cuisine", self.cuisines), ("convenience", self.conveniences)):
+            if len(set(names)) != len(names):
+                raise ValueError(f"duplicate {what} name in {list(names)}")
+        if self.unknown_cuisine not in self.cuisines:
+            raise ValueError(f"unknown_cuisine {self.unknown_cuisine!r} is not a cuisine")
+        return self
+
+    @property
+    def cuisines(self) -> tuple[str, ...]:
+        """Every cuisine name, in order."""
+        return tuple(c.name for c in self.cuisine)
+
+    @property
+    def conveniences(self) -> tuple[str, ...]:
+        """Every convenience name, in document order."""
+        return tuple(c.name for c in self.convenience)
+
+
+@cache
+def vocab() -> Vocab:
+    """The vocabulary of ``data/vocabulary.toml`` (loaded once)."""
+    with VOCABULARY_FILE.open("rb") as f:
+        return Vocab.model_validate(tomllib.load(f))
+
+
+def check_names(names: Iterable[str], allowed: Iterable[str], what: str, *, complete: bool = False) -> None:
+    """Raise :class:`ValueError` if ``what`` (a lexicon's keys, a classifier's targets) names a
+    value that ``allowed`` (a vocabulary list) lacks, or with ``complete`` if it is not exactly
+    ``allowed``, in the same order."""
+    names, allowed = list(names), list(allowed)
+    strays = [n for n in names if n not in allowed]
+    if strays:
+        raise ValueError(f"{what} names values the vocabulary (data/vocabulary.toml) lacks: {strays}")
+    if complete and names != allowed:
+        raise ValueError(f"{what} must list the vocabulary's values in its order: {allowed}")
