@@ -13,6 +13,7 @@ category (``not_category``) rules the kind out whatever the name or the menu say
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Sequence
 from functools import cache
@@ -38,6 +39,7 @@ class Kind(BaseModel):
     not_category: list[str] = Field(default_factory=list)
     title: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
+    menu_not: list[str] = Field(default_factory=list)
     share: float = 0.5
     cuisine: str = "기타"
 
@@ -53,8 +55,9 @@ class KindEvidence(BaseModel):
 class KindTable:
     """All kinds, with a word index for queries and a classifier for documents."""
 
-    def __init__(self, kinds: Sequence[Kind]) -> None:
+    def __init__(self, kinds: Sequence[Kind], version: str = "") -> None:
         self.kinds = list(kinds)
+        self.version = version  # a hash of the data file: documents are re-classified when it changes
         self.by_name = {k.name: k for k in self.kinds}
         for k in self.kinds:
             if k.parent is not None and k.parent not in self.by_name:
@@ -111,35 +114,50 @@ class KindTable:
         return [k.name for k in self.kinds if name in self.ancestors(k.name)]
 
     def classify(self, category: str, title: str, menus: Sequence[str]) -> list[KindEvidence]:
-        """The kinds a restaurant is, each once, with the first evidence found."""
+        """The kinds a restaurant is, each once, with the first evidence found.
+
+        The category path is the strongest evidence, then the name. The menu counts only for a
+        restaurant whose category names no kind at all ("한식", "술집", "음식점"): an Indian
+        restaurant with "탄두리치킨" on its menu is not a 치킨집.
+        """
         cat = norm(category)
         name = norm(title)
         lines = [norm(m) for m in menus if m.strip()]
         found: dict[str, KindEvidence] = {}
+        ruled_out: set[str] = set()
         for k in self.kinds:
-            cats, nots, titles, dishes = self._norm[k.name]
+            cats, nots, titles, _ = self._norm[k.name]
             if any(n in cat for n in nots):
+                ruled_out.add(k.name)
+            elif cat and any(c in cat for c in cats):
+                found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
+        by_category = bool(found)
+        for k in self.kinds:
+            _, _, titles, dishes = self._norm[k.name]
+            if k.name in found or k.name in ruled_out:
                 continue
-            ev: KindEvidence | None = None
-            if cat and any(c in cat for c in cats):
-                ev = KindEvidence(kind=k.name, source="category", span=category)
-            elif name and any(t in name for t in titles):
-                ev = KindEvidence(kind=k.name, source="title", span=title)
-            elif dishes and lines:
-                hits = [m for m, line in zip(menus, lines, strict=False) if any(d in line for d in dishes)]
+            if name and any(t in name for t in titles):
+                found[k.name] = KindEvidence(kind=k.name, source="title", span=title)
+            elif dishes and lines and not by_category:
+                nots = [norm(x) for x in k.menu_not]
+                hits = [
+                    m
+                    for m, line in zip(menus, lines, strict=False)
+                    if any(d in line for d in dishes) and not any(x in line for x in nots)
+                ]
                 if len(hits) >= 2 and len(hits) / len(lines) >= k.share:
-                    ev = KindEvidence(kind=k.name, source="menus", span=", ".join(hits[:3]))
-            if ev is not None:
-                found.setdefault(k.name, ev)
+                    found[k.name] = KindEvidence(kind=k.name, source="menus", span=", ".join(hits[:3]))
         for child in list(found):
             for parent in self.ancestors(child):
-                found.setdefault(parent, KindEvidence(kind=parent, source=f"kind:{child}", span=child))
+                if parent not in ruled_out:
+                    found.setdefault(parent, KindEvidence(kind=parent, source=f"kind:{child}", span=child))
         return list(found.values())
 
 
 @cache
 def kinds() -> KindTable:
     """The kind table of ``data/kinds.toml`` (loaded once)."""
-    with KINDS_FILE.open("rb") as f:
-        raw = tomllib.load(f)
-    return KindTable([Kind.model_validate(k) for k in raw.get("kind", [])])
+    data = KINDS_FILE.read_bytes()
+    raw = tomllib.loads(data.decode("utf-8"))
+    version = hashlib.sha256(data).hexdigest()[:12]
+    return KindTable([Kind.model_validate(k) for k in raw.get("kind", [])], version)

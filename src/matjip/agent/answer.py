@@ -37,12 +37,9 @@ def menu_text(doc: Restaurant, n: int = 3) -> str | None:
 def hours_today(doc: Restaurant, now: datetime) -> str | None:
     if doc.hours is None:
         return None
-    label = doc.hours.label_for(now.weekday())
-    if label:
-        return label
-    if not doc.hours.parsed and doc.hours.raw:
-        return doc.hours.raw
-    return None
+    # only parsed weekly hours: a raw crawl status ("영업 전 08:30에 영업 시작") or a dated note
+    # is not today's hours
+    return doc.hours.label_for(now.weekday()) or None
 
 
 def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
@@ -58,9 +55,31 @@ def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
     return None
 
 
+_KIND_SOURCE = {"category": "카테고리", "title": "상호", "menus": "메뉴"}
+
+
+def kind_text(doc: Restaurant, kind: str) -> str | None:
+    """Why ``doc`` is of ``kind``: "카테고리 '한식>육류,고기>삼겹살'", "메뉴 '…'"."""
+    for ev in doc.evidence:
+        if ev.field == "kind" and ev.value == kind:
+            if ev.source.startswith("kind:"):
+                return kind_text(doc, ev.span)
+            return f"{_KIND_SOURCE.get(ev.source, ev.source)} '{ev.span}'"
+    return None
+
+
 def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
     reasons: list[str] = []
     if plan is not None:
+        for k in plan.kinds:
+            if k in s.doc.kinds:
+                ev = kind_text(s.doc, k)
+                reasons.append(f"{k}" + (f" ({ev})" if ev else ""))
+        for dish in plan.kind_dishes:
+            if not any(k in s.doc.kinds for k in plan.kinds):
+                hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
+                if hit is not None:
+                    reasons.append(f"메뉴 '{hit.name}'")
         for c in plan.convenience:
             ev = evidence_text(s.doc, "convenience", c)
             reasons.append(f"{c} 가능" + (f" ({ev})" if ev else ""))
@@ -109,6 +128,8 @@ def restaurant_block(
     today = hours_today(d, now)
     if today:
         lines.append(f"- 오늘 영업: {today}")
+    else:
+        lines.append("- 영업시간: 정보가 없어요")
     if d.display_address:
         lines.append(f"- 주소: {d.display_address}")
     return [line + "\n" for line in lines]
@@ -126,8 +147,26 @@ def _conditions(plan: SearchPlan) -> str:
         parts.append(f"{won(plan.price_min)} 이상")
     if plan.open_label:
         parts.append(f"{plan.open_label} 영업하는")
-    target = " ".join(plan.menu + plan.cuisine) or "식당"
+    target = " ".join(plan.kinds + plan.menu + plan.cuisine) or "식당"
     return " ".join([*parts, target])
+
+
+def plan_notes(plan: SearchPlan, unknown_hours: int | None) -> list[str]:
+    """What the answer must say about the search itself: what was excluded, which words the data
+    cannot check, how many places were left out for unknown hours."""
+    notes: list[str] = []
+    excluded = [*plan.exclude_kinds, *plan.exclude_menu, *plan.exclude_cuisine, *plan.exclude_titles]
+    if excluded:
+        notes.append("'" + "', '".join(dict.fromkeys(excluded)) + "'은(는) 빼고 찾았어요.")
+    if plan.exclude_chains:
+        notes.append("여러 지점이 있는 체인점은 빼고 찾았어요.")
+    if plan.unused_terms:
+        notes.append(
+            "'" + "', '".join(plan.unused_terms) + "'은(는) 데이터로 확인할 수 없어서 빼고 찾았어요."
+        )
+    if plan.open_at is not None and unknown_hours:
+        notes.append(f"영업시간 정보가 없는 {unknown_hours}곳은 영업 중인지 알 수 없어서 뺐어요.")
+    return notes
 
 
 def search_answer(

@@ -29,9 +29,9 @@ class AgentConfig:
     mean_threshold: float = 0.60
     high_threshold: float = 0.75
     any_high_threshold: float = 0.70
-    max_relax_steps: int = 3
+    max_relax_steps: int = 4
     widen_factor: float = 3.0
-    widen_cap_m: int = 5000
+    widen_cap_m: int = 3000  # a "near" search never widens past this
     max_query_chars: int = MAX_QUERY_CHARS
     chunk_chars: int = CHUNK_CHARS
 

@@ -50,6 +50,15 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
         out.append(f"음식 종류 {d.cuisine} ≠ {', '.join(plan.cuisine)}")
     out += [f"편의 '{c}' 없음" for c in plan.convenience if not ref.convenience_matches(d, [c])]
     out += [f"메뉴 '{m}' 없음" for m in plan.menu if not ref.menu_matches(d, [m])]
+    # a dish that others serve too may stand in for the kind ("짜장면" on a menu)
+    dish_ok = bool(plan.kind_dishes) and ref.menu_matches(d, plan.kind_dishes[:1])
+    if plan.kinds and not ref.kind_matches(d, plan.kinds) and not dish_ok:
+        out.append(f"{'/'.join(plan.kinds)} 아님 ({d.category or d.cuisine})")
+    if plan.exclude_kinds and ref.kind_matches(d, plan.exclude_kinds):
+        out.append(f"제외한 종류 ({', '.join(k for k in plan.exclude_kinds if k in d.kinds)})")
+    if plan.exclude_cuisine and ref.cuisine_matches(d, plan.exclude_cuisine):
+        out.append(f"제외한 음식 종류 {d.cuisine}")
+    out += [f"제외한 메뉴 '{m}' 있음" for m in plan.exclude_menu if ref.menu_matches(d, [m])]
     loc = plan.location
     if (
         loc is not None

@@ -140,7 +140,8 @@ def build_graph(res: Resources, checkpointer: Any = None) -> Any:
     )
     g.add_conditional_edges(
         "relax",
-        lambda st: "web_search" if int(st.get("relax_step") or 0) >= max_steps else _route_intent(st),
+        # a relaxed plan is always searched; past the maximum nothing was left to relax
+        lambda st: "web_search" if int(st.get("relax_step") or 0) > max_steps else _route_intent(st),
         [*searches, "web_search"],
     )
     g.add_edge("web_search", "update_session")

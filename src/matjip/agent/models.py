@@ -82,16 +82,28 @@ class SearchPlan(BaseModel):
     strategy: Strategy = "global"
     location: PlanLocation | None = None
     titles: list[str] = Field(default_factory=list)
+    # restaurant kinds (matjip.kinds): a restaurant must be one of them; dish words whose menus may
+    # stand in when too few restaurants of the kind are found ("짜장면" → 중국집, then menus)
+    kinds: list[str] = Field(default_factory=list)
+    kind_dishes: list[str] = Field(default_factory=list)
     cuisine: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
     convenience: list[str] = Field(default_factory=list)
     atmosphere: list[str] = Field(default_factory=list)
     occasion: list[str] = Field(default_factory=list)
+    # what the person ruled out ("스시 말고", "중식 빼고", "체인점 말고"): hard filters
+    exclude_kinds: list[str] = Field(default_factory=list)
+    exclude_cuisine: list[str] = Field(default_factory=list)
+    exclude_menu: list[str] = Field(default_factory=list)
+    exclude_titles: list[str] = Field(default_factory=list)
+    exclude_chains: bool = False
     semantic: str = ""
     price_min: int | None = None
     price_max: int | None = None
     open_at: datetime | None = None
+    open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
+    unused_terms: list[str] = Field(default_factory=list)  # words the data cannot check, said in the answer
     k: int = 3
     per_title_k: int = 2
     sort: Sort = "relevance"
@@ -109,6 +121,11 @@ class SearchPlan(BaseModel):
             self.intent,
             loc_key,
             "|".join(sorted(self.titles)),
+            "|".join(sorted(self.kinds)),
+            "|".join(
+                sorted([*self.exclude_kinds, *self.exclude_cuisine, *self.exclude_menu, *self.exclude_titles])
+            )
+            + ("+chains" if self.exclude_chains else ""),
             "|".join(sorted(self.cuisine)),
             "|".join(sorted(self.menu)),
             "|".join(sorted(self.convenience)),
@@ -116,6 +133,7 @@ class SearchPlan(BaseModel):
             str(self.price_min),
             str(self.price_max),
             self.open_at.strftime("%w%H%M") if self.open_at else "-",
+            self.open_until.strftime("%w%H%M") if self.open_until else "-",
             str(self.k),
             self.sort,
         ]

@@ -9,9 +9,10 @@ Every repair is reported as a note for the trace.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
@@ -27,6 +28,7 @@ from matjip.agent.models import (
     SearchPlan,
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.kinds import kinds
 from matjip.settings import DEFAULT_TIMEZONE
 
 LAT_RANGE = (33.0, 38.7)
@@ -126,6 +128,25 @@ def _location(value: Any, notes: list[str]) -> PlanLocation | None:
     return None
 
 
+def _open_until(value: Any, open_at: Any, timezone: str, notes: list[str]) -> datetime | None:
+    """The end of an opening window: after ``open_at`` and within a day of it, else dropped."""
+    if value is None or not isinstance(open_at, datetime):
+        return None
+    until = value
+    if not isinstance(until, datetime):
+        try:
+            until = datetime.fromisoformat(str(value))
+        except ValueError:
+            notes.append(f"open_until={value!r} is not a time; dropped")
+            return None
+    if until.tzinfo is None:
+        until = until.replace(tzinfo=ZoneInfo(timezone))
+    if not (open_at <= until <= open_at + timedelta(days=1)):
+        notes.append("open_until is not within a day after open_at; dropped")
+        return None
+    return until
+
+
 def validate_plan(
     raw: Mapping[str, Any] | Any,
     *,
@@ -169,9 +190,8 @@ def validate_plan(
                 notes.append(f"open_at={open_at!r} is not a time; dropped")
                 open_at = None
         if isinstance(open_at, datetime) and open_at.tzinfo is None:
-            from zoneinfo import ZoneInfo
-
             open_at = open_at.replace(tzinfo=ZoneInfo(timezone))
+        open_until = _open_until(raw.get("open_until"), open_at, timezone, notes)
         semantic = raw.get("semantic") or ""
         if not isinstance(semantic, str):
             notes.append("semantic is not text; dropped")
@@ -196,6 +216,14 @@ def validate_plan(
             strategy=strategy,
             location=location,
             titles=titles,
+            kinds=_terms(raw.get("kinds"), "kinds", notes, kinds().names),
+            kind_dishes=_terms(raw.get("kind_dishes"), "kind_dishes", notes),
+            exclude_kinds=_terms(raw.get("exclude_kinds"), "exclude_kinds", notes, kinds().names),
+            exclude_cuisine=_terms(raw.get("exclude_cuisine"), "exclude_cuisine", notes, cuisines),
+            exclude_menu=_terms(raw.get("exclude_menu"), "exclude_menu", notes),
+            exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
+            exclude_chains=raw.get("exclude_chains") is True,
+            unused_terms=_terms(raw.get("unused_terms"), "unused_terms", notes),
             cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),
             menu=_terms(raw.get("menu"), "menu", notes),
             convenience=_terms(raw.get("convenience"), "convenience", notes, conveniences),
@@ -205,6 +233,7 @@ def validate_plan(
             price_min=price_min,
             price_max=price_max,
             open_at=open_at,
+            open_until=open_until,
             open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
             k=_clamp_int(raw.get("k", default_k), K_MIN, K_MAX, "k", notes, default_k),
             per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
@@ -241,8 +270,9 @@ def _base_request(plan: SearchPlan, k: int) -> dict[str, Any]:
     return req
 
 
-def to_requests(plan: SearchPlan) -> list[SearchRequest]:
-    """Build the search requests of a validated plan (one per title for compare)."""
+def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequest]:
+    """Build the search requests of a validated plan (one per title for compare). ``chains`` are
+    the brand names excluded when the plan excludes chains."""
     if plan.intent == "compare" or (plan.intent == "information" and plan.titles):
         out = []
         for title in plan.titles:
@@ -260,9 +290,14 @@ def to_requests(plan: SearchPlan) -> list[SearchRequest]:
             text=semantic,
             cuisine=plan.cuisine,
             menu=plan.menu,
+            kind=plan.kinds,
+            exclude_kind=plan.exclude_kinds,
+            exclude_cuisine=plan.exclude_cuisine,
+            exclude_menu=plan.exclude_menu,
+            exclude_title=[*plan.exclude_titles, *(chains if plan.exclude_chains else ())],
             convenience=plan.convenience,
             price=price,
-            open_at=OpenAt(when=plan.open_at) if plan.open_at else None,
+            open_at=OpenAt(when=plan.open_at, until=plan.open_until) if plan.open_at else None,
             **base,
         )
     ]

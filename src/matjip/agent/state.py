@@ -85,6 +85,8 @@ class AgentState(TypedDict, total=False):
     grade: Grade | None
     relax_step: int
     relax_notes: list[str]
+    web_wanted: bool  # results are relevant but weak (tier "insufficient"): add the web fallback
+    unknown_hours: int | None  # restaurants left out of an open-at search because their hours are unknown
     web_sources: list[WebSource]
     answer: str
     answer_source: str  # template | llm
@@ -124,6 +126,8 @@ PER_TURN_RESET: AgentState = {
     "grade": None,
     "relax_step": 0,
     "relax_notes": [],
+    "unknown_hours": None,
+    "web_wanted": False,
     "web_sources": [],
     "answer": "",
     "answer_source": "template",

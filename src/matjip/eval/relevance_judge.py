@@ -36,11 +36,12 @@ Definitions (all text matching is case-insensitive substring matching after remo
   - ``open_at``: the parsed ``businessHours`` say the place is open at that weekday (Mon=0) and
     time; a span that crosses midnight (``18:00 ~ 02:00``) covers the early hours of the next day;
     an end of ``24:00`` or ``23:59`` is midnight and ``00:00 ~ 24:00`` is all day; spans are read
-    literally (``07:00 ~ 06:00`` is open 23 hours) except that an overnight span ending after 08:00
-    that is shorter than 23 hours (``17:00 ~ 13:00``, a typo) is unknown; days not listed in the string are not open (we
-    only know the listed schedule); strings without a time range (the crawl often holds only the
-    closing day, e.g. ``"일요일"``), free text, start == end and notes that change the schedule
-    (weekday mentions, 격주, 예약, 포장/배달/픽업-only hours, …) are unknown;
+    literally (``07:00 ~ 06:00`` is open 23 hours) except that an overnight span ending after
+    08:00 and shorter than 23 hours (``17:00 ~ 13:00``, a typo) is unknown; days not listed in the
+    string are not open (we only know the listed schedule); strings without a time range (the
+    crawl often holds only the closing day, e.g. ``"일요일"``), free text, start == end and notes
+    that change the schedule (weekday mentions, 격주, 예약, 포장/배달/픽업-only hours, …) are
+    unknown;
   - ``price_max``: the median price of the priced menu lines that match ``kind.menu_any`` (all priced
     lines when none match or the rubric has no kind) is <= ``price_max`` won; no priced lines = fail;
   - ``exclude_menu_any``: no named menu line contains any of the terms;
@@ -48,8 +49,9 @@ Definitions (all text matching is case-insensitive substring matching after remo
 
 * **Soft conditions** (``soft.tags_any``): supported when ``reviewKeywords`` has a key containing one
   of the terms with a count >= 1. Only five tags exist in the crawl (맛, 친절, 가성비, 분위기,
-  주차), so soft wishes are mapped to the closest tag (분위기 for 분위기 좋은 / 데이트) and the
-  ``note`` of the question says so; wishes with no tag at all (회식, 조용한 …) carry no soft rubric.
+  주차), so soft wishes are mapped to the closest tag (분위기 for 분위기 좋은 / 데이트, and as a
+  stated proxy for 조용한; 가성비; 맛 for 맛있는) and the ``note`` of the question says so; wishes
+  with no tag at all (회식, 상견례, 배달, 포장 …) carry no rubric and are judged on kind + area.
 
 ``expect_none: true`` marks questions whose honest answer is "nothing in the data matches"
 (a place outside the crawl, or a combination that has no grade-2 document); their rubric still
@@ -64,6 +66,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import gzip
 import hashlib
 import json
@@ -74,7 +77,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 EVAL_DIR = Path(__file__).resolve().parent
 RAW_DATA = EVAL_DIR.parent / "data" / "kakao_capital.jsonl.gz"
@@ -112,6 +115,14 @@ class AreaSpec(_Strict):
     center: LatLon | None = None
     radius_m: float | None = Field(default=None, gt=0)
     address_any: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _center_with_radius(self) -> AreaSpec:
+        if (self.center is None) != (self.radius_m is None):
+            raise ValueError("center and radius_m go together")
+        if self.center is None and not self.address_any:
+            raise ValueError("an area needs center+radius_m or address_any (use area: null for anywhere)")
+        return self
 
 
 class OpenAt(_Strict):
@@ -160,6 +171,13 @@ class RelevanceItem(_Strict):
     rubric: Rubric
     note: str = ""
     pool: Pool | None = None
+
+    @field_validator("now")
+    @classmethod
+    def _aware_iso(cls, v: str) -> str:
+        if dt.datetime.fromisoformat(v).tzinfo is None:
+            raise ValueError("now must carry a UTC offset, e.g. +09:00")
+        return v
 
 
 # --------------------------------------------------------------------------- raw-field helpers
@@ -245,7 +263,9 @@ def has_tag(doc: Doc, terms: Sequence[str]) -> bool:
 # --------------------------------------------------------------------------- opening hours
 
 _DAYS = "월화수목금토일"
-_SPAN = re.compile(r"^(?P<days>[월화수목금토일,~\s]+?|매일)\s+(?P<s>\d{1,2}):(?P<sm>\d{2})\s*~\s*(?P<e>\d{1,2}):(?P<em>\d{2})$")
+_SPAN = re.compile(
+    r"^(?P<days>[월화수목금토일,~\s]+?|매일)\s+(?P<s>\d{1,2}):(?P<sm>\d{2})\s*~\s*(?P<e>\d{1,2}):(?P<em>\d{2})$"
+)
 _NOTE = re.compile(r"^(?P<body>[^()]*?)\s*(?:\((?P<note>.*)\))?\s*$")
 # notes that change or restrict the schedule -> the string is treated as unknown
 _SCHEDULE_NOTES = ("요일", "격주", "런치만", "예약", "코로나", "포장", "배달", "픽업", "휴무")
@@ -302,7 +322,8 @@ def parse_hours(text: object) -> Schedule | None:
     if s == e:
         return None
     if e < s and e > _LATEST_CLOSE and (e + 24 * 60 - s) < 23 * 60:
-        return None  # e.g. "17:00 ~ 13:00": a typo, not a 20-hour bar; 23 h+ cycles ("10:00 ~ 09:59") are kept
+        # e.g. "17:00 ~ 13:00" is a typo, not a 20-hour bar; 23 h+ cycles ("10:00 ~ 09:59") are kept
+        return None
     return [(days, s, e)]
 
 
@@ -494,6 +515,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_pools(args.set, docs)
     items = load_set(args.set)
     problems = check_set(items, docs)
+    frozen = args.set.with_name("relevance_FROZEN.txt")
+    if frozen.exists():
+        recorded = re.findall(r"\b[0-9a-f]{64}\b", frozen.read_text(encoding="utf-8"))
+        if recorded and recorded[0] != frozen_sha256(args.set):
+            problems.append(f"test split changed: sha256 {frozen_sha256(args.set)} != frozen {recorded[0]}")
     for p in problems:
         print(p)
     print(f"{len(items)} questions, {len(problems)} problems; test sha256 {frozen_sha256(args.set)}")

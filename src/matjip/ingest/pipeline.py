@@ -19,6 +19,7 @@ from matjip.ingest.crawl import CrawlDocument, RawRecord, Reject, parse_record, 
 from matjip.ingest.enrich import Enricher
 from matjip.ingest.preprocess import PIPELINE_VERSION, to_restaurants
 from matjip.ingest.store import DocumentStore
+from matjip.kinds import kinds
 
 BATCH_SIZE = 256
 
@@ -61,7 +62,8 @@ def file_fingerprint(path: Path) -> str:
 
 
 def record_hash(raw: RawRecord, enricher_name: str) -> str:
-    return hashlib.sha1(f"{PIPELINE_VERSION}\x00{enricher_name}\x00{raw.text}".encode()).hexdigest()
+    version = f"{PIPELINE_VERSION}+kinds:{kinds().version}"  # new kinds data → documents re-classified
+    return hashlib.sha1(f"{version}\x00{enricher_name}\x00{raw.text}".encode()).hexdigest()
 
 
 def _place_key(raw: RawRecord) -> str | None:

@@ -35,9 +35,17 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     grade.top_score = max((float(h.get("score") or 0.0) for h in hits), default=0.0)
     keep = {d.document_id for d in grade.document_scores if d.relevance == "relevant"}
     kept = [h for h in hits if h["id"] in keep]
+    web_wanted = False
+    if grade.tier == "insufficient" and grade.overall_relevance == "relevant":
+        # seed 001: weak scores have consequences — a caveat in the answer, and the web fallback
+        web_wanted = res.web is not None
+        grade.reason += "\n→ 점수가 낮음: 답변에 주의 문구" + (
+            " + 웹 검색" if web_wanted else " (웹 검색 미설정)"
+        )
     return {
         "grade": grade,
         "hits": kept,
+        "web_wanted": web_wanted,
         "_decision": f"{grade.tier}: {grade.overall_relevance} ({len(kept)}/{len(hits)})",
     }
 
@@ -45,7 +53,7 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
 def route_after_grade(state: AgentState, max_steps: int) -> str:
     grade = state.get("grade")
     if grade is not None and grade.overall_relevance == "relevant":
-        return "relevant"
+        return "irrelevant" if state.get("web_wanted") else "relevant"
     if int(state.get("relax_step") or 0) < max_steps:
         return "relax"
     return "irrelevant"

@@ -74,7 +74,7 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
     p = state_plan(state)
     now = turn_now(state, res)
     hits = state.get("hits") or []
-    notes = [*(state.get("relax_notes") or [])]
+    notes = [*(state.get("relax_notes") or []), *tpl.plan_notes(p, state.get("unknown_hours"))]
     if any(n == "too_long" for n in state.get("plan_notes") or []):
         notes.insert(0, tpl.REPLIES["too_long"])
     if state.get("duplicate_of") is not None:
@@ -94,6 +94,14 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
         if state.get("grade") is not None:
             msg += " 웹 검색도 설정되어 있지 않아요. 지역이나 조건을 바꿔서 물어봐 주세요."
         return [*(n + "\n" for n in notes), msg + "\n"]
+    grade = state.get("grade")
+    if grade is not None and grade.tier == "insufficient":
+        notes.append("검색 점수가 낮아서 요청과 딱 맞는 곳인지 확신하기 어려워요. 참고로만 봐 주세요.")
+    if web:
+        notes.append(
+            "웹 검색 결과도 함께 참고하세요 (웹 출처): "
+            + "; ".join(f"{w.title}" + (f" ({w.url})" if w.url else "") for w in web[:3])
+        )
     shown = shown_for(hits, res)
     nlu = state.get("nlu") or NLUResult()
     if p.intent == "compare":

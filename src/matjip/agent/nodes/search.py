@@ -10,25 +10,73 @@ from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord
-from matjip.index.request import SearchHit
+from matjip.index.reference import BRANCH_SUFFIXES
+from matjip.index.request import MAX_K, SearchHit
+from matjip.kinds import kinds, norm
+from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 
 
-def _open_at(time_spec: TimeSpec | None, now: datetime) -> tuple[datetime | None, str | None]:
+def _open_at(
+    time_spec: TimeSpec | None, now: datetime
+) -> tuple[datetime | None, datetime | None, str | None]:
+    """(from, until, label) of the time the person wants a place open, in the turn's time zone.
+
+    A clock time is one instant; a part of the day ("점심", "저녁", "새벽") is a window; a day with
+    no time ("토요일에 여는", "내일") is the whole day. ``day_offset`` (내일, 모레) and a weekday move
+    the day; a weekday is the next such day (today when it is today).
+    """
     if time_spec is None:
-        return None, None
+        return None, None, None
     label = time_spec.label
     if time_spec.kind == "now":
-        return now, label or "지금"
-    weekday = time_spec.weekday
-    minute = time_spec.minute
+        return now, None, label or "지금"
     day = now
-    if weekday is not None:
-        day = now + timedelta(days=(int(weekday) - now.weekday()) % 7)
-    if minute is None:
-        minute = now.hour * 60 + now.minute
-    when = day.replace(hour=int(minute) // 60 % 24, minute=int(minute) % 60, second=0, microsecond=0)
-    return when, label
+    if time_spec.day_offset:
+        day = now + timedelta(days=int(time_spec.day_offset))
+    if time_spec.weekday is not None:
+        day = day + timedelta(days=(int(time_spec.weekday) - day.weekday()) % 7)
+    midnight = day.replace(hour=0, minute=0, second=0, microsecond=0)
+    if time_spec.start_minute is not None and time_spec.end_minute is not None:
+        start = midnight + timedelta(minutes=int(time_spec.start_minute))
+        end = midnight + timedelta(minutes=int(time_spec.end_minute))
+        if end < start:
+            end += timedelta(days=1)
+        return start, end, label
+    if time_spec.minute is not None:
+        return midnight + timedelta(minutes=int(time_spec.minute)), None, label
+    if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
+        return now, midnight + timedelta(hours=23, minutes=59), label
+    return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
+
+
+def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
+    """Kinds asked for and ruled out, and the NLU menu/category terms they stand for."""
+    frame = detect_kinds(text)
+    table = kinds()
+    covered = {norm(w) for w in frame.words}
+
+    def is_covered(term: str) -> bool:
+        t = norm(term)
+        got = table.lookup(t)
+        return (
+            t in covered
+            or any(t and t in w for w in covered)
+            or (got is not None and (got[0] in frame.kinds or got[0] in frame.exclude_kinds))
+        )
+
+    ex = nlu.exclude
+    return {
+        "kinds": frame.kinds,
+        "kind_dishes": frame.dishes,
+        "exclude_kinds": frame.exclude_kinds,
+        "exclude_menu": list(dict.fromkeys([*ex.menu, *frame.exclude_words])),
+        "exclude_cuisine": list(ex.category),
+        "exclude_titles": list(ex.title),
+        "exclude_chains": frame.exclude_chains,
+        "is_covered": is_covered,
+        "words": frame.words,
+    }
 
 
 def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -48,10 +96,20 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         }
     price_min = nlu.price.min_won if nlu.price is not None else None
     price_max = nlu.price.max_won if nlu.price is not None else None
-    open_at, open_label = _open_at(nlu.time, turn_now(state, res))
+    open_at, open_until, open_label = _open_at(nlu.time, turn_now(state, res))
     intent = nlu.intent
     cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
     atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
+    frame = _kind_frame(state.get("query", ""), nlu)
+    kind_list: list[str] = list(frame["kinds"])
+    kind_dishes: list[str] = list(frame["kind_dishes"])
+    if kind_list or frame["exclude_kinds"]:
+        # the kind stands for the words it was named by: "치킨집" is not a menu filter "치킨"
+        menu = [m for m in menu if not frame["is_covered"](m)]
+        if kind_list:
+            cuisine = []
+    exclude_menu = [m for m in frame["exclude_menu"] if m]
+    unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
     searches = state.get("searches") or []
     if state.get("refine") and searches:
         # narrowing: keep the previous search's topic and place, add this turn's constraints
@@ -61,6 +119,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         convenience = list(dict.fromkeys([*prev.convenience, *convenience]))
         atmosphere = list(dict.fromkeys([*prev.atmosphere, *atmosphere]))
         occasion = list(dict.fromkeys([*prev.occasion, *occasion]))
+        if not kind_list:
+            kind_list, kind_dishes = list(prev.kinds), list(prev.kind_dishes)
         intent = "search"
         if location is None and prev.location is not None:
             location = prev.location.model_dump(mode="json")
@@ -77,6 +137,14 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "intent": intent,
         "location": location,
         "titles": list(ents.title),
+        "kinds": kind_list,
+        "kind_dishes": kind_dishes,
+        "exclude_kinds": frame["exclude_kinds"],
+        "exclude_cuisine": frame["exclude_cuisine"],
+        "exclude_menu": exclude_menu,
+        "exclude_titles": frame["exclude_titles"],
+        "exclude_chains": frame["exclude_chains"],
+        "unused_terms": unused,
         "cuisine": cuisine,
         "menu": menu,
         "convenience": convenience,
@@ -86,6 +154,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "price_min": price_min,
         "price_max": price_max,
         "open_at": open_at,
+        "open_until": open_until,
         "open_label": open_label,
         "k": k,
         "per_title_k": res.config.compare_k,
@@ -93,14 +162,31 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     }
 
 
+_OFFLINE_ONLY = (
+    "kinds",
+    "kind_dishes",
+    "exclude_kinds",
+    "exclude_cuisine",
+    "exclude_menu",
+    "exclude_titles",
+    "exclude_chains",
+    "unused_terms",
+    "open_until",
+)
+
+
 def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     """Write the plan (offline planner, or the LLM planner when configured) and validate it."""
     raw: Any = None
     notes: list[str] = []
+    offline = offline_plan(state, res)
     if res.llm is not None and res.llm.plans:
-        raw, notes = res.llm.write_plan(state, offline_plan(state, res))
+        raw, notes = res.llm.write_plan(state, offline)
+        if isinstance(raw, dict):
+            # what the LLM plan has no field for is the offline reading of the same message
+            raw = {**{k: offline[k] for k in _OFFLINE_ONLY}, **raw}
     if raw is None:
-        raw = offline_plan(state, res)
+        raw = offline
     validated, repairs = validate_plan(
         raw,
         cuisines=res.cuisines or None,
@@ -147,19 +233,77 @@ def _rating_key(h: SearchHit) -> float:
     return (d.rating or 0.0) + 0.001 * (d.review_count or 0)
 
 
+def _brand(title: str) -> str:
+    """A restaurant's name without its branch ("교촌치킨 잠실점" → "교촌치킨")."""
+    words = title.split()
+    if len(words) > 1 and words[-1].endswith(BRANCH_SUFFIXES):
+        words = words[:-1]
+    return "".join(words).lower()
+
+
+def _one_per_brand(hits: list[SearchHit], k: int) -> list[SearchHit]:
+    """At most one branch of a chain among the first ``k`` (more only when nothing else is left)."""
+    seen: set[str] = set()
+    first: list[SearchHit] = []
+    rest: list[SearchHit] = []
+    for h in hits:
+        b = _brand(h.document.title)
+        (rest if b in seen else first).append(h)
+        seen.add(b)
+    return (first + rest)[:k]
+
+
+def chain_names(res: Resources) -> list[str]:
+    """Brand names with three or more branches in the data (excluded by "체인점 말고")."""
+    return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+
+
 def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
-    """All entities as filters, atmosphere/occasion as semantic text, k results (seed 000 §6)."""
+    """All entities as filters, atmosphere/occasion as semantic text, k results (seed 000 §6).
+
+    A kind is a hard filter; when too few restaurants of the kind are found and the kind was named
+    by a dish that others serve too ("짜장면"), places whose menu names the dish follow. Branches of
+    one chain are not repeated unless nothing else is left.
+    """
     p = state_plan(state)
-    req = to_requests(p)[0]
-    resp = res.index.search(req)
+    chains = chain_names(res) if p.exclude_chains else []
+    req = to_requests(p, chains)[0]
+    wide = req.model_copy(update={"k": min(MAX_K, req.k * 3)}) if not p.titles else req
+    resp = res.index.search(wide)
     hits = list(resp.hits)
+    detail: dict[str, Any] = {"took_ms": resp.took_ms, "candidates": resp.total_candidates}
+    if p.kinds and p.kind_dishes and len(hits) < p.k:
+        more = res.index.search(
+            req.model_copy(
+                update={
+                    "kind": [],
+                    "menu": [*req.menu, p.kind_dishes[0]],
+                    "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)],
+                }
+            )
+        )
+        hits += list(more.hits)
+        detail["dish_fallback"] = len(more.hits)
     if p.sort == "rating":
         hits.sort(key=_rating_key, reverse=True)
-    return {
+    hits = _one_per_brand(hits, p.k) if p.sort != "distance" else hits[: p.k]
+    update: dict[str, Any] = {
         "hits": _records(hits, p),
         "_decision": f"{len(hits)} hits of {resp.total_candidates} candidates",
-        "_detail": {"took_ms": resp.took_ms, "candidates": resp.total_candidates},
+        "_detail": detail,
     }
+    if req.open_at is not None:
+        # how many would have passed had their hours been known: said in the answer
+        unknown = (
+            res.index.search(
+                req.model_copy(
+                    update={"open_at": req.open_at.model_copy(update={"include_unknown": True}), "k": 1}
+                )
+            ).total_candidates
+            - resp.total_candidates
+        )
+        update["unknown_hours"] = max(0, unknown)
+    return update
 
 
 def search_compare(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -200,22 +344,44 @@ def search_information(state: AgentState, res: Resources) -> dict[str, Any]:
     return {"hits": records, "_decision": f"{len(records)} hits for {', '.join(p.titles)}"}
 
 
-_SOFTNESS = ("open_at", "price", "convenience", "menu", "cuisine")
-_LABEL = {
-    "open_at": "영업시간",
-    "price": "가격",
-    "convenience": "편의",
-    "menu": "메뉴",
-    "cuisine": "음식 종류",
-}
+_SOFTNESS = ("open_at", "price", "menu", "cuisine")
 
 
 def _km(m: int) -> str:
     return f"{m / 1000:g}km" if m >= 1000 else f"{m}m"
 
 
+def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
+    """Drop the softest hard filter left (never the kind: a 고깃집 never becomes a café)."""
+    for name in _SOFTNESS:
+        if name == "open_at" and p.open_at is not None:
+            return p.model_copy(update={"open_at": None, "open_until": None}), (
+                f"영업시간({p.open_label or '요청 시간'})"
+            )
+        if name == "price" and (p.price_min is not None or p.price_max is not None):
+            return p.model_copy(update={"price_min": None, "price_max": None}), "가격"
+        if name == "menu" and p.menu:
+            return (
+                p.model_copy(
+                    update={"menu": p.menu[:-1], "semantic": (p.semantic + " " + p.menu[-1]).strip()}
+                ),
+                f"메뉴 '{p.menu[-1]}'",
+            )
+        if name == "cuisine" and p.cuisine:
+            return (
+                p.model_copy(
+                    update={"cuisine": [], "semantic": (p.semantic + " " + " ".join(p.cuisine)).strip()}
+                ),
+                f"음식 종류 '{', '.join(p.cuisine)}'",
+            )
+    return p, None
+
+
 def relax(state: AgentState, res: Resources) -> dict[str, Any]:
-    """Nothing relevant: widen the radius, then drop the softest constraint, and say so."""
+    """Nothing relevant: relax one step and say exactly what changed. The order: a convenience
+    (the data rarely records one, so its absence says little), then a "near" radius (widened at
+    most to ``widen_cap_m``), then the other filters from the softest. Every step announced is
+    searched; when nothing is left to relax, ``relax_step`` goes past the maximum."""
     p = state_plan(state)
     step = int(state.get("relax_step") or 0) + 1
     notes = list(state.get("relax_notes") or [])
@@ -225,6 +391,12 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     if p.strategy == "title" and loc is not None:
         p = p.model_copy(update={"location": None, "strategy": "title"})
         notes.append(f"{loc.name} 근처에서는 찾지 못해서 전체 지역에서 찾았어요.")
+    elif p.convenience:
+        dropped = p.convenience[-1]
+        p = p.model_copy(update={"convenience": p.convenience[:-1]})
+        notes.append(
+            f"'{dropped}' 정보가 있는 곳이 없어서 그 조건은 빼고 찾았어요 (정보가 없을 뿐 안 될 수도, 될 수도 있어요)."
+        )
     elif (
         loc is not None
         and loc.mode == "near"
@@ -236,35 +408,12 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
         p = p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})})
         notes.append(f"{loc.name} {_km(loc.radius_m)} 안에는 없어서 {_km(wider)}까지 넓혔어요.")
     else:
-        dropped = None
-        for name in _SOFTNESS:
-            if name == "open_at" and p.open_at is not None:
-                p = p.model_copy(update={"open_at": None})
-                dropped = f"영업시간({p.open_label or '요청 시간'})"
-            elif name == "price" and (p.price_min is not None or p.price_max is not None):
-                p = p.model_copy(update={"price_min": None, "price_max": None})
-                dropped = "가격"
-            elif name == "convenience" and p.convenience:
-                dropped = f"편의 '{p.convenience[-1]}'"
-                p = p.model_copy(update={"convenience": p.convenience[:-1]})
-            elif name == "menu" and p.menu:
-                dropped = f"메뉴 '{p.menu[-1]}'"
-                p = p.model_copy(
-                    update={"menu": p.menu[:-1], "semantic": (p.semantic + " " + p.menu[-1]).strip()}
-                )
-            elif name == "cuisine" and p.cuisine:
-                dropped = f"음식 종류 '{', '.join(p.cuisine)}'"
-                p = p.model_copy(
-                    update={"cuisine": [], "semantic": (p.semantic + " " + " ".join(p.cuisine)).strip()}
-                )
-            if dropped:
-                break
-        if dropped:
-            notes.append(f"모든 조건에 맞는 곳이 없어서 {dropped} 조건을 빼고 찾았어요.")
-        else:
-            update["relax_step"] = cfg.max_relax_steps
+        p, dropped_name = _drop_filter(p)
+        if dropped_name is None:
+            update["relax_step"] = cfg.max_relax_steps + 1
             update["_decision"] = "nothing left to relax"
             return update
+        notes.append(f"모든 조건에 맞는 곳이 없어서 {dropped_name} 조건을 빼고 찾았어요.")
     p = p.model_copy(update={"relaxed": notes[-5:]})
     update["plan"] = p
     update["relax_notes"] = notes
