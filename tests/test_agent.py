@@ -122,25 +122,34 @@ def test_query_input_truncates_long_text(node_res: Resources) -> None:
     assert "too_long" in out["plan_notes"]
 
 
-def test_relax_widens_the_radius_then_drops_the_softest_constraint(node_res: Resources) -> None:
+def test_relax_drops_conveniences_before_widening_then_the_softest_filter(node_res: Resources) -> None:
+    """Issue 10's order: a convenience the data rarely records goes first, then the "near" radius
+    widens (to at most the cap), then price; the kind of restaurant is never dropped."""
     plan = SearchPlan(
         intent="search",
         strategy="radius",
         location={"name": "잠실역", "lat": 37.5133, "lon": 127.1001, "radius_m": 1000, "mode": "near"},  # type: ignore[arg-type]
-        cuisine=["일식"],
+        kinds=["고깃집"],
         convenience=["주차", "예약"],
         price_max=15000,
     )
     state: dict[str, Any] = {"plan": plan, "relax_step": 0, "relax_notes": []}
     first = relax(state, node_res)  # type: ignore[arg-type]
-    assert first["relax_notes"][-1] == "잠실역 1km 안에는 없어서 3km까지 넓혔어요."
-    assert first["plan"].location.radius_m == 3000
+    assert "'예약'" in first["relax_notes"][-1] and first["plan"].convenience == ["주차"]
     state.update(first)
     second = relax(state, node_res)  # type: ignore[arg-type]
-    assert "가격" in second["relax_notes"][-1] and second["plan"].price_max is None
+    assert "'주차'" in second["relax_notes"][-1] and second["plan"].convenience == []
     state.update(second)
     third = relax(state, node_res)  # type: ignore[arg-type]
-    assert "예약" in third["relax_notes"][-1] and third["plan"].convenience == ["주차"]
+    assert third["relax_notes"][-1] == "잠실역 1km 안에는 없어서 3km까지 넓혔어요."
+    assert third["plan"].location.radius_m == 3000
+    state.update(third)
+    fourth = relax(state, node_res)  # type: ignore[arg-type]
+    assert "가격" in fourth["relax_notes"][-1] and fourth["plan"].price_max is None
+    state.update(fourth)
+    fifth = relax(state, node_res)  # type: ignore[arg-type]
+    assert fifth["_decision"] == "nothing left to relax" and "plan" not in fifth
+    assert fourth["plan"].kinds == ["고깃집"]
 
 
 def test_radius_phrases() -> None:

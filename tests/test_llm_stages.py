@@ -474,7 +474,9 @@ def test_generate_catches_a_hallucinated_restaurant_and_resets() -> None:
 def test_generate_non_streaming_returns_none_when_ungrounded() -> None:
     st = stages(FakeLLM(script={"generate": "스시젠 역삼점도 가까워요. 오마카세는 9만원이에요."}))
     assert st.generate(state(), TEMPLATE) is None
-    st = stages(FakeLLM(function=default_reply))  # default fake: streams the offline draft back, which is grounded
+    st = stages(
+        FakeLLM(function=default_reply)
+    )  # default fake: streams the offline draft back, which is grounded
     assert st.generate(state(), TEMPLATE) == TEMPLATE.strip()
 
 
@@ -542,7 +544,9 @@ def test_earlier_stages_leave_a_call_for_generation() -> None:
     assert st.grade(state(), shown("101"), plan()) is None  # the only call is kept for the answer
     assert st.generate(state(), TEMPLATE) is not None
     assert [c.stage for c in fake.calls] == ["generate"]
-    st = stages(FakeLLM(function=default_reply), budget=1, which=("grade",))  # without generation nothing is kept back
+    st = stages(
+        FakeLLM(function=default_reply), budget=1, which=("grade",)
+    )  # without generation nothing is kept back
     assert st.grade(state(), shown("101"), plan()) is not None
 
 

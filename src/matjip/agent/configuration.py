@@ -14,6 +14,7 @@ from matjip.settings import DEFAULT_TIMEZONE
 
 if TYPE_CHECKING:
     from matjip.agent.stages import LLMStages
+    from matjip.geo.coverage import CoveredArea
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index.backend import SearchBackend
     from matjip.nlu.parser import OfflineNLU
@@ -83,6 +84,7 @@ class Resources:
     llm: LLMStages | None = None  # the LLM stages, when a provider is configured
     web: WebSearch | None = None  # a web search client (Tavily), when configured
     coverage: dict[str, bool] = field(default_factory=dict)  # place key -> has restaurants nearby
+    covered_area: CoveredArea | None = None  # restaurants per si/gun/gu, counted on first use
 
     def now(self) -> datetime:
         if self.clock is not None:

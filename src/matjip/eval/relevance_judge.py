@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import gzip
 import hashlib
 import json
@@ -185,14 +186,19 @@ class RelevanceItem(_Strict):
 _WS = re.compile(r"\s+")
 
 
+@functools.cache
 def norm(text: str) -> str:
-    """Case-folded text without whitespace (the form every match is made on)."""
+    """Case-folded text without whitespace (the form every match is made on); cached."""
     return _WS.sub("", text).casefold()
 
 
 def contains_any(text: str, terms: Iterable[str]) -> bool:
     t = norm(text)
-    return any(norm(term) and norm(term) in t for term in terms)
+    for term in terms:
+        n = norm(term)
+        if n and n in t:
+            return True
+    return False
 
 
 def menu_names(doc: Doc) -> list[str]:
@@ -231,8 +237,13 @@ def priced_lines(doc: Doc) -> list[tuple[str, int]]:
 
 def coords(doc: Doc) -> tuple[float, float] | None:
     """(lat, lon) from the crawl's ``mapy``/``mapx`` (WGS84 x 10^7), None when missing or 0."""
+    return _coords(str(doc.get("mapx") or ""), str(doc.get("mapy") or ""))
+
+
+@functools.cache
+def _coords(mapx: str, mapy: str) -> tuple[float, float] | None:
     try:
-        x, y = int(str(doc.get("mapx") or "")), int(str(doc.get("mapy") or ""))
+        x, y = int(mapx), int(mapy)
     except ValueError:
         return None
     if x == 0 or y == 0:
@@ -240,10 +251,21 @@ def coords(doc: Doc) -> tuple[float, float] | None:
     return y / 1e7, x / 1e7
 
 
+_EARTH_M = 6_371_000
+_M_PER_DEG = math.pi * _EARTH_M / 180
+
+
 def haversine_m(a: tuple[float, float], b: tuple[float, float]) -> float:
     lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
     h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
-    return 2 * 6_371_000 * math.asin(math.sqrt(h))
+    return 2 * _EARTH_M * math.asin(math.sqrt(h))
+
+
+def within_m(center: tuple[float, float], point: tuple[float, float], radius_m: float) -> bool:
+    """haversine distance <= radius_m, with a cheap latitude pre-check."""
+    if abs(point[0] - center[0]) * _M_PER_DEG > radius_m:
+        return False
+    return haversine_m(center, point) <= radius_m
 
 
 def address(doc: Doc) -> str:
@@ -385,7 +407,7 @@ def in_area(doc: Doc, area: AreaSpec | None) -> bool:
         return True
     if area.center is not None and area.radius_m is not None:
         c = coords(doc)
-        if c is not None and haversine_m((area.center.lat, area.center.lon), c) <= area.radius_m:
+        if c is not None and within_m((area.center.lat, area.center.lon), c, area.radius_m):
             return True
     return False
 
@@ -421,9 +443,9 @@ def hard_ok(doc: Doc, hard: HardSpec | None, kind: KindSpec | None = None) -> bo
 
 def grade(doc: Doc, rubric: Rubric) -> int:
     """0, 1 or 2 for one raw crawl document (see the module docstring for the rules)."""
-    if not is_kind(doc, rubric.kind, rubric.not_kind):
-        return 0
     if not in_area(doc, rubric.area):
+        return 0
+    if not is_kind(doc, rubric.kind, rubric.not_kind):
         return 0
     if not hard_ok(doc, rubric.hard, rubric.kind):
         return 0

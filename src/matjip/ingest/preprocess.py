@@ -84,6 +84,13 @@ def kind_evidence(r: Restaurant) -> list[Evidence]:
     ]
 
 
+def with_kinds(r: Restaurant) -> Restaurant:
+    """``r`` with its kinds and their evidence (what :func:`finish` adds at ingest)."""
+    kind_ev = kind_evidence(r)
+    others = [ev for ev in r.evidence if ev.field != "kind"]
+    return r.model_copy(update={"kinds": [ev.value for ev in kind_ev], "evidence": [*kind_ev, *others]})
+
+
 def finish(r: Restaurant, e: Enrichment) -> Restaurant:
     """Attach the kinds, enrichment and the summary."""
     kind_ev = kind_evidence(r)

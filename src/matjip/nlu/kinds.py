@@ -114,6 +114,8 @@ def detect_kinds(text: str) -> KindFrame:
             r"(?:체인|프랜차이즈|프렌차이즈)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|제외|아닌|싫)", lowered
         )
     )
+    if frame.exclude_chains:
+        frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")
     frame.kinds = [k for k in frame.kinds if not any(k in table.ancestors(c) for c in frame.kinds)]
     return frame

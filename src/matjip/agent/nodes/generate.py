@@ -6,14 +6,17 @@ from typing import Any
 
 from matjip.agent import answer as tpl
 from matjip.agent.configuration import Resources
+from matjip.agent.coverage import not_covered_answer
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
 from matjip.nlu.models import NLUResult
 
 
-def _reply_chunks(kind: str) -> list[str]:
+def _reply_chunks(kind: str, res: Resources) -> list[str]:
     if kind.startswith("smalltalk:"):
         return [tpl.SMALLTALK.get(kind.split(":", 1)[1], tpl.SMALLTALK["greeting"]) + "\n"]
+    if kind.startswith("outside:"):
+        return not_covered_answer(kind.split(":", 1)[1], res)
     if kind.startswith("unknown_place:"):
         return tpl.unknown_place_answer(kind.split(":", 1)[1])
     return [tpl.REPLIES.get(kind, tpl.REPLIES["no_content"]) + "\n"]
@@ -124,7 +127,7 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     update: dict[str, Any] = {}
     now = turn_now(state, res)
     if decision == "reply":
-        chunks = _reply_chunks(state.get("reply") or "no_content")
+        chunks = _reply_chunks(state.get("reply") or "no_content", res)
     elif decision == "clarify":
         clar = state.get("clarification")
         assert clar is not None, "the clarify decision needs a clarification"

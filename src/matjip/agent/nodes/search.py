@@ -109,6 +109,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         if kind_list:
             cuisine = []
     exclude_menu = [m for m in frame["exclude_menu"] if m]
+    titles = [t for t in ents.title if not frame["is_covered"](t)]  # "korean bbq" is not the brand BBQ
+    if ents.title and not titles and intent in ("information", "compare"):
+        intent = "search"
     unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
     searches = state.get("searches") or []
     if state.get("refine") and searches:
@@ -136,7 +139,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     return {
         "intent": intent,
         "location": location,
-        "titles": list(ents.title),
+        "titles": titles,
         "kinds": kind_list,
         "kind_dishes": kind_dishes,
         "exclude_kinds": frame["exclude_kinds"],
@@ -253,6 +256,21 @@ def _one_per_brand(hits: list[SearchHit], k: int) -> list[SearchHit]:
     return (first + rest)[:k]
 
 
+def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
+    """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind; 3: none."""
+    source = {ev.value: ev for ev in h.document.evidence if ev.field == "kind"}
+    best = 3
+    for kind in wanted:
+        ev = source.get(kind)
+        for _ in range(3):  # a parent kind is as strong as the child it comes from
+            if ev is None or not ev.source.startswith("kind:"):
+                break
+            ev = source.get(ev.span)
+        if ev is not None:
+            best = min(best, {"category": 0, "title": 1}.get(ev.source, 2))
+    return best
+
+
 def chain_names(res: Resources) -> list[str]:
     """Brand names with three or more branches in the data (excluded by "체인점 말고")."""
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
@@ -286,6 +304,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         detail["dish_fallback"] = len(more.hits)
     if p.sort == "rating":
         hits.sort(key=_rating_key, reverse=True)
+    elif p.kinds and p.sort != "distance":
+        # specialists first: a kind shown by the category or the name before one read off a menu
+        hits.sort(key=lambda h: _kind_strength(h, p.kinds))
     hits = _one_per_brand(hits, p.k) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),

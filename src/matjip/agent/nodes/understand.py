@@ -10,10 +10,15 @@ import re
 from typing import Any
 
 from matjip.agent.configuration import Resources
+from matjip.agent.coverage import outside_place
 from matjip.agent.location import choice_context, pick_choice, resolve
+from matjip.agent.models import LocationContext
 from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
+from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
+from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult
 from matjip.nlu.normalize import normalize_query
+from matjip.nlu.romanized import koreanize_places
 
 _HANGUL = re.compile(r"[가-힣]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -34,8 +39,14 @@ def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
         update["reply"] = "empty"
     elif state.get("pending") and text.strip(" .").isdigit():
         pass  # "2" answers a pending clarification
+    elif _LATIN.search(text):
+        # English or mixed: romanised place names become Korean ones; dish words are read by the
+        # kinds vocabulary, which lists English words too
+        text = koreanize_places(text)
+        if not _HANGUL.search(text) and not detect_kinds(text).kinds:
+            update["reply"] = "not_korean"
     elif not _HANGUL.search(text):
-        update["reply"] = "not_korean" if _LATIN.search(text) else "no_content"
+        update["reply"] = "no_content"
     update["query"] = text
     update["_decision"] = update["reply"] or ("truncated" if notes else "ok")
     update["plan_notes"] = notes
@@ -92,14 +103,24 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     if pending is not None:
         update["pending"] = None
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
+    # a place far outside the data is said so, never searched as a menu word or elsewhere
+    outside = outside_place(text) if not nlu.entities.title else None
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification
         update["_decision"] = (
             f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip()
         )
+    elif outside is not None:
+        update["reply"] = f"outside:{outside}"
+        update["_decision"] = f"{outside} is outside the data"
     elif outcome.unknown_place:
         update["reply"] = f"unknown_place:{outcome.unknown_place}"
         update["_decision"] = f"unknown place {outcome.unknown_place}"
+    elif outcome.context is not None and res.web is None and not _context_covered(outcome.context, res):
+        # with a web provider the search runs and finds nothing, and the web fallback answers
+        name = outcome.context.name or outcome.context.display_name or "그곳"
+        update["reply"] = f"outside:{name}"
+        update["_decision"] = f"no restaurant in the data around {name}"
     else:
         update["location"] = outcome.context
         update["location_carried"] = outcome.carried
@@ -110,13 +131,27 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     return update
 
 
+def _context_covered(ctx: LocationContext, res: Resources) -> bool:
+    """Does the index hold a restaurant in the resolved place (radius or region)?"""
+    if ctx.type == "GPS" or ctx.lat is None or ctx.lon is None:
+        return True
+    key = f"ctx:{ctx.mode}:{ctx.lat:.5f},{ctx.lon:.5f}:{ctx.radius_m}:{','.join(ctx.region_terms)}"
+    hit = res.coverage.get(key)
+    if hit is None:
+        if ctx.mode == "in" and ctx.region_terms:
+            req = SearchRequest(region=RegionFilter(name=ctx.name or "지역", terms=ctx.region_terms), k=1)
+        else:
+            radius = float(min(max(ctx.radius_m or 1000, 100), 3000))
+            req = SearchRequest(geo=GeoFilter(lat=ctx.lat, lon=ctx.lon, radius_m=radius), k=1)
+        hit = res.coverage[key] = res.index.search(req).total_candidates > 0
+    return hit
+
+
 def _covered(place: Any, res: Resources) -> bool:
     """Does the index hold any restaurant around ``place``? (cached per index, in the resources)"""
     key = getattr(place, "key", None) or f"{place.lat},{place.lon}"
     hit = res.coverage.get(key)
     if hit is None:
-        from matjip.index.request import GeoFilter, SearchRequest
-
         radius = float(min(max(getattr(place, "default_radius_m", 1000) or 1000, 100), 20_000))
         resp = res.index.search(
             SearchRequest(geo=GeoFilter(lat=place.lat, lon=place.lon, radius_m=radius), k=1)

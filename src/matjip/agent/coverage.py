@@ -1,0 +1,68 @@
+"""What the data covers, said plainly: a place outside it gets "not in the data yet" instead of
+unrelated results from elsewhere.
+
+Two cases: a name of a place far from the data (``data/gazetteer/outside.txt``: 부산, 시부야 …),
+and a gazetteer place around which the index holds no restaurant (판교역). The covered area is
+described from the index itself (restaurants per si/gun/gu), so the sentence stays true when the
+data changes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from matjip.agent.configuration import Resources
+from matjip.geo.coverage import CoveredArea
+from matjip.geo.gazetteer import PlaceType
+from matjip.index.request import RegionFilter, SearchRequest
+
+OUTSIDE_FILE = Path(__file__).resolve().parents[1] / "data" / "gazetteer" / "outside.txt"
+_PARTICLES = ("에서", "에", "의", "은", "는", "이", "가", "쪽", "근처", "역", "시", "도", "맛집")
+
+
+@cache
+def outside_names() -> frozenset[str]:
+    lines = OUTSIDE_FILE.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip())
+
+
+def outside_place(text: str) -> str | None:
+    """The first out-of-area place name standing as a word of ``text`` ("부산 서면 돼지국밥" → 부산)."""
+    names = outside_names()
+    for token in re.findall(r"[^\s,.!?~]+", text):
+        t = token
+        for _ in range(2):
+            if t in names:
+                return t
+            for p in _PARTICLES:
+                if t.endswith(p) and len(t) > len(p):
+                    t = t[: -len(p)]
+                    break
+        if t in names:
+            return t
+    return None
+
+
+def covered_area(res: Resources) -> CoveredArea:
+    """Restaurants per si/gun/gu of the gazetteer, counted in the index (once per resources)."""
+    if res.covered_area is None:
+        counts: dict[str, int] = {}
+        for place in res.gazetteer:
+            if place.type is PlaceType.SIGUNGU and place.sido and place.sigungu:
+                term = place.sigungu.split(" ")[-1]
+                resp = res.index.search(
+                    SearchRequest(region=RegionFilter(name=place.sigungu, terms=[term]), k=1)
+                )
+                counts[f"{place.sido} {place.sigungu}"] = resp.total_candidates
+        res.covered_area = CoveredArea.from_counts(counts)
+    return res.covered_area
+
+
+def not_covered_answer(name: str, res: Resources) -> list[str]:
+    area = covered_area(res).describe(limit=6)
+    return [
+        f"'{name}' 쪽은 아직 식당 데이터에 없어요. 엉뚱한 곳을 추천하지 않도록 찾지 않았어요.\n",
+        f"지금 데이터는 {area} 중심이에요. 이 지역의 역·동 이름으로 물어봐 주세요.\n",
+    ]

@@ -1,0 +1,50 @@
+"""English and romanised questions: place names become the Korean names the gazetteer knows.
+
+"gangnam station korean bbq" → "강남역 korean bbq": the place is read by the usual Korean path and
+the dish words are read by the kinds vocabulary, which lists English words too ("korean bbq",
+"sushi"). Names come from the stations' English names in the bundled KRIC data (영문역사명) and
+from ``data/gazetteer/romanized.tsv`` (hongdae, seokchon lake …).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from functools import cache
+from pathlib import Path
+
+_GAZ = Path(__file__).resolve().parents[1] / "data" / "gazetteer"
+_PAREN = re.compile(r"\s*\(.*?\)")
+
+
+@cache
+def romanized_names() -> dict[str, str]:
+    """Lower-case romanised name → Korean name, longest names first."""
+    names: dict[str, str] = {}
+    with (_GAZ / "subway_stations_kric.csv").open(encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            en = _PAREN.sub("", row.get("영문역사명") or "").strip().lower().rstrip(".")
+            ko = (row.get("역사명") or "").strip()
+            if en and ko and len(en) >= 4:
+                names.setdefault(en, ko)
+    for line in (_GAZ / "romanized.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "\t" in line:
+            en, ko = line.split("\t", 1)
+            names[en.strip().lower()] = ko.strip()
+    return dict(sorted(names.items(), key=lambda kv: -len(kv[0])))
+
+
+def koreanize_places(text: str) -> str:
+    """Replace romanised place names (with "station", "stn", "near", "in") by their Korean names."""
+    out = text
+    lowered = out.lower()
+    for en, ko in romanized_names().items():
+        m = re.search(rf"(?<![a-z]){re.escape(en)}\.?(?:\s+(?:station|stn|stn\.|역))?(?![a-z])", lowered)
+        if m is None:
+            continue
+        station = bool(re.search(r"\s+(?:station|stn)", m.group(0)))
+        word = ko + ("역" if station and not ko.endswith("역") else "")
+        out = out[: m.start()] + word + out[m.end() :]
+        lowered = out.lower()
+    out = re.sub(r"(?i)\bnear\s+([가-힣]+)", r"\1 근처", out)
+    return out
