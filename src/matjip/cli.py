@@ -234,6 +234,29 @@ def stats(settings: object, as_json: bool) -> None:
     run_stats(settings, as_json)
 
 
+@eval_group.command(name="relevance")
+@click.option(
+    "--split",
+    type=click.Choice(["test", "dev", "all"]),
+    default="test",
+    show_default=True,
+    help="test is the frozen split for reported figures; tune only on dev.",
+)
+@click.option("--limit", type=int, help="Only the first N questions.")
+@click.option("--llm", is_flag=True, help="Use the configured LLM provider (MATJIP_LLM_PROVIDER).")
+@click.option(
+    "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect answers to list."
+)
+@click.pass_obj
+def eval_relevance(settings: object, split: str, limit: int | None, llm: bool, show_failures: int) -> None:
+    """Judged relevance: strict/lenient P@3, wrong-kind rate, nDCG@3, short answers, honesty."""
+    from matjip.commands.evaluate import run_eval_relevance
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_eval_relevance(settings, split, limit, llm, show_failures)
+
+
 # --- eval search: the structured-search development set ------------------------------------
 @eval_group.command(name="search")
 @click.option(

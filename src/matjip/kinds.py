@@ -40,7 +40,10 @@ class Kind(BaseModel):
     title: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
     menu_not: list[str] = Field(default_factory=list)
+    menu_with: list[str] = Field(default_factory=list)
+    title_not: list[str] = Field(default_factory=list)
     share: float = 0.5
+    min_lines: int = 2
     cuisine: str = "기타"
 
 
@@ -102,6 +105,11 @@ class KindTable:
                     return got
         return None
 
+    def dish_words(self, name: str) -> list[str]:
+        """The menu words of a kind (as written in the data file)."""
+        k = self.by_name.get(name)
+        return [*k.menu, *k.dishes] if k is not None else []
+
     def ancestors(self, name: str) -> list[str]:
         out: list[str] = []
         k = self.by_name.get(name)
@@ -117,8 +125,8 @@ class KindTable:
         """The kinds a restaurant is, each once, with the first evidence found.
 
         The category path is the strongest evidence, then the name. The menu counts only for a
-        restaurant whose category names no kind at all ("한식", "술집", "음식점"): an Indian
-        restaurant with "탄두리치킨" on its menu is not a 치킨집.
+        restaurant whose category names no kind at all ("한식", "술집", "음식점") or one the kind
+        lists in ``menu_with``: an Indian restaurant with "탄두리치킨" on its menu is not a 치킨집.
         """
         cat = norm(category)
         name = norm(title)
@@ -127,7 +135,7 @@ class KindTable:
         ruled_out: set[str] = set()
         for k in self.kinds:
             cats, nots, titles, _ = self._norm[k.name]
-            if any(n in cat for n in nots):
+            if any(n in cat for n in nots) or any(norm(x) in name for x in k.title_not):
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
                 found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
@@ -138,14 +146,14 @@ class KindTable:
                 continue
             if name and any(t in name for t in titles):
                 found[k.name] = KindEvidence(kind=k.name, source="title", span=title)
-            elif dishes and lines and not by_category:
+            elif dishes and lines and (not by_category or any(norm(c) in cat for c in k.menu_with)):
                 nots = [norm(x) for x in k.menu_not]
                 hits = [
                     m
                     for m, line in zip(menus, lines, strict=False)
                     if any(d in line for d in dishes) and not any(x in line for x in nots)
                 ]
-                if len(hits) >= 2 and len(hits) / len(lines) >= k.share:
+                if len(hits) >= k.min_lines and len(hits) / len(lines) >= k.share:
                     found[k.name] = KindEvidence(kind=k.name, source="menus", span=", ".join(hits[:3]))
         for child in list(found):
             for parent in self.ancestors(child):

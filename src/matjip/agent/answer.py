@@ -146,7 +146,8 @@ def _conditions(plan: SearchPlan) -> str:
     elif plan.price_min is not None:
         parts.append(f"{won(plan.price_min)} 이상")
     if plan.open_label:
-        parts.append(f"{plan.open_label} 영업하는")
+        label = plan.open_label
+        parts.append(f"{label}인" if label.endswith("영업 중") else f"{label} 영업하는")
     target = " ".join(plan.kinds + plan.menu + plan.cuisine) or "식당"
     return " ".join([*parts, target])
 
@@ -155,7 +156,7 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None) -> list[str]:
     """What the answer must say about the search itself: what was excluded, which words the data
     cannot check, how many places were left out for unknown hours."""
     notes: list[str] = []
-    excluded = [*plan.exclude_kinds, *plan.exclude_menu, *plan.exclude_cuisine, *plan.exclude_titles]
+    excluded = [*plan.exclude_menu, *plan.exclude_cuisine, *plan.exclude_titles] or plan.exclude_kinds
     if excluded:
         notes.append("'" + "', '".join(dict.fromkeys(excluded)) + "'은(는) 빼고 찾았어요.")
     if plan.exclude_chains:

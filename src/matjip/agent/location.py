@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 Covered = Callable[["Place"], bool]
 
-GPS_DEFAULT_RADIUS_M = 1000
+GPS_DEFAULT_RADIUS_M = 700  # "내 주변", "가까운", "여기서": about ten minutes on foot
 SAME_PLACE_M = 3000
 WALK_M_PER_MIN = 70
 DRIVE_M_PER_MIN = 400
@@ -149,6 +149,16 @@ def resolve(
     names = list(nlu.entities.location)
     if names:
         said = names[0]
+        broad = ("sigungu", "sido")  # PlaceType values
+        first = gazetteer.best(said)
+        if first is not None and first.type in broad:
+            # "성남 위례 치킨": the narrower place inside the city is the one meant
+            for later in names[1:]:
+                p = gazetteer.best(later)
+                if p is not None and p.type not in broad and not gazetteer.is_ambiguous(later):
+                    names = [later, said, *[n for n in names[1:] if n != later]]
+                    said = later
+                    break
         notes = [f"여러 장소 중 '{said}' 기준으로 찾았어요"] if len(names) > 1 else []
         candidates = gazetteer.lookup(said)
         if not candidates:

@@ -1,11 +1,58 @@
-"""``matjip eval agent``: print the development-set table."""
+"""``matjip eval agent`` and ``matjip eval relevance``: print the evaluation tables."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
 
 from rich.console import Console
 from rich.table import Table
 
 from matjip.settings import Settings
+
+
+def _table(title: str, rows: Iterable[tuple[str, str]]) -> Table:
+    table = Table(title=title)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
+
+
+def _offline(settings: Settings) -> Settings:
+    if settings.llm_provider != "none" or settings.tavily_api_key is not None:
+        return settings.model_copy(update={"llm_provider": "none", "tavily_api_key": None})
+    return settings
+
+
+def run_eval_relevance(
+    settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int
+) -> None:
+    """The judged relevance set (``eval/relevance_set.jsonl``), graded on raw documents."""
+    from matjip.agent.service import Agent, load_resources
+    from matjip.commands.ingest import ensure_index
+    from matjip.eval.relevance_eval import run
+
+    console = Console()
+    if not llm:
+        settings = _offline(settings)
+    agent = Agent(settings, load_resources(settings, ensure_index(settings)), persist=False)
+
+    def ask(question: str, gps: dict[str, float] | None, now: datetime) -> tuple[list[str], str]:
+        r = agent.ask(question, location=gps, now=now)
+        return [c.id for c in r.cards], r.answer
+
+    report = run(ask, split=split, limit=limit)
+    mode = "llm: " + settings.llm_provider if llm else "offline"
+    console.print(_table(f"matjip eval relevance (split {split}, {mode})", report.rows()))
+    failures = report.failures()
+    if show_failures and failures:
+        console.print(f"[bold]not perfect[/] (first {show_failures} of {len(failures)}):")
+        for f in failures[:show_failures]:
+            console.print(f"  {f}", markup=False)
+    for e in report.errors[:10]:
+        console.print(f"[red]error[/] {e}", markup=False)
 
 
 def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failures: int) -> None:
@@ -14,19 +61,16 @@ def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failur
     from matjip.eval.agent_eval import run
 
     console = Console()
-    if not llm and settings.llm_provider != "none":
-        settings = settings.model_copy(update={"llm_provider": "none", "tavily_api_key": None})
+    if not llm:
+        settings = _offline(settings)
     if llm and settings.llm_provider == "none":
         console.print("[yellow]--llm: MATJIP_LLM_PROVIDER가 설정되지 않아 오프라인으로 평가합니다.[/]")
     index = ensure_index(settings)
     agent = Agent(settings, load_resources(settings, index), persist=False)
     report = run(agent, limit=limit)
-    table = Table(title=f"matjip eval agent ({'llm: ' + settings.llm_provider if llm else 'offline'})")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for name, value in report.rows():
-        table.add_row(name, value)
-    console.print(table)
+    console.print(
+        _table(f"matjip eval agent ({'llm: ' + settings.llm_provider if llm else 'offline'})", report.rows())
+    )
     if show_failures and report.failures:
         console.print(f"[bold]failures[/] (first {show_failures} of {len(report.failures)}):")
         for f in report.failures[:show_failures]:

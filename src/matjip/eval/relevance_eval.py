@@ -11,7 +11,8 @@ record of each card (never on the product's own enrichment). Figures:
 * **nDCG@3** — gains 2/1/0; the ideal ranking is built from the pool counts.
 * **short answers** — fewer cards than ``min(3, grade-2 pool)`` although better ones exist.
 * **honest when nothing matches** — for ``expect_none`` questions: no card shown, or the answer
-  says plainly that nothing was found / the place is not in the data.
+  says plainly that nothing was found / the place is not in the data / what was widened or dropped
+  to find anything ("1km 안에는 없어서 3km까지 넓혔어요").
 
 The ``test`` split is frozen (``relevance_FROZEN.txt`` holds its sha256): report figures from it;
 tune only on ``dev``.
@@ -28,7 +29,7 @@ from datetime import datetime
 
 from matjip.eval import relevance_judge as judge
 
-HONEST_PHRASES = ("없어요", "찾지 못", "데이터에 없", "아직 데이터", "없습니다", "못 찾")
+HONEST_PHRASES = ("없어요", "없어서", "찾지 못", "데이터에 없", "아직 데이터", "없습니다", "못 찾")
 
 Ask = Callable[[str, dict[str, float] | None, datetime], tuple[list[str], str]]
 

@@ -145,7 +145,7 @@ class PriceRange(_Model):
 class OpenAt(_Model):
     """Open at ``when`` — or, with ``until``, at some time from ``when`` to ``until`` (a meal or a
     whole day: "내일 점심", "토요일에 여는") — according to the parsed business hours
-    (:meth:`WeeklySchedule.is_open`), checked at ``when`` and every 30 minutes up to ``until``.
+    (:meth:`WeeklySchedule.is_open`), checked at ``when`` and every 30 minutes before ``until``.
 
     ``when`` is converted to :data:`SEOUL` (the default time zone); a naive datetime is taken to
     be Seoul time. Documents whose hours are unknown (no hours, or unparsed) fail unless
@@ -173,15 +173,14 @@ class OpenAt(_Model):
         return self
 
     def instants(self) -> list[datetime]:
-        """The times the filter checks: ``when``, then every 30 minutes up to ``until``."""
+        """The times the filter checks: ``when``, then every 30 minutes before ``until`` (a window
+        "아침" 07:00–10:00 asks for a place open before 10)."""
         out = [self.when]
         if self.until is not None:
             t = self.when + timedelta(minutes=30)
-            while t <= self.until:
+            while t < self.until:
                 out.append(t)
                 t += timedelta(minutes=30)
-            if out[-1] != self.until:
-                out.append(self.until)
         return out
 
 

@@ -351,8 +351,11 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
     late = _LATE_RE.search(text)
     if late:
         spans.append(late.span())
-        label = " ".join([*labels, "심야"])
-        return TimeSpec(kind="at", weekday=weekday, minute=1410, day_offset=day_offset, label=label), spans
+        dawn = "새벽" in late.group(0) or "자정" in late.group(0)
+        label = " ".join([*labels, "새벽까지" if dawn else "심야"])
+        # "새벽까지 하는 곳" must still be open at 1 a.m. (the next calendar day)
+        minute = 1500 if dawn else 1410
+        return TimeSpec(kind="at", weekday=weekday, minute=minute, day_offset=day_offset, label=label), spans
     part = _PART_RE.search(text)
     if part:
         rep, start, end = _PARTS[part.group(1)]

@@ -271,6 +271,19 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
     return best
 
 
+def _typical_price_ok(h: SearchHit, p: SearchPlan) -> bool:
+    """The median of the priced menu lines (of the asked kind's dishes when there are any) is
+    within the plan's price range."""
+    menus = h.document.priced_menus()
+    dishes = [w for k in p.kinds for w in kinds().dish_words(k)]
+    own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
+    prices = sorted(own or [m.price for m in menus if m.price is not None])
+    if not prices:
+        return False
+    mid = prices[len(prices) // 2]
+    return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
+
+
 def chain_names(res: Resources) -> list[str]:
     """Brand names with three or more branches in the data (excluded by "체인점 말고")."""
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
@@ -302,11 +315,23 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         )
         hits += list(more.hits)
         detail["dish_fallback"] = len(more.hits)
+    if p.price_max is not None:
+        # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
+        typical = [h for h in hits if _typical_price_ok(h, p)]
+        hits = typical + [h for h in hits if h not in typical]
     if p.sort == "rating":
         hits.sort(key=_rating_key, reverse=True)
-    elif p.kinds and p.sort != "distance":
-        # specialists first: a kind shown by the category or the name before one read off a menu
-        hits.sort(key=lambda h: _kind_strength(h, p.kinds))
+    elif p.sort != "distance":
+        # specialists first (a kind shown by the category or the name before one read off a
+        # menu), then — for a "near" search — the closer ones, in steps of 400 m
+        near = p.location is not None and p.location.mode == "near"
+        hits.sort(
+            key=lambda h: (
+                _kind_strength(h, p.kinds) if p.kinds else 0,
+                int((h.distance_m or 0) // 400) if near else 0,
+                0 if p.price_max is None or _typical_price_ok(h, p) else 1,
+            )
+        )
     hits = _one_per_brand(hits, p.k) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),
@@ -373,7 +398,8 @@ def _km(m: int) -> str:
 
 
 def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
-    """Drop the softest hard filter left (never the kind: a 고깃집 never becomes a café)."""
+    """Drop the softest hard filter left and say so (the kind is never dropped, only widened to
+    its broader kind: a 고깃집 never becomes a café)."""
     for name in _SOFTNESS:
         if name == "open_at" and p.open_at is not None:
             return p.model_copy(update={"open_at": None, "open_until": None}), (
@@ -395,6 +421,14 @@ def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
                 ),
                 f"음식 종류 '{', '.join(p.cuisine)}'",
             )
+    table = kinds()
+    parents = [table.by_name[k].parent for k in p.kinds if k in table.by_name]
+    if p.kinds and all(parents):
+        # a narrow kind found nothing: its broader kind ("오마카세" → "초밥·오마카세"), said so
+        wider = list(dict.fromkeys(x for x in parents if x))
+        return p.model_copy(
+            update={"kinds": wider}
+        ), f"종류 '{', '.join(p.kinds)}'(을)를 '{', '.join(wider)}'(으)로 넓히는"
     return p, None
 
 
@@ -434,7 +468,11 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
             update["relax_step"] = cfg.max_relax_steps + 1
             update["_decision"] = "nothing left to relax"
             return update
-        notes.append(f"모든 조건에 맞는 곳이 없어서 {dropped_name} 조건을 빼고 찾았어요.")
+        notes.append(
+            dropped_name
+            if dropped_name.endswith("찾았어요.")
+            else f"모든 조건에 맞는 곳이 없어서 {dropped_name} 조건을 빼고 찾았어요."
+        )
     p = p.model_copy(update={"relaxed": notes[-5:]})
     update["plan"] = p
     update["relax_notes"] = notes
