@@ -27,6 +27,7 @@ DRIVE_M_PER_MIN = 400
 _RADIUS_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I
 )
+_NEARNESS = re.compile(r"가까운|가까이|가깝|여기|이\s*근처|걸어서|걸어갈|도보|주변|근처")
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
 _ORDINAL_WORDS = {"첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5}
@@ -123,7 +124,10 @@ def resolve(
     covered: Covered | None = None,
 ) -> LocationOutcome:
     radius = explicit_radius_m(text)
-    if nlu.user_location:
+    # a device location sent with a question about nearness and no named place: "가까운 중국집",
+    # "여기서 걸어갈 만한 초밥집" (without a device location these stay as they were)
+    near_me = gps is not None and not nlu.entities.location and bool(_NEARNESS.search(text))
+    if nlu.user_location or near_me:
         if gps is not None:
             return LocationOutcome(
                 LocationContext(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from matjip.kinds import kinds, norm
 
@@ -37,6 +38,12 @@ _ENDINGS = (
     "?",
 )
 _CHAIN_WORDS = ("체인점", "체인", "프랜차이즈", "프렌차이즈")
+
+
+@cache
+def _inner_words() -> re.Pattern[str]:
+    """Every kind word of two or more characters, longest first, as one pattern."""
+    return re.compile("|".join(re.escape(w) for w in kinds().words() if len(w) >= 2))
 
 
 @dataclass
@@ -102,12 +109,9 @@ def detect_kinds(text: str) -> KindFrame:
         if table.lookup(stripped) is not None and free(m.start(), m.start() + len(stripped)):
             add(stripped, m.start(), m.start() + len(stripped))
     # 3. words inside words, two syllables or more, longest first
-    for word in table.words():
-        if len(word) < 2:
-            continue
-        for m in re.finditer(re.escape(word), lowered):
-            if free(m.start(), m.end()):
-                add(word, m.start(), m.end())
+    for m in _inner_words().finditer(lowered):
+        if free(m.start(), m.end()):
+            add(m.group(0), m.start(), m.end())
     compact = norm(text)
     frame.exclude_chains = any(w in compact for w in _CHAIN_WORDS) and bool(
         re.search(

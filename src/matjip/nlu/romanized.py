@@ -34,17 +34,19 @@ def romanized_names() -> dict[str, str]:
     return dict(sorted(names.items(), key=lambda kv: -len(kv[0])))
 
 
+@cache
+def _pattern() -> re.Pattern[str]:
+    names = "|".join(re.escape(en) for en in romanized_names())  # longest first
+    return re.compile(rf"(?<![a-z])({names})\.?(\s+(?:station|stn\.?|역))?(?![a-z])", re.IGNORECASE)
+
+
 def koreanize_places(text: str) -> str:
     """Replace romanised place names (with "station", "stn", "near", "in") by their Korean names."""
-    out = text
-    lowered = out.lower()
-    for en, ko in romanized_names().items():
-        m = re.search(rf"(?<![a-z]){re.escape(en)}\.?(?:\s+(?:station|stn|stn\.|역))?(?![a-z])", lowered)
-        if m is None:
-            continue
-        station = bool(re.search(r"\s+(?:station|stn)", m.group(0)))
-        word = ko + ("역" if station and not ko.endswith("역") else "")
-        out = out[: m.start()] + word + out[m.end() :]
-        lowered = out.lower()
-    out = re.sub(r"(?i)\bnear\s+([가-힣]+)", r"\1 근처", out)
-    return out
+    names = romanized_names()
+
+    def korean(m: re.Match[str]) -> str:
+        ko = names.get(m.group(1).lower(), m.group(1))
+        return ko + ("역" if m.group(2) and not ko.endswith("역") else "")
+
+    out = _pattern().sub(korean, text)
+    return re.sub(r"(?i)\bnear\s+([가-힣]+)", r"\1 근처", out)

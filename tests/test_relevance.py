@@ -1,0 +1,195 @@
+"""Relevance and honesty (issue 10): one test per failure class a new user met.
+
+Answers are checked against the RAW crawl records of the demo data (category path, title, menus,
+hours) — never against the product's own enrichment — so a test cannot pass because the product
+agrees with itself. The agent runs on the shared sample (every 5th demo record, ingested by the
+product's own pipeline).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import datetime
+from functools import cache
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from matjip.agent.answer import hours_today
+from matjip.agent.service import Agent
+from matjip.documents import Restaurant
+from matjip.ingest.hours import parse_business_hours
+from matjip.kinds import kinds
+from matjip.settings import DEMO_DATA
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
+
+
+@cache
+def raw_records() -> dict[str, dict[str, Any]]:
+    with gzip.open(DEMO_DATA, "rt", encoding="utf-8") as f:
+        return {str(r["place_id"]): r for r in map(json.loads, f)}
+
+
+def raw(place_id: str) -> dict[str, Any]:
+    return raw_records()[place_id]
+
+
+def menu_names(rec: dict[str, Any]) -> list[str]:
+    return [str(m.get("name") or "") for m in rec.get("menus") or []]
+
+
+def ask(agent: Agent, text: str, **kw: Any) -> Any:
+    return agent.ask(text, now=kw.pop("now", WEDNESDAY_EVENING), **kw)
+
+
+# --- the kind of restaurant ------------------------------------------------------------------
+
+
+def test_readme_example_returns_chicken_restaurants(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "잠실역 치킨집 추천해줘")
+    assert r.cards
+    for c in r.cards:
+        rec = raw(c.id)
+        assert "치킨" in rec["category"] or any(w in rec["title"] for w in ("치킨", "통닭")), rec["title"]
+        assert "피자" not in rec["category"]
+
+
+def test_page_example_returns_meat_grills(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "홍대 근처 주차되는 고기집")
+    assert r.cards
+    meat = ("삼겹", "목살", "갈비", "등심", "항정", "차돌", "한우", "곱창", "막창", "오겹")
+    for c in r.cards:
+        rec = raw(c.id)
+        cat, menus = rec["category"], menu_names(rec)
+        grill_menu = menus and sum(any(w in m for w in meat) for m in menus) / len(menus) >= 0.4
+        assert "육류" in cat or "고기" in cat or "갈비" in cat or grill_menu, (rec["title"], cat)
+        assert not any(x in cat for x in ("해물", "중식", "일식", "아시아")), cat
+
+
+def test_a_menu_substring_never_makes_a_kind() -> None:
+    table = kinds()
+    squid = table.classify("한식>해물,생선", "군산오징어 잠실본점", ["오징어불고기", "오징어숙회", "오징어튀김"])
+    assert "고깃집" not in {k.kind for k in squid}
+    indian = table.classify("아시아음식>인도음식", "강가 잠실점", ["탄두리치킨", "치킨티카마살라", "버터치킨커리"])
+    assert "치킨집" not in {k.kind for k in indian}
+    pizza = table.classify("양식>피자", "피자나라치킨공주", ["고구마피자", "후라이드치킨", "양념치킨"])
+    assert "치킨집" not in {k.kind for k in pizza}
+    grill = table.classify("한식", "명가생삼겹", ["생삼겹살", "목살", "항정살", "된장찌개"])
+    assert {"삼겹살", "고깃집"} <= {k.kind for k in grill}
+
+
+def test_spelling_variants_are_one_term(sample_agent: Agent) -> None:
+    a = ask(sample_agent, "망원동 돈까스")
+    b = ask(sample_agent, "망원동 돈가스")
+    assert a.cards and [c.id for c in a.cards] == [c.id for c in b.cards]
+    for c in a.cards:
+        rec = raw(c.id)
+        text = rec["category"] + rec["title"] + " ".join(menu_names(rec))
+        assert any(w in text for w in ("돈까스", "돈가스", "카츠", "돈카츠")), rec["title"]
+
+
+# --- exclusions ------------------------------------------------------------------------------
+
+
+def test_exclusions_are_applied_and_said(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "강남역 일식 스시 말고")
+    assert r.plan is not None and r.plan.exclude_kinds
+    for c in r.cards:
+        rec = raw(c.id)
+        assert "초밥" not in rec["category"]
+        assert not any(w in m for m in menu_names(rec) for w in ("초밥", "스시"))
+    assert "빼고 찾았어요" in r.answer
+
+
+def test_chains_can_be_excluded(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "체인점 말고 잠실 카페")
+    assert r.plan is not None and r.plan.exclude_chains
+    brands = {b for b, titles in sample_agent.resources.nlu.vocabulary.brands().items() if len(titles) >= 3}
+    for c in r.cards:
+        assert not any(b in c.name.replace(" ", "") for b in brands if len(b) >= 2)
+    assert "체인점은 빼고" in r.answer
+
+
+# --- hours -----------------------------------------------------------------------------------
+
+
+def test_unknown_hours_never_count_as_open(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "잠실 지금 영업중인 국밥")
+    assert r.cards
+    for c in r.cards:
+        sched = parse_business_hours(raw(c.id).get("businessHours"))
+        assert sched is not None and sched.is_open(WEDNESDAY_EVENING) is True, c.name
+    assert "영업시간 정보가 없는" in r.answer
+
+
+def test_day_and_meal_words_become_a_day_and_a_window(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "강남역 내일 점심 냉면")
+    p = r.plan
+    assert p is not None and p.open_at is not None and p.open_until is not None
+    assert p.open_at.date() == datetime(2026, 11, 26).date() and p.open_at.hour == 11
+    sat = ask(sample_agent, "잠실 토요일에 여는 고기집").plan
+    assert sat is not None and sat.open_at is not None and sat.open_at.weekday() == 5
+    assert sat.open_until is not None and sat.open_until > sat.open_at
+
+
+def test_a_live_crawl_status_is_not_todays_hours() -> None:
+    for text in ("영업 전 08:30에 영업 시작", "2023년 2월 13일 ~ 2월 28일"):
+        doc = Restaurant(place_id="x", title="x", hours=parse_business_hours(text))
+        assert hours_today(doc, WEDNESDAY_EVENING) is None
+
+
+# --- relaxation, coverage, places ---------------------------------------------------------------
+
+
+def test_a_near_search_does_not_widen_past_the_cap(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "잠실역 와이파이 되는 고기집")
+    loc = r.plan.location if r.plan else None
+    assert loc is not None and (loc.radius_m or 0) <= 3000
+    # the rarely recorded convenience went first, and it is said; the radius stayed as asked
+    assert any("와이파이" in n for n in r.notes) and loc.radius_m == 1000
+
+
+@pytest.mark.parametrize("text", ["부산 서면 돼지국밥", "시부야 라멘"])
+def test_a_place_outside_the_data_is_said_plainly(sample_agent: Agent, text: str) -> None:
+    r = ask(sample_agent, text)
+    assert r.cards == []
+    assert "데이터에 없어요" in r.answer and "중심이에요" in r.answer
+
+
+def test_landmarks_and_everyday_names_are_places(sample_agent: Agent) -> None:
+    for text, place in (("석촌호수 근처 카페", "석촌호수"), ("새내 포차", "새내")):
+        r = ask(sample_agent, text)
+        assert r.plan is not None and r.plan.location is not None and r.plan.location.name == place
+
+
+def test_the_device_location_is_used_for_nearness(sample_agent: Agent) -> None:
+    gps = {"lat": 37.5133, "lon": 127.1001}
+    for text in ("가까운 중국집", "여기서 걸어갈 만한 초밥집"):
+        r = ask(sample_agent, text, location=gps)
+        assert r.location is not None and r.location.type == "GPS", text
+
+
+def test_unusable_words_are_named(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "강남역 콘센트 있는 카페")
+    assert "'콘센트'" in r.answer and "확인할 수 없어서" in r.answer
+
+
+def test_weak_results_get_a_caveat(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "데이트 식당")
+    assert r.grade is not None and r.grade.tier == "insufficient"
+    assert "확신하기 어려워요" in r.answer
+
+
+def test_english_and_mixed_questions(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "gangnam station korean bbq")
+    assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "강남역"
+    assert r.plan.kinds == ["고깃집"]
+    mixed = ask(sample_agent, "잠실 sushi 맛집")
+    assert mixed.plan is not None and mixed.plan.kinds == ["초밥·오마카세"]
+    for c in mixed.cards:
+        rec = raw(c.id)
+        assert "초밥" in rec["category"] or "참치" in rec["category"] or "스시" in rec["title"], rec["title"]
