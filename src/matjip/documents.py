@@ -1,7 +1,7 @@
 """Document models shared by every layer: the final restaurant document and its parts.
 
 Ingest produces :class:`Restaurant`; the index stores and returns it; the agent and the API
-read it. Field names follow seed 000 §5.5 (``roadAddress`` is accepted and emitted as an alias).
+read it. Field names follow docs/design.md (``roadAddress`` is accepted and emitted as an alias).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The conversational agent (seed 000 §3–§9): a LangGraph graph wired in :mod:`matjip.agent.graph`.
+"""The conversational agent (docs/design.md): a LangGraph graph wired in :mod:`matjip.agent.graph`.
 
 Public entry point: :class:`matjip.agent.service.Agent`.
 """

@@ -1,4 +1,4 @@
-"""Sufficiency tiers (seed 001) and the offline relevance grader (seed 000 §8 structure).
+"""Sufficiency tiers (docs/design.md) and the offline relevance grader (docs/design.md).
 
 Tier 1-2 read only the fused scores: a confident result set is accepted with no grader at all.
 Otherwise the offline grader checks each document against the plan's constraints and its

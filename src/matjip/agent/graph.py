@@ -1,4 +1,4 @@
-"""The agent graph, wired in one place (seed 000 §3's flow chart).
+"""The agent graph, wired in one place (docs/design.md's flow chart).
 
 query_input → understand → need_search ─┬─ search ──→ check_session → plan ─┬─(follow-up)→ check_duplicate ─┬─ duplicate → update_session
                                         │                                  │                               └─ new ──┐

@@ -1,4 +1,4 @@
-"""Location understanding (seed 002): GPS vs named place, near vs in-region, ambiguity.
+"""Location understanding (docs/design.md): GPS vs named place, near vs in-region, ambiguity.
 
 The outcome is a :class:`LocationContext` to push onto the history, a clarification question,
 or nothing (no location in the question and none to carry over).

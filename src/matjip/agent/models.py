@@ -23,7 +23,7 @@ MAX_SEMANTIC_CHARS = 200
 
 
 class LocationContext(BaseModel):
-    """One entry of the location history (seed 002): GPS or a named place."""
+    """One entry of the location history (docs/design.md): GPS or a named place."""
 
     type: Literal["GPS", "CONTEXTUAL"]
     name: str | None = None  # what the user said ("강남역", "홍대")
@@ -76,7 +76,7 @@ class PlanLocation(BaseModel):
 
 
 class SearchPlan(BaseModel):
-    """The validated, clamped plan (seed 004). Every search request is built from this alone."""
+    """The validated, clamped plan (docs/design.md). Every search request is built from this alone."""
 
     intent: Intent = "search"
     strategy: Strategy = "global"
@@ -158,7 +158,7 @@ class DocumentScore(BaseModel):
 
 
 class Grade(BaseModel):
-    """Seed 000 §8's structure, plus which tier decided it (seed 001)."""
+    """docs/design.md structure, plus which tier decided it (docs/design.md)."""
 
     overall_relevance: Literal["relevant", "irrelevant"]
     reason: str

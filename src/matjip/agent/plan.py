@@ -1,4 +1,4 @@
-"""Plan validation and query building (seed 004).
+"""Plan validation and query building (docs/design.md).
 
 Whoever writes a plan (the offline planner or an LLM), the server validates and clamps it here,
 and builds every search request from the validated plan alone. Anything out of range is

@@ -59,7 +59,7 @@ DESCRIPTION = """\
 
 * `POST /v1/chat` streams a turn as Server-Sent Events (default, or `Accept: text/event-stream`)
   or answers JSON (`Accept: application/json`).
-* `GET /v1/search` answers seed 001's search response shape.
+* `GET /v1/search` answers docs/design.md search response shape.
 * OpenAI-compatible `POST /v1/chat/completions` and `GET /v1/models` (model `matjip-agent`).
 * Errors are RFC 9457 problem details (`application/problem+json`).
 * Limits: request body size, message length, per-client-IP rate limit (429 with `Retry-After`),
@@ -170,7 +170,7 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
         lifespan=lifespan,
         openapi_tags=[
             {"name": "chat", "description": "Conversation turns"},
-            {"name": "search", "description": "Seed 001's search API"},
+            {"name": "search", "description": "docs/design.md search API"},
             {"name": "openai", "description": "OpenAI-compatible endpoints"},
         ],
     )

@@ -30,7 +30,7 @@ class ChatRequest(BaseModel):
         description="Continue this conversation; omitted: a new session is created (see the `session` event).",
     )
     location: GeoPoint | None = Field(
-        None, description="The user's GPS position, sent with this message (seed 002)."
+        None, description="The user's GPS position, sent with this message (docs/design.md)."
     )
 
 
@@ -42,7 +42,7 @@ class ParsedQuery(BaseModel):
 
 
 class SearchResponse(BaseModel):
-    """Seed 001 §6.2's search response, adapted to restaurants."""
+    """docs/design.md search response, adapted to restaurants."""
 
     session_id: str
     summary: str = Field(description="One Korean sentence summarising the result.")

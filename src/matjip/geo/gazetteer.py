@@ -21,8 +21,8 @@ Place types
     (si/gun/gu; Gyeonggi cities split into gu, such as 수원시, also exist as a whole city) and
     ``sido`` (서울특별시, 경기도, 인천광역시).
 
-Default search radius per type (seed 003 says 500-1000 m for a station and 2 km for a dong;
-seed 000 used 3 km everywhere):
+Default search radius per type (docs/design.md says 500-1000 m for a station and 2 km for a dong;
+docs/design.md used 3 km everywhere):
 
 ==================  =========  ====================================================================
 type                radius     why

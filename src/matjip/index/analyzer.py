@@ -100,7 +100,7 @@ def analyze_documents(docs: Sequence[Restaurant]) -> list[list[str]]:
 
 
 def embedding_text(doc: Restaurant) -> str:
-    """The text embedded for vector search: the ingest ``summary`` (seed 000 §5.3) when present,
+    """The text embedded for vector search: the ingest ``summary`` (docs/design.md) when present,
     otherwise the same layout rebuilt from the fields."""
     if doc.summary.strip():
         return doc.summary

@@ -5,7 +5,7 @@ not) plus free text that only ranks. Every backend (the embedded index today, El
 later) must return only documents that pass every hard filter; the brute-force reference in
 :mod:`matjip.index.reference` is the executable definition of each filter.
 
-Mapping to an Elasticsearch query (seed 000 §6–§7), so a future ``ElasticsearchBackend`` can
+Mapping to an Elasticsearch query (docs/design.md), so a future ``ElasticsearchBackend`` can
 translate a request field by field::
 
     text          → knn {field: embedding, query_vector: embed(text), k, num_candidates,

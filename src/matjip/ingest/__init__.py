@@ -1,1 +1,1 @@
-"""Ingest: crawl documents in, enriched restaurant documents out (seed 000 §2, §5)."""
+"""Ingest: crawl documents in, enriched restaurant documents out (docs/design.md)."""

@@ -1,4 +1,4 @@
-"""Map a crawled category path to a small, user-meaningful cuisine (seed 000 §5.1, step 1).
+"""Map a crawled category path to a small, user-meaningful cuisine (docs/design.md, step 1).
 
 Crawled categories are Kakao/Naver paths such as ``"한식>육류,고기>족발,보쌈"``, bare leaves such
 as ``"육류"`` or even brand names such as ``"명륜진사갈비"``. Search needs one coarse cuisine

@@ -1,4 +1,4 @@
-"""Crawl coordinates to (latitude, longitude) (seed 000 §5.1, step 3).
+"""Crawl coordinates to (latitude, longitude) (docs/design.md, step 3).
 
 The Naver local-search API gives ``mapx`` (longitude) and ``mapy`` (latitude) as WGS84 degrees
 times 10^7 written as integers: ``"1271551201"`` is 127.1551201, ``"375630641"`` is 37.5630641.

@@ -1,4 +1,4 @@
-"""The crawl document (seed 000 §2) and a reader for JSON arrays or JSONL, plain or gzip.
+"""The crawl document (docs/design.md) and a reader for JSON arrays or JSONL, plain or gzip.
 
 A malformed record never stops a read: :func:`read_records` yields it as a :class:`Reject`
 with its file, line and reason, and carries on.

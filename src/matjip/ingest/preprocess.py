@@ -1,4 +1,4 @@
-"""Crawl document → restaurant document (seed 000 §5.1–§5.5), one record at a time.
+"""Crawl document → restaurant document (docs/design.md), one record at a time.
 
 The parsing steps live in their own small modules (category, price, coords, hours, clean);
 this module only composes them with the enricher and the summary.
@@ -24,7 +24,7 @@ PIPELINE_VERSION = "2"  # 2: restaurant kinds
 
 
 def preprocess(doc: CrawlDocument) -> Restaurant:
-    """Everything of §5.1 (no enrichment, no summary)."""
+    """Everything of (no enrichment, no summary)."""
     flags: list[str] = []
     cat = classify_category(doc.category, doc.title)
     coords = parse_coordinates(doc.mapx, doc.mapy)

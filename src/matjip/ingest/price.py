@@ -1,4 +1,4 @@
-"""Menu price text to an integer number of won (seed 000 §5.1, step 2).
+"""Menu price text to an integer number of won (docs/design.md, step 2).
 
 Accepted forms: ``"20,000원"``, ``"20000"``, ``"₩20,000"``, Korean units ``"1만5천원"``,
 ``"1.5만원"``, ``"1만 2,000원"``; ranges ``"10,000~15,000원"``, ``"10,000원 ~ 15,000원"``,

@@ -1,4 +1,4 @@
-"""The ``summary`` text of a restaurant (seed 000 §5.3) and its LLM context block (§9.1).
+"""The ``summary`` text of a restaurant (docs/design.md) and its LLM context block .
 
 The summary is the one text that is embedded and handed to the answer LLM::
 
@@ -13,8 +13,8 @@ The summary is the one text that is embedded and handed to the answer LLM::
 
 A line whose value would be empty is left out (the seed prints ``None`` there, which only adds
 noise to embeddings). Menu items carry their price in parentheses when it is known, as in the
-seed's §9 example (``한우차돌삼합(29000원)``); review foods that merely repeat a menu dish
-("오리로스구이" for the menu item "오리로스구이(한마리)") are not listed twice. The category is the cleaned cuisine (§5.1: "한식>전,빈대떡" → "한식"); the
+design's example (``한우차돌삼합(29000원)``); review foods that merely repeat a menu dish
+("오리로스구이" for the menu item "오리로스구이(한마리)") are not listed twice. The category is the cleaned cuisine ("한식>전,빈대떡" → "한식"); the
 original string is used only when the cuisine is unknown ("기타"), and the line is omitted when
 there is neither.
 """
@@ -65,7 +65,7 @@ def menu_line_items(r: Restaurant) -> list[str]:
 
 
 def build_summary(r: Restaurant) -> str:
-    """The seed 000 §5.3 summary of ``r``; lines with no value are omitted."""
+    """The docs/design.md summary of ``r``; lines with no value are omitted."""
     lines: list[tuple[str, str]] = [
         ("식당 이름", r.title.strip()),
         ("카테고리", _category(r)),
@@ -80,7 +80,7 @@ def build_summary(r: Restaurant) -> str:
 
 
 def build_context_block(r: Restaurant, n: int, *, description_chars: int = 0) -> str:
-    """One document of the answer LLM's context (seed 000 §9.1): ``문서{n}:`` + the summary.
+    """One document of the answer LLM's context (docs/design.md): ``문서{n}:`` + the summary.
 
     With ``description_chars > 0`` the restaurant's own description is added as a
     ``식당 소개:`` line, cut to that many characters.
@@ -99,7 +99,7 @@ def build_context_block(r: Restaurant, n: int, *, description_chars: int = 0) ->
 
 
 def build_context(restaurants: Sequence[Restaurant], *, description_chars: int = 0) -> str:
-    """Numbered context blocks (from 1), separated by two blank lines as in §9.1."""
+    """Numbered context blocks (from 1), separated by two blank lines as in"""
     return "\n\n\n".join(
         build_context_block(r, i, description_chars=description_chars) for i, r in enumerate(restaurants, 1)
     )

@@ -1,4 +1,4 @@
-"""Offline query understanding (seed 000 §4): intent, entities and slots without an LLM."""
+"""Offline query understanding (docs/design.md): intent, entities and slots without an LLM."""
 
 from matjip.nlu.models import Entities, NLUResult, PartySpec, PriceSpec, TimeSpec
 from matjip.nlu.parser import OfflineNLU

@@ -17,7 +17,7 @@ from matjip.vocab import check_names, vocab
 
 # --- category (cuisine) words → CUISINES ------------------------------------------------------
 # Dish words are menus, not categories: "삼겹살집" → menu 삼겹살, "치킨집" → menu 치킨,
-# "맥주집" → menu 맥주 (seed 000 §4, example 4). Only words naming a kind of restaurant map here.
+# "맥주집" → menu 맥주 (docs/design.md, example 4). Only words naming a kind of restaurant map here.
 CATEGORY: Final[dict[str, tuple[str, ...]]] = {
     "한식": (r"한식\s*(?:당|집|식당|요리)?", r"한국\s*(?:음식|요리|식당)", r"한식\s*밥집"),
     "일식": (

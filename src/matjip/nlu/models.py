@@ -1,4 +1,4 @@
-"""Result types of offline query understanding (seed 000 §4).
+"""Result types of offline query understanding (docs/design.md).
 
 ``NLUResult`` carries the seed's intent and entities plus the structured slots the agent needs
 to build a search plan without an LLM: price, time, count, order, party, location mode and
@@ -32,7 +32,7 @@ ENTITY_TYPES: tuple[str, ...] = (
 
 
 class Entities(BaseModel):
-    """Seed 000 §4 entities. Values are canonical (lexicon values, cuisine names, brand names),
+    """docs/design.md entities. Values are canonical (lexicon values, cuisine names, brand names),
     except ``location`` which keeps the place name as the user wrote it (without particles)."""
 
     location: list[str] = Field(default_factory=list)

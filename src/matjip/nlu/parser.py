@@ -1,4 +1,4 @@
-"""Offline query understanding (seed 000 §4): intent, entities and slots without an LLM.
+"""Offline query understanding (docs/design.md): intent, entities and slots without an LLM.
 
 One :class:`OfflineNLU` per process; everything is compiled in the constructor and
 :meth:`OfflineNLU.parse` is pure and fast (well under a millisecond after Kiwi's warm-up).

@@ -1,4 +1,4 @@
-"""Relevance evaluation (seed 000 §8 with seed 001's tiers), web fallback and session update."""
+"""Relevance evaluation (docs/design.md tiers), web fallback and session update."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     kept = [h for h in hits if h["id"] in keep]
     web_wanted = False
     if grade.tier == "insufficient" and grade.overall_relevance == "relevant":
-        # seed 001: weak scores have consequences — a caveat in the answer, and the web fallback
+        # docs/design.md: weak scores have consequences — a caveat in the answer, and the web fallback
         web_wanted = res.web is not None
         grade.reason += "\n→ 점수가 낮음: 답변에 주의 문구" + (
             " + 웹 검색" if web_wanted else " (웹 검색 미설정)"
@@ -60,7 +60,7 @@ def route_after_grade(state: AgentState, max_steps: int) -> str:
 
 
 def web_search(state: AgentState, res: Resources) -> dict[str, Any]:
-    """Seed 000 §13: the web fallback; a seam that answers 'no web source configured' offline."""
+    """docs/design.md: the web fallback; a seam that answers 'no web source configured' offline."""
     if res.web is None:
         return {"web_sources": [], "_decision": "no web source configured"}
     try:
@@ -74,7 +74,7 @@ def web_search(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
-    """Store this turn's search and its relevant results for follow-ups (seed 000 §3.14)."""
+    """Store this turn's search and its relevant results for follow-ups (docs/design.md)."""
     hits = state.get("hits") or []
     update: dict[str, Any] = {}
     searches = list(state.get("searches") or [])

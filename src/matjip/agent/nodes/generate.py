@@ -1,4 +1,4 @@
-"""Generation (seed 000 §3.15–3.16): template answers offline, streamed as chunks."""
+"""Generation (docs/design.md): template answers offline, streamed as chunks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Plan, duplicate check, per-intent search strategies and relaxation (seed 000 §3.4–3.10, §6; seed 004)."""
+"""Plan, duplicate check, per-intent search strategies and relaxation (docs/design.md)."""
 
 from __future__ import annotations
 
@@ -209,7 +209,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 def check_duplicate(state: AgentState, res: Resources) -> dict[str, Any]:
-    """Reuse an earlier search whose validated plan is equivalent (seed 000 §3.4)."""
+    """Reuse an earlier search whose validated plan is equivalent (docs/design.md)."""
     current = state_plan(state)
     sig = current.signature()
     for i, rec in enumerate(reversed(state.get("searches") or [])):
@@ -290,7 +290,7 @@ def chain_names(res: Resources) -> list[str]:
 
 
 def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
-    """All entities as filters, atmosphere/occasion as semantic text, k results (seed 000 §6).
+    """All entities as filters, atmosphere/occasion as semantic text, k results (docs/design.md).
 
     A kind is a hard filter; when too few restaurants of the kind are found and the kind was named
     by a dish that others serve too ("짜장면"), places whose menu names the dish follow. Branches of
@@ -353,7 +353,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 def search_compare(state: AgentState, res: Resources) -> dict[str, Any]:
-    """One query per title, ``per_title_k`` each, deduplicated (seed 000 §6)."""
+    """One query per title, ``per_title_k`` each, deduplicated (docs/design.md)."""
     p = state_plan(state)
     seen: set[str] = set()
     records: list[HitRecord] = []

@@ -1,4 +1,4 @@
-"""Query input, NLU + location understanding, and the need-search decision (seed 000 §3.1–3.2, §4; seed 002).
+"""Query input, NLU + location understanding, and the need-search decision (docs/design.md).
 
 Offline, NLU runs before the need-search decision because the decision reads its signals
 (ordinals, pronouns, new places or menus); it costs about a millisecond.
@@ -170,7 +170,7 @@ def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
 
 
 def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
-    """Search, or answer from the conversation's context (seed 000 §3.2); an LLM may overrule
+    """Search, or answer from the conversation's context (docs/design.md); an LLM may overrule
     the offline decision between the two when configured."""
     out = _need_search_offline(state, res)
     if (
@@ -232,6 +232,6 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 def check_session(state: AgentState, res: Resources) -> dict[str, Any]:
-    """First turn of the conversation, or a follow-up (seed 000 §3.3)."""
+    """First turn of the conversation, or a follow-up (docs/design.md)."""
     followup = bool(state.get("searches"))
     return {"is_followup": followup, "_decision": "follow-up" if followup else "first search"}

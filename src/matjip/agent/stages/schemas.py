@@ -1,6 +1,6 @@
 """What each LLM stage must answer: Pydantic models the reply is validated against.
 
-The models are deliberately close to the seed documents (000 §4 NLU, §3.2 need-search, §8
+The models are deliberately close to the design (docs/design.md: NLU, need-search,
 relevance; 004 plan) and flat enough that every provider's structured-output mode accepts their
 JSON schema. Validation here is only the shape; each stage then checks meaning (ids, entities
 grounded in the gazetteer and the index, plan ranges) before it trusts a reply.
@@ -22,7 +22,7 @@ class NLUEntitiesOut(Entities):
 
 
 class NLUOut(BaseModel):
-    """Seed 000 §4: intent and entities."""
+    """docs/design.md: intent and entities."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -31,7 +31,7 @@ class NLUOut(BaseModel):
 
 
 class NeedSearchOut(BaseModel):
-    """Seed 000 §3.2: does this message need a new search?"""
+    """docs/design.md: does this message need a new search?"""
 
     need_search: bool
     reason: str = ""
@@ -49,7 +49,7 @@ class DocumentScoreOut(BaseModel):
 
 
 class GradeOut(BaseModel):
-    """Seed 000 §8: overall relevance plus one verdict per document."""
+    """docs/design.md: overall relevance plus one verdict per document."""
 
     overall_relevance: Literal["relevant", "irrelevant"]
     reason: str = ""
@@ -59,7 +59,7 @@ class GradeOut(BaseModel):
 # Not matjip.agent.models.SearchPlan: only the fields the LLM writes, as plain strings (the
 # plan validator checks them), and docstrings here are part of the schema the LLM is sent.
 class PlanOut(BaseModel):
-    """The part of a search plan (seed 004) the LLM may write. The server supplies the location
+    """The part of a search plan (docs/design.md) the LLM may write. The server supplies the location
     (resolved by the gazetteer), the time and the per-title k, then validates the whole plan with
     :func:`matjip.agent.plan.validate_plan`. Unknown keys are a schema violation."""
 

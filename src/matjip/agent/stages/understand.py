@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 class UnderstandStage(StageCore):
     def understand(self, state: Mapping[str, Any], text: str, offline: NLUResult) -> NLUResult:
-        """Seed 000 §4 NLU by the LLM, grounded and merged into the offline result."""
+        """docs/design.md NLU by the LLM, grounded and merged into the offline result."""
         led = self.ledgers.get(state)
         try:
             msgs = PROMPTS.messages(

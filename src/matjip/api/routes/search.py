@@ -1,4 +1,4 @@
-"""``GET /v1/search``: seed 001 §6's search API, adapted to restaurants."""
+"""``GET /v1/search``: docs/design.md's search API, adapted to restaurants."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ _FILTER_FIELDS = (
 
 
 def _josa_i_ga(word: str) -> str:
-    """'이' after a final consonant, '가' otherwise; '이(가)' when undecidable (seed 001's style)."""
+    """'이' after a final consonant, '가' otherwise; '이(가)' when undecidable (docs/design.md style)."""
     last = word.rstrip()[-1:] if word.strip() else ""
     if "가" <= last <= "힣":
         return "이" if (ord(last) - 0xAC00) % 28 else "가"

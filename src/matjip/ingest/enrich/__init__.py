@@ -1,4 +1,4 @@
-"""Enrichment (seed 000 §5.2): review_food, convenience, atmosphere, occasion, features + evidence.
+"""Enrichment (docs/design.md): review_food, convenience, atmosphere, occasion, features + evidence.
 
 ``get_enricher("offline")`` is the default; an LLM-based enricher will implement the same
 :class:`Enricher` protocol later.

@@ -1,4 +1,4 @@
-"""The enrichment seam (seed 000 §5.2): what an enricher returns and the protocol it follows.
+"""The enrichment seam (docs/design.md): what an enricher returns and the protocol it follows.
 
 Today there is one implementation, :class:`~matjip.ingest.enrich.offline.OfflineEnricher`
 (Kiwi morphemes + curated lexicons + rules). An LLM-based extractor will implement the same

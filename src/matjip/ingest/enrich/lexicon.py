@@ -1,4 +1,4 @@
-"""Curated Korean lexicons for offline enrichment (seed 000 §5.2).
+"""Curated Korean lexicons for offline enrichment (docs/design.md).
 
 Every table maps a *canonical value* (what ends up in ``Restaurant.convenience`` and friends,
 and what query understanding should normalise to) to the *surface variants* that signal it in

@@ -1,4 +1,4 @@
-"""LLM enrichment at ingest (``matjip ingest --enrich llm``), seed 000 §5.2.
+"""LLM enrichment at ingest (``matjip ingest --enrich llm``), docs/design.md
 
 :class:`LLMEnricher` implements the :class:`~matjip.ingest.enrich.base.Enricher` protocol:
 
@@ -239,7 +239,7 @@ def validate_record(
 
 
 class LLMEnricher:
-    """Seed 000 §5.2 extraction by an LLM, with evidence, cache and offline fallback."""
+    """docs/design.md extraction by an LLM, with evidence, cache and offline fallback."""
 
     def __init__(
         self,

@@ -1,4 +1,4 @@
-"""Offline enrichment: Kiwi morphemes + curated lexicons + conservative rules (seed 000 §5.2).
+"""Offline enrichment: Kiwi morphemes + curated lexicons + conservative rules (docs/design.md).
 
 Sources and how each is read:
 

@@ -24,6 +24,6 @@ class EnrichRecordOut(BaseModel):
 
 
 class EnrichBatchOut(BaseModel):
-    """Seed 000 §5.2 facets for several records, each value with its evidence span."""
+    """docs/design.md facets for several records, each value with its evidence span."""
 
     records: list[EnrichRecordOut] = Field(default_factory=list)
