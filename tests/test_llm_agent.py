@@ -299,3 +299,20 @@ def test_agent_loads_the_fake_provider_from_settings(sample_settings: Settings) 
             assert [c.stage for c in calls if c.stage == "grade"] == (["grade"] if tier == "grader" else [])
     finally:
         agent.close()
+
+
+WEAK = AgentConfig(top1_threshold=1.01, mean_threshold=1.01, high_threshold=1.01)  # every score is weak
+
+
+def test_weak_results_get_a_caveat_and_the_web_fallback(base: dict[str, Any], agents: list[Agent]) -> None:
+    """Seed 001's tiers have consequences: an "insufficient" result set that the grader still
+    accepts is answered with a caveat, and the configured web provider is asked too."""
+    script = Script(tfake.search_reply("홍대 라멘", [tfake.IMUN]))
+    web = TavilyClient("tvly-test", transport=script.transport(), timeout_s=0.5)
+    agent = make_agent(base, WEAK, None, web=web)
+    agents.append(agent)
+    r = agent.ask("홍대 라멘")
+    assert r.grade is not None and r.grade.tier == "insufficient" and r.cards
+    assert "웹 검색" in r.grade.reason  # the sufficiency reason says which consequence applied
+    assert [w.title for w in r.web_sources] == [tfake.IMUN["title"]]
+    assert "확신하기 어려워요" in r.answer and tfake.IMUN["title"] in r.answer
