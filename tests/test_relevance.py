@@ -72,9 +72,13 @@ def test_page_example_returns_meat_grills(sample_agent: Agent) -> None:
 
 def test_a_menu_substring_never_makes_a_kind() -> None:
     table = kinds()
-    squid = table.classify("한식>해물,생선", "군산오징어 잠실본점", ["오징어불고기", "오징어숙회", "오징어튀김"])
+    squid = table.classify(
+        "한식>해물,생선", "군산오징어 잠실본점", ["오징어불고기", "오징어숙회", "오징어튀김"]
+    )
     assert "고깃집" not in {k.kind for k in squid}
-    indian = table.classify("아시아음식>인도음식", "강가 잠실점", ["탄두리치킨", "치킨티카마살라", "버터치킨커리"])
+    indian = table.classify(
+        "아시아음식>인도음식", "강가 잠실점", ["탄두리치킨", "치킨티카마살라", "버터치킨커리"]
+    )
     assert "치킨집" not in {k.kind for k in indian}
     pizza = table.classify("양식>피자", "피자나라치킨공주", ["고구마피자", "후라이드치킨", "양념치킨"])
     assert "치킨집" not in {k.kind for k in pizza}
