@@ -108,6 +108,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         menu = [m for m in menu if not frame["is_covered"](m)]
         if kind_list:
             cuisine = []
+    for name in kind_list:  # a narrow kind's own word lets its broader kind's menus stand in
+        kind = kinds().by_name.get(name)
+        if kind is not None and kind.parent and kind.words and not kind_dishes:
+            kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
     titles = [t for t in ents.title if not frame["is_covered"](t)]  # "korean bbq" is not the brand BBQ
     if ents.title and not titles and intent in ("information", "compare"):
@@ -271,6 +275,13 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
     return best
 
 
+def _broader(names: list[str]) -> list[str]:
+    """The parents of ``names`` when every one has a parent, else ``[]``."""
+    table = kinds()
+    parents = [table.by_name[k].parent if k in table.by_name else None for k in names]
+    return [x for x in dict.fromkeys(parents) if x] if all(parents) else []
+
+
 def _typical_price_ok(h: SearchHit, p: SearchPlan) -> bool:
     """The median of the priced menu lines (of the asked kind's dishes when there are any) is
     within the plan's price range."""
@@ -307,7 +318,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         more = res.index.search(
             req.model_copy(
                 update={
-                    "kind": [],
+                    # a narrow kind's broader kind whose menu names the dish ("한우" on a 고깃집's
+                    # menu), or — for a dish others serve too — any menu naming it
+                    "kind": _broader(p.kinds),
                     "menu": [*req.menu, p.kind_dishes[0]],
                     "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)],
                 }
