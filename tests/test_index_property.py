@@ -88,9 +88,27 @@ def requests(draw: st.DrawFn, docs: list[Restaurant], cuisines: list[str], gus: 
     if draw(st.integers(0, 3)) == 0:
         minutes = draw(st.integers(0, 7 * 24 * 60 - 1))
         when = datetime(2025, 3, 2, 15, 0, tzinfo=UTC) + timedelta(minutes=minutes)
-        kw["open_at"] = OpenAt(when=when, include_unknown=draw(st.booleans()))
+        until = (
+            when + timedelta(minutes=draw(st.sampled_from([0, 90, 180, 600])))
+            if draw(st.booleans())
+            else None
+        )
+        kw["open_at"] = OpenAt(
+            when=when, until=until if until != when else None, include_unknown=draw(st.booleans())
+        )
     if draw(st.integers(0, 4)) == 0:
         kw["exclude_ids"] = [d.place_id for d in draw(st.lists(st.sampled_from(docs), max_size=5))]
+    kind_names = ["고깃집", "치킨집", "카페", "중국집", "삼겹살", "횟집", "없는종류"]
+    if draw(st.integers(0, 2)) == 0:
+        kw["kind"] = draw(st.lists(st.sampled_from(kind_names), min_size=1, max_size=2))
+    if draw(st.integers(0, 4)) == 0:
+        kw["exclude_kind"] = draw(st.lists(st.sampled_from(kind_names), min_size=1, max_size=2))
+    if draw(st.integers(0, 4)) == 0:
+        kw["exclude_menu"] = draw(st.lists(st.sampled_from(MENU_TERMS), min_size=1, max_size=2))
+    if draw(st.integers(0, 5)) == 0:
+        kw["exclude_cuisine"] = draw(st.lists(st.sampled_from([*cuisines, "우주식"]), min_size=1, max_size=2))
+    if draw(st.integers(0, 5)) == 0:
+        kw["exclude_title"] = draw(st.lists(st.sampled_from(TITLES), min_size=1, max_size=2))
     kw["text"] = draw(st.sampled_from(TEXTS))
     kw["k"] = draw(st.integers(1, 20))
     if "geo" in kw and draw(st.booleans()):

@@ -247,14 +247,22 @@ def stats(settings: object, as_json: bool) -> None:
 @click.option(
     "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect answers to list."
 )
+@click.option(
+    "--set",
+    "set_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Another set file in the same format (default: the bundled relevance_set.jsonl).",
+)
 @click.pass_obj
-def eval_relevance(settings: object, split: str, limit: int | None, llm: bool, show_failures: int) -> None:
+def eval_relevance(
+    settings: object, split: str, limit: int | None, llm: bool, show_failures: int, set_path: Path | None
+) -> None:
     """Judged relevance: strict/lenient P@3, wrong-kind rate, nDCG@3, short answers, honesty."""
     from matjip.commands.evaluate import run_eval_relevance
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_eval_relevance(settings, split, limit, llm, show_failures)
+    run_eval_relevance(settings, split, limit, llm, show_failures, set_path)
 
 
 # --- eval search: the structured-search development set ------------------------------------

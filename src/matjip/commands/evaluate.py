@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -27,7 +28,7 @@ def _offline(settings: Settings) -> Settings:
 
 
 def run_eval_relevance(
-    settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int
+    settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int, path: Path | None = None
 ) -> None:
     """The judged relevance set (``eval/relevance_set.jsonl``), graded on raw documents."""
     from matjip.agent.service import Agent, load_resources
@@ -43,7 +44,7 @@ def run_eval_relevance(
         r = agent.ask(question, location=gps, now=now)
         return [c.id for c in r.cards], r.answer
 
-    report = run(ask, split=split, limit=limit)
+    report = run(ask, split=split, limit=limit, path=path)
     mode = "llm: " + settings.llm_provider if llm else "offline"
     console.print(_table(f"matjip eval relevance (split {split}, {mode})", report.rows()))
     failures = report.failures()

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from matjip.eval import relevance_judge as judge
 
@@ -125,10 +126,11 @@ class Report:
         return out
 
 
-def run(ask: Ask, split: str = "test", limit: int | None = None) -> Report:
-    """Ask every question of ``split`` (``dev``, ``test`` or ``all``) and grade the cards."""
+def run(ask: Ask, split: str = "test", limit: int | None = None, path: Path | None = None) -> Report:
+    """Ask every question of ``split`` (``dev``, ``test`` or ``all``) of the set at ``path`` (the
+    bundled ``relevance_set.jsonl`` by default) and grade the cards."""
     raw = {str(d.get("place_id")): d for d in judge.load_raw()}
-    items = [it for it in judge.load_set() if split == "all" or it.split == split]
+    items = [it for it in judge.load_set(path or judge.SET_PATH) if split == "all" or it.split == split]
     report = Report(split=split)
     for it in items[:limit] if limit else items:
         gps = {"lat": it.gps.lat, "lon": it.gps.lon} if it.gps else None

@@ -1058,9 +1058,19 @@ class EmbeddedIndex:
 
     @staticmethod
     def _kind_mask(s: _Snapshot, values: Sequence[str], idx: IntArray) -> BoolArray:
-        keys = [_SEP + normalize_key(v) + _SEP for v in values]
-        kinds = s.strings["kind_keys"]
-        return np.fromiter((any(k in kinds[r] for k in keys) for r in idx.tolist()), np.bool_, len(idx))
+        """Rows of ``idx`` of any of the kinds; each kind's rows are found once per snapshot."""
+        rows: list[IntArray] = []
+        for v in values:
+            key = _SEP + normalize_key(v) + _SEP
+            hit = s.cache.get(("kind", key))
+            if hit is None:
+                kinds = s.strings["kind_keys"]
+                hit = np.fromiter((i for i, t in enumerate(kinds) if key in t), np.int64)
+                s.cache.put(("kind", key), hit)
+            rows.append(hit)
+        if not rows:
+            return np.zeros(len(idx), dtype=np.bool_)
+        return np.isin(idx, np.concatenate(rows))
 
     def _menu_mask(self, s: _Snapshot, term: str, idx: IntArray) -> BoolArray:
         key = normalize_key(term)
