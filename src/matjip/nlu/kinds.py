@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 from matjip.kinds import kinds, norm
 
@@ -41,6 +42,18 @@ _CHAIN_WORDS = ("체인점", "체인", "프랜차이즈", "프렌차이즈")
 
 
 @cache
+def brand_aliases() -> dict[str, str]:
+    """What people call chains → the brand name in the data (``data/brand_aliases.tsv``)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "brand_aliases.tsv"
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "\t" in line:
+            alias, brand = line.split("\t", 1)
+            out[alias.strip()] = brand.strip()
+    return out
+
+
+@cache
 def _inner_words() -> re.Pattern[str]:
     """Every kind word of two or more characters, longest first, as one pattern."""
     return re.compile("|".join(re.escape(w) for w in kinds().words() if len(w) >= 2))
@@ -55,6 +68,7 @@ class KindFrame:
     exclude_kinds: list[str] = field(default_factory=list)
     exclude_words: list[str] = field(default_factory=list)  # the words of excluded kinds, for menus
     exclude_chains: bool = False
+    exclude_brands: list[str] = field(default_factory=list)  # chains ruled out by what people call them
     words: list[str] = field(default_factory=list)  # every word this frame understood
 
 
@@ -86,7 +100,7 @@ def detect_kinds(text: str) -> KindFrame:
         taken.append((start, end))
         rest = lowered[end:]
         if _EXCLUDE.match(rest):
-            if kind not in frame.exclude_kinds:
+            if kind not in frame.exclude_kinds and not is_dish:  # a dish ruled out rules out the dish only
                 frame.exclude_kinds.append(kind)
             frame.exclude_words.append(word)
         elif kind not in frame.kinds:
@@ -113,11 +127,23 @@ def detect_kinds(text: str) -> KindFrame:
         if free(m.start(), m.end()):
             add(m.group(0), m.start(), m.end())
     compact = norm(text)
-    frame.exclude_chains = any(w in compact for w in _CHAIN_WORDS) and bool(
-        re.search(
-            r"(?:체인|프랜차이즈|프렌차이즈)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|제외|아닌|싫)", lowered
-        )
+    chains_out = re.search(
+        r"(?:체인|프랜차이즈|프렌차이즈)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|제외|아닌|싫)", lowered
     )
+    local = re.search(r"동네\s*(?:빵집|카페|치킨|피자|분식)|개인\s*(?:카페|빵집)", lowered)
+    frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
+    if local:
+        frame.words.extend(w for w in ("동네", "개인") if w in compact)
+    # brands ruled out ("파바 뚜쥬 말고", "맥날 버거킹 이런거말고"): every brand before the exclusion word
+    marker = re.search(r"말고|말구|빼고|제외|아닌\s*(?:곳|데)|싫어", lowered)
+    if marker is not None:
+        for alias, brand in brand_aliases().items():
+            pos = lowered.find(alias.lower())
+            if 0 <= pos < marker.start() and brand not in frame.exclude_brands:
+                frame.exclude_brands.append(brand)
+                frame.words.append(alias)
+    # a kind asked for is never also ruled out
+    frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")

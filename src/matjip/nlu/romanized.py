@@ -48,5 +48,6 @@ def koreanize_places(text: str) -> str:
         ko = names.get(m.group(1).lower(), m.group(1))
         return ko + ("역" if m.group(2) and not ko.endswith("역") else "")
 
-    out = _pattern().sub(korean, text)
+    out = re.sub(r"(?i)\b(?:near\s+me|nearby|around\s+me|close\s+by)\b", "내 근처", text)
+    out = _pattern().sub(korean, out)
     return re.sub(r"(?i)\bnear\s+([가-힣]+)", r"\1 근처", out)

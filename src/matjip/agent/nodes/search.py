@@ -72,7 +72,8 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "exclude_kinds": frame.exclude_kinds,
         "exclude_menu": list(dict.fromkeys([*ex.menu, *frame.exclude_words])),
         "exclude_cuisine": list(ex.category),
-        "exclude_titles": list(ex.title),
+        "exclude_titles": list(dict.fromkeys([*ex.title, *frame.exclude_brands])),
+        "exclude_brands": frame.exclude_brands,
         "exclude_chains": frame.exclude_chains,
         "is_covered": is_covered,
         "words": frame.words,
@@ -113,7 +114,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         if kind is not None and kind.parent and kind.words and not kind_dishes:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
-    titles = [t for t in ents.title if not frame["is_covered"](t)]  # "korean bbq" is not the brand BBQ
+    # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
+    ruled_out = {norm(b) for b in frame["exclude_brands"]}
+    titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
     if ents.title and not titles and intent in ("information", "compare"):
         intent = "search"
     unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
