@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,6 +49,9 @@ def _open_at(
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
+
+
+_NOW_WORD = re.compile(r"(?<![가-힣])(?:지금|당장)(?!\s*(?:까지|부터|처럼|보다))")
 
 
 def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
@@ -97,7 +101,11 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         }
     price_min = nlu.price.min_won if nlu.price is not None else None
     price_max = nlu.price.max_won if nlu.price is not None else None
-    open_at, open_until, open_label = _open_at(nlu.time, turn_now(state, res))
+    time_spec = nlu.time
+    if time_spec is None and _NOW_WORD.search(state.get("query", "")):
+        # "지금 근처에 해장국": wanted now, so open now
+        time_spec = TimeSpec(kind="now", label="지금")
+    open_at, open_until, open_label = _open_at(time_spec, turn_now(state, res))
     intent = nlu.intent
     cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
     atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
