@@ -197,3 +197,13 @@ def test_english_and_mixed_questions(sample_agent: Agent) -> None:
     for c in mixed.cards:
         rec = raw(c.id)
         assert "초밥" in rec["category"] or "참치" in rec["category"] or "스시" in rec["title"], rec["title"]
+
+
+def test_exclusion_words_people_use() -> None:
+    from matjip.nlu.kinds import detect_kinds
+
+    mara = detect_kinds("마라탕말고 짜장면집 문정")
+    assert mara.kinds == ["중국집"] and "중국집" not in mara.exclude_kinds
+    bread = detect_kinds("파바 뚜쥬 말고 동네빵집 암사")
+    assert bread.exclude_brands == ["파리바게뜨", "뚜레쥬르"] and bread.exclude_chains
+    assert detect_kinds("회 빼고 일식").exclude_kinds == ["횟집"]

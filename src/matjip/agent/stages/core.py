@@ -1,23 +1,5 @@
-"""The LLM stages of the agent, each optional and each with an offline twin to fall back to.
-
-=============  ==============================================  ===============================
-flag           method (called by the agent node)               falls back to
-=============  ==============================================  ===============================
-understands    :meth:`LLMStages.understand` (understand node)  the offline NLU result
-decides        :meth:`LLMStages.decide` (need_search node)     the offline decision
-plans          :meth:`LLMStages.write_plan` (plan node)        the offline plan
-grades         :meth:`LLMStages.grade` (evaluate, middle band)  the offline grader
-generates      :meth:`LLMStages.generate` /                    the template answer
-               :meth:`LLMStages.generate_stream` (generate)
-=============  ==============================================  ===============================
-
-Every reply is validated twice: its shape by Pydantic (:mod:`matjip.agent.stages.schemas`), its meaning
-here (entities must exist in the gazetteer or the index, graded ids must be the shown ids, plans
-go through :func:`matjip.agent.plan.validate_plan`, answers through the grounding check). ANY
-failure — timeout, HTTP error, bad JSON, schema violation, out-of-range values, an ungrounded
-answer, a spent budget — makes the stage return its "no answer" value, and the reason is kept
-as a note. Notes and :class:`~matjip.providers.base.CallRecord` s are collected per turn and handed to
-the trace by :meth:`LLMStages.drain`.
+"""What every LLM stage shares: the client, the switches, the per-turn budget and ledger, the
+bound resources, and the fallback rule (see :mod:`matjip.agent.stages`).
 """
 
 from __future__ import annotations
