@@ -32,8 +32,7 @@ class _Group(click.Group):
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
-    envvar="MATJIP_DATA_DIR",
-    help="Data directory for documents, index and sessions [env: MATJIP_DATA_DIR].",
+    help="Data directory for documents, index and sessions [settings: MATJIP_DATA_DIR].",
 )
 @click.pass_context
 def cli(ctx: click.Context, data_dir: Path | None) -> None:
@@ -58,17 +57,15 @@ def main() -> None:
 @click.option(
     "--enrich",
     "enricher_name",
-    default="offline",
-    show_default=True,
-    envvar="MATJIP_ENRICH",
-    help="Enricher: offline (rules + lexicons + Kiwi) or llm (needs a provider) [env: MATJIP_ENRICH].",
+    type=click.Choice(["offline", "llm"]),
+    help="Enricher: offline (rules + lexicons + Kiwi) or llm (needs a provider) [settings: MATJIP_ENRICH].",
 )
 @click.option(
     "--index/--no-index", "do_index", default=True, show_default=True, help="Update the search index."
 )
 @click.pass_obj
 def ingest(
-    settings: object, paths: tuple[Path, ...], resume: bool, enricher_name: str, do_index: bool
+    settings: object, paths: tuple[Path, ...], resume: bool, enricher_name: str | None, do_index: bool
 ) -> None:
     """Ingest crawl documents (JSON array or JSONL, plain or .gz) into the local store.
 
@@ -79,14 +76,15 @@ def ingest(
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_ingest(settings, list(paths), resume=resume, enricher_name=enricher_name, do_index=do_index)
+    enricher = enricher_name or settings.enrich
+    run_ingest(settings, list(paths), resume=resume, enricher_name=enricher, do_index=do_index)
 
 
 # --- agent -------------------------------------------------------------------------------
 @cli.command()
 @click.argument("question")
-@click.option("--lat", type=float, envvar="MATJIP_LAT", help="Your latitude (for '내 근처').")
-@click.option("--lon", type=float, envvar="MATJIP_LON", help="Your longitude (for '내 근처').")
+@click.option("--lat", type=float, help="Your latitude (for '내 근처') [settings: MATJIP_LAT].")
+@click.option("--lon", type=float, help="Your longitude (for '내 근처') [settings: MATJIP_LON].")
 @click.option("--session", "session", help="Continue this session id (printed after each answer).")
 @click.option("--trace", is_flag=True, help="Show every node with its decision and time.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole turn result as JSON.")
@@ -105,12 +103,13 @@ def ask(
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
+    lat, lon = (lat, lon) if lat is not None else (settings.lat, settings.lon)
     run_ask(settings, question, lat, lon, trace, as_json, session)
 
 
 @cli.command()
-@click.option("--lat", type=float, envvar="MATJIP_LAT", help="Your latitude (for '내 근처').")
-@click.option("--lon", type=float, envvar="MATJIP_LON", help="Your longitude (for '내 근처').")
+@click.option("--lat", type=float, help="Your latitude (for '내 근처') [settings: MATJIP_LAT].")
+@click.option("--lon", type=float, help="Your longitude (for '내 근처') [settings: MATJIP_LON].")
 @click.option("--session", "session", help="Continue this session id.")
 @click.pass_obj
 def chat(settings: object, lat: float | None, lon: float | None, session: str | None) -> None:
@@ -119,6 +118,7 @@ def chat(settings: object, lat: float | None, lon: float | None, session: str | 
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
+    lat, lon = (lat, lon) if lat is not None else (settings.lat, settings.lon)
     run_chat(settings, lat, lon, session)
 
 
@@ -160,18 +160,12 @@ def places_command(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
 @cli.command()
 @click.option(
     "--host",
-    default="127.0.0.1",
-    show_default=True,
-    envvar="MATJIP_HOST",
-    help="Bind address [env: MATJIP_HOST].",
+    help="Bind address [settings: MATJIP_HOST, default 127.0.0.1].",
 )
 @click.option(
     "--port",
-    default=8000,
-    show_default=True,
     type=click.IntRange(0, 65535),
-    envvar="MATJIP_PORT",
-    help="Port [env: MATJIP_PORT].",
+    help="Port [settings: MATJIP_PORT, default 8000].",
 )
 @click.option(
     "--log-level",
@@ -182,7 +176,7 @@ def places_command(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
 )
 @click.option("--no-access-log", is_flag=True, help="Do not log every request.")
 @click.pass_obj
-def serve(settings: object, host: str, port: int, log_level: str, no_access_log: bool) -> None:
+def serve(settings: object, host: str | None, port: int | None, log_level: str, no_access_log: bool) -> None:
     """Serve the HTTP API (OpenAPI docs at /docs) and the web page at / .
 
     POST /v1/chat streams a turn as Server-Sent Events; OpenAI-compatible clients can use
@@ -192,7 +186,13 @@ def serve(settings: object, host: str, port: int, log_level: str, no_access_log:
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_serve(settings, host, port, log_level=log_level, access_log=not no_access_log)
+    run_serve(
+        settings,
+        host or settings.host,
+        settings.port if port is None else port,
+        log_level=log_level,
+        access_log=not no_access_log,
+    )
 
 
 # --- search ------------------------------------------------------------------------------

@@ -120,6 +120,15 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("MATJIP_LANGSMITH_ENDPOINT", "LANGSMITH_ENDPOINT"),
     )
 
+    # command line: defaults of `matjip serve`, `ingest`, `ask` and `chat`
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    enrich: Literal["offline", "llm"] = "offline"
+    lat: float | None = Field(None, ge=-90, le=90, description="The device's latitude for '내 근처' (CLI).")
+    lon: float | None = Field(
+        None, ge=-180, le=180, description="The device's longitude for '내 근처' (CLI)."
+    )
+
     # service
     max_message_chars: int = 2000
     max_body_bytes: int = 64_000
