@@ -11,6 +11,9 @@ lists, never the file. The file format (TOML)::
 
     [[convenience]]             # one table per convenience, in document order
     name = "주차"               # the value of Restaurant.convenience and of the convenience filter
+    [[visitor_tag]]             # a visitor tag of the crawl (reviewKeywords) and the wishes it backs
+    name = "분위기"             # the tag as crawled
+    wishes = ["데이트", "조용한"] # atmosphere/occasion words a tag count supports (ranking only)
 
 Names are unique within their list, and ``unknown_cuisine`` is one of the cuisines. The
 synonyms of these values (how people ask, how reviews say it) stay with their lexicons, which
@@ -42,6 +45,12 @@ class Convenience(BaseModel):
     name: str
 
 
+class VisitorTag(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    wishes: tuple[str, ...] = ()
+
+
 class Vocab(BaseModel):
     """The contents of ``vocabulary.toml`` (field names are the file's keys)."""
 
@@ -50,6 +59,7 @@ class Vocab(BaseModel):
     unknown_cuisine: str
     cuisine: tuple[Cuisine, ...]
     convenience: tuple[Convenience, ...]
+    visitor_tag: tuple[VisitorTag, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> Vocab:
@@ -64,6 +74,10 @@ class Vocab(BaseModel):
     def cuisines(self) -> tuple[str, ...]:
         """Every cuisine name, in order."""
         return tuple(c.name for c in self.cuisine)
+
+    def tags_for(self, wish: str) -> list[str]:
+        """The visitor tags that back a wish ("데이트" → ["분위기"])."""
+        return [t.name for t in self.visitor_tag if wish == t.name or wish in t.wishes]
 
     @property
     def conveniences(self) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
+from matjip.vocab import vocab
 
 
 def _open_at(
@@ -321,7 +322,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     p = state_plan(state)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
-    wide = req.model_copy(update={"k": min(MAX_K, req.k * 3)}) if not p.titles else req
+    more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
+    wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
     hits = list(resp.hits)
     detail: dict[str, Any] = {"took_ms": resp.took_ms, "candidates": resp.total_candidates}
@@ -341,19 +343,20 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         detail["dish_fallback"] = len(more.hits)
     if p.price_max is not None:
         # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
-        typical = [h for h in hits if _typical_price_ok(h, p)]
-        hits = typical + [h for h in hits if h not in typical]
+        hits = [h for h in hits if _typical_price_ok(h, p)]
     if p.sort == "rating":
         hits.sort(key=_rating_key, reverse=True)
     elif p.sort != "distance":
         # specialists first (a kind shown by the category or the name before one read off a
         # menu), then — for a "near" search — the closer ones, in steps of 400 m
         near = p.location is not None and p.location.mode == "near"
+        tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         hits.sort(
             key=lambda h: (
                 _kind_strength(h, p.kinds) if p.kinds else 0,
+                # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
+                0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
                 int((h.distance_m or 0) // 400) if near else 0,
-                0 if p.price_max is None or _typical_price_ok(h, p) else 1,
             )
         )
     hits = _one_per_brand(hits, p.k) if p.sort != "distance" else hits[: p.k]
