@@ -58,8 +58,9 @@ class KindEvidence(BaseModel):
 class KindTable:
     """All kinds, with a word index for queries and a classifier for documents."""
 
-    def __init__(self, kinds: Sequence[Kind], version: str = "") -> None:
+    def __init__(self, kinds: Sequence[Kind], version: str = "", not_words: Sequence[str] = ()) -> None:
         self.kinds = list(kinds)
+        self.not_words = [norm(w) for w in not_words]  # contain a kind's word, name something else
         self.version = version  # a hash of the data file: documents are re-classified when it changes
         self.by_name = {k.name: k for k in self.kinds}
         for k in self.kinds:
@@ -168,4 +169,8 @@ def kinds() -> KindTable:
     data = KINDS_FILE.read_bytes()
     raw = tomllib.loads(data.decode("utf-8"))
     version = hashlib.sha256(data).hexdigest()[:12]
-    return KindTable([Kind.model_validate(k) for k in raw.get("kind", [])], version)
+    return KindTable(
+        [Kind.model_validate(k) for k in raw.get("kind", [])],
+        version,
+        [str(w) for w in raw.get("not_words", [])],
+    )

@@ -68,6 +68,7 @@ class KindFrame:
     exclude_kinds: list[str] = field(default_factory=list)
     exclude_words: list[str] = field(default_factory=list)  # the words of excluded kinds, for menus
     exclude_chains: bool = False
+    brands: list[str] = field(default_factory=list)  # chains asked for by what people call them ("맘터")
     exclude_brands: list[str] = field(default_factory=list)  # chains ruled out by what people call them
     words: list[str] = field(default_factory=list)  # every word this frame understood
 
@@ -109,6 +110,10 @@ def detect_kinds(text: str) -> KindFrame:
                 frame.dishes.append(word)
         frame.words.append(word)
 
+    # 0. words that contain a kind's word but name something else ("스터디카페") are set aside
+    for w in table.not_words:
+        for m in re.finditer(re.escape(w), lowered):
+            taken.append((m.start(), m.end()))
     # 1. whole words (with endings stripped): any length, single syllables included
     for m in re.finditer(r"[^\s,.!?~]+", lowered):
         token = m.group(0)
@@ -136,12 +141,15 @@ def detect_kinds(text: str) -> KindFrame:
         frame.words.extend(w for w in ("동네", "개인") if w in compact)
     # brands ruled out ("파바 뚜쥬 말고", "맥날 버거킹 이런거말고"): every brand before the exclusion word
     marker = re.search(r"말고|말구|빼고|제외|아닌\s*(?:곳|데)|싫어", lowered)
-    if marker is not None:
-        for alias, brand in brand_aliases().items():
-            pos = lowered.find(alias.lower())
-            if 0 <= pos < marker.start() and brand not in frame.exclude_brands:
-                frame.exclude_brands.append(brand)
-                frame.words.append(alias)
+    for alias, brand in brand_aliases().items():
+        pos = lowered.find(alias.lower())
+        if pos < 0:
+            continue
+        ruled_out = marker is not None and pos < marker.start()
+        target = frame.exclude_brands if ruled_out else frame.brands
+        if brand not in target:
+            target.append(brand)
+            frame.words.append(alias)
     # a kind asked for is never also ruled out
     frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
     if frame.exclude_chains:

@@ -79,6 +79,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "exclude_cuisine": list(ex.category),
         "exclude_titles": list(dict.fromkeys([*ex.title, *frame.exclude_brands])),
         "exclude_brands": frame.exclude_brands,
+        "brands": frame.brands,
         "exclude_chains": frame.exclude_chains,
         "is_covered": is_covered,
         "words": frame.words,
@@ -126,6 +127,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
     ruled_out = {norm(b) for b in frame["exclude_brands"]}
     titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
+    if not titles and frame["brands"] and not kind_list:
+        # a chain asked for by its nickname ("맘터 천호"): its branches, like a name
+        titles = list(frame["brands"])
+        intent = "information"
     if ents.title and not titles and intent in ("information", "compare"):
         intent = "search"
     unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
