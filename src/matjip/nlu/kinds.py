@@ -149,7 +149,8 @@ def detect_kinds(text: str) -> KindFrame:
         target = frame.exclude_brands if ruled_out else frame.brands
         if brand not in target:
             target.append(brand)
-            frame.words.append(alias)
+            if ruled_out:  # a brand asked for stays a name the rest of the plan may use
+                frame.words.append(alias)
     # a kind asked for is never also ruled out
     frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
     if frame.exclude_chains:

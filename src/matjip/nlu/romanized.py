@@ -49,5 +49,7 @@ def koreanize_places(text: str) -> str:
         return ko + ("역" if m.group(2) and not ko.endswith("역") else "")
 
     out = re.sub(r"(?i)\b(?:near\s+me|nearby|around\s+me|close\s+by)\b", "내 근처", text)
+    out = re.sub(r"(?i)\b(?:open\s+now|opened\s+now|open\s+right\s+now)\b", "지금 영업중인", out)
+    out = re.sub(r"(?i)\b(?:open\s+late|late\s+night)\b", "늦게까지 하는", out)
     out = _pattern().sub(korean, out)
     return re.sub(r"(?i)\bnear\s+([가-힣]+)", r"\1 근처", out)
