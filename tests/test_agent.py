@@ -336,3 +336,20 @@ def test_bare_number_answers_a_clarification(sample_agent: Agent) -> None:
     chosen = sample_agent.ask("1", asked.session_id)
     assert chosen.clarification is None and chosen.resumed
     assert chosen.plan is not None and chosen.plan.location is not None
+
+
+def test_short_follow_ups_keep_the_topic(sample_agent: Agent) -> None:
+    """'5개 보여줘' and '이번엔 송파역 쪽으로' name no food: the kind asked before stays."""
+    first = sample_agent.ask("잠실역 중국집")
+    more = sample_agent.ask("5개 보여줘", session_id=first.session_id)
+    assert more.plan is not None and more.plan.kinds == ["중국집"] and more.plan.k == 5
+    moved = sample_agent.ask("이번엔 송파역 쪽으로", session_id=first.session_id)
+    assert moved.plan is not None and moved.plan.kinds == ["중국집"]
+    assert moved.plan.location is not None and moved.plan.location.name == "송파역"
+
+
+def test_cheaper_is_a_refinement_not_a_duplicate(sample_agent: Agent) -> None:
+    first = sample_agent.ask("잠실역 고깃집")
+    cheaper = sample_agent.ask("좀 더 싼 데 없어?", session_id=first.session_id)
+    assert not cheaper.reused and cheaper.plan is not None and cheaper.plan.price_max is not None
+    assert cheaper.plan.kinds == ["고깃집"] and "싼 곳" in cheaper.answer

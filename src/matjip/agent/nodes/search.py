@@ -11,6 +11,7 @@ from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord
+from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
 from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds, norm
@@ -50,6 +51,21 @@ def _open_at(
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
+
+
+_GENERIC = re.compile(r"맛집|식당|밥집|먹을\s*(?:데|곳|만한)|음식점|아무\s*거나")
+_CHEAPER = re.compile(r"더\s*(?:싼|저렴)|싼\s*(?:데|곳|집)|저렴한\s*(?:데|곳|집)|가성비\s*(?:좋은|더)")
+
+
+def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) -> list[int]:
+    """The typical price of each restaurant shown (as the price filter reads it)."""
+    out: list[int] = []
+    for h in hits:
+        doc = res.index.get(h["id"])
+        price = _typical_price(doc, wanted) if doc is not None else None
+        if price is not None:
+            out.append(price)
+    return out
 
 
 _NOW_WORD = re.compile(r"(?<![가-힣])(?:지금|당장)(?!\s*(?:까지|부터|처럼|보다))")
@@ -111,7 +127,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     intent = nlu.intent
     cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
     atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
-    frame = _kind_frame(state.get("query", ""), nlu)
+    query = state.get("query", "")
+    notes: list[str] = []
+    frame = _kind_frame(query, nlu)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
     if kind_list or frame["exclude_kinds"]:
@@ -150,6 +168,27 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             location = prev.location.model_dump(mode="json")
         if nlu.price is None and (prev.price_min is not None or prev.price_max is not None):
             price_min, price_max = prev.price_min, prev.price_max
+    elif searches and intent == "search" and not titles:
+        prev = searches[-1].get("plan") or SearchPlan()
+        no_topic = not (kind_list or menu or cuisine or convenience or atmosphere or occasion)
+        if no_topic and not _GENERIC.search(query) and (prev.kinds or prev.menu or prev.cuisine):
+            # a follow-up that names no food ("5개 보여줘", "이번엔 송파역 쪽으로", "더 싼 데는?")
+            # keeps the previous search's topic and what it ruled out
+            kind_list, kind_dishes = list(prev.kinds), list(prev.kind_dishes)
+            menu, cuisine = list(prev.menu), list(prev.cuisine)
+            for key in ("exclude_kinds", "exclude_cuisine", "exclude_titles"):
+                frame[key] = list(dict.fromkeys([*getattr(prev, key), *frame[key]]))
+            exclude_menu = list(dict.fromkeys([*prev.exclude_menu, *exclude_menu]))
+            frame["exclude_chains"] = frame["exclude_chains"] or prev.exclude_chains
+            if location is None and prev.location is not None:
+                location = prev.location.model_dump(mode="json")
+    if searches and _CHEAPER.search(query):
+        shown = _typical_prices(res, searches[-1].get("hits") or [], kind_list)
+        bound = max(1000, (min(shown) - 1) // 1000 * 1000) if shown else None
+        if bound is not None and (price_max is None or price_max > bound):
+            # "더 싼 데": below the cheapest typical price shown (a refinement, never a duplicate)
+            price_max = bound
+            notes.append(f"앞에서 보여 드린 곳보다 싼 곳({bound:,}원 이하)으로 찾았어요.")
     k = (
         nlu.count
         if nlu.count
@@ -169,6 +208,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_titles": frame["exclude_titles"],
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": unused,
+        "carry_notes": notes,
         "cuisine": cuisine,
         "menu": menu,
         "convenience": convenience,
@@ -204,6 +244,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     raw: Any = None
     notes: list[str] = []
     offline = offline_plan(state, res)
+    carried = list(offline.pop("carry_notes", []))  # said in the answer, not a plan field
     if res.llm is not None and res.llm.plans:
         raw, notes = res.llm.write_plan(state, offline)
         if isinstance(raw, dict):
@@ -222,6 +263,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     emit("plan", validated.model_dump(mode="json"))
     return {
         "plan": validated,
+        "relax_notes": carried,
         "plan_notes": [*(state.get("plan_notes") or []), *all_notes],
         "_decision": f"{validated.intent}/{validated.strategy} k={validated.k}"
         + (f" ({len(all_notes)} repairs)" if all_notes else ""),
@@ -299,16 +341,20 @@ def _broader(names: list[str]) -> list[str]:
     return [x for x in dict.fromkeys(parents) if x] if all(parents) else []
 
 
-def _typical_price_ok(h: SearchHit, p: SearchPlan) -> bool:
-    """The median of the priced menu lines (of the asked kind's dishes when there are any) is
-    within the plan's price range."""
-    menus = h.document.priced_menus()
-    dishes = [w for k in p.kinds for w in kinds().dish_words(k)]
+def _typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
+    """The median of the priced menu lines — of the wanted kinds' dishes when there are any."""
+    menus = doc.priced_menus()
+    dishes = [w for k in wanted for w in kinds().dish_words(k)]
     own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
     prices = sorted(own or [m.price for m in menus if m.price is not None])
-    if not prices:
+    return prices[len(prices) // 2] if prices else None
+
+
+def _typical_price_ok(h: SearchHit, p: SearchPlan) -> bool:
+    """The typical price (:func:`_typical_price`) is within the plan's price range."""
+    mid = _typical_price(h.document, p.kinds)
+    if mid is None:
         return False
-    mid = prices[len(prices) // 2]
     return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
 
 
