@@ -1,0 +1,29 @@
+"""The dialogue gold set (issue 11's evaluation, not yet run by the product) parses and its test
+split is unchanged since it was frozen."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
+DECISIONS = {"search", "refine", "answer", "compare", "place_relative", "smalltalk", "clarify_answer"}
+
+
+def test_dialogue_set_parses_with_known_decisions() -> None:
+    lines = (EVAL / "dialogue_set.jsonl").read_text(encoding="utf-8").splitlines()
+    items = [json.loads(line) for line in lines if line.strip()]
+    assert len(items) >= 80 and len({i["id"] for i in items}) == len(items)
+    for item in items:
+        assert item["split"] in ("dev", "test") and 2 <= len(item["turns"]) <= 5
+        assert all(t["expect"]["decision"] in DECISIONS for t in item["turns"]), item["id"]
+
+
+def test_dialogue_test_split_is_frozen() -> None:
+    lines = (EVAL / "dialogue_set.jsonl").read_text(encoding="utf-8").splitlines()
+    test = sorted(
+        (json.loads(line)["id"], line) for line in lines if line.strip() and '"split": "test"' in line
+    )
+    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
+    assert digest in (EVAL / "dialogue_FROZEN.txt").read_text(encoding="utf-8")
