@@ -25,12 +25,17 @@ def distance_text(m: float | None) -> str | None:
     return f"{m / 1000:.1f}km"
 
 
+# crawl badges that stand in the menu list without naming a dish
+MENU_BADGES = frozenset({"추천", "대표", "인기", "best", "BEST", "new", "NEW", "신메뉴"})
+
+
 def menu_text(doc: Restaurant, n: int = 3) -> str | None:
-    priced = doc.priced_menus()[:n]
+    menus = [m for m in doc.menus if m.name.strip() not in MENU_BADGES]
+    priced = [m for m in menus if m.price is not None][:n]
     if priced:
         return ", ".join(f"{m.name} {won(m.price)}" for m in priced if m.price is not None)
-    if doc.menus:
-        return ", ".join(m.name for m in doc.menus[:n])
+    if menus:
+        return ", ".join(m.name for m in menus[:n])
     return None
 
 
