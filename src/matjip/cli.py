@@ -265,6 +265,28 @@ def eval_relevance(
     run_eval_relevance(settings, split, limit, llm, show_failures, set_path)
 
 
+@eval_group.command(name="dialogues")
+@click.option(
+    "--split",
+    type=click.Choice(["test", "dev", "all"]),
+    default="test",
+    show_default=True,
+    help="test is the frozen split for reported figures; tune only on dev.",
+)
+@click.option("--limit", type=int, help="Only the first N dialogues.")
+@click.option(
+    "--failures", "show_failures", type=int, default=10, show_default=True, help="Wrong dialogues to list."
+)
+@click.pass_obj
+def eval_dialogues(settings: object, split: str, limit: int | None, show_failures: int) -> None:
+    """Multi-turn follow-ups: decision accuracy per turn, dialogues fully right, per type (offline)."""
+    from matjip.commands.evaluate import run_eval_dialogues
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_eval_dialogues(settings, split, limit, show_failures)
+
+
 # --- eval search: the structured-search development set ------------------------------------
 @eval_group.command(name="search")
 @click.option(

@@ -1,4 +1,4 @@
-"""``matjip eval agent`` and ``matjip eval relevance``: print the evaluation tables."""
+"""``matjip eval agent``, ``matjip eval relevance`` and ``matjip eval dialogues``: print the evaluation tables."""
 
 from __future__ import annotations
 
@@ -76,5 +76,37 @@ def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failur
         console.print(f"[bold]failures[/] (first {show_failures} of {len(report.failures)}):")
         for f in report.failures[:show_failures]:
             console.print(f"  {f}", markup=False)
+    for e in report.errors[:10]:
+        console.print(f"[red]error[/] {e}", markup=False)
+
+
+def run_eval_dialogues(settings: Settings, split: str, limit: int | None, show_failures: int) -> None:
+    """The multi-turn gold set (``eval/dialogue_set.jsonl``): one new session per dialogue, offline."""
+    from matjip.agent.models import TurnResult
+    from matjip.agent.service import Agent, load_resources
+    from matjip.commands.ingest import ensure_index
+    from matjip.eval.dialogue_eval import run
+
+    console = Console()
+    settings = _offline(settings)
+    resources = load_resources(settings, ensure_index(settings))
+    agent = Agent(settings, resources, persist=False)
+
+    def ask(message: str, session_id: str, gps: dict[str, float] | None) -> TurnResult:
+        return agent.ask(message, session_id=session_id, location=gps or None)
+
+    def price_of(place_id: str) -> int | None:
+        """The median priced menu line of a restaurant (its price level)."""
+        doc = resources.index.get(place_id)
+        prices = sorted(m.price for m in doc.priced_menus() if m.price is not None) if doc else []
+        return prices[len(prices) // 2] if prices else None
+
+    report = run(ask, split=split, limit=limit, price_of=price_of)
+    console.print(_table(f"matjip eval dialogues (split {split}, offline)", report.rows()))
+    failures = report.failures()
+    if show_failures and failures:
+        console.print(f"[bold]first wrong turn per dialogue[/] (first {show_failures} of {len(failures)}):")
+        for f in failures[:show_failures]:
+            console.print(f"  {f}", markup=False, soft_wrap=True)
     for e in report.errors[:10]:
         console.print(f"[red]error[/] {e}", markup=False)

@@ -1,0 +1,183 @@
+"""The dialogue-set scorer (matjip.eval.dialogue_eval) on small hand-written gold/product pairs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matjip.agent.models import Card, Clarification, PlanLocation, SearchPlan, TraceEntry, TurnResult
+from matjip.eval.dialogue_eval import (
+    check_frame,
+    fact_in_answer,
+    name_in_answer,
+    product_label,
+    score_dialogue,
+)
+
+JAMSIL = PlanLocation(name="잠실역", lat=37.5133, lon=127.1001, mode="near", radius_m=800)
+
+
+def frame(**kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "kind": "중국집",
+        "place": "잠실역",
+        "near": True,
+        "conveniences": [],
+        "exclude": [],
+        "price_max": None,
+        "k": 3,
+        "open": None,
+    }
+    return {**base, **kw}
+
+
+def card(i: int, name: str, lat: float = 37.51, lon: float = 127.10, dist: float | None = None) -> Card:
+    return Card(id=f"p{i}", name=name, cuisine="중식", lat=lat, lon=lon, distance_m=dist)
+
+
+def search(plan: SearchPlan, cards: list[Card], answer: str = "", **kw: Any) -> TurnResult:
+    return TurnResult(session_id="s", answer=answer, decision="search", plan=plan, cards=cards, **kw)
+
+
+def expect(decision: str, fr: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    return {
+        "decision": decision,
+        "frame": fr,
+        "refers_to": kw.get("refers_to"),
+        "answer_must_name": kw.get("answer_must_name", []),
+        "answer_must_say": kw.get("answer_must_say", []),
+        "duplicate": kw.get("duplicate", False),
+    }
+
+
+CHINESE = SearchPlan(kinds=["중국집"], location=JAMSIL, k=3)
+SHOWN = [card(1, "진진"), card(2, "홍콩반점0410 잠실점"), card(3, "만리장성")]
+
+
+# --- decisions -------------------------------------------------------------------------------
+def test_context_maps_by_intent_and_reply_by_smalltalk_trace() -> None:
+    ctx = TurnResult(session_id="s", answer="", decision="context", intent="compare")
+    assert product_label(ctx, CHINESE, SHOWN) == ("compare", False)
+    assert product_label(ctx.model_copy(update={"intent": "information"}), CHINESE, SHOWN) == (
+        "answer",
+        False,
+    )
+    thanks = TurnResult(
+        session_id="s",
+        answer="",
+        decision="reply",
+        trace=[TraceEntry(node="need_search", ms=0, decision="smalltalk")],
+    )
+    assert product_label(thanks, CHINESE, SHOWN) == ("smalltalk", False)
+    no_content = thanks.model_copy(update={"trace": [TraceEntry(node="need_search", ms=0, decision="reply")]})
+    assert product_label(no_content, CHINESE, SHOWN) == ("reply", False)  # never a gold label
+
+
+def test_search_labels_duplicate_refine_new_kind_and_place_relative() -> None:
+    assert product_label(search(CHINESE, SHOWN, reused=True), CHINESE, SHOWN) == ("search", True)
+    parking = CHINESE.model_copy(update={"convenience": ["주차"]})
+    assert product_label(search(parking, SHOWN), CHINESE, SHOWN) == ("refine", False)
+    # two slots changed at once is not a refine
+    two = parking.model_copy(update={"k": 5})
+    assert product_label(search(two, SHOWN), CHINESE, SHOWN) == ("search", False)
+    cafe = SearchPlan(kinds=["카페"], location=JAMSIL)
+    assert product_label(search(cafe, []), CHINESE, SHOWN) == ("search", False)
+    around = PlanLocation(name="어딘가 식당 앞", lat=37.5101, lon=127.1001, mode="near")
+    assert product_label(search(cafe.model_copy(update={"location": around}), []), CHINESE, SHOWN) == (
+        "place_relative",
+        False,
+    )
+    # a station whose centre a shown restaurant happens to stand on is still the station
+    at_station = [card(9, "역앞반점", lat=JAMSIL.lat or 0, lon=JAMSIL.lon or 0)]
+    five = CHINESE.model_copy(update={"k": 5})
+    assert product_label(search(five, []), CHINESE, at_station) == ("refine", False)
+    assert product_label(search(CHINESE, SHOWN), None, []) == ("search", False)
+    clar = TurnResult(session_id="s", answer="어디서 찾을까요?", decision="clarify")
+    assert product_label(clar, None, []) == ("search", False)
+
+
+# --- frames ----------------------------------------------------------------------------------
+def test_frame_matches_kind_word_and_place_and_catches_each_slot() -> None:
+    assert check_frame(frame(kind="중국집"), search(CHINESE, SHOWN), gps=None) == []
+    meat = SearchPlan(kinds=["고깃집"], location=JAMSIL)
+    assert check_frame(frame(kind="고기집"), search(meat, SHOWN), gps=None) == []  # same [[kind]]
+    assert any(
+        "conveniences" in e
+        for e in check_frame(frame(conveniences=["주차"]), search(CHINESE, SHOWN), gps=None)
+    )
+    assert any("k:" in e for e in check_frame(frame(k=5), search(CHINESE, SHOWN), gps=None))
+    assert any("kind" in e for e in check_frame(frame(kind="카페"), search(CHINESE, SHOWN), gps=None))
+    assert any("place" in e for e in check_frame(frame(place="홍대"), search(CHINESE, SHOWN), gps=None))
+    assert any("near" in e for e in check_frame(frame(near=False), search(CHINESE, SHOWN), gps=None))
+    ex = CHINESE.model_copy(update={"exclude_kinds": ["횟집"]})
+    assert check_frame(frame(exclude=["회"]), search(ex, SHOWN), gps=None) == []
+
+
+def test_placeless_search_without_gps_must_ask() -> None:
+    clar = TurnResult(
+        session_id="s",
+        answer="어디서?",
+        decision="clarify",
+        clarification=Clarification(question="어디서?", kind="gps"),
+    )
+    assert check_frame(frame(place=None), clar, gps=None) == []
+    assert check_frame(frame(place=None), search(CHINESE, SHOWN), gps=None) != []
+    assert check_frame(frame(), clar, gps=None) != []  # asked although the place was given
+
+
+def test_cheaper_needs_bound_and_results_below_the_highest_shown_level() -> None:
+    from matjip.eval.dialogue_eval import _Listing
+
+    prices = {"p1": 9000, "p2": 12000, "p3": 15000, "p4": 8000, "p5": 16000}
+    prev = _Listing(1, SHOWN, CHINESE, frame())
+    cheap = CHINESE.model_copy(update={"price_max": 14000})
+    ok = search(cheap, [card(4, "a")])
+    assert check_frame(frame(price_max="<shown"), ok, gps=None, prev_listing=prev, price_of=prices.get) == []
+    bad = search(cheap, [card(5, "b")])
+    assert check_frame(frame(price_max="<shown"), bad, gps=None, prev_listing=prev, price_of=prices.get) != []
+    unbounded = search(CHINESE, [card(4, "a")])
+    assert check_frame(frame(price_max="<shown"), unbounded, gps=None, prev_listing=prev, price_of=prices.get)
+
+
+# --- answers ---------------------------------------------------------------------------------
+def test_facts_ignore_spaces_commas_won_and_accept_clock_forms() -> None:
+    assert fact_in_answer("22:00", "밤 10시까지 해요")
+    assert fact_in_answer("22:00", "영업시간 11:00~22:00")
+    assert not fact_in_answer("22:00", "밤 11시까지 해요")
+    assert fact_in_answer("10:30", "오전 10시 30분에 열어요")
+    assert fact_in_answer("16,000", "삼겹살은 16000원이에요")
+    assert not fact_in_answer("16,000", "삼겹살은 15,000원이에요")
+    assert fact_in_answer("모르겠어요", "전화번호는 정보가 없어요")
+    assert not fact_in_answer("모르겠어요", "전화번호는 02-123-4567이에요")
+
+
+def test_names_without_spaces_and_branch_dropped_only_when_unambiguous() -> None:
+    assert name_in_answer("청와옥 방이본점", "청와옥방이본점은 22시까지")
+    assert name_in_answer("봉피양 방이점", "봉피양은 22시까지", ["해주냉면"])
+    assert not name_in_answer("청와옥 방이본점", "청와옥은 22시까지", ["청와옥 석촌호수직영점"])
+
+
+def test_dialogue_ordinals_resolve_on_the_products_own_list() -> None:
+    item = {
+        "id": "t1",
+        "split": "dev",
+        "type": "answer_ordinal",
+        "turns": [
+            {"user": "잠실역 중국집", "gps": None, "expect": expect("search", frame())},
+            {
+                "user": "두번째 몇시까지?",
+                "gps": None,
+                "expect": expect("answer", refers_to=[{"turn": 1, "ordinal": 2}], answer_must_name=["$ref1"]),
+            },
+        ],
+    }
+    right = [
+        search(CHINESE, SHOWN),
+        TurnResult(session_id="s", answer="홍콩반점0410 잠실점은 22시까지", decision="context"),
+    ]
+    assert score_dialogue(item, right).ok
+    wrong_one = right[1].model_copy(update={"answer": "진진은 22시까지"})
+    assert not score_dialogue(item, [right[0], wrong_one]).ok
+    # naming every shown restaurant is not resolving the reference
+    all_three = right[1].model_copy(update={"answer": "진진, 홍콩반점0410 잠실점, 만리장성 모두 22시까지"})
+    got = score_dialogue(item, [right[0], all_three])
+    assert not got.ok and "also names" in got.turns[1].reason()
