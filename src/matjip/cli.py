@@ -234,14 +234,18 @@ def stats(settings: object, as_json: bool) -> None:
     run_stats(settings, as_json)
 
 
-@eval_group.command(name="relevance")
-@click.option(
+# the frozen-split option of the judged sets (relevance, dialogues)
+_split_option = click.option(
     "--split",
     type=click.Choice(["test", "dev", "all"]),
     default="test",
     show_default=True,
     help="test is the frozen split for reported figures; tune only on dev.",
 )
+
+
+@eval_group.command(name="relevance")
+@_split_option
 @click.option("--limit", type=int, help="Only the first N questions.")
 @click.option("--llm", is_flag=True, help="Use the configured LLM provider (MATJIP_LLM_PROVIDER).")
 @click.option(
@@ -266,13 +270,7 @@ def eval_relevance(
 
 
 @eval_group.command(name="dialogues")
-@click.option(
-    "--split",
-    type=click.Choice(["test", "dev", "all"]),
-    default="test",
-    show_default=True,
-    help="test is the frozen split for reported figures; tune only on dev.",
-)
+@_split_option
 @click.option("--limit", type=int, help="Only the first N dialogues.")
 @click.option(
     "--failures", "show_failures", type=int, default=10, show_default=True, help="Wrong dialogues to list."
