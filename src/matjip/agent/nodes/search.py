@@ -299,21 +299,25 @@ def _rating_key(h: SearchHit) -> float:
     return (d.rating or 0.0) + 0.001 * (d.review_count or 0)
 
 
-def _brand(title: str) -> str:
-    """A restaurant's name without its branch ("교촌치킨 잠실점" → "교촌치킨")."""
+def _brand(title: str, res: Resources) -> str:
+    """The chain a restaurant belongs to, as the NLU vocabulary knows it ("교촌치킨 잠실점" → 교촌치킨);
+    otherwise its name without the branch word."""
+    info = res.nlu.vocabulary.title_info(title)
+    if info is not None and info.brand:
+        return info.brand
     words = title.split()
     if len(words) > 1 and words[-1].endswith(BRANCH_SUFFIXES):
         words = words[:-1]
     return "".join(words).lower()
 
 
-def _one_per_brand(hits: list[SearchHit], k: int) -> list[SearchHit]:
+def _one_per_brand(hits: list[SearchHit], k: int, res: Resources) -> list[SearchHit]:
     """At most one branch of a chain among the first ``k`` (more only when nothing else is left)."""
     seen: set[str] = set()
     first: list[SearchHit] = []
     rest: list[SearchHit] = []
     for h in hits:
-        b = _brand(h.document.title)
+        b = _brand(h.document.title, res)
         (rest if b in seen else first).append(h)
         seen.add(b)
     return (first + rest)[:k]
@@ -410,7 +414,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 int((h.distance_m or 0) // 400) if near else 0,
             )
         )
-    hits = _one_per_brand(hits, p.k) if p.sort != "distance" else hits[: p.k]
+    hits = _one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),
         "_decision": f"{len(hits)} hits of {resp.total_candidates} candidates",
