@@ -86,6 +86,43 @@ def test_a_menu_substring_never_makes_a_kind() -> None:
     assert {"삼겹살", "고깃집"} <= {k.kind for k in grill}
 
 
+def test_a_name_match_under_another_cuisine_or_kind_ranks_below_a_plain_name_match() -> None:
+    from matjip.agent.nodes.search import _kind_strength
+    from matjip.documents import MenuItem
+    from matjip.index.request import SearchHit
+    from matjip.ingest.preprocess import with_kinds
+
+    def hit(title: str, category: str, menus: list[str]) -> SearchHit:
+        doc = Restaurant(
+            place_id=title, title=title, category=category, menus=[MenuItem(name=m) for m in menus]
+        )
+        return SearchHit(document=with_kinds(doc), score=0.5)
+
+    taco = hit("타코하우스", "양식", ["치킨 타코", "비프 부리또"])
+    takoyaki = hit("타코몽", "일식", ["타코야끼 (20개)", "야끼우동"])
+    assert _kind_strength(taco, ["멕시칸·타코"]) < _kind_strength(takoyaki, ["멕시칸·타코"])
+    pub = hit("문정비어", "술집", ["생맥주", "감자튀김"])
+    burger_pub = hit("스마일버거펍", "양식>햄버거", ["치즈버거", "불고기버거"])
+    assert _kind_strength(pub, ["호프·맥주집"]) < _kind_strength(burger_pub, ["호프·맥주집"])
+    # a category that says the kind is still the strongest evidence
+    hof = hit("어느집", "술집>호프,요리주점", [])
+    assert _kind_strength(hof, ["호프·맥주집"]) == 0
+
+
+def test_mixed_categories_and_neighbour_kinds_are_not_the_kind() -> None:
+    table = kinds()
+    stew = {k.kind for k in table.classify("찌개,국밥", "의정부부대찌개", ["부대찌개", "라면사리"])}
+    assert "국밥·순대국" not in stew
+    soup = {k.kind for k in table.classify("찌개,국밥", "할매국밥", ["순대국밥", "내장국밥", "수육"])}
+    assert "국밥·순대국" in soup
+    tuna = {k.kind for k in table.classify("일식>참치회", "참치아리", ["참치회", "모리아와세"])}
+    assert "횟집" not in tuna
+    thai = {k.kind for k in table.classify("양식", "미스터포차나", ["팟타이꿍", "똠얌꿍"])}
+    assert "포차" not in thai
+    donburi = {k.kind for k in table.classify("한식", "가미우동", ["가께 (기본우동)", "가마다마"])}
+    assert "덮밥·규동·텐동" not in donburi
+
+
 def test_spelling_variants_are_one_term(sample_agent: Agent) -> None:
     a = ask(sample_agent, "망원동 돈까스")
     b = ask(sample_agent, "망원동 돈가스")

@@ -58,8 +58,16 @@ class KindEvidence(BaseModel):
 class KindTable:
     """All kinds, with a word index for queries and a classifier for documents."""
 
-    def __init__(self, kinds: Sequence[Kind], version: str = "", not_words: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        kinds: Sequence[Kind],
+        version: str = "",
+        not_words: Sequence[str] = (),
+        category_cuisine: dict[str, str] | None = None,
+    ) -> None:
         self.kinds = list(kinds)
+        self.category_cuisine = dict(category_cuisine or {})  # top category → cuisine ("일식" → 일식)
+        self.cuisines = set(self.category_cuisine.values())
         self.not_words = [norm(w) for w in not_words]  # contain a kind's word, name something else
         self.version = version  # a hash of the data file: documents are re-classified when it changes
         self.by_name = {k.name: k for k in self.kinds}
@@ -122,6 +130,22 @@ class KindTable:
     def descendants(self, name: str) -> list[str]:
         return [k.name for k in self.kinds if name in self.ancestors(k.name)]
 
+    def related(self, names: Sequence[str]) -> set[str]:
+        """``names`` with their ancestors and descendants: kinds that do not contradict them."""
+        out = set(names)
+        for n in names:
+            out.update(self.ancestors(n))
+            out.update(self.descendants(n))
+        return out
+
+    def contradicts(self, category: str, name: str) -> bool:
+        """The category path's top level names a cuisine other than the kind's ("일식" for a taco
+        place named "타코몽"): a name or menu match is then weak evidence."""
+        k = self.by_name.get(name)
+        top = category.split(">")[0].strip()
+        cuisine = self.category_cuisine.get(top)
+        return k is not None and cuisine is not None and k.cuisine in self.cuisines and k.cuisine != cuisine
+
     def classify(self, category: str, title: str, menus: Sequence[str]) -> list[KindEvidence]:
         """The kinds a restaurant is, each once, with the first evidence found.
 
@@ -173,4 +197,5 @@ def kinds() -> KindTable:
         [Kind.model_validate(k) for k in raw.get("kind", [])],
         version,
         [str(w) for w in raw.get("not_words", [])],
+        {str(k): str(v) for k, v in raw.get("category_cuisine", {}).items()},
     )

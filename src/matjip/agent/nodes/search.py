@@ -324,8 +324,17 @@ def _one_per_brand(hits: list[SearchHit], k: int, res: Resources) -> list[Search
 
 
 def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
-    """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind; 3: none."""
-    source = {ev.value: ev for ev in h.document.evidence if ev.field == "kind"}
+    """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind; 3: none.
+
+    A name or menu match is weaker (2, 3) when the category path says something else — another,
+    unrelated kind ("양식>햄버거" for "…버거펍" asked as a 호프) or another cuisine ("일식" for
+    "타코몽" asked as tacos).
+    """
+    table = kinds()
+    doc = h.document
+    source = {ev.value: ev for ev in doc.evidence if ev.field == "kind"}
+    related = table.related(wanted)
+    other = any(ev.source == "category" and k not in related for k, ev in source.items())
     best = 3
     for kind in wanted:
         ev = source.get(kind)
@@ -333,8 +342,12 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
             if ev is None or not ev.source.startswith("kind:"):
                 break
             ev = source.get(ev.span)
-        if ev is not None:
-            best = min(best, {"category": 0, "title": 1}.get(ev.source, 2))
+        if ev is None:
+            continue
+        rank = {"category": 0, "title": 1}.get(ev.source, 2)
+        if rank > 0 and (other or table.contradicts(doc.category, kind)):
+            rank += 1
+        best = min(best, rank)
     return best
 
 
