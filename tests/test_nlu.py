@@ -102,7 +102,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("마포구 안에서 칼국수", {"location": {"마포구"}, "menu": {"칼국수"}, "location_mode": "in"}),
     ("강남역 근처 피자집", {"location": {"강남역"}, "menu": {"피자"}, "location_mode": "near"}),
     ("송파구 쌀국수", {"location": {"송파구"}, "menu": {"쌀국수"}, "location_mode": "in"}),
-    ("역삼동 냉면", {"location": {"역삼동"}, "menu": {"냉면"}, "location_mode": "near"}),
+    # a dong said without "근처" is the dong itself (issue 11: near is false for 구/동)
+    ("역삼동 냉면", {"location": {"역삼동"}, "menu": {"냉면"}, "location_mode": "in"}),
+    ("역삼동 근처 냉면", {"location": {"역삼동"}, "menu": {"냉면"}, "location_mode": "near"}),
     ("위례 브런치 카페", {"location": {"위례"}, "menu": {"브런치"}, "category": {"카페·디저트"}}),
     ("석촌호수 근처 카페", {"location": {"석촌호수"}, "category": {"카페·디저트"}, "location_mode": "near"}),
     ("내 근처 맛집", {"user_location": True, "location_mode": "near"}),

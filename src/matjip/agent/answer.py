@@ -11,6 +11,7 @@ from datetime import datetime
 
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import Restaurant
+from matjip.vocab import vocab
 
 
 def won(value: int) -> str:
@@ -198,7 +199,88 @@ def _tag(doc: Restaurant, tag: str) -> int:
     return int(doc.review_keywords.get(tag, 0))
 
 
-def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime) -> list[str]:
+COMPARE_CRITERIA: dict[str, tuple[str, ...]] = {
+    "price": ("가격", "가성비", "싼", "저렴", "비싼", "얼마"),
+    "hours": ("늦게", "일찍", "영업", "몇시", "몇 시", "아침", "새벽", "문 닫"),
+    "parking": ("주차",),
+    "mood": ("분위기", "데이트", "조용"),
+    "group": ("회식", "단체", "모임"),
+    "taste": ("맛", "맛있"),
+}
+"""Words that say by what a comparison is asked ("어디가 더 늦게까지 해?" → hours)."""
+
+
+def compare_criterion(text: str) -> str:
+    return next((c for c, words in COMPARE_CRITERIA.items() if any(w in text for w in words)), "taste")
+
+
+def _share(doc: Restaurant, tag: str) -> tuple[float | None, str]:
+    """A visitor tag as a share of the restaurant's reviews ("맛 120건/리뷰 800건 = 15%")."""
+    n = _tag(doc, tag)
+    if doc.review_count:
+        share = n / doc.review_count
+        return share, f"{n}건 ({share:.0%})"
+    return None, f"{n}건" if n else "-"
+
+
+def _closing(doc: Restaurant, now: datetime) -> tuple[int | None, int | None]:
+    """Today's (opening, closing) minute of the day, closing past midnight as > 1440."""
+    today = hours_today(doc, now)
+    if not today or "~" not in today:
+        return None, None
+    try:
+        a, b = today.split("~")[0].strip(), today.split("~")[1].strip()
+        ah, am = map(int, a[:5].split(":"))
+        bh, bm = map(int, b[:5].split(":"))
+    except ValueError:
+        return None, None
+    start, end = ah * 60 + am, bh * 60 + bm
+    return start, end + (1440 if end <= start else 0)
+
+
+def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime) -> str:
+    """One line that says which one and on what it is based (or that the data cannot say)."""
+    if criterion == "price":
+        prices = [(typical_price(d), d) for d in docs]
+        known = [(p, d) for p, d in prices if p is not None]
+        if len(known) >= 2:
+            p, d = min(known, key=lambda x: x[0])
+            return f"가격은 {d.title}이(가) 더 싸요 (메뉴 가격 중간값 {won(p)} 기준)."
+        return "두 곳 모두의 가격 정보가 없어서 가격으로는 비교하기 어려워요."
+    if criterion == "hours":
+        times = [(_closing(d, now), d) for d in docs]
+        spans = [(a, b, d) for (a, b), d in times if a is not None and b is not None]
+        if len(spans) >= 2:
+            late = max(spans, key=lambda x: x[1])
+            early = min(spans, key=lambda x: x[0])
+            return (
+                f"오늘은 {late[2].title}이(가) 가장 늦게까지 하고, {early[2].title}이(가) 가장 일찍 열어요 "
+                "(오늘 영업시간 기준)."
+            )
+        missing = [d.title for (t, d) in times if t[0] is None]
+        return f"{', '.join(missing)}의 오늘 영업시간 정보가 없어서 비교하기 어려워요."
+    if criterion == "parking":
+        has = [d.title for d in docs if "주차" in d.convenience]
+        if has:
+            return f"주차 가능하다는 근거가 있는 곳: {', '.join(has)} (방문자 태그·설명 기준)."
+        return "어느 곳도 주차 정보가 없어요. 방문 전에 전화로 확인해 보세요."
+    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛"}.get(criterion, "맛")
+    shares = [(_share(d, tag)[0], d) for d in docs]
+    known_shares = [(x, d) for x, d in shares if x is not None and x > 0]
+    if len(known_shares) >= 2:
+        x, d = max(known_shares, key=lambda t: t[0])
+        return f"방문자 태그 '{tag}'의 리뷰 대비 비율로는 {d.title}이(가) 가장 높아요 ({x:.0%})."
+    return f"방문자 태그 '{tag}' 자료가 부족해서 {tag}으로는 비교하기 어려워요. 메뉴와 위치로 골라 보세요."
+
+
+def compare_answer(
+    groups: Sequence[tuple[str, Sequence[Shown]]],
+    now: datetime,
+    criterion: str = "taste",
+    numbers: Sequence[int] | None = None,
+) -> list[str]:
+    """A side-by-side table of the restaurants compared, and a verdict by ``criterion``.
+    ``numbers`` are their numbers in the list they were shown in (kept as shown)."""
     chunks: list[str] = []
     found = [(t, g[0]) for t, g in groups if g]
     missing = [t for t, g in groups if not g]
@@ -207,45 +289,37 @@ def compare_answer(groups: Sequence[tuple[str, Sequence[Shown]]], now: datetime)
     if not found:
         chunks.append("비교할 식당을 찾지 못했어요. 식당 이름을 다시 확인해 주세요.\n")
         return chunks
-    chunks.append(" vs ".join(t for t, _ in found) + " 비교예요.\n\n")
-    for _title, s in found:
-        d = s.doc
-        chunks.append(f"**{d.title}** ({d.cuisine})\n")
-        if d.rating is not None:
-            chunks.append(
-                f"- 평점: {d.rating}" + (f" (리뷰 {d.review_count}건)" if d.review_count else "") + "\n"
-            )
-        tags = [f"{t} {_tag(d, t)}" for t in ("맛", "친절", "가성비", "분위기", "주차") if _tag(d, t)]
-        if tags:
-            chunks.append("- 방문자 태그: " + ", ".join(tags) + "\n")
-        menus = menu_text(d)
-        if menus:
-            chunks.append(f"- 대표 메뉴: {menus}\n")
-        prices = [m.price for m in d.priced_menus() if m.price is not None]
-        if prices:
-            chunks.append(f"- 가격대: {won(min(prices))}~{won(max(prices))}\n")
-        today = hours_today(d, now)
-        if today:
-            chunks.append(f"- 오늘 영업: {today}\n")
-        if d.display_address:
-            chunks.append(f"- 주소: {d.display_address}\n")
-        chunks.append("\n")
+    docs = [s.doc for _, s in found]
+    names = [
+        (f"{numbers[i]}. " if numbers and i < len(numbers) else "") + d.title for i, d in enumerate(docs)
+    ]
+    chunks.append(" vs ".join(names) + " 비교예요.\n\n")
+    rows: list[tuple[str, list[str]]] = [
+        ("종류", [d.cuisine for d in docs]),
+        ("평점", [f"{d.rating}" if d.rating is not None else "정보 없음" for d in docs]),
+        ("리뷰", [f"{d.review_count}건" if d.review_count else "정보 없음" for d in docs]),
+        ("'맛' 태그", [_share(d, "맛")[1] for d in docs]),
+        ("'가성비' 태그", [_share(d, "가성비")[1] for d in docs]),
+        ("'분위기' 태그", [_share(d, "분위기")[1] for d in docs]),
+        ("주차", ["가능" if "주차" in d.convenience else "정보 없음" for d in docs]),
+        ("가격(중간값)", [won(p) if (p := typical_price(d)) is not None else "정보 없음" for d in docs]),
+        ("오늘 영업", [hours_today(d, now) or "정보 없음" for d in docs]),
+        ("대표 메뉴", [menu_text(d, 2) or "정보 없음" for d in docs]),
+    ]
+    chunks.append("| | " + " | ".join(names) + " |\n")
+    chunks.append("|---|" + "---|" * len(names) + "\n")
+    for label, values in rows:
+        chunks.append(f"| {label} | " + " | ".join(v.replace("|", "/") for v in values) + " |\n")
+    chunks.append("\n")
     if len(found) >= 2:
-        a, b = found[0][1].doc, found[1][1].doc
-        ta, tb = _tag(a, "맛"), _tag(b, "맛")
-        if ta != tb:
-            better = a if ta > tb else b
-            chunks.append(
-                f"방문자 태그 '맛' 기준으로는 {better.title}이(가) 더 많아요 ({max(ta, tb)}건 vs {min(ta, tb)}건).\n"
-            )
-        elif a.rating is not None and b.rating is not None and a.rating != b.rating:
-            better = a if a.rating > b.rating else b
-            chunks.append(
-                f"평점은 {better.title}이(가) 더 높아요 ({max(a.rating, b.rating)} vs {min(a.rating, b.rating)}).\n"
-            )
-        else:
-            chunks.append("맛 평가는 자료상 큰 차이가 없어요. 메뉴와 위치로 골라 보세요.\n")
+        chunks.append(_verdict(docs, criterion, now) + "\n")
     return chunks
+
+
+def typical_price(doc: Restaurant) -> int | None:
+    """The median of the restaurant's priced menu lines."""
+    prices = sorted(m.price for m in doc.priced_menus() if m.price is not None)
+    return prices[len(prices) // 2] if prices else None
 
 
 ASK_LABELS = {
@@ -268,11 +342,17 @@ def _has_convenience(doc: Restaurant, value: str) -> tuple[bool, str | None]:
 
 
 def information_lines(
-    doc: Restaurant, asks: Sequence[str], conveniences: Sequence[str], now: datetime
+    doc: Restaurant,
+    asks: Sequence[str],
+    conveniences: Sequence[str],
+    now: datetime,
+    dishes: Sequence[str] = (),
+    wishes: Sequence[str] = (),
 ) -> list[str]:
-    """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요")."""
-    lines: list[str] = []
-    wanted = list(dict.fromkeys(asks))
+    """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요").
+    ``wishes`` ("데이트", "혼술") are answered yes/no from the evidence, or "알 수 없어요"."""
+    lines: list[str] = [wish_line(doc, w) for w in wishes]
+    wanted = [a for a in dict.fromkeys(asks) if not (wishes and a == "rating")]
     for c in conveniences:
         ok, ev = _has_convenience(doc, c)
         if ok:
@@ -305,6 +385,17 @@ def information_lines(
                 lines.append(text + ".\n")
             else:
                 lines.append(f"{doc.title}의 영업시간 정보가 없어요.\n")
+        elif ask in ("menu", "price") and dishes:
+            # "거기 삼겹살 얼마야?": the menu lines that name the dish, with their prices
+            lines_for = [
+                m.name + (f" {won(m.price)}" if m.price is not None else " (가격 정보 없음)")
+                for m in doc.menus
+                if any(d.replace(" ", "") in m.name.replace(" ", "") for d in dishes)
+            ]
+            if lines_for:
+                lines.append(f"{doc.title}: " + ", ".join(lines_for[:5]) + "\n")
+            else:
+                lines.append(f"{doc.title} 메뉴에 {', '.join(dishes)}은(는) 없어요.\n")
         elif ask in ("menu", "price"):
             menus = menu_text(doc, 5)
             if menus:
@@ -315,20 +406,20 @@ def information_lines(
             lines.append(
                 f"{doc.title} 주소는 {doc.display_address}예요.\n"
                 if doc.display_address
-                else "주소 정보가 없어요.\n"
+                else f"{doc.title}의 주소 정보가 없어요.\n"
             )
         elif ask == "phone":
             lines.append(
                 f"{doc.title} 전화번호는 {doc.telephone}예요.\n"
                 if doc.telephone
-                else "전화번호 정보가 없어요.\n"
+                else f"{doc.title}의 전화번호 정보가 없어요.\n"
             )
         elif ask == "rating":
             lines.append(
                 f"{doc.title} 평점은 {doc.rating}이에요"
                 + (f" (리뷰 {doc.review_count}건).\n" if doc.review_count else ".\n")
                 if doc.rating is not None
-                else "평점 정보가 없어요.\n"
+                else f"{doc.title}의 평점 정보가 없어요.\n"
             )
         elif ask == "convenience":
             lines.append(
@@ -337,6 +428,21 @@ def information_lines(
                 else "편의시설 정보가 없어요.\n"
             )
     return lines
+
+
+def wish_line(doc: Restaurant, wish: str) -> str:
+    """ "혼술하기 좋아?": what the document says about the wish, with its evidence."""
+    for field in ("occasion", "atmosphere"):
+        if wish in getattr(doc, field):
+            ev = evidence_text(doc, field, wish)
+            return f"네, {doc.title}은(는) {wish}에 좋다는 근거가 있어요" + (f" ({ev}).\n" if ev else ".\n")
+    tags = [(t, _tag(doc, t)) for t in vocab().tags_for(wish)]
+    backed = [(t, n) for t, n in tags if n > 0]
+    if backed:
+        said = ", ".join(f"'{t}' {n}건" for t, n in backed)
+        total = f" (리뷰 {doc.review_count}건 중)" if doc.review_count else ""
+        return f"{doc.title}은(는) 방문자 태그 {said}{total}가 있어서 {wish}에 괜찮은 편으로 보여요.\n"
+    return f"{doc.title}이(가) {wish}에 좋은지는 자료로 알 수 없어요 (관련 리뷰·태그가 없어요).\n"
 
 
 def information_answer(
@@ -369,6 +475,7 @@ SMALLTALK = {
     "thanks": "천만에요! 더 궁금한 식당이 있으면 언제든 물어봐 주세요.",
     "greeting": "안녕하세요! 지역과 음식을 알려 주시면 맛집을 찾아 드릴게요. 예: '강남역 주차되는 일식집'",
     "bye": "맛있는 식사 되세요! 또 찾아 주세요.",
+    "reaction": "좋아요! 더 궁금한 점(영업시간, 주차, 메뉴, 비교)이 있으면 물어봐 주세요.",
 }
 
 REPLIES = {

@@ -60,13 +60,7 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
         out.append(f"제외한 음식 종류 {d.cuisine}")
     out += [f"제외한 메뉴 '{m}' 있음" for m in plan.exclude_menu if ref.menu_matches(d, [m])]
     loc = plan.location
-    if (
-        loc is not None
-        and loc.mode == "near"
-        and loc.lat is not None
-        and loc.lon is not None
-        and loc.radius_m
-    ):
+    if loc is not None and loc.by_radius and loc.lat is not None and loc.lon is not None and loc.radius_m:
         dist = ref.distance_m(d, loc.lat, loc.lon)
         if dist is None:
             out.append("좌표 없음")

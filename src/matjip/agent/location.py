@@ -71,7 +71,9 @@ def _context_for(
     place: Place, said: str, mode: LocationMode, radius: int | None, gazetteer: Gazetteer
 ) -> LocationContext:
     terms = gazetteer.region_terms(place) if mode == "in" else []
-    in_region = mode == "in" and bool(terms)  # a place without region terms is searched around
+    # a place without region terms is searched around; a dong keeps "in" (its radius stands in
+    # for the region: road addresses carry no dong)
+    in_region = mode == "in" and (bool(terms) or str(place.type) in ("legal_dong", "admin_dong"))
     return LocationContext(
         type="CONTEXTUAL",
         name=said,

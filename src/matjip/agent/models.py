@@ -60,7 +60,7 @@ class Choice(BaseModel):
 
 class Clarification(BaseModel):
     question: str
-    kind: Literal["place", "gps"] = "place"
+    kind: Literal["place", "gps", "where"] = "place"  # where: the search named no place at all
     name: str | None = None
     choices: list[Choice] = Field(default_factory=list)
     pending_query: str = ""  # the question to resume once the user has chosen
@@ -73,6 +73,13 @@ class PlanLocation(BaseModel):
     radius_m: int | None = None
     mode: LocationMode = "near"
     region_terms: list[str] = Field(default_factory=list)
+
+    @property
+    def by_radius(self) -> bool:
+        """Searched around a point: "near", or a region without address terms (a dong)."""
+        return (
+            self.lat is not None and self.lon is not None and (self.mode == "near" or not self.region_terms)
+        )
 
 
 class SearchPlan(BaseModel):
@@ -97,6 +104,7 @@ class SearchPlan(BaseModel):
     exclude_menu: list[str] = Field(default_factory=list)
     exclude_titles: list[str] = Field(default_factory=list)
     exclude_chains: bool = False
+    exclude_ids: list[str] = Field(default_factory=list)  # already shown ("다른 데는?")
     semantic: str = ""
     price_min: int | None = None
     price_max: int | None = None
@@ -125,7 +133,8 @@ class SearchPlan(BaseModel):
             "|".join(
                 sorted([*self.exclude_kinds, *self.exclude_cuisine, *self.exclude_menu, *self.exclude_titles])
             )
-            + ("+chains" if self.exclude_chains else ""),
+            + ("+chains" if self.exclude_chains else "")
+            + ("+ids:" + "|".join(sorted(self.exclude_ids)) if self.exclude_ids else ""),
             "|".join(sorted(self.cuisine)),
             "|".join(sorted(self.menu)),
             "|".join(sorted(self.convenience)),

@@ -56,6 +56,9 @@ def _clamp_int(value: Any, lo: int, hi: int, name: str, notes: list[str], defaul
     return v
 
 
+MAX_EXCLUDED_IDS = 100  # "다른 데": the restaurants already shown for this search
+
+
 def _terms(value: Any, name: str, notes: list[str], allowed: Iterable[str] | None = None) -> list[str]:
     if value is None:
         return []
@@ -82,6 +85,18 @@ def _terms(value: Any, name: str, notes: list[str], allowed: Iterable[str] | Non
         notes.append(f"{name}: {len(out)} items truncated to {MAX_LIST}")
         out = out[:MAX_LIST]
     return out
+
+
+def _ids(value: Any, notes: list[str]) -> list[str]:
+    """Place ids already shown: short strings, at most :data:`MAX_EXCLUDED_IDS`."""
+    if not isinstance(value, list | tuple):
+        if value is not None:
+            notes.append("exclude_ids is not a list; dropped")
+        return []
+    out = [v for v in dict.fromkeys(value) if isinstance(v, str) and 0 < len(v) <= MAX_TERM_CHARS]
+    if len(out) > MAX_EXCLUDED_IDS:
+        notes.append(f"exclude_ids: {len(out)} ids truncated to {MAX_EXCLUDED_IDS}")
+    return out[:MAX_EXCLUDED_IDS]
 
 
 def _price(value: Any, name: str, notes: list[str]) -> int | None:
@@ -223,6 +238,7 @@ def validate_plan(
             exclude_menu=_terms(raw.get("exclude_menu"), "exclude_menu", notes),
             exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
             exclude_chains=raw.get("exclude_chains") is True,
+            exclude_ids=_ids(raw.get("exclude_ids"), notes),
             unused_terms=_terms(raw.get("unused_terms"), "unused_terms", notes),
             cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),
             menu=_terms(raw.get("menu"), "menu", notes),
@@ -298,6 +314,7 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             convenience=plan.convenience,
             price=price,
             open_at=OpenAt(when=plan.open_at, until=plan.open_until) if plan.open_at else None,
+            exclude_ids=plan.exclude_ids,
             **base,
         )
     ]

@@ -73,6 +73,10 @@ class AgentState(TypedDict, total=False):
     location_carried: bool
     resumed: bool  # this turn answered a clarification and resumed the question that asked it
     refine: bool  # this turn narrows the previous search ("그중에 새벽까지 하는 곳은?")
+    anchor: str | None  # "place": centred on a shown restaurant; "closer": the previous place, nearer
+    page: bool  # "다른 데는?": the previous search's next results
+    compare_titles: list[str]  # a comparison that needs a restaurant not shown yet, by name
+    compare_ids: list[str]  # a comparison of shown restaurants (place ids), answered from context
     clarification: Clarification | None
     decision: str  # search | context | clarify | reply
     is_followup: bool
@@ -114,6 +118,10 @@ PER_TURN_RESET: AgentState = {
     "location_carried": False,
     "resumed": False,
     "refine": False,
+    "anchor": None,
+    "page": False,
+    "compare_titles": [],
+    "compare_ids": [],
     "clarification": None,
     "decision": "search",
     "is_followup": False,

@@ -774,7 +774,8 @@ class OfflineNLU:
                 ("에 있", "에있", "안", "내", "에 위치")
             ):
                 return "in"
-        if region:
+        if region or place_type in ("legal_dong", "admin_dong"):
+            # "문정동 국밥": in the dong (searched around its centre when it has no outline)
             return "in"
         return "near"
 

@@ -90,7 +90,11 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
         }
         searches = [*searches, rec][-20:]
         update["searches"] = searches
-    if hits:
+    lookup = p is not None and bool(p.titles) and p.intent in ("information", "compare")
+    if hits and lookup and state.get("context"):
+        # a question about named restaurants keeps the list shown before (its numbers stay valid)
+        update["focus"] = hits[0]["id"]
+    elif hits:
         update["context"] = hits
         update["focus"] = hits[0]["id"] if len(hits) == 1 or (p and p.intent == "information") else None
     loc = state.get("location")

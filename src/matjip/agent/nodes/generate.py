@@ -49,12 +49,29 @@ def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str
         for h in context:
             if h["id"] == focus:
                 return [h], None
+        if res.index.get(focus) is not None:  # a restaurant asked about by name, not in the list
+            return [HitRecord(id=focus, score=0.0, distance_m=None, matched=[])], None
     if nlu.pronoun_ref or len(context) == 1:
         return [context[0]], None
     return context, None
 
 
+def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:
+    """A comparison of shown restaurants, numbered as they were shown."""
+    context = state.get("context") or []
+    position = {h["id"]: i for i, h in enumerate(context, start=1)}
+    by_id = {h["id"]: h for h in context}
+    refs = [by_id[i] for i in state.get("compare_ids") or [] if i in by_id]
+    shown = shown_for(refs, res)
+    groups = [(s.doc.title, [s]) for s in shown]
+    criterion = tpl.compare_criterion(state.get("query", ""))
+    numbers = [position[s.doc.place_id] for s in shown]
+    return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers), refs
+
+
 def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:
+    if state.get("compare_ids"):
+        return _compare_chunks(state, res)
     refs, problem = _referenced(state, res)
     if problem:
         return [tpl.REPLIES[problem] + "\n"], []
@@ -64,12 +81,22 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
     chunks: list[str] = []
-    if asks or conveniences:
+    if asks or conveniences or nlu.entities.atmosphere or nlu.entities.occasion:
         for s in shown[:3]:
-            chunks += tpl.information_lines(s.doc, asks, conveniences, now)
+            chunks += tpl.information_lines(
+                s.doc,
+                asks,
+                conveniences,
+                now,
+                nlu.entities.menu,
+                [*nlu.entities.atmosphere, *nlu.entities.occasion],
+            )
     else:
+        # a restaurant keeps the number it was shown with ("두 번째는?" prints "2. …")
+        position = {h["id"]: i for i, h in enumerate(state.get("context") or [], start=1)}
         for i, s in enumerate(shown, start=1):
-            chunks += tpl.restaurant_block(i, s, None, now, refs[0].get("origin") if refs else None)
+            number = position.get(s.doc.place_id, i)
+            chunks += tpl.restaurant_block(number, s, None, now, refs[0].get("origin") if refs else None)
     return chunks, refs
 
 
@@ -113,7 +140,8 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
             (g["title"], [by_id[i] for i in g["ids"] if i in by_id])
             for g in state.get("compare_groups") or []
         ]
-        return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now)]
+        criterion = tpl.compare_criterion(state.get("query", ""))
+        return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now, criterion)]
     if p.intent == "information":
         return [
             *(n + "\n" for n in notes),

@@ -153,6 +153,13 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         intent = "search"
     unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
     searches = state.get("searches") or []
+    carried_k: int | None = None
+    exclude_ids: list[str] = []
+    sort = nlu.order or "relevance"
+    if state.get("anchor") == "place":
+        intent = "search"  # "세번째 집 근처에 카페 있어?" is a search around it, not a question
+    if state.get("compare_titles"):
+        titles, intent = list(state.get("compare_titles") or []), "compare"
     if state.get("refine") and searches:
         # narrowing: keep the previous search's topic and place, add this turn's constraints
         prev = searches[-1].get("plan") or SearchPlan()
@@ -168,6 +175,31 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             location = prev.location.model_dump(mode="json")
         if nlu.price is None and (prev.price_min is not None or prev.price_max is not None):
             price_min, price_max = prev.price_min, prev.price_max
+        # a refinement keeps every slot it does not change: what was ruled out, the count, the time
+        for key in ("exclude_kinds", "exclude_cuisine", "exclude_titles"):
+            frame[key] = list(dict.fromkeys([*getattr(prev, key), *frame[key]]))
+        exclude_menu = list(dict.fromkeys([*prev.exclude_menu, *exclude_menu]))
+        frame["exclude_chains"] = frame["exclude_chains"] or prev.exclude_chains
+        if nlu.count is None:
+            carried_k = prev.k
+        if open_at is None and prev.open_at is not None:
+            open_at, open_until, open_label = prev.open_at, prev.open_until, prev.open_label
+        if state.get("page"):
+            # "다른 데는?": the same search without what was already shown for it
+            exclude_ids = [
+                *prev.exclude_ids,
+                *(h["id"] for h in searches[-1].get("hits") or []),
+            ]
+            notes.append("앞에서 보여 드린 곳은 빼고 찾았어요.")
+        if state.get("anchor") == "closer":
+            far = [h.get("distance_m") for h in searches[-1].get("hits") or []]
+            known = [d for d in far if d is not None]
+            if location is not None and known:
+                location["radius_m"] = max(100, int(max(known)) - 1)
+                location["mode"] = "near"
+                location["region_terms"] = []
+                sort = "distance"
+                notes.append(f"앞에서 보여 드린 곳보다 가까운 곳({_km(int(max(known)))} 이내)으로 찾았어요.")
     elif searches and intent == "search" and not titles:
         prev = searches[-1].get("plan") or SearchPlan()
         no_topic = not (kind_list or menu or cuisine or convenience or atmosphere or occasion)
@@ -184,7 +216,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
                 location = prev.location.model_dump(mode="json")
     if searches and _CHEAPER.search(query):
         shown = _typical_prices(res, searches[-1].get("hits") or [], kind_list)
-        bound = max(1000, (min(shown) - 1) // 1000 * 1000) if shown else None
+        # below the dearest place shown (the typical price, as the price filter reads it)
+        bound = max(1000, (max(shown) - 1) // 1000 * 1000) if shown else None
         if bound is not None and (price_max is None or price_max > bound):
             # "더 싼 데": below the cheapest typical price shown (a refinement, never a duplicate)
             price_max = bound
@@ -192,6 +225,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     k = (
         nlu.count
         if nlu.count
+        else carried_k
+        if carried_k is not None
         else (
             res.config.information_k if intent == "information" and not ents.title else res.config.default_k
         )
@@ -222,12 +257,14 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "open_label": open_label,
         "k": k,
         "per_title_k": res.config.compare_k,
-        "sort": nlu.order or "relevance",
+        "sort": sort,
+        "exclude_ids": exclude_ids,
     }
 
 
 _OFFLINE_ONLY = (
     "kinds",
+    "exclude_ids",
     "kind_dishes",
     "exclude_kinds",
     "exclude_cuisine",
@@ -417,7 +454,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     elif p.sort != "distance":
         # specialists first (a kind shown by the category or the name before one read off a
         # menu), then — for a "near" search — the closer ones, in steps of 400 m
-        near = p.location is not None and p.location.mode == "near"
+        near = p.location is not None and p.location.by_radius
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         hits.sort(
             key=lambda h: (
@@ -549,7 +586,7 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
         )
     elif (
         loc is not None
-        and loc.mode == "near"
+        and loc.by_radius
         and loc.radius_m is not None
         and loc.radius_m < cfg.widen_cap_m
         and not any("넓혔어요" in n for n in notes)

@@ -9,18 +9,28 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from matjip.agent.acts import (
+    asks_closer,
+    asks_compare,
+    asks_other,
+    branch_words,
+    is_reaction,
+    relative_marker,
+    where_question,
+)
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import outside_place
-from matjip.agent.location import choice_context, pick_choice, resolve
-from matjip.agent.models import LocationContext
+from matjip.agent.location import GPS_DEFAULT_RADIUS_M, choice_context, pick_choice, resolve
+from matjip.agent.models import Clarification, LocationContext
 from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
+from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult
 from matjip.nlu.normalize import normalize_query
 from matjip.nlu.romanized import koreanize_places
 
-_HANGUL = re.compile(r"[가-힣]")
+_HANGUL = re.compile(r"[가-힣ㄱ-ㅎㅏ-ㅣ]")  # "ㄳㄳ", "ㅇㅋ" are Korean too
 _LATIN = re.compile(r"[A-Za-z]")
 
 
@@ -76,6 +86,22 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                     "resumed": True,
                     "_decision": f"clarification resolved: {choice.label}",
                 }
+        elif pending.kind == "where":
+            answer_nlu = res.nlu.parse(text)
+            if answer_nlu.entities.location or gps is not None:
+                # "잠실역" answers "어느 동네에서 찾을까요?": the question resumes with the place
+                combined = f"{text} {pending.pending_query}"
+                nlu = res.nlu.parse(combined)
+                outcome = resolve(nlu, combined, gps, history, res.gazetteer)
+                if outcome.context is not None:
+                    return {
+                        "nlu": nlu,
+                        "query": combined,
+                        "location": outcome.context,
+                        "pending": None,
+                        "resumed": True,
+                        "_decision": "place received",
+                    }
         elif pending.kind == "gps" and gps is not None:
             nlu = res.nlu.parse(pending.pending_query)
             outcome = resolve(nlu, pending.pending_query, gps, history, res.gazetteer)
@@ -102,7 +128,24 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         return update
     if pending is not None:
         update["pending"] = None
+    anchor = _anchor(state, res, nlu, text, history)
+    if anchor is not None:
+        update["location"], update["anchor"] = anchor
+        update["_decision"] = f"{nlu.intent} (conf {nlu.confidence:.2f}), around {anchor[0].name}"
+        return update
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
+    if (
+        outcome.context is None
+        and outcome.clarification is None
+        and not outcome.unknown_place
+        and gps is None
+        and not state.get("searches")
+        and _needs_place(nlu, text, res)
+    ):
+        # "치킨 맛집 어디야" with no place and no position: a list from anywhere would be arbitrary
+        update["clarification"] = Clarification(kind="where", question=where_question(), pending_query=text)
+        update["_decision"] = "clarify where: no place, no position"
+        return update
     # a place far outside the data is said so, never searched as a menu word or elsewhere
     outside = outside_place(text) if not nlu.entities.title else None
     if outcome.clarification is not None:
@@ -129,6 +172,76 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             f", location {outcome.context.display_name or outcome.context.name}" if outcome.context else ""
         )
     return update
+
+
+def _anchor(
+    state: AgentState, res: Resources, nlu: NLUResult, text: str, history: list[LocationContext]
+) -> tuple[LocationContext, str] | None:
+    """The centre a follow-up keeps or takes from the conversation, without asking for a position:
+
+    * "2번 근처에 호프집", "거기서 걸어갈 수 있는 카페" → around the shown restaurant (``"place"``);
+    * "좀 더 가까운 데" → the previous search's place (``"closer"``).
+    """
+    context = state.get("context") or []
+    if not context or nlu.entities.location:
+        return None
+    if relative_marker(text) and _names_food(nlu, text):
+        ref = _shown_ref(state, res, nlu)
+        if ref is not None and ref.lat is not None and ref.lon is not None:
+            radius = GPS_DEFAULT_RADIUS_M  # about ten minutes on foot
+            ctx = LocationContext(
+                type="CONTEXTUAL",
+                name=ref.title,
+                display_name=ref.title,
+                place_type="restaurant",
+                lat=ref.lat,
+                lon=ref.lon,
+                mode="near",
+                radius_m=radius,
+            )
+            return ctx, "place"
+    if state.get("searches") and asks_closer(text) and history:
+        last = history[-1]
+        if last.lat is not None and last.lon is not None:
+            return last.model_copy(update={"mode": "near", "region_terms": []}), "closer"
+    return None
+
+
+def _names_food(nlu: NLUResult, text: str) -> bool:
+    return bool(detect_kinds(text).kinds or nlu.entities.menu or nlu.entities.category)
+
+
+def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult) -> Restaurant | None:
+    """The shown restaurant an ordinal, a pronoun or a name in the message points at."""
+    context = state.get("context") or []
+    pick: str | None = None
+    if nlu.ordinal is not None:
+        n = int(nlu.ordinal)
+        idx = len(context) - 1 if n == -1 else n - 1
+        pick = context[idx]["id"] if 0 <= idx < len(context) else None
+    elif nlu.entities.title:
+        titles = _context_titles(state, res)
+        wanted = [t.replace(" ", "") for t in nlu.entities.title]
+        pick = next((pid for pid, t in titles.items() if any(w in t for w in wanted)), None)
+    elif nlu.pronoun_ref:
+        pick = state.get("focus") or context[0]["id"]
+    return res.index.get(pick) if pick else None
+
+
+def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
+    """A kind found all over the data, asked with no place: ask where. A rare one ("비건 빵집")
+    is searched everywhere."""
+    if nlu.entities.title or nlu.intent != "search":
+        return False
+    frame = detect_kinds(text)
+    if not frame.kinds:
+        return False
+    key = "kinds-everywhere:" + ",".join(sorted(frame.kinds))
+    many = res.coverage.get(key)
+    if many is None:
+        total = res.index.search(SearchRequest(kind=frame.kinds, k=1)).total_candidates
+        many = res.coverage[key] = total > res.config.where_min_results
+    return many
 
 
 def _context_covered(ctx: LocationContext, res: Resources) -> bool:
@@ -196,9 +309,35 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     nlu = state.get("nlu") or NLUResult()
     ents = nlu.entities
     context = state.get("context") or []
+    text = state.get("query", "")
+    searches = state.get("searches") or []
     new_topic = bool(ents.location or ents.menu or ents.category)
     if nlu.smalltalk and not (new_topic or ents.title):
         return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
+    if context and not ents.location and is_reaction(text):
+        # "오 늦게까지 하네 ㅋㅋ": a reaction keeps the list and the focus
+        return {"decision": "reply", "reply": "smalltalk:reaction", "_decision": "smalltalk"}
+    anchor = state.get("anchor")
+    if anchor == "place":
+        return {"decision": "search", "_decision": "search around a shown restaurant"}
+    if anchor == "closer" and searches:
+        return {
+            "decision": "search",
+            "refine": True,
+            "_decision": "search (narrow the previous search: closer)",
+        }
+    if context and not ents.location and (nlu.intent == "compare" or asks_compare(text)):
+        compared = _compare_refs(state, res, nlu, text)
+        if compared is not None:
+            return compared
+    kinds_named = detect_kinds(text).kinds
+    if searches and asks_other(text) and not new_topic and not kinds_named:
+        return {
+            "decision": "search",
+            "refine": True,
+            "page": True,
+            "_decision": "search (narrow the previous search: next results)",
+        }
     narrowing = bool(
         nlu.time is not None or nlu.price is not None or ents.atmosphere or ents.occasion
     ) or bool(ents.convenience and not nlu.ask)
@@ -207,7 +346,8 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         return {"decision": "search", "refine": True, "_decision": "search (narrow the previous search)"}
     if context:
         refers = nlu.ordinal is not None or nlu.pronoun_ref
-        if refers and not new_topic and not nlu.followup_place:
+        asks_about = bool(nlu.ask) and not ents.location  # "거기 삼겹살 얼마야?", "첫번째 카페 몇시까지해"
+        if refers and (not new_topic or asks_about) and not nlu.followup_place:
             return {"decision": "context", "_decision": "answer from context (reference)"}
         titles = ents.title
         if titles and not new_topic:
@@ -229,6 +369,58 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if not has_anything and context:
         return {"decision": "context", "_decision": "answer from context (no new entities)"}
     return {"decision": "search", "_decision": "search"}
+
+
+def _compare_refs(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> dict[str, Any] | None:
+    """A comparison of shown restaurants (ordinals, "거기", names) answered from the context, or —
+    when one of them was only named ("거기랑 별미곱창이랑") — searched by name."""
+    context = state.get("context") or []
+    titles = _context_titles(state, res)
+    picked: list[str] = []
+    for n in nlu.ordinals:
+        idx = len(context) - 1 if n == -1 else n - 1
+        if 0 <= idx < len(context):
+            picked.append(context[idx]["id"])
+    named = list(nlu.entities.title)
+    brand = _brand_of(named[0], res) if named else None
+    for branch in branch_words(text):
+        # "청와옥 석촌호수직영점이랑 방이본점": the brand is said once
+        if brand and not any(branch in t for t in named):
+            named.append(f"{brand} {branch}")
+    unknown: list[str] = []
+    for name in named:
+        key = name.replace(" ", "")
+        pid = next((p for p, t in titles.items() if key in t or t in key), None)
+        if pid is not None:
+            picked.append(pid)
+        else:
+            unknown.append(name)
+    if nlu.pronoun_ref and len(picked) + len(unknown) < 2:
+        focus = state.get("focus") or (context[0]["id"] if len(context) == 1 else None)
+        if focus:
+            picked.insert(0, focus)
+    picked = list(dict.fromkeys(picked))
+    compare = nlu.model_copy(update={"intent": "compare", "ordinals": []})
+    if len(picked) >= 2 and not unknown:
+        return {
+            "decision": "context",
+            "nlu": compare,
+            "compare_ids": picked,
+            "_decision": "compare from context",
+        }
+    if unknown and len(picked) + len(unknown) >= 2:
+        shown = [res.index.get(p) for p in picked]
+        names = [d.title for d in shown if d is not None] + unknown
+        return {"decision": "search", "nlu": compare, "compare_titles": names, "_decision": "compare by name"}
+    return None
+
+
+def _brand_of(title: str, res: Resources) -> str | None:
+    info = res.nlu.vocabulary.title_info(title)
+    if info is not None and info.brand:
+        return info.brand
+    words = title.split()
+    return " ".join(words[:-1]) if len(words) > 1 else None
 
 
 def check_session(state: AgentState, res: Resources) -> dict[str, Any]:

@@ -84,7 +84,7 @@ class GradeStage(StageCore):
         out: list[str] = []
         loc = plan.location
         if loc is not None:
-            if loc.mode == "near" and loc.radius_m:
+            if loc.by_radius and loc.radius_m:
                 out.append(f"지역: {loc.name} 반경 {loc.radius_m}m 이내")
             else:
                 out.append(f"지역: {loc.name} 안")

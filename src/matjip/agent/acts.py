@@ -1,0 +1,82 @@
+"""What a follow-up turn does with the conversation (issue 11), from the phrases of
+``data/dialogue.toml``: a reaction (small talk), "다른 데" (next page), "더 가까운 데" (closer),
+a search centred on a shown restaurant, a comparison of shown or named restaurants.
+
+The data file documents its format. These are signals over the raw message; the need-search node
+combines them with the NLU result and the conversation state into one decision.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel
+
+DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
+_BRANCH = re.compile(r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8}(?:본점|직영점|지점|점|본관))(?![가-힣])")
+
+
+class Phrases(BaseModel):
+    reaction: list[str]
+    request: list[str]
+    other: list[str]
+    closer: list[str]
+    relative_near: list[str]
+    compare: list[str]
+    where_question: str
+
+
+@cache
+def phrases() -> Phrases:
+    raw = tomllib.loads(DIALOGUE_FILE.read_text(encoding="utf-8"))
+    return Phrases(
+        reaction=raw["reaction"]["markers"],
+        request=raw["request"]["markers"],
+        other=raw["other"]["phrases"],
+        closer=raw["closer"]["phrases"],
+        relative_near=raw["place_relative"]["near"],
+        compare=raw["compare"]["markers"],
+        where_question=raw["where"]["question"],
+    )
+
+
+def _has(text: str, words: list[str]) -> bool:
+    low = text.lower()
+    return any(w.lower() in low for w in words)
+
+
+def is_reaction(text: str) -> bool:
+    """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이": a reaction with nothing asked."""
+    p = phrases()
+    return _has(text, p.reaction) and not _has(text, p.request)
+
+
+def asks_other(text: str) -> bool:
+    """ "다른 데는 없어?": the next results of the same search."""
+    return _has(text, phrases().other)
+
+
+def asks_closer(text: str) -> bool:
+    """ "좀 더 가까운 데": the same search, nearer."""
+    return _has(text, phrases().closer)
+
+
+def asks_compare(text: str) -> bool:
+    return _has(text, phrases().compare)
+
+
+def relative_marker(text: str) -> bool:
+    """A nearness word ("근처", "에서 걸어갈") that can follow a shown restaurant."""
+    return _has(text, phrases().relative_near)
+
+
+def branch_words(text: str) -> list[str]:
+    """Branch names said without their brand ("방이본점", "석촌호수직영점")."""
+    return [m.group(1) for m in _BRANCH.finditer(text)]
+
+
+def where_question() -> str:
+    return phrases().where_question
