@@ -244,3 +244,33 @@ def test_exclusion_words_people_use() -> None:
     bread = detect_kinds("파바 뚜쥬 말고 동네빵집 암사")
     assert bread.exclude_brands == ["파리바게뜨", "뚜레쥬르"] and bread.exclude_chains
     assert detect_kinds("회 빼고 일식").exclude_kinds == ["횟집"]
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        ("잠실새내 쭈꾸미 먹을데", "쭈꾸미"),
+        ("송파 삼계탕 맛있는곳", "삼계탕"),
+        ("문정 부대찌개", "부대찌개"),
+        ("광진구 순두부 맛집", "순두부"),
+        ("잠실 딤섬 맛집", "딤섬"),
+        ("송리단길 베이글", "베이글"),
+        ("성내동 양갈비", "양갈비"),
+        ("논현동 족빨", "족발·보쌈"),
+        ("잠실 닭갈비 볶음밥까지", "닭갈비"),
+    ],
+)
+def test_a_dish_named_narrows_to_its_own_kind(query: str, kind: str) -> None:
+    from matjip.nlu.kinds import detect_kinds
+
+    assert detect_kinds(query).kinds == [kind]
+
+
+def test_narrow_kinds_are_read_from_the_raw_document() -> None:
+    table = kinds()
+    stew = {k.kind for k in table.classify("한식>찌개,전골>박가부대", "박가부대 거여역점", ["부대찌개"])}
+    assert "부대찌개" in stew and "순두부" not in stew
+    lamb = {k.kind for k in table.classify("중식>양꼬치", "동북양꼬치", ["옥수수냉면", "양꼬치", "꽃빵"])}
+    assert "양갈비" not in lamb
+    curry = {k.kind for k in table.classify("간식>제과,베이커리", "아티장베이커리", ["소금빵", "식빵"])}
+    assert "카레" not in curry

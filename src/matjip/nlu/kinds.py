@@ -89,6 +89,7 @@ def detect_kinds(text: str) -> KindFrame:
     frame = KindFrame()
     lowered = text.lower()
     taken: list[tuple[int, int]] = []
+    dish_only: set[str] = set()  # kinds named only by a dish others serve too ("볶음밥")
 
     def free(a: int, b: int) -> bool:
         return all(b <= x or a >= y for x, y in taken)
@@ -108,6 +109,9 @@ def detect_kinds(text: str) -> KindFrame:
             frame.kinds.append(kind)
             if is_dish:
                 frame.dishes.append(word)
+                dish_only.add(kind)
+        elif not is_dish:
+            dish_only.discard(kind)
         frame.words.append(word)
 
     # 0. words that contain a kind's word but name something else ("스터디카페") are set aside
@@ -155,6 +159,10 @@ def detect_kinds(text: str) -> KindFrame:
     frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
+    # a dish others serve too, said beside a kind ("닭갈비 볶음밥까지"), belongs to that kind
+    if any(k not in dish_only for k in frame.kinds):
+        frame.kinds = [k for k in frame.kinds if k not in dish_only]
+        frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", True))[0] in frame.kinds]
     # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")
     frame.kinds = [k for k in frame.kinds if not any(k in table.ancestors(c) for c in frame.kinds)]
     return frame
