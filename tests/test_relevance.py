@@ -274,3 +274,14 @@ def test_narrow_kinds_are_read_from_the_raw_document() -> None:
     assert "양갈비" not in lamb
     curry = {k.kind for k in table.classify("간식>제과,베이커리", "아티장베이커리", ["소금빵", "식빵"])}
     assert "카레" not in curry
+
+
+def test_a_dish_beside_a_kind_tops_up_with_the_kind_and_says_so(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "잠실 중국집 유린기")
+    assert len(r.cards) == 3
+    listed = [any("유린기" in m for m in menu_names(raw(c.id))) for c in r.cards]
+    assert listed[0] and not all(listed)  # the ones that list the dish first, then the rest
+    assert listed == sorted(listed, reverse=True)
+    for c in r.cards:
+        assert "중식" in raw(c.id)["category"]
+    assert "그 조건 없이" in r.answer

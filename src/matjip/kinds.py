@@ -42,6 +42,7 @@ class Kind(BaseModel):
     menu_not: list[str] = Field(default_factory=list)
     menu_with: list[str] = Field(default_factory=list)
     title_not: list[str] = Field(default_factory=list)
+    category_unless_title: list[str] = Field(default_factory=list)
     share: float = 0.5
     min_lines: int = 2
     cuisine: str = "기타"
@@ -163,7 +164,9 @@ class KindTable:
             if any(n in cat for n in nots) or any(norm(x) in name for x in k.title_not):
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
-                found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
+                own_name = any(t in name for t in titles)
+                if own_name or not any(norm(x) in name for x in k.category_unless_title):
+                    found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
         by_category = bool(found)
         for k in self.kinds:
             _, _, titles, dishes = self._norm[k.name]

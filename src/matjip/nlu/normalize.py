@@ -19,7 +19,7 @@ _LAUGH_RE = re.compile(r"[가-힣](?=[ㅋㅎ])")
 
 
 def _unlaugh(m: re.Match[str]) -> str:
-    """"석촌호숰ㅋ" → "석촌호수ㅋ": a laugh typed into the last syllable's final consonant."""
+    """ "석촌호숰ㅋ" → "석촌호수ㅋ": a laugh typed into the last syllable's final consonant."""
     ch = m.group(0)
     code = ord(ch) - 0xAC00
     final = code % 28

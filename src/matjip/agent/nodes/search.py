@@ -76,6 +76,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
     frame = detect_kinds(text)
     table = kinds()
     covered = {norm(w) for w in frame.words}
+    related = table.related(frame.kinds)  # "양갈비" also stands for its broader 양고기
 
     def is_covered(term: str) -> bool:
         t = norm(term)
@@ -83,7 +84,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         return (
             t in covered
             or any(t and t in w for w in covered)
-            or (got is not None and (got[0] in frame.kinds or got[0] in frame.exclude_kinds))
+            or (got is not None and (got[0] in related or got[0] in frame.exclude_kinds))
         )
 
     ex = nlu.exclude
@@ -446,6 +447,40 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         )
         hits += list(more.hits)
         detail["dish_fallback"] = len(more.hits)
+    notes: list[str] = []
+    listed: set[str] = set()
+    if p.kinds and req.menu and len(hits) < p.k and not p.titles:
+        # "이자카야 하이볼": a dish beside the kind narrows it; when too few list the dish, the
+        # kind's other restaurants follow, and the answer says so
+        rest = res.index.search(
+            req.model_copy(
+                update={"menu": [], "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)]}
+            )
+        )
+        if rest.hits:
+            listed = {h.document.place_id for h in hits}  # these list the dish: first
+            hits += list(rest.hits)
+            detail["menu_topup"] = len(rest.hits)
+            said = ", ".join(f"'{m}'" for m in req.menu)
+            found = len(hits) - len(rest.hits)
+            notes.append(
+                f"메뉴에 {said}이(가) 있는 곳은 {found}곳뿐이라, 나머지는 그 조건 없이 찾았어요."
+                if found
+                else f"메뉴에 {said}이(가) 있는 곳은 찾지 못해서, 그 조건 없이 찾았어요."
+            )
+    broader = _broader(p.kinds) if p.kinds else []
+    if broader and len(hits) < p.k:
+        # still too few of a narrow kind ("양갈비"): its broader kind's restaurants follow
+        rest = res.index.search(
+            req.model_copy(
+                update={
+                    "kind": broader,
+                    "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)],
+                }
+            )
+        )
+        hits += list(rest.hits)
+        detail["broader_fallback"] = len(rest.hits)
     if p.price_max is not None:
         # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
         hits = [h for h in hits if _typical_price_ok(h, p)]
@@ -459,6 +494,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits.sort(
             key=lambda h: (
                 _kind_strength(h, p.kinds) if p.kinds else 0,
+                0 if not listed or h.document.place_id in listed else 1,
                 # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
                 int((h.distance_m or 0) // 400) if near else 0,
@@ -470,6 +506,12 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         "_decision": f"{len(hits)} hits of {resp.total_candidates} candidates",
         "_detail": detail,
     }
+    if notes:
+        update["relax_notes"] = [*(state.get("relax_notes") or []), *notes]
+        # the dish is now a preference, not a condition (the grader reads the plan)
+        update["plan"] = p.model_copy(
+            update={"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()}
+        )
     if req.open_at is not None:
         # how many would have passed had their hours been known: said in the answer
         unknown = (
