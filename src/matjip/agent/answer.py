@@ -387,10 +387,14 @@ def information_lines(
                 lines.append(f"{doc.title}의 영업시간 정보가 없어요.\n")
         elif ask in ("menu", "price") and dishes:
             # "거기 삼겹살 얼마야?": the menu lines that name the dish, with their prices
+            # "삼겹살" also finds "본삼겹 (180g)": the word without its last syllable when longer
+            stems = [
+                d.replace(" ", "")[:-1] if len(d.replace(" ", "")) > 2 else d.replace(" ", "") for d in dishes
+            ]
             lines_for = [
                 m.name + (f" {won(m.price)}" if m.price is not None else " (가격 정보 없음)")
                 for m in doc.menus
-                if any(d.replace(" ", "") in m.name.replace(" ", "") for d in dishes)
+                if any(stem in m.name.replace(" ", "") for stem in stems)
             ]
             if lines_for:
                 lines.append(f"{doc.title}: " + ", ".join(lines_for[:5]) + "\n")

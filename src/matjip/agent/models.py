@@ -223,7 +223,8 @@ class TurnResult(BaseModel):
     session_id: str
     answer: str
     intent: Intent | None = None
-    plan: SearchPlan | None = None
+    plan: SearchPlan | None = None  # as searched (relaxed conditions dropped or widened)
+    frame: SearchPlan | None = None  # as asked: what a follow-up keeps
     cards: list[Card] = Field(default_factory=list)
     clarification: Clarification | None = None
     grade: Grade | None = None

@@ -157,6 +157,7 @@ class Agent:
             answer=st.get("answer", ""),
             intent=nlu.intent if nlu is not None else None,
             plan=plan,
+            frame=st.get("frame"),
             cards=list(st.get("cards") or []) if st.get("decision") == "search" else [],
             clarification=st.get("clarification"),
             grade=st.get("grade"),

@@ -44,7 +44,8 @@ class SearchRecord(TypedDict, total=False):
     query: str
     intent: str
     signature: str
-    plan: SearchPlan
+    plan: SearchPlan  # as searched (after relaxation)
+    frame: SearchPlan  # as asked (before relaxation): what follow-ups keep and refine
     hits: list[HitRecord]
 
 
@@ -82,6 +83,8 @@ class AgentState(TypedDict, total=False):
     is_followup: bool
     duplicate_of: int | None
     plan: SearchPlan | None
+    frame: SearchPlan | None  # the plan as asked, before any relaxation
+    cheaper: bool  # "더 싼 데": cheaper than the dearest place shown
     plan_notes: list[str]
     hits: list[HitRecord]
     compare_groups: list[CompareGroup]
@@ -127,6 +130,8 @@ PER_TURN_RESET: AgentState = {
     "is_followup": False,
     "duplicate_of": None,
     "plan": None,
+    "frame": None,
+    "cheaper": False,
     "plan_notes": [],
     "hits": [],
     "cards": [],

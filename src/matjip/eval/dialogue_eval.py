@@ -2,8 +2,10 @@
 ``dialogue_set.md``) asked of the real agent, one new session per dialogue, scored turn by turn.
 
 This module is a measuring instrument: it reads only what a :class:`~matjip.agent.models.TurnResult`
-shows (``decision``, ``reused``, ``resumed``, ``clarification``, ``intent``, ``plan``, ``cards``,
-``answer``, ``location`` and the per-turn ``trace``) and never changes the product.
+shows (``decision``, ``reused``, ``resumed``, ``clarification``, ``intent``, ``frame``/``plan``,
+``cards``, ``answer``, ``location`` and the per-turn ``trace``) and never changes the product.
+"The plan" below is the frame as asked (``TurnResult.frame``, see :func:`asked`), falling back
+to the plan as searched.
 
 Decision mapping (product behaviour → gold label), strict and literal
 --------------------------------------------------------------------
@@ -28,8 +30,8 @@ Decision mapping (product behaviour → gold label), strict and literal
      restaurant stands at its centre);
   5. there is an earlier frame search in this dialogue and either the product flagged the turn as
      narrowing it (``need_search`` trace "narrow the previous search") or the new plan keeps the
-     previous plan's kinds and differs from it in at most one other slot (place, near/in mode,
-     conveniences, exclusions, price bound, k, open time, sort) → ``refine``. Identical frames
+     previous plan's kinds and differs from it in at most one other slot (place with its near/in
+     mode, conveniences, exclusions, price bound, k, open time, sort) → ``refine``. Identical frames
      that are not ``reused`` count as "다른 데는 없어?" refines;
   6. otherwise → ``search`` (``duplicate = false``).
 
@@ -156,8 +158,15 @@ def _trace_decision(res: TurnResult, node: str) -> str:
 
 
 def is_title_lookup(res: TurnResult) -> bool:
-    p = res.plan
+    p = asked(res)
     return p is not None and bool(p.titles) and p.intent in ("information", "compare")
+
+
+def asked(res: TurnResult) -> SearchPlan | None:
+    """The frame the turn searched for: ``TurnResult.frame`` (the plan as asked, before the
+    product relaxed any condition), else its ``plan``. The gold's frame is what the user asked;
+    a condition the product had to drop to find anything is still part of the conversation."""
+    return res.frame or res.plan
 
 
 def _near_card(plan: SearchPlan, cards: Sequence[Card]) -> Card | None:
@@ -183,8 +192,8 @@ def _near_card(plan: SearchPlan, cards: Sequence[Card]) -> Card | None:
 def _slots(plan: SearchPlan) -> dict[str, Any]:
     loc = plan.location
     return {
-        "place": place_key(loc.name) if loc is not None else None,
-        "mode": loc.mode if loc is not None else None,
+        # one slot: the md's refine "replaces one slot: … place" ("그냥 문정동에서" → place and mode)
+        "place": (place_key(loc.name), loc.mode) if loc is not None else None,
         "conveniences": frozenset(plan.convenience),
         "exclude": frozenset(plan_exclusions(plan)),
         "price": (plan.price_min, plan.price_max),
@@ -218,9 +227,10 @@ def product_label(
     if res.resumed:
         return "clarify_answer", False
     if is_title_lookup(res):
-        assert res.plan is not None
-        return ("compare" if res.plan.intent == "compare" else "answer"), False
-    plan = res.plan
+        p = asked(res)
+        assert p is not None
+        return ("compare" if p.intent == "compare" else "answer"), False
+    plan = asked(res)
     if plan is not None and _near_card(plan, shown_before) is not None:
         return "place_relative", False
     if plan is not None and prev_plan is not None:
@@ -386,7 +396,7 @@ def check_frame(
         return errors
     if res.clarification is not None:
         return [f"asked a clarification instead of searching ({res.clarification.question[:40]})"]
-    plan = res.plan
+    plan = asked(res)
     if plan is None:
         return ["no search plan"]
     # kind
@@ -583,9 +593,9 @@ def score_dialogue(
         if res.cards:
             cards_by_turn[n] = list(res.cards)
         if exp["decision"] in LISTING:  # the gold's listing turns, with the product's cards
-            listings.append(_Listing(n, list(res.cards), res.plan, frame))
-        if res.decision == "search" and res.plan is not None and not is_title_lookup(res):
-            prev_plan = res.plan
+            listings.append(_Listing(n, list(res.cards), asked(res), frame))
+        if res.decision == "search" and asked(res) is not None and not is_title_lookup(res):
+            prev_plan = asked(res)
     return DialogueScore(id=item["id"], split=item["split"], type=item["type"], turns=scores)
 
 

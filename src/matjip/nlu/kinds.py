@@ -16,7 +16,7 @@ from pathlib import Path
 from matjip.kinds import kinds, norm
 
 _EXCLUDE = re.compile(
-    r"^\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|집|맛집)?\s*(?:말고|말구|빼고|빼구|제외|아닌|아니고|싫)"
+    r"^\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|집|맛집)?\s*(?:말고|말구|빼고|빼구|뺴고|제외|아닌|아니고|싫)"
 )
 _ENDINGS = (
     "맛집",
@@ -38,7 +38,7 @@ _ENDINGS = (
     "요",
     "?",
 )
-_CHAIN_WORDS = ("체인점", "체인", "프랜차이즈", "프렌차이즈")
+_CHAIN_WORDS = ("체인점", "체인", "프랜차이즈", "프렌차이즈", "프차")
 
 
 @cache
@@ -137,7 +137,8 @@ def detect_kinds(text: str) -> KindFrame:
             add(m.group(0), m.start(), m.end())
     compact = norm(text)
     chains_out = re.search(
-        r"(?:체인|프랜차이즈|프렌차이즈)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|제외|아닌|싫)", lowered
+        r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|뺴고|제외|아닌|싫)",
+        lowered,
     )
     local = re.search(r"동네\s*(?:빵집|카페|치킨|피자|분식)|개인\s*(?:카페|빵집)", lowered)
     frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)

@@ -86,6 +86,7 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
             "intent": p.intent,
             "signature": p.signature(),
             "plan": p,
+            "frame": state.get("frame") or p,
             "hits": hits,
         }
         searches = [*searches, rec][-20:]

@@ -10,7 +10,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests, validate_plan
-from matjip.agent.state import AgentState, CompareGroup, HitRecord
+from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
 from matjip.index.request import MAX_K, SearchHit
@@ -69,6 +69,11 @@ def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) ->
 
 
 _NOW_WORD = re.compile(r"(?<![가-힣])(?:지금|당장)(?!\s*(?:까지|부터|처럼|보다))")
+
+
+def _frame_of(rec: SearchRecord) -> SearchPlan:
+    """What an earlier search asked for (before relaxation), for a follow-up to keep."""
+    return rec.get("frame") or rec.get("plan") or SearchPlan()
 
 
 def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
@@ -163,7 +168,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         titles, intent = list(state.get("compare_titles") or []), "compare"
     if state.get("refine") and searches:
         # narrowing: keep the previous search's topic and place, add this turn's constraints
-        prev = searches[-1].get("plan") or SearchPlan()
+        prev = _frame_of(searches[-1])
         cuisine = list(dict.fromkeys([*prev.cuisine, *cuisine]))
         menu = list(dict.fromkeys([*prev.menu, *menu]))
         convenience = list(dict.fromkeys([*prev.convenience, *convenience]))
@@ -202,7 +207,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
                 sort = "distance"
                 notes.append(f"앞에서 보여 드린 곳보다 가까운 곳({_km(int(max(known)))} 이내)으로 찾았어요.")
     elif searches and intent == "search" and not titles:
-        prev = searches[-1].get("plan") or SearchPlan()
+        prev = _frame_of(searches[-1])
         no_topic = not (kind_list or menu or cuisine or convenience or atmosphere or occasion)
         if no_topic and not _GENERIC.search(query) and (prev.kinds or prev.menu or prev.cuisine):
             # a follow-up that names no food ("5개 보여줘", "이번엔 송파역 쪽으로", "더 싼 데는?")
@@ -215,14 +220,17 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             frame["exclude_chains"] = frame["exclude_chains"] or prev.exclude_chains
             if location is None and prev.location is not None:
                 location = prev.location.model_dump(mode="json")
+    cheaper = False
     if searches and _CHEAPER.search(query):
-        shown = _typical_prices(res, searches[-1].get("hits") or [], kind_list)
-        # below the dearest place shown (the typical price, as the price filter reads it)
-        bound = max(1000, (max(shown) - 1) // 1000 * 1000) if shown else None
+        # "더 싼 데": below the dearest place shown, by each place's median menu price (a
+        # refinement, never a duplicate); the places shown are left out
+        shown = _typical_prices(res, searches[-1].get("hits") or [], [])
+        bound = max(1000, max(shown) - 1) if shown else None
         if bound is not None and (price_max is None or price_max > bound):
-            # "더 싼 데": below the cheapest typical price shown (a refinement, never a duplicate)
             price_max = bound
-            notes.append(f"앞에서 보여 드린 곳보다 싼 곳({bound:,}원 이하)으로 찾았어요.")
+            cheaper = True
+            exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
+            notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
     k = (
         nlu.count
         if nlu.count
@@ -233,6 +241,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         )
     )
     return {
+        "cheaper": cheaper,
         "intent": intent,
         "location": location,
         "titles": titles,
@@ -283,6 +292,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     notes: list[str] = []
     offline = offline_plan(state, res)
     carried = list(offline.pop("carry_notes", []))  # said in the answer, not a plan field
+    cheaper = bool(offline.pop("cheaper", False))
     if res.llm is not None and res.llm.plans:
         raw, notes = res.llm.write_plan(state, offline)
         if isinstance(raw, dict):
@@ -301,6 +311,8 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
     emit("plan", validated.model_dump(mode="json"))
     return {
         "plan": validated,
+        "frame": validated,
+        "cheaper": cheaper,
         "relax_notes": carried,
         "plan_notes": [*(state.get("plan_notes") or []), *all_notes],
         "_decision": f"{validated.intent}/{validated.strategy} k={validated.k}"
@@ -405,9 +417,10 @@ def _typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
     return prices[len(prices) // 2] if prices else None
 
 
-def _typical_price_ok(h: SearchHit, p: SearchPlan) -> bool:
-    """The typical price (:func:`_typical_price`) is within the plan's price range."""
-    mid = _typical_price(h.document, p.kinds)
+def _typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> bool:
+    """The typical price (:func:`_typical_price`; of the whole menu when ``overall``) is within the
+    plan's price range."""
+    mid = _typical_price(h.document, [] if overall else p.kinds)
     if mid is None:
         return False
     return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
@@ -483,7 +496,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         detail["broader_fallback"] = len(rest.hits)
     if p.price_max is not None:
         # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
-        hits = [h for h in hits if _typical_price_ok(h, p)]
+        hits = [h for h in hits if _typical_price_ok(h, p, overall=bool(state.get("cheaper")))]
     if p.sort == "rating":
         hits.sort(key=_rating_key, reverse=True)
     elif p.sort != "distance":

@@ -1,0 +1,155 @@
+"""Conversations (issue 11): follow-ups keep, refine and refer to the context correctly.
+
+Each test runs the real offline agent on the shared sample, one new session per dialogue, and
+checks what a user sees (cards, answer text, the frame) against the raw crawl records.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from matjip.agent.models import TurnResult
+from matjip.agent.service import Agent
+from matjip.eval.relevance_judge import coords
+from matjip.geo.distance import haversine_m
+from test_relevance import WEDNESDAY_EVENING, menu_names, raw
+
+
+class Chat:
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.sid = f"t-{uuid.uuid4().hex}"
+
+    def __call__(self, text: str, **kw: Any) -> TurnResult:
+        return self.agent.ask(text, session_id=self.sid, now=WEDNESDAY_EVENING, **kw)
+
+
+def test_a_reaction_is_small_talk_and_keeps_the_list(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert len(first.cards) >= 2
+    for text in ("오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "ㄳㄳ", "아 그렇구나"):
+        r = chat(text)
+        assert r.decision == "reply" and not r.cards and not r.searched, text
+    second = chat("두 번째 집 주소 알려줘")
+    assert second.decision == "context"
+    assert raw(first.cards[1].id)["title"] in second.answer
+
+
+def test_other_places_page_without_repeating(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("홍대 카페")
+    more = chat("다른 데는 없어?")
+    assert more.searched and more.cards
+    assert not {c.id for c in first.cards} & {c.id for c in more.cards}
+    assert more.frame is not None and more.frame.kinds == first.frame.kinds  # type: ignore[union-attr]
+    third = chat("다른데")
+    assert not {c.id for c in [*first.cards, *more.cards]} & {c.id for c in third.cards}
+
+
+def test_closer_keeps_the_frame_and_is_nearer(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("홍대 카페 5개")
+    far = max(c.distance_m or 0 for c in first.cards)
+    closer = chat("좀 더 가까운 데")
+    assert closer.clarification is None and closer.cards
+    dists = [c.distance_m for c in closer.cards]
+    assert all(d is not None and d < far for d in dists)
+    assert dists == sorted(dists)
+    assert closer.frame is not None and closer.frame.kinds == ["카페"] and closer.frame.k == 5
+
+
+def test_a_search_around_a_shown_restaurant(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("홍대 고기집")
+    anchor = raw(first.cards[1].id)
+    r = chat("두번째 집 근처에 카페 있어?")
+    assert r.searched and r.cards and r.clarification is None
+    assert r.plan is not None and r.plan.location is not None and r.plan.kinds == ["카페"]
+    a = coords(anchor)
+    assert a is not None
+    for c in r.cards:
+        b = coords(raw(c.id))
+        assert b is not None and haversine_m(a[0], a[1], b[0], b[1]) <= 3000
+    assert r.plan.location.name == anchor["title"]
+
+
+def test_compare_two_shown_restaurants_by_ordinal(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert len(first.cards) >= 3
+    r = chat("첫번째랑 세번째 비교해줘")
+    assert r.decision == "context" and r.intent == "compare" and not r.searched
+    a, c = raw(first.cards[0].id)["title"], raw(first.cards[2].id)["title"]
+    assert a in r.answer and c in r.answer and raw(first.cards[1].id)["title"] not in r.answer
+    assert "| 가격(중간값) |" in r.answer  # side by side
+    last = chat("처음꺼랑 마지막꺼 중에 어디가 더 늦게까지 해?")
+    assert last.intent == "compare" and "늦게까지" in last.answer
+
+
+def test_compare_here_with_a_named_restaurant_and_a_brand_said_once(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 고깃집 하나만")
+    assert len(first.cards) == 1
+    shown = raw(first.cards[0].id)["title"]
+    r = chat("거기랑 홍콩반점0410 비교하면?")
+    assert r.intent == "compare"
+    assert shown in r.answer and "홍콩반점" in r.answer
+
+
+def test_an_answer_about_the_focus_names_the_dish_price(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 삼겹살 하나만")
+    assert first.cards
+    rec = raw(first.cards[0].id)
+    r = chat("거기 삼겹살 얼마야?")
+    assert r.decision == "context" and not r.searched
+    lines = [m for m in rec.get("menus") or [] if "삼겹" in (m.get("name") or "")]
+    if lines:
+        assert lines[0]["name"] in r.answer
+    else:
+        assert "없어요" in r.answer
+
+
+def test_a_shown_restaurant_keeps_its_number(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 카페")
+    r = chat("두 번째는?")
+    assert r.decision == "context"
+    assert f"**2. {raw(first.cards[1].id)['title']}**" in r.answer
+
+
+def test_a_refinement_keeps_what_was_asked_even_when_the_search_had_to_drop_it(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("잠실역 카페 5개")
+    r = chat("단체석 되는 데로")
+    assert r.frame is not None and r.frame.convenience == ["단체석"] and r.frame.k == 5
+    nxt = chat("주차되는 데로")
+    assert nxt.frame is not None and set(nxt.frame.convenience) == {"단체석", "주차"}
+
+
+def test_a_common_kind_with_no_place_asks_where_then_resumes(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    asked = chat("카페 추천")
+    assert asked.clarification is not None and not asked.cards
+    r = chat("잠실역")
+    assert r.resumed and r.cards and r.plan is not None and r.plan.kinds == ["카페"]
+
+
+def test_follow_ups_that_need_no_search_make_no_search_and_no_llm_call(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("잠실역 중국집")
+    for text in ("첫번째 집 몇시까지 해?", "1번이랑 2번 비교해줘", "오 좋다 ㅋㅋ"):
+        r = chat(text)
+        nodes = [t.node for t in r.trace]
+        assert not any(n.startswith("search_") for n in nodes), (text, nodes)
+        assert all("llm" not in (t.detail or {}) for t in r.trace)
+
+
+def test_exclusion_slang_on_a_follow_up(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("잠실역 카페")
+    r = chat("프차 뺴고 ㅋㅋ")
+    assert r.searched and r.frame is not None and r.frame.exclude_chains
+    assert r.frame.kinds == ["카페"]
