@@ -13,7 +13,7 @@ from matjip.agent.models import TurnResult
 from matjip.agent.service import Agent
 from matjip.eval.relevance_judge import coords
 from matjip.geo.distance import haversine_m
-from test_relevance import WEDNESDAY_EVENING, menu_names, raw
+from test_relevance import WEDNESDAY_EVENING, raw
 
 
 class Chat:
