@@ -9,6 +9,7 @@ Every repair is reported as a note for the trace.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from matjip.agent.models import (
     K_MAX,
     K_MIN,
+    MAX_EXCLUDE_IDS,
     MAX_LIST,
     MAX_SEMANTIC_CHARS,
     MAX_TERM_CHARS,
@@ -35,7 +37,8 @@ LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
 PRICE_MAX = 10_000_000
 _INTENTS = ("search", "compare", "information")
-_SORTS = ("relevance", "distance", "rating")
+_SORTS = ("relevance", "distance", "rating", "price")
+_PLACE_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 
 
 def _clamp_int(value: Any, lo: int, hi: int, name: str, notes: list[str], default: int) -> int:
@@ -81,6 +84,23 @@ def _terms(value: Any, name: str, notes: list[str], allowed: Iterable[str] | Non
     if len(out) > MAX_LIST:
         notes.append(f"{name}: {len(out)} items truncated to {MAX_LIST}")
         out = out[:MAX_LIST]
+    return out
+
+
+def _ids(value: Any, notes: list[str]) -> list[str]:
+    """Place ids to leave out (the ones already shown): well-formed ids only, at most
+    ``MAX_EXCLUDE_IDS``."""
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple):
+        notes.append("exclude_ids is not a list; dropped")
+        return []
+    out = list(dict.fromkeys(v for v in value if isinstance(v, str) and _PLACE_ID.match(v)))
+    if len(out) < len(value):
+        notes.append("exclude_ids: malformed or repeated ids dropped")
+    if len(out) > MAX_EXCLUDE_IDS:
+        notes.append(f"exclude_ids: {len(out)} ids truncated to {MAX_EXCLUDE_IDS}")
+        out = out[:MAX_EXCLUDE_IDS]
     return out
 
 
@@ -223,6 +243,7 @@ def validate_plan(
             exclude_menu=_terms(raw.get("exclude_menu"), "exclude_menu", notes),
             exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
             exclude_chains=raw.get("exclude_chains") is True,
+            exclude_ids=_ids(raw.get("exclude_ids"), notes),
             unused_terms=_terms(raw.get("unused_terms"), "unused_terms", notes),
             cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),
             menu=_terms(raw.get("menu"), "menu", notes),
@@ -281,6 +302,7 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             out.append(SearchRequest(title=title, text=plan.semantic, **base))
         return out
     base = _base_request(plan, plan.k)
+    base["exclude_ids"] = plan.exclude_ids
     semantic = " ".join([*plan.atmosphere, *plan.occasion, plan.semantic]).strip()
     price = None
     if plan.price_min is not None or plan.price_max is not None:
