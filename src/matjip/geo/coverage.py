@@ -110,3 +110,17 @@ class CoveredArea:
         text = ", ".join(f"{sido} {'·'.join(gus)}" for sido, gus in groups.items())
         rest = len(self._covered) - len(shown)
         return f"{text} 외 {rest}곳" if rest > 0 else text
+
+    def line(self, documents: int, limit: int = 5) -> str:
+        """One line for people: the districts with most restaurants and the total,
+        ``"식당 11,854곳 · 서울 송파구 6,561곳, 강동구 1,902곳 … 외 12개 지역"``."""
+        shown = self.regions()[:limit]
+        parts: list[str] = []
+        last_sido = None
+        for sido, sigungu, n in shown:
+            name = sigungu if sido == last_sido else f"{sido} {sigungu}"
+            parts.append(f"{name} {n:,}곳")
+            last_sido = sido
+        rest = len(self._covered) - len(shown)
+        text = f"식당 {documents:,}곳 · " + ", ".join(parts) if parts else f"식당 {documents:,}곳"
+        return f"{text} 외 {rest}개 지역" if rest > 0 else text
