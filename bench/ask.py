@@ -3,8 +3,10 @@
 Each round runs, one after the other (interleaved, so machine load hits them alike), fresh
 processes of:
 
-- ``kiwi``: Python importing kiwipiepy and loading Kiwi (the baseline: what any Korean
-  analysis costs; ``num_workers=-1`` as matjip loads it);
+- ``kiwi``: Python importing kiwipiepy, loading Kiwi and analysing one word (the baseline: what
+  any Korean analysis costs; ``num_workers=-1`` as matjip loads it; Kiwi loads its model on the
+  first analysis, so a Kiwi that has analysed nothing is not loaded yet);
+- ``kiwi (construct)``: the same without the analysis, for reference;
 - ``ask (local)``: ``matjip ask QUESTION --local``, the whole answer in a cold process;
 - ``ask (serve up)``: ``matjip ask QUESTION`` while a ``matjip serve`` over the same data is up
   (started once by this script on a free port, warmed, outside the timings).
@@ -29,7 +31,8 @@ from pathlib import Path
 
 import httpx
 
-KIWI_SNIPPET = "from kiwipiepy import Kiwi; Kiwi(num_workers=-1)"
+KIWI_SNIPPET = "from kiwipiepy import Kiwi; Kiwi(num_workers=-1).tokenize('맛집')"
+KIWI_CONSTRUCT_SNIPPET = "from kiwipiepy import Kiwi; Kiwi(num_workers=-1)"
 
 
 def free_port() -> int:
@@ -66,6 +69,7 @@ def main() -> None:
     py = sys.executable
     matjip = [py, "-c", "from matjip.cli import main; main()"]
     kiwi_cmd = [py, "-c", KIWI_SNIPPET]
+    construct_cmd = [py, "-c", KIWI_CONSTRUCT_SNIPPET]
     local_cmd = [*matjip, "ask", args.question, "--local"]
     remote_cmd = [*matjip, "ask", args.question]
 
@@ -92,10 +96,16 @@ def main() -> None:
                 raise SystemExit("matjip serve did not come up")
             time.sleep(0.5)
         timed(remote_cmd, env)  # warm-up turn
-    results: dict[str, list[float]] = {"kiwi": [], "ask (local)": [], "ask (serve up)": []}
+    results: dict[str, list[float]] = {
+        "kiwi": [],
+        "kiwi (construct)": [],
+        "ask (local)": [],
+        "ask (serve up)": [],
+    }
     try:
         for _ in range(args.rounds):
             results["kiwi"].append(timed(kiwi_cmd, env))
+            results["kiwi (construct)"].append(timed(construct_cmd, env))
             results["ask (local)"].append(timed(local_cmd, env))
             if server is not None:
                 results["ask (serve up)"].append(timed(remote_cmd, env))
@@ -106,12 +116,12 @@ def main() -> None:
 
     base = statistics.median(results["kiwi"])
     print(f"question: {args.question!r}, rounds: {args.rounds}, cores: {os.cpu_count()}")
-    print(f"{'what':<16} {'median s':>9} {'min s':>7} {'max s':>7} {'× kiwi':>7}")
+    print(f"{'what':<18} {'median s':>9} {'min s':>7} {'max s':>7} {'× kiwi':>7}")
     for name, xs in results.items():
         if not xs:
             continue
         med = statistics.median(xs)
-        print(f"{name:<16} {med:>9.2f} {min(xs):>7.2f} {max(xs):>7.2f} {med / base:>7.2f}")
+        print(f"{name:<18} {med:>9.2f} {min(xs):>7.2f} {max(xs):>7.2f} {med / base:>7.2f}")
     print("target: ask ≤ 1.60 × kiwi")
 
 

@@ -72,7 +72,7 @@ def coverage_summary(res: Resources, limit: int = 5) -> CoverageSummary:
     """What the data covers, for the empty page: the districts with most restaurants."""
     area = covered_area(res)
     documents = res.index.count()
-    return CoverageSummary(documents=documents, regions=area.regions(), line=area.line(documents, limit))
+    return CoverageSummary(documents=documents, regions=area.districts(), line=area.line(documents, limit))
 
 
 def not_covered_answer(name: str, res: Resources) -> list[str]:

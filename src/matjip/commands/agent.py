@@ -25,9 +25,22 @@ from matjip.settings import Settings
 HEALTH_TIMEOUT_S = 0.5
 
 
+def _prewarm_kiwi() -> None:
+    """Load Kiwi and its model (Kiwi loads the model on the first analysis) while the main thread
+    imports the agent and opens the index: much of the load runs without the GIL, so the two
+    overlap instead of adding up."""
+    from matjip.text.kiwi import get_kiwi
+
+    get_kiwi().tokenize("맛집")
+
+
 def _agent(settings: Settings) -> object:
+    import threading
+
     from matjip.agent.service import Agent, load_resources
     from matjip.commands.ingest import ensure_index
+
+    threading.Thread(target=_prewarm_kiwi, name="matjip-kiwi", daemon=True).start()
 
     index = ensure_index(settings)
     return Agent(settings, load_resources(settings, index))
@@ -48,23 +61,30 @@ def trace_table(result: TurnResult) -> Table:
 # --- rendering -----------------------------------------------------------------------------
 
 
+def _markdown(text: str) -> Any:
+    """The answer as rich Markdown. Raw HTML is not Markdown here: "<" and "&" are escaped, so a
+    name such as "<script>…" is shown as written instead of being dropped as an HTML tag."""
+    from rich.markdown import Markdown
+
+    return Markdown(text.replace("\\", "\\\\").replace("<", "\\<").replace("&", "\\&"))
+
+
 def render_answer(console: Console, events: Iterable[TurnEvent]) -> TurnResult | None:
     """Show the streamed answer as Markdown: live in a terminal, once at the end otherwise.
     Returns the turn's result (from its ``end`` event) when the events carry one."""
     from rich.live import Live
-    from rich.markdown import Markdown
 
     text = ""
     result: TurnResult | None = None
     if console.is_terminal:
-        with Live(Markdown(""), console=console, refresh_per_second=12, vertical_overflow="visible") as live:
+        with Live(_markdown(""), console=console, refresh_per_second=12, vertical_overflow="visible") as live:
             for ev in events:
                 if ev.event == "answer":
                     text += str(ev.data)
-                    live.update(Markdown(text))
+                    live.update(_markdown(text))
                 elif ev.event == "answer_reset":
                     text = ""
-                    live.update(Markdown(text))
+                    live.update(_markdown(text))
                 elif ev.event == "end" and isinstance(ev.data, dict):
                     result = TurnResult.model_validate(ev.data)
     else:
@@ -75,7 +95,7 @@ def render_answer(console: Console, events: Iterable[TurnEvent]) -> TurnResult |
                 text = ""
             elif ev.event == "end" and isinstance(ev.data, dict):
                 result = TurnResult.model_validate(ev.data)
-        console.print(Markdown(text))
+        console.print(_markdown(text))
     if result is not None and not result.answer:
         result = result.model_copy(update={"answer": text})
     return result

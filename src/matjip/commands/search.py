@@ -183,7 +183,7 @@ def run_stats(settings: Settings, as_json: bool) -> None:
                     "store_documents": len(docs),
                     "coverage": coverage,
                     "regions": [
-                        {"sido": sd, "sigungu": sg, "restaurants": n} for sd, sg, n in area.regions()
+                        {"sido": sd, "sigungu": sg, "restaurants": n} for sd, sg, n in area.districts()
                     ],
                     "covered": covered,
                 },

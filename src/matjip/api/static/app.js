@@ -74,6 +74,8 @@
   }
   window.matjipRenderMarkdown = renderMarkdown;
 
+  const OPEN_STATES = ["open", "closing_soon", "break", "before_open", "closed_now", "day_off", "unknown"];
+
   function safeUrl(url) { return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null; }
 
   function won(n) { return typeof n === "number" ? n.toLocaleString("ko-KR") + "원" : ""; }
@@ -146,7 +148,7 @@
     const status = node.querySelector(".open-status");
     if (card.open_status && card.open_status.label) {
       status.textContent = card.open_status.label;
-      status.classList.add(card.open_status.state);
+      if (OPEN_STATES.includes(card.open_status.state)) status.classList.add(card.open_status.state);
     } else if (card.source_type === "web") {
       node.querySelector(".card-status").remove();
     } else {
