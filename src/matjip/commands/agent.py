@@ -25,22 +25,9 @@ from matjip.settings import Settings
 HEALTH_TIMEOUT_S = 0.5
 
 
-def _prewarm_kiwi() -> None:
-    """Load Kiwi and its model (Kiwi loads the model on the first analysis) while the main thread
-    imports the agent and opens the index: much of the load runs without the GIL, so the two
-    overlap instead of adding up."""
-    from matjip.text.kiwi import get_kiwi
-
-    get_kiwi().tokenize("맛집")
-
-
 def _agent(settings: Settings) -> object:
-    import threading
-
     from matjip.agent.service import Agent, load_resources
     from matjip.commands.ingest import ensure_index
-
-    threading.Thread(target=_prewarm_kiwi, name="matjip-kiwi", daemon=True).start()
 
     index = ensure_index(settings)
     return Agent(settings, load_resources(settings, index))
