@@ -230,7 +230,6 @@ class KiwiCongEmbedder:
         # Corpus whitening learnt at fit(): v -> normalize(W (v - mu)).
         self._mu: np.ndarray | None = None
         self._w: np.ndarray | None = None
-        self._checked = True  # a basis built here is the installed model's; a loaded one is checked
 
     # -- protocol ---------------------------------------------------------------------------
 
@@ -299,11 +298,14 @@ class KiwiCongEmbedder:
             vecs, has, df = z["vectors"], z["has_vector"], z["df"]
             n_docs = int(z["n_docs"])
             mu, w = z["mu"], z["whiten"]
-        # The saved vectors answer every morpheme of the corpus without the model; the model's
-        # embedding table (seconds to load on first access) is needed, and checked against the
-        # saved basis, only when a query brings a morpheme the corpus never had (_base_vectors)
-        # or when warm() primes it. A start for one question stays fast.
-        self._checked = False
+        kiwi = get_kiwi()
+        if not basis.matches(kiwi):  # loads Kiwi's model, which the first analysis needs anyway
+            raise EmbedderMismatchError(
+                "The installed Kiwi model differs from the one the index was built with; rebuild the index"
+            )
+        # The model's vocabulary table (a walk over every morpheme id) is only needed for a query
+        # morpheme the corpus never had; it is built then, or by warm() (`serve`, `chat`), so
+        # that a start for one question stays short.
         vectors: dict[Key, np.ndarray | None] = {}
         dfs: dict[Key, int] = {}
         for j, key in enumerate(zip(forms, tags, strict=True)):
@@ -363,25 +365,13 @@ class KiwiCongEmbedder:
         return normalize(self._w @ (v - self._mu))
 
     def warm(self) -> None:
-        """Load the model's embedding table and check it against the saved basis now, so the
-        first query with a new morpheme is not slow (``matjip serve``, ``chat``)."""
-        kiwi = get_kiwi()
-        self._check(kiwi)
-        _lm_vocabulary(kiwi)
-
-    def _check(self, kiwi: Kiwi) -> None:
-        if self._checked or self._basis is None:
-            return
-        if not self._basis.matches(kiwi):
-            raise EmbedderMismatchError(
-                "The installed Kiwi model differs from the one the index was built with; rebuild the index"
-            )
-        self._checked = True
+        """Build the model's vocabulary table now, so the first query with a new morpheme is
+        not slower than the rest (``matjip serve``, ``chat``)."""
+        _lm_vocabulary(get_kiwi())
 
     def _base_vectors(self, keys: Sequence[Key]) -> dict[Key, np.ndarray | None]:
         """Model vectors (step 1 applied, unit) of ``keys``, computed in one batch."""
         kiwi = get_kiwi()
-        self._check(kiwi)
         vocab = _lm_vocabulary(kiwi)
         basis = self._get_basis()
         plan: dict[Key, list[int]] = {}
