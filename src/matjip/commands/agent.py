@@ -50,10 +50,12 @@ def trace_table(result: TurnResult) -> Table:
 
 def _markdown(text: str) -> Any:
     """The answer as rich Markdown. Raw HTML is not Markdown here: "<" and "&" are escaped, so a
-    name such as "<script>…" is shown as written instead of being dropped as an HTML tag."""
+    name such as "<script>…" is shown as written instead of being dropped as an HTML tag; a
+    single line break stays a line break (the page's renderer does the same)."""
     from rich.markdown import Markdown
 
-    return Markdown(text.replace("\\", "\\\\").replace("<", "\\<").replace("&", "\\&"))
+    escaped = text.replace("\\", "\\\\").replace("<", "\\<").replace("&", "\\&")
+    return Markdown(escaped.replace("\n", "  \n"))  # a line break is a line break, as on the page
 
 
 def render_answer(console: Console, events: Iterable[TurnEvent]) -> TurnResult | None:

@@ -103,12 +103,13 @@ class CoveredArea:
     def describe(self, limit: int = 8) -> str:
         """The covered regions in Korean, largest first, grouped by sido:
         ``"서울 송파구·강동구·강남구, 경기 성남시 수정구·하남시"``."""
-        shown = self.regions()[:limit]
+        districts = self.districts()
+        shown = districts[:limit]
         groups: dict[str, list[str]] = {}
         for sido, sigungu, _ in shown:
             groups.setdefault(sido, []).append(sigungu)
         text = ", ".join(f"{sido} {'·'.join(gus)}" for sido, gus in groups.items())
-        rest = len(self._covered) - len(shown)
+        rest = len(districts) - len(shown)
         return f"{text} 외 {rest}곳" if rest > 0 else text
 
     def districts(self) -> list[tuple[str, str, int]]:
