@@ -448,6 +448,8 @@
             }
             break;
           case "plan":
+            // a new search: 정렬 and 더 보기 of an earlier one would page this one
+            if (!turn.plan) document.querySelectorAll(".result-tools, .more-btn").forEach((n) => n.remove());
             turn.plan = data;
             renderDebug(turn);
             break;
