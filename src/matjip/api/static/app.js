@@ -158,7 +158,11 @@
     if (typeof card.rating === "number") {
       facts.push("★ " + card.rating.toFixed(1) + (card.review_count ? ` (리뷰 ${card.review_count.toLocaleString("ko-KR")})` : ""));
     }
-    if (card.price_band) facts.push(`${card.price_band.label} (메뉴 ${won(card.price_band.min_won)}~${won(card.price_band.max_won)})`);
+    if (card.price_band) {
+      const pb = card.price_band;
+      const range = pb.min_won === pb.max_won ? won(pb.min_won) : `${won(pb.min_won)}~${won(pb.max_won)}`;
+      facts.push(`${pb.label} (메뉴 ${range})`);
+    }
     if (typeof card.walk_minutes === "number") facts.push(`도보 약 ${card.walk_minutes}분`);
     const factsEl = node.querySelector(".card-facts");
     if (facts.length) factsEl.textContent = facts.join(" · "); else factsEl.remove();
