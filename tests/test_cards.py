@@ -46,10 +46,10 @@ LUNCH_AND_DINNER = DayHours(
     ("now", "state", "label"),
     [
         (at(12, 0), "open", "영업 중 · 15:00 브레이크타임"),
-        (at(14, 30), "closing_soon", "곧 15:00 브레이크타임"),
+        (at(14, 30), "closing_soon", "곧 브레이크타임 · 15:00"),
         (at(15, 30), "break", "브레이크타임 15:00–17:00"),
         (at(18, 0), "open", "영업 중 · 22:00 마감"),
-        (at(21, 15), "closing_soon", "곧 마감 · 22:00 마감"),
+        (at(21, 15), "closing_soon", "곧 마감 · 22:00"),
         (at(10, 0), "before_open", "영업 전 · 11:00 오픈"),
         (at(23, 0), "closed_now", "오늘 영업 종료"),
     ],
@@ -75,6 +75,14 @@ def test_open_status_overnight_from_yesterday() -> None:
     status = open_status(hours, at(1, 0))
     assert status.state == "open" and status.label == "영업 중 · 02:40 마감"
     assert open_status(hours, at(3, 0)).state == "unknown"  # nothing said about Monday itself
+
+
+def test_open_status_round_the_clock_and_until_midnight() -> None:
+    always = schedule({MONDAY: DayHours(open=[TimeRange(start=0, end=1440)])})
+    assert open_status(always, at(4, 0)).label == "영업 중 · 24시간"
+    midnight = schedule({MONDAY: DayHours(open=[TimeRange(start=hm("17:00"), end=1440)])})
+    assert open_status(midnight, at(20, 0)).label == "영업 중 · 24:00 마감"
+    assert open_status(midnight, at(23, 30)).label == "곧 마감 · 24:00"
 
 
 def test_open_status_in_the_settings_time_zone() -> None:

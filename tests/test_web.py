@@ -207,7 +207,7 @@ def test_desktop_layout_and_new_chat(browser: Any, api_live_server: str) -> None
 # --- issue 16: rendered answers, map links, open status, 더 보기 and sort, coverage ---------------
 
 OPEN_STATUS = re.compile(
-    r"^(영업 중 · (\d\d:\d\d (마감|브레이크타임)|24시간)|곧 (마감 · \d\d:\d\d 마감|\d\d:\d\d 브레이크타임)"
+    r"^(영업 중 · (\d\d:\d\d (마감|브레이크타임)|24시간)|곧 (마감|브레이크타임) · \d\d:\d\d"
     r"|브레이크타임 \d\d:\d\d–\d\d:\d\d|영업 전 · \d\d:\d\d 오픈|오늘 영업 종료|오늘 휴무"
     r"|(오늘 )?영업시간 정보 없음)$"
 )

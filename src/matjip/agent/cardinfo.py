@@ -78,7 +78,7 @@ def cards_config() -> CardsConfig:
 
 
 def _hhmm(minute: int) -> str:
-    m = minute % 1440
+    m = minute if minute == 1440 else minute % 1440  # "24:00 마감", "02:40 마감" (overnight)
     return f"{m // 60:02d}:{m % 60:02d}"
 
 
@@ -99,7 +99,7 @@ def _ranges_today(hours: WeeklySchedule, weekday: int) -> tuple[list[TimeRange],
 
 
 def open_status(hours: WeeklySchedule | None, now: datetime) -> OpenStatus:
-    """ "영업 중 · 22:00 마감", "곧 마감 · 22:00 마감", "브레이크타임 15:00–17:00", "영업 전 · 11:00 오픈",
+    """ "영업 중 · 22:00 마감", "곧 마감 · 22:00", "브레이크타임 15:00–17:00", "영업 전 · 11:00 오픈",
     "오늘 영업 종료", "오늘 휴무" or "영업시간 정보 없음", read from the parsed weekly hours at ``now``
     (a time in the settings' time zone). Unparsed hours are unknown, never guessed."""
     if hours is None or not hours.parsed or not hours.days:
@@ -117,18 +117,13 @@ def open_status(hours: WeeklySchedule | None, now: datetime) -> OpenStatus:
                 return OpenStatus(state="open", label="영업 중 · 24시간")
             upcoming = [b for b in breaks if r.start <= b.start and minute < b.start < r.end]
             if upcoming:
-                b = min(upcoming, key=lambda x: x.start)
-                label = f"{_hhmm(b.start)} 브레이크타임"
-                left = b.start - minute
+                at = min(b.start for b in upcoming)
+                label, soon_label = f"{_hhmm(at)} 브레이크타임", f"곧 브레이크타임 · {_hhmm(at)}"
             else:
-                # a range that runs into the next one (until 24:00, then from 00:00) closes later
-                end = r.end
-                label = f"{_hhmm(end)} 마감"
-                left = end - minute
-            if left <= soon:
-                return OpenStatus(
-                    state="closing_soon", label=f"곧 마감 · {label}" if not upcoming else f"곧 {label}"
-                )
+                at = r.end
+                label, soon_label = f"{_hhmm(at)} 마감", f"곧 마감 · {_hhmm(at)}"
+            if at - minute <= soon:
+                return OpenStatus(state="closing_soon", label=soon_label)
             return OpenStatus(state="open", label=f"영업 중 · {label}")
     if wd not in hours.days:
         if wd in hours.closed:
