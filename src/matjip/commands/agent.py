@@ -66,7 +66,15 @@ def render_answer(console: Console, events: Iterable[TurnEvent]) -> TurnResult |
     text = ""
     result: TurnResult | None = None
     if console.is_terminal:
-        with Live(_markdown(""), console=console, refresh_per_second=12, vertical_overflow="visible") as live:
+        # live while it streams (cropped to the screen), then printed whole once: a live area
+        # taller than the terminal cannot be redrawn cleanly
+        with Live(
+            _markdown(""),
+            console=console,
+            refresh_per_second=12,
+            vertical_overflow="ellipsis",
+            transient=True,
+        ) as live:
             for ev in events:
                 if ev.event == "answer":
                     text += str(ev.data)
@@ -76,6 +84,7 @@ def render_answer(console: Console, events: Iterable[TurnEvent]) -> TurnResult |
                     live.update(_markdown(text))
                 elif ev.event == "end" and isinstance(ev.data, dict):
                     result = TurnResult.model_validate(ev.data)
+        console.print(_markdown(text))
     else:
         for ev in events:
             if ev.event == "answer":
