@@ -500,7 +500,10 @@ def test_health(api_agent: Any, tmp_path: Any) -> None:
         resp = client.get("/health")
     body = resp.json()
     assert body["status"] == "ok" and body["index_loaded"] is True
-    assert body["documents"] == 3 and body["embedder"] == "fake"
+    assert body["documents"] == 3
+    assert body["embedder"]["name"] == "fake" and body["embedder"]["configured"] == settings.embedder
+    assert isinstance(body["embedder"]["dim"], int) and body["embedder"]["dim"] > 0
+    assert body["data_key"] and str(tmp_path) not in resp.text
     assert body["providers"] == {"llm": False, "web_search": True}
     assert "tvly-SECRET-KEY" not in resp.text
 
@@ -701,3 +704,68 @@ def test_chat_completion_stream_with_reset_continues_the_conversation(scripted_c
     again = scripted_client.post("/v1/chat/completions", json={"messages": history})
     assert again.headers["X-Matjip-Session"] == resp.headers["X-Matjip-Session"]
     assert "reset" in again.json()["choices"][0]["message"]["content"]
+
+
+# --- issue 16: cards, "더 보기" and sort, coverage -------------------------------------------
+
+
+def test_cards_link_a_map_and_say_whether_open(app_client: TestClient) -> None:
+    body = app_client.post(
+        "/v1/chat", json={"message": "강남역 일식"}, headers={"Accept": "application/json"}
+    ).json()
+    assert body["cards"]
+    for card in body["cards"]:
+        # the fixture's documents have no Kakao source: map searches, and directions from 강남역
+        kinds = [link["kind"] for link in card["map_links"]]
+        assert "search" in kinds and "directions" in kinds and "place" not in kinds
+        assert card["url"] == card["map_links"][0]["url"]
+        assert card["open_status"] == {
+            "state": "unknown",
+            "label": "영업시간 정보 없음",
+        }  # no hours in the fixture
+        assert card["price_band"]["min_won"] == 9000  # 우동 9,000원 on every menu
+        assert card["rating"] is None and card["review_count"] is None
+
+
+def test_more_results_exclude_shown_ids_and_sort_is_in_the_plan(app_client: TestClient) -> None:
+    first = app_client.post(
+        "/v1/chat", json={"message": "강남역 일식 한 곳만"}, headers={"Accept": "application/json"}
+    ).json()
+    sid = first["session_id"]
+    shown = [c["id"] for c in first["cards"]]
+    assert len(shown) == 1
+    seen = list(shown)
+    for _ in range(2):
+        page = app_client.post("/v1/results", json={"session_id": sid, "exclude_ids": seen}).json()
+        new = [c["id"] for c in page["cards"]]
+        assert len(new) == 1 and not set(new) & set(seen)
+        assert page["plan"]["exclude_ids"] == seen
+        seen += new
+    # the session follows the cards on screen: a third card exists only after two more pages
+    follow = app_client.post(
+        "/v1/chat",
+        json={"message": "세 번째 집 전화번호 알려줘", "session_id": sid},
+        headers={"Accept": "application/json"},
+    ).json()
+    assert f"02-000-000{seen[2][-1]}" in follow["answer"], follow["answer"]
+    last = app_client.post("/v1/results", json={"session_id": sid, "exclude_ids": seen}).json()
+    assert last["cards"] == [] and last["exhausted"] is True
+    assert sorted(seen) == ["90001", "90002", "90003"]
+    # by price: the lowest median menu price first (모듬초밥 19,000 / 20,000 / 21,000 with 우동 9,000)
+    cheap = app_client.post("/v1/results", json={"session_id": sid, "sort": "price"}).json()
+    assert cheap["plan"]["sort"] == "price" and [c["name"] for c in cheap["cards"]] == ["스시 하나"]
+
+
+def test_more_results_validation(app_client: TestClient) -> None:
+    assert_problem(app_client.post("/v1/results", json={"session_id": "s1", "sort": "cheapest"}), 422)
+    assert_problem(app_client.post("/v1/results", json={"session_id": "bad id!"}), 422)
+    assert_problem(app_client.post("/v1/results", json={"session_id": "s1", "exclude_ids": ["1"] * 201}), 422)
+    empty = app_client.post("/v1/results", json={"session_id": "never-searched"}).json()
+    assert empty["cards"] == [] and empty["exhausted"] is True and empty["notes"]
+
+
+def test_coverage(app_client: TestClient) -> None:
+    body = app_client.get("/v1/coverage").json()
+    assert body["documents"] == 3
+    # the three fixture sushi bars are in 강남구 (fewer than the 20 a covered region needs)
+    assert body["summary"].startswith("식당 3곳")

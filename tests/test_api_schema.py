@@ -32,6 +32,10 @@ class AgentProxy:
         assert self.target is not None, "no agent bound"
         return self.target.stream(message, session_id, location)  # type: ignore[no-any-return]
 
+    def more(self, session_id: str, sort: str | None = None, exclude_ids: list[str] | None = None) -> Any:
+        assert self.target is not None, "no agent bound"
+        return self.target.more(session_id, sort, exclude_ids)
+
     @property
     def resources(self) -> Any:
         return getattr(self.target, "resources", None)

@@ -58,6 +58,7 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "enrich": ("llm", "llm"),
     "lat": ("37.51", 37.51),
     "lon": ("127.1", 127.1),
+    "ask_reuse_server": ("false", False),
     "max_message_chars": ("100", 100),
     "max_body_bytes": ("1000", 1000),
     "rate_limit_per_minute": ("7", 7),

@@ -8,9 +8,11 @@ clarification with a button, send GPS with "내 위치", and save screenshots to
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -30,17 +32,19 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 HONGDAE = {"latitude": 37.5571, "longitude": 126.9245}
 
-# Counts text mutations of answer bubbles: more than one means the answer arrived in pieces.
+# Counts updates of answer bubbles (text changes, or the rendered Markdown replaced): more than
+# one means the answer arrived in pieces.
 OBSERVE_JS = """
 () => {
   window.__answerMutations = 0;
   new MutationObserver((records) => {
     for (const r of records) {
-      if (r.type === "characterData" && r.target.parentElement && r.target.parentElement.closest(".answer")) {
-        window.__answerMutations += 1;
-      }
+      const text = r.type === "characterData" && r.target.parentElement && r.target.parentElement.closest(".answer");
+      const rendered = r.type === "childList" && r.target.classList && r.target.classList.contains("answer")
+        && r.addedNodes.length > 0;
+      if (text || rendered) window.__answerMutations += 1;
     }
-  }).observe(document.getElementById("log"), { subtree: true, characterData: true });
+  }).observe(document.getElementById("log"), { subtree: true, characterData: true, childList: true });
 }
 """
 
@@ -198,3 +202,186 @@ def test_desktop_layout_and_new_chat(browser: Any, api_live_server: str) -> None
     assert page.locator("[data-testid=assistant-message]").count() == 0
     assert page.evaluate("sessionStorage.getItem('matjip.session')") is None
     assert not page.errors, page.errors
+
+
+# --- issue 16: rendered answers, map links, open status, 더 보기 and sort, coverage ---------------
+
+OPEN_STATUS = re.compile(
+    r"^(영업 중 · (\d\d:\d\d (마감|브레이크타임)|24시간)|곧 (마감|브레이크타임) · \d\d:\d\d"
+    r"|브레이크타임 \d\d:\d\d–\d\d:\d\d|영업 전 · \d\d:\d\d 오픈|오늘 영업 종료|오늘 휴무"
+    r"|(오늘 )?영업시간 정보 없음)$"
+)
+KAKAO_PLACE = "https://place.map.kakao.com/"  # the demo data's place ids are Kakao Map ids
+
+
+def cards_of(msg: Any) -> list[dict[str, Any]]:
+    return msg.evaluate(
+        """m => [...m.querySelectorAll('[data-testid=card]')].map(c => ({
+            id: c.dataset.id,
+            name: c.querySelector('.card-name').textContent,
+            status: c.querySelector('[data-testid=open-status]')?.textContent || '',
+            facts: c.querySelector('.card-facts')?.textContent || '',
+            maps: [...c.querySelectorAll('[data-testid=map-link]')].map(a => a.href),
+            directions: [...c.querySelectorAll('[data-testid=directions-link]')].map(a => a.href),
+        }))"""
+    )
+
+
+def test_answer_is_rendered_and_cards_link_maps_and_say_open(browser: Any, api_live_server: str) -> None:
+    page = new_page(browser, PHONE)
+    open_app(page, api_live_server)
+    msg = ask(page, "잠실역 치킨집")
+    bubble = msg.locator("[data-testid=answer]")
+    text = bubble.inner_text()
+    assert "**" not in text  # no literal Markdown
+    assert bubble.locator("strong").count() >= 1 and bubble.locator("li").count() >= 2
+    # the restaurant names are the bold headings
+    cards = cards_of(msg)
+    assert cards
+    assert [s.inner_text() for s in bubble.locator("strong").all()][: len(cards)] == [
+        f"{i}. {c['name']}" for i, c in enumerate(cards, start=1)
+    ]
+    for card in cards:
+        assert card["maps"] == [KAKAO_PLACE + card["id"]]
+        assert len(card["directions"]) == 1
+        assert unquote(card["directions"][0]).startswith("https://map.kakao.com/link/from/잠실역,")
+        assert OPEN_STATUS.match(card["status"]), card["status"]
+        assert "도보 약" in card["facts"]
+    assert msg.locator("[data-testid=map-link]").first.get_attribute("target") == "_blank"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    bubble.scroll_into_view_if_needed()
+    shot(page, "web_phone_answer_markdown.png")
+    msg.locator("[data-testid=card]").first.scroll_into_view_if_needed()
+    shot(page, "web_phone_cards.png")
+    assert not page.errors, page.errors
+
+
+def test_more_results_and_sort(browser: Any, api_live_server: str) -> None:
+    page = new_page(browser, DESKTOP)
+    open_app(page, api_live_server)
+    msg = ask(page, "잠실역 맛집")
+    first = [c["id"] for c in cards_of(msg)]
+    assert first
+    with page.expect_request(lambda r: r.url.endswith("/v1/results")) as req:
+        msg.locator("[data-testid=more]").click()
+    assert json.loads(req.value.post_data)["exclude_ids"] == first
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=card]').length > n && !document.querySelector('#send').disabled",
+        arg=len(first),
+    )
+    after = [c["id"] for c in cards_of(msg)]
+    assert after[: len(first)] == first
+    new = after[len(first) :]
+    assert new and not set(new) & set(first)  # new restaurants, none shown twice
+    assert page.locator("[data-testid=map-marker]").count() == len(after)
+    shot(page, "web_desktop_more.png")
+    # 평점 순: the cards again, best rated first
+    with page.expect_request(lambda r: r.url.endswith("/v1/results")) as req:
+        msg.locator("[data-sort=rating]").click()
+    assert json.loads(req.value.post_data) == {
+        "session_id": page.evaluate("sessionStorage.getItem('matjip.session')"),
+        "sort": "rating",
+        "exclude_ids": [],
+    }
+    page.wait_for_selector("[data-sort=rating][aria-pressed=true]")
+    page.wait_for_function("!document.querySelector('#send').disabled")
+    ratings = [float(m.group(1)) for c in cards_of(msg) if (m := re.search(r"★ (\d\.\d)", c["facts"]))]
+    assert ratings and ratings == sorted(ratings, reverse=True)
+    msg.locator("[data-testid=debug] summary").click()
+    assert json.loads(msg.locator("pre.plan").inner_text())["sort"] == "rating"
+    # 가격 순 is sent as the plan's sort too
+    with page.expect_request(lambda r: r.url.endswith("/v1/results")) as req:
+        msg.locator("[data-sort=price]").click()
+    assert json.loads(req.value.post_data)["sort"] == "price"
+    page.wait_for_selector("[data-sort=price][aria-pressed=true]")
+    assert not page.errors, page.errors
+
+
+def test_more_results_on_a_phone(browser: Any, api_live_server: str) -> None:
+    page = new_page(browser, PHONE)
+    open_app(page, api_live_server)
+    msg = ask(page, "잠실역 맛집")
+    n = msg.locator("[data-testid=card]").count()
+    msg.locator("[data-testid=more]").click()
+    page.wait_for_function("n => document.querySelectorAll('[data-testid=card]').length > n", arg=n)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    msg.locator("[data-testid=sort-bar]").scroll_into_view_if_needed()
+    shot(page, "web_phone_more.png")
+    assert not page.errors, page.errors
+
+
+SSE_WITH_MARKUP = [
+    ("session", {"session_id": "xss-test"}),
+    (
+        "results",
+        [
+            {
+                "id": "1",
+                "name": "<script>window.__pwned = 1</script>스시 <b>하나</b>",
+                "cuisine": "일식",
+                "category": '<img src=x onerror="window.__pwned = 2">',
+                "address": "서울 송파구 <i>어딘가</i>",
+                "matched": ["<u>조건</u>"],
+                "menus": [{"name": '<svg onload="window.__pwned = 3">', "price": 1000}],
+                "open_status": {"state": 'open" onmouseover="x', "label": "<b>영업 중</b>"},
+                "map_links": [
+                    {"kind": "place", "label": "<b>지도</b>", "url": "javascript:window.__pwned = 4"},
+                    {
+                        "kind": "search",
+                        "label": "카카오맵 검색",
+                        "url": "https://map.kakao.com/?q=%3Cscript%3E",
+                    },
+                ],
+                "source_type": "internal",
+            }
+        ],
+    ),
+    ("answer", "**1. <script>window.__pwned = 5</script>스시 하나** (일식)\n"),
+    ("answer", '- 메뉴: <img src=x onerror="window.__pwned = 6"> 1,000원\n'),
+    ("answer", "- [링크](javascript:window.__pwned=7) &amp; <b>굵게</b>\n"),
+    ("trace", []),
+    ("end", "[DONE]"),
+]
+
+
+def test_markup_in_names_is_shown_as_text(browser: Any, api_live_server: str) -> None:
+    page = new_page(browser, PHONE)
+    body = "".join(
+        f"event: {e}\ndata: {d if e == 'end' else json.dumps(d, ensure_ascii=False)}\n\n"
+        for e, d in SSE_WITH_MARKUP
+    )
+    page.route(
+        "**/v1/chat",
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body),
+    )
+    open_app(page, api_live_server)
+    msg = ask(page, "아무거나")
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("#log script, #log img, #log svg, #log b, #log i, #log u").count() == 0
+    card = msg.locator("[data-testid=card]")
+    assert card.locator(".card-name").inner_text() == "<script>window.__pwned = 1</script>스시 <b>하나</b>"
+    assert card.locator("[data-testid=open-status]").inner_text() == "<b>영업 중</b>"
+    links = card.locator("[data-testid=map-link]")
+    assert links.count() == 1 and links.first.get_attribute("href") == "https://map.kakao.com/?q=%3Cscript%3E"
+    answer = msg.locator("[data-testid=answer]")
+    assert answer.locator("strong").inner_text() == "1. <script>window.__pwned = 5</script>스시 하나"
+    text = answer.inner_text()
+    assert '<img src=x onerror="window.__pwned = 6">' in text and "&amp; <b>굵게</b>" in text
+    assert answer.locator("a").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    assert not page.errors, page.errors
+
+
+def test_coverage_line_on_the_empty_page(browser: Any, api_live_server: str) -> None:
+    page = new_page(browser, PHONE)
+    open_app(page, api_live_server)
+    line = page.locator("[data-testid=coverage]")
+    line.wait_for(state="visible")
+    text = line.inner_text()
+    assert text.startswith("데이터 범위: 식당 ") and "송파구" in text
+    shot(page, "web_phone_empty.png")
+    desktop = new_page(browser, DESKTOP)
+    open_app(desktop, api_live_server)
+    desktop.locator("[data-testid=coverage]").wait_for(state="visible")
+    shot(desktop, "web_desktop_empty.png")
+    assert not page.errors and not desktop.errors

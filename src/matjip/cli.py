@@ -88,6 +88,12 @@ def ingest(
 @click.option("--session", "session", help="Continue this session id (printed after each answer).")
 @click.option("--trace", is_flag=True, help="Show every node with its decision and time.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole turn result as JSON.")
+@click.option(
+    "--local",
+    is_flag=True,
+    help="Answer in this process even when a `matjip serve` over the same data is up "
+    "[settings: MATJIP_ASK_REUSE_SERVER=false].",
+)
 @click.pass_obj
 def ask(
     settings: object,
@@ -97,14 +103,19 @@ def ask(
     session: str | None,
     trace: bool,
     as_json: bool,
+    local: bool,
 ) -> None:
-    """Ask one question, e.g. matjip ask "강남역 주차되는 일식집"."""
+    """Ask one question, e.g. matjip ask "강남역 주차되는 일식집".
+
+    When a `matjip serve` over the same data directory is up on MATJIP_HOST:MATJIP_PORT, the
+    question goes there (an answer in a fraction of a second); otherwise this process loads
+    the index itself."""
     from matjip.commands.agent import run_ask
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
     lat, lon = (lat, lon) if lat is not None else (settings.lat, settings.lon)
-    run_ask(settings, question, lat, lon, trace, as_json, session)
+    run_ask(settings, question, lat, lon, trace, as_json, session, local)
 
 
 @cli.command()

@@ -19,7 +19,8 @@ from :class:`Exception` directly and never leave the layer that catches them::
     │   │   ├── ProviderTimeout       … did not answer in time
     │   │   ├── BudgetExceeded        the per-turn LLM budget is spent
     │   │   └── HTTPStatusFailure     … answered with an error status (status)
-    │   └── ValidationFailure         an LLM reply failed its schema (raw, record)
+    │   ├── ValidationFailure         an LLM reply failed its schema (raw, record)
+    │   └── ServerError               a running `matjip serve` answered `matjip ask` with an error
     ├── Ungrounded                    agent: a streamed answer piece failed the grounding check
     ├── TurnTimeout                   api: a turn did not finish within its deadline
     ├── TurnFailed                    api: the agent raised during a turn (cause)
@@ -39,6 +40,10 @@ from typing import Any
 
 class MatjipError(Exception):
     """Base class of every error matjip raises on purpose."""
+
+
+class ServerError(MatjipError):
+    """A running ``matjip serve`` that ``matjip ask`` reused answered with an error (its detail)."""
 
 
 class ConfigurationError(MatjipError):

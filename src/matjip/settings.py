@@ -128,6 +128,11 @@ class Settings(BaseSettings):
     lon: float | None = Field(
         None, ge=-180, le=180, description="The device's longitude for '내 근처' (CLI)."
     )
+    ask_reuse_server: bool = Field(
+        True,
+        description="`matjip ask` sends the question to a `matjip serve` on host:port over the same "
+        "data when one is up (answers in a fraction of a second), instead of loading the index itself.",
+    )
 
     # service
     max_message_chars: int = 2000
@@ -151,6 +156,14 @@ class Settings(BaseSettings):
     @property
     def index_dir(self) -> Path:
         return self.data_dir / "index"
+
+    @property
+    def data_key(self) -> str:
+        """A short fingerprint of the data directory (not the path itself): a client and a server
+        with the same key answer from the same documents and sessions."""
+        import hashlib
+
+        return hashlib.sha1(str(self.data_dir.resolve()).encode()).hexdigest()[:16]
 
     @property
     def sessions_path(self) -> Path:

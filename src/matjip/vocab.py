@@ -4,6 +4,7 @@ Read once from ``data/vocabulary.toml`` (:func:`vocab`); every layer asks this m
 lists, never the file. The file format (TOML)::
 
     unknown_cuisine = "기타"    # the cuisine of a restaurant nothing more specific fits
+    menu_badges = ["추천", …]   # crawl badges standing in a menu list instead of a dish name
 
     [[cuisine]]                 # one table per cuisine, in their order (labels, stats, prompts)
     name = "한식"               # the value of Restaurant.cuisine and of the cuisine filter
@@ -60,6 +61,11 @@ class Vocab(BaseModel):
     cuisine: tuple[Cuisine, ...]
     convenience: tuple[Convenience, ...]
     visitor_tag: tuple[VisitorTag, ...] = ()
+    menu_badges: frozenset[str] = frozenset()
+
+    def is_menu_badge(self, name: str) -> bool:
+        """A menu line that names a crawl badge ("추천"), not a dish."""
+        return name.strip() in self.menu_badges
 
     @model_validator(mode="after")
     def _consistent(self) -> Vocab:

@@ -26,12 +26,9 @@ def distance_text(m: float | None) -> str | None:
     return f"{m / 1000:.1f}km"
 
 
-# crawl badges that stand in the menu list without naming a dish
-MENU_BADGES = frozenset({"추천", "대표", "인기", "best", "BEST", "new", "NEW", "신메뉴"})
-
-
 def menu_text(doc: Restaurant, n: int = 3) -> str | None:
-    menus = [m for m in doc.menus if m.name.strip() not in MENU_BADGES]
+    # crawl badges ("추천") are dropped at ingest; documents stored before that still hold them
+    menus = [m for m in doc.menus if not vocab().is_menu_badge(m.name)]
     priced = [m for m in menus if m.price is not None][:n]
     if priced:
         return ", ".join(f"{m.name} {won(m.price)}" for m in priced if m.price is not None)
@@ -112,7 +109,7 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             ]
             if inside:
                 reasons.append(f"'{inside[0].name}' {won(inside[0].price or 0)}")
-    return reasons
+    return list(dict.fromkeys(reasons))  # a menu line that answers two wishes is said once
 
 
 def restaurant_block(

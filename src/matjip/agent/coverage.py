@@ -13,6 +13,8 @@ import re
 from functools import cache
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from matjip.agent.configuration import Resources
 from matjip.geo.coverage import CoveredArea
 from matjip.geo.gazetteer import PlaceType
@@ -58,6 +60,19 @@ def covered_area(res: Resources) -> CoveredArea:
                 counts[f"{place.sido} {place.sigungu}"] = resp.total_candidates
         res.covered_area = CoveredArea.from_counts(counts)
     return res.covered_area
+
+
+class CoverageSummary(BaseModel):
+    documents: int
+    regions: list[tuple[str, str, int]]  # (sido, sigungu, restaurants), most first
+    line: str
+
+
+def coverage_summary(res: Resources, limit: int = 5) -> CoverageSummary:
+    """What the data covers, for the empty page: the districts with most restaurants."""
+    area = covered_area(res)
+    documents = res.index.count()
+    return CoverageSummary(documents=documents, regions=area.districts(), line=area.line(documents, limit))
 
 
 def not_covered_answer(name: str, res: Resources) -> list[str]:

@@ -13,7 +13,8 @@ from matjip.documents import Restaurant
 from matjip.nlu.models import Intent, LocationMode
 
 Strategy = Literal["radius", "region", "global", "title"]
-Sort = Literal["relevance", "distance", "rating"]
+Sort = Literal["relevance", "distance", "rating", "price"]
+MAX_EXCLUDE_IDS = 200  # place ids a "더 보기" page may exclude (the ones already shown)
 
 K_MIN, K_MAX = 1, 10
 RADIUS_MIN_M, RADIUS_MAX_M = 100, 20_000
@@ -104,7 +105,6 @@ class SearchPlan(BaseModel):
     exclude_menu: list[str] = Field(default_factory=list)
     exclude_titles: list[str] = Field(default_factory=list)
     exclude_chains: bool = False
-    exclude_ids: list[str] = Field(default_factory=list)  # already shown ("다른 데는?")
     semantic: str = ""
     price_min: int | None = None
     price_max: int | None = None
@@ -112,6 +112,8 @@ class SearchPlan(BaseModel):
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
     unused_terms: list[str] = Field(default_factory=list)  # words the data cannot check, said in the answer
+    # place ids already shown ("더 보기", "다른 데는?": the next page excludes them)
+    exclude_ids: list[str] = Field(default_factory=list)
     k: int = 3
     per_title_k: int = 2
     sort: Sort = "relevance"
@@ -133,8 +135,7 @@ class SearchPlan(BaseModel):
             "|".join(
                 sorted([*self.exclude_kinds, *self.exclude_cuisine, *self.exclude_menu, *self.exclude_titles])
             )
-            + ("+chains" if self.exclude_chains else "")
-            + ("+ids:" + "|".join(sorted(self.exclude_ids)) if self.exclude_ids else ""),
+            + ("+chains" if self.exclude_chains else ""),
             "|".join(sorted(self.cuisine)),
             "|".join(sorted(self.menu)),
             "|".join(sorted(self.convenience)),
@@ -145,6 +146,7 @@ class SearchPlan(BaseModel):
             self.open_until.strftime("%w%H%M") if self.open_until else "-",
             str(self.k),
             self.sort,
+            "|".join(sorted(self.exclude_ids)),
         ]
         return "#".join(parts)
 
@@ -183,6 +185,32 @@ class TraceEntry(BaseModel):
     detail: dict[str, Any] = Field(default_factory=dict)
 
 
+OpenState = Literal["open", "closing_soon", "break", "before_open", "closed_now", "day_off", "unknown"]
+
+
+class OpenStatus(BaseModel):
+    """Whether a restaurant is open at the turn's time, from its parsed weekly hours."""
+
+    state: OpenState
+    label: str = Field(examples=["영업 중 · 22:00 마감", "브레이크타임 15:00–17:00", "오늘 휴무"])
+
+
+class MapLink(BaseModel):
+    kind: Literal["place", "search", "directions"]
+    label: str = Field(examples=["카카오맵", "네이버 지도 검색", "길찾기"])
+    url: str
+
+
+class PriceBand(BaseModel):
+    """The price band of the median priced menu line (menu badges such as "추천" left out)."""
+
+    label: str = Field(examples=["1만원대"])
+    median_won: int
+    min_won: int
+    max_won: int
+    priced_items: int
+
+
 class Card(BaseModel):
     """A restaurant as shown to a client (API results event, web cards)."""
 
@@ -200,7 +228,25 @@ class Card(BaseModel):
     score: float = 0.0
     telephone: str | None = None
     source_type: Literal["internal", "web"] = "internal"
-    url: str | None = None
+    url: str | None = Field(
+        None, description="The map page of the place (or a map search), or the web source."
+    )
+    map_links: list[MapLink] = Field(default_factory=list)
+    open_status: OpenStatus | None = None
+    rating: float | None = None
+    review_count: int | None = None
+    price_band: PriceBand | None = None
+    walk_minutes: int | None = Field(None, description="Estimated from the straight-line distance.")
+
+
+class MoreResult(BaseModel):
+    """Another page of the session's last search ("더 보기") or the same search in another order."""
+
+    session_id: str
+    plan: SearchPlan | None = None
+    cards: list[Card] = Field(default_factory=list)
+    exhausted: bool = Field(False, description="Fewer cards than a page: nothing more to show.")
+    notes: list[str] = Field(default_factory=list)
 
 
 class WebSource(BaseModel):

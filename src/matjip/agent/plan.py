@@ -9,6 +9,7 @@ Every repair is reported as a note for the trace.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from matjip.agent.models import (
     K_MAX,
     K_MIN,
+    MAX_EXCLUDE_IDS,
     MAX_LIST,
     MAX_SEMANTIC_CHARS,
     MAX_TERM_CHARS,
@@ -35,7 +37,8 @@ LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
 PRICE_MAX = 10_000_000
 _INTENTS = ("search", "compare", "information")
-_SORTS = ("relevance", "distance", "rating")
+_SORTS = ("relevance", "distance", "rating", "price")
+_PLACE_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 
 
 def _clamp_int(value: Any, lo: int, hi: int, name: str, notes: list[str], default: int) -> int:
@@ -54,9 +57,6 @@ def _clamp_int(value: Any, lo: int, hi: int, name: str, notes: list[str], defaul
         notes.append(f"{name}={v} clamped to {clamped}")
         return clamped
     return v
-
-
-MAX_EXCLUDED_IDS = 100  # "다른 데": the restaurants already shown for this search
 
 
 def _terms(value: Any, name: str, notes: list[str], allowed: Iterable[str] | None = None) -> list[str]:
@@ -88,15 +88,20 @@ def _terms(value: Any, name: str, notes: list[str], allowed: Iterable[str] | Non
 
 
 def _ids(value: Any, notes: list[str]) -> list[str]:
-    """Place ids already shown: short strings, at most :data:`MAX_EXCLUDED_IDS`."""
-    if not isinstance(value, list | tuple):
-        if value is not None:
-            notes.append("exclude_ids is not a list; dropped")
+    """Place ids to leave out (the ones already shown): well-formed ids only, at most
+    ``MAX_EXCLUDE_IDS``."""
+    if value is None:
         return []
-    out = [v for v in dict.fromkeys(value) if isinstance(v, str) and 0 < len(v) <= MAX_TERM_CHARS]
-    if len(out) > MAX_EXCLUDED_IDS:
-        notes.append(f"exclude_ids: {len(out)} ids truncated to {MAX_EXCLUDED_IDS}")
-    return out[:MAX_EXCLUDED_IDS]
+    if not isinstance(value, list | tuple):
+        notes.append("exclude_ids is not a list; dropped")
+        return []
+    out = list(dict.fromkeys(v for v in value if isinstance(v, str) and _PLACE_ID.match(v)))
+    if len(out) < len(value):
+        notes.append("exclude_ids: malformed or repeated ids dropped")
+    if len(out) > MAX_EXCLUDE_IDS:
+        notes.append(f"exclude_ids: {len(out)} ids truncated to {MAX_EXCLUDE_IDS}")
+        out = out[:MAX_EXCLUDE_IDS]
+    return out
 
 
 def _price(value: Any, name: str, notes: list[str]) -> int | None:
@@ -297,6 +302,7 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             out.append(SearchRequest(title=title, text=plan.semantic, **base))
         return out
     base = _base_request(plan, plan.k)
+    base["exclude_ids"] = plan.exclude_ids
     semantic = " ".join([*plan.atmosphere, *plan.occasion, plan.semantic]).strip()
     price = None
     if plan.price_min is not None or plan.price_max is not None:
@@ -314,7 +320,6 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             convenience=plan.convenience,
             price=price,
             open_at=OpenAt(when=plan.open_at, until=plan.open_until) if plan.open_at else None,
-            exclude_ids=plan.exclude_ids,
             **base,
         )
     ]

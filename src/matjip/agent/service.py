@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.graph import build_graph, checkpoint_serializer
-from matjip.agent.models import TurnEvent, TurnResult
+from matjip.agent.models import MoreResult, Sort, TurnEvent, TurnResult
 from matjip.agent.state import AgentState
 from matjip.settings import Settings
 
@@ -148,6 +148,61 @@ class Agent:
             last = event
         assert last is not None and last.event == "end"
         return TurnResult.model_validate(last.data)
+
+    def more(
+        self,
+        session_id: str,
+        sort: Sort | None = None,
+        exclude_ids: list[str] | None = None,
+        now: datetime | None = None,
+    ) -> MoreResult:
+        """The session's last search again: in ``sort`` order (part of the plan) and without the
+        places in ``exclude_ids`` (the ones already shown: "더 보기"). The session's context
+        follows the cards shown, so "네 번째 집" after "더 보기" is the fourth card on screen."""
+        from matjip.agent.nodes.common import card_for, shown_for
+        from matjip.agent.nodes.search import search_general
+        from matjip.agent.plan import validate_plan
+
+        res = self.resources
+        config = {"configurable": {"thread_id": session_id}}
+        with self._lock(session_id):
+            values = cast(AgentState, dict(self.graph.get_state(config).values or {}))
+            searches = list(values.get("searches") or [])
+            last = searches[-1] if searches else None
+            plan = last.get("plan") if last else None
+            if last is None or plan is None or plan.intent != "search":
+                return MoreResult(
+                    session_id=session_id, exhausted=True, notes=["더 보여 드릴 검색 결과가 없어요."]
+                )
+            excluded = list(exclude_ids or [])
+            raw = plan.model_dump()
+            raw.update({"sort": sort or plan.sort, "exclude_ids": excluded})
+            new_plan, _repairs = validate_plan(
+                raw,
+                cuisines=res.cuisines,
+                conveniences=res.conveniences,
+                timezone=res.timezone,
+            )
+            notes: list[str] = []
+            if new_plan.sort == "distance" and (new_plan.location is None or new_plan.location.lat is None):
+                notes.append("기준 위치가 없어서 관련도 순으로 보여 드려요.")
+            when = now or res.now()
+            update = search_general({"plan": new_plan, "now": when.isoformat()}, res)
+            hits = list(update.get("hits") or [])
+            shown = shown_for(hits, res)
+            cards = [card_for(s, when, new_plan) for s in shown]
+            context = list(values.get("context") or [])
+            kept = [h for h in context if h.get("id") in set(excluded)] if excluded else []
+            new_context = [*kept, *hits] or context
+            stored = [*searches[:-1], {**last, "plan": new_plan.model_copy(update={"exclude_ids": []})}]
+            self.graph.update_state(config, {"context": new_context, "searches": stored}, as_node="generate")
+        return MoreResult(
+            session_id=session_id,
+            plan=new_plan,
+            cards=cards,
+            exhausted=len(cards) < new_plan.k,
+            notes=notes,
+        )
 
     def _result(self, sid: str, st: AgentState) -> TurnResult:
         plan = st.get("plan")

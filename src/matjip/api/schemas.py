@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from matjip.agent.models import Card, Clarification, WebSource
+from matjip.agent.models import MAX_EXCLUDE_IDS, Card, Clarification, Sort, WebSource
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,128}$"
 
@@ -32,6 +32,37 @@ class ChatRequest(BaseModel):
     location: GeoPoint | None = Field(
         None, description="The user's GPS position, sent with this message (docs/design.md)."
     )
+
+
+class ResultsRequest(BaseModel):
+    """Another page of the session's last search, or the same search in another order."""
+
+    session_id: str = Field(
+        pattern=SESSION_ID_PATTERN, description="The conversation (see the `session` event)."
+    )
+    sort: Sort | None = Field(
+        None,
+        description="relevance, distance (가까운 순), rating (평점 순) or price (가격 순); omitted: the plan's order.",
+    )
+    exclude_ids: list[str] = Field(
+        default_factory=list,
+        max_length=MAX_EXCLUDE_IDS,
+        description="Place ids already shown: the next page leaves them out (더 보기).",
+    )
+
+
+class CoverageRegion(BaseModel):
+    sido: str = Field(examples=["서울"])
+    sigungu: str = Field(examples=["송파구"])
+    restaurants: int
+
+
+class CoverageResponse(BaseModel):
+    """What the data covers: the districts with most restaurants."""
+
+    documents: int
+    regions: list[CoverageRegion] = Field(default_factory=list, description="Most restaurants first.")
+    summary: str = Field(description="One Korean line for people, e.g. on the empty page.")
 
 
 class ParsedQuery(BaseModel):
@@ -76,12 +107,24 @@ class PlacesResponse(BaseModel):
     candidates: list[PlaceCandidate] = Field(default_factory=list)
 
 
+class EmbedderInfo(BaseModel):
+    """The embedder the index was built with (``configured``: what the settings ask for; a
+    different value means the next ``matjip ingest`` rebuilds the index)."""
+
+    name: str = Field(examples=["kiwi-cong"])
+    dim: int | None = Field(None, description="Vector dimensions; unknown until the index is built.")
+    configured: str = Field(examples=["kiwi-cong"])
+
+
 class HealthResponse(BaseModel):
     status: Literal["ok", "degraded"]
     version: str
     index_loaded: bool
     documents: int | None = None
-    embedder: str | None = None
+    embedder: EmbedderInfo | None = None
+    data_key: str = Field(
+        description="Fingerprint of the data directory (`matjip ask` reuses this server when it matches)."
+    )
     llm_provider: str = "none"
     providers: dict[str, bool] = Field(
         default_factory=dict, description="Which providers are configured (no secrets)."

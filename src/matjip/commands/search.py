@@ -171,10 +171,22 @@ def run_stats(settings: Settings, as_json: bool) -> None:
         "features": sum(bool(d.features) for d in docs) / n,
         "review_food": sum(bool(d.review_food) for d in docs) / n,
     }
+    from matjip.geo.coverage import CoveredArea
+
+    area = CoveredArea.from_addresses(d.display_address for d in docs)
+    covered = area.line(len(docs))
     if as_json:
         sys.stdout.write(
             json.dumps(
-                {"index": stats, "store_documents": len(docs), "coverage": coverage},
+                {
+                    "index": stats,
+                    "store_documents": len(docs),
+                    "coverage": coverage,
+                    "regions": [
+                        {"sido": sd, "sigungu": sg, "restaurants": n} for sd, sg, n in area.districts()
+                    ],
+                    "covered": covered,
+                },
                 ensure_ascii=False,
                 indent=2,
             )
@@ -197,3 +209,4 @@ def run_stats(settings: Settings, as_json: bool) -> None:
         "cuisines", ", ".join(f"{c} {n:,}" for c, n in sorted(stats["cuisines"].items(), key=lambda x: -x[1]))
     )
     console.print(t)
+    console.print(f"데이터 범위: {covered}")

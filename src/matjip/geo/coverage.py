@@ -103,10 +103,33 @@ class CoveredArea:
     def describe(self, limit: int = 8) -> str:
         """The covered regions in Korean, largest first, grouped by sido:
         ``"서울 송파구·강동구·강남구, 경기 성남시 수정구·하남시"``."""
-        shown = self.regions()[:limit]
+        districts = self.districts()
+        shown = districts[:limit]
         groups: dict[str, list[str]] = {}
         for sido, sigungu, _ in shown:
             groups.setdefault(sido, []).append(sigungu)
         text = ", ".join(f"{sido} {'·'.join(gus)}" for sido, gus in groups.items())
-        rest = len(self._covered) - len(shown)
+        rest = len(districts) - len(shown)
         return f"{text} 외 {rest}곳" if rest > 0 else text
+
+    def districts(self) -> list[tuple[str, str, int]]:
+        """:meth:`regions` without a whole city whose gu are listed too ("성남시" beside
+        "성남시 수정구"): each restaurant counted once."""
+        regions = self.regions()
+        split = {(sd, sg.split(" ", 1)[0]) for sd, sg, _ in regions if " " in sg}
+        return [r for r in regions if (r[0], r[1]) not in split]
+
+    def line(self, documents: int, limit: int = 5) -> str:
+        """One line for people: the districts with most restaurants and the total,
+        ``"식당 11,854곳 · 서울 송파구 6,561곳, 강동구 1,902곳 … 외 12개 지역"``."""
+        districts = self.districts()
+        shown = districts[:limit]
+        parts: list[str] = []
+        last_sido = None
+        for sido, sigungu, n in shown:
+            name = sigungu if sido == last_sido else f"{sido} {sigungu}"
+            parts.append(f"{name} {n:,}곳")
+            last_sido = sido
+        rest = len(districts) - len(shown)
+        text = f"식당 {documents:,}곳 · " + ", ".join(parts) if parts else f"식당 {documents:,}곳"
+        return f"{text} 외 {rest}개 지역" if rest > 0 else text

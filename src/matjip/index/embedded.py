@@ -768,6 +768,9 @@ class EmbeddedIndex:
         texts, so the first real search is not slow. Not part of :meth:`load`: Kiwi takes
         seconds and is shared by the process."""
         query_terms("맛집 데이트")
+        warm = getattr(self.embedder, "warm", None)
+        if callable(warm):
+            warm()
         self.embedder.embed_query("맛집 데이트")
         if self._snap is not None and self.count():
             for name in ("addr_keys", "menu_vocab", "title_keys"):  # substring search texts

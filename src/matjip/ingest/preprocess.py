@@ -18,9 +18,10 @@ from matjip.ingest.hours import parse_business_hours
 from matjip.ingest.price import parse_price
 from matjip.ingest.summary import build_summary
 from matjip.kinds import kinds
+from matjip.vocab import vocab
 
 # Bump when preprocessing changes in a way that must re-process stored documents.
-PIPELINE_VERSION = "2"  # 2: restaurant kinds
+PIPELINE_VERSION = "3"  # 2: restaurant kinds; 3: menu badges ("추천") dropped
 
 
 def preprocess(doc: CrawlDocument) -> Restaurant:
@@ -34,7 +35,7 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
     menus: list[MenuItem] = []
     for m in doc.menus:
         name = normalize_space(m.name)
-        if not name:
+        if not name or vocab().is_menu_badge(name):  # "추천": a crawl badge, not a dish
             continue
         parsed = parse_price(m.price)
         menus.append(

@@ -11,6 +11,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import Card, SearchPlan, Shown, TurnEvent
 from matjip.agent.state import AgentState, HitRecord
 from matjip.index.request import SearchHit
+from matjip.vocab import vocab
 
 
 def emit(event: str, data: Any) -> None:
@@ -53,11 +54,23 @@ def shown_for(records: list[HitRecord], res: Resources) -> list[Shown]:
     return out
 
 
-def card_for(s: Shown, now: datetime) -> Card:
+def card_for(s: Shown, now: datetime, plan: SearchPlan | None = None) -> Card:
+    """The card of a shown document; ``plan``'s location (when it has coordinates) is where the
+    directions link starts."""
     from matjip.agent.answer import hours_today
+    from matjip.agent.cardinfo import map_links, open_status, price_band, walk_minutes
 
     d = s.doc
-    menus = [{"name": m.name, "price": m.price} for m in (d.priced_menus() or d.menus)[:3]]
+    dishes = [m for m in d.menus if not vocab().is_menu_badge(m.name)]
+    priced = [m for m in dishes if m.price is not None]
+    menus = [{"name": m.name, "price": m.price} for m in (priced or dishes)[:3]]
+    loc = plan.location if plan is not None else None
+    origin = (
+        (loc.name, loc.lat, loc.lon)
+        if loc is not None and loc.lat is not None and loc.lon is not None
+        else None
+    )
+    links = map_links(d, origin)
     return Card(
         id=d.place_id,
         name=d.title,
@@ -67,11 +80,18 @@ def card_for(s: Shown, now: datetime) -> Card:
         distance_m=s.distance_m,
         lat=d.lat,
         lon=d.lon,
-        matched=list(s.matched),
+        matched=list(dict.fromkeys(s.matched)),
         menus=menus,
         hours_today=hours_today(d, now),
         score=s.score,
         telephone=d.telephone,
+        url=links[0].url if links else None,
+        map_links=links,
+        open_status=open_status(d.hours, now),
+        rating=d.rating if d.rating else None,
+        review_count=d.review_count if d.review_count else None,
+        price_band=price_band(d),
+        walk_minutes=walk_minutes(s.distance_m) if origin is not None else None,
     )
 
 

@@ -105,7 +105,7 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
             history.append(loc)
         update["location_history"] = history[-10:]
     now = turn_now(state, res)
-    cards = [card_for(s, now) for s in shown_for(hits, res)]
+    cards = [card_for(s, now, p) for s in shown_for(hits, res)]
     update["cards"] = cards  # the turn result reuses them
     web = state.get("web_sources") or []
     shown: list[dict[str, Any]] = [c.model_dump(mode="json") for c in cards]

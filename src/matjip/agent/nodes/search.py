@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime, timedelta
 from typing import Any
@@ -499,6 +500,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits = [h for h in hits if _typical_price_ok(h, p, overall=bool(state.get("cheaper")))]
     if p.sort == "rating":
         hits.sort(key=_rating_key, reverse=True)
+    elif p.sort == "price":
+        # cheapest typical price first; places with no priced menu last
+        hits.sort(key=lambda h: _typical_price(h.document, p.kinds) or math.inf)
     elif p.sort != "distance":
         # specialists first (a kind shown by the category or the name before one read off a
         # menu), then — for a "near" search — the closer ones, in steps of 400 m

@@ -13,7 +13,14 @@ from fastapi.responses import JSONResponse, Response
 
 from matjip import __version__
 from matjip.api.problems import problem_responses
-from matjip.api.schemas import HealthResponse, PlaceCandidate, PlacesResponse
+from matjip.api.schemas import (
+    CoverageRegion,
+    CoverageResponse,
+    EmbedderInfo,
+    HealthResponse,
+    PlaceCandidate,
+    PlacesResponse,
+)
 from matjip.api.state import Api
 from matjip.documents import Restaurant
 from matjip.errors import ProblemError
@@ -138,7 +145,7 @@ async def health(api: Api) -> JSONResponse:
     res = api.resources()
     index = getattr(res, "index", None)
     documents: int | None = None
-    embedder: str | None = s.embedder
+    embedder = EmbedderInfo(name=s.embedder, configured=s.embedder)
     detail: str | None = None
     if index is not None:
         try:
@@ -146,8 +153,14 @@ async def health(api: Api) -> JSONResponse:
             stats = await anyio.to_thread.run_sync(index.stats)
             built = stats.get("embedder") if isinstance(stats, dict) else None
             if isinstance(built, dict):  # the index reports {"name": ..., "dim": ...}
-                built = built.get("name")
-            embedder = str(built or embedder)
+                dim = built.get("dim")
+                embedder = EmbedderInfo(
+                    name=str(built.get("name") or s.embedder),
+                    dim=int(dim) if isinstance(dim, int | float) else None,
+                    configured=s.embedder,
+                )
+            elif isinstance(built, str) and built:
+                embedder = EmbedderInfo(name=built, configured=s.embedder)
         except Exception:
             detail = "색인 정보를 읽지 못했습니다."
     loaded = api.agent is not None and index is not None and documents is not None
@@ -159,6 +172,7 @@ async def health(api: Api) -> JSONResponse:
         index_loaded=loaded,
         documents=documents,
         embedder=embedder,
+        data_key=s.data_key,
         llm_provider=s.llm_provider,
         providers={
             "llm": s.llm_provider != "none",
@@ -167,3 +181,25 @@ async def health(api: Api) -> JSONResponse:
         detail=detail,
     )
     return JSONResponse(body.model_dump(mode="json"), status_code=200)
+
+
+@router.get(
+    "/v1/coverage",
+    response_model=CoverageResponse,
+    tags=["meta"],
+    summary="What the data covers (districts with most restaurants)",
+    responses=problem_responses(429, 503),
+)
+async def coverage(api: Api) -> CoverageResponse:
+    from matjip.agent.coverage import coverage_summary
+
+    await api.require_agent()
+    res = api.resources()
+    if res is None or getattr(res, "index", None) is None:
+        raise ProblemError(503, "검색 색인이 준비되지 않았습니다.", kind="index-unavailable")
+    summary = await anyio.to_thread.run_sync(coverage_summary, res)
+    return CoverageResponse(
+        documents=summary.documents,
+        regions=[CoverageRegion(sido=a, sigungu=b, restaurants=n) for a, b, n in summary.regions],
+        summary=summary.line,
+    )

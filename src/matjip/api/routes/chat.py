@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 
+import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from matjip.agent.models import MoreResult
 from matjip.api.problems import problem_responses
-from matjip.api.schemas import ChatRequest
+from matjip.api.schemas import ChatRequest, ResultsRequest
 from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
@@ -107,3 +110,22 @@ async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
             yield sse_frame(event, data)
 
     return StreamingResponse(frames(), media_type="text/event-stream", headers=SSE_HEADERS)
+
+
+@router.post(
+    "/v1/results",
+    summary="More results (더 보기) or another order (가까운 순 / 평점 순 / 가격 순)",
+    response_model=MoreResult,
+    responses=problem_responses(413, 422, 429, 503),
+)
+async def more_results(body: ResultsRequest, api: Api) -> MoreResult:
+    """The session's last search again, as a validated plan with ``sort`` and ``exclude_ids``
+    (the places already shown). The session's context follows: "네 번째 집" is the fourth card
+    on screen afterwards. ``exhausted`` is true when fewer cards than a page came back."""
+    agent = await api.require_agent()
+    more = getattr(agent, "more", None)
+    if not callable(more):
+        raise ProblemError(503, "이 서버에서는 결과를 더 볼 수 없습니다.", kind="not-available")
+    result = await anyio.to_thread.run_sync(partial(more, body.session_id, body.sort, body.exclude_ids))
+    assert isinstance(result, MoreResult)
+    return result

@@ -30,6 +30,54 @@
     return node;
   }
 
+  // --- safe markdown: **bold**, "- " lists, "1. " lists, paragraphs and line breaks. Every piece of
+  // text is set with textContent / text nodes, so markup in the data is shown, never run.
+  function inlineMd(parent, text) {
+    for (const part of text.split(/(\*\*[^*\n]+?\*\*)/)) {
+      if (!part) continue;
+      if (part.length > 4 && part.startsWith("**") && part.endsWith("**")) {
+        parent.appendChild(elem("strong", null, part.slice(2, -2)));
+      } else {
+        parent.appendChild(document.createTextNode(part));
+      }
+    }
+  }
+
+  function renderMarkdown(text) {
+    const frag = document.createDocumentFragment();
+    let list = null;
+    let para = null;
+    for (const raw of String(text).split("\n")) {
+      const line = raw.replace(/\s+$/, "");
+      const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
+      const numbered = /^\s*(\d{1,3})[.)]\s+(.*)$/.exec(line);
+      if (bullet || numbered) {
+        const tag = bullet ? "UL" : "OL";
+        if (!list || list.tagName !== tag) {
+          list = elem(tag.toLowerCase());
+          if (numbered) list.start = Number(numbered[1]);
+          frag.appendChild(list);
+        }
+        const li = elem("li");
+        inlineMd(li, bullet ? bullet[1] : numbered[2]);
+        list.appendChild(li);
+        para = null;
+        continue;
+      }
+      list = null;
+      if (!line.trim()) { para = null; continue; }
+      if (para) para.appendChild(document.createElement("br"));
+      else { para = elem("p"); frag.appendChild(para); }
+      inlineMd(para, line);
+    }
+    return frag;
+  }
+  window.matjipRenderMarkdown = renderMarkdown;
+
+  const OPEN_STATES = ["open", "closing_soon", "break", "before_open", "closed_now", "day_off", "unknown"];
+
+  function safeUrl(url) { return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null; }
+
   function won(n) { return typeof n === "number" ? n.toLocaleString("ko-KR") + "원" : ""; }
 
   function scrollDown() { log.scrollTop = log.scrollHeight; }
@@ -58,12 +106,10 @@
     msg.dataset.testid = "assistant-message";
     const bubble = elem("div", "bubble pending answer");
     bubble.dataset.testid = "answer";
-    const text = document.createTextNode("");
-    bubble.appendChild(text);
     msg.appendChild(bubble);
     log.appendChild(msg);
     scrollDown();
-    return { msg, bubble, text, plan: null, trace: null, cards: [] };
+    return { msg, bubble, raw: "", plan: null, trace: null, cards: [], sort: null };
   }
 
   function renderCards(turn, cards) {
@@ -99,6 +145,39 @@
       menus.appendChild(li);
     }
     if (!menus.children.length) menus.remove();
+    const status = node.querySelector(".open-status");
+    if (card.open_status && card.open_status.label) {
+      status.textContent = card.open_status.label;
+      if (OPEN_STATES.includes(card.open_status.state)) status.classList.add(card.open_status.state);
+    } else if (card.source_type === "web") {
+      node.querySelector(".card-status").remove();
+    } else {
+      status.textContent = "영업시간 정보 없음";
+    }
+    const facts = [];
+    if (typeof card.rating === "number") {
+      facts.push("★ " + card.rating.toFixed(1) + (card.review_count ? ` (리뷰 ${card.review_count.toLocaleString("ko-KR")})` : ""));
+    }
+    if (card.price_band) {
+      const pb = card.price_band;
+      const range = pb.min_won === pb.max_won ? won(pb.min_won) : `${won(pb.min_won)}~${won(pb.max_won)}`;
+      facts.push(`${pb.label} (메뉴 ${range})`);
+    }
+    if (typeof card.walk_minutes === "number") facts.push(`도보 약 ${card.walk_minutes}분`);
+    const factsEl = node.querySelector(".card-facts");
+    if (facts.length) factsEl.textContent = facts.join(" · "); else factsEl.remove();
+    const maps = node.querySelector(".card-maps");
+    for (const link of card.map_links || []) {
+      const href = safeUrl(link.url);
+      if (!href) continue;
+      const a = elem("a", "card-map ghost small" + (link.kind === "directions" ? " directions" : ""), link.label);
+      a.href = href;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      a.dataset.testid = link.kind === "directions" ? "directions-link" : "map-link";
+      a.addEventListener("click", (ev) => ev.stopPropagation());
+      maps.appendChild(a);
+    }
     const hours = node.querySelector(".card-hours");
     if (card.hours_today) hours.textContent = "오늘 " + card.hours_today; else hours.remove();
     const addr = node.querySelector(".card-address");
@@ -109,13 +188,87 @@
     const detail = node.querySelector(".card-detail");
     if (card.source_type === "web") {
       detail.remove();
-      if (card.url) { web.hidden = false; web.href = card.url; }
+      const href = safeUrl(card.url);
+      if (href) { web.hidden = false; web.href = href; }
     } else {
       detail.addEventListener("click", (ev) => { ev.stopPropagation(); toggleDetail(node, card.id); });
     }
     node.addEventListener("click", () => { highlightCard(card.id, false); map.focus(card.id); });
     node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { highlightCard(card.id, false); map.focus(card.id); } });
     return node;
+  }
+
+  // --- sort and "더 보기": POST /v1/results re-runs the session's last search as a plan with
+  // another order, or without the places already shown ---------------------------------------
+  const SORTS = [["relevance", "추천 순"], ["distance", "가까운 순"], ["rating", "평점 순"], ["price", "가격 순"]];
+
+  function internalIds(turn) { return turn.cards.filter((c) => c.source_type !== "web").map((c) => c.id); }
+
+  function addResultTools(turn) {
+    const internal = turn.cards.filter((c) => c.source_type !== "web");
+    if (!sessionId || !turn.plan || turn.plan.intent !== "search" || !internal.length) return;
+    // only the latest search can be paged: older tools would page the newest search
+    document.querySelectorAll(".result-tools, .more-btn").forEach((n) => n.remove());
+    turn.sort = turn.plan.sort || "relevance";
+    const bar = elem("div", "result-tools");
+    bar.dataset.testid = "sort-bar";
+    bar.appendChild(elem("span", "label", "정렬"));
+    const hasPoint = !!(turn.plan.location && typeof turn.plan.location.lat === "number");
+    for (const [key, label] of SORTS) {
+      const b = elem("button", "sort-btn ghost small", label);
+      b.type = "button";
+      b.dataset.sort = key;
+      b.setAttribute("aria-pressed", String(key === turn.sort));
+      if (key === "distance" && !hasPoint) { b.disabled = true; b.title = "기준 위치가 있는 검색에서만 쓸 수 있어요"; }
+      b.addEventListener("click", () => { if (key !== turn.sort) loadResults(turn, key, false); });
+      bar.appendChild(b);
+    }
+    const box = turn.msg.querySelector(".cards");
+    turn.msg.insertBefore(bar, box);
+    const more = elem("button", "more-btn ghost", "더 보기");
+    more.type = "button";
+    more.dataset.testid = "more";
+    more.addEventListener("click", () => loadResults(turn, turn.sort, true));
+    box.after(more);
+    turn.moreBtn = more;
+    turn.bar = bar;
+  }
+
+  async function loadResults(turn, sort, append) {
+    if (busy) return;
+    setBusy(true);
+    turn.bar.querySelectorAll("button").forEach((b) => { b.dataset.wasDisabled = String(b.disabled); b.disabled = true; });
+    turn.moreBtn.disabled = true;
+    setStatus(append ? "결과를 더 불러오는 중…" : "다시 정렬하는 중…");
+    let exhausted = false;
+    try {
+      const r = await fetch("/v1/results", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ session_id: sessionId, sort, exclude_ids: append ? internalIds(turn) : [] }),
+      });
+      const body = await r.json();
+      if (!r.ok) { setStatus(body.detail || "결과를 불러오지 못했습니다."); return; }
+      const fresh = body.cards || [];
+      exhausted = !!body.exhausted;
+      turn.sort = sort;
+      if (body.plan) { turn.plan = body.plan; renderDebug(turn); }
+      const start = append ? turn.cards.length : 0;
+      renderCards(turn, append ? turn.cards.concat(fresh) : fresh);
+      const first = turn.msg.querySelectorAll(".card")[start];
+      if (append && first) first.scrollIntoView({ block: "nearest", inline: "start" });
+      setStatus((body.notes || []).join(" ") || (append && !fresh.length ? "더 보여 드릴 곳이 없어요." : ""));
+    } catch (err) {
+      setStatus("결과를 불러오지 못했습니다.");
+    } finally {
+      turn.bar.querySelectorAll("button").forEach((b) => {
+        b.disabled = b.dataset.wasDisabled === "true";
+        b.setAttribute("aria-pressed", String(b.dataset.sort === turn.sort));
+      });
+      turn.moreBtn.disabled = exhausted;
+      turn.moreBtn.textContent = exhausted ? "더 없어요" : "더 보기";
+      setBusy(false);
+    }
   }
 
   function highlightCard(id, scroll) {
@@ -299,6 +452,8 @@
             }
             break;
           case "plan":
+            // a new search: 정렬 and 더 보기 of an earlier one would page this one
+            if (!turn.plan) document.querySelectorAll(".result-tools, .more-btn").forEach((n) => n.remove());
             turn.plan = data;
             renderDebug(turn);
             break;
@@ -310,11 +465,13 @@
             break;
           case "answer":
             answered = true;
-            turn.text.appendData(String(data));
+            turn.raw += String(data);
+            turn.bubble.replaceChildren(renderMarkdown(turn.raw));
             scrollDown();
             break;
           case "answer_reset":
-            turn.text.data = "";
+            turn.raw = "";
+            turn.bubble.replaceChildren();
             break;
           case "trace":
             turn.trace = data;
@@ -333,7 +490,8 @@
       showError(turn, { detail: "서버와 연결이 끊어졌습니다. 다시 시도해 주세요." });
     } finally {
       turn.bubble.classList.remove("pending");
-      if (!answered && !turn.text.data) turn.bubble.remove();
+      if (!answered && !turn.raw) turn.bubble.remove();
+      addResultTools(turn);
       turn.msg.dataset.done = "true";
       setBusy(false);
       setStatus("");
@@ -412,5 +570,14 @@
     toggleMap.setAttribute("aria-expanded", String(!collapsed));
     if (!collapsed) map.render();
   });
+  (async () => {
+    try {
+      const r = await fetch("/v1/coverage", { headers: { Accept: "application/json" } });
+      if (!r.ok) return;
+      const body = await r.json();
+      const el = $("[data-testid=coverage]");
+      if (el && body.summary) { el.textContent = "데이터 범위: " + body.summary; el.hidden = false; }
+    } catch (err) { /* the page works without it */ }
+  })();
   window.matjip = { send, map };
 })();

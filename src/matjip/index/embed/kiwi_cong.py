@@ -299,11 +299,13 @@ class KiwiCongEmbedder:
             n_docs = int(z["n_docs"])
             mu, w = z["mu"], z["whiten"]
         kiwi = get_kiwi()
-        if not basis.matches(kiwi):
+        if not basis.matches(kiwi):  # loads Kiwi's model, which the first analysis needs anyway
             raise EmbedderMismatchError(
                 "The installed Kiwi model differs from the one the index was built with; rebuild the index"
             )
-        _lm_vocabulary(kiwi)  # built now (≈ 0.3 s) rather than during the first query
+        # The model's vocabulary table (a walk over every morpheme id) is only needed for a query
+        # morpheme the corpus never had; it is built then, or by warm() (`serve`, `chat`), so
+        # that a start for one question stays short.
         vectors: dict[Key, np.ndarray | None] = {}
         dfs: dict[Key, int] = {}
         for j, key in enumerate(zip(forms, tags, strict=True)):
@@ -361,6 +363,11 @@ class KiwiCongEmbedder:
         if self._mu is None or self._w is None:
             return v
         return normalize(self._w @ (v - self._mu))
+
+    def warm(self) -> None:
+        """Build the model's vocabulary table now, so the first query with a new morpheme is
+        not slower than the rest (``matjip serve``, ``chat``)."""
+        _lm_vocabulary(get_kiwi())
 
     def _base_vectors(self, keys: Sequence[Key]) -> dict[Key, np.ndarray | None]:
         """Model vectors (step 1 applied, unit) of ``keys``, computed in one batch."""

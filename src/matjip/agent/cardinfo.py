@@ -1,0 +1,204 @@
+"""What a card says beside the document's own fields: is it open now, its price band, its map
+links and an estimated walking time. Wording and thresholds are data (``data/cards.toml``).
+
+Every value is derived from the document (parsed hours, priced menu lines, coordinates, place id
+and source) and the turn's time in the settings' time zone; what the document does not know is
+said plainly ("영업시간 정보 없음") or left out.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from urllib.parse import quote
+
+from pydantic import BaseModel, ConfigDict
+
+from matjip.agent.models import MapLink, OpenStatus, PriceBand
+from matjip.documents import Restaurant, TimeRange, WeeklySchedule
+from matjip.vocab import vocab
+
+CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
+
+
+class _PlacePage(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    source_contains: str
+    id_pattern: str
+    label: str
+    url: str
+
+
+class _Link(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    label: str
+    url: str
+
+
+class _Walking(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    metres_per_minute: float
+    max_metres: float
+
+
+class _OpenStatusConf(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    closing_soon_minutes: int
+
+
+class _Band(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    below: int | None = None
+    label: str
+
+
+class CardsConfig(BaseModel):
+    """The contents of ``cards.toml``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    place_page: tuple[_PlacePage, ...]
+    search_link: tuple[_Link, ...]
+    directions: _Link
+    walking: _Walking
+    open_status: _OpenStatusConf
+    price_band: tuple[_Band, ...]
+
+
+@cache
+def cards_config() -> CardsConfig:
+    with CARDS_FILE.open("rb") as f:
+        return CardsConfig.model_validate(tomllib.load(f))
+
+
+# --- open status ---------------------------------------------------------------------------
+
+
+def _hhmm(minute: int) -> str:
+    m = minute if minute == 1440 else minute % 1440  # "24:00 마감", "02:40 마감" (overnight)
+    return f"{m // 60:02d}:{m % 60:02d}"
+
+
+def _ranges_today(hours: WeeklySchedule, weekday: int) -> tuple[list[TimeRange], list[TimeRange]]:
+    """Today's open ranges and breaks in today's minutes, with yesterday's overnight tail."""
+    opens: list[TimeRange] = []
+    breaks: list[TimeRange] = []
+    yesterday = hours.days.get((weekday - 1) % 7)
+    if yesterday is not None:
+        for r in yesterday.open:
+            if r.end > 1440:
+                opens.append(TimeRange(start=0, end=r.end - 1440))
+    today = hours.days.get(weekday)
+    if today is not None:
+        opens += today.open
+        breaks += today.breaks
+    return opens, breaks
+
+
+def open_status(hours: WeeklySchedule | None, now: datetime) -> OpenStatus:
+    """ "영업 중 · 22:00 마감", "곧 마감 · 22:00", "브레이크타임 15:00–17:00", "영업 전 · 11:00 오픈",
+    "오늘 영업 종료", "오늘 휴무" or "영업시간 정보 없음", read from the parsed weekly hours at ``now``
+    (a time in the settings' time zone). Unparsed hours are unknown, never guessed."""
+    if hours is None or not hours.parsed or not hours.days:
+        return OpenStatus(state="unknown", label="영업시간 정보 없음")
+    soon = cards_config().open_status.closing_soon_minutes
+    wd = now.weekday()
+    minute = now.hour * 60 + now.minute
+    opens, breaks = _ranges_today(hours, wd)
+    for b in breaks:
+        if b.contains(minute):
+            return OpenStatus(state="break", label=f"브레이크타임 {_hhmm(b.start)}–{_hhmm(b.end)}")
+    for r in opens:
+        if r.contains(minute):
+            if r.start == 0 and r.end >= 1440 and not breaks:
+                return OpenStatus(state="open", label="영업 중 · 24시간")
+            upcoming = [b for b in breaks if r.start <= b.start and minute < b.start < r.end]
+            if upcoming:
+                at = min(b.start for b in upcoming)
+                label, soon_label = f"{_hhmm(at)} 브레이크타임", f"곧 브레이크타임 · {_hhmm(at)}"
+            else:
+                at = r.end
+                label, soon_label = f"{_hhmm(at)} 마감", f"곧 마감 · {_hhmm(at)}"
+            if at - minute <= soon:
+                return OpenStatus(state="closing_soon", label=soon_label)
+            return OpenStatus(state="open", label=f"영업 중 · {label}")
+    if wd not in hours.days:
+        if wd in hours.closed:
+            return OpenStatus(state="day_off", label="오늘 휴무")
+        return OpenStatus(state="unknown", label="오늘 영업시간 정보 없음")
+    later = [r.start for r in opens if r.start > minute]
+    if later:
+        return OpenStatus(state="before_open", label=f"영업 전 · {_hhmm(min(later))} 오픈")
+    return OpenStatus(state="closed_now", label="오늘 영업 종료")
+
+
+# --- price band ----------------------------------------------------------------------------
+
+
+def price_band(doc: Restaurant) -> PriceBand | None:
+    """The band of the median priced menu line; ``None`` when no menu line has a price."""
+    prices = sorted(
+        m.price
+        for m in doc.menus
+        if m.price is not None and m.price > 0 and not vocab().is_menu_badge(m.name)
+    )
+    if not prices:
+        return None
+    median = prices[len(prices) // 2]
+    bands = cards_config().price_band
+    label = next((b.label for b in bands if b.below is None or median < b.below), bands[-1].label)
+    return PriceBand(
+        label=label, median_won=median, min_won=prices[0], max_won=prices[-1], priced_items=len(prices)
+    )
+
+
+# --- map links -----------------------------------------------------------------------------
+
+
+def _q(value: object) -> str:
+    return quote(str(value), safe="")
+
+
+def _link_name(text: str) -> str:
+    """A name for the Kakao link scheme, which separates fields with "," and "/"."""
+    return " ".join(re.sub(r"[,/]", " ", text).split())
+
+
+def map_links(doc: Restaurant, origin: tuple[str, float, float] | None = None) -> list[MapLink]:
+    """The place page on Kakao Map for a Kakao place id, map searches otherwise, and directions
+    from ``origin`` (name, lat, lon: the search location) when both ends have coordinates."""
+    conf = cards_config()
+    links: list[MapLink] = []
+    source = (doc.source or "").lower()
+    for page in conf.place_page:
+        if page.source_contains in source and re.match(page.id_pattern, doc.place_id):
+            links.append(MapLink(kind="place", label=page.label, url=page.url.format(id=_q(doc.place_id))))
+            break
+    if not links:
+        region = " ".join(doc.display_address.split()[:2])
+        query = f"{doc.title} {region}".strip()
+        for s in conf.search_link:
+            links.append(MapLink(kind="search", label=s.label, url=s.url.format(query=_q(query))))
+    if origin is not None and doc.lat is not None and doc.lon is not None:
+        name, lat, lon = origin
+        url = conf.directions.url.format(
+            from_name=_q(_link_name(name) or "출발"),
+            from_lat=f"{lat:.6f}",
+            from_lon=f"{lon:.6f}",
+            name=_q(_link_name(doc.title) or "도착"),
+            lat=f"{doc.lat:.6f}",
+            lon=f"{doc.lon:.6f}",
+        )
+        links.append(MapLink(kind="directions", label=conf.directions.label, url=url))
+    return links
+
+
+def walk_minutes(distance_m: float | None) -> int | None:
+    """Minutes on foot over the straight-line distance (an estimate), up to ``max_metres``."""
+    w = cards_config().walking
+    if distance_m is None or distance_m > w.max_metres:
+        return None
+    return max(1, round(distance_m / w.metres_per_minute))
