@@ -36,6 +36,8 @@ class Evidence(BaseModel):
     start: int | None = None
     end: int | None = None
     count: int | None = None  # visitor-tag count when the source is reviewKeywords
+    support: int | None = None  # reviews that support the value ("리뷰 12건 중 5건": 5) ...
+    reviews: int | None = None  # ... of this many reviews read (12)
 
 
 class TimeRange(BaseModel):

@@ -26,7 +26,15 @@ from matjip.vocab import check_names, vocab
 
 Target = tuple[EnrichField, str]
 
-CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
+def _merge(table: dict[str, tuple[str, ...]], field: str) -> dict[str, tuple[str, ...]]:
+    """``table`` plus the review surfaces ``data/vocabulary.toml`` lists for ``field`` (new values last)."""
+    out = dict(table)
+    for value, surfaces in vocab().surfaces(field, "review").items():
+        out[value] = out.get(value, ()) + tuple(s for s in surfaces if s not in out.get(value, ()))
+    return out
+
+
+_CONVENIENCE: dict[str, tuple[str, ...]] = {
     "주차": (
         "주차",
         "주차장",
@@ -113,10 +121,8 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
     ),
     "단체석": (
         "단체석",
-        "단체 예약",
         "단체룸",
         "단체 룸",
-        "단체 손님",
         "단체 좌석",
         "대형 테이블",
         "긴 테이블",
@@ -132,11 +138,15 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
         "놀이 공간",
         "놀이시설",
     ),
-    "유아의자": ("유아의자", "유아 의자", "아기의자", "아기 의자", "아기 식탁의자", "유아용 의자"),
+    "유아의자": ("유아의자", "유아 의자", "아기의자", "아기 의자", "아기 식탁의자", "유아용 의자", "애기 의자"),
 }
+
+
+_CONVENIENCE = _merge(_CONVENIENCE, "convenience")
+CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {name: _CONVENIENCE.get(name, ()) for name in vocab().conveniences}
 check_names(CONVENIENCE, vocab().conveniences, "ingest.enrich.lexicon.CONVENIENCE", complete=True)
 
-ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = {
+_ATMOSPHERE: dict[str, tuple[str, ...]] = {
     "분위기 좋은": (
         "분위기 좋",
         "분위기 있",
@@ -211,8 +221,9 @@ ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = {
     "캐주얼한": ("캐주얼",),
     "힙한": ("힙한", "힙하", "힙해", "트렌디"),
 }
+ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = _merge(_ATMOSPHERE, "atmosphere")
 
-OCCASION: Final[dict[str, tuple[str, ...]]] = {
+_OCCASION: dict[str, tuple[str, ...]] = {
     "데이트": ("데이트", "데이트 코스", "연인", "여자친구", "남자친구", "여친", "남친", "커플", "소개팅"),
     "회식": ("회식", "팀 회식", "부서 회식", "회사 동료", "직장 동료", "동료들이랑", "동료들과"),
     "단체": ("단체", "단체로", "단체 손님", "단체 예약", "단체석", "여럿이", "여러 명이"),
@@ -279,6 +290,7 @@ OCCASION: Final[dict[str, tuple[str, ...]]] = {
     "해장": ("해장", "해장하기", "속풀이", "숙취"),
     "외식": ("외식",),
 }
+OCCASION: Final[dict[str, tuple[str, ...]]] = _merge(_OCCASION, "occasion")
 
 FEATURES: Final[dict[str, tuple[str, ...]]] = {
     "맛있는": ("맛있", "맛나", "존맛", "꿀맛", "맛도리", "jmt", "맛 좋"),
