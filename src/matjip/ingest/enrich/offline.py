@@ -420,9 +420,10 @@ class _Text:
 
 
 def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
+    """Whether clause ``c`` has a predicate ending after ``after`` (the mention's own morphemes count)."""
     p = rules().p
     for m in ctx.morphs[c.first : c.last + 1]:
-        if m.start < after:
+        if m.end <= after:
             continue
         base = m.tag.split("-")[0]
         if base in _PRED_TAGS or m.form in p.absence or m.form in p.difficulty:
@@ -442,6 +443,8 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
             continue
         base = m.tag.split("-")[0]
         form = m.form
+        if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
+            form = form[:-1]  # "협소하" → "협소"
         if (base == "MAG" and form in p.absence_adverbs) or (
             form in p.absence and base in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV")
         ):
@@ -482,8 +485,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     own = ctx.clauses[k]
     s_start, s_end = ctx.sentence_span(k)
     for before, after, window in r.sense.get(target, ()):
-        if before.search(text[max(s_start, hit.start - window) : hit.start]) or after.search(
-            text[hit.end : min(s_end, hit.end + window)]
+        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
+            after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
         ):
             return None, hit.start, hit.end
     for who in r.subject.get(target, ()):
@@ -505,9 +508,9 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     purpose = r.purpose.match(text, hit.end) is not None
     last = own
     for _ in range(2):
-        if last.kind in ("final", "question", "cond") and _has_pred(ctx, last, hit.end):
+        if last.kind in ("final", "question", "cond") and _has_pred(ctx, last, hit.start):
             break
-        fragment = not _has_pred(ctx, last, hit.end)
+        fragment = not _has_pred(ctx, last, hit.start)
         carry = fragment or (
             last.kind in ("cause", "contrast") and not adjective and not absence and not difficulty and not strong
         )

@@ -71,8 +71,8 @@ class SenseRule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     value: str
-    before: str = "^$"
-    after: str = "^$"
+    before: str | None = None
+    after: str | None = None
     window: int = 16
 
     @field_validator("value")
@@ -126,10 +126,14 @@ class CompiledRules:
         self.rather_not = re.compile(f.rather_not)
         self.wish = re.compile(f.wish)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
-        self.sense: dict[Target, list[tuple[re.Pattern[str], re.Pattern[str], int]]] = {}
+        self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
             self.sense.setdefault(parse_target(s.value), []).append(
-                (re.compile(s.before), re.compile(s.after), s.window)
+                (
+                    re.compile(s.before) if s.before else None,
+                    re.compile(s.after) if s.after else None,
+                    s.window,
+                )
             )
         self.subject: dict[Target, list[re.Pattern[str]]] = {}
         for sub in raw.subject:
