@@ -37,6 +37,7 @@ def _merge(table: dict[str, tuple[str, ...]], field: str) -> dict[str, tuple[str
 _CONVENIENCE: dict[str, tuple[str, ...]] = {
     "주차": (
         "주차",
+        "쥬차",
         "주차장",
         "주차 가능",
         "주차 공간",
@@ -96,6 +97,9 @@ _CONVENIENCE: dict[str, tuple[str, ...]] = {
         "애견동반",
         "애견 동반",
         "강아지 동반",
+        "강아지 데려",
+        "강아지 데리고",
+        "반려견 데리고",
         "강아지랑",
         "강아지와",
         "펫프렌들리",

@@ -312,8 +312,9 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
                 continue
             if bounds is None:
                 bounds = {m.start for m in morphs} | {m.end for m in morphs} | {n}
-            if mm.end() in bounds:
-                hits.append(_Hit(pos, mm.end(), matcher))
+            e = mm.end()
+            if e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds):  # "깨끗" in 깨끗하/VA
+                hits.append(_Hit(pos, e, matcher))
     if not hits:
         return hits
     excluded: list[tuple[int, int]] = []
@@ -375,6 +376,10 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
             if nxt is not None and nxt.tag == "SF":
                 continue
             kind = "question" if m.form in p.question_endings else "final"
+        elif base == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
+            kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB
+        elif base == "EC" and nxt is not None and nxt.tag.startswith("VX"):
+            continue  # "-고 싶", "-어 주": an auxiliary continues the clause
         elif base == "EC" and m.form not in p.continuing_endings:
             if m.form in p.contrast_endings:
                 kind = "contrast"
@@ -502,12 +507,16 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         if prev.tag == "MAG" and prev.form in r.p.absence_adverbs and not text[prev.end : hit.start].strip():
             absence += 1
     if own.kind == "cond" and not absence:
-        forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end}
+        forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
         if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
             return False, own.start, own.end
-    purpose = r.purpose.match(text, hit.end) is not None
+    purpose = r.purpose.match(text[hit.start : own.end]) is not None
+    # a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") is judged on its own clause
+    turned = bool(
+        r.expectation.search(text, hit.end, own.end) or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
+    )
     last = own
-    for _ in range(2):
+    for _ in range(0 if turned else 2):
         if last.kind in ("final", "question", "cond") and _has_pred(ctx, last, hit.start):
             break
         fragment = not _has_pred(ctx, last, hit.start)
@@ -535,13 +544,17 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         return None, own.start, end
     if purpose:
         return (strong and not difficulty and not absence), own.start, end
-    if r.rather_not.search(text, hit.end, end) or (target[0] == "convenience" and r.wish.search(text, hit.end, end)):
+    if (
+        r.rather_not.search(text, hit.end, end)
+        or r.counterfactual.search(text, hit.end, end)
+        or (target[0] == "convenience" and r.wish.search(text, hit.end, end))
+    ):
         return False, own.start, end
     negated = (difficulty > 0) != (absence % 2 == 1)
     if sticky and not (difficulty > 1 and absence % 2 == 1):
         negated = True
     positive = not negated
-    if r.expectation.search(text, hit.end, own.end) or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40)):
+    if turned:
         positive = not positive
     return positive, own.start, end
 

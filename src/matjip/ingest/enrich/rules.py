@@ -65,6 +65,7 @@ class Frames(BaseModel):
     hearsay: str
     rather_not: str
     wish: str
+    counterfactual: str
 
 
 class SenseRule(BaseModel):
@@ -125,6 +126,7 @@ class CompiledRules:
         self.hearsay = re.compile(f.hearsay)
         self.rather_not = re.compile(f.rather_not)
         self.wish = re.compile(f.wish)
+        self.counterfactual = re.compile(f.counterfactual)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
