@@ -411,17 +411,20 @@ class _Text:
     starts: list[int]
     clauses: list[_Clause]
     hit_starts: list[int]
+    sentences: dict[int, tuple[int, int]] = field(default_factory=dict)
+    clause_ends: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for c in self.clauses:
+            s, _ = self.sentences.get(c.sentence, (c.start, c.end))
+            self.sentences[c.sentence] = (s, c.end)
+        self.clause_ends = [c.end for c in self.clauses]
 
     def clause_at(self, pos: int) -> int:
-        for k, c in enumerate(self.clauses):
-            if pos < c.end:
-                return k
-        return len(self.clauses) - 1
+        return min(bisect_left(self.clause_ends, pos + 1), len(self.clauses) - 1)
 
     def sentence_span(self, k: int) -> tuple[int, int]:
-        sent = self.clauses[k].sentence
-        cs = [c for c in self.clauses if c.sentence == sent]
-        return cs[0].start, cs[-1].end
+        return self.sentences[self.clauses[k].sentence]
 
 
 def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
@@ -523,9 +526,9 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         carry = fragment or (
             last.kind in ("cause", "contrast") and not adjective and not absence and not difficulty and not strong
         )
-        if not carry or last is ctx.clauses[-1]:
+        if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
-        nxt = ctx.clauses[ctx.clauses.index(last) + 1]
+        nxt = ctx.clauses[ctx.clause_at(last.start) + 1]
         j = bisect_left(ctx.hit_starts, nxt.start)
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
