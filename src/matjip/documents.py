@@ -72,6 +72,10 @@ class WeeklySchedule(BaseModel):
     closed: list[int] = Field(default_factory=list)
     closed_note: str | None = None  # e.g. "둘째,넷째 일요일"
     note: str | None = None  # parenthesised remark kept verbatim
+    # what the crawled string is: a weekly timetable, a live status ("17:00에 영업 시작", "영업 전")
+    # or a note (a dated closure, free text); only a plausible timetable becomes ``days``
+    kind: Literal["timetable", "status", "note"] = "timetable"
+    implausible: bool = False  # a timetable that cannot be right ("매일 11:30 - 11:00"): treated as unknown
 
     def is_open(self, when: datetime) -> bool | None:
         """True/False when the schedule decides it, None when unknown."""

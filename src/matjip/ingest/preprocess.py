@@ -47,6 +47,8 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
     hours = parse_business_hours(doc.businessHours)
     if doc.businessHours and (hours is None or not hours.parsed):
         flags.append("hours_unparsed")
+    if hours is not None and hours.implausible:
+        flags.append("hours_implausible")
     address = normalize_space(doc.address)
     road = normalize_space(doc.roadAddress)
     if not address and not road:
