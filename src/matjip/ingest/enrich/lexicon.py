@@ -474,11 +474,12 @@ CATEGORY_RULES: Final[tuple[tuple[tuple[str, ...], tuple[Target, ...]], ...]] = 
             "전통,민속주점",
             "바(BAR)",
             "맥주,호프",
+            "오뎅,꼬치",
         ),
         (("occasion", "술자리"),),
     ),
     (
-        ("육류,고기", "육류", "고기", "삼겹살", "갈비", "곱창,막창", "양꼬치", "고기뷔페"),
+        ("육류,고기", "육류,고기요리", "육류", "고기", "삼겹살", "갈비", "곱창,막창", "양꼬치", "고기뷔페"),
         (("occasion", "회식"), ("occasion", "단체")),
     ),
     (("분식", "국밥", "찌개,국밥", "도시락", "패스트푸드", "기사식당"), (("occasion", "혼밥"),)),
@@ -487,7 +488,7 @@ CATEGORY_RULES: Final[tuple[tuple[tuple[str, ...], tuple[Target, ...]], ...]] = 
 )
 # For "육류,고기"-like rules only the *leaf* segment counts (한식>육류,고기>족발,보쌈 is not a
 # grill house); the others match any segment.
-CATEGORY_LEAF_ONLY: Final[frozenset[str]] = frozenset({"육류,고기", "육류", "고기"})
+CATEGORY_LEAF_ONLY: Final[frozenset[str]] = frozenset({"육류,고기", "육류,고기요리", "육류", "고기"})
 
 # Menu-name rules: (regex, target). Menu names are short, so plain regex search is enough.
 MENU_RULES: Final[tuple[tuple[str, Target], ...]] = (
