@@ -140,6 +140,8 @@ class Restaurant(BaseModel):
     occasion: list[str] = Field(default_factory=list)
     features: list[str] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
+    # reviews against a value ("주차가 어렵다는 리뷰가 3건"): ``support`` is how many reviews say so
+    evidence_against: list[Evidence] = Field(default_factory=list)
     summary: str = ""
     flags: list[str] = Field(default_factory=list)  # e.g. no_coordinates, hours_unparsed
     source: str | None = None
@@ -152,6 +154,9 @@ class Restaurant(BaseModel):
 
     def evidence_for(self, field: EnrichField, value: str) -> list[Evidence]:
         return [e for e in self.evidence if e.field == field and e.value == value]
+
+    def against_for(self, field: EnrichField, value: str) -> list[Evidence]:
+        return [e for e in self.evidence_against if e.field == field and e.value == value]
 
     def priced_menus(self) -> list[MenuItem]:
         return [m for m in self.menus if m.price is not None]

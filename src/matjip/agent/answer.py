@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from matjip.agent.models import SearchPlan, Shown
-from matjip.documents import Restaurant
+from matjip.documents import EnrichField, Evidence, Restaurant
 
 
 def won(value: int) -> str:
@@ -47,13 +47,26 @@ def hours_today(doc: Restaurant, now: datetime) -> str | None:
     return doc.hours.label_for(now.weekday()) or None
 
 
+# seed 003: what only reviews suggest is said with this caution
+REVIEW_CAUTION = "리뷰로만 추정한 거라 방문 전에 확인해 보세요."
+# asks whose answer always carries the caution (a place's rules change; a review is not a policy)
+ALWAYS_CAUTIOUS = frozenset({"반려동물", "콜키지", "놀이방", "유아의자", "24시"})
+
+
+def _review_count(ev: Evidence) -> str:
+    """ "리뷰 12건 중 5건 " when the evidence carries its support, else ""."""
+    if ev.support and ev.reviews:
+        return f"리뷰 {ev.reviews}건 중 {ev.support}건 "
+    return ""
+
+
 def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
     for ev in doc.evidence:
         if ev.field == field and ev.value == value:
             if ev.source == "reviewKeywords" and ev.count:
                 return f"방문자 태그 '{ev.span}' {ev.count}건"
             if ev.source.startswith("reviews"):
-                return f'리뷰 "{ev.span}"'
+                return f'{_review_count(ev)}리뷰 "{ev.span}"'
             if ev.source == "description":
                 return f'소개글 "{ev.span}"'
             return f"{ev.span}"
@@ -267,6 +280,33 @@ def _has_convenience(doc: Restaurant, value: str) -> tuple[bool, str | None]:
     return False, None
 
 
+def _review_only(doc: Restaurant, field: EnrichField, value: str) -> bool:
+    """Whether only reviews back the value (no tag, category, menu or owner's description)."""
+    sources = [ev.source for ev in doc.evidence_for(field, value)]
+    return bool(sources) and all(s.startswith("reviews") for s in sources)
+
+
+def convenience_answer(doc: Restaurant, value: str) -> str:
+    """Yes with counts and a quote, the negative evidence stated, or "모르겠어요" when nothing is said."""
+    label = "주차" if value == "주차" else value
+    ok, ev = _has_convenience(doc, value)
+    against = doc.against_for("convenience", value)
+    if ok:
+        line = f"네, {doc.title}은(는) {label} 가능해요" + (f" ({ev})." if ev else ".")
+        if against:
+            line += f" 다만 {label}이(가) 어렵다거나 안 된다는 리뷰도 {against[0].support}건 있어요."
+        if value in ALWAYS_CAUTIOUS or _review_only(doc, "convenience", value):
+            line += " " + REVIEW_CAUTION
+        return line + "\n"
+    if against:
+        n = against[0].support or len(against)
+        return (
+            f"{doc.title}은(는) {label}이(가) 어렵거나 안 된다는 리뷰가 {n}건 있어요"
+            f' (리뷰 "{against[0].span}"). {REVIEW_CAUTION}\n'
+        )
+    return f"{doc.title}의 {label} 정보는 모르겠어요. 리뷰에도 언급이 없어요. 방문 전에 전화로 확인해 보세요.\n"
+
+
 def information_lines(
     doc: Restaurant, asks: Sequence[str], conveniences: Sequence[str], now: datetime
 ) -> list[str]:
@@ -274,21 +314,12 @@ def information_lines(
     lines: list[str] = []
     wanted = list(dict.fromkeys(asks))
     for c in conveniences:
-        ok, ev = _has_convenience(doc, c)
-        if ok:
-            lines.append(f"네, {doc.title}은(는) {c} 가능해요" + (f" ({ev})." if ev else ".") + "\n")
-        else:
-            lines.append(f"{doc.title}의 {c} 정보가 없어요. 방문 전에 전화로 확인해 보세요.\n")
+        lines.append(convenience_answer(doc, c))
     for ask in wanted:
         if ask in ("parking", "convenience", "reservation") and conveniences:
             continue
         if ask == "parking":
-            ok, ev = _has_convenience(doc, "주차")
-            lines.append(
-                (f"네, {doc.title}은(는) 주차 가능해요" + (f" ({ev})." if ev else ".")) + "\n"
-                if ok
-                else f"{doc.title}의 주차 정보가 없어요.\n"
-            )
+            lines.append(convenience_answer(doc, "주차"))
         elif ask == "reservation":
             ok, ev = _has_convenience(doc, "예약")
             lines.append(

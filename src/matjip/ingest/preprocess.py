@@ -105,6 +105,7 @@ def finish(r: Restaurant, e: Enrichment) -> Restaurant:
             "occasion": e.occasion,
             "features": e.features,
             "evidence": [*kind_ev, *e.evidence],
+            "evidence_against": e.against,
         }
     )
     r.summary = build_summary(r)

@@ -177,6 +177,7 @@ class _Tally:
     evidence: list[_Ev] = field(default_factory=list)
     reviews_for: set[int] = field(default_factory=set)  # indices of reviews that support the value
     reviews_against: set[int] = field(default_factory=set)
+    against: list[_Ev] = field(default_factory=list)  # evidence of reviews against the value
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,8 @@ class _Votes:
                 tally.neg += weight
             else:
                 tally.reviews_against.add(review)
+                if ev is not None and len(tally.against) < MAX_EVIDENCE_PER_VALUE and ev not in tally.against:
+                    tally.against.append(ev)
             return
         if review is None:
             tally.pos += weight
@@ -274,7 +277,15 @@ class _Votes:
                     if tally.reviews_for and n_reviews:
                         e.support, e.reviews = len(tally.reviews_for), n_reviews
                     evidence.append(e)
+        against: list[Evidence] = []
+        for (fld, value), tally in self.tallies.items():
+            if fld in ("convenience", "atmosphere", "occasion") and tally.against and n_reviews:
+                for ev in tally.against:
+                    e = ev.to_evidence(fld, value)
+                    e.support, e.reviews = len(tally.reviews_against), n_reviews
+                    against.append(e)
         return Enrichment(
+            against=against,
             review_food=values["review_food"],
             convenience=values["convenience"],
             atmosphere=values["atmosphere"],
@@ -612,18 +623,18 @@ def _read_hits(
             positive, clause_start, clause_end = _judge(ctx, h, t)
             if positive is None:
                 continue
-            if h.matcher.negative:
-                # a negative surface only ever votes against; negating it ("노키즈존 아님") says
-                # nothing about a play room, so it is neutral
-                if positive:
-                    votes.vote(t, None, weight, against=True, review=review)
-                continue
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)
             else:
                 start, end = _span(text, min(clause_start, h.start), h.end, clause_end)
                 ev = _Ev(source, text[start:end], start, end)
-            votes.vote(t, ev if positive else None, weight, against=not positive, review=review)
+            if h.matcher.negative:
+                # a negative surface only ever votes against; negating it ("노키즈존 아님") says
+                # nothing about a play room, so it is neutral
+                if positive:
+                    votes.vote(t, ev, weight, against=True, review=review)
+                continue
+            votes.vote(t, ev, weight, against=not positive, review=review)
 
 
 _NOUN_TAGS = frozenset({"NNG", "NNP"})
