@@ -372,7 +372,9 @@ class _Clause(NamedTuple):
 def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     """Clauses of a text: a clause ends at a final ending, sentence punctuation, a line break or a
     clause-ending connective (kinds from ``review_rules.toml``: contrast, cause, conditional)."""
-    p = rules().p
+    r = rules()
+    questions = r.p.question_endings
+    ec_kind = r.ec_kind
     out: list[_Clause] = []
     first = 0
     sentence = 0
@@ -380,27 +382,20 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     for i, m in enumerate(morphs):
         nxt = morphs[i + 1] if i + 1 < n else None
         kind = ""
-        base = m.tag.split("-")[0]
-        if base == "SF":
+        tag = m.tag
+        if tag == "SF":
             kind = "question" if "?" in m.form else "final"
-        elif base == "EF":
+        elif tag == "EF":
             if nxt is not None and nxt.tag == "SF":
                 continue
-            kind = "question" if m.form in p.question_endings else "final"
-        elif base == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
+            kind = "question" if m.form in questions else "final"
+        elif tag == "EC":
+            if nxt is not None and nxt.tag.startswith("VX"):
+                continue  # "-고 싶", "-어 주": an auxiliary continues the clause
+            kind = ec_kind.get(m.form, "")
+        elif tag == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
             kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB
-        elif base == "EC" and nxt is not None and nxt.tag.startswith("VX"):
-            continue  # "-고 싶", "-어 주": an auxiliary continues the clause
-        elif base == "EC" and m.form not in p.continuing_endings:
-            if m.form in p.contrast_endings:
-                kind = "contrast"
-            elif m.form in p.cause_endings:
-                kind = "cause"
-            elif m.form in p.conditional_endings:
-                kind = "cond"
-            elif m.form in ("고", "며", "으며", "구"):
-                kind = "and"
-        if not kind and (nxt is None or _is_boundary_gap(text[m.end : nxt.start])):
+        if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
             kind = "final"
         if not kind:
             continue
