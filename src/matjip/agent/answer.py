@@ -202,9 +202,34 @@ def search_answer(
     for i, s in enumerate(shown, start=1):
         chunks += restaurant_block(i, s, plan, now, origin)
         chunks.append("\n")
+    chunks += review_term_lines([s.doc for s in shown], plan.unused_terms)
     if plan.location is None:
         chunks.append("지역을 알려 주시면 더 가까운 곳으로 찾아 드릴게요.\n")
     return chunks
+
+
+def review_term_lines(docs: Sequence[Restaurant], terms: Sequence[str]) -> list[str]:
+    """Seed 003: a term no field records is looked up in the review sentences of the restaurants shown
+    (BM25, the sentence quoted); what only reviews suggest, or nothing at all, carries the caution."""
+    if not terms:
+        return []
+    from matjip.index.review_search import ReviewIndex
+
+    index = ReviewIndex(docs)
+    lines: list[str] = []
+    for term in terms:
+        hits = index.search(term, k=3)
+        if hits:
+            said = "; ".join(
+                f'{h.title} (리뷰 {len(d.reviews)}건 중 {index.count(term, h.place_id)}건, "{h.sentence}")'
+                for h in hits
+                for d in docs
+                if d.place_id == h.place_id
+            )
+            lines.append(f"'{term}' 이야기가 있는 리뷰: {said}. {REVIEW_CAUTION}\n")
+        else:
+            lines.append(f"'{term}'은(는) 리뷰에서도 찾지 못했어요. {REVIEW_CAUTION}\n")
+    return lines
 
 
 def _tag(doc: Restaurant, tag: str) -> int:
