@@ -359,7 +359,9 @@ def test_generated_hours_parse_and_agree_with_reference(
     s = parse_business_hours(raw)
     a, b = start[0] * 60 + start[1], end[0] * 60 + end[1]
     span = b - a if b > a else b + 1440 - a
-    if 0 < b < a and 21 * 60 < span < 1440 - 5:  # issue 12 (an end at 00:00 is midnight, not overnight): an implausible day is unknown, not 23 hours open
+    if (
+        0 < b < a and 21 * 60 < span < 1440 - 5
+    ):  # issue 12 (an end at 00:00 is midnight, not overnight): an implausible day is unknown, not 23 hours open
         assert s is not None and not s.parsed and s.implausible and not s.days, raw
         assert all(s.is_open(when) is None for when in whens)
         return

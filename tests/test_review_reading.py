@@ -45,12 +45,17 @@ def test_negation_beyond_the_simple_forms(text: str) -> None:
 
 
 def test_negations_that_are_positive_stay_positive_and_quote_the_whole_clause() -> None:
-    texts = ["주차 걱정은 안하셔도 돼요", "주차가 불편하다는 말이 있었는데 전혀 아니에요", "주차는 되는데 유료예요"]
+    texts = [
+        "주차 걱정은 안하셔도 돼요",
+        "주차가 불편하다는 말이 있었는데 전혀 아니에요",
+        "주차는 되는데 유료예요",
+    ]
     for text, e in zip(texts, read(*texts), strict=True):
         assert "주차" in e.convenience, text
     [e] = read("음식은 맛있고 주차는 되는데 유료예요")
     [ev] = e.evidence_for("convenience", "주차")
-    assert ev.span == "주차는 되는데 유료예요"  # the clause and its continuation, not a cut-off "주차는 되는데"
+    # the clause and its continuation, not a cut-off "주차는 되는데"
+    assert ev.span == "주차는 되는데 유료예요"
 
 
 @pytest.mark.parametrize(

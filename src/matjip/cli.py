@@ -288,7 +288,9 @@ def eval_dialogues(settings: object, split: str, limit: int | None, show_failure
 @eval_group.command(name="reviews")
 @_split_option
 @click.option("--limit", type=int, help="Only the first N review texts.")
-@click.option("--llm", is_flag=True, help="Use the LLM enricher (MATJIP_LLM_PROVIDER) instead of the offline one.")
+@click.option(
+    "--llm", is_flag=True, help="Use the LLM enricher (MATJIP_LLM_PROVIDER) instead of the offline one."
+)
 @click.option(
     "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect items to list."
 )

@@ -329,7 +329,9 @@ def convenience_answer(doc: Restaurant, value: str) -> str:
             f"{doc.title}은(는) {label}이(가) 어렵거나 안 된다는 리뷰가 {n}건 있어요"
             f' (리뷰 "{against[0].span}"). {REVIEW_CAUTION}\n'
         )
-    return f"{doc.title}의 {label} 정보는 모르겠어요. 리뷰에도 언급이 없어요. 방문 전에 전화로 확인해 보세요.\n"
+    return (
+        f"{doc.title}의 {label} 정보는 모르겠어요. 리뷰에도 언급이 없어요. 방문 전에 전화로 확인해 보세요.\n"
+    )
 
 
 def information_lines(

@@ -112,7 +112,9 @@ def run_eval_dialogues(settings: Settings, split: str, limit: int | None, show_f
         console.print(f"[red]error[/] {e}", markup=False)
 
 
-def run_eval_reviews(settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int) -> None:
+def run_eval_reviews(
+    settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int
+) -> None:
     """The review-text gold set (``eval/review_set.jsonl``) through the configured enricher."""
     from matjip.eval.review_eval import run
     from matjip.ingest.enrich import get_enricher

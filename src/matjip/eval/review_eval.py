@@ -20,7 +20,11 @@ from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich.base import Enricher, Enrichment
 
 SET_PATH = Path(__file__).parent / "review_set.jsonl"
-FIELDS: tuple[Literal["convenience", "atmosphere", "occasion"], ...] = ("convenience", "atmosphere", "occasion")
+FIELDS: tuple[Literal["convenience", "atmosphere", "occasion"], ...] = (
+    "convenience",
+    "atmosphere",
+    "occasion",
+)
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,9 @@ def load(split: str = "test", path: Path = SET_PATH) -> list[ReviewItem]:
         raw = json.loads(line)
         if split != "all" and raw["split"] != split:
             continue
-        gold = {f: {str(k): bool(v) for k, v in raw["gold"].get(f, {}).items()} for f in FIELDS}
+        gold: dict[str, dict[str, bool]] = {
+            f: {str(k): bool(v) for k, v in raw["gold"].get(f, {}).items()} for f in FIELDS
+        }
         items.append(ReviewItem(raw["id"], raw["split"], tuple(raw["phenomena"]), raw["text"], gold))
     return items
 
@@ -92,10 +98,17 @@ class ReviewReport:
     def rows(self) -> list[tuple[str, str]]:
         rows = [("items", str(self.items))]
         for f, c in self.per_field.items():
-            rows.append((f"{f} P / R", f"{c.precision:.3f} / {c.recall:.3f}  (tp {c.tp}, fp {c.fp}, fn {c.fn})"))
+            rows.append(
+                (f"{f} P / R", f"{c.precision:.3f} / {c.recall:.3f}  (tp {c.tp}, fp {c.fp}, fn {c.fn})")
+            )
         m = self.micro
         rows.append(("micro P / R", f"{m.precision:.3f} / {m.recall:.3f}"))
-        rows.append(("negation accuracy", f"{self.negation_accuracy:.3f}  ({self.negation_right}/{self.negation_total})"))
+        rows.append(
+            (
+                "negation accuracy",
+                f"{self.negation_accuracy:.3f}  ({self.negation_right}/{self.negation_total})",
+            )
+        )
         for ph, (ok, n) in sorted(self.per_phenomenon.items()):
             rows.append((f"items fully right: {ph}", f"{ok}/{n}"))
         return rows
@@ -132,7 +145,9 @@ def score(items: Sequence[ReviewItem], results: Sequence[Enrichment], split: str
     return report
 
 
-def run(enricher: Enricher, split: str = "test", limit: int | None = None, path: Path = SET_PATH) -> ReviewReport:
+def run(
+    enricher: Enricher, split: str = "test", limit: int | None = None, path: Path = SET_PATH
+) -> ReviewReport:
     """Enrich every item of ``split`` with ``enricher`` and score it."""
     items = load(split, path)[:limit] if limit else load(split, path)
     results = enricher.enrich_many([i.document() for i in items])

@@ -69,7 +69,9 @@ class ReviewIndex:
                     text = text[:MAX_SENTENCE_CHARS]
                     grams = Counter(_grams(text))
                     k = len(self.sentences)
-                    self.sentences.append(_Sentence(d, f"reviews[{i}]", text, start, start + len(text), grams))
+                    self.sentences.append(
+                        _Sentence(d, f"reviews[{i}]", text, start, start + len(text), grams)
+                    )
                     for g in grams:
                         self.postings.setdefault(g, []).append(k)
         total = sum(sum(s.grams.values()) for s in self.sentences)

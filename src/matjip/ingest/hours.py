@@ -316,7 +316,12 @@ def parse_business_hours(text: str | None) -> WeeklySchedule | None:
     opens = [s for s in segments if isinstance(s, _Open)]
     closed = [s for s in segments if isinstance(s, _Closed)]
     kind = classify_hours(normalized)
-    if kind != "timetable" or not understood or any(found is None for found in understood) or not (opens or closed):
+    if (
+        kind != "timetable"
+        or not understood
+        or any(found is None for found in understood)
+        or not (opens or closed)
+    ):
         return WeeklySchedule(raw=text, parsed=False, note=note, kind="note" if kind == "timetable" else kind)
 
     # broad day sets first; a narrower set replaces the overlapping ranges of a broader one

@@ -26,6 +26,7 @@ from matjip.vocab import check_names, vocab
 
 Target = tuple[EnrichField, str]
 
+
 def _merge(table: dict[str, tuple[str, ...]], field: str) -> dict[str, tuple[str, ...]]:
     """``table`` plus the review surfaces ``data/vocabulary.toml`` lists for ``field`` (new values last)."""
     out = dict(table)
@@ -139,12 +140,22 @@ _CONVENIENCE: dict[str, tuple[str, ...]] = {
         "놀이 공간",
         "놀이시설",
     ),
-    "유아의자": ("유아의자", "유아 의자", "아기의자", "아기 의자", "아기 식탁의자", "유아용 의자", "애기 의자"),
+    "유아의자": (
+        "유아의자",
+        "유아 의자",
+        "아기의자",
+        "아기 의자",
+        "아기 식탁의자",
+        "유아용 의자",
+        "애기 의자",
+    ),
 }
 
 
 _CONVENIENCE = _merge(_CONVENIENCE, "convenience")
-CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {name: _CONVENIENCE.get(name, ()) for name in vocab().conveniences}
+CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
+    name: _CONVENIENCE.get(name, ()) for name in vocab().conveniences
+}
 check_names(CONVENIENCE, vocab().conveniences, "ingest.enrich.lexicon.CONVENIENCE", complete=True)
 
 _ATMOSPHERE: dict[str, tuple[str, ...]] = {

@@ -67,7 +67,6 @@ _GAP = (
 )
 
 
-
 @dataclass(frozen=True)
 class _Matcher:
     surface: str
@@ -254,7 +253,10 @@ class _Votes:
         for a, b in r.conflicts:
             if a in strength and b in strength:
                 lo, hi = sorted((a, b), key=lambda t: strength[t])
-                if strength[lo] < r.keep_both_share * (strength[lo] + strength[hi]) or strength[lo] == strength[hi]:
+                if (
+                    strength[lo] < r.keep_both_share * (strength[lo] + strength[hi])
+                    or strength[lo] == strength[hi]
+                ):
                     del strength[lo]
         kept: dict[EnrichField, list[tuple[int, str, _Tally]]] = {f: [] for f in ENRICH_FIELDS}
         for (fld, value), tally in self.tallies.items():
@@ -508,7 +510,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             return None, hit.start, hit.end
     fact = target in r.facts
     adjective = target[0] == "atmosphere"
-    window = [own]
+    clauses_read = [own]
     absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact)
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
@@ -522,7 +524,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     purpose = r.purpose.match(text[hit.start : own.end]) is not None
     # a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") is judged on its own clause
     turned = bool(
-        r.expectation.search(text, hit.end, own.end) or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
+        r.expectation.search(text, hit.end, own.end)
+        or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
     )
     last = own
     for _ in range(0 if turned else 2):
@@ -530,7 +533,11 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             break
         fragment = not _has_pred(ctx, last, hit.start)
         carry = fragment or (
-            last.kind in ("cause", "contrast") and not adjective and not absence and not difficulty and not strong
+            last.kind in ("cause", "contrast")
+            and not adjective
+            and not absence
+            and not difficulty
+            and not strong
         )
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
@@ -538,7 +545,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         j = bisect_left(ctx.hit_starts, nxt.start)
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
-        window.append(nxt)
+        clauses_read.append(nxt)
         a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact)
         absence, difficulty, sticky, strong, uncertain = (
             absence + a,
@@ -548,8 +555,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             uncertain or u,
         )
         last = nxt
-    end = window[-1].end
-    if uncertain or (window[-1].kind == "question" and not absence and not difficulty):
+    end = clauses_read[-1].end
+    if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
         return None, own.start, end
     if purpose:
         return (strong and not difficulty and not absence), own.start, end
@@ -599,7 +606,9 @@ def _read_hits(
     weight: int = 1,
     tag: bool = False,
 ) -> None:
-    ctx = _Text(text, morphs, [m.start for m in morphs], _clauses(text, morphs), sorted({h.start for h in hits}))
+    ctx = _Text(
+        text, morphs, [m.start for m in morphs], _clauses(text, morphs), sorted({h.start for h in hits})
+    )
     # one vote per target per overlapping mention: keep the earliest, longest hit
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
     taken: dict[Target, list[tuple[int, int]]] = {}

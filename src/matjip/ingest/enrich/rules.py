@@ -149,15 +149,16 @@ class CompiledRules:
         self.keep_both_share = raw.conflicts.keep_both_share
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
-        for kind, forms in (
-            ("and", ("고", "며", "으며", "구")),
+        kinds: tuple[tuple[str, frozenset[str]], ...] = (
+            ("and", frozenset({"고", "며", "으며", "구"})),
             ("cond", self.p.conditional_endings),
             ("cause", self.p.cause_endings),
             ("contrast", self.p.contrast_endings),
-        ):
-            for f in forms:
-                if f not in self.p.continuing_endings:
-                    self.ec_kind[f] = kind
+        )
+        for name, forms in kinds:
+            for form in forms:
+                if form not in self.p.continuing_endings:
+                    self.ec_kind[form] = name
 
     def targets(self) -> set[Target]:
         out: set[Target] = set(self.sense) | set(self.subject) | set(self.facts)
