@@ -26,7 +26,7 @@ def test_negative_evidence_is_stated_with_its_count() -> None:
     r = restaurant("주차는 골목에 해야 해서 힘들어요", "주차 자리가. 협소해요", "주차는 좀 아쉬워요", *FILLER)
     assert "주차" not in r.convenience
     text = convenience_answer(r, "주차")
-    assert "리뷰가 3건" in text and "네," not in text and REVIEW_CAUTION in text
+    assert "주차가 어렵거나 안 된다는 리뷰가 3건" in text and "네," not in text and REVIEW_CAUTION in text
 
 
 def test_yes_comes_with_counts_a_quote_and_the_caution() -> None:

@@ -311,22 +311,30 @@ def _review_only(doc: Restaurant, field: EnrichField, value: str) -> bool:
     return bool(sources) and all(s.startswith("reviews") for s in sources)
 
 
+def _subject(word: str) -> str:
+    """``word`` with its subject particle: 주차가, 예약이."""
+    last = word[-1] if word else ""
+    if "가" <= last <= "힣":
+        return word + ("이" if (ord(last) - 0xAC00) % 28 else "가")
+    return word + "이(가)"
+
+
 def convenience_answer(doc: Restaurant, value: str) -> str:
     """Yes with counts and a quote, the negative evidence stated, or "모르겠어요" when nothing is said."""
-    label = "주차" if value == "주차" else value
+    label = value
     ok, ev = _has_convenience(doc, value)
     against = doc.against_for("convenience", value)
     if ok:
         line = f"네, {doc.title}은(는) {label} 가능해요" + (f" ({ev})." if ev else ".")
         if against:
-            line += f" 다만 {label}이(가) 어렵다거나 안 된다는 리뷰도 {against[0].support}건 있어요."
+            line += f" 다만 {_subject(label)} 어렵다거나 안 된다는 리뷰도 {against[0].support}건 있어요."
         if value in ALWAYS_CAUTIOUS or _review_only(doc, "convenience", value):
             line += " " + REVIEW_CAUTION
         return line + "\n"
     if against:
         n = against[0].support or len(against)
         return (
-            f"{doc.title}은(는) {label}이(가) 어렵거나 안 된다는 리뷰가 {n}건 있어요"
+            f"{doc.title}은(는) {_subject(label)} 어렵거나 안 된다는 리뷰가 {n}건 있어요"
             f' (리뷰 "{against[0].span}"). {REVIEW_CAUTION}\n'
         )
     return (

@@ -20,7 +20,7 @@ from matjip.ingest.summary import build_summary
 from matjip.kinds import kinds
 
 # Bump when preprocessing changes in a way that must re-process stored documents.
-PIPELINE_VERSION = "2"  # 2: restaurant kinds
+PIPELINE_VERSION = "3"  # 2: restaurant kinds; 3: clause-aware review reading, hours kinds (issue 12)
 
 
 def preprocess(doc: CrawlDocument) -> Restaurant:
