@@ -133,6 +133,8 @@ def restaurant_block(
     d = s.doc
     head = f"**{i}. {d.title}** ({d.cuisine}"
     dist = distance_text(s.distance_m)
+    if dist and "approximate_coordinates" in s.doc.flags:
+        dist = f"약 {dist} (동 중심 기준 추정)"
     if dist:
         head += f" · {origin}에서 {dist}" if origin else f" · {dist}"
     head += ")"

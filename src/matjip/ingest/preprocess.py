@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from matjip.documents import Evidence, MenuItem, Restaurant
 from matjip.ingest.category import classify_category
 from matjip.ingest.clean import clean_title, normalize_space
-from matjip.ingest.coords import parse_coordinates
+from matjip.ingest.coords import geocode_address, parse_coordinates
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich import Enricher, Enrichment
 from matjip.ingest.hours import parse_business_hours
@@ -28,6 +28,10 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
     flags: list[str] = []
     cat = classify_category(doc.category, doc.title)
     coords = parse_coordinates(doc.mapx, doc.mapy)
+    if coords is None and doc.address.strip():
+        coords = geocode_address(normalize_space(doc.address))
+        if coords is not None:
+            flags.append("approximate_coordinates")  # the centroid of its dong (issue 12)
     if coords is None:
         flags.append("no_coordinates")
     lat, lon = coords if coords else (None, None)
