@@ -157,3 +157,9 @@ def test_query_side_reads_the_same_vocabulary() -> None:
     for name in ("콘센트", "좌식", "입식", "혼밥석", "창가석"):
         assert name in vocab().conveniences and CONVENIENCE[name], name
     assert "카공" in OCCASION
+
+
+def test_wanting_it_again_and_no_burden_are_positive() -> None:
+    [takeout, alone] = read("포장해서 먹었는데 또 포장하고 싶네요", "혼자 가기엔 부담 없어요")
+    assert "포장" in takeout.convenience
+    assert "혼밥" in alone.occasion

@@ -558,8 +558,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     end = clauses_read[-1].end
     if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
         return None, own.start, end
-    if purpose:
-        return (strong and not difficulty and not absence), own.start, end
+    if purpose and not difficulty and not absence:
+        return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
         r.rather_not.search(text, hit.end, end)
         or r.counterfactual.search(text, hit.end, end)
