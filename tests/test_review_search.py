@@ -3,6 +3,8 @@ and answers that carry the caution for what only reviews suggest."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from matjip.agent.answer import REVIEW_CAUTION, review_term_lines
 from matjip.documents import Restaurant
 from matjip.index.review_search import ReviewIndex
@@ -39,3 +41,22 @@ def test_answer_quotes_the_sentence_with_counts_and_the_caution() -> None:
     assert "식당a (리뷰 2건 중 2건" in line and REVIEW_CAUTION in line
     [none] = review_term_lines(DOCS, ["루프탑"])
     assert "찾지 못했어요" in none and REVIEW_CAUTION in none
+
+
+def test_the_agent_ranks_places_whose_reviews_mention_the_word_first(tmp_path: Path) -> None:
+    """A word no field records ("테라스") puts the places whose reviews mention it first, quoted, with
+    seed 003's caution."""
+    from fixtures.index import build_index_dir, resources_over, sushi_near_gangnam
+    from matjip.agent.service import Agent
+    from matjip.settings import Settings
+
+    docs = sushi_near_gangnam()
+    docs[2] = docs[2].model_copy(update={"reviews": ["초밥이 맛있어요. 테라스 자리가 있어서 좋았어요"]})
+    index_dir = build_index_dir(tmp_path / "index", docs)
+    agent = Agent(Settings(data_dir=tmp_path), resources_over(index_dir, docs), persist=False)
+    try:
+        r = agent.ask("강남역 테라스 있는 초밥집")
+    finally:
+        agent.close()
+    assert r.cards and r.cards[0].id == docs[2].place_id, [c.name for c in r.cards]
+    assert '"테라스 자리가 있어서 좋았어요"' in r.answer and REVIEW_CAUTION in r.answer
