@@ -172,7 +172,7 @@ def _conditions(plan: SearchPlan) -> str:
     return " ".join([*parts, target])
 
 
-def plan_notes(plan: SearchPlan, unknown_hours: int | None) -> list[str]:
+def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int | None = None) -> list[str]:
     """What the answer must say about the search itself: what was excluded, which words the data
     cannot check, how many places were left out for unknown hours."""
     notes: list[str] = []
@@ -187,6 +187,11 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None) -> list[str]:
         )
     if plan.open_at is not None and unknown_hours:
         notes.append(f"영업시간 정보가 없는 {unknown_hours}곳은 영업 중인지 알 수 없어서 뺐어요.")
+    if no_coordinates:
+        notes.append(
+            f"조건에 맞는 곳 중 좌표가 없는 {no_coordinates}곳(주소만 있는 곳)은 거리를 알 수 없어서 "
+            "가까운 곳 찾기에서 빠졌어요. 동네 이름으로 물어봐 주시면 주소로 찾아 드릴게요."
+        )
     return notes
 
 

@@ -444,6 +444,11 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             - resp.total_candidates
         )
         update["unknown_hours"] = max(0, unknown)
+    if req.geo is not None and len(hits) < p.k:
+        # places matching everything but the distance that have no coordinates (an address-only
+        # crawl): a nearness search cannot find them, and the answer says so
+        rest = res.index.search(req.model_copy(update={"geo": None, "k": MAX_K, "sort": "relevance"}))
+        update["no_coordinates"] = sum(1 for h in rest.hits if h.document.lat is None)
     return update
 
 

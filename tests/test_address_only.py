@@ -1,0 +1,26 @@
+"""Issue 12: places without coordinates (an address-only crawl) are named honestly when a nearness
+question cannot find them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fixtures.index import build_index_dir, resources_over, sushi_near_gangnam
+from matjip.agent.service import Agent
+from matjip.settings import Settings
+
+
+def test_a_nearness_search_says_which_places_it_cannot_place(tmp_path: Path) -> None:
+    docs = sushi_near_gangnam()
+    for i in (1, 2):
+        docs[i] = docs[i].model_copy(update={"lat": None, "lon": None, "flags": ["no_coordinates"]})
+    index_dir = build_index_dir(tmp_path / "index", docs)
+    agent = Agent(Settings(data_dir=tmp_path), resources_over(index_dir, docs), persist=False)
+    try:
+        near = agent.ask("근처 초밥집", location={"lat": 37.4979, "lon": 127.0276})
+        everywhere = agent.ask("초밥집 추천")
+    finally:
+        agent.close()
+    assert [c.id for c in near.cards] == [docs[0].place_id]
+    assert "좌표가 없는 2곳" in near.answer
+    assert "좌표가 없는" not in everywhere.answer  # no distance asked, nothing to excuse
