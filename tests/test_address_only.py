@@ -24,3 +24,32 @@ def test_a_nearness_search_says_which_places_it_cannot_place(tmp_path: Path) -> 
     assert [c.id for c in near.cards] == [docs[0].place_id]
     assert "좌표가 없는 2곳" in near.answer
     assert "좌표가 없는" not in everywhere.answer  # no distance asked, nothing to excuse
+
+
+def test_a_place_outside_the_gazetteer_that_the_crawl_covers_is_searched_by_address(tmp_path: Path) -> None:
+    """A user's own Jeju crawl: "제주시에 있는 횟집" searches the addresses instead of saying "not in the data"."""
+    from matjip.documents import Restaurant
+    from matjip.ingest.preprocess import with_kinds
+
+    jeju = [
+        with_kinds(
+            Restaurant(
+                place_id=f"jj{i}",
+                title=name,
+                category="한식>해물,생선>회",
+                cuisine="한식",
+                address=f"제주특별자치도 제주시 연동 {i}",
+            )
+        )
+        for i, name in enumerate(["연동횟집", "탐라회센터"], start=1)
+    ]
+    docs = [*sushi_near_gangnam(), *jeju]
+    index_dir = build_index_dir(tmp_path / "index", docs)
+    agent = Agent(Settings(data_dir=tmp_path), resources_over(index_dir, docs), persist=False)
+    try:
+        jeju_city = agent.ask("제주시에 있는 횟집")
+        busan = agent.ask("부산 횟집")
+    finally:
+        agent.close()
+    assert {c.id for c in jeju_city.cards} == {"jj1", "jj2"}, jeju_city.answer
+    assert "식당 데이터에 없어요" in busan.answer  # still honest where the crawl has nothing

@@ -7,10 +7,11 @@ Offline, NLU runs before the need-search decision because the decision reads its
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from matjip.agent.configuration import Resources
-from matjip.agent.coverage import outside_place
+from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import choice_context, pick_choice, resolve
 from matjip.agent.models import LocationContext
 from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
@@ -105,6 +106,11 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     # a place far outside the data is said so, never searched as a menu word or elsewhere
     outside = outside_place(text) if not nlu.entities.title else None
+    if outside is not None and outcome.context is None and outcome.clarification is None:
+        by_address = address_region(outside, text, res)
+        if by_address is not None:  # the crawl covers it after all: search the addresses
+            outside = None
+            outcome = replace(outcome, context=by_address)
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification
         update["_decision"] = (
