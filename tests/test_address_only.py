@@ -38,18 +38,21 @@ def test_a_place_outside_the_gazetteer_that_the_crawl_covers_is_searched_by_addr
                 title=name,
                 category="한식>해물,생선>회",
                 cuisine="한식",
-                address=f"제주특별자치도 제주시 연동 {i}",
+                address=f"제주특별자치도 제주시 {dong} {i}",
             )
         )
-        for i, name in enumerate(["연동횟집", "탐라회센터"], start=1)
+        for i, (name, dong) in enumerate([("연동횟집", "연동"), ("탐라회센터", "노형동")], start=1)
     ]
     docs = [*sushi_near_gangnam(), *jeju]
     index_dir = build_index_dir(tmp_path / "index", docs)
     agent = Agent(Settings(data_dir=tmp_path), resources_over(index_dir, docs), persist=False)
     try:
         jeju_city = agent.ask("제주시에 있는 횟집")
+        nohyeong = agent.ask("노형동 횟집")
         busan = agent.ask("부산 횟집")
     finally:
         agent.close()
     assert {c.id for c in jeju_city.cards} == {"jj1", "jj2"}, jeju_city.answer
+    assert [c.id for c in nohyeong.cards] == ["jj2"], nohyeong.answer  # a dong no gazetteer entry knows
+    assert "'노형동'" not in nohyeong.answer  # a place, not an unusable word
     assert "식당 데이터에 없어요" in busan.answer  # still honest where the crawl has nothing

@@ -151,7 +151,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         intent = "information"
     if ents.title and not titles and intent in ("information", "compare"):
         intent = "search"
-    unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
+    place_words = {ctx.name} if ctx is not None and ctx.name else set()  # an address region ("노형동")
+    unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t) and t not in place_words]
     searches = state.get("searches") or []
     if state.get("refine") and searches:
         # narrowing: keep the previous search's topic and place, add this turn's constraints

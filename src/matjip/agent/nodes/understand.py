@@ -111,6 +111,14 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         if by_address is not None:  # the crawl covers it after all: search the addresses
             outside = None
             outcome = replace(outcome, context=by_address)
+    if outside is None and outcome.context is None and outcome.clarification is None and not gps:
+        # a dong, eup or si no gazetteer entry knows ("노형동 흑돼지") that the addresses name
+        for term in nlu.unknown_terms:
+            if _ADDRESS_WORD.fullmatch(term):
+                by_address = address_region(term, term, res)
+                if by_address is not None:
+                    outcome = replace(outcome, context=by_address, unknown_place=None)
+                    break
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification
         update["_decision"] = (
@@ -135,6 +143,9 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             f", location {outcome.context.display_name or outcome.context.name}" if outcome.context else ""
         )
     return update
+
+
+_ADDRESS_WORD = re.compile(r"[가-힣]{1,6}(?:동|읍|면|리|시|군|구)")
 
 
 def _context_covered(ctx: LocationContext, res: Resources) -> bool:
