@@ -194,3 +194,22 @@ def test_separator_spacing_and_restaurant_prefix_do_not_matter(levels: list[str]
     for variant in (sep.join(levels), "음식점" + sep + sep.join(levels)):
         info = classify_category(variant)
         assert (info.cuisine, info.sub_category) == (plain.cuisine, plain.sub_category)
+
+
+@pytest.mark.parametrize(
+    ("category", "cuisine", "kind"),
+    [
+        ("오리요리", "한식", "오리"),
+        ("오뎅,꼬치", "술집", "오뎅바"),
+        ("불닭", "한식", "닭요리"),
+        ("복어요리", "한식", "해산물"),
+        ("육류,고기요리", "한식", "고깃집"),
+        ("맥주,호프", "술집", "호프·맥주집"),
+    ],
+)
+def test_naver_leaf_categories_have_a_home(category: str, cuisine: str, kind: str) -> None:
+    """Issue 12: Naver leaf categories map to a cuisine and a kind instead of 기타."""
+    from matjip.kinds import kinds
+
+    assert classify_category(category).cuisine == cuisine
+    assert kind in [k.kind for k in kinds().classify(category, "", [])]

@@ -105,3 +105,23 @@ def test_demo_data_coordinates() -> None:
                 assert 37.0 < got[0] < 38.0 and 126.5 < got[1] < 127.5
     assert parsed > 11000
     assert missing < 400  # 288 records have no coordinates, 2 have "0"
+
+
+def test_address_only_documents_get_approximate_dong_coordinates() -> None:
+    """Issue 12: a lot-number address without coordinates is placed at its dong's centroid, flagged."""
+    from matjip.ingest.coords import geocode_address
+    from matjip.ingest.crawl import CrawlDocument
+    from matjip.ingest.preprocess import preprocess
+
+    garak = geocode_address("서울 송파구 가락동 123-4")  # 가락본동, 가락1동, 가락2동
+    assert garak is not None and 37.48 < garak[0] < 37.51 and 127.10 < garak[1] < 127.13
+    assert geocode_address("경기 수원시 장안구 정자동 1") is not None  # a two-word si/gu
+    assert geocode_address("서울 송파구 올림픽로 35") is None  # a road address names no dong
+    assert geocode_address("제주특별자치도 제주시 연동 1") is None  # outside the gazetteer
+    doc = CrawlDocument.model_validate(
+        {"place_id": "x", "title": "가락식당", "address": "서울 송파구 가락동 99"}
+    )
+    r = preprocess(doc)
+    assert r.lat is not None and "approximate_coordinates" in r.flags and "no_coordinates" not in r.flags
+    bare = preprocess(CrawlDocument.model_validate({"place_id": "y", "title": "어딘가"}))
+    assert bare.lat is None and "no_coordinates" in bare.flags

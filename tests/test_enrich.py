@@ -104,7 +104,9 @@ NEGATION_CASES: list[tuple[str, EnrichField, str, bool]] = [
     ("주차 걱정 별로 없어요", "convenience", "주차", True),
     ("주차하기 어렵지 않아요", "convenience", "주차", True),
     ("주차가 불편하지 않아요", "convenience", "주차", True),
-    ("주차는 되는데 좁아요", "convenience", "주차", True),
+    # issue 12: narrowness after a contrast judges the parking ("주차는 되는데" is not "주차 편해요")
+    ("주차는 되는데 좁아요", "convenience", "주차", False),
+    ("주차는 되는데 유료예요", "convenience", "주차", True),
     ("주차장이 넓어서 편해요", "convenience", "주차", True),
     ("주차난이 심해요", "convenience", "주차", False),
     ("포장 안 됩니다", "convenience", "포장", False),
@@ -278,11 +280,14 @@ def _source_text(d: CrawlDocument, source: str) -> str:
 
 
 def _triggered_by_lexicon(ev: Evidence) -> bool:
-    """The span starts with a surface of the value, or of a value that implies it (발렛 → 주차)."""
+    """The span contains a surface of the value, or of a value that implies it (발렛 → 주차). Since
+    issue 12 a free-text span quotes the whole clause of the mention, so it need not start with it."""
     targets = [(ev.field, ev.value)] + [
         src for src, implied in IMPLIES.items() if (ev.field, ev.value) in implied
     ]
     surfaces = [s for f, v in targets if f in LEXICONS for s in LEXICONS[f][v]]
+    if ev.source == "description" or ev.source.startswith("reviews["):
+        return any(offline_mod._surface_regex(s).search(ev.span) is not None for s in surfaces)
     return any(offline_mod._surface_regex(s).match(ev.span) is not None for s in surfaces)
 
 

@@ -357,9 +357,16 @@ def test_generated_hours_parse_and_agree_with_reference(
     text, days = spec
     raw = f"{text} {start[0]:02d}:{start[1]:02d} ~ {end[0]:02d}:{end[1]:02d}"
     s = parse_business_hours(raw)
+    a, b = start[0] * 60 + start[1], end[0] * 60 + end[1]
+    span = b - a if b > a else b + 1440 - a
+    if (
+        0 < b < a and 21 * 60 < span < 1440 - 5
+    ):  # issue 12 (an end at 00:00 is midnight, not overnight): an implausible day is unknown, not 23 hours open
+        assert s is not None and not s.parsed and s.implausible and not s.days, raw
+        assert all(s.is_open(when) is None for when in whens)
+        return
     assert s is not None and s.parsed, raw
     assert set(s.days) == set(days)
-    a, b = start[0] * 60 + start[1], end[0] * 60 + end[1]
     for when in whens:
         assert s.is_open(when) is _reference_open(days, a, b, when), (raw, when)
 
@@ -425,3 +432,30 @@ def test_arbitrary_text_never_raises(text: str) -> None:
     for h in s.days.values():
         for r in h.open:
             assert 0 <= r.start < 1440 and r.start < r.end <= r.start + 1440
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind"),
+    [
+        ("17:00에 영업 시작", "status"),
+        ("영업 전", "status"),
+        ("영업 중 22:00에 영업 종료", "status"),
+        ("2024년 1월 1일 휴무", "note"),
+        ("매일 11:00 ~ 22:00", "timetable"),
+    ],
+)
+def test_crawled_hours_are_classified(raw: str, kind: str) -> None:
+    """Issue 12: a live status or a dated note is never stored as a timetable."""
+    s = parse_business_hours(raw)
+    assert s is not None and s.kind == kind
+    assert s.parsed is (kind == "timetable")
+    assert s.is_open(datetime(2024, 5, 1, 18, 0)) is (None if kind != "timetable" else True)
+
+
+def test_implausible_schedule_is_unknown() -> None:
+    """Issue 12: "매일 11:30 - 11:00" is not a 23.5-hour day; it never passes an open-at filter."""
+    s = parse_business_hours("매일 11:30 - 11:00")
+    assert s is not None and s.implausible and not s.parsed and not s.days
+    assert s.is_open(datetime(2024, 5, 1, 3, 0)) is None
+    plausible = parse_business_hours("월~토 15:00 ~ 11:00")
+    assert plausible is not None and plausible.parsed and not plausible.implausible

@@ -296,6 +296,25 @@ def eval_dialogues(settings: object, split: str, limit: int | None, show_failure
     run_eval_dialogues(settings, split, limit, show_failures)
 
 
+@eval_group.command(name="reviews")
+@_split_option
+@click.option("--limit", type=int, help="Only the first N review texts.")
+@click.option(
+    "--llm", is_flag=True, help="Use the LLM enricher (MATJIP_LLM_PROVIDER) instead of the offline one."
+)
+@click.option(
+    "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect items to list."
+)
+@click.pass_obj
+def eval_reviews(settings: object, split: str, limit: int | None, llm: bool, show_failures: int) -> None:
+    """Review text → convenience/atmosphere/occasion: P/R per field, micro P/R, negation accuracy."""
+    from matjip.commands.evaluate import run_eval_reviews
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_eval_reviews(settings, split, limit, llm, show_failures)
+
+
 # --- eval search: the structured-search development set ------------------------------------
 @eval_group.command(name="search")
 @click.option(

@@ -36,6 +36,8 @@ class Evidence(BaseModel):
     start: int | None = None
     end: int | None = None
     count: int | None = None  # visitor-tag count when the source is reviewKeywords
+    support: int | None = None  # reviews that support the value ("리뷰 12건 중 5건": 5) ...
+    reviews: int | None = None  # ... of this many reviews read (12)
 
 
 class TimeRange(BaseModel):
@@ -70,6 +72,10 @@ class WeeklySchedule(BaseModel):
     closed: list[int] = Field(default_factory=list)
     closed_note: str | None = None  # e.g. "둘째,넷째 일요일"
     note: str | None = None  # parenthesised remark kept verbatim
+    # what the crawled string is: a weekly timetable, a live status ("17:00에 영업 시작", "영업 전")
+    # or a note (a dated closure, free text); only a plausible timetable becomes ``days``
+    kind: Literal["timetable", "status", "note"] = "timetable"
+    implausible: bool = False  # a timetable that cannot be right ("매일 11:30 - 11:00"): treated as unknown
 
     def is_open(self, when: datetime) -> bool | None:
         """True/False when the schedule decides it, None when unknown."""
@@ -134,6 +140,8 @@ class Restaurant(BaseModel):
     occasion: list[str] = Field(default_factory=list)
     features: list[str] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
+    # reviews against a value ("주차가 어렵다는 리뷰가 3건"): ``support`` is how many reviews say so
+    evidence_against: list[Evidence] = Field(default_factory=list)
     summary: str = ""
     flags: list[str] = Field(default_factory=list)  # e.g. no_coordinates, hours_unparsed
     source: str | None = None
@@ -146,6 +154,9 @@ class Restaurant(BaseModel):
 
     def evidence_for(self, field: EnrichField, value: str) -> list[Evidence]:
         return [e for e in self.evidence if e.field == field and e.value == value]
+
+    def against_for(self, field: EnrichField, value: str) -> list[Evidence]:
+        return [e for e in self.evidence_against if e.field == field and e.value == value]
 
     def priced_menus(self) -> list[MenuItem]:
         return [m for m in self.menus if m.price is not None]

@@ -124,6 +124,11 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=0, le=65535)
     enrich: Literal["offline", "llm"] = "offline"
+    # support of a value read from reviews (issue 12): with at least ``enrich_support_from`` reviews a
+    # value needs ``enrich_min_reviews`` supporting reviews and that share of all reviews
+    enrich_min_reviews: int = Field(2, ge=1)
+    enrich_min_share: float = Field(0.03, ge=0, le=1)
+    enrich_support_from: int = Field(10, ge=1)
     lat: float | None = Field(None, ge=-90, le=90, description="The device's latitude for '내 근처' (CLI).")
     lon: float | None = Field(
         None, ge=-180, le=180, description="The device's longitude for '내 근처' (CLI)."

@@ -12,13 +12,19 @@ lists, never the file. The file format (TOML)::
 
     [[convenience]]             # one table per convenience, in document order
     name = "주차"               # the value of Restaurant.convenience and of the convenience filter
+    review = ["콘센트"]         # optional: surfaces in reviews (literal; a space = optional particle/space)
+    query = ["콘센트"]          # optional: regexes of how people ask (the NLU side)
+    [[atmosphere]]              # optional: surfaces of an atmosphere/occasion value ([[occasion]] alike)
+    name = "힙한"               # merged into both sides' lexicons (review + query keys as above)
     [[visitor_tag]]             # a visitor tag of the crawl (reviewKeywords) and the wishes it backs
     name = "분위기"             # the tag as crawled
     wishes = ["데이트", "조용한"] # atmosphere/occasion words a tag count supports (ranking only)
 
 Names are unique within their list, and ``unknown_cuisine`` is one of the cuisines. The
-synonyms of these values (how people ask, how reviews say it) stay with their lexicons, which
-check with :func:`check_names` that they name no value missing here.
+older synonyms of these values (how people ask, how reviews say it) stay with their lexicons, which
+check with :func:`check_names` that they name no value missing here; new surfaces go into this file
+(``review``/``query`` keys, :meth:`Vocab.surfaces`), which both lexicons merge, so the query side and
+the review side read one vocabulary.
 """
 
 from __future__ import annotations
@@ -44,6 +50,18 @@ class Convenience(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
+    review: tuple[str, ...] = ()  # literal surfaces in review text (ingest.enrich.lexicon)
+    query: tuple[str, ...] = ()  # regexes of how people ask (nlu.lexicon)
+
+
+class Wish(BaseModel):
+    """An atmosphere or occasion value with surfaces both sides read (merged into their lexicons)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    review: tuple[str, ...] = ()
+    query: tuple[str, ...] = ()
 
 
 class VisitorTag(BaseModel):
@@ -62,6 +80,8 @@ class Vocab(BaseModel):
     convenience: tuple[Convenience, ...]
     visitor_tag: tuple[VisitorTag, ...] = ()
     menu_badges: frozenset[str] = frozenset()
+    atmosphere: tuple[Wish, ...] = ()
+    occasion: tuple[Wish, ...] = ()
 
     def is_menu_badge(self, name: str) -> bool:
         """A menu line that names a crawl badge ("추천"), not a dish."""
@@ -80,6 +100,15 @@ class Vocab(BaseModel):
     def cuisines(self) -> tuple[str, ...]:
         """Every cuisine name, in order."""
         return tuple(c.name for c in self.cuisine)
+
+    def surfaces(self, field: str, side: str) -> dict[str, tuple[str, ...]]:
+        """The ``review`` or ``query`` surfaces this file adds to ``field`` (convenience, atmosphere,
+        occasion), by value name."""
+        entries: tuple[Convenience | Wish, ...] = getattr(self, field)
+        out: dict[str, tuple[str, ...]] = {}
+        for e in entries:
+            out[e.name] = out.get(e.name, ()) + tuple(getattr(e, side))
+        return out
 
     def tags_for(self, wish: str) -> list[str]:
         """The visitor tags that back a wish ("데이트" → ["분위기"])."""

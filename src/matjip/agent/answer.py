@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from matjip.agent.models import SearchPlan, Shown
-from matjip.documents import Restaurant
+from matjip.documents import EnrichField, Evidence, Restaurant
 from matjip.vocab import vocab
 
 
@@ -45,13 +45,26 @@ def hours_today(doc: Restaurant, now: datetime) -> str | None:
     return doc.hours.label_for(now.weekday()) or None
 
 
+# seed 003: what only reviews suggest is said with this caution
+REVIEW_CAUTION = "리뷰로만 추정한 거라 방문 전에 확인해 보세요."
+# asks whose answer always carries the caution (a place's rules change; a review is not a policy)
+ALWAYS_CAUTIOUS = frozenset({"반려동물", "콜키지", "놀이방", "유아의자", "24시"})
+
+
+def _review_count(ev: Evidence) -> str:
+    """ "리뷰 12건 중 5건 " when the evidence carries its support, else ""."""
+    if ev.support and ev.reviews:
+        return f"리뷰 {ev.reviews}건 중 {ev.support}건 "
+    return ""
+
+
 def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
     for ev in doc.evidence:
         if ev.field == field and ev.value == value:
             if ev.source == "reviewKeywords" and ev.count:
                 return f"방문자 태그 '{ev.span}' {ev.count}건"
             if ev.source.startswith("reviews"):
-                return f'리뷰 "{ev.span}"'
+                return f'{_review_count(ev)}리뷰 "{ev.span}"'
             if ev.source == "description":
                 return f'소개글 "{ev.span}"'
             return f"{ev.span}"
@@ -118,6 +131,8 @@ def restaurant_block(
     d = s.doc
     head = f"**{i}. {d.title}** ({d.cuisine}"
     dist = distance_text(s.distance_m)
+    if dist and "approximate_coordinates" in s.doc.flags:
+        dist = f"약 {dist} (동 중심 기준 추정)"
     if dist:
         head += f" · {origin}에서 {dist}" if origin else f" · {dist}"
     head += ")"
@@ -155,7 +170,7 @@ def _conditions(plan: SearchPlan) -> str:
     return " ".join([*parts, target])
 
 
-def plan_notes(plan: SearchPlan, unknown_hours: int | None) -> list[str]:
+def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int | None = None) -> list[str]:
     """What the answer must say about the search itself: what was excluded, which words the data
     cannot check, how many places were left out for unknown hours."""
     notes: list[str] = []
@@ -170,6 +185,11 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None) -> list[str]:
         )
     if plan.open_at is not None and unknown_hours:
         notes.append(f"영업시간 정보가 없는 {unknown_hours}곳은 영업 중인지 알 수 없어서 뺐어요.")
+    if no_coordinates:
+        notes.append(
+            f"조건에 맞는 곳 중 좌표가 없는 {no_coordinates}곳(주소만 있는 곳)은 거리를 알 수 없어서 "
+            "가까운 곳 찾기에서 빠졌어요. 동네 이름으로 물어봐 주시면 주소로 찾아 드릴게요."
+        )
     return notes
 
 
@@ -187,9 +207,34 @@ def search_answer(
     for i, s in enumerate(shown, start=1):
         chunks += restaurant_block(i, s, plan, now, origin)
         chunks.append("\n")
+    chunks += review_term_lines([s.doc for s in shown], plan.unused_terms)
     if plan.location is None:
         chunks.append("지역을 알려 주시면 더 가까운 곳으로 찾아 드릴게요.\n")
     return chunks
+
+
+def review_term_lines(docs: Sequence[Restaurant], terms: Sequence[str]) -> list[str]:
+    """Seed 003: a term no field records is looked up in the review sentences of the restaurants shown
+    (BM25, the sentence quoted); what only reviews suggest, or nothing at all, carries the caution."""
+    if not terms:
+        return []
+    from matjip.index.review_search import ReviewIndex
+
+    index = ReviewIndex(docs)
+    lines: list[str] = []
+    for term in terms:
+        hits = index.search(term, k=3)
+        if hits:
+            said = "; ".join(
+                f'{h.title} (리뷰 {len(d.reviews)}건 중 {index.count(term, h.place_id)}건, "{h.sentence}")'
+                for h in hits
+                for d in docs
+                if d.place_id == h.place_id
+            )
+            lines.append(f"'{term}' 이야기가 있는 리뷰: {said}. {REVIEW_CAUTION}\n")
+        else:
+            lines.append(f"'{term}'은(는) 리뷰에서도 찾지 못했어요. {REVIEW_CAUTION}\n")
+    return lines
 
 
 def _tag(doc: Restaurant, tag: str) -> int:
@@ -338,6 +383,43 @@ def _has_convenience(doc: Restaurant, value: str) -> tuple[bool, str | None]:
     return False, None
 
 
+def _review_only(doc: Restaurant, field: EnrichField, value: str) -> bool:
+    """Whether only reviews back the value (no tag, category, menu or owner's description)."""
+    sources = [ev.source for ev in doc.evidence_for(field, value)]
+    return bool(sources) and all(s.startswith("reviews") for s in sources)
+
+
+def _subject(word: str) -> str:
+    """``word`` with its subject particle: 주차가, 예약이."""
+    last = word[-1] if word else ""
+    if "가" <= last <= "힣":
+        return word + ("이" if (ord(last) - 0xAC00) % 28 else "가")
+    return word + "이(가)"
+
+
+def convenience_answer(doc: Restaurant, value: str) -> str:
+    """Yes with counts and a quote, the negative evidence stated, or "모르겠어요" when nothing is said."""
+    label = value
+    ok, ev = _has_convenience(doc, value)
+    against = doc.against_for("convenience", value)
+    if ok:
+        line = f"네, {doc.title}은(는) {label} 가능해요" + (f" ({ev})." if ev else ".")
+        if against:
+            line += f" 다만 {_subject(label)} 어렵다거나 안 된다는 리뷰도 {against[0].support}건 있어요."
+        if value in ALWAYS_CAUTIOUS or _review_only(doc, "convenience", value):
+            line += " " + REVIEW_CAUTION
+        return line + "\n"
+    if against:
+        n = against[0].support or len(against)
+        return (
+            f"{doc.title}은(는) {_subject(label)} 어렵거나 안 된다는 리뷰가 {n}건 있어요"
+            f' (리뷰 "{against[0].span}"). {REVIEW_CAUTION}\n'
+        )
+    return (
+        f"{doc.title}의 {label} 정보는 모르겠어요. 리뷰에도 언급이 없어요. 방문 전에 전화로 확인해 보세요.\n"
+    )
+
+
 def information_lines(
     doc: Restaurant,
     asks: Sequence[str],
@@ -351,21 +433,12 @@ def information_lines(
     lines: list[str] = [wish_line(doc, w) for w in wishes]
     wanted = [a for a in dict.fromkeys(asks) if not (wishes and a == "rating")]
     for c in conveniences:
-        ok, ev = _has_convenience(doc, c)
-        if ok:
-            lines.append(f"네, {doc.title}은(는) {c} 가능해요" + (f" ({ev})." if ev else ".") + "\n")
-        else:
-            lines.append(f"{doc.title}의 {c} 정보가 없어요. 방문 전에 전화로 확인해 보세요.\n")
+        lines.append(convenience_answer(doc, c))
     for ask in wanted:
         if ask in ("parking", "convenience", "reservation") and conveniences:
             continue
         if ask == "parking":
-            ok, ev = _has_convenience(doc, "주차")
-            lines.append(
-                (f"네, {doc.title}은(는) 주차 가능해요" + (f" ({ev})." if ev else ".")) + "\n"
-                if ok
-                else f"{doc.title}의 주차 정보가 없어요.\n"
-            )
+            lines.append(convenience_answer(doc, "주차"))
         elif ask == "reservation":
             ok, ev = _has_convenience(doc, "예약")
             lines.append(

@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from matjip.agent.configuration import Resources
+from matjip.agent.models import LocationContext
 from matjip.geo.coverage import CoveredArea
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.request import RegionFilter, SearchRequest
@@ -44,6 +45,31 @@ def outside_place(text: str) -> str | None:
                     break
         if t in names:
             return t
+    return None
+
+
+def address_region(name: str, text: str, res: Resources) -> LocationContext | None:
+    """A place the gazetteer calls outside the data ("제주") that the crawl does cover: the documents
+    whose address names it, as an in-region search on addresses (issue 12: a user's own Jeju crawl).
+    The word as written is tried first ("제주시에" → 제주시), then the name; None when no address has it."""
+    written = [
+        t
+        for token in re.findall(r"[^\s,.!?~]+", text)
+        if token.startswith(name)
+        for t in (token, *(token[: -len(p)] for p in _PARTICLES if token.endswith(p) and len(token) > len(p)))
+    ]
+    for term in dict.fromkeys([*sorted(written, key=len), name]):
+        if len(term) < 2 or not term.startswith(name):
+            continue
+        resp = res.index.search(SearchRequest(region=RegionFilter(name=term, terms=[term]), k=1))
+        if resp.total_candidates:
+            return LocationContext(
+                type="CONTEXTUAL",
+                name=term,
+                display_name=f"{term} (주소 기준)",
+                mode="in",
+                region_terms=[term],
+            )
     return None
 
 

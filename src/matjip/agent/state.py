@@ -94,6 +94,7 @@ class AgentState(TypedDict, total=False):
     relax_notes: list[str]
     web_wanted: bool  # results are relevant but weak (tier "insufficient"): add the web fallback
     unknown_hours: int | None  # restaurants left out of an open-at search because their hours are unknown
+    no_coordinates: int | None  # restaurants left out of a nearness search because they have no coordinates
     web_sources: list[WebSource]
     answer: str
     answer_source: str  # template | llm
@@ -140,6 +141,7 @@ PER_TURN_RESET: AgentState = {
     "relax_step": 0,
     "relax_notes": [],
     "unknown_hours": None,
+    "no_coordinates": None,
     "web_wanted": False,
     "web_sources": [],
     "answer": "",

@@ -110,3 +110,20 @@ def run_eval_dialogues(settings: Settings, split: str, limit: int | None, show_f
             console.print(f"  {f}", markup=False, soft_wrap=True)
     for e in report.errors[:10]:
         console.print(f"[red]error[/] {e}", markup=False)
+
+
+def run_eval_reviews(
+    settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int
+) -> None:
+    """The review-text gold set (``eval/review_set.jsonl``) through the configured enricher."""
+    from matjip.eval.review_eval import run
+    from matjip.ingest.enrich import get_enricher
+
+    console = Console()
+    enricher = get_enricher("llm" if llm else "offline", settings)
+    report = run(enricher, split=split, limit=limit)
+    console.print(_table(f"matjip eval reviews (split {split}, {enricher.name})", report.rows()))
+    if show_failures and report.failures:
+        console.print(f"[bold]imperfect items[/] (first {show_failures} of {len(report.failures)}):")
+        for f in report.failures[:show_failures]:
+            console.print(f"  {f}", markup=False, soft_wrap=True)

@@ -6,13 +6,20 @@ Decimal degrees (``"127.155"``) are accepted as they are. Anything that does not
 :data:`KOREA_BOUNDS` is rejected with ``None``: the old API's KATECH projected numbers
 (``"314417"``), zeros, garbage, a missing value. Because Korea's latitude and longitude ranges
 do not overlap, a swapped pair is recognised and put right.
+
+A document with an address but no usable coordinates is placed at the centroid of its dong
+(:func:`geocode_address`, the gazetteer's administrative dong centroids); preprocessing flags it
+``approximate_coordinates`` and answers say distances to it are approximate.
 """
 
 from __future__ import annotations
 
+import csv
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Final
 
 
@@ -58,4 +65,60 @@ def parse_coordinates(mapx: str | None, mapy: str | None) -> tuple[float, float]
         return (lat, lon)
     if KOREA_BOUNDS.contains(lon, lat):  # given the other way round
         return (lon, lat)
+    return None
+
+
+# --- address fallback (issue 12) ----------------------------------------------------------------
+CENTROIDS_FILE: Final = (
+    Path(__file__).resolve().parents[1] / "data" / "gazetteer" / "admin_dong_centroids_2022.csv"
+)
+_SIDO_ALIASES: Final = {
+    "서울": "서울특별시",
+    "서울시": "서울특별시",
+    "인천": "인천광역시",
+    "인천시": "인천광역시",
+    "경기": "경기도",
+}
+_DONG_STEM = re.compile(r"^(.+?)(?:제?\d+)?(?:본)?(?:동|가|읍|면)$")
+
+
+def _stem(name: str) -> str:
+    m = _DONG_STEM.match(name)
+    return m.group(1) if m else name
+
+
+@cache
+def _centroids() -> dict[tuple[str, str], list[tuple[str, float, float]]]:
+    """(sido, sigungu without spaces) → [(admin dong, lat, lon)] from the gazetteer's dong centroids."""
+    out: dict[tuple[str, str], list[tuple[str, float, float]]] = {}
+    with CENTROIDS_FILE.open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            key = (row["sidonm"], row["sggnm"].replace(" ", ""))
+            out.setdefault(key, []).append((row["emd_nm"], float(row["lat"]), float(row["lon"])))
+    return out
+
+
+def geocode_address(address: str) -> tuple[float, float] | None:
+    """Approximate ``(lat, lon)`` of a lot-number address ("서울 송파구 가락동 123") from the centroids of
+    the administrative dongs of its legal dong (가락동 → 가락본동, 가락1동, 가락2동), or None when the
+    address names no dong the gazetteer knows (road addresses, places outside the capital area)."""
+    words = address.split()
+    if len(words) < 3:
+        return None
+    sido = _SIDO_ALIASES.get(words[0], words[0])
+    table = _centroids()
+    for n_sgg in (2, 1):  # "수원시 장안구" before "송파구"
+        if len(words) < 1 + n_sgg + 1:
+            continue
+        dongs = table.get((sido, "".join(words[1 : 1 + n_sgg])))
+        if not dongs:
+            continue
+        dong = words[1 + n_sgg]
+        if not dong.endswith(("동", "가", "읍", "면")):
+            return None
+        stem = _stem(dong)
+        hits = [(lat, lon) for name, lat, lon in dongs if name == dong or _stem(name) == stem]
+        if not hits:
+            return None
+        return (sum(h[0] for h in hits) / len(hits), sum(h[1] for h in hits) / len(hits))
     return None

@@ -29,6 +29,13 @@ Parenthesised remarks are removed before parsing and kept verbatim in ``note``
 (``휴게시간``/``휴식시간``/``브레이크타임`` with a range) or a last order (``라스트오더``,
 ``주문마감`` with a time) also sets it; ``"카페타임"`` and the like are not breaks.
 
+Each string is classified (``kind``): a *timetable* (day sets and ranges), a live *status* of the
+crawl moment (``"17:00에 영업 시작"``, ``"영업 전"``, ``"영업 중 22:00에 영업 종료"``) or a *note*
+(a dated closure, free text). Only a timetable becomes ``days``; a timetable whose overnight range
+runs more than 21 hours without being a whole day (``"매일 11:30 - 11:00"``, a 23.5-hour day; an end
+within 5 minutes of 24 hours, ``"10:00 ~ 09:59"``, is a whole day) is *implausible*:
+``parsed`` is false, ``implausible`` true and no days are kept, so it never passes an open-at filter.
+
 ``parsed`` is true only when every segment was understood and gave opening hours or days off.
 A days-off-only text is parsed but has no ``days``, so ``is_open`` stays ``None``. Free text
 (``"기타  (11:30~재료소진시까지)"``, ``"2023년 12월 16일 ~ 2024년 4월 30일 휴무"``, ``"설당일"``)
@@ -265,6 +272,33 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+_STATUS_RE: Final = re.compile(
+    r"영업\s*(?:전|중|종료|시작|마감|준비)|(?:에|부터)\s*(?:영업|오픈)|곧\s*(?:영업|마감|오픈)|"
+    r"(?:오늘|금일)\s*(?:휴무|휴업|영업)|브레이크\s*타임\s*중|휴게\s*시간\s*중|라스트\s*오더\s*중"
+)
+_DATE_RE: Final = re.compile(r"\d{4}\s*[년./-]|\d{1,2}\s*월\s*\d{1,2}\s*일|\d{1,2}/\d{1,2}(?!\d)")
+LONGEST_PLAUSIBLE_DAY = 21 * 60  # an overnight range longer than this and shorter than a day is a typo
+WHOLE_DAY_SLACK = 5  # "10:00 ~ 09:59" is a whole day
+
+
+def classify_hours(text: str) -> str:
+    """``"status"`` for a live status of the crawl moment, ``"note"`` for a dated note or free text,
+    ``"timetable"`` otherwise (whether it parses is :func:`parse_business_hours`' business)."""
+    if _STATUS_RE.search(text) and not _DAYS_RE.search(text):
+        return "status"
+    if _DATE_RE.search(text):
+        return "note"
+    return "timetable"
+
+
+def _implausible(days: dict[int, DayHours]) -> bool:
+    for d in days.values():
+        for r in d.open:
+            if r.end > 1440 and LONGEST_PLAUSIBLE_DAY < r.end - r.start < 1440 - WHOLE_DAY_SLACK:
+                return True
+    return False
+
+
 def parse_business_hours(text: str | None) -> WeeklySchedule | None:
     """Parse a ``businessHours`` string; ``None`` for a missing or blank one. Never raises."""
     if text is None or not text.strip():
@@ -281,8 +315,14 @@ def parse_business_hours(text: str | None) -> WeeklySchedule | None:
 
     opens = [s for s in segments if isinstance(s, _Open)]
     closed = [s for s in segments if isinstance(s, _Closed)]
-    if not understood or any(found is None for found in understood) or not (opens or closed):
-        return WeeklySchedule(raw=text, parsed=False, note=note)
+    kind = classify_hours(normalized)
+    if (
+        kind != "timetable"
+        or not understood
+        or any(found is None for found in understood)
+        or not (opens or closed)
+    ):
+        return WeeklySchedule(raw=text, parsed=False, note=note, kind="note" if kind == "timetable" else kind)
 
     # broad day sets first; a narrower set replaces the overlapping ranges of a broader one
     ranges: dict[int, list[tuple[tuple[int, int], int]]] = {}
@@ -309,6 +349,8 @@ def parse_business_hours(text: str | None) -> WeeklySchedule | None:
             if extra.last_order is not None:
                 days[day].last_order = extra.last_order
 
+    if _implausible(days):
+        return WeeklySchedule(raw=text, parsed=False, note=note, implausible=True)
     return WeeklySchedule(
         raw=text,
         parsed=True,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from matjip.documents import Evidence, MenuItem, Restaurant
 from matjip.ingest.category import classify_category
 from matjip.ingest.clean import clean_title, normalize_space
-from matjip.ingest.coords import parse_coordinates
+from matjip.ingest.coords import geocode_address, parse_coordinates
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich import Enricher, Enrichment
 from matjip.ingest.hours import parse_business_hours
@@ -21,7 +21,7 @@ from matjip.kinds import kinds
 from matjip.vocab import vocab
 
 # Bump when preprocessing changes in a way that must re-process stored documents.
-PIPELINE_VERSION = "3"  # 2: restaurant kinds; 3: menu badges ("추천") dropped
+PIPELINE_VERSION = "4"  # 2: restaurant kinds; 3: menu badges ("추천") dropped; 4: clause-aware review reading, hours kinds (issue 12)
 
 
 def preprocess(doc: CrawlDocument) -> Restaurant:
@@ -29,6 +29,10 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
     flags: list[str] = []
     cat = classify_category(doc.category, doc.title)
     coords = parse_coordinates(doc.mapx, doc.mapy)
+    if coords is None and doc.address.strip():
+        coords = geocode_address(normalize_space(doc.address))
+        if coords is not None:
+            flags.append("approximate_coordinates")  # the centroid of its dong (issue 12)
     if coords is None:
         flags.append("no_coordinates")
     lat, lon = coords if coords else (None, None)
@@ -48,6 +52,8 @@ def preprocess(doc: CrawlDocument) -> Restaurant:
     hours = parse_business_hours(doc.businessHours)
     if doc.businessHours and (hours is None or not hours.parsed):
         flags.append("hours_unparsed")
+    if hours is not None and hours.implausible:
+        flags.append("hours_implausible")
     address = normalize_space(doc.address)
     road = normalize_space(doc.roadAddress)
     if not address and not road:
@@ -104,6 +110,7 @@ def finish(r: Restaurant, e: Enrichment) -> Restaurant:
             "occasion": e.occasion,
             "features": e.features,
             "evidence": [*kind_ev, *e.evidence],
+            "evidence_against": e.against,
         }
     )
     r.summary = build_summary(r)

@@ -141,6 +141,8 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
     "유아의자": (r"유아\s*의자", r"아기\s*의자", r"애기\s*의자", r"하이\s*체어", r"유아용\s*의자"),
 }
 check_names(CATEGORY, vocab().cuisines, "nlu.lexicon.CATEGORY")
+for _name, _regexes in vocab().surfaces("convenience", "query").items():  # data/vocabulary.toml
+    CONVENIENCE[_name] = CONVENIENCE.get(_name, ()) + _regexes
 check_names(CONVENIENCE, vocab().conveniences, "nlu.lexicon.CONVENIENCE")
 
 # --- atmosphere -------------------------------------------------------------------------------
@@ -302,6 +304,9 @@ OCCASION: Final[dict[str, tuple[str, ...]]] = {
     "해장": (r"해장", r"속\s*풀이", r"숙취", r"속\s*풀"),
     "외식": (r"외식",),
 }
+for _field, _table in (("atmosphere", ATMOSPHERE), ("occasion", OCCASION)):  # data/vocabulary.toml
+    for _name, _regexes in vocab().surfaces(_field, "query").items():
+        _table[_name] = _table.get(_name, ()) + _regexes
 
 # --- menus --------------------------------------------------------------------------------------
 # canonical → surfaces (plain strings, matched as written, case-insensitive).

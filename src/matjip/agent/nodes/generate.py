@@ -104,7 +104,10 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
     p = state_plan(state)
     now = turn_now(state, res)
     hits = state.get("hits") or []
-    notes = [*(state.get("relax_notes") or []), *tpl.plan_notes(p, state.get("unknown_hours"))]
+    notes = [
+        *(state.get("relax_notes") or []),
+        *tpl.plan_notes(p, state.get("unknown_hours"), state.get("no_coordinates")),
+    ]
     if any(n == "too_long" for n in state.get("plan_notes") or []):
         notes.insert(0, tpl.REPLIES["too_long"])
     if state.get("duplicate_of") is not None:

@@ -158,7 +158,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         intent = "information"
     if ents.title and not titles and intent in ("information", "compare"):
         intent = "search"
-    unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t)]
+    place_words = {ctx.name} if ctx is not None and ctx.name else set()  # an address region ("노형동")
+    unused = [t for t in nlu.unknown_terms if not frame["is_covered"](t) and t not in place_words]
     searches = state.get("searches") or []
     carried_k: int | None = None
     exclude_ids: list[str] = []
@@ -432,6 +433,16 @@ def chain_names(res: Resources) -> list[str]:
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
 
 
+def _review_mentions(hits: list[SearchHit], terms: list[str]) -> set[str]:
+    """Place ids among ``hits`` whose review sentences mention one of ``terms`` (BM25 over sentences)."""
+    if not terms or not any(h.document.reviews for h in hits):
+        return set()
+    from matjip.index.review_search import ReviewIndex
+
+    index = ReviewIndex([h.document for h in hits if h.document.reviews])
+    return {hit.place_id for t in terms for hit in index.search(t, k=len(hits))}
+
+
 def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     """All entities as filters, atmosphere/occasion as semantic text, k results (docs/design.md).
 
@@ -508,10 +519,13 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         # menu), then — for a "near" search — the closer ones, in steps of 400 m
         near = p.location is not None and p.location.by_radius
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
+        mentioned = _review_mentions(hits, p.unused_terms)
         hits.sort(
             key=lambda h: (
                 _kind_strength(h, p.kinds) if p.kinds else 0,
                 0 if not listed or h.document.place_id in listed else 1,
+                # a word no field records but reviews mention (seed 003): those places first
+                0 if h.document.place_id in mentioned else 1,
                 # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
                 int((h.distance_m or 0) // 400) if near else 0,
@@ -540,6 +554,11 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             - resp.total_candidates
         )
         update["unknown_hours"] = max(0, unknown)
+    if req.geo is not None and len(hits) < p.k:
+        # places matching everything but the distance that have no coordinates (an address-only
+        # crawl): a nearness search cannot find them, and the answer says so
+        rest = res.index.search(req.model_copy(update={"geo": None, "k": MAX_K, "sort": "relevance"}))
+        update["no_coordinates"] = sum(1 for h in rest.hits if h.document.lat is None)
     return update
 
 

@@ -7,6 +7,7 @@ Offline, NLU runs before the need-search decision because the decision reads its
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from matjip.agent.acts import (
@@ -19,7 +20,7 @@ from matjip.agent.acts import (
     where_question,
 )
 from matjip.agent.configuration import Resources
-from matjip.agent.coverage import outside_place
+from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import GPS_DEFAULT_RADIUS_M, choice_context, pick_choice, resolve
 from matjip.agent.models import Clarification, LocationContext
 from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
@@ -148,6 +149,19 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         return update
     # a place far outside the data is said so, never searched as a menu word or elsewhere
     outside = outside_place(text) if not nlu.entities.title else None
+    if outside is not None and outcome.context is None and outcome.clarification is None:
+        by_address = address_region(outside, text, res)
+        if by_address is not None:  # the crawl covers it after all: search the addresses
+            outside = None
+            outcome = replace(outcome, context=by_address)
+    if outside is None and outcome.context is None and outcome.clarification is None and not gps:
+        # a dong, eup or si no gazetteer entry knows ("노형동 흑돼지") that the addresses name
+        for term in nlu.unknown_terms:
+            if _ADDRESS_WORD.fullmatch(term):
+                by_address = address_region(term, term, res)
+                if by_address is not None:
+                    outcome = replace(outcome, context=by_address, unknown_place=None)
+                    break
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification
         update["_decision"] = (
@@ -242,6 +256,9 @@ def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
         total = res.index.search(SearchRequest(kind=frame.kinds, k=1)).total_candidates
         many = res.coverage[key] = total > res.config.where_min_results
     return many
+
+
+_ADDRESS_WORD = re.compile(r"[가-힣]{1,6}(?:동|읍|면|리|시|군|구)")
 
 
 def _context_covered(ctx: LocationContext, res: Resources) -> bool:

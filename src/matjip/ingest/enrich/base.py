@@ -37,6 +37,8 @@ class Enrichment(BaseModel):
     occasion: list[str] = Field(default_factory=list)
     features: list[str] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
+    # reviews that speak AGAINST a value ("주차가 어려워요"), kept or not; ``support`` counts them
+    against: list[Evidence] = Field(default_factory=list)
 
     @field_validator(*ENRICH_FIELDS)
     @classmethod

@@ -26,9 +26,19 @@ from matjip.vocab import check_names, vocab
 
 Target = tuple[EnrichField, str]
 
-CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
+
+def _merge(table: dict[str, tuple[str, ...]], field: str) -> dict[str, tuple[str, ...]]:
+    """``table`` plus the review surfaces ``data/vocabulary.toml`` lists for ``field`` (new values last)."""
+    out = dict(table)
+    for value, surfaces in vocab().surfaces(field, "review").items():
+        out[value] = out.get(value, ()) + tuple(s for s in surfaces if s not in out.get(value, ()))
+    return out
+
+
+_CONVENIENCE: dict[str, tuple[str, ...]] = {
     "주차": (
         "주차",
+        "쥬차",
         "주차장",
         "주차 가능",
         "주차 공간",
@@ -88,6 +98,9 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
         "애견동반",
         "애견 동반",
         "강아지 동반",
+        "강아지 데려",
+        "강아지 데리고",
+        "반려견 데리고",
         "강아지랑",
         "강아지와",
         "펫프렌들리",
@@ -105,18 +118,13 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
         "구워 줘",
         "구워드",
         "구워 드",
-        "직접 구워",
         "직원분이 구워",
         "사장님이 구워",
-        "다 구워",
-        "알아서 구워",
     ),
     "단체석": (
         "단체석",
-        "단체 예약",
         "단체룸",
         "단체 룸",
-        "단체 손님",
         "단체 좌석",
         "대형 테이블",
         "긴 테이블",
@@ -132,11 +140,25 @@ CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
         "놀이 공간",
         "놀이시설",
     ),
-    "유아의자": ("유아의자", "유아 의자", "아기의자", "아기 의자", "아기 식탁의자", "유아용 의자"),
+    "유아의자": (
+        "유아의자",
+        "유아 의자",
+        "아기의자",
+        "아기 의자",
+        "아기 식탁의자",
+        "유아용 의자",
+        "애기 의자",
+    ),
+}
+
+
+_CONVENIENCE = _merge(_CONVENIENCE, "convenience")
+CONVENIENCE: Final[dict[str, tuple[str, ...]]] = {
+    name: _CONVENIENCE.get(name, ()) for name in vocab().conveniences
 }
 check_names(CONVENIENCE, vocab().conveniences, "ingest.enrich.lexicon.CONVENIENCE", complete=True)
 
-ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = {
+_ATMOSPHERE: dict[str, tuple[str, ...]] = {
     "분위기 좋은": (
         "분위기 좋",
         "분위기 있",
@@ -211,8 +233,9 @@ ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = {
     "캐주얼한": ("캐주얼",),
     "힙한": ("힙한", "힙하", "힙해", "트렌디"),
 }
+ATMOSPHERE: Final[dict[str, tuple[str, ...]]] = _merge(_ATMOSPHERE, "atmosphere")
 
-OCCASION: Final[dict[str, tuple[str, ...]]] = {
+_OCCASION: dict[str, tuple[str, ...]] = {
     "데이트": ("데이트", "데이트 코스", "연인", "여자친구", "남자친구", "여친", "남친", "커플", "소개팅"),
     "회식": ("회식", "팀 회식", "부서 회식", "회사 동료", "직장 동료", "동료들이랑", "동료들과"),
     "단체": ("단체", "단체로", "단체 손님", "단체 예약", "단체석", "여럿이", "여러 명이"),
@@ -279,6 +302,7 @@ OCCASION: Final[dict[str, tuple[str, ...]]] = {
     "해장": ("해장", "해장하기", "속풀이", "숙취"),
     "외식": ("외식",),
 }
+OCCASION: Final[dict[str, tuple[str, ...]]] = _merge(_OCCASION, "occasion")
 
 FEATURES: Final[dict[str, tuple[str, ...]]] = {
     "맛있는": ("맛있", "맛나", "존맛", "꿀맛", "맛도리", "jmt", "맛 좋"),
@@ -461,11 +485,12 @@ CATEGORY_RULES: Final[tuple[tuple[tuple[str, ...], tuple[Target, ...]], ...]] = 
             "전통,민속주점",
             "바(BAR)",
             "맥주,호프",
+            "오뎅,꼬치",
         ),
         (("occasion", "술자리"),),
     ),
     (
-        ("육류,고기", "육류", "고기", "삼겹살", "갈비", "곱창,막창", "양꼬치", "고기뷔페"),
+        ("육류,고기", "육류,고기요리", "육류", "고기", "삼겹살", "갈비", "곱창,막창", "양꼬치", "고기뷔페"),
         (("occasion", "회식"), ("occasion", "단체")),
     ),
     (("분식", "국밥", "찌개,국밥", "도시락", "패스트푸드", "기사식당"), (("occasion", "혼밥"),)),
@@ -474,7 +499,7 @@ CATEGORY_RULES: Final[tuple[tuple[tuple[str, ...], tuple[Target, ...]], ...]] = 
 )
 # For "육류,고기"-like rules only the *leaf* segment counts (한식>육류,고기>족발,보쌈 is not a
 # grill house); the others match any segment.
-CATEGORY_LEAF_ONLY: Final[frozenset[str]] = frozenset({"육류,고기", "육류", "고기"})
+CATEGORY_LEAF_ONLY: Final[frozenset[str]] = frozenset({"육류,고기", "육류,고기요리", "육류", "고기"})
 
 # Menu-name rules: (regex, target). Menu names are short, so plain regex search is enough.
 MENU_RULES: Final[tuple[tuple[str, Target], ...]] = (

@@ -5,7 +5,8 @@ Sources and how each is read:
 * ``reviews[i]`` and ``description`` (free text): tokenized with the shared Kiwi
   (:func:`matjip.text.kiwi.tokenize_many`, one batch per :meth:`OfflineEnricher.enrich_many`),
   then lexicon surfaces are matched at morpheme starts and must end on a morpheme boundary.
-  Each match is checked for negation within its clause (see :func:`_polarity`). Dishes for
+  Each match is judged over its clause and the clauses it continues into (see :func:`_judge` and
+  ``data/review_rules.toml``). Dishes for
   ``review_food`` are noun runs that match the menu names or the food lexicon.
 * ``reviewKeywords`` (visitor tag counts): mapped through ``REVIEW_KEYWORD_TAGS`` with minimum
   counts (see :mod:`.lexicon`). Tags that are phrases ("주차하기 편해요", Naver style) are read
@@ -22,6 +23,7 @@ kept when votes for outnumber votes against. Every kept value carries up to
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -49,14 +51,13 @@ from matjip.ingest.enrich.lexicon import (
     TAG_SHARE_MIN,
     Target,
 )
+from matjip.ingest.enrich.rules import rules
+from matjip.settings import Settings
 from matjip.text.kiwi import Morph, tokenize_many
 
 MAX_EVIDENCE_PER_VALUE = 3
 MAX_REVIEW_FOOD = 20
 MIN_PHRASE_TAG_COUNT = 2  # phrase-style reviewKeywords need at least this many votes
-NEGATION_WINDOW = 6  # morphemes after a match that may negate it
-NEGATION_MAX_CHARS = 24  # ... and at most this many characters after it
-MAX_SPAN_CHARS = 40
 
 # A space inside a lexicon surface: optional particle, optional whitespace, optional intensifier
 # ("뷰가 정말 좋아요", "양이 진짜 많아요").
@@ -64,17 +65,6 @@ _GAP = (
     r"(?:이랑|하고|에서|으로|까지|에는|이나|이|가|은|는|도|을|를|랑|과|와|에|의|만|로|엔|나)?\s*"
     r"(?:(?:정말|진짜|너무|완전|엄청|되게|매우|아주|무척|참|넘|꽤|좀|더|제일|특히)\s+)?"
 )
-
-# --- negation vocabulary (forms as Kiwi returns them) -----------------------------------------
-_NEGATORS = frozenset({"않", "못하", "없", "없이", "아니", "불가", "불가능", "금지", "안되"})
-_NEG_ADVERBS = frozenset({"안", "못"})  # tag MAG
-_NEG_PREDICATES = frozenset({"어렵", "힘들", "불편", "곤란", "협소", "좁", "부족", "애매", "빡세", "빡빡"})
-_CONCERNS = frozenset(
-    {"걱정", "문제", "부담", "스트레스", "고민", "불만", "제약", "어려움", "불편함", "문제없"}
-)
-_STICKY_NEGATIVE = frozenset({"별로", "그다지", "딱히", "비추", "글쎄"})
-# Connective endings that do not end the clause ("-지 않", "-게 되", "-어 보").
-_CONTINUING_EC = frozenset({"지", "게", "어", "아", "기", "도록"})
 
 
 @dataclass(frozen=True)
@@ -181,9 +171,27 @@ class _Ev(NamedTuple):
 
 @dataclass
 class _Tally:
-    pos: int = 0
+    pos: int = 0  # weighted votes of sources other than reviews (tags, category, menus, description)
     neg: int = 0
     evidence: list[_Ev] = field(default_factory=list)
+    reviews_for: set[int] = field(default_factory=set)  # indices of reviews that support the value
+    reviews_against: set[int] = field(default_factory=set)
+    against: list[_Ev] = field(default_factory=list)  # evidence of reviews against the value
+
+
+@dataclass(frozen=True)
+class Support:
+    """How many reviews a value needs (settings ``enrich_min_reviews``, ``enrich_min_share``,
+    ``enrich_support_from``)."""
+
+    min_reviews: int = 2
+    min_share: float = 0.03
+    support_from: int = 10
+
+    def needed(self, n_reviews: int) -> int:
+        if n_reviews < self.support_from:
+            return 1
+        return max(self.min_reviews, math.ceil(self.min_share * n_reviews))
 
 
 @dataclass
@@ -198,16 +206,26 @@ class _Votes:
             tally = self.tallies[t] = _Tally()
         return tally
 
-    def vote(self, t: Target, ev: _Ev | None, weight: int = 1, *, against: bool = False) -> None:
+    def vote(
+        self, t: Target, ev: _Ev | None, weight: int = 1, *, against: bool = False, review: int | None = None
+    ) -> None:
         tally = self._tally(t)
         if against:
-            tally.neg += weight
+            if review is None:
+                tally.neg += weight
+            else:
+                tally.reviews_against.add(review)
+                if ev is not None and len(tally.against) < MAX_EVIDENCE_PER_VALUE and ev not in tally.against:
+                    tally.against.append(ev)
             return
-        tally.pos += weight
+        if review is None:
+            tally.pos += weight
+        else:
+            tally.reviews_for.add(review)
         if ev is not None and len(tally.evidence) < MAX_EVIDENCE_PER_VALUE and ev not in tally.evidence:
             tally.evidence.append(ev)
         for implied in IMPLIES.get(t, ()):
-            self.vote(implied, ev, weight)
+            self.vote(implied, ev, weight, review=review)
 
     def food_mention(self, name: str, ev: _Ev) -> None:
         tally = self.food.get(name)
@@ -218,11 +236,31 @@ class _Votes:
         if len(tally.evidence) < MAX_EVIDENCE_PER_VALUE:
             tally.evidence.append(ev)
 
-    def result(self) -> Enrichment:
+    def result(self, n_reviews: int = 0, support: Support = Support()) -> Enrichment:
+        """Kept values: a value read from reviews needs :meth:`Support.needed` supporting reviews and
+        more reviews for than against; other sources count their weighted votes. Of two conflicting
+        values (``review_rules.toml``) the one with more support stays, both when the split is real."""
         order = _compiled().value_order
+        needed = support.needed(n_reviews)
+        strength: dict[Target, int] = {}
+        for t, tally in self.tallies.items():
+            n_for, n_against = len(tally.reviews_for), len(tally.reviews_against)
+            review_ok = n_for >= needed and n_for > n_against
+            score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
+            if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
+                strength[t] = tally.pos + n_for
+        r = rules()
+        for a, b in r.conflicts:
+            if a in strength and b in strength:
+                lo, hi = sorted((a, b), key=lambda t: strength[t])
+                if (
+                    strength[lo] < r.keep_both_share * (strength[lo] + strength[hi])
+                    or strength[lo] == strength[hi]
+                ):
+                    del strength[lo]
         kept: dict[EnrichField, list[tuple[int, str, _Tally]]] = {f: [] for f in ENRICH_FIELDS}
         for (fld, value), tally in self.tallies.items():
-            if tally.pos > tally.neg and tally.evidence:
+            if (fld, value) in strength:
                 kept[fld].append((order[fld].get(value, 10_000), value, tally))
         foods = sorted(self.food.items(), key=lambda kv: (-kv[1].pos, self.food_first[kv[0]]))
         foods = foods[:MAX_REVIEW_FOOD]
@@ -235,8 +273,21 @@ class _Votes:
                 continue
             items = sorted(kept[fld], key=lambda x: (x[0], x[1]))
             values[fld] = [v for _, v, _ in items]
-            evidence.extend(ev.to_evidence(fld, v) for _, v, tally in items for ev in tally.evidence)
+            for _, v, tally in items:
+                for ev in tally.evidence:
+                    e = ev.to_evidence(fld, v)
+                    if tally.reviews_for and n_reviews:
+                        e.support, e.reviews = len(tally.reviews_for), n_reviews
+                    evidence.append(e)
+        against: list[Evidence] = []
+        for (fld, value), tally in self.tallies.items():
+            if fld in ("convenience", "atmosphere", "occasion") and tally.against and n_reviews:
+                for ev in tally.against:
+                    e = ev.to_evidence(fld, value)
+                    e.support, e.reviews = len(tally.reviews_against), n_reviews
+                    against.append(e)
         return Enrichment(
+            against=against,
             review_food=values["review_food"],
             convenience=values["convenience"],
             atmosphere=values["atmosphere"],
@@ -274,8 +325,9 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
                 continue
             if bounds is None:
                 bounds = {m.start for m in morphs} | {m.end for m in morphs} | {n}
-            if mm.end() in bounds:
-                hits.append(_Hit(pos, mm.end(), matcher))
+            e = mm.end()
+            if e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds):  # "깨끗" in 깨끗하/VA
+                hits.append(_Hit(pos, e, matcher))
     if not hits:
         return hits
     excluded: list[tuple[int, int]] = []
@@ -303,108 +355,290 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
 
 
 _BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
+_PRED_TAGS = frozenset({"VV", "VA", "VX", "VCP", "VCN", "XSA", "XSV", "EF"})
 
 
 def _is_boundary_gap(gap: str) -> bool:
     return bool(gap) and _BOUNDARY_GAP.search(gap) is not None
 
 
-def _polarity(text: str, morphs: Sequence[Morph], morph_starts: Sequence[int], hit: _Hit) -> tuple[bool, int]:
-    """(negated, clause_end) for a match.
+class _Clause(NamedTuple):
+    first: int  # morph index
+    last: int  # morph index, inclusive
+    start: int  # character offsets
+    end: int
+    kind: str  # final | question | contrast | cause | cond | and
+    sentence: int  # index of the sentence the clause belongs to
 
-    Looks at the morpheme right before the match (short negation "안 시끄러워요") and at up to
-    :data:`NEGATION_WINDOW` morphemes after it, stopping at sentence punctuation, a line break, a
-    final ending or a clause-ending connective (-는데, -지만, -어서, -고 ...). Negators toggle
-    the polarity, so "주차 걱정 없어요" (concern + 없) and "주차하기 어렵지 않아요" (어렵 + 않) come
-    out positive, while "주차가 안 돼서 불편" stops at -어서 and stays negative. "별로/그다지"
-    make it negative unless a concern noun was negated ("주차 걱정 별로 없어요").
-    """
-    toggles = 0
-    concern = False
-    sticky = False
-    i = bisect_left(morph_starts, hit.start)
-    if i > 0:
-        prev = morphs[i - 1]
-        if prev.tag == "MAG" and prev.form in _NEG_ADVERBS and not text[prev.end : hit.start].strip():
-            toggles += 1
-    j = bisect_left(morph_starts, hit.end)
-    clause_end = hit.end
-    prev_end = hit.end
-    seen = 0
-    while j < len(morphs) and seen < NEGATION_WINDOW:
-        m = morphs[j]
-        j += 1
-        if m.start < hit.end:  # overlaps the match (contracted syllables, "주차돼요")
-            clause_end = max(clause_end, m.end)
-            prev_end = max(prev_end, m.end)
-            if m.tag == "EF":
-                break
-            continue
-        if m.start - hit.end > NEGATION_MAX_CHARS or _is_boundary_gap(text[prev_end : m.start]):
-            break
+
+def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
+    """Clauses of a text: a clause ends at a final ending, sentence punctuation, a line break or a
+    clause-ending connective (kinds from ``review_rules.toml``: contrast, cause, conditional)."""
+    r = rules()
+    questions = r.p.question_endings
+    ec_kind = r.ec_kind
+    out: list[_Clause] = []
+    first = 0
+    sentence = 0
+    n = len(morphs)
+    for i, m in enumerate(morphs):
+        nxt = morphs[i + 1] if i + 1 < n else None
+        kind = ""
         tag = m.tag
-        if tag.startswith("S") and tag not in ("SL", "SN", "SH"):
-            break
-        seen += 1
-        base_tag = tag.split("-")[0]
+        if tag == "SF":
+            kind = "question" if "?" in m.form else "final"
+        elif tag == "EF":
+            if nxt is not None and nxt.tag == "SF":
+                continue
+            kind = "question" if m.form in questions else "final"
+        elif tag == "EC":
+            if nxt is not None and nxt.tag.startswith("VX"):
+                continue  # "-고 싶", "-어 주": an auxiliary continues the clause
+            kind = ec_kind.get(m.form, "")
+        elif tag == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
+            kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB
+        if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
+            kind = "final"
+        if not kind:
+            continue
+        out.append(_Clause(first, i, morphs[first].start, m.end, kind, sentence))
+        if kind in ("final", "question"):
+            sentence += 1
+        first = i + 1
+    if first < n:
+        out.append(_Clause(first, n - 1, morphs[first].start, morphs[-1].end, "final", sentence))
+    return out
+
+
+@dataclass
+class _Text:
+    """One free text with its morphemes and clauses (built once per text with a mention)."""
+
+    text: str
+    morphs: Sequence[Morph]
+    starts: list[int]
+    clauses: list[_Clause]
+    hit_starts: list[int]
+    sentences: dict[int, tuple[int, int]] = field(default_factory=dict)
+    clause_ends: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for c in self.clauses:
+            s, _ = self.sentences.get(c.sentence, (c.start, c.end))
+            self.sentences[c.sentence] = (s, c.end)
+        self.clause_ends = [c.end for c in self.clauses]
+
+    def clause_at(self, pos: int) -> int:
+        return min(bisect_left(self.clause_ends, pos + 1), len(self.clauses) - 1)
+
+    def sentence_span(self, k: int) -> tuple[int, int]:
+        return self.sentences[self.clauses[k].sentence]
+
+
+def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
+    """Whether clause ``c`` has a predicate ending after ``after`` (the mention's own morphemes count)."""
+    p = rules().p
+    for m in ctx.morphs[c.first : c.last + 1]:
+        if m.end <= after:
+            continue
+        base = m.tag.split("-")[0]
+        if base in _PRED_TAGS or m.form in p.absence or m.form in p.difficulty:
+            return True
+    return False
+
+
+def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int, bool, bool, bool]:
+    """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``."""
+    p = rules().p
+    absence = difficulty = 0
+    sticky = strong = uncertain = False
+    prev: Morph | None = None
+    for m in ctx.morphs[c.first : c.last + 1]:
+        if m.start < after:
+            prev = m
+            continue
+        base = m.tag.split("-")[0]
         form = m.form
-        if (
-            (base_tag == "MAG" and form in _NEG_ADVERBS)
-            or (form in _NEGATORS and base_tag in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"))
-            or (base_tag == "XPN" and form == "불")
+        if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
+            form = form[:-1]  # "협소하" → "협소"
+        if (base == "MAG" and form in p.absence_adverbs) or (
+            form in p.absence and base in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV")
         ):
-            toggles += 1
-        elif (form in _NEG_PREDICATES and base_tag in ("VA", "XR", "NNG", "VV")) or (
-            form in _CONCERNS and base_tag in ("NNG", "XR", "VA")
-        ):
-            toggles += 1
-            concern = True
-        elif form in _STICKY_NEGATIVE:
+            if not (form.startswith("없") and prev is not None and prev.form in p.only_before_absence):
+                absence += 1
+        elif base == "XPN" and form == "불":
+            absence += 1
+        elif form in p.sticky:
             sticky = True
-        clause_end = max(clause_end, m.end)
-        prev_end = max(prev_end, m.end)
-        if base_tag == "EF" or (base_tag == "EC" and form not in _CONTINUING_EC):
+            if not fact:
+                difficulty += 1
+        elif not fact and form in p.difficulty and base in ("VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB"):
+            difficulty += 1
+        elif form in p.strong_positive and base in ("VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"):
+            strong = True
+        if form in p.uncertain:
+            uncertain = True
+        prev = m
+    if not fact and rules().difficulty_text.search(ctx.text, max(after, c.start), c.end):
+        difficulty += 1
+    return absence, difficulty, sticky, strong, uncertain
+
+
+def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int]:
+    """The polarity of one mention for one target: True (for), False (against), None (says nothing);
+    and the evidence span (the mention's whole clause and the clauses read after it).
+
+    The mention's own clause is read after the match; a clause with no predicate ("주차 자리가.")
+    continues into the next clause, and a noun mention whose clause ends in a cause or contrast
+    connective without a judgement of its own continues too ("주차는 골목에 해야 해서 힘들어요"),
+    until another mention. Absence words toggle; difficulty/regret words judge negatively (absence
+    turns them back); frames of ``review_rules.toml`` handle purpose, expectation, hearsay, wishes,
+    conditionals and questions. Sense and subject rules drop mentions in another sense.
+    """
+    r = rules()
+    text = ctx.text
+    k = ctx.clause_at(hit.start)
+    own = ctx.clauses[k]
+    s_start, s_end = ctx.sentence_span(k)
+    for before, after, window in r.sense.get(target, ()):
+        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
+            after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
+        ):
+            return None, hit.start, hit.end
+    for who in r.subject.get(target, ()):
+        if who.search(text, own.start, hit.start):
+            return None, hit.start, hit.end
+    fact = target in r.facts
+    adjective = target[0] == "atmosphere"
+    clauses_read = [own]
+    absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact)
+    i = bisect_left(ctx.starts, hit.start)
+    if i > 0:
+        prev = ctx.morphs[i - 1]
+        if prev.tag == "MAG" and prev.form in r.p.absence_adverbs and not text[prev.end : hit.start].strip():
+            absence += 1
+    if own.kind == "cond" and not absence:
+        forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
+        if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
+            return False, own.start, own.end
+    purpose = r.purpose.match(text[hit.start : own.end]) is not None
+    # a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") is judged on its own clause
+    turned = bool(
+        r.expectation.search(text, hit.end, own.end)
+        or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
+    )
+    last = own
+    for _ in range(0 if turned else 2):
+        if last.kind in ("final", "question", "cond") and _has_pred(ctx, last, hit.start):
             break
-    negated = toggles % 2 == 1 or (sticky and not concern)
-    return negated, clause_end
+        fragment = not _has_pred(ctx, last, hit.start)
+        carry = fragment or (
+            last.kind in ("cause", "contrast")
+            and not adjective
+            and not absence
+            and not difficulty
+            and not strong
+        )
+        if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
+            break
+        nxt = ctx.clauses[ctx.clause_at(last.start) + 1]
+        j = bisect_left(ctx.hit_starts, nxt.start)
+        if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
+            break  # the next clause is about something else
+        clauses_read.append(nxt)
+        a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact)
+        absence, difficulty, sticky, strong, uncertain = (
+            absence + a,
+            difficulty + d,
+            sticky or st,
+            strong or sp,
+            uncertain or u,
+        )
+        last = nxt
+    end = clauses_read[-1].end
+    if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
+        return None, own.start, end
+    if purpose and not difficulty and not absence:
+        return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
+    if (
+        r.rather_not.search(text, hit.end, end)
+        or r.counterfactual.search(text, hit.end, end)
+        or (target[0] == "convenience" and r.wish.search(text, hit.end, end))
+    ):
+        return False, own.start, end
+    negated = (difficulty > 0) != (absence % 2 == 1)
+    if sticky and not (difficulty > 1 and absence % 2 == 1):
+        negated = True
+    positive = not negated
+    if turned:
+        positive = not positive
+    return positive, own.start, end
 
 
-def _span_end(text: str, start: int, end: int, clause_end: int) -> int:
-    stop = min(clause_end, max(end, start + MAX_SPAN_CHARS))
+def _span(text: str, start: int, end: int, clause_end: int) -> tuple[int, int]:
+    """The evidence span: the whole clause(s), trimmed of surrounding spaces."""
+    stop = max(end, clause_end)
     while stop > end and text[stop - 1].isspace():
         stop -= 1
-    return stop
+    while start < end and text[start].isspace():
+        start += 1
+    return start, stop
 
 
-def _read_free_text(votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu: _MenuVocab) -> None:
+def _read_free_text(
+    votes: _Votes, source: str, text: str, morphs: Sequence[Morph], menu: _MenuVocab, review: int | None
+) -> None:
     if not morphs:
         return
-    morph_starts = [m.start for m in morphs]
     hits = _find_hits(text, morphs)
+    if hits:
+        _read_hits(votes, source, text, morphs, hits, review)
+    _read_food(votes, source, text, morphs, menu)
+
+
+def _read_hits(
+    votes: _Votes,
+    source: str,
+    text: str,
+    morphs: Sequence[Morph],
+    hits: list[_Hit],
+    review: int | None,
+    weight: int = 1,
+    tag: bool = False,
+) -> None:
+    ctx = _Text(
+        text, morphs, [m.start for m in morphs], _clauses(text, morphs), sorted({h.start for h in hits})
+    )
     # one vote per target per overlapping mention: keep the earliest, longest hit
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
     taken: dict[Target, list[tuple[int, int]]] = {}
+    seen: set[Target] = set()
     for h in hits:
         targets = [
             t for t in h.matcher.targets if not any(s < h.end and h.start < e for s, e in taken.get(t, ()))
         ]
+        if tag:
+            targets = [t for t in targets if t not in seen]
         if not targets:
             continue
         for t in targets:
             taken.setdefault(t, []).append((h.start, h.end))
-        negated, clause_end = _polarity(text, morphs, morph_starts, h)
-        if h.matcher.negative:
-            # a negative surface only ever votes against; negating it ("노키즈존 아님") says
-            # nothing about a play room, so it is neutral
-            if not negated:
-                for t in targets:
-                    votes.vote(t, None, against=True)
-            continue
-        end = _span_end(text, h.start, h.end, clause_end)
-        ev = _Ev(source, text[h.start : end], h.start, end)
-        for t in targets:
-            votes.vote(t, None if negated else ev, against=negated)
-    _read_food(votes, source, text, morphs, menu)
+            seen.add(t)
+            positive, clause_start, clause_end = _judge(ctx, h, t)
+            if positive is None:
+                continue
+            if tag:
+                ev = _Ev("reviewKeywords", text, tag_count=weight)
+            else:
+                start, end = _span(text, min(clause_start, h.start), h.end, clause_end)
+                ev = _Ev(source, text[start:end], start, end)
+            if h.matcher.negative:
+                # a negative surface only ever votes against; negating it ("노키즈존 아님") says
+                # nothing about a play room, so it is neutral
+                if positive:
+                    votes.vote(t, ev, weight, against=True, review=review)
+                continue
+            votes.vote(t, ev, weight, against=not positive, review=review)
 
 
 _NOUN_TAGS = frozenset({"NNG", "NNP"})
@@ -640,14 +874,22 @@ def _read_tags(votes: _Votes, tags: dict[str, int]) -> list[tuple[str, int]]:
 class _Job:
     votes: _Votes
     menu: _MenuVocab
-    texts: list[tuple[str, str]]  # (source, text)
+    texts: list[tuple[str, str, int | None]]  # (source, text, review index)
     tag_phrases: list[tuple[str, int]]
+    n_reviews: int = 0
 
 
 class OfflineEnricher:
     """Kiwi + lexicons + rules; deterministic, no network, no model download."""
 
     name: str = "offline"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.support = (
+            Support(settings.enrich_min_reviews, settings.enrich_min_share, settings.enrich_support_from)
+            if settings is not None
+            else Support()
+        )
 
     def enrich(self, doc: CrawlDocument) -> Enrichment:
         return self.enrich_many([doc])[0]
@@ -662,39 +904,32 @@ class OfflineEnricher:
             _read_category(votes, doc.category)
             _read_hours(votes, doc.businessHours, doc.title)
             _read_menus(votes, names)
-            texts = [(f"reviews[{i}]", r) for i, r in enumerate(doc.reviews) if r.strip()]
+            texts: list[tuple[str, str, int | None]] = [
+                (f"reviews[{i}]", r, i) for i, r in enumerate(doc.reviews) if r.strip()
+            ]
+            n_reviews = len(texts)
             if doc.description.strip():
-                texts.append(("description", doc.description))
-            job = _Job(votes, _MenuVocab.of(names) if texts else _MenuVocab(), texts, phrases)
+                texts.append(("description", doc.description, None))
+            job = _Job(votes, _MenuVocab.of(names) if texts else _MenuVocab(), texts, phrases, n_reviews)
             jobs.append(job)
-            flat.extend(t for _, t in texts)
+            flat.extend(t for _, t, _ in texts)
             flat.extend(tag for tag, _ in phrases)
         tokens = tokenize_many(flat) if flat else []
         k = 0
         for job in jobs:
-            for source, text in job.texts:
-                _read_free_text(job.votes, source, text, tokens[k], job.menu)
+            for source, text, review in job.texts:
+                _read_free_text(job.votes, source, text, tokens[k], job.menu, review)
                 k += 1
             for tag, n in job.tag_phrases:
                 _read_tag_phrase(job.votes, tag, n, tokens[k])
                 k += 1
-        return [job.votes.result() for job in jobs]
+        return [job.votes.result(job.n_reviews, self.support) for job in jobs]
 
 
 def _read_tag_phrase(votes: _Votes, tag: str, count: int, morphs: Sequence[Morph]) -> None:
     """A phrase tag ("주차하기 편해요": 12) votes ``count`` times for what it says."""
     if not morphs:
         return
-    morph_starts = [m.start for m in morphs]
-    seen: set[Target] = set()
-    for h in _find_hits(tag, morphs):
-        negated, _ = _polarity(tag, morphs, morph_starts, h)
-        if h.matcher.negative and negated:
-            continue
-        against = negated or h.matcher.negative
-        for t in h.matcher.targets:
-            if t in seen:
-                continue
-            seen.add(t)
-            ev = _Ev("reviewKeywords", tag, tag_count=count)
-            votes.vote(t, None if against else ev, weight=count, against=against)
+    hits = _find_hits(tag, morphs)
+    if hits:
+        _read_hits(votes, "reviewKeywords", tag, morphs, hits, None, weight=count, tag=True)

@@ -25,7 +25,7 @@ def get_enricher(name: str, settings: Settings | None = None) -> Enricher:
     if key == "offline":
         from matjip.ingest.enrich.offline import OfflineEnricher
 
-        return OfflineEnricher()
+        return OfflineEnricher(settings)
     if key == "llm":
         from matjip.ingest.enrich.llm import LLMEnricher
 

@@ -1,0 +1,154 @@
+"""``matjip eval reviews``: the review-text gold set (``review_set.jsonl``, see ``review_set.md``)
+run through an enricher, scored per field.
+
+Each gold item becomes a one-review :class:`~matjip.ingest.crawl.CrawlDocument` (a neutral title, no
+category, menus or tags), so only the review text can produce values. Per field (convenience,
+atmosphere, occasion): precision and recall of the values labelled ``true``; micro P/R over the three;
+negation accuracy over every label of a ``negation`` item and every ``false`` label. This module is a
+measuring instrument and never changes the product.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from matjip.ingest.crawl import CrawlDocument
+from matjip.ingest.enrich.base import Enricher, Enrichment
+
+SET_PATH = Path(__file__).parent / "review_set.jsonl"
+FIELDS: tuple[Literal["convenience", "atmosphere", "occasion"], ...] = (
+    "convenience",
+    "atmosphere",
+    "occasion",
+)
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    id: str
+    split: str
+    phenomena: tuple[str, ...]
+    text: str
+    gold: dict[str, dict[str, bool]]
+
+    def document(self) -> CrawlDocument:
+        return CrawlDocument.model_validate(
+            {"place_id": self.id, "title": "리뷰평가", "category": "", "reviews": [self.text]}
+        )
+
+
+def load(split: str = "test", path: Path = SET_PATH) -> list[ReviewItem]:
+    """Items of ``split`` (``dev``, ``test`` or ``all``)."""
+    items: list[ReviewItem] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        raw = json.loads(line)
+        if split != "all" and raw["split"] != split:
+            continue
+        gold: dict[str, dict[str, bool]] = {
+            f: {str(k): bool(v) for k, v in raw["gold"].get(f, {}).items()} for f in FIELDS
+        }
+        items.append(ReviewItem(raw["id"], raw["split"], tuple(raw["phenomena"]), raw["text"], gold))
+    return items
+
+
+@dataclass
+class _Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+
+@dataclass
+class ReviewReport:
+    split: str
+    items: int = 0
+    per_field: dict[str, _Counts] = field(default_factory=lambda: {f: _Counts() for f in FIELDS})
+    negation_right: int = 0
+    negation_total: int = 0
+    per_phenomenon: dict[str, tuple[int, int]] = field(default_factory=dict)  # items fully right / items
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def micro(self) -> _Counts:
+        total = _Counts()
+        for c in self.per_field.values():
+            total.tp += c.tp
+            total.fp += c.fp
+            total.fn += c.fn
+        return total
+
+    @property
+    def negation_accuracy(self) -> float:
+        return self.negation_right / self.negation_total if self.negation_total else 1.0
+
+    def rows(self) -> list[tuple[str, str]]:
+        rows = [("items", str(self.items))]
+        for f, c in self.per_field.items():
+            rows.append(
+                (f"{f} P / R", f"{c.precision:.3f} / {c.recall:.3f}  (tp {c.tp}, fp {c.fp}, fn {c.fn})")
+            )
+        m = self.micro
+        rows.append(("micro P / R", f"{m.precision:.3f} / {m.recall:.3f}"))
+        rows.append(
+            (
+                "negation accuracy",
+                f"{self.negation_accuracy:.3f}  ({self.negation_right}/{self.negation_total})",
+            )
+        )
+        for ph, (ok, n) in sorted(self.per_phenomenon.items()):
+            rows.append((f"items fully right: {ph}", f"{ok}/{n}"))
+        return rows
+
+
+def score(items: Sequence[ReviewItem], results: Sequence[Enrichment], split: str = "") -> ReviewReport:
+    """Score ``results`` (one per item, same order) against the gold."""
+    report = ReviewReport(split=split, items=len(items))
+    for item, res in zip(items, results, strict=True):
+        wrong: list[str] = []
+        for f in FIELDS:
+            gold = item.gold[f]
+            predicted = set(res.values(f))
+            positives = {v for v, pol in gold.items() if pol}
+            c = report.per_field[f]
+            for v in predicted:
+                if v in positives:
+                    c.tp += 1
+                else:
+                    c.fp += 1
+                    wrong.append(f"+{f[0]}:{v}")
+            for v in positives - predicted:
+                c.fn += 1
+                wrong.append(f"-{f[0]}:{v}")
+            for v, pol in gold.items():
+                if "negation" in item.phenomena or not pol:
+                    report.negation_total += 1
+                    report.negation_right += int((v in predicted) == pol)
+        for ph in item.phenomena:
+            ok, n = report.per_phenomenon.get(ph, (0, 0))
+            report.per_phenomenon[ph] = (ok + int(not wrong), n + 1)
+        if wrong:
+            report.failures.append(f"{item.id} [{','.join(item.phenomena)}] {item.text}  → {' '.join(wrong)}")
+    return report
+
+
+def run(
+    enricher: Enricher, split: str = "test", limit: int | None = None, path: Path = SET_PATH
+) -> ReviewReport:
+    """Enrich every item of ``split`` with ``enricher`` and score it."""
+    items = load(split, path)[:limit] if limit else load(split, path)
+    results = enricher.enrich_many([i.document() for i in items])
+    return score(items, results, split)

@@ -1,0 +1,174 @@
+"""The review-reading rules of ``data/review_rules.toml`` (issue 12), loaded once.
+
+* ``[polarity]``: morpheme forms (Kiwi stems) of absence, difficulty, sticky negatives, strong
+  positives, uncertainty, wish predicates, and the clause endings by kind (contrast, cause,
+  conditional, continuing); :mod:`.offline` decides a mention's polarity over its clause and the
+  clauses it continues into with them.
+* ``[frames]``: text patterns that turn a judgement (purpose "하기엔", expectation "줄 알았는데",
+  hearsay "좋다던데", "다기보단", wishes).
+* ``[[sense]]``: a value's mention is dropped when the text before / after it matches (taste, not
+  place: "깔끔한 맛"; cooking time, not hours: "24시간 우려낸"; rooms that are not private rooms).
+* ``[[subject]]``: values dropped when the owner is the subject of the clause.
+* ``[facts]``: values only absence negates (a small room is still a room).
+* ``[conflicts]``: pairs of values resolved by majority of supporting reviews.
+
+Targets are written ``"field:value"``; :func:`check_rules` lists those that name no lexicon value.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from matjip.documents import EnrichField
+
+RULES_FILE = Path(__file__).resolve().parents[2] / "data" / "review_rules.toml"
+
+Target = tuple[EnrichField, str]
+
+
+def parse_target(text: str) -> Target:
+    field, _, value = text.partition(":")
+    if field not in ("convenience", "atmosphere", "occasion", "features") or not value:
+        raise ValueError(f"not a field:value target: {text!r}")
+    return (field, value)  # type: ignore[return-value]
+
+
+class Polarity(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    absence: frozenset[str]
+    absence_adverbs: frozenset[str]
+    difficulty: frozenset[str]
+    difficulty_text: tuple[str, ...]
+    sticky: frozenset[str]
+    only_before_absence: frozenset[str]
+    strong_positive: frozenset[str]
+    wish_predicates: frozenset[str]
+    uncertain: frozenset[str]
+    question_endings: frozenset[str]
+    contrast_endings: frozenset[str]
+    cause_endings: frozenset[str]
+    conditional_endings: frozenset[str]
+    continuing_endings: frozenset[str]
+
+
+class Frames(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    purpose: str
+    expectation: str
+    hearsay: str
+    rather_not: str
+    wish: str
+    counterfactual: str
+
+
+class SenseRule(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: str
+    before: str | None = None
+    after: str | None = None
+    window: int = 16
+
+    @field_validator("value")
+    @classmethod
+    def _target(cls, v: str) -> str:
+        parse_target(v)
+        return v
+
+
+class SubjectRule(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    who: str
+    values: tuple[str, ...]
+
+
+class Facts(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: tuple[str, ...]
+
+
+class Conflicts(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pairs: tuple[tuple[str, str], ...]
+    keep_both_share: float = 0.4
+
+
+class RulesFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    polarity: Polarity
+    frames: Frames
+    sense: tuple[SenseRule, ...] = ()
+    subject: tuple[SubjectRule, ...] = ()
+    facts: Facts
+    conflicts: Conflicts
+
+
+class CompiledRules:
+    """The rules with their patterns compiled and targets parsed."""
+
+    def __init__(self, raw: RulesFile) -> None:
+        self.raw = raw
+        self.p = raw.polarity
+        f = raw.frames
+        self.purpose = re.compile(f.purpose)
+        self.expectation = re.compile(f.expectation)
+        self.hearsay = re.compile(f.hearsay)
+        self.rather_not = re.compile(f.rather_not)
+        self.wish = re.compile(f.wish)
+        self.counterfactual = re.compile(f.counterfactual)
+        self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
+        self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
+        for s in raw.sense:
+            self.sense.setdefault(parse_target(s.value), []).append(
+                (
+                    re.compile(s.before) if s.before else None,
+                    re.compile(s.after) if s.after else None,
+                    s.window,
+                )
+            )
+        self.subject: dict[Target, list[re.Pattern[str]]] = {}
+        for sub in raw.subject:
+            who = re.compile(sub.who)
+            for v in sub.values:
+                self.subject.setdefault(parse_target(v), []).append(who)
+        self.facts: frozenset[Target] = frozenset(parse_target(v) for v in raw.facts.values)
+        self.conflicts: tuple[tuple[Target, Target], ...] = tuple(
+            (parse_target(a), parse_target(b)) for a, b in raw.conflicts.pairs
+        )
+        self.keep_both_share = raw.conflicts.keep_both_share
+        # clause-ending connective → kind ("" = continues the clause)
+        self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
+        kinds: tuple[tuple[str, frozenset[str]], ...] = (
+            ("and", frozenset({"고", "며", "으며", "구"})),
+            ("cond", self.p.conditional_endings),
+            ("cause", self.p.cause_endings),
+            ("contrast", self.p.contrast_endings),
+        )
+        for name, forms in kinds:
+            for form in forms:
+                if form not in self.p.continuing_endings:
+                    self.ec_kind[form] = name
+
+    def targets(self) -> set[Target]:
+        out: set[Target] = set(self.sense) | set(self.subject) | set(self.facts)
+        for a, b in self.conflicts:
+            out |= {a, b}
+        return out
+
+
+@cache
+def rules() -> CompiledRules:
+    """The rules of ``data/review_rules.toml`` (loaded once)."""
+    with RULES_FILE.open("rb") as fh:
+        return CompiledRules(RulesFile.model_validate(tomllib.load(fh)))
