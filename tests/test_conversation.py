@@ -153,3 +153,36 @@ def test_exclusion_slang_on_a_follow_up(sample_agent: Agent) -> None:
     r = chat("프차 뺴고 ㅋㅋ")
     assert r.searched and r.frame is not None and r.frame.exclude_chains
     assert r.frame.kinds == ["카페"]
+
+
+def test_two_concurrent_sessions_never_see_each_others_results(sample_agent: Agent) -> None:
+    import threading
+
+    out: dict[str, tuple[list[str], str]] = {}
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(2)
+
+    def converse(name: str, first: str) -> None:
+        try:
+            chat = Chat(sample_agent)
+            barrier.wait(10)
+            for _ in range(3):
+                shown = chat(first)
+                follow = chat("두 번째 집 주소 알려줘")
+                out[name] = ([c.id for c in shown.cards], follow.answer)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=converse, args=("a", "홍대 카페")),
+        threading.Thread(target=converse, args=("b", "천호역 고깃집")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    for mine, other in (("a", "b"), ("b", "a")):
+        ids, answer = out[mine]
+        assert raw(ids[1])["title"] in answer
+        assert raw(out[other][0][1])["title"] not in answer

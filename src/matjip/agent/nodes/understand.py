@@ -416,6 +416,9 @@ def _compare_refs(state: AgentState, res: Resources, nlu: NLUResult, text: str) 
         focus = state.get("focus") or (context[0]["id"] if len(context) == 1 else None)
         if focus:
             picked.insert(0, focus)
+    if not picked and not unknown and len(context) >= 2:
+        # "둘 중에 어디가 나아?", "어디가 제일 싸?": the list shown (the first two for "둘")
+        picked = [h["id"] for h in context[: 2 if "둘" in text else 5]]
     picked = list(dict.fromkeys(picked))
     compare = nlu.model_copy(update={"intent": "compare", "ordinals": []})
     if len(picked) >= 2 and not unknown:
