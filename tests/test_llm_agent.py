@@ -252,10 +252,15 @@ def test_llm_nlu_and_need_search_in_the_graph(base: dict[str, Any], agents: list
     r1 = agent.ask("홍대 쪽 따뜻한 국물 요리")
     assert r1.plan is not None and "라멘" in r1.plan.menu  # added by the LLM, grounded
     assert "가짜동네" not in (r1.nlu.get("entities") or {}).get("location", [])  # not in the gazetteer
-    r2 = agent.ask("거기 포장 돼?", session_id=r1.session_id)
+    r2 = agent.ask("포장도 돼?", session_id=r1.session_id)  # about the results, but which?
     assert "need_search" in [c.stage for c in fake.calls]
     assert any(t.node == "need_search" and t.decision.startswith("llm:") for t in r2.trace)
     assert r2.searched is False
+    # a follow-up the offline reading settles costs no LLM call beyond the answer (issue 11)
+    before = len(fake.calls)
+    r3 = agent.ask("첫번째 집 몇시까지 해?", session_id=r1.session_id)
+    assert r3.searched is False and r3.decision == "context"
+    assert [c.stage for c in fake.calls[before:]] == ["generate"]
 
 
 def test_web_fallback_feeds_generation(base: dict[str, Any], agents: list[Agent]) -> None:

@@ -116,7 +116,12 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                     "_decision": "gps received",
                 }
     nlu = res.nlu.parse(text)
-    if res.llm is not None and res.llm.understands and not nlu.smalltalk:
+    if (
+        res.llm is not None
+        and res.llm.understands
+        and not nlu.smalltalk
+        and not _clear_follow_up(state, nlu, text)
+    ):
         nlu = res.llm.understand(state, text, nlu)
     update: dict[str, Any] = {"nlu": nlu}
     has_new_content = bool(
@@ -186,6 +191,14 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             f", location {outcome.context.display_name or outcome.context.name}" if outcome.context else ""
         )
     return update
+
+
+def _clear_follow_up(state: AgentState, nlu: NLUResult, text: str) -> bool:
+    """A follow-up the offline reading settles ("첫번째 집 몇시까지 해?", "거기랑 2번 비교",
+    "오 맛있겠다 ㅋㅋ"): no LLM call is spent understanding or routing it."""
+    if not state.get("context") or nlu.entities.location:
+        return False
+    return nlu.ordinal is not None or nlu.pronoun_ref or is_reaction(text)
 
 
 def _anchor(
@@ -303,11 +316,15 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
     """Search, or answer from the conversation's context (docs/design.md); an LLM may overrule
     the offline decision between the two when configured."""
     out = _need_search_offline(state, res)
+    nlu = state.get("nlu") or NLUResult()
     if (
         res.llm is not None
         and res.llm.decides
         and state.get("context")
         and out.get("decision") in ("search", "context")
+        and not state.get("anchor")
+        and not out.get("compare_ids")
+        and not _clear_follow_up(state, nlu, state.get("query", ""))
     ):
         llm = res.llm.decide(state, out["decision"] == "search")
         if llm is not None:
