@@ -121,6 +121,21 @@ def test_mixed_categories_and_neighbour_kinds_are_not_the_kind() -> None:
     assert "포차" not in thai
     donburi = {k.kind for k in table.classify("한식", "가미우동", ["가께 (기본우동)", "가마다마"])}
     assert "덮밥·규동·텐동" not in donburi
+    # "일식>돈까스,우동" is two kinds: the name or the menu says which one
+    udon = {k.kind for k in table.classify("일식>돈까스,우동", "마초야", ["어묵 우동", "토리텐 우동"])}
+    assert "돈까스" not in udon and "우동" in udon
+    katsu = {k.kind for k in table.classify("일식>돈까스,우동", "테루", ["시그니처카츠", "모둠카츠"])}
+    assert "돈까스" in katsu
+    crab = {k.kind for k in table.classify("한식>해물,생선>게,대게", "게장장이", ["간장게장"])}
+    assert "대게·킹크랩" not in crab
+    noodle = {
+        k.kind for k in table.classify("한식>국수>칼국수", "이랑칼국수", ["닭한마리 칼국수", "얼큰 칼국수"])
+    }
+    assert "닭한마리" not in noodle
+    fishcake = {
+        k.kind for k in table.classify("분식>삼진어묵", "삼진어묵 잠실점", ["쉐킷어묵", "어묵어떡바"])
+    }
+    assert "오뎅바" not in fishcake
 
 
 def test_spelling_variants_are_one_term(sample_agent: Agent) -> None:

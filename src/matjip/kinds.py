@@ -165,7 +165,17 @@ class KindTable:
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
                 own_name = any(t in name for t in titles)
-                if own_name or not any(norm(x) in name for x in k.category_unless_title):
+                others = [norm(x) for x in k.category_unless_title]
+                named_other = any(x in name for x in others)
+                # a mixed category's other dish filling the menu ("일식>돈까스,우동" with only
+                # 우동 lines) takes the category's word away too
+                own_menu = sum(any(d in line for d in self._norm[k.name][3]) for line in lines)
+                menu_other = (
+                    bool(others)
+                    and own_menu == 0
+                    and sum(any(x in line for x in others) for line in lines) >= 2
+                )
+                if own_name or not (named_other or menu_other):
                     found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
         by_category = bool(found)
         for k in self.kinds:

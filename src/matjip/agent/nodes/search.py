@@ -493,19 +493,6 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 if found
                 else f"메뉴에 {said}이(가) 있는 곳은 찾지 못해서, 그 조건 없이 찾았어요."
             )
-    broader = _broader(p.kinds) if p.kinds else []
-    if broader and len(hits) < p.k:
-        # still too few of a narrow kind ("양갈비"): its broader kind's restaurants follow
-        rest = res.index.search(
-            req.model_copy(
-                update={
-                    "kind": broader,
-                    "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)],
-                }
-            )
-        )
-        hits += list(rest.hits)
-        detail["broader_fallback"] = len(rest.hits)
     if p.price_max is not None:
         # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
         hits = [h for h in hits if _typical_price_ok(h, p, overall=bool(state.get("cheaper")))]
