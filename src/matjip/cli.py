@@ -286,14 +286,22 @@ def eval_relevance(
 @click.option(
     "--failures", "show_failures", type=int, default=10, show_default=True, help="Wrong dialogues to list."
 )
+@click.option(
+    "--set",
+    "set_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Another set file in the same format (default: the bundled dialogue_set.jsonl).",
+)
 @click.pass_obj
-def eval_dialogues(settings: object, split: str, limit: int | None, show_failures: int) -> None:
+def eval_dialogues(
+    settings: object, split: str, limit: int | None, show_failures: int, set_path: Path | None
+) -> None:
     """Multi-turn follow-ups: decision accuracy per turn, dialogues fully right, per type (offline)."""
     from matjip.commands.evaluate import run_eval_dialogues
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_eval_dialogues(settings, split, limit, show_failures)
+    run_eval_dialogues(settings, split, limit, show_failures, set_path)
 
 
 @eval_group.command(name="reviews")

@@ -16,7 +16,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
-_BRANCH = re.compile(r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8}(?:본점|직영점|지점|점|본관))(?![가-힣])")
+_BRANCH = re.compile(
+    r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8}(?:본점|직영점|지점|점|본관))(?=$|[\s,.?!]|이랑|랑|하고|과|와|중|vs|이나|보다)"
+)
 
 
 class Phrases(BaseModel):
@@ -27,6 +29,7 @@ class Phrases(BaseModel):
     relative_near: list[str]
     compare: list[str]
     where_question: str
+    tastes: list[list[str]]
 
 
 @cache
@@ -40,6 +43,7 @@ def phrases() -> Phrases:
         relative_near=raw["place_relative"]["near"],
         compare=raw["compare"]["markers"],
         where_question=raw["where"]["question"],
+        tastes=raw["taste"]["words"],
     )
 
 
@@ -49,9 +53,10 @@ def _has(text: str, words: list[str]) -> bool:
 
 
 def is_reaction(text: str) -> bool:
-    """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이": a reaction with nothing asked."""
+    """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "오 괜찮은데?": a reaction with nothing asked."""
     p = phrases()
-    return _has(text, p.reaction) and not _has(text, p.request)
+    asked = re.sub(r"맛있|멋있|재밌|재미있", "", text)  # "맛있어 보여" is no "있어?"
+    return _has(text, p.reaction) and not _has(asked, p.request)
 
 
 def asks_other(text: str) -> bool:
@@ -76,6 +81,23 @@ def relative_marker(text: str) -> bool:
 def branch_words(text: str) -> list[str]:
     """Branch names said without their brand ("방이본점", "석촌호수직영점")."""
     return [m.group(1) for m in _BRANCH.finditer(text)]
+
+
+_RULED_OUT = re.compile(
+    r"^\s*(?:거|것|건|게|걸)?\s*(?:은|는|이|가|을|를|도)?\s*(?:말고|말구|빼고|뺴고|빼구|제외|싫어|싫은데)"
+)
+
+
+def tastes_ruled_out(text: str) -> list[str]:
+    """ "매운거 말고" → ["매운"]: each taste ruled out, as its first form."""
+    out: list[str] = []
+    for forms in phrases().tastes:
+        for form in sorted(forms, key=len, reverse=True):
+            i = text.find(form)
+            if i >= 0 and _RULED_OUT.match(text[i + len(form) :]):
+                out.append(forms[0])
+                break
+    return out
 
 
 def where_question() -> str:

@@ -80,8 +80,11 @@ def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failur
         console.print(f"[red]error[/] {e}", markup=False)
 
 
-def run_eval_dialogues(settings: Settings, split: str, limit: int | None, show_failures: int) -> None:
-    """The multi-turn gold set (``eval/dialogue_set.jsonl``): one new session per dialogue, offline."""
+def run_eval_dialogues(
+    settings: Settings, split: str, limit: int | None, show_failures: int, set_path: Path | None = None
+) -> None:
+    """The multi-turn gold set (``eval/dialogue_set.jsonl``, or ``set_path`` in the same format):
+    one new session per dialogue, offline."""
     from matjip.agent.models import TurnResult
     from matjip.agent.service import Agent, load_resources
     from matjip.commands.ingest import ensure_index
@@ -101,7 +104,7 @@ def run_eval_dialogues(settings: Settings, split: str, limit: int | None, show_f
         prices = sorted(m.price for m in doc.priced_menus() if m.price is not None) if doc else []
         return prices[len(prices) // 2] if prices else None
 
-    report = run(ask, split=split, limit=limit, price_of=price_of)
+    report = run(ask, split=split, limit=limit, price_of=price_of, path=set_path)
     console.print(_table(f"matjip eval dialogues (split {split}, offline)", report.rows()))
     failures = report.failures()
     if show_failures and failures:

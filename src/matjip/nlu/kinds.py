@@ -118,19 +118,19 @@ def detect_kinds(text: str) -> KindFrame:
     for w in table.not_words:
         for m in re.finditer(re.escape(w), lowered):
             taken.append((m.start(), m.end()))
-    # 1. whole words (with endings stripped): any length, single syllables included
+    # 1. two-word phrases first ("디저트 카페" is one kind, not 디저트 + 카페) ("korean bbq", "디저트 카페")
+    for m in re.finditer(r"(?=([^\s]+\s+[^\s]+))", lowered):
+        phrase = m.group(1)
+        stripped = _strip(phrase)
+        if table.lookup(stripped) is not None and free(m.start(), m.start() + len(stripped)):
+            add(stripped, m.start(), m.start() + len(stripped))
+    # 2. whole words (with endings stripped): any length, single syllables included
     for m in re.finditer(r"[^\s,.!?~]+", lowered):
         token = m.group(0)
         for cand in (token, _strip(token)):
             if table.lookup(cand) is not None and free(m.start(), m.end()):
                 add(cand, m.start(), m.start() + len(cand))
                 break
-    # 2. two-word phrases ("korean bbq", "디저트 카페")
-    for m in re.finditer(r"(?=([^\s]+\s+[^\s]+))", lowered):
-        phrase = m.group(1)
-        stripped = _strip(phrase)
-        if table.lookup(stripped) is not None and free(m.start(), m.start() + len(stripped)):
-            add(stripped, m.start(), m.start() + len(stripped))
     # 3. words inside words, two syllables or more, longest first
     for m in _inner_words().finditer(lowered):
         if free(m.start(), m.end()):

@@ -109,6 +109,7 @@ class NLUResult(BaseModel):
     followup_place: bool = False
     smalltalk: Smalltalk | None = None
     ask: list[Ask] = Field(default_factory=list)
+    asked: list[Ask] = Field(default_factory=list)  # what is asked, even in a search ("평양냉면 얼마임")
     lines: list[str] = Field(default_factory=list)  # subway lines mentioned ("5호선")
     confidence: float = Field(0.0, ge=0.0, le=1.0)
     unknown_terms: list[str] = Field(default_factory=list)

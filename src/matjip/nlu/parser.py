@@ -563,6 +563,7 @@ class OfflineNLU:
             notes.append("implicit_reference")
         else:
             intent = "search"
+        asked = list(asks)  # kept for follow-ups about a restaurant in focus
         if intent == "search":
             asks = []
         if intent == "compare" and len(ordinals) >= 2:
@@ -624,6 +625,7 @@ class OfflineNLU:
             followup_place=followup_place,
             smalltalk=smalltalk,
             ask=asks,
+            asked=asked,
             lines=lines,
             confidence=round(confidence, 3),
             unknown_terms=unknown,

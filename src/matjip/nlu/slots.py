@@ -413,9 +413,10 @@ _CHILDREN_RE = re.compile(
     r"아들(?=이랑|과|하고|\s*데리고)|딸(?=이랑|과|하고|\s*데리고)|애\s*(?:데리고|랑))"
 )
 _ORDINAL_RE = re.compile(
-    rf"(?<![가-힣\d])(?P<n>\d{{1,2}}|첫|{_NATIVE_ALT})\s*(?:번\s*째|번째|째)"
+    rf"(?<![가-힣\d])(?P<n>\d{{1,2}}|첫|{_NATIVE_ALT})\s*(?:번\s*째|번째|번쨰|째|쨰)"
     rf"|(?<![가-힣])(?P<w>첫째|둘째|셋째|넷째|다섯째)"
-    rf"|(?<![\d가-힣])(?P<d>\d{{1,2}})\s*번(?!\s*(?:째|출구|버스|국도|마을|지|길|선|방))(?=\s*(?:집|가게|식당|거|꺼|것|곳|은|는|이|가|도|의|,|\?|$)|\s|$)"
+    rf"|(?<![\d가-힣])(?P<d>\d{{1,2}})\s*번(?!\s*(?:째|출구|버스|국도|마을|지|길|선|방))(?=\s*(?:집|가게|식당|거|꺼|것|곳|은|는|이|가|도|의|,|\?|$|중|이랑|랑|하고|과|와|vs|보다|에)|\s|$)"
+    rf"|(?<=[랑과와고,])(?P<d2>\d{{1,2}})\s*번(?!\s*(?:째|출구|버스|국도|마을|지|길|선|방))"
     r"|(?<![가-힣])(?P<first>첫\s*(?:집|가게|식당|곳|거))"
     r"|(?P<last>마지막|맨\s*(?:끝|아래|밑))"
     r"|(?<![가-힣])(?P<top>맨\s*(?:처음|위|앞)|처음\s*(?:꺼|거|것|집|가게|식당))"
@@ -504,6 +505,8 @@ def parse_ordinals(text: str) -> tuple[list[int], list[Span]]:
             value = _WORD_ORDINALS[m.group("w")]
         elif m.group("d"):
             value = int(m.group("d"))
+        elif m.group("d2"):  # "3번이랑5번": the second one follows a particle with no space
+            value = int(m.group("d2"))
         elif m.group("first") or m.group("top"):
             value = 1
         elif m.group("last"):

@@ -77,7 +77,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         return [tpl.REPLIES[problem] + "\n"], []
     nlu = state.get("nlu") or NLUResult()
     now = turn_now(state, res)
-    asks: list[str] = list(nlu.ask)
+    asks: list[str] = list(nlu.ask or nlu.asked)
     conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
     chunks: list[str] = []

@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from matjip.agent.acts import tastes_ruled_out
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -149,6 +150,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         if kind is not None and kind.parent and kind.words and not kind_dishes:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
+    exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
     # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
     ruled_out = {norm(b) for b in frame["exclude_brands"]}
     titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
@@ -166,6 +168,17 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     sort = nlu.order or "relevance"
     if state.get("anchor") == "place":
         intent = "search"  # "세번째 집 근처에 카페 있어?" is a search around it, not a question
+        around = next(
+            (
+                d
+                for h in state.get("context") or []
+                if (d := res.index.get(h["id"])) and ctx and d.title == ctx.name
+            ),
+            None,
+        )
+        if around is not None and len(kind_list) > 1:
+            # "그 족발집 근처 호프집": the kind that named the restaurant is not searched for
+            kind_list = [k for k in kind_list if k not in around.kinds] or kind_list
     if state.get("compare_titles"):
         titles, intent = list(state.get("compare_titles") or []), "compare"
     if state.get("refine") and searches:

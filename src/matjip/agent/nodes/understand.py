@@ -26,6 +26,7 @@ from matjip.agent.models import Clarification, LocationContext
 from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
+from matjip.kinds import kinds
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult
 from matjip.nlu.normalize import normalize_query
@@ -134,6 +135,13 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         return update
     if pending is not None:
         update["pending"] = None
+    pair = _brand_pair(nlu, text, res)
+    if pair:
+        # "청와옥 석촌호수직영점이랑 방이본점 중에": two branches of one brand, the brand said once
+        update["nlu"] = nlu.model_copy(update={"intent": "compare"})
+        update["compare_titles"] = pair
+        update["_decision"] = f"compare {' vs '.join(pair)}"
+        return update
     anchor = _anchor(state, res, nlu, text, history)
     if anchor is not None:
         update["location"], update["anchor"] = anchor
@@ -210,10 +218,10 @@ def _anchor(
     * "좀 더 가까운 데" → the previous search's place (``"closer"``).
     """
     context = state.get("context") or []
-    if not context or nlu.entities.location:
+    if not context or _places(nlu, text, res):
         return None
     if relative_marker(text) and _names_food(nlu, text):
-        ref = _shown_ref(state, res, nlu)
+        ref = _shown_ref(state, res, nlu, text)
         if ref is not None and ref.lat is not None and ref.lon is not None:
             radius = GPS_DEFAULT_RADIUS_M  # about ten minutes on foot
             ctx = LocationContext(
@@ -238,7 +246,7 @@ def _names_food(nlu: NLUResult, text: str) -> bool:
     return bool(detect_kinds(text).kinds or nlu.entities.menu or nlu.entities.category)
 
 
-def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult) -> Restaurant | None:
+def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> Restaurant | None:
     """The shown restaurant an ordinal, a pronoun or a name in the message points at."""
     context = state.get("context") or []
     pick: str | None = None
@@ -252,7 +260,40 @@ def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult) -> Restaurant 
         pick = next((pid for pid, t in titles.items() if any(w in t for w in wanted)), None)
     elif nlu.pronoun_ref:
         pick = state.get("focus") or context[0]["id"]
+    else:
+        # "그 족발집 근처": the shown restaurant of the kind named after "그"
+        m = re.search(r"(?<![가-힣])그\s*([가-힣]{1,8})", text)
+        got = kinds().lookup(m.group(1)) if m else None
+        if got is not None:
+            of_kind = {got[0], *kinds().descendants(got[0])}
+            for h in context:
+                doc = res.index.get(h["id"])
+                if doc is not None and of_kind & set(doc.kinds):
+                    return doc
     return res.index.get(pick) if pick else None
+
+
+def _places(nlu: NLUResult, text: str, res: Resources) -> list[str]:
+    """The message's place names that are places: not a branch name ("석촌점") and not an
+    ordinal the NLU took for a place ("두번째꺼")."""
+    branches = branch_words(text)
+    return [
+        loc
+        for loc in nlu.entities.location
+        if res.gazetteer.best(loc) is not None and not any(loc in b for b in branches)
+    ]
+
+
+def _brand_pair(nlu: NLUResult, text: str, res: Resources) -> list[str]:
+    """One restaurant named with its branch and a second branch of the same brand said bare."""
+    if len(nlu.entities.title) != 1 or not (nlu.intent == "compare" or asks_compare(text)):
+        return []
+    first = nlu.entities.title[0]
+    brand = _brand_of(first, res)
+    if not brand:
+        return []
+    others = [b for b in branch_words(text) if b not in first]
+    return [first, f"{brand} {others[0]}"] if others else []
 
 
 def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
@@ -360,11 +401,20 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "_decision": "search (narrow the previous search: closer)",
         }
-    if context and not ents.location and (nlu.intent == "compare" or asks_compare(text)):
+    if context and not _places(nlu, text, res) and (nlu.intent == "compare" or asks_compare(text)):
         compared = _compare_refs(state, res, nlu, text)
         if compared is not None:
             return compared
     kinds_named = detect_kinds(text).kinds
+    branches = branch_words(text)
+    if context and branches and not _places(nlu, text, res) and not ents.title:
+        # "석촌점 삼겹살 얼마야" after 연탄부락 석촌점 was shown: that one
+        shown = _context_titles(state, res)
+        hit = next(
+            (p for p, t in shown.items() if any(t.endswith(b.replace(" ", "")) for b in branches)), None
+        )
+        if hit is not None:
+            return {"decision": "context", "focus": hit, "_decision": "answer from context (branch name)"}
     if searches and asks_other(text) and not new_topic and not kinds_named:
         return {
             "decision": "search",
@@ -372,6 +422,15 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "page": True,
             "_decision": "search (narrow the previous search: next results)",
         }
+    refers = nlu.ordinal is not None or nlu.pronoun_ref
+    if context and refers and not ents.location and not kinds_named and (ents.atmosphere or ents.occasion):
+        # "거기 혼술하기 좋음?": a question about the one referred to, not a narrower search
+        return {"decision": "context", "_decision": "answer from context (reference)"}
+    focus_id = state.get("focus")
+    focus_doc = res.index.get(focus_id) if focus_id else None
+    if focus_doc is not None and nlu.asked and not ents.location and not refers and _on_menu(focus_doc, text):
+        # "평양냉면 얼마임" right after a question about one restaurant: its menu answers it
+        return {"decision": "context", "_decision": "answer from context (the focus's menu)"}
     narrowing = bool(
         nlu.time is not None or nlu.price is not None or ents.atmosphere or ents.occasion
     ) or bool(ents.convenience and not nlu.ask)
@@ -403,6 +462,15 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if not has_anything and context:
         return {"decision": "context", "_decision": "answer from context (no new entities)"}
     return {"decision": "search", "_decision": "search"}
+
+
+def _on_menu(doc: Restaurant, text: str) -> bool:
+    """A word of ``text`` (two syllables or more) names a line of the restaurant's menu."""
+    words = [w for w in re.findall(r"[가-힣A-Za-z]{2,}", text)]
+    lines = [m.name.replace(" ", "") for m in doc.menus]
+    return any(
+        w in line for w in words for line in lines if len(w) >= 2 and w not in ("얼마", "가격", "메뉴")
+    )
 
 
 def _compare_refs(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> dict[str, Any] | None:
