@@ -12,9 +12,9 @@ import math
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from matjip.api.problems import problem_responses
@@ -28,7 +28,7 @@ from matjip.api.schemas import (
     OAResponseMessage,
     OAUsage,
 )
-from matjip.api.sessions import user_session_id
+from matjip.api.sessions import SESSION_HEADER, client_namespace, echoed_session, user_session_id
 from matjip.api.state import Api
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 from matjip.errors import ProblemError
@@ -99,10 +99,30 @@ async def get_model(model_id: str) -> OAModel:
         **problem_responses(413, 422, 429, 503, 504),
     },
 )
-async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> Response:
+async def chat_completions(
+    body: OAChatRequest,
+    request: Request,
+    api: Api,
+    x_matjip_session: Annotated[
+        str | None,
+        Header(
+            alias=SESSION_HEADER,
+            max_length=128,
+            description="Continue this session: echo the `X-Matjip-Session` header of an earlier response "
+            "(sessions of another API key are ignored; a new session starts).",
+        ),
+    ] = None,
+) -> Response:
     message, history = split_conversation(body)
     check_message(message, api.settings.max_message_chars, field="messages")
-    session_id = user_session_id(body.user) if body.user else api.conversations.session_for(history)
+    namespace = client_namespace(request.headers.get("authorization"))
+    echoed = echoed_session(x_matjip_session, namespace)
+    if echoed is not None:
+        session_id = echoed
+    elif body.user:
+        session_id = user_session_id(body.user, namespace)
+    else:
+        session_id = api.conversations.session_for(history, namespace)
     agent = await api.require_agent()
     completion_id = "chatcmpl-" + uuid.uuid4().hex
     created = int(time.time())
@@ -111,7 +131,9 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
 
     def remember(answer: str) -> None:
         if not body.user:
-            api.conversations.remember([*history, ("user", message), ("assistant", answer)], session_id)
+            api.conversations.remember(
+                [*history, ("user", message), ("assistant", answer)], session_id, namespace
+            )
 
     if not body.stream:
         result = await run_turn(api, agent, message, session_id, None)
@@ -128,7 +150,7 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
                 total_tokens=prompt_tokens + completion_tokens,
             ),
         )
-        return JSONResponse(completion.model_dump(mode="json"), headers={"X-Matjip-Session": session_id})
+        return JSONResponse(completion.model_dump(mode="json"), headers={SESSION_HEADER: session_id})
 
     include_usage = bool(body.stream_options and body.stream_options.include_usage)
 
@@ -192,5 +214,5 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
                 yield b"data: [DONE]\n\n"
 
     return StreamingResponse(
-        frames(), media_type="text/event-stream", headers={**SSE_HEADERS, "X-Matjip-Session": session_id}
+        frames(), media_type="text/event-stream", headers={**SSE_HEADERS, SESSION_HEADER: session_id}
     )
