@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -39,7 +38,6 @@ from matjip.api.problems import (
     Problem,
     from_http_exception,
     problem_response,
-    register_secret,
 )
 from matjip.api.routes import catalog, chat, openai_compat, search
 from matjip.api.runner import AgentLike, TurnRunner
@@ -47,12 +45,11 @@ from matjip.api.schemas import OAChatCompletion
 from matjip.api.sessions import ConversationSessions
 from matjip.api.state import ApiState
 from matjip.errors import ProblemError
-from matjip.settings import Settings
+from matjip.settings import Settings, install_log_redaction, register_settings_secrets
 
 log = logging.getLogger("matjip.api")
 
 STATIC_DIR = Path(__file__).parent / "static"
-_SECRET_FIELD = re.compile(r"(api_key|token|secret|password)", re.I)
 
 DESCRIPTION = """\
 맛집 검색·질의응답 에이전트 API (Korean restaurant search and Q&A).
@@ -142,10 +139,8 @@ def _install_openapi(app: FastAPI) -> None:
 def create_app(settings: Settings | None = None, agent: AgentLike | None = None) -> FastAPI:
     """Build the app. Without ``agent``, one is created from ``settings`` at startup (or on first use)."""
     settings = settings or Settings()
-    for name in type(settings).model_fields:
-        if _SECRET_FIELD.search(name):
-            value = getattr(settings, name)
-            register_secret(value.get_secret_value() if hasattr(value, "get_secret_value") else value)
+    register_settings_secrets(settings)
+    install_log_redaction()
     sessions_db = settings.data_dir / "openai_conversations.sqlite" if settings.data_dir.exists() else None
     state = ApiState(
         settings=settings,

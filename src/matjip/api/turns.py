@@ -23,6 +23,7 @@ from matjip.errors import (
     TurnFailed,
     TurnTimeout,
 )
+from matjip.settings import redact
 
 log = logging.getLogger("matjip.api")
 
@@ -136,4 +137,4 @@ def sse_frame(event: str, data: Any) -> bytes:
     if event == HEARTBEAT:
         return b": keep-alive\n\n"
     payload = "[DONE]" if event == "end" else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"event: {event}\ndata: {payload}\n\n".encode()
+    return f"event: {event}\ndata: {redact(payload)}\n\n".encode()

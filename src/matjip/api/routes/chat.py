@@ -12,6 +12,7 @@ from matjip.api.schemas import ChatRequest
 from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
+from matjip.settings import redact_data
 
 router = APIRouter(tags=["chat"])
 
@@ -98,7 +99,7 @@ async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
     location = body.location.model_dump() if body.location else None
     if wants_json(request.headers.get("accept")):
         result = await run_turn(api, agent, message, body.session_id, location)
-        return JSONResponse(result.model_dump(mode="json"))
+        return JSONResponse(redact_data(result.model_dump(mode="json")))
 
     async def frames() -> AsyncIterator[bytes]:
         async for event, data in turn_events(

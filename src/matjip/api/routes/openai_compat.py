@@ -32,6 +32,7 @@ from matjip.api.sessions import SESSION_HEADER, client_namespace, echoed_session
 from matjip.api.state import Api
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 from matjip.errors import ProblemError
+from matjip.settings import redact
 
 router = APIRouter(tags=["openai"])
 
@@ -137,13 +138,13 @@ async def chat_completions(
 
     if not body.stream:
         result = await run_turn(api, agent, message, session_id, None)
-        remember(result.answer)
+        remember(redact(result.answer))
         completion_tokens = approx_tokens(result.answer)
         completion = OAChatCompletion(
             id=completion_id,
             created=created,
             model=model,
-            choices=[OAChoice(message=OAResponseMessage(content=result.answer))],
+            choices=[OAChoice(message=OAResponseMessage(content=redact(result.answer)))],
             usage=OAUsage(
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
@@ -167,7 +168,7 @@ async def chat_completions(
         }
         if include_usage:
             obj["usage"] = usage
-        return f"data: {json.dumps(obj, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
+        return f"data: {redact(json.dumps(obj, ensure_ascii=False, separators=(',', ':')))}\n\n".encode()
 
     async def frames() -> AsyncIterator[bytes]:
         yield chunk({"role": "assistant", "content": ""})
@@ -176,7 +177,7 @@ async def chat_completions(
             if event == HEARTBEAT:
                 yield b": keep-alive\n\n"
             elif event == "answer" and isinstance(data, str) and data:
-                parts.append(data)
+                parts.append(redact(data))
                 yield chunk({"content": data})
             elif event == "answer_reset" and parts:
                 # deltas cannot be taken back: mark the restart visibly, then the answer follows
@@ -193,12 +194,12 @@ async def chat_completions(
                         "param": None,
                     }
                 }
-                yield f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
+                yield f"data: {redact(json.dumps(payload, ensure_ascii=False))}\n\n".encode()
             elif event == "end":
                 if data is not None:
-                    remember(data.answer)
+                    remember(redact(data.answer))
                     streamed = "".join(parts)
-                    if streamed != data.answer:  # the client will resend what it received
+                    if streamed != redact(data.answer):  # the client will resend what it received
                         remember(streamed)
                     yield chunk({}, "stop")
                     if include_usage:

@@ -13,6 +13,7 @@ from matjip.api.schemas import SESSION_ID_PATTERN, ParsedQuery, SearchResponse
 from matjip.api.state import Api
 from matjip.api.turns import run_turn
 from matjip.errors import ProblemError
+from matjip.settings import redact_data
 
 router = APIRouter(tags=["search"])
 
@@ -132,4 +133,5 @@ async def search(
     location = {"lat": lat, "lon": lon} if lat is not None and lon is not None else None
     agent = await api.require_agent()
     result = await run_turn(api, agent, query, session_id, location)
-    return search_response(query, result)
+    response = search_response(query, result)
+    return SearchResponse.model_validate(redact_data(response.model_dump(mode="json")))
