@@ -63,6 +63,7 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "rate_limit_per_minute": ("7", 7),
     "turn_timeout_s": ("3", 3.0),
     "cors_origins": ('["https://a.example"]', ["https://a.example"]),
+    "trusted_proxies": ('["10.0.0.1"]', ["10.0.0.1"]),
 }
 
 

@@ -135,6 +135,8 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = 120
     turn_timeout_s: float = 30.0
     cors_origins: list[str] = Field(default_factory=list)
+    # proxies whose X-Forwarded-For is believed (addresses or CIDRs); none: the socket peer is the client
+    trusted_proxies: list[str] = Field(default_factory=list)
 
     @field_validator("langsmith_tracing", mode="before")
     @classmethod

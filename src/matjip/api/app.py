@@ -34,6 +34,7 @@ from matjip.api.middleware import (
 )
 from matjip.api.problems import (
     PROBLEM_BASE,
+    PROBLEM_CONTENT,
     PROBLEM_TYPES,
     Problem,
     from_http_exception,
@@ -103,6 +104,12 @@ def _install_error_handlers(app: FastAPI) -> None:
             {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
             for e in exc.errors()
         ]
+        if any(e["type"] == "string_unicode" for e in errors):
+            detail = "요청에 올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 있습니다."
+            extra400: dict[str, Any] = {"errors": errors, **(_problem_extra(request, 400, detail) or {})}
+            return problem_response(
+                400, detail, kind="invalid-text", instance=request.url.path, extra=extra400
+            )
         first = errors[0] if errors else {"loc": [], "msg": ""}
         where = ".".join(str(p) for p in first["loc"])
         detail = (
@@ -111,6 +118,22 @@ def _install_error_handlers(app: FastAPI) -> None:
         extra: dict[str, Any] = {"errors": errors}
         extra.update(_problem_extra(request, 422, detail) or {})
         return problem_response(422, detail, kind="validation-error", instance=request.url.path, extra=extra)
+
+
+def _problems_everywhere(schema: dict[str, Any]) -> None:
+    """Say what the server really sends: every error is ``application/problem+json``; an operation
+    that reads a body or parameters can answer 400 (unparsable body, invalid text) and 422."""
+    for ops in schema.get("paths", {}).values():
+        for op in ops.values():
+            responses = op.setdefault("responses", {})
+            if "requestBody" in op or op.get("parameters"):
+                responses.setdefault("400", {"description": "Bad Request"})
+                responses.setdefault("422", {"description": "Unprocessable Entity"})
+            for status, response in responses.items():
+                if not str(status).startswith("2"):
+                    response["content"] = dict(PROBLEM_CONTENT)
+    schema.get("components", {}).get("schemas", {}).pop("HTTPValidationError", None)
+    schema.get("components", {}).get("schemas", {}).pop("ValidationError", None)
 
 
 def _install_openapi(app: FastAPI) -> None:
@@ -130,6 +153,7 @@ def _install_openapi(app: FastAPI) -> None:
             for name, sub in (model_schema.pop("$defs", None) or {}).items():
                 components.setdefault(name, sub)
             components.setdefault(model.__name__, model_schema)
+        _problems_everywhere(schema)
         app.openapi_schema = schema
         return schema
 

@@ -22,6 +22,8 @@ PROBLEM_BASE = "/problems/"  # a relative URI reference; GET it for a descriptio
 
 PROBLEM_TYPES: dict[str, str] = {
     "validation-error": "The request does not match the schema (see `errors`).",
+    "malformed-body": "The request body could not be parsed (not JSON, or not UTF-8).",
+    "invalid-text": "A text contains a character that is not valid Unicode (a lone UTF-16 surrogate).",
     "message-too-long": "The message exceeds settings.max_message_chars.",
     "payload-too-large": "The request body exceeds settings.max_body_bytes.",
     "rate-limited": "Too many requests from this client; retry after `Retry-After` seconds.",

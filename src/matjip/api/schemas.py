@@ -8,14 +8,43 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.agent.models import Card, Clarification, WebSource
 
-SESSION_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,128}$"
+# what a client may send as a session id: 8–128 letters, digits, '-' and '_', starting with a letter
+# or digit (server-issued ids are 32 hex digits, or ``oa-…``); no dots, so never ".." or "."
+SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{7,127}$"
+
+
+def sse_schema(description: str, example: str) -> dict[str, Any]:
+    """The OpenAPI schema of a ``text/event-stream`` body: a string in the SSE format."""
+    return {
+        "type": "string",
+        "contentMediaType": "text/event-stream",
+        "description": description,
+        "example": example,
+    }
+
+
+CHAT_SSE_EXAMPLE = (
+    'event: session\ndata: {"session_id":"f754dd28fa4c446fa9e5f807ff45209f"}\n\n'
+    'event: plan\ndata: {"intent":"search"}\n\n'
+    'event: results\ndata: [{"id":"90001","name":"스시 하나"}]\n\n'
+    'event: answer\ndata: "강남역 근처 일식집 3곳을 찾았어요."\n\n'
+    'event: trace\ndata: [{"node":"query_input","ms":0.1,"decision":"ok","detail":{}}]\n\n'
+    "event: end\ndata: [DONE]\n\n"
+)
+OA_SSE_EXAMPLE = (
+    'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735689600,"model":"matjip-agent",'
+    '"system_fingerprint":null,"choices":[{"index":0,"delta":{"content":"강남역"},"logprobs":null,'
+    '"finish_reason":null}]}\n\n'
+    "data: [DONE]\n\n"
+)
 
 
 class GeoPoint(BaseModel):
-    """A WGS84 position, e.g. from the browser's ``navigator.geolocation``."""
+    """A WGS84 position, e.g. from the browser's ``navigator.geolocation``: JSON numbers only
+    (``true`` or ``"37.5"`` is not a coordinate)."""
 
-    lat: float = Field(ge=-90, le=90, examples=[37.4979])
-    lon: float = Field(ge=-180, le=180, examples=[127.0276])
+    lat: float = Field(ge=-90, le=90, strict=True, examples=[37.4979])
+    lon: float = Field(ge=-180, le=180, strict=True, examples=[127.0276])
 
 
 class ChatRequest(BaseModel):

@@ -169,7 +169,9 @@ def read_raw(path: Path) -> Iterator[RawRecord | Reject]:
         try:
             items = json.loads(text)
         except json.JSONDecodeError as exc:
-            yield Reject(source, exc.lineno, f"invalid JSON array: {exc.msg}")
+            yield Reject(
+                source, exc.lineno, f"invalid JSON array: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            )
             return
         for i, item in enumerate(items, start=1):
             if not isinstance(item, dict):
@@ -183,7 +185,7 @@ def read_raw(path: Path) -> Iterator[RawRecord | Reject]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield Reject(source, lineno, f"invalid JSON: {exc.msg} at column {exc.colno}")
+            yield Reject(source, lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
             continue
         if not isinstance(item, dict):
             yield Reject(source, lineno, f"record is {type(item).__name__}, not an object")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from matjip.api.problems import problem_responses
-from matjip.api.schemas import ChatRequest
+from matjip.api.schemas import CHAT_SSE_EXAMPLE, ChatRequest, sse_schema
 from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
@@ -64,7 +64,22 @@ def wants_json(accept: str | None) -> bool:
     return json_q > 0 and json_q > sse_q
 
 
+def check_text(text: str, field: str) -> str:
+    """400 when ``text`` cannot be encoded as UTF-8 (a lone UTF-16 surrogate such as ``"\\ud800"``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ProblemError(
+            400,
+            f"{field}에 올바르지 않은 유니코드 문자(짝이 없는 서로게이트, 위치 {exc.start})가 있습니다.",
+            kind="invalid-text",
+            extra={"field": field},
+        ) from None
+    return text
+
+
 def check_message(message: str, max_chars: int, field: str = "message") -> str:
+    check_text(message, field)
     if not message.strip():
         raise ProblemError(422, "메시지가 비어 있습니다.", kind="validation-error", extra={"field": field})
     if len(message) > max_chars:
@@ -86,11 +101,17 @@ def check_message(message: str, max_chars: int, field: str = "message") -> str:
         200: {
             "description": "An SSE stream (default) or, with `Accept: application/json`, the turn's result.",
             "content": {
-                "text/event-stream": {"schema": {"type": "string"}},
+                "text/event-stream": {
+                    "schema": sse_schema(
+                        "Server-Sent Events: `event: <name>` and `data: <JSON>` lines, a blank line after "
+                        "each event; the events and their order are described above.",
+                        CHAT_SSE_EXAMPLE,
+                    )
+                },
                 "application/json": {"schema": {"$ref": "#/components/schemas/TurnResult"}},
             },
         },
-        **problem_responses(413, 422, 429, 503, 504),
+        **problem_responses(400, 413, 422, 429, 503, 504),
     },
 )
 async def chat(body: ChatRequest, request: Request, api: Api) -> Response:

@@ -18,8 +18,9 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from matjip.api.problems import problem_responses
-from matjip.api.routes.chat import SSE_HEADERS, check_message
+from matjip.api.routes.chat import SSE_HEADERS, check_message, check_text
 from matjip.api.schemas import (
+    OA_SSE_EXAMPLE,
     OAChatCompletion,
     OAChatRequest,
     OAChoice,
@@ -27,6 +28,7 @@ from matjip.api.schemas import (
     OAModelList,
     OAResponseMessage,
     OAUsage,
+    sse_schema,
 )
 from matjip.api.sessions import SESSION_HEADER, client_namespace, echoed_session, user_session_id
 from matjip.api.state import Api
@@ -51,6 +53,8 @@ def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
     last = max((i for i, m in enumerate(req.messages) if m.role == "user"), default=None)
     if last is None:
         raise ProblemError(422, "messages에 user 메시지가 없습니다.", kind="validation-error")
+    for i, m in enumerate(req.messages):
+        check_text(m.text(), f"messages[{i}].content")
     history = [(m.role, m.text()) for m in req.messages[:last]]
     return req.messages[last].text(), history
 
@@ -94,10 +98,16 @@ async def get_model(model_id: str) -> OAModel:
             "objects ending with `data: [DONE]`.",
             "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/OAChatCompletion"}},
-                "text/event-stream": {"schema": {"type": "string"}},
+                "text/event-stream": {
+                    "schema": sse_schema(
+                        "Server-Sent Events: `data: <chat.completion.chunk JSON>` lines, a blank line after each, "
+                        'then `data: [DONE]`; an error mid-stream is a `data: {"error": …}` line.',
+                        OA_SSE_EXAMPLE,
+                    )
+                },
             },
         },
-        **problem_responses(413, 422, 429, 503, 504),
+        **problem_responses(400, 413, 422, 429, 503, 504),
     },
 )
 async def chat_completions(

@@ -113,7 +113,7 @@ def search_response(query: str, result: TurnResult) -> SearchResponse:
     "/v1/search",
     response_model=SearchResponse,
     summary="Search restaurants (one turn, JSON)",
-    responses=problem_responses(422, 429, 503, 504),
+    responses=problem_responses(400, 422, 429, 503, 504),
 )
 async def search(
     api: Api,
