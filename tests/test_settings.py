@@ -64,6 +64,8 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "turn_timeout_s": ("3", 3.0),
     "cors_origins": ('["https://a.example"]', ["https://a.example"]),
     "trusted_proxies": ('["10.0.0.1"]', ["10.0.0.1"]),
+    "ingest_max_field_chars": ("5000", 5000),
+    "ingest_max_record_chars": ("50000", 50000),
 }
 
 

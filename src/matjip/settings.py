@@ -129,6 +129,10 @@ class Settings(BaseSettings):
         None, ge=-180, le=180, description="The device's longitude for '내 근처' (CLI)."
     )
 
+    # ingest limits: longer text fields are cut (the document is flagged 'truncated')
+    ingest_max_field_chars: int = Field(20_000, ge=100)
+    ingest_max_record_chars: int = Field(200_000, ge=1_000)
+
     # service
     max_message_chars: int = 2000
     max_body_bytes: int = 64_000
