@@ -13,6 +13,7 @@ from :class:`Exception` directly and never leave the layer that catches them::
     │   ├── StoreError                the document store is missing, locked or incompatible
     │   ├── SearchIndexError          the search index is missing or unusable
     │   │   ├── IndexNotBuiltError    no index in the data directory yet
+    │   │   ├── IndexDamagedError     the index fails its self-check (manifest, sizes, checksums)
     │   │   └── EmbedderMismatchError the index was built with another embedder
     │   ├── PlaceNotFoundError        a place name did not resolve in the gazetteer
     │   ├── ProviderError             a remote provider (LLM, web search) failed (record)
@@ -69,6 +70,12 @@ class SearchIndexError(MatjipError):
 
 class IndexNotBuiltError(SearchIndexError):
     """No index exists in the data directory yet."""
+
+
+class IndexDamagedError(SearchIndexError):
+    """The index is damaged or half-written: it fails its self-check against its manifest, or a
+    file cannot be read. ``matjip ingest`` (and every command that opens the index) rebuilds it
+    from the document store."""
 
 
 class EmbedderMismatchError(SearchIndexError):
