@@ -65,6 +65,8 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "cors_origins": ('["https://a.example"]', ["https://a.example"]),
     "trusted_proxies": ('["10.0.0.1"]', ["10.0.0.1"]),
     "ingest_max_field_chars": ("5000", 5000),
+    "session_max_turns": ("7", 7),
+    "session_max_age_days": ("1.5", 1.5),
     "ingest_max_record_chars": ("50000", 50000),
 }
 

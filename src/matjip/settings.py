@@ -133,6 +133,10 @@ class Settings(BaseSettings):
     ingest_max_field_chars: int = Field(20_000, ge=100)
     ingest_max_record_chars: int = Field(200_000, ge=1_000)
 
+    # sessions (agent/retention.py): turns of history kept, days an idle session is kept (0: forever)
+    session_max_turns: int = Field(20, ge=1)
+    session_max_age_days: float = Field(30.0, ge=0)
+
     # service
     max_message_chars: int = 2000
     max_body_bytes: int = 64_000

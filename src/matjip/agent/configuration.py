@@ -35,10 +35,12 @@ class AgentConfig:
     widen_cap_m: int = 3000  # a "near" search never widens past this
     max_query_chars: int = MAX_QUERY_CHARS
     chunk_chars: int = CHUNK_CHARS
+    max_history_turns: int = 20  # turns of ``messages`` a session keeps (settings.session_max_turns)
 
     @classmethod
     def from_settings(cls, s: Settings) -> AgentConfig:
         return cls(
+            max_history_turns=s.session_max_turns,
             default_k=s.default_k,
             top1_threshold=s.sufficiency_top1,
             mean_threshold=s.sufficiency_mean,

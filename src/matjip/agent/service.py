@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.graph import build_graph, checkpoint_serializer
 from matjip.agent.models import TurnEvent, TurnResult
+from matjip.agent.retention import Retention
 from matjip.agent.state import AgentState
 from matjip.settings import Settings
 
@@ -94,6 +95,8 @@ class Agent:
 
             self._checkpointer = InMemorySaver(serde=checkpoint_serializer())
         self.graph = build_graph(self.resources, self._checkpointer)
+        self.retention = Retention(self._checkpointer, settings.session_max_age_days)
+        self.retention.prune()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -132,6 +135,7 @@ class Agent:
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
             final = cast(AgentState, dict(self.graph.get_state(config).values or {}))
+            self.retention.after_turn(sid)
         result = self._result(sid, final)
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))

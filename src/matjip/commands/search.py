@@ -171,10 +171,13 @@ def run_stats(settings: Settings, as_json: bool) -> None:
         "features": sum(bool(d.features) for d in docs) / n,
         "review_food": sum(bool(d.review_food) for d in docs) / n,
     }
+    from matjip.agent.retention import session_stats
+
+    sessions = session_stats(settings.sessions_path)
     if as_json:
         sys.stdout.write(
             json.dumps(
-                {"index": stats, "store_documents": len(docs), "coverage": coverage},
+                {"index": stats, "store_documents": len(docs), "coverage": coverage, "sessions": sessions},
                 ensure_ascii=False,
                 indent=2,
             )
@@ -191,6 +194,11 @@ def run_stats(settings: Settings, as_json: bool) -> None:
     t.add_row("index size", f"{stats['disk_bytes'] / 1e6:,.1f} MB")
     t.add_row("index load", f"{stats.get('load_seconds') or 0:.3f} s")
     t.add_row("built", f"{stats.get('built_at')} ({stats.get('build_seconds')} s)")
+    t.add_row(
+        "sessions",
+        f"{sessions['sessions']:,} ({sessions['checkpoints']:,} checkpoints, {sessions['bytes'] / 1e6:,.1f} MB; "
+        f"keep {settings.session_max_turns} turns, {settings.session_max_age_days:g} days)",
+    )
     for k, v in coverage.items():
         t.add_row(f"coverage: {k}", f"{v:.1%}")
     t.add_row(
