@@ -56,8 +56,8 @@ def run(args: list[str], env: dict[str, str], kill_after: float | None) -> tuple
 
 
 def titles(settings: Settings, ids: list[str]) -> tuple[str, dict[str, str]]:
-    """("ok", {id: title}) or ("broken: why", {})."""
-    from matjip.index import open_index
+    """("ok", {id: title, "": version folder}) or ("broken: why", {})."""
+    from matjip.index import layout, open_index
 
     try:
         index = open_index(settings)
@@ -65,6 +65,7 @@ def titles(settings: Settings, ids: list[str]) -> tuple[str, dict[str, str]]:
         for pid in ids:
             doc = index.get(pid)
             out[pid] = doc.title if doc is not None else ""
+        out[""] = str(layout.current(settings.index_dir))
         index.search(
             __import__("matjip.index.request", fromlist=["SearchRequest"]).SearchRequest(text="맛집", k=5)
         )
@@ -129,9 +130,10 @@ def main() -> None:
 
                 sync.ensure_index(settings)
                 continue
+            late = trial % 4 >= 2  # half the kills fall in the last 40% of the run, where the index is written
             if kind == "full":
-                expected_new = before  # a rebuild changes nothing visible: old and new agree on titles
-                at = rng.uniform(0, full_s * 1.1)
+                expected_new = dict(before)  # a rebuild changes no title; the version folder tells
+                at = rng.uniform(0.6 * full_s, 1.1 * full_s) if late else rng.uniform(0, full_s * 1.1)
                 _, killed = run([py, "-c", CHILD_REBUILD], env, at)
             else:
                 tag = f"t{trial}"
@@ -140,7 +142,7 @@ def main() -> None:
                     pid: f"{next(r['title'] for r in records if str(r['place_id']) == pid)} {tag}"
                     for pid in changed_ids
                 }
-                at = rng.uniform(0, inc_s * 1.1)
+                at = rng.uniform(0.6 * inc_s, 1.1 * inc_s) if late else rng.uniform(0, inc_s * 1.1)
                 _, killed = run([*cli, "ingest", str(inc_file)], env, at)
             status, after = titles(settings, changed_ids)
             if status != "ok":
@@ -149,7 +151,7 @@ def main() -> None:
             elif after == before:
                 verdict = "old"
                 totals[kind][1] += 1
-            elif after == expected_new:
+            elif {k: v for k, v in after.items() if k} == {k: v for k, v in expected_new.items() if k}:
                 verdict = "new"
                 totals[kind][2] += 1
             else:
@@ -170,8 +172,14 @@ def main() -> None:
             print(
                 f"{kind}: {args.trials} trials, {killed} killed mid-run, {old} old, {new} new, {broken} broken"
             )
+        from matjip.index import layout
+
         leftovers = sorted(p.name for p in data.iterdir() if p.name.startswith(".index."))
-        print(f"index folders left in the data dir: {len(leftovers)}")
+        print(f"index folders in the data dir after the trials: {len(leftovers)} (kept within the grace period)")
+        time.sleep(layout.GRACE_S + 1)
+        layout.cleanup(settings.index_dir)
+        leftovers = sorted(p.name for p in data.iterdir() if p.name.startswith(".index."))
+        print(f"index folders after the next cleanup: {len(leftovers)}: {leftovers}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,9 @@ from :class:`Exception` directly and never leave the layer that catches them::
     │   ├── ProviderError             a remote provider (LLM, web search) failed (record)
     │   │   ├── ProviderTimeout       … did not answer in time
     │   │   ├── BudgetExceeded        the per-turn LLM budget is spent
+    │   │   ├── ProviderBusy          every provider slot is taken (no waiting: answer offline)
+    │   │   ├── CircuitOpen           the provider failed repeatedly; calls are skipped for a while
+    │   │   ├── TurnCancelled         the turn was cancelled (client gone, timed out): no new call
     │   │   └── HTTPStatusFailure     … answered with an error status (status)
     │   └── ValidationFailure         an LLM reply failed its schema (raw, record)
     ├── Ungrounded                    agent: a streamed answer piece failed the grounding check
@@ -104,6 +107,18 @@ class ProviderTimeout(ProviderError):
 
 class BudgetExceeded(ProviderError):
     """The per-turn LLM budget is spent."""
+
+
+class ProviderBusy(ProviderError):
+    """Every provider slot (``settings.llm_max_concurrency``) is taken; the stage answers offline."""
+
+
+class CircuitOpen(ProviderError):
+    """The provider failed repeatedly; calls are skipped until the breaker's cooldown ends."""
+
+
+class TurnCancelled(ProviderError):
+    """The turn was cancelled (its client left or it timed out); no further provider call is made."""
 
 
 class HTTPStatusFailure(ProviderError):

@@ -133,6 +133,13 @@ class Settings(BaseSettings):
     ingest_max_field_chars: int = Field(20_000, ge=100)
     ingest_max_record_chars: int = Field(200_000, ge=1_000)
 
+    # provider calls (providers/guard.py): concurrent calls, circuit breaker
+    llm_max_concurrency: int = Field(8, ge=1)
+    llm_circuit_failures: int = Field(5, ge=1)
+    llm_circuit_cooldown_s: float = Field(30.0, ge=0)
+    # turn workers for offline work (the API adds llm_max_concurrency when a provider is configured)
+    turn_workers: int = Field(default_factory=lambda: min(32, (os.cpu_count() or 1) + 4), ge=1)
+
     # sessions (agent/retention.py): turns of history kept, days an idle session is kept (0: forever)
     session_max_turns: int = Field(20, ge=1)
     session_max_age_days: float = Field(30.0, ge=0)

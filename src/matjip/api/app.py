@@ -9,7 +9,6 @@ Every error is an RFC 9457 problem (``application/problem+json``).
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -169,7 +168,11 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     state = ApiState(
         settings=settings,
         agent=agent,
-        runner=TurnRunner(max_workers=min(32, (os.cpu_count() or 1) + 4)),
+        # turns waiting on a provider hold a worker: give them their own share (providers/guard.py)
+        runner=TurnRunner(
+            max_workers=settings.turn_workers
+            + (settings.llm_max_concurrency if settings.llm_provider != "none" else 0)
+        ),
         conversations=ConversationSessions(sessions_db),
     )
 

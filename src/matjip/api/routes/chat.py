@@ -119,7 +119,7 @@ async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
     agent = await api.require_agent()
     location = body.location.model_dump() if body.location else None
     if wants_json(request.headers.get("accept")):
-        result = await run_turn(api, agent, message, body.session_id, location)
+        result = await run_turn(api, agent, message, body.session_id, location, request.is_disconnected)
         return JSONResponse(redact_data(result.model_dump(mode="json")))
 
     async def frames() -> AsyncIterator[bytes]:

@@ -147,7 +147,7 @@ async def chat_completions(
             )
 
     if not body.stream:
-        result = await run_turn(api, agent, message, session_id, None)
+        result = await run_turn(api, agent, message, session_id, None, request.is_disconnected)
         remember(redact(result.answer))
         completion_tokens = approx_tokens(result.answer)
         completion = OAChatCompletion(
