@@ -450,7 +450,10 @@ def test_search_clarification_summary(app_client: TestClient) -> None:
 
 def test_search_validation(app_client: TestClient) -> None:
     assert_problem(app_client.get("/v1/search"), 422)
-    assert_problem(app_client.get("/v1/search", params={"query": "강남", "lat": 37.5}), 422)
+    assert_problem(app_client.get("/v1/search", params={"query": "강남", "lat": 99}), 422)
+    # issue 13: a lone lat (or lon) is ignored, as documented — the schema cannot say "both or
+    # neither", and schemathesis' positive-data check holds the server to its schema
+    assert app_client.get("/v1/search", params={"query": "강남", "lat": 37.5}).status_code == 200
 
 
 # --- lookups ---------------------------------------------------------------------------------

@@ -135,6 +135,17 @@ def _problems_everywhere(schema: dict[str, Any]) -> None:
     schema.get("components", {}).get("schemas", {}).pop("ValidationError", None)
 
 
+def _message_limits(schema: dict[str, Any], max_chars: int) -> None:
+    """The configured message length limit, where one text is the whole question."""
+    chat = schema.get("components", {}).get("schemas", {}).get("ChatRequest", {})
+    message = chat.get("properties", {}).get("message")
+    if isinstance(message, dict):
+        message["maxLength"] = max_chars
+    for param in schema.get("paths", {}).get("/v1/search", {}).get("get", {}).get("parameters", []):
+        if param.get("name") == "query":
+            param.setdefault("schema", {})["maxLength"] = max_chars
+
+
 def _install_openapi(app: FastAPI) -> None:
     def custom_openapi() -> dict[str, Any]:
         if app.openapi_schema:
@@ -153,6 +164,7 @@ def _install_openapi(app: FastAPI) -> None:
                 components.setdefault(name, sub)
             components.setdefault(model.__name__, model_schema)
         _problems_everywhere(schema)
+        _message_limits(schema, app.state.api.settings.max_message_chars)
         app.openapi_schema = schema
         return schema
 

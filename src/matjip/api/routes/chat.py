@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from matjip.api.problems import problem_responses
-from matjip.api.schemas import CHAT_SSE_EXAMPLE, ChatRequest, sse_schema
+from matjip.api.schemas import CHAT_EVENTS, CHAT_SSE_EXAMPLE, ChatRequest, sse_schema
 from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
@@ -103,9 +103,10 @@ def check_message(message: str, max_chars: int, field: str = "message") -> str:
             "content": {
                 "text/event-stream": {
                     "schema": sse_schema(
-                        "Server-Sent Events: `event: <name>` and `data: <JSON>` lines, a blank line after "
-                        "each event; the events and their order are described above.",
+                        "One Server-Sent Event: `event: <name>` and `data: <JSON>` lines, a blank line after "
+                        "it; the events and their order are described above (`end`'s data is `[DONE]`).",
                         CHAT_SSE_EXAMPLE,
+                        CHAT_EVENTS,
                     )
                 },
                 "application/json": {"schema": {"$ref": "#/components/schemas/TurnResult"}},

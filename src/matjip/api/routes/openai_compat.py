@@ -50,12 +50,12 @@ def approx_tokens(text: str) -> int:
 
 def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
     """(the last user message, the messages before it as (role, text))."""
-    last = max((i for i, m in enumerate(req.messages) if m.role == "user"), default=None)
-    if last is None:
-        raise ProblemError(422, "messages에 user 메시지가 없습니다.", kind="validation-error")
     for i, m in enumerate(req.messages):
         check_text(m.text(), f"messages[{i}].content")
-    history = [(m.role, m.text()) for m in req.messages[:last]]
+    last = max((i for i, m in enumerate(req.messages) if m.role == "user" and m.text().strip()), default=None)
+    if last is None:
+        raise ProblemError(422, "messages에 내용이 있는 user 메시지가 없습니다.", kind="validation-error")
+    history: list[tuple[str, str]] = [(str(m.role), m.text()) for m in req.messages[:last]]
     return req.messages[last].text(), history
 
 
