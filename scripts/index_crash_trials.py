@@ -61,7 +61,7 @@ def titles(settings: Settings, ids: list[str]) -> tuple[str, dict[str, str]]:
 
     try:
         index = open_index(settings)
-        out = {}
+        out: dict[str, str] = {}
         for pid in ids:
             doc = index.get(pid)
             out[pid] = doc.title if doc is not None else ""
@@ -130,10 +130,10 @@ def main() -> None:
 
                 sync.ensure_index(settings)
                 continue
-            late = trial % 4 >= 2  # half the kills fall in the last 40% of the run, where the index is written
+            late = trial % 4 >= 2  # half the kills fall late in the run (where the index is written) or after it
             if kind == "full":
                 expected_new = dict(before)  # a rebuild changes no title; the version folder tells
-                at = rng.uniform(0.6 * full_s, 1.1 * full_s) if late else rng.uniform(0, full_s * 1.1)
+                at = rng.uniform(0.7 * full_s, 1.4 * full_s) if late else rng.uniform(0, full_s * 1.1)
                 _, killed = run([py, "-c", CHILD_REBUILD], env, at)
             else:
                 tag = f"t{trial}"
@@ -142,7 +142,7 @@ def main() -> None:
                     pid: f"{next(r['title'] for r in records if str(r['place_id']) == pid)} {tag}"
                     for pid in changed_ids
                 }
-                at = rng.uniform(0.6 * inc_s, 1.1 * inc_s) if late else rng.uniform(0, inc_s * 1.1)
+                at = rng.uniform(0.7 * inc_s, 1.4 * inc_s) if late else rng.uniform(0, inc_s * 1.1)
                 _, killed = run([*cli, "ingest", str(inc_file)], env, at)
             status, after = titles(settings, changed_ids)
             if status != "ok":

@@ -247,3 +247,24 @@ def test_health_is_degraded_with_the_reason(tmp_path: Path) -> None:
     agent.close()
     assert body["status"] == "degraded" and "docs.tsv" in body["detail"] and "matjip ingest" in body["detail"]
     _ = os, Any
+
+
+def test_a_damaged_session_database_is_moved_aside(tmp_path: Path, api_resources: Any) -> None:
+    from matjip.agent.service import Agent
+
+    settings = Settings(data_dir=tmp_path, _env_file=None)  # type: ignore[call-arg]
+    settings.sessions_path.write_bytes(b"not a database " * 100)
+    agent = Agent(settings, api_resources, persist=True)  # no traceback
+    try:
+        assert agent.ask("강남역 스시", "after-damage-1").answer
+    finally:
+        agent.close()
+    assert list(tmp_path.glob("sessions.sqlite.damaged-*"))
+
+
+def test_a_damaged_document_store_names_the_recovery(tmp_path: Path) -> None:
+    path = tmp_path / "documents.sqlite"
+    path.write_bytes(b"garbage " * 1000)
+    with pytest.raises(SearchIndexError.__mro__[1]) as err:  # MatjipError: reported without a traceback
+        DocumentStore(path)
+    assert "matjip ingest" in str(err.value) and "damaged" in str(err.value)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from matjip.agent.configuration import AgentConfig, Resources
@@ -14,7 +17,10 @@ from matjip.agent.graph import build_graph, checkpoint_serializer
 from matjip.agent.models import TurnEvent, TurnResult
 from matjip.agent.retention import Retention
 from matjip.agent.state import AgentState
+from matjip.errors import StoreError
 from matjip.settings import Settings
+
+log = logging.getLogger("matjip.agent")
 
 if TYPE_CHECKING:
     from matjip.index.backend import SearchBackend
@@ -74,6 +80,28 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
     return resources
 
 
+def open_sessions(path: Path) -> sqlite3.Connection:
+    """The session database; a damaged one is moved aside (``<name>.damaged-<time>``, with its WAL)
+    and a fresh one started: sessions are conversation state, losing them loses no data."""
+    for attempt in (1, 2):
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA quick_check").fetchall()
+            return conn
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if attempt == 2:
+                raise StoreError(f"{path}: the session database cannot be created ({exc})") from exc
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            for suffix in ("", "-wal", "-shm"):
+                part = path.with_name(path.name + suffix)
+                if part.exists():
+                    part.replace(path.with_name(f"{path.name}{suffix}.damaged-{stamp}"))
+            log.warning("%s was damaged (%s): moved aside, starting with no saved sessions", path, exc)
+    raise AssertionError("unreachable")
+
+
 class Agent:
     """Runs conversation turns. Thread-safe; sessions are isolated by ``session_id``."""
 
@@ -87,9 +115,9 @@ class Agent:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
             settings.data_dir.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(settings.sessions_path, check_same_thread=False, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            self._checkpointer = SqliteSaver(conn, serde=checkpoint_serializer())
+            self._checkpointer = SqliteSaver(
+                open_sessions(settings.sessions_path), serde=checkpoint_serializer()
+            )
         else:
             from langgraph.checkpoint.memory import InMemorySaver
 

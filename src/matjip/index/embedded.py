@@ -55,6 +55,7 @@ import math
 import os
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
@@ -726,6 +727,7 @@ class EmbeddedIndex:
                 f"the search index in {d} cannot be read ({type(exc).__name__}: {exc}); {layout.RECOVERY}"
             ) from exc
         snap.pin = layout.pin(d)
+        weakref.finalize(snap, layout.unpin, snap.pin)  # a snapshot nobody holds keeps nothing on disk
         old, self._snap = self._snap, snap
         self.embedder = snap.embedder
         if old is not None and old.pin != snap.pin:
