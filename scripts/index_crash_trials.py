@@ -130,7 +130,9 @@ def main() -> None:
 
                 sync.ensure_index(settings)
                 continue
-            late = trial % 4 >= 2  # half the kills fall late in the run (where the index is written) or after it
+            late = (
+                trial % 4 >= 2
+            )  # half the kills fall late in the run (where the index is written) or after it
             if kind == "full":
                 expected_new = dict(before)  # a rebuild changes no title; the version folder tells
                 at = rng.uniform(0.7 * full_s, 1.4 * full_s) if late else rng.uniform(0, full_s * 1.1)
@@ -175,8 +177,13 @@ def main() -> None:
         from matjip.index import layout
 
         leftovers = sorted(p.name for p in data.iterdir() if p.name.startswith(".index."))
-        print(f"index folders in the data dir after the trials: {len(leftovers)} (kept within the grace period)")
+        print(
+            f"index folders in the data dir after the trials: {len(leftovers)} (kept within the grace period)"
+        )
         time.sleep(layout.GRACE_S + 1)
+        import gc
+
+        gc.collect()  # indexes this script opened and dropped unpin their versions
         layout.cleanup(settings.index_dir)
         leftovers = sorted(p.name for p in data.iterdir() if p.name.startswith(".index."))
         print(f"index folders after the next cleanup: {len(leftovers)}: {leftovers}")

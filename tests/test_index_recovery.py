@@ -268,3 +268,15 @@ def test_a_damaged_document_store_names_the_recovery(tmp_path: Path) -> None:
     with pytest.raises(SearchIndexError.__mro__[1]) as err:  # MatjipError: reported without a traceback
         DocumentStore(path)
     assert "matjip ingest" in str(err.value) and "damaged" in str(err.value)
+
+
+def test_a_dropped_index_unpins_its_version(tmp_path: Path) -> None:
+    """A loaded index pins its version (kept on disk while in use); dropping it releases the pin at
+    once, so old versions can be cleaned up (no reference cycle keeps the snapshot alive)."""
+    settings = Settings(data_dir=tmp_path, _env_file=None)  # type: ignore[call-arg]
+    directory = tmp_path / "index"
+    EmbeddedIndex(directory, FakeEmbedder(), settings).build(versioned("v0"))
+    index = EmbeddedIndex(directory, FakeEmbedder(), settings).load()
+    assert list(tmp_path.glob(".index.v-*/.pin-*"))
+    del index
+    assert not list(tmp_path.glob(".index.v-*/.pin-*"))

@@ -595,7 +595,9 @@ class EmbeddedIndex:
         self.embedder = embedder
         self.settings = settings  # fusion, list weights, time zone
         self.timezone = ZoneInfo(settings.timezone)  # of opening hours and of "now"
-        self.clock = clock or self._now
+        # a bound method stored on the instance would make a reference cycle, keeping a replaced
+        # snapshot (and its pinned version on disk) alive until the garbage collector runs
+        self._clock = clock
         self.bm25_depth = bm25_depth
         self.first_fetch = first_fetch
         self.row_set_max = row_set_max
@@ -1460,7 +1462,7 @@ class EmbeddedIndex:
         dist_of: dict[int, float] = {}
         if dist is not None:
             dist_of = dict(zip(rows, dist[np.searchsorted(idx, chosen)].tolist(), strict=True))
-        when = req.open_at.when if req.open_at is not None else self.clock()
+        when = req.open_at.when if req.open_at is not None else (self._clock or self._now)()
         has_text = bool(req.text)
         wb, wv = self.settings.weight_bm25, self.settings.weight_vector
         hits: list[SearchHit] = []
