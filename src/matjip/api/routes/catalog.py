@@ -36,7 +36,15 @@ CAPITAL_PREFIXES = ("11", "23", "28", "31", "41")
 )
 async def restaurant(
     api: Api,
-    place_id: Annotated[str, Path(min_length=1, max_length=64, description="The place id (Kakao).")],
+    place_id: Annotated[
+        str,
+        Path(
+            min_length=1,
+            max_length=64,
+            description="The place id (Kakao).",
+            examples=["1933726193"],  # the first record of the demo data (a 200 for the examples phase)
+        ),
+    ],
 ) -> Restaurant:
     await api.require_agent()
     res = api.resources()
