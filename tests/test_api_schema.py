@@ -92,6 +92,7 @@ def test_schemathesis_all_checks_all_phases_against_the_server(
         capture_output=True,
         text=True,
         timeout=600,
+        cwd=tmp_path,  # its cache (.schemathesis/) stays out of the work tree
     )
     body = json.loads(report.read_text())
     summary = run.stdout[-3000:]
