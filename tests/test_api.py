@@ -283,7 +283,9 @@ def test_agent_failure_is_generic(scripted_client: TestClient, caplog: pytest.Lo
     events = parse_sse(resp.text)
     assert [e for e, _ in events][-2:] == ["error", "end"]
     assert dict(events)["error"]["status"] == 500
-    assert "sk-test-DO-NOT-LEAK" in caplog.text  # logged server-side, with its traceback
+    # logged server-side, with its traceback, and the key-shaped text redacted there too (issue 13)
+    assert "Traceback" in caplog.text and "RuntimeError: internal failure with secret ***" in caplog.text
+    assert "sk-test-DO-NOT-LEAK" not in caplog.text
     json_resp = scripted_client.post(
         "/v1/chat", json={"message": "boom"}, headers={"Accept": "application/json"}
     )
@@ -448,7 +450,10 @@ def test_search_clarification_summary(app_client: TestClient) -> None:
 
 def test_search_validation(app_client: TestClient) -> None:
     assert_problem(app_client.get("/v1/search"), 422)
-    assert_problem(app_client.get("/v1/search", params={"query": "강남", "lat": 37.5}), 422)
+    assert_problem(app_client.get("/v1/search", params={"query": "강남", "lat": 99}), 422)
+    # issue 13: a lone lat (or lon) is ignored, as documented — the schema cannot say "both or
+    # neither", and schemathesis' positive-data check holds the server to its schema
+    assert app_client.get("/v1/search", params={"query": "강남", "lat": 37.5}).status_code == 200
 
 
 # --- lookups ---------------------------------------------------------------------------------

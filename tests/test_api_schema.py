@@ -61,3 +61,48 @@ def _bind_agent(sample_agent: Any) -> Iterator[None]:
 @settings(max_examples=25, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_server_errors(case: Any) -> None:
     case.call_and_validate(checks=[not_a_server_error])
+
+
+def test_schemathesis_all_checks_all_phases_against_the_server(
+    api_live_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 13: ``schemathesis run`` — every check (server errors, status codes, content types,
+    response schemas incl. each SSE event, headers, positive and negative data) over every operation,
+    in the examples, coverage and fuzzing phases — against ``matjip serve`` over the sample data."""
+    import json
+    import subprocess
+    import sys
+
+    cli = Path(sys.executable).parent / "schemathesis"
+    report = tmp_path / "schemathesis.json"
+    run = subprocess.run(
+        [
+            str(cli),
+            "run",
+            f"{api_live_server}/openapi.json",
+            "--checks",
+            "all",
+            "--phases",
+            "examples,coverage,fuzzing",
+            "--max-examples",
+            "30",
+            "--seed",
+            "13",
+            "--continue-on-failure",
+            "--no-color",
+            "--report-json-path",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,  # its cache (.schemathesis/) stays out of the work tree
+    )
+    body = json.loads(report.read_text())
+    summary = run.stdout[-3000:]
+    assert body["operations"]["tested"] == body["operations"]["total"] == 11, summary  # every operation
+    assert all(body["phases"][p]["status"] == "success" for p in ("examples", "coverage", "fuzzing")), summary
+    assert body["failures"] == [] and body["errors"] == [], summary
+    assert body["test_cases"]["with_failures"] == 0 and run.returncode == 0, summary
+    with capsys.disabled():
+        print(f"\nschemathesis: {body['test_cases']['generated']} test cases over 9 operations, 0 failures")

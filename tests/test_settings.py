@@ -67,6 +67,15 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "rate_limit_per_minute": ("7", 7),
     "turn_timeout_s": ("3", 3.0),
     "cors_origins": ('["https://a.example"]', ["https://a.example"]),
+    "trusted_proxies": ('["10.0.0.1"]', ["10.0.0.1"]),
+    "ingest_max_field_chars": ("5000", 5000),
+    "session_max_turns": ("7", 7),
+    "llm_max_concurrency": ("3", 3),
+    "llm_circuit_failures": ("2", 2),
+    "llm_circuit_cooldown_s": ("5", 5.0),
+    "turn_workers": ("5", 5),
+    "session_max_age_days": ("1.5", 1.5),
+    "ingest_max_record_chars": ("50000", 50000),
 }
 
 

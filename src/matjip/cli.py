@@ -44,6 +44,9 @@ def cli(ctx: click.Context, data_dir: Path | None) -> None:
 
 
 def main() -> None:
+    from matjip.settings import install_log_redaction
+
+    install_log_redaction()
     cli(prog_name="matjip")
 
 

@@ -13,11 +13,15 @@ from :class:`Exception` directly and never leave the layer that catches them::
     │   ├── StoreError                the document store is missing, locked or incompatible
     │   ├── SearchIndexError          the search index is missing or unusable
     │   │   ├── IndexNotBuiltError    no index in the data directory yet
+    │   │   ├── IndexDamagedError     the index fails its self-check (manifest, sizes, checksums)
     │   │   └── EmbedderMismatchError the index was built with another embedder
     │   ├── PlaceNotFoundError        a place name did not resolve in the gazetteer
     │   ├── ProviderError             a remote provider (LLM, web search) failed (record)
     │   │   ├── ProviderTimeout       … did not answer in time
     │   │   ├── BudgetExceeded        the per-turn LLM budget is spent
+    │   │   ├── ProviderBusy          every provider slot is taken (no waiting: answer offline)
+    │   │   ├── CircuitOpen           the provider failed repeatedly; calls are skipped for a while
+    │   │   ├── TurnCancelled         the turn was cancelled (client gone, timed out): no new call
     │   │   └── HTTPStatusFailure     … answered with an error status (status)
     │   ├── ValidationFailure         an LLM reply failed its schema (raw, record)
     │   └── ServerError               a running `matjip serve` answered `matjip ask` with an error
@@ -76,6 +80,12 @@ class IndexNotBuiltError(SearchIndexError):
     """No index exists in the data directory yet."""
 
 
+class IndexDamagedError(SearchIndexError):
+    """The index is damaged or half-written: it fails its self-check against its manifest, or a
+    file cannot be read. ``matjip ingest`` (and every command that opens the index) rebuilds it
+    from the document store."""
+
+
 class EmbedderMismatchError(SearchIndexError):
     """The index was built with a different embedder than the one configured."""
 
@@ -102,6 +112,18 @@ class ProviderTimeout(ProviderError):
 
 class BudgetExceeded(ProviderError):
     """The per-turn LLM budget is spent."""
+
+
+class ProviderBusy(ProviderError):
+    """Every provider slot (``settings.llm_max_concurrency``) is taken; the stage answers offline."""
+
+
+class CircuitOpen(ProviderError):
+    """The provider failed repeatedly; calls are skipped until the breaker's cooldown ends."""
+
+
+class TurnCancelled(ProviderError):
+    """The turn was cancelled (its client left or it timed out); no further provider call is made."""
 
 
 class HTTPStatusFailure(ProviderError):

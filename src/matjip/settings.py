@@ -139,12 +139,29 @@ class Settings(BaseSettings):
         "data when one is up (answers in a fraction of a second), instead of loading the index itself.",
     )
 
+    # ingest limits: longer text fields are cut (the document is flagged 'truncated')
+    ingest_max_field_chars: int = Field(20_000, ge=100)
+    ingest_max_record_chars: int = Field(200_000, ge=1_000)
+
+    # provider calls (providers/guard.py): concurrent calls, circuit breaker
+    llm_max_concurrency: int = Field(8, ge=1)
+    llm_circuit_failures: int = Field(5, ge=1)
+    llm_circuit_cooldown_s: float = Field(30.0, ge=0)
+    # turn workers for offline work (the API adds llm_max_concurrency when a provider is configured)
+    turn_workers: int = Field(default_factory=lambda: min(32, (os.cpu_count() or 1) + 4), ge=1)
+
+    # sessions (agent/retention.py): turns of history kept, days an idle session is kept (0: forever)
+    session_max_turns: int = Field(20, ge=1)
+    session_max_age_days: float = Field(30.0, ge=0)
+
     # service
     max_message_chars: int = 2000
     max_body_bytes: int = 64_000
     rate_limit_per_minute: int = 120
     turn_timeout_s: float = 30.0
     cors_origins: list[str] = Field(default_factory=list)
+    # proxies whose X-Forwarded-For is believed (addresses or CIDRs); none: the socket peer is the client
+    trusted_proxies: list[str] = Field(default_factory=list)
 
     @field_validator("langsmith_tracing", mode="before")
     @classmethod
@@ -193,3 +210,96 @@ def environment_values(names: re.Pattern[str], min_len: int = 1) -> list[str]:
     """Values of the environment variables whose name matches ``names`` (e.g. secret-looking
     ones, for redaction), read now, at least ``min_len`` characters long."""
     return [v for k, v in os.environ.items() if names.search(k) and v and len(v) >= min_len]
+
+
+# --- redaction: the one function every outgoing text passes ----------------------------------
+
+REDACTED = "***"
+_SECRET_NAME = re.compile(r"(API_KEY|TOKEN|SECRET|PASSWORD)", re.I)
+# strings shaped like provider credentials, whether or not this process knows them
+KEY_SHAPED = re.compile(
+    r"(?:"
+    r"\bsk-[A-Za-z0-9_\-]{8,}"  # OpenAI (sk-…, sk-proj-…) and compatible proxies
+    r"|\bAIza[0-9A-Za-z_\-]{20,}"  # Google / Gemini
+    r"|\btvly-[A-Za-z0-9_\-]{8,}"  # Tavily
+    r"|\blsv2_[A-Za-z0-9_]{8,}"  # LangSmith
+    r"|\b(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{16,}"  # GitHub tokens
+    r"|(?<=Bearer )[A-Za-z0-9_\-.=/+]{8,}"  # an Authorization header echoed back
+    r"|(?<=[?&]key=)[A-Za-z0-9_\-]{8,}"  # keys in query strings (Gemini REST)
+    r")"
+)
+_REGISTERED: set[str] = set()
+
+
+def register_secret(value: str | None) -> None:
+    """Remember a secret (e.g. read from a ``.env`` file) so :func:`redact` removes it everywhere."""
+    if value and len(value) >= 6:
+        _REGISTERED.add(value)
+
+
+def register_settings_secrets(settings: Settings) -> None:
+    """Register every secret-looking field of ``settings`` (API keys, tokens, passwords)."""
+    for name in type(settings).model_fields:
+        if _SECRET_NAME.search(name):
+            value = getattr(settings, name)
+            register_secret(value.get_secret_value() if isinstance(value, SecretStr) else value)
+
+
+def secret_values() -> list[str]:
+    """Known secrets: registered ones and secret-looking environment variables, longest first."""
+    return sorted({*_REGISTERED, *environment_values(_SECRET_NAME, min_len=6)}, key=len, reverse=True)
+
+
+def redact(text: str, secrets: list[str] | None = None) -> str:
+    """``text`` with every known secret and every key-shaped string replaced by ``***``.
+
+    The one redaction function: traces (JSON and SSE), answers, problem details and log records
+    all pass it before they leave the process.
+    """
+    if not text:
+        return text
+    for value in secrets if secrets is not None else secret_values():
+        if value and value in text:
+            text = text.replace(value, REDACTED)
+    return KEY_SHAPED.sub(REDACTED, text)
+
+
+def redact_data(value: Any) -> Any:
+    """:func:`redact` applied to every string inside JSON-like data (dicts, lists, strings)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: redact_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_data(v) for v in value]
+    return value
+
+
+_LOG_REDACTION_INSTALLED = False
+
+
+def install_log_redaction() -> None:
+    """Make every log record pass :func:`redact` (message, arguments and traceback text), whichever
+    handler writes it. Idempotent; wraps the current log record factory."""
+    global _LOG_REDACTION_INSTALLED
+    import logging
+
+    if _LOG_REDACTION_INSTALLED:
+        return
+    _LOG_REDACTION_INSTALLED = True
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: leave the record to the handler's error path
+            return record
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and record.exc_info[1] is not None:
+            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+        return record
+
+    logging.setLogRecordFactory(factory)

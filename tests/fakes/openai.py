@@ -104,3 +104,16 @@ def error_reply(
         body={"error": {"message": message, "type": kind, "param": None, "code": None}},
         headers=headers,
     )
+
+
+def echo_key_reply(seen: Any, *, proxy_key: str = "sk-proxy-upstream-7f3a9c1e5b2d") -> Reply:
+    """A proxy that echoes the caller's key in its error text (some do: "Incorrect API key provided:
+    sk-…"), and its own upstream key for good measure. Use as a ``Script`` reply (a callable)."""
+    auth = seen.headers.get("authorization", "")
+    key = auth.split(" ", 1)[1] if " " in auth else auth
+    return error_reply(
+        401,
+        f"Incorrect API key provided: {key}. You can find your API key at https://platform.openai.com. "
+        f"(upstream key {proxy_key}, request Authorization: {auth})",
+        kind="invalid_request_error",
+    )

@@ -36,10 +36,12 @@ class AgentConfig:
     where_min_results: int = 30  # a kind with more restaurants than this, asked with no place: ask where
     max_query_chars: int = MAX_QUERY_CHARS
     chunk_chars: int = CHUNK_CHARS
+    max_history_turns: int = 20  # turns of ``messages`` a session keeps (settings.session_max_turns)
 
     @classmethod
     def from_settings(cls, s: Settings) -> AgentConfig:
         return cls(
+            max_history_turns=s.session_max_turns,
             default_k=s.default_k,
             top1_threshold=s.sufficiency_top1,
             mean_threshold=s.sufficiency_mean,

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.graph import build_graph, checkpoint_serializer
 from matjip.agent.models import MoreResult, Sort, TurnEvent, TurnResult
+from matjip.agent.retention import Retention
 from matjip.agent.state import AgentState
+from matjip.errors import StoreError
 from matjip.settings import Settings
+
+log = logging.getLogger("matjip.agent")
 
 if TYPE_CHECKING:
     from matjip.index.backend import SearchBackend
@@ -73,6 +80,28 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
     return resources
 
 
+def open_sessions(path: Path) -> sqlite3.Connection:
+    """The session database; a damaged one is moved aside (``<name>.damaged-<time>``, with its WAL)
+    and a fresh one started: sessions are conversation state, losing them loses no data."""
+    for attempt in (1, 2):
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA quick_check").fetchall()
+            return conn
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if attempt == 2:
+                raise StoreError(f"{path}: the session database cannot be created ({exc})") from exc
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            for suffix in ("", "-wal", "-shm"):
+                part = path.with_name(path.name + suffix)
+                if part.exists():
+                    part.replace(path.with_name(f"{path.name}{suffix}.damaged-{stamp}"))
+            log.warning("%s was damaged (%s): moved aside, starting with no saved sessions", path, exc)
+    raise AssertionError("unreachable")
+
+
 class Agent:
     """Runs conversation turns. Thread-safe; sessions are isolated by ``session_id``."""
 
@@ -86,14 +115,16 @@ class Agent:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
             settings.data_dir.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(settings.sessions_path, check_same_thread=False, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            self._checkpointer = SqliteSaver(conn, serde=checkpoint_serializer())
+            self._checkpointer = SqliteSaver(
+                open_sessions(settings.sessions_path), serde=checkpoint_serializer()
+            )
         else:
             from langgraph.checkpoint.memory import InMemorySaver
 
             self._checkpointer = InMemorySaver(serde=checkpoint_serializer())
         self.graph = build_graph(self.resources, self._checkpointer)
+        self.retention = Retention(self._checkpointer, settings.session_max_age_days)
+        self.retention.prune()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -132,6 +163,7 @@ class Agent:
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
             final = cast(AgentState, dict(self.graph.get_state(config).values or {}))
+            self.retention.after_turn(sid)
         result = self._result(sid, final)
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))

@@ -9,8 +9,6 @@ Every error is an RFC 9457 problem (``application/problem+json``).
 from __future__ import annotations
 
 import logging
-import os
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,11 +33,11 @@ from matjip.api.middleware import (
 )
 from matjip.api.problems import (
     PROBLEM_BASE,
+    PROBLEM_CONTENT,
     PROBLEM_TYPES,
     Problem,
     from_http_exception,
     problem_response,
-    register_secret,
 )
 from matjip.api.routes import catalog, chat, openai_compat, search
 from matjip.api.runner import AgentLike, TurnRunner
@@ -47,12 +45,11 @@ from matjip.api.schemas import OAChatCompletion
 from matjip.api.sessions import ConversationSessions
 from matjip.api.state import ApiState
 from matjip.errors import ProblemError
-from matjip.settings import Settings
+from matjip.settings import Settings, install_log_redaction, register_settings_secrets
 
 log = logging.getLogger("matjip.api")
 
 STATIC_DIR = Path(__file__).parent / "static"
-_SECRET_FIELD = re.compile(r"(api_key|token|secret|password)", re.I)
 
 DESCRIPTION = """\
 맛집 검색·질의응답 에이전트 API (Korean restaurant search and Q&A).
@@ -106,6 +103,12 @@ def _install_error_handlers(app: FastAPI) -> None:
             {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
             for e in exc.errors()
         ]
+        if any(e["type"] == "string_unicode" for e in errors):
+            detail = "요청에 올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 있습니다."
+            extra400: dict[str, Any] = {"errors": errors, **(_problem_extra(request, 400, detail) or {})}
+            return problem_response(
+                400, detail, kind="invalid-text", instance=request.url.path, extra=extra400
+            )
         first = errors[0] if errors else {"loc": [], "msg": ""}
         where = ".".join(str(p) for p in first["loc"])
         detail = (
@@ -114,6 +117,33 @@ def _install_error_handlers(app: FastAPI) -> None:
         extra: dict[str, Any] = {"errors": errors}
         extra.update(_problem_extra(request, 422, detail) or {})
         return problem_response(422, detail, kind="validation-error", instance=request.url.path, extra=extra)
+
+
+def _problems_everywhere(schema: dict[str, Any]) -> None:
+    """Say what the server really sends: every error is ``application/problem+json``; an operation
+    that reads a body or parameters can answer 400 (unparsable body, invalid text) and 422."""
+    for ops in schema.get("paths", {}).values():
+        for op in ops.values():
+            responses = op.setdefault("responses", {})
+            if "requestBody" in op or op.get("parameters"):
+                responses.setdefault("400", {"description": "Bad Request"})
+                responses.setdefault("422", {"description": "Unprocessable Entity"})
+            for status, response in responses.items():
+                if not str(status).startswith("2"):
+                    response["content"] = dict(PROBLEM_CONTENT)
+    schema.get("components", {}).get("schemas", {}).pop("HTTPValidationError", None)
+    schema.get("components", {}).get("schemas", {}).pop("ValidationError", None)
+
+
+def _message_limits(schema: dict[str, Any], max_chars: int) -> None:
+    """The configured message length limit, where one text is the whole question."""
+    chat = schema.get("components", {}).get("schemas", {}).get("ChatRequest", {})
+    message = chat.get("properties", {}).get("message")
+    if isinstance(message, dict):
+        message["maxLength"] = max_chars
+    for param in schema.get("paths", {}).get("/v1/search", {}).get("get", {}).get("parameters", []):
+        if param.get("name") == "query":
+            param.setdefault("schema", {})["maxLength"] = max_chars
 
 
 def _install_openapi(app: FastAPI) -> None:
@@ -133,6 +163,8 @@ def _install_openapi(app: FastAPI) -> None:
             for name, sub in (model_schema.pop("$defs", None) or {}).items():
                 components.setdefault(name, sub)
             components.setdefault(model.__name__, model_schema)
+        _problems_everywhere(schema)
+        _message_limits(schema, app.state.api.settings.max_message_chars)
         app.openapi_schema = schema
         return schema
 
@@ -142,15 +174,17 @@ def _install_openapi(app: FastAPI) -> None:
 def create_app(settings: Settings | None = None, agent: AgentLike | None = None) -> FastAPI:
     """Build the app. Without ``agent``, one is created from ``settings`` at startup (or on first use)."""
     settings = settings or Settings()
-    for name in type(settings).model_fields:
-        if _SECRET_FIELD.search(name):
-            value = getattr(settings, name)
-            register_secret(value.get_secret_value() if hasattr(value, "get_secret_value") else value)
+    register_settings_secrets(settings)
+    install_log_redaction()
     sessions_db = settings.data_dir / "openai_conversations.sqlite" if settings.data_dir.exists() else None
     state = ApiState(
         settings=settings,
         agent=agent,
-        runner=TurnRunner(max_workers=min(32, (os.cpu_count() or 1) + 4)),
+        # turns waiting on a provider hold a worker: give them their own share (providers/guard.py)
+        runner=TurnRunner(
+            max_workers=settings.turn_workers
+            + (settings.llm_max_concurrency if settings.llm_provider != "none" else 0)
+        ),
         conversations=ConversationSessions(sessions_db),
     )
 

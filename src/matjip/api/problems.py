@@ -8,7 +8,6 @@ Tracebacks never leave the server; texts are scrubbed of configured secrets befo
 from __future__ import annotations
 
 import json
-import re
 from http import HTTPStatus
 from typing import Any
 
@@ -16,13 +15,15 @@ from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import JSONResponse
 
-from matjip.settings import environment_values
+from matjip.settings import redact, redact_data
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"  # a relative URI reference; GET it for a description
 
 PROBLEM_TYPES: dict[str, str] = {
     "validation-error": "The request does not match the schema (see `errors`).",
+    "malformed-body": "The request body could not be parsed (not JSON, or not UTF-8).",
+    "invalid-text": "A text contains a character that is not valid Unicode (a lone UTF-16 surrogate).",
     "message-too-long": "The message exceeds settings.max_message_chars.",
     "payload-too-large": "The request body exceeds settings.max_body_bytes.",
     "rate-limited": "Too many requests from this client; retry after `Retry-After` seconds.",
@@ -35,8 +36,6 @@ PROBLEM_TYPES: dict[str, str] = {
     "provider-timeout": "A remote model provider did not answer in time.",
     "internal-error": "An unexpected server error; details are in the server log.",
 }
-
-_SECRET_ENV = re.compile(r"(API_KEY|TOKEN|SECRET|PASSWORD)", re.I)
 
 
 class Problem(BaseModel):
@@ -58,27 +57,6 @@ def _phrase(status: int) -> str:
         return "Error"
 
 
-_REGISTERED: set[str] = set()
-
-
-def register_secret(value: str | None) -> None:
-    """Remember a configured secret (e.g. from a ``.env`` file) so responses never contain it."""
-    if value and len(value) >= 6:
-        _REGISTERED.add(value)
-
-
-def secret_values() -> list[str]:
-    """Values that must never appear in a response: registered secrets, secret-looking env variables."""
-    return [*_REGISTERED, *environment_values(_SECRET_ENV, min_len=6)]
-
-
-def redact(text: str, secrets: list[str] | None = None) -> str:
-    for value in secrets if secrets is not None else secret_values():
-        if value and value in text:
-            text = text.replace(value, "***")
-    return text
-
-
 def problem_body(
     status: int,
     detail: str = "",
@@ -98,7 +76,7 @@ def problem_body(
         body["instance"] = redact(instance)
     for key, value in (extra or {}).items():
         if key not in body:
-            body[key] = value
+            body[key] = redact_data(value)
     return body
 
 

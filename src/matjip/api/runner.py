@@ -13,12 +13,13 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from matjip.agent.models import TurnEvent, TurnResult
-from matjip.errors import TurnFailed, TurnTimeout
+from matjip.errors import TurnCancelled, TurnFailed, TurnTimeout
+from matjip.providers.guard import cancel_scope
 
 log = logging.getLogger("matjip.api")
 
@@ -36,14 +37,18 @@ class Heartbeat:
 
 
 _DONE = object()
+_STARTED = object()
+
+Disconnected = Callable[[], Awaitable[bool]]
 
 
 class TurnRunner:
     """Owns the worker pool for agent turns."""
 
-    def __init__(self, max_workers: int = 16, heartbeat_s: float = 15.0) -> None:
+    def __init__(self, max_workers: int = 16, heartbeat_s: float = 15.0, poll_s: float = 1.0) -> None:
         self.max_workers = max_workers
         self.heartbeat_s = heartbeat_s
+        self.poll_s = poll_s  # how often a waiting turn asks whether its client is still there
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -71,7 +76,12 @@ class TurnRunner:
         timeout_s: float,
         *,
         heartbeats: bool = False,
+        disconnected: Disconnected | None = None,
     ) -> AsyncGenerator[TurnEvent | Heartbeat, None]:
+        """The turn's events. The deadline counts from when a worker **starts** the turn (time in
+        the queue does not count). The turn is cancelled — no further provider call, the worker
+        stops at its next event — when the deadline passes, when the consumer stops listening,
+        or when ``disconnected()`` (polled every ``poll_s`` while waiting) says the client left."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         stop = threading.Event()
@@ -83,35 +93,54 @@ class TurnRunner:
                 stop.set()
 
         def work() -> None:
-            gen = agent.stream(message, session_id, location)
-            try:
-                for event in gen:
-                    if stop.is_set():
-                        break
-                    put(event)
-            except BaseException as exc:
-                put(TurnFailed(exc))
-            finally:
-                try:
-                    gen.close()  # type: ignore[attr-defined]
-                except Exception:
-                    log.debug("closing the turn generator failed", exc_info=True)
+            if stop.is_set():  # cancelled while queued: never start
                 put(_DONE)
+                return
+            put(_STARTED)
+            with cancel_scope(stop):
+                gen = agent.stream(message, session_id, location)
+                try:
+                    for event in gen:
+                        if stop.is_set():
+                            break
+                        put(event)
+                except BaseException as exc:
+                    put(TurnFailed(exc))
+                finally:
+                    try:
+                        gen.close()  # type: ignore[attr-defined]
+                    except Exception:
+                        log.debug("closing the turn generator failed", exc_info=True)
+                    put(_DONE)
 
-        deadline = time.monotonic() + timeout_s
+        deadline: float | None = None  # set when a worker starts the turn
+        last_beat = time.monotonic()
         loop.run_in_executor(self.pool, work)
         try:
             while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
                     raise TurnTimeout
-                wait = min(remaining, self.heartbeat_s) if heartbeats else remaining
+                wait = self.poll_s if disconnected is not None else self.heartbeat_s
+                if deadline is not None:
+                    wait = min(wait, deadline - now)
+                if heartbeats:
+                    wait = min(wait, max(0.0, last_beat + self.heartbeat_s - now))
                 try:
-                    item = await asyncio.wait_for(queue.get(), wait)
+                    item = await asyncio.wait_for(queue.get(), max(wait, 0.001))
                 except TimeoutError:
-                    if time.monotonic() >= deadline:
+                    now = time.monotonic()
+                    if deadline is not None and now >= deadline:
                         raise TurnTimeout from None
-                    yield Heartbeat()
+                    if disconnected is not None and await disconnected():
+                        log.info("client left; turn cancelled")
+                        return
+                    if heartbeats and now - last_beat >= self.heartbeat_s:
+                        last_beat = now
+                        yield Heartbeat()
+                    continue
+                if item is _STARTED:
+                    deadline = time.monotonic() + timeout_s
                     continue
                 if item is _DONE:
                     return
@@ -128,12 +157,17 @@ class TurnRunner:
         session_id: str | None,
         location: dict[str, float] | None,
         timeout_s: float,
+        disconnected: Disconnected | None = None,
     ) -> TurnResult:
         """Run a whole turn; return the final :class:`TurnResult` (the ``end`` event's data)."""
         result: TurnResult | None = None
-        async for event in self.events(agent, message, session_id, location, timeout_s):
+        async for event in self.events(
+            agent, message, session_id, location, timeout_s, disconnected=disconnected
+        ):
             if isinstance(event, TurnEvent) and event.event == "end":
                 result = TurnResult.model_validate(event.data)
         if result is None:
+            if disconnected is not None and await disconnected():
+                raise TurnFailed(TurnCancelled("the client left before the turn ended"))
             raise TurnFailed(RuntimeError("the agent ended the turn without a result"))
         return result

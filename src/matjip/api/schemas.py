@@ -8,20 +8,71 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.agent.models import MAX_EXCLUDE_IDS, Card, Clarification, Sort, WebSource
 
-SESSION_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,128}$"
+# what a client may send as a session id: 8–128 letters, digits, '-' and '_', starting with a letter
+# or digit (server-issued ids are 32 hex digits, or ``oa-…``); no dots, so never ".." or "."
+SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_\-]{7,127}$"
+
+
+def sse_schema(description: str, example: str, events: list[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI schema of one event of a ``text/event-stream`` body (an SSE event: its ``event``
+    name, when sent, and its ``data`` text), with the whole stream as the example."""
+    event: dict[str, Any] = {"type": "string"}
+    if events:
+        event["enum"] = events
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {
+            "event": event,
+            "data": {"type": "string", "description": "JSON text, or `[DONE]`"},
+            "id": {"type": "string"},
+            "retry": {"type": "integer"},
+        },
+        "required": ["data"],
+        "example": example,
+    }
+
+
+CHAT_EVENTS = [
+    "session",
+    "plan",
+    "results",
+    "clarification",
+    "answer",
+    "answer_reset",
+    "trace",
+    "error",
+    "end",
+]
+CHAT_SSE_EXAMPLE = (
+    'event: session\ndata: {"session_id":"f754dd28fa4c446fa9e5f807ff45209f"}\n\n'
+    'event: plan\ndata: {"intent":"search"}\n\n'
+    'event: results\ndata: [{"id":"90001","name":"스시 하나"}]\n\n'
+    'event: answer\ndata: "강남역 근처 일식집 3곳을 찾았어요."\n\n'
+    'event: trace\ndata: [{"node":"query_input","ms":0.1,"decision":"ok","detail":{}}]\n\n'
+    "event: end\ndata: [DONE]\n\n"
+)
+OA_SSE_EXAMPLE = (
+    'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735689600,"model":"matjip-agent",'
+    '"system_fingerprint":null,"choices":[{"index":0,"delta":{"content":"강남역"},"logprobs":null,'
+    '"finish_reason":null}]}\n\n'
+    "data: [DONE]\n\n"
+)
 
 
 class GeoPoint(BaseModel):
-    """A WGS84 position, e.g. from the browser's ``navigator.geolocation``."""
+    """A WGS84 position, e.g. from the browser's ``navigator.geolocation``: JSON numbers only
+    (``true`` or ``"37.5"`` is not a coordinate)."""
 
-    lat: float = Field(ge=-90, le=90, examples=[37.4979])
-    lon: float = Field(ge=-180, le=180, examples=[127.0276])
+    lat: float = Field(ge=-90, le=90, strict=True, examples=[37.4979])
+    lon: float = Field(ge=-180, le=180, strict=True, examples=[127.0276])
 
 
 class ChatRequest(BaseModel):
     message: str = Field(
         min_length=1,
-        description="The user's message (limit: settings.max_message_chars).",
+        pattern=r"\S",
+        description="The user's message, not blank (limit: settings.max_message_chars).",
         examples=["강남역 일식 맛집"],
     )
     session_id: str | None = Field(
@@ -135,10 +186,37 @@ class HealthResponse(BaseModel):
 # --- OpenAI-compatible -----------------------------------------------------------------------
 
 
+OA_ROLES = Literal["system", "developer", "user", "assistant", "tool", "function"]
+_NON_BLANK = {"type": "string", "pattern": r"\S"}
+# "at least one user message with text": the turn's question is the last such message
+HAS_USER_TEXT: dict[str, Any] = {
+    "contains": {
+        "type": "object",
+        "required": ["role", "content"],
+        "properties": {
+            "role": {"const": "user"},
+            "content": {
+                "anyOf": [
+                    _NON_BLANK,
+                    {
+                        "type": "array",
+                        "contains": {
+                            "type": "object",
+                            "required": ["type", "text"],
+                            "properties": {"type": {"const": "text"}, "text": _NON_BLANK},
+                        },
+                    },
+                ]
+            },
+        },
+    }
+}
+
+
 class OAMessage(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    role: str = Field(examples=["user"])
+    role: OA_ROLES = Field(examples=["user"])
     content: str | list[dict[str, Any]] | None = Field(None, examples=["강남역 일식 맛집 알려줘"])
 
     def text(self) -> str:
@@ -147,7 +225,9 @@ class OAMessage(BaseModel):
         if isinstance(self.content, str):
             return self.content
         parts = [
-            str(p.get("text", "")) for p in self.content if isinstance(p, dict) and p.get("type") == "text"
+            p["text"]
+            for p in self.content
+            if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
         ]
         return "\n".join(parts)
 
@@ -155,7 +235,7 @@ class OAMessage(BaseModel):
 class OAStreamOptions(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    include_usage: bool = False
+    include_usage: bool = Field(False, strict=True)
 
 
 class OAChatRequest(BaseModel):
@@ -164,8 +244,12 @@ class OAChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     model: str = Field("matjip-agent", examples=["matjip-agent"])
-    messages: list[OAMessage] = Field(min_length=1)
-    stream: bool = False
+    messages: list[OAMessage] = Field(
+        min_length=1,
+        json_schema_extra=HAS_USER_TEXT,
+        description="The conversation; the turn's question is the last user message with text.",
+    )
+    stream: bool = Field(False, strict=True)
     stream_options: OAStreamOptions | None = None
     user: str | None = Field(
         None, max_length=256, description="Stable end-user id: the session is derived from it."

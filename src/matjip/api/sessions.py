@@ -1,46 +1,93 @@
 """Map an OpenAI-style conversation (the whole history, resent every turn) onto an agent session.
 
-* With a ``user`` field: the session id is derived from it (``oa-u-<hash>``), one session per user.
-* Otherwise the key is a hash of the conversation *before* the last user message (user and
-  assistant messages, whitespace-normalised; system messages are ignored because chat UIs
-  rewrite them). After a turn, the hash of the history *including* this turn's question and
-  answer is mapped to the session id, so the next request (which resends exactly that history)
-  continues the same session. A first message (no history) starts a new session; a history
-  the server has never seen (e.g. edited) gets a session id derived from its hash.
+Every request belongs to a **client namespace**: a hash of the API key it sends
+(``Authorization: Bearer …``); requests without a key share the empty namespace. Session ids
+carry their namespace (``oa-<ns>-<id>``), so two clients with different keys can never land in
+the same session. Within a namespace, in this order:
+
+* ``X-Matjip-Session`` request header: the id the server returned in the ``X-Matjip-Session``
+  response header of an earlier turn. Echoing it is the robust way to continue a conversation
+  (it survives edited or regenerated histories). An id of another namespace, or one this server
+  never issued in that shape, is ignored (a new session starts).
+* ``user`` field: one session per (key, user) (``oa-u-<hash>``).
+* Otherwise the key is a hash of the namespace and of the conversation *before* the last user
+  message (user and assistant messages, whitespace-normalised; system messages are ignored
+  because chat UIs rewrite them). After a turn, the hash of the history *including* this turn's
+  question and answer is put in a pool for the session; the next request that resends exactly that
+  history takes the session out of the pool. Each remembered history continues **one** request:
+  two clients whose conversations are identical so far (same key, same question, same answer) each
+  take their own session from the pool (their states are identical up to that point), so they never
+  share one afterwards. A first message (no history) starts a new session; a history the server has
+  never seen (or whose pool is spent, e.g. a regenerated answer) gets a session id derived from
+  its hash.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from pathlib import Path
+
+SESSION_HEADER = "X-Matjip-Session"
+_ISSUED = re.compile(r"^oa-(?:([0-9a-f]{12})-)?(?:u-|h-)?[0-9a-f]{32}$")
 
 
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def conversation_key(messages: list[tuple[str, str]]) -> str:
-    """Hash of (role, text) pairs of user/assistant messages."""
+def client_namespace(authorization: str | None) -> str:
+    """The namespace of a request: a short hash of its API key ("" without one)."""
+    if not authorization:
+        return ""
+    scheme, _, token = authorization.strip().partition(" ")
+    key = token.strip() if scheme.lower() == "bearer" else authorization.strip()
+    if not key:
+        return ""
+    return hashlib.sha256(("key:" + key).encode()).hexdigest()[:12]
+
+
+def _prefix(namespace: str) -> str:
+    return f"oa-{namespace}-" if namespace else "oa-"
+
+
+def conversation_key(messages: list[tuple[str, str]], namespace: str = "") -> str:
+    """Hash of the namespace and the (role, text) pairs of user/assistant messages."""
     kept = [[role, _norm(text)] for role, text in messages if role in ("user", "assistant")]
     raw = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
+    if namespace:
+        raw = namespace + "\n" + raw
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def user_session_id(user: str) -> str:
-    return "oa-u-" + hashlib.sha256(("user:" + user).encode()).hexdigest()[:32]
+def user_session_id(user: str, namespace: str = "") -> str:
+    """The session of a ``user`` within a client namespace."""
+    salt = f"{namespace}\n" if namespace else ""
+    return _prefix(namespace) + "u-" + hashlib.sha256((salt + "user:" + user).encode()).hexdigest()[:32]
+
+
+def echoed_session(header: str | None, namespace: str) -> str | None:
+    """The session id echoed in ``X-Matjip-Session`` when it belongs to ``namespace``, else None."""
+    if not header:
+        return None
+    m = _ISSUED.match(header.strip())
+    if m is None or (m.group(1) or "") != namespace:
+        return None
+    return header.strip()
 
 
 class ConversationSessions:
-    """Conversation-hash → session id, in SQLite when a path is given (survives restarts), else in memory."""
+    """Conversation-hash → pool of session ids, in SQLite when a path is given (survives restarts),
+    else in memory."""
 
     def __init__(self, path: Path | None = None, max_memory: int = 50_000) -> None:
         self._lock = threading.Lock()
-        self._memory: OrderedDict[str, str] = OrderedDict()
+        self._memory: OrderedDict[str, deque[str]] = OrderedDict()
         self._max = max_memory
         self._db: sqlite3.Connection | None = None
         if path is not None:
@@ -48,48 +95,80 @@ class ConversationSessions:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(path, check_same_thread=False, timeout=10)
                 self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS conversations (key TEXT PRIMARY KEY, session_id TEXT NOT NULL)"
+                    "CREATE TABLE IF NOT EXISTS conversation_pool (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
+                    "key TEXT NOT NULL, session_id TEXT NOT NULL)"
+                )
+                self._db.execute(
+                    "CREATE INDEX IF NOT EXISTS conversation_pool_key ON conversation_pool (key)"
                 )
                 self._db.commit()
             except sqlite3.Error:
                 self._db = None
 
-    def session_for(self, history: list[tuple[str, str]]) -> str:
-        """The session id for a turn whose earlier messages are ``history``."""
+    def new_session(self, namespace: str = "") -> str:
+        return _prefix(namespace) + uuid.uuid4().hex
+
+    def session_for(self, history: list[tuple[str, str]], namespace: str = "") -> str:
+        """The session id for a turn whose earlier messages are ``history`` (takes it from the pool)."""
         if not any(role in ("user", "assistant") for role, _ in history):
-            return "oa-" + uuid.uuid4().hex
-        key = conversation_key(history)
-        found = self._get(key)
-        return found or "oa-h-" + key[:32]
+            return self.new_session(namespace)
+        key = conversation_key(history, namespace)
+        found = self._take(key)
+        return found or _prefix(namespace) + "h-" + key[:32]
 
-    def remember(self, history: list[tuple[str, str]], session_id: str) -> None:
+    def remember(self, history: list[tuple[str, str]], session_id: str, namespace: str = "") -> None:
         """Record that the conversation ``history`` (ending with this turn's answer) is ``session_id``."""
-        self._put(conversation_key(history), session_id)
+        self._put(conversation_key(history, namespace), session_id)
 
-    def _get(self, key: str) -> str | None:
+    def _take(self, key: str) -> str | None:
         with self._lock:
-            if key in self._memory:
-                self._memory.move_to_end(key)
-                return self._memory[key]
+            pool = self._memory.get(key)
+            if pool:
+                found = pool.popleft()
+                if not pool:
+                    del self._memory[key]
+                self._delete_db(key, found)
+                return found
             if self._db is not None:
-                row = self._db.execute(
-                    "SELECT session_id FROM conversations WHERE key = ?", (key,)
-                ).fetchone()
-                if row:
-                    return str(row[0])
+                try:
+                    row = self._db.execute(
+                        "SELECT seq, session_id FROM conversation_pool WHERE key = ? ORDER BY seq LIMIT 1",
+                        (key,),
+                    ).fetchone()
+                    if row:
+                        self._db.execute("DELETE FROM conversation_pool WHERE seq = ?", (row[0],))
+                        self._db.commit()
+                        return str(row[1])
+                except sqlite3.Error:
+                    return None
         return None
+
+    def _delete_db(self, key: str, session_id: str) -> None:
+        if self._db is None:
+            return
+        try:
+            self._db.execute(
+                "DELETE FROM conversation_pool WHERE seq = (SELECT MIN(seq) FROM conversation_pool "
+                "WHERE key = ? AND session_id = ?)",
+                (key, session_id),
+            )
+            self._db.commit()
+        except sqlite3.Error:
+            pass
 
     def _put(self, key: str, session_id: str) -> None:
         with self._lock:
-            self._memory[key] = session_id
+            pool = self._memory.setdefault(key, deque())
+            if session_id in pool:
+                return
+            pool.append(session_id)
             self._memory.move_to_end(key)
             while len(self._memory) > self._max:
                 self._memory.popitem(last=False)
             if self._db is not None:
                 try:
                     self._db.execute(
-                        "INSERT OR REPLACE INTO conversations (key, session_id) VALUES (?, ?)",
-                        (key, session_id),
+                        "INSERT INTO conversation_pool (key, session_id) VALUES (?, ?)", (key, session_id)
                     )
                     self._db.commit()
                 except sqlite3.Error:

@@ -11,7 +11,7 @@ from typing import Any
 from matjip.agent.answer import split_chunks
 from matjip.agent.models import TurnEvent, TurnResult
 from matjip.api.problems import problem_body
-from matjip.api.runner import AgentLike, Heartbeat
+from matjip.api.runner import AgentLike, Disconnected, Heartbeat
 from matjip.api.state import ApiState
 from matjip.errors import (
     ConfigurationError,
@@ -23,6 +23,7 @@ from matjip.errors import (
     TurnFailed,
     TurnTimeout,
 )
+from matjip.settings import redact
 
 log = logging.getLogger("matjip.api")
 
@@ -64,12 +65,18 @@ def problem_dict(p: ProblemError, instance: str | None = None) -> dict[str, Any]
 
 
 async def run_turn(
-    api: ApiState, agent: AgentLike, message: str, session_id: str | None, location: dict[str, float] | None
+    api: ApiState,
+    agent: AgentLike,
+    message: str,
+    session_id: str | None,
+    location: dict[str, float] | None,
+    disconnected: Disconnected | None = None,
 ) -> TurnResult:
-    """A whole turn, or a :class:`ProblemError` (504 on timeout)."""
+    """A whole turn, or a :class:`ProblemError` (504 on timeout). ``disconnected`` (the request's
+    ``is_disconnected``) cancels the turn when the client leaves."""
     timeout = api.settings.turn_timeout_s
     try:
-        return await api.runner.run(agent, message, session_id, location, timeout)
+        return await api.runner.run(agent, message, session_id, location, timeout, disconnected)
     except (TurnTimeout, TurnFailed) as exc:
         raise failure_problem(exc, timeout) from None
 
@@ -136,4 +143,4 @@ def sse_frame(event: str, data: Any) -> bytes:
     if event == HEARTBEAT:
         return b": keep-alive\n\n"
     payload = "[DONE]" if event == "end" else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"event: {event}\ndata: {payload}\n\n".encode()
+    return f"event: {event}\ndata: {redact(payload)}\n\n".encode()

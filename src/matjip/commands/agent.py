@@ -20,7 +20,7 @@ from rich.table import Table
 
 from matjip.agent.models import TraceEntry, TurnEvent, TurnResult
 from matjip.errors import ServerError
-from matjip.settings import Settings
+from matjip.settings import Settings, redact, redact_data, register_settings_secrets
 
 HEALTH_TIMEOUT_S = 0.5
 
@@ -29,6 +29,7 @@ def _agent(settings: Settings) -> object:
     from matjip.agent.service import Agent, load_resources
     from matjip.commands.ingest import ensure_index
 
+    register_settings_secrets(settings)
     index = ensure_index(settings)
     return Agent(settings, load_resources(settings, index))
 
@@ -39,7 +40,7 @@ def trace_table(result: TurnResult) -> Table:
     table.add_column("ms", justify="right")
     table.add_column("decision")
     for t in result.trace:
-        table.add_row(t.node, f"{t.ms:.2f}", t.decision)
+        table.add_row(t.node, f"{t.ms:.2f}", redact(t.decision))
     total = sum(t.ms for t in result.trace)
     table.add_row("[bold]total[/]", f"[bold]{total:.2f}[/]", "")
     return table
@@ -244,7 +245,9 @@ def run_ask(
             agent = _agent(settings)
             assert isinstance(agent, Agent)
             result = agent.ask(question, session, location)
-        sys.stdout.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(
+            json.dumps(redact_data(result.model_dump(mode="json")), ensure_ascii=False, indent=2) + "\n"
+        )
         return
     console = Console()
     if server is not None:

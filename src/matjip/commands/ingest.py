@@ -21,6 +21,7 @@ def run_ingest(
     settings: Settings, paths: list[Path], *, resume: bool, enricher_name: str, do_index: bool
 ) -> None:
     from matjip.ingest.enrich import get_enricher
+    from matjip.ingest.limits import IngestLimits
     from matjip.ingest.pipeline import count_records, ingest, scan, write_rejects
     from matjip.ingest.store import DocumentStore
 
@@ -48,6 +49,7 @@ def run_ingest(
                 resume=resume,
                 scanned=scanned,
                 progress=lambda n: bar.advance(task, n),
+                limits=IngestLimits.from_settings(settings),
             )
         except KeyboardInterrupt:
             bar.stop()
@@ -74,6 +76,11 @@ def run_ingest(
     console.print(f"문서 {store.count():,}건 저장됨 ({settings.store_path})")
     if report.rejects:
         console.print(f"[yellow]거부된 레코드 {len(report.rejects)}건[/] → {settings.rejects_path}")
+    if report.truncated:
+        console.print(
+            f"[yellow]크기 제한으로 잘린 레코드 {report.truncated}건[/] (플래그 'truncated'; "
+            "MATJIP_INGEST_MAX_FIELD_CHARS / MATJIP_INGEST_MAX_RECORD_CHARS)"
+        )
         for r in report.rejects[:5]:
             console.print(f"  {r.source}:{r.line}: {r.reason}")
     if report.superseded:

@@ -171,8 +171,10 @@ def run_stats(settings: Settings, as_json: bool) -> None:
         "features": sum(bool(d.features) for d in docs) / n,
         "review_food": sum(bool(d.review_food) for d in docs) / n,
     }
+    from matjip.agent.retention import session_stats
     from matjip.geo.coverage import CoveredArea
 
+    sessions = session_stats(settings.sessions_path)
     area = CoveredArea.from_addresses(d.display_address for d in docs)
     covered = area.line(len(docs))
     if as_json:
@@ -186,6 +188,7 @@ def run_stats(settings: Settings, as_json: bool) -> None:
                         {"sido": sd, "sigungu": sg, "restaurants": n} for sd, sg, n in area.districts()
                     ],
                     "covered": covered,
+                    "sessions": sessions,
                 },
                 ensure_ascii=False,
                 indent=2,
@@ -203,6 +206,11 @@ def run_stats(settings: Settings, as_json: bool) -> None:
     t.add_row("index size", f"{stats['disk_bytes'] / 1e6:,.1f} MB")
     t.add_row("index load", f"{stats.get('load_seconds') or 0:.3f} s")
     t.add_row("built", f"{stats.get('built_at')} ({stats.get('build_seconds')} s)")
+    t.add_row(
+        "sessions",
+        f"{sessions['sessions']:,} ({sessions['checkpoints']:,} checkpoints, {sessions['bytes'] / 1e6:,.1f} MB; "
+        f"keep {settings.session_max_turns} turns, {settings.session_max_age_days:g} days)",
+    )
     for k, v in coverage.items():
         t.add_row(f"coverage: {k}", f"{v:.1%}")
     t.add_row(

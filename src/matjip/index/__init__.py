@@ -10,7 +10,7 @@ Entry points (imports are deferred so ``import matjip.index`` stays cheap)::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matjip.documents import Restaurant
@@ -31,14 +31,18 @@ def open_index(settings: Settings) -> EmbeddedIndex:
 
 
 def build_index(
-    settings: Settings, docs: Iterable[Restaurant], progress: BuildProgress | None = None
+    settings: Settings,
+    docs: Iterable[Restaurant],
+    progress: BuildProgress | None = None,
+    *,
+    state: dict[str, Any] | None = None,
 ) -> EmbeddedIndex:
     """(Re)build the index in ``settings.index_dir`` from ``docs`` and return it loaded."""
     from matjip.index.embed import get_embedder
     from matjip.index.embedded import EmbeddedIndex
 
     embedder = get_embedder(settings.embedder, settings)
-    return EmbeddedIndex(settings.index_dir, embedder, settings).build(docs, progress)
+    return EmbeddedIndex(settings.index_dir, embedder, settings).build(docs, progress, state=state)
 
 
 __all__ = ["build_index", "open_index"]

@@ -49,12 +49,13 @@ Search (see :meth:`EmbeddedIndex.search`):
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
-import shutil
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
@@ -68,9 +69,9 @@ import numpy.typing as npt
 import tantivy
 
 from matjip.documents import Restaurant
-from matjip.errors import EmbedderMismatchError, IndexNotBuiltError, SearchIndexError
+from matjip.errors import EmbedderMismatchError, IndexDamagedError, IndexNotBuiltError, SearchIndexError
 from matjip.geo.distance import bounding_box, haversine_m_array
-from matjip.index import fusion
+from matjip.index import fusion, layout
 from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
 from matjip.index.embed.base import Embedder
 from matjip.index.reference import (
@@ -470,6 +471,9 @@ class _Snapshot:
     pid_row: dict[str, int] = field(default_factory=dict)
     cache: _LRU = field(default_factory=_LRU)
     menu_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
+    embedder: Any = None  # the embedder whose state matches this version's vectors
+    docs_file: Any = None  # docs.tsv, open for the snapshot's life (survives a switch of versions)
+    pin: Path | None = None  # the marker that keeps the version on disk while it is loaded
     _blobs: dict[str, _Blob] = field(default_factory=dict)
     _by_day: dict[str, tuple[np.ndarray, IntArray]] = field(default_factory=dict)
 
@@ -505,14 +509,11 @@ class _Snapshot:
 
     def read_docs(self, rows: Sequence[int]) -> list[tuple[Restaurant, list[str]]]:
         out: list[tuple[Restaurant, list[str]]] = []
-        with (self.directory / "docs.tsv").open("rb") as fh:
-            for r in rows:
-                fh.seek(int(self.doc_off[r]))
-                raw = fh.read(int(self.doc_off[r + 1] - self.doc_off[r]))
-                tab = raw.index(b"\t")
-                out.append(
-                    (Restaurant.model_validate_json(raw[tab + 1 :]), raw[:tab].decode("utf-8").split())
-                )
+        fd = self.docs_file.fileno()
+        for r in rows:
+            raw = os.pread(fd, int(self.doc_off[r + 1] - self.doc_off[r]), int(self.doc_off[r]))
+            tab = raw.index(b"\t")
+            out.append((Restaurant.model_validate_json(raw[tab + 1 :]), raw[:tab].decode("utf-8").split()))
         return out
 
 
@@ -547,6 +548,16 @@ def _save_columns(directory: Path, cols: dict[str, np.ndarray], strings: dict[st
         np.savez(fh, **cols)  # type: ignore[arg-type]
     os.replace(tmp, directory / "columns.npz")
     _write_json(directory / "strings.json", strings)
+
+
+def _fork(embedder: Embedder) -> Embedder:
+    """A copy of ``embedder`` whose learnt state can be replaced (``load``) without touching the
+    original, which searches on the previous version keep using."""
+    twin = copy.copy(embedder)
+    parts = getattr(twin, "parts", None)
+    if isinstance(parts, list):
+        twin.parts = [_fork(p) for p in parts]  # type: ignore[attr-defined]
+    return twin
 
 
 def _dir_bytes(path: Path) -> int:
@@ -584,13 +595,17 @@ class EmbeddedIndex:
         self.embedder = embedder
         self.settings = settings  # fusion, list weights, time zone
         self.timezone = ZoneInfo(settings.timezone)  # of opening hours and of "now"
-        self.clock = clock or self._now
+        # a bound method stored on the instance would make a reference cycle, keeping a replaced
+        # snapshot (and its pinned version on disk) alive until the garbage collector runs
+        self._clock = clock
         self.bm25_depth = bm25_depth
         self.first_fetch = first_fetch
         self.row_set_max = row_set_max
         self.py_check_max = py_check_max
         self._snap: _Snapshot | None = None
         self._write_lock = threading.RLock()
+        self._refresh_lock = threading.Lock()
+        self.refresh_error: str | None = None
         self.load_seconds: float | None = None
 
     def _now(self) -> datetime:
@@ -606,16 +621,23 @@ class EmbeddedIndex:
     def open(cls, directory: Path, embedder: Embedder, settings: Settings) -> EmbeddedIndex:
         return cls(directory, embedder, settings).load()
 
-    def build(self, docs: Iterable[Restaurant], progress: BuildProgress | None = None) -> EmbeddedIndex:
+    def build(
+        self,
+        docs: Iterable[Restaurant],
+        progress: BuildProgress | None = None,
+        *,
+        state: dict[str, Any] | None = None,
+    ) -> EmbeddedIndex:
         """(Re)build the whole index from ``docs`` (the last copy of a place id wins), persist it
-        in a fresh directory, swap it in place of the old one and load it."""
+        in a new version directory (with ``state`` as ``store_state.json``), switch the pointer to
+        it (:mod:`matjip.index.layout`) and load it."""
         report = progress or (lambda stage, done, total: None)
         total = len(docs) if isinstance(docs, Sized) else None
         started = time.perf_counter()
         final = self.directory
         final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = final.parent / f".{final.name}.build-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
+        layout.cleanup(final)
+        tmp = layout.new_version_dir(final)
         tmp.mkdir(parents=True)
         (tmp / "tantivy").mkdir()
         schema = _schema()
@@ -675,14 +697,13 @@ class EmbeddedIndex:
             "build_seconds": round(time.perf_counter() - started, 2),
         }
         _write_json(tmp / "meta.json", meta)
+        if state is not None:
+            _write_json(tmp / "store_state.json", state)
+        layout.write_manifest(tmp)
         report("write", rows.n, rows.n)
         with self._write_lock:
-            old = final.parent / f".{final.name}.old-{os.getpid()}"
-            shutil.rmtree(old, ignore_errors=True)
-            if final.exists():
-                os.replace(final, old)
-            os.replace(tmp, final)
-            shutil.rmtree(old, ignore_errors=True)
+            layout.switch(final, tmp)
+            layout.cleanup(final)
             self._snap = None
             return self._load(restore_embedder=False)
 
@@ -693,30 +714,49 @@ class EmbeddedIndex:
             self.directory = Path(directory)
         return self._load(restore_embedder=True)
 
-    def _load(self, restore_embedder: bool) -> EmbeddedIndex:
+    def _load(self, restore_embedder: bool, embedder: Embedder | None = None) -> EmbeddedIndex:
         started = time.perf_counter()
-        d = self.directory
-        meta_path = d / "meta.json"
-        if not meta_path.is_file():
-            raise IndexNotBuiltError(f"no search index in {d}; build it first (matjip index)")
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        d = layout.current(self.directory)
+        if d is None or not (d / "meta.json").is_file():
+            raise IndexNotBuiltError(f"no search index in {self.directory}; `matjip ingest` builds it")
+        layout.verify(d)
+        try:
+            snap = self._read_snapshot(d, restore_embedder, embedder or self.embedder)
+        except SearchIndexError:
+            raise
+        except Exception as exc:  # a file the manifest vouched for cannot be read after all
+            raise IndexDamagedError(
+                f"the search index in {d} cannot be read ({type(exc).__name__}: {exc}); {layout.RECOVERY}"
+            ) from exc
+        snap.pin = layout.pin(d)
+        weakref.finalize(snap, layout.unpin, snap.pin)  # a snapshot nobody holds keeps nothing on disk
+        old, self._snap = self._snap, snap
+        self.embedder = snap.embedder
+        if old is not None and old.pin != snap.pin:
+            layout.unpin(old.pin)
+        self.load_seconds = time.perf_counter() - started
+        return self
+
+    def _read_snapshot(self, d: Path, restore_embedder: bool, embedder: Embedder) -> _Snapshot:
+        meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT_VERSION:
             raise SearchIndexError(
-                f"{d}: index format {meta.get('format')} is not supported (expected {FORMAT_VERSION}); rebuild it"
+                f"{d}: index format {meta.get('format')} is not supported (expected {FORMAT_VERSION}); "
+                f"{layout.RECOVERY}"
             )
         built = meta["embedder"]
-        if built["name"] != self.embedder.name:
+        if built["name"] != embedder.name:
             raise EmbedderMismatchError(
                 f"the index in {d} was built with embedder {built['name']!r} (dim {built['dim']}), "
-                f"but embedder {self.embedder.name!r} is configured; rebuild the index or set "
+                f"but embedder {embedder.name!r} is configured; `matjip ingest` rebuilds the index, or set "
                 f"MATJIP_EMBEDDER={built['name']}"
             )
         if restore_embedder and (d / "embedder").is_dir():
-            self.embedder.load(d / "embedder")
-        if int(self.embedder.dim) != int(built["dim"]):
+            embedder.load(d / "embedder")
+        if int(embedder.dim) != int(built["dim"]):
             raise EmbedderMismatchError(
                 f"the index in {d} holds {built['dim']}-dimensional vectors from {built['name']!r}, "
-                f"but the configured embedder produces {self.embedder.dim}; rebuild the index"
+                f"but the configured embedder produces {embedder.dim}; `matjip ingest` rebuilds the index"
             )
         with np.load(d / "columns.npz") as z:
             cols = {k: z[k] for k in z.files}
@@ -743,25 +783,61 @@ class EmbeddedIndex:
             index=index,
             searcher=index.searcher(),
             schema=index.schema,
+            embedder=embedder,
+            docs_file=(d / "docs.tsv").open("rb"),
         )
         if snap.n != n:
             raise SearchIndexError(
-                f"{d}: index files disagree ({snap.n} rows vs {n} in meta.json); rebuild it"
+                f"{d}: index files disagree ({snap.n} rows vs {n} in meta.json); {layout.RECOVERY}"
             )
-        self._snap = snap
-        self.load_seconds = time.perf_counter() - started
-        return self
+        return snap
 
     def _require(self) -> _Snapshot:
-        if self._snap is None:
+        snap = self._snap
+        if snap is None:
             if self.exists(self.directory):
                 self.load()
             else:
-                raise IndexNotBuiltError(
-                    f"no search index in {self.directory}; build it first (matjip index)"
-                )
-        assert self._snap is not None
-        return self._snap
+                raise IndexNotBuiltError(f"no search index in {self.directory}; `matjip ingest` builds it")
+            assert self._snap is not None
+            return self._snap
+        if layout.current(self.directory) != snap.directory:
+            self.refresh()
+        return self._snap or snap
+
+    def refresh(self) -> bool:
+        """Load the version the pointer now leads to, when another process switched it (a
+        rebuild or an ingest). Searches running meanwhile finish on the snapshot they started
+        with; one that starts after the swap sees only the new version. True when it switched."""
+        if not self._refresh_lock.acquire(blocking=False):
+            return False  # another thread is loading it; keep answering from the current one
+        try:
+            snap = self._snap
+            target = layout.current(self.directory)
+            if snap is None or target is None or target == snap.directory:
+                return False
+            fresh = _fork(self.embedder)
+            try:
+                self._load(restore_embedder=True, embedder=fresh)
+            except SearchIndexError as exc:
+                self.refresh_error = str(exc)
+                return False
+            self.refresh_error = None
+            return True
+        finally:
+            self._refresh_lock.release()
+
+    def health(self) -> str | None:
+        """Why this index is not fine right now (``None``: it is): the pointer leads nowhere, or
+        the version it leads to fails its size check, or a newer version could not be loaded."""
+        target = layout.current(self.directory)
+        if target is None:
+            return f"the search index in {self.directory} is missing; {layout.RECOVERY}"
+        try:
+            layout.verify(target, checksums=False)
+        except IndexDamagedError as exc:
+            return str(exc)
+        return self.refresh_error
 
     def warm(self) -> None:
         """Load Kiwi (the analyzer's, shared), prime the embedder and build the substring-search
@@ -781,7 +857,9 @@ class EmbeddedIndex:
 
     # -- writes ---------------------------------------------------------------------------
 
-    def upsert(self, docs: Iterable[Restaurant]) -> int:
+    def upsert(self, docs: Iterable[Restaurant], *, state: dict[str, Any] | None = None) -> int:
+        """Add or replace documents: in a new version (a copy of the current one), switched to
+        when complete. ``state`` is written as the new version's ``store_state.json``."""
         latest: dict[str, Restaurant] = {}
         for doc in docs:
             latest[doc.place_id] = doc
@@ -790,7 +868,7 @@ class EmbeddedIndex:
         batch = list(latest.values())
         with self._write_lock:
             s = self._require()
-            d = self.directory
+            d = layout.copy_version(s.directory, self.directory)
             terms = analyze_documents(batch)
             dim = int(self.embedder.dim)
             vecs = np.asarray(
@@ -798,7 +876,7 @@ class EmbeddedIndex:
             ).reshape(len(batch), dim)
             vocab = s.vocab.copy()
             rows = _Rows(vocab, list(s.strings["menu_vocab"]), s.n, s.meta["geo_levels"])
-            writer = s.index.writer(heap_size=64_000_000, num_threads=1)
+            writer = tantivy.Index.open(str(d / "tantivy")).writer(heap_size=64_000_000, num_threads=1)
             lines: list[str] = []
             replaced: list[int] = []
             for doc, t in zip(batch, terms, strict=True):
@@ -825,7 +903,7 @@ class EmbeddedIndex:
                 cols["alive"][np.asarray(replaced, dtype=np.int64)] = False
             strings = {k: s.strings[k] + rows.strings[k] for k in _STRING_COLUMNS}
             strings["menu_vocab"] = rows.menu_vocab
-            self._commit(s, cols, strings, vocab, s.n + rows.n)
+            self._commit(s, d, cols, strings, vocab, s.n + rows.n, state)
             return len(batch)
 
     def delete(self, ids: Iterable[str]) -> int:
@@ -834,7 +912,8 @@ class EmbeddedIndex:
             rows = [(pid, s.pid_row[pid]) for pid in dict.fromkeys(ids) if pid in s.pid_row]
             if not rows:
                 return 0
-            writer = s.index.writer(heap_size=32_000_000, num_threads=1)
+            d = layout.copy_version(s.directory, self.directory)
+            writer = tantivy.Index.open(str(d / "tantivy")).writer(heap_size=32_000_000, num_threads=1)
             for pid, _ in rows:
                 writer.delete_documents_by_term("pid", pid)
             writer.commit()
@@ -842,20 +921,32 @@ class EmbeddedIndex:
             cols = dict(s.cols)
             cols["alive"] = cols["alive"].copy()
             cols["alive"][np.asarray([r for _, r in rows], dtype=np.int64)] = False
-            self._commit(s, cols, s.strings, s.vocab, s.n)
+            self._commit(s, d, cols, s.strings, s.vocab, s.n)
             return len(rows)
 
     def _commit(
-        self, s: _Snapshot, cols: dict[str, np.ndarray], strings: dict[str, list[str]], vocab: _Vocab, n: int
+        self,
+        s: _Snapshot,
+        d: Path,
+        cols: dict[str, np.ndarray],
+        strings: dict[str, list[str]],
+        vocab: _Vocab,
+        n: int,
+        state: dict[str, Any] | None = None,
     ) -> None:
-        d = self.directory
+        """Finish the new version ``d`` (manifest last), switch to it, load it."""
         _save_columns(d, cols, strings)
         meta = dict(s.meta)
         meta["rows"] = n
         meta["vocab"] = vocab.to_json()
         meta["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         _write_json(d / "meta.json", meta)
-        self._load(restore_embedder=False)
+        if state is not None:
+            _write_json(d / "store_state.json", state)
+        layout.write_manifest(d)
+        layout.switch(self.directory, d)
+        layout.cleanup(self.directory)
+        self._load(restore_embedder=False, embedder=s.embedder)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -895,7 +986,7 @@ class EmbeddedIndex:
             "convenience_values": len(s.vocab.conv),
             "sub_categories": len(s.vocab.sub),
             "tantivy_segments": s.searcher.num_segments,
-            "disk_bytes": _dir_bytes(self.directory),
+            "disk_bytes": _dir_bytes(s.directory),
             "built_at": s.meta.get("built_at"),
             "updated_at": s.meta.get("updated_at"),
             "build_seconds": s.meta.get("build_seconds"),
@@ -1305,7 +1396,7 @@ class EmbeddedIndex:
         terms = query_terms(req.text) if req.text and mode != "vector" else []
         qv: npt.NDArray[np.float32] | None = None
         if req.text and mode != "bm25":
-            q = np.asarray(self.embedder.embed_query(req.text), dtype=np.float32).reshape(-1)
+            q = np.asarray(s.embedder.embed_query(req.text), dtype=np.float32).reshape(-1)
             if q.shape[0] == s.vectors.shape[1] and float(np.abs(q).sum()) > 0:
                 qv = q
         bm25: dict[int, float] = {}
@@ -1374,7 +1465,7 @@ class EmbeddedIndex:
         dist_of: dict[int, float] = {}
         if dist is not None:
             dist_of = dict(zip(rows, dist[np.searchsorted(idx, chosen)].tolist(), strict=True))
-        when = req.open_at.when if req.open_at is not None else self.clock()
+        when = req.open_at.when if req.open_at is not None else (self._clock or self._now)()
         has_text = bool(req.text)
         wb, wv = self.settings.weight_bm25, self.settings.weight_vector
         hits: list[SearchHit] = []

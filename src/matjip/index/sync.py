@@ -15,6 +15,7 @@ reason before an unusable index is rebuilt) to show what happens.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,18 +52,23 @@ def indexed_version(settings: Settings) -> int | None:
         return None
 
 
+def store_state(store: DocumentStore) -> dict[str, int]:
+    return {"version": store.version, "count": store.count()}
+
+
 def write_state(settings: Settings, store: DocumentStore) -> None:
-    """Record that the index now holds the store's current version."""
-    state_path(settings).write_text(json.dumps({"version": store.version, "count": store.count()}))
+    """Record that the index now holds the store's current version (atomically)."""
+    path = state_path(settings)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(store_state(store)))
+    os.replace(tmp, path)
 
 
 def rebuild(settings: Settings, store: DocumentStore, progress: BuildProgress | None = None) -> EmbeddedIndex:
-    """Build the index from every document of ``store`` and record the store version."""
+    """Build the index from every document of ``store``; the new version records the store version."""
     from matjip.index import build_index
 
-    index = build_index(settings, list(store.iter_documents()), progress)
-    write_state(settings, store)
-    return index
+    return build_index(settings, list(store.iter_documents()), progress, state=store_state(store))
 
 
 def _notice_unusable(exc: SearchIndexError, on_rebuild: Notice | None) -> None:
@@ -90,8 +96,9 @@ def update_index(
     if since == store.version:
         return SyncResult(index, "current")
     changed = list(store.iter_documents(since_version=since))
-    n = index.upsert(changed)
-    write_state(settings, store)
+    n = index.upsert(changed, state=store_state(store))
+    if not n:
+        write_state(settings, store)
     return SyncResult(index, "updated", n)
 
 

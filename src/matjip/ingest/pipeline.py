@@ -17,6 +17,7 @@ from pathlib import Path
 from matjip.documents import Restaurant
 from matjip.ingest.crawl import CrawlDocument, RawRecord, Reject, parse_record, read_raw
 from matjip.ingest.enrich import Enricher
+from matjip.ingest.limits import TRUNCATED_FLAG, IngestLimits, cap_document
 from matjip.ingest.preprocess import PIPELINE_VERSION, to_restaurants
 from matjip.ingest.store import DocumentStore
 from matjip.kinds import kinds
@@ -38,6 +39,7 @@ class IngestReport:
     rejects: list[Reject] = field(default_factory=list)
     elapsed_s: float = 0.0
     processed: int = 0  # records that went through preprocess + enrich + summary
+    truncated: int = 0  # records cut to the size limits (stored, flagged 'truncated')
 
     @property
     def balanced(self) -> bool:
@@ -80,6 +82,7 @@ class _Pending:
     doc: CrawlDocument
     digest: str
     is_new: bool
+    truncated: list[str] = field(default_factory=list)
 
 
 def scan(paths: Sequence[Path]) -> list[tuple[Path, list[RawRecord | Reject]]]:
@@ -100,8 +103,11 @@ def ingest(
     progress: ProgressFn | None = None,
     scanned: Sequence[tuple[Path, list[RawRecord | Reject]]] | None = None,
     batch_size: int = BATCH_SIZE,
+    limits: IngestLimits | None = None,
 ) -> IngestReport:
-    """Ingest ``paths`` into ``store`` and report what happened."""
+    """Ingest ``paths`` into ``store`` and report what happened. Records are cut to ``limits``
+    (default :class:`~matjip.ingest.limits.IngestLimits`) before they are processed."""
+    limits = limits or IngestLimits()
     started = time.perf_counter()
     report = IngestReport()
     if scanned is None:
@@ -174,7 +180,10 @@ def ingest(
                             report.rejected += 1
                             report.rejects.append(parsed)
                         else:
-                            pending.append(_Pending(item, parsed, digest, parsed.place_id not in stored))
+                            capped, cut = cap_document(parsed, limits)
+                            if cut:
+                                report.truncated += 1
+                            pending.append(_Pending(item, capped, digest, parsed.place_id not in stored, cut))
             if progress is not None:
                 progress(1)
             if len(pending) >= batch_size:
@@ -193,12 +202,12 @@ def _process(
     try:
         docs = to_restaurants([p.doc for p in pending], enricher)
         report.processed += len(docs)
-        return list(zip(docs, pending, strict=True))
+        return [(_flag(d, p), p) for d, p in zip(docs, pending, strict=True)]
     except Exception:
         out: list[tuple[Restaurant, _Pending]] = []
         for p in pending:
             try:
-                out.append((to_restaurants([p.doc], enricher)[0], p))
+                out.append((_flag(to_restaurants([p.doc], enricher)[0], p), p))
                 report.processed += 1
             except Exception as exc:  # a bad record must not stop the run
                 report.rejected += 1
@@ -211,6 +220,12 @@ def _process(
                     )
                 )
         return out
+
+
+def _flag(doc: Restaurant, p: _Pending) -> Restaurant:
+    if p.truncated and TRUNCATED_FLAG not in doc.flags:
+        doc.flags.append(TRUNCATED_FLAG)
+    return doc
 
 
 def write_rejects(path: Path, rejects: Sequence[Reject]) -> None:

@@ -62,7 +62,10 @@ class DocumentStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: cannot open the document store ({exc})") from exc
+            raise StoreError(
+                f"{path}: the document store is damaged or not a matjip store ({exc}); move it aside and "
+                "run `matjip ingest` with your crawl files (no PATH: the demo data) to build a new one"
+            ) from exc
 
     # -- schema ---------------------------------------------------------------------------
     def _migrate(self) -> None:

@@ -10,6 +10,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from langgraph.types import Overwrite
+
 from matjip.agent.acts import (
     asks_closer,
     asks_compare,
@@ -42,7 +44,11 @@ def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
     update: dict[str, Any] = {**PER_TURN_RESET, **upgrade_conversation(state)}
     update["turn"] = int(state.get("turn") or 0) + 1
     update["now"] = state.get("now") or res.now().isoformat()
-    update["messages"] = [{"role": "user", "content": text[:2000]}]
+    said = {"role": "user", "content": text[:2000]}
+    kept = max(0, 2 * res.config.max_history_turns - 2)  # room for this turn's question and answer
+    prior = list(state.get("messages") or [])
+    # bounded history (agent/retention.py): past the limit, the list is replaced, not appended to
+    update["messages"] = Overwrite([*prior[len(prior) - kept :], said]) if len(prior) > kept else [said]
     notes: list[str] = []
     if len(text) > res.config.max_query_chars:
         notes.append("too_long")

@@ -32,6 +32,7 @@ from matjip.agent.stages.understand import UnderstandStage
 from matjip.providers.base import LLMClient
 from matjip.providers.client import make_client
 from matjip.providers.config import LLMOptions
+from matjip.providers.guard import CircuitBreaker, GuardedClient
 from matjip.providers.tavily import TavilyClient
 from matjip.settings import Settings
 
@@ -49,7 +50,13 @@ def build_stages(settings: Settings, *, client: LLMClient | None = None) -> LLMS
     """
 
     options = LLMOptions.from_settings(settings)
-    return LLMStages(client or make_client(options, fake_replies=default_reply), options)
+    if client is None:
+        client = GuardedClient(
+            make_client(options, fake_replies=default_reply),
+            max_concurrency=settings.llm_max_concurrency,
+            breaker=CircuitBreaker(settings.llm_circuit_failures, settings.llm_circuit_cooldown_s),
+        )
+    return LLMStages(client, options)
 
 
 def build_web(settings: Settings) -> TavilyClient | None:

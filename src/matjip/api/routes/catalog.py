@@ -43,7 +43,15 @@ CAPITAL_PREFIXES = ("11", "23", "28", "31", "41")
 )
 async def restaurant(
     api: Api,
-    place_id: Annotated[str, Path(min_length=1, max_length=64, description="The place id (Kakao).")],
+    place_id: Annotated[
+        str,
+        Path(
+            min_length=1,
+            max_length=64,
+            description="The place id (Kakao).",
+            examples=["1933726193"],  # the first record of the demo data (a 200 for the examples phase)
+        ),
+    ],
 ) -> Restaurant:
     await api.require_agent()
     res = api.resources()
@@ -163,11 +171,20 @@ async def health(api: Api) -> JSONResponse:
                 embedder = EmbedderInfo(name=built, configured=s.embedder)
         except Exception:
             detail = "색인 정보를 읽지 못했습니다."
+    problem: str | None = None
+    check = getattr(index, "health", None)
+    if callable(check):  # the index's self-check: its files, and a newer version it failed to load
+        try:
+            problem = await anyio.to_thread.run_sync(check)
+        except Exception as exc:
+            problem = f"{type(exc).__name__}"
+    if problem:
+        detail = f"검색 색인에 문제가 있습니다: {problem}"
     loaded = api.agent is not None and index is not None and documents is not None
     if api.agent is None:
         detail = api.agent_error and "검색 색인이 준비되지 않았습니다. `matjip ingest`를 실행하세요."
     body = HealthResponse(
-        status="ok" if loaded else "degraded",
+        status="ok" if loaded and not problem else "degraded",
         version=__version__,
         index_loaded=loaded,
         documents=documents,

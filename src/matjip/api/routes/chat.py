@@ -11,10 +11,11 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from matjip.agent.models import MoreResult
 from matjip.api.problems import problem_responses
-from matjip.api.schemas import ChatRequest, ResultsRequest
+from matjip.api.schemas import CHAT_EVENTS, CHAT_SSE_EXAMPLE, ChatRequest, ResultsRequest, sse_schema
 from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
+from matjip.settings import redact_data
 
 router = APIRouter(tags=["chat"])
 
@@ -66,7 +67,22 @@ def wants_json(accept: str | None) -> bool:
     return json_q > 0 and json_q > sse_q
 
 
+def check_text(text: str, field: str) -> str:
+    """400 when ``text`` cannot be encoded as UTF-8 (a lone UTF-16 surrogate such as ``"\\ud800"``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ProblemError(
+            400,
+            f"{field}에 올바르지 않은 유니코드 문자(짝이 없는 서로게이트, 위치 {exc.start})가 있습니다.",
+            kind="invalid-text",
+            extra={"field": field},
+        ) from None
+    return text
+
+
 def check_message(message: str, max_chars: int, field: str = "message") -> str:
+    check_text(message, field)
     if not message.strip():
         raise ProblemError(422, "메시지가 비어 있습니다.", kind="validation-error", extra={"field": field})
     if len(message) > max_chars:
@@ -88,11 +104,18 @@ def check_message(message: str, max_chars: int, field: str = "message") -> str:
         200: {
             "description": "An SSE stream (default) or, with `Accept: application/json`, the turn's result.",
             "content": {
-                "text/event-stream": {"schema": {"type": "string"}},
+                "text/event-stream": {
+                    "schema": sse_schema(
+                        "One Server-Sent Event: `event: <name>` and `data: <JSON>` lines, a blank line after "
+                        "it; the events and their order are described above (`end`'s data is `[DONE]`).",
+                        CHAT_SSE_EXAMPLE,
+                        CHAT_EVENTS,
+                    )
+                },
                 "application/json": {"schema": {"$ref": "#/components/schemas/TurnResult"}},
             },
         },
-        **problem_responses(413, 422, 429, 503, 504),
+        **problem_responses(400, 413, 422, 429, 503, 504),
     },
 )
 async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
@@ -100,8 +123,8 @@ async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
     agent = await api.require_agent()
     location = body.location.model_dump() if body.location else None
     if wants_json(request.headers.get("accept")):
-        result = await run_turn(api, agent, message, body.session_id, location)
-        return JSONResponse(result.model_dump(mode="json"))
+        result = await run_turn(api, agent, message, body.session_id, location, request.is_disconnected)
+        return JSONResponse(redact_data(result.model_dump(mode="json")))
 
     async def frames() -> AsyncIterator[bytes]:
         async for event, data in turn_events(

@@ -12,14 +12,15 @@ import math
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from matjip.api.problems import problem_responses
-from matjip.api.routes.chat import SSE_HEADERS, check_message
+from matjip.api.routes.chat import SSE_HEADERS, check_message, check_text
 from matjip.api.schemas import (
+    OA_SSE_EXAMPLE,
     OAChatCompletion,
     OAChatRequest,
     OAChoice,
@@ -27,11 +28,13 @@ from matjip.api.schemas import (
     OAModelList,
     OAResponseMessage,
     OAUsage,
+    sse_schema,
 )
-from matjip.api.sessions import user_session_id
+from matjip.api.sessions import SESSION_HEADER, client_namespace, echoed_session, user_session_id
 from matjip.api.state import Api
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 from matjip.errors import ProblemError
+from matjip.settings import redact
 
 router = APIRouter(tags=["openai"])
 
@@ -47,10 +50,12 @@ def approx_tokens(text: str) -> int:
 
 def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
     """(the last user message, the messages before it as (role, text))."""
-    last = max((i for i, m in enumerate(req.messages) if m.role == "user"), default=None)
+    for i, m in enumerate(req.messages):
+        check_text(m.text(), f"messages[{i}].content")
+    last = max((i for i, m in enumerate(req.messages) if m.role == "user" and m.text().strip()), default=None)
     if last is None:
-        raise ProblemError(422, "messages에 user 메시지가 없습니다.", kind="validation-error")
-    history = [(m.role, m.text()) for m in req.messages[:last]]
+        raise ProblemError(422, "messages에 내용이 있는 user 메시지가 없습니다.", kind="validation-error")
+    history: list[tuple[str, str]] = [(str(m.role), m.text()) for m in req.messages[:last]]
     return req.messages[last].text(), history
 
 
@@ -93,16 +98,42 @@ async def get_model(model_id: str) -> OAModel:
             "objects ending with `data: [DONE]`.",
             "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/OAChatCompletion"}},
-                "text/event-stream": {"schema": {"type": "string"}},
+                "text/event-stream": {
+                    "schema": sse_schema(
+                        "Server-Sent Events: `data: <chat.completion.chunk JSON>` lines, a blank line after each, "
+                        'then `data: [DONE]`; an error mid-stream is a `data: {"error": …}` line.',
+                        OA_SSE_EXAMPLE,
+                    )
+                },
             },
         },
-        **problem_responses(413, 422, 429, 503, 504),
+        **problem_responses(400, 413, 422, 429, 503, 504),
     },
 )
-async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> Response:
+async def chat_completions(
+    body: OAChatRequest,
+    request: Request,
+    api: Api,
+    x_matjip_session: Annotated[
+        str | None,
+        Header(
+            alias=SESSION_HEADER,
+            max_length=128,
+            description="Continue this session: echo the `X-Matjip-Session` header of an earlier response "
+            "(sessions of another API key are ignored; a new session starts).",
+        ),
+    ] = None,
+) -> Response:
     message, history = split_conversation(body)
     check_message(message, api.settings.max_message_chars, field="messages")
-    session_id = user_session_id(body.user) if body.user else api.conversations.session_for(history)
+    namespace = client_namespace(request.headers.get("authorization"))
+    echoed = echoed_session(x_matjip_session, namespace)
+    if echoed is not None:
+        session_id = echoed
+    elif body.user:
+        session_id = user_session_id(body.user, namespace)
+    else:
+        session_id = api.conversations.session_for(history, namespace)
     agent = await api.require_agent()
     completion_id = "chatcmpl-" + uuid.uuid4().hex
     created = int(time.time())
@@ -111,24 +142,26 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
 
     def remember(answer: str) -> None:
         if not body.user:
-            api.conversations.remember([*history, ("user", message), ("assistant", answer)], session_id)
+            api.conversations.remember(
+                [*history, ("user", message), ("assistant", answer)], session_id, namespace
+            )
 
     if not body.stream:
-        result = await run_turn(api, agent, message, session_id, None)
-        remember(result.answer)
+        result = await run_turn(api, agent, message, session_id, None, request.is_disconnected)
+        remember(redact(result.answer))
         completion_tokens = approx_tokens(result.answer)
         completion = OAChatCompletion(
             id=completion_id,
             created=created,
             model=model,
-            choices=[OAChoice(message=OAResponseMessage(content=result.answer))],
+            choices=[OAChoice(message=OAResponseMessage(content=redact(result.answer)))],
             usage=OAUsage(
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
                 total_tokens=prompt_tokens + completion_tokens,
             ),
         )
-        return JSONResponse(completion.model_dump(mode="json"), headers={"X-Matjip-Session": session_id})
+        return JSONResponse(completion.model_dump(mode="json"), headers={SESSION_HEADER: session_id})
 
     include_usage = bool(body.stream_options and body.stream_options.include_usage)
 
@@ -145,7 +178,7 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
         }
         if include_usage:
             obj["usage"] = usage
-        return f"data: {json.dumps(obj, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
+        return f"data: {redact(json.dumps(obj, ensure_ascii=False, separators=(',', ':')))}\n\n".encode()
 
     async def frames() -> AsyncIterator[bytes]:
         yield chunk({"role": "assistant", "content": ""})
@@ -154,7 +187,7 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
             if event == HEARTBEAT:
                 yield b": keep-alive\n\n"
             elif event == "answer" and isinstance(data, str) and data:
-                parts.append(data)
+                parts.append(redact(data))
                 yield chunk({"content": data})
             elif event == "answer_reset" and parts:
                 # deltas cannot be taken back: mark the restart visibly, then the answer follows
@@ -171,12 +204,12 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
                         "param": None,
                     }
                 }
-                yield f"data: {json.dumps(payload, ensure_ascii=False)}\n\n".encode()
+                yield f"data: {redact(json.dumps(payload, ensure_ascii=False))}\n\n".encode()
             elif event == "end":
                 if data is not None:
-                    remember(data.answer)
+                    remember(redact(data.answer))
                     streamed = "".join(parts)
-                    if streamed != data.answer:  # the client will resend what it received
+                    if streamed != redact(data.answer):  # the client will resend what it received
                         remember(streamed)
                     yield chunk({}, "stop")
                     if include_usage:
@@ -192,5 +225,5 @@ async def chat_completions(body: OAChatRequest, request: Request, api: Api) -> R
                 yield b"data: [DONE]\n\n"
 
     return StreamingResponse(
-        frames(), media_type="text/event-stream", headers={**SSE_HEADERS, "X-Matjip-Session": session_id}
+        frames(), media_type="text/event-stream", headers={**SSE_HEADERS, SESSION_HEADER: session_id}
     )

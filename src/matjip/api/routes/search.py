@@ -12,7 +12,7 @@ from matjip.api.routes.chat import check_message
 from matjip.api.schemas import SESSION_ID_PATTERN, ParsedQuery, SearchResponse
 from matjip.api.state import Api
 from matjip.api.turns import run_turn
-from matjip.errors import ProblemError
+from matjip.settings import redact_data
 
 router = APIRouter(tags=["search"])
 
@@ -112,24 +112,36 @@ def search_response(query: str, result: TurnResult) -> SearchResponse:
     "/v1/search",
     response_model=SearchResponse,
     summary="Search restaurants (one turn, JSON)",
-    responses=problem_responses(422, 429, 503, 504),
+    responses=problem_responses(400, 422, 429, 503, 504),
 )
 async def search(
     api: Api,
     query: Annotated[
-        str, Query(min_length=1, description="The question, e.g. 강남역 일식", examples=["강남역 일식"])
+        str,
+        Query(
+            min_length=1,
+            pattern=r"\S",
+            description="The question, e.g. 강남역 일식",
+            examples=["강남역 일식"],
+        ),
     ],
     session_id: Annotated[
         str | None,
         Query(pattern=SESSION_ID_PATTERN, description="Continue this session (omitted: a new one)."),
     ] = None,
-    lat: Annotated[float | None, Query(ge=-90, le=90, description="GPS latitude (with lon).")] = None,
-    lon: Annotated[float | None, Query(ge=-180, le=180, description="GPS longitude (with lat).")] = None,
+    lat: Annotated[
+        float | None,
+        Query(ge=-90, le=90, description="GPS latitude (used together with lon; alone it is ignored)."),
+    ] = None,
+    lon: Annotated[
+        float | None,
+        Query(ge=-180, le=180, description="GPS longitude (used together with lat; alone it is ignored)."),
+    ] = None,
 ) -> SearchResponse:
     check_message(query, api.settings.max_message_chars, field="query")
-    if (lat is None) != (lon is None):
-        raise ProblemError(422, "lat과 lon은 함께 보내야 합니다.", kind="validation-error")
+    # a position needs both: a lone lat or lon is ignored (the schema cannot say "both or neither")
     location = {"lat": lat, "lon": lon} if lat is not None and lon is not None else None
     agent = await api.require_agent()
     result = await run_turn(api, agent, query, session_id, location)
-    return search_response(query, result)
+    response = search_response(query, result)
+    return SearchResponse.model_validate(redact_data(response.model_dump(mode="json")))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -340,18 +340,44 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
     negative_spans = [(h.start, h.end, set(h.matcher.targets)) for h in hits if h.matcher.negative]
     if not excluded and not negative_spans:
         return hits
+    # "is h inside one of these spans?" for every hit, in linear time: the spans that start at or
+    # before h.start contain h exactly when the furthest end among them reaches h.end
+    excluded_cover = _Cover(excluded)
+    negative_cover: dict[Target, _Cover] = {}
+    by_target: dict[Target, list[tuple[int, int]]] = {}
+    for s, e, targets in negative_spans:
+        for t in targets:
+            by_target.setdefault(t, []).append((s, e))
+    for t, spans in by_target.items():
+        negative_cover[t] = _Cover(spans)
     kept: list[_Hit] = []
     for h in hits:
         if not h.matcher.negative:
-            if any(s <= h.start and h.end <= e for s, e in excluded):
+            if excluded_cover.contains(h.start, h.end):
                 continue
             if any(
-                s <= h.start and h.end <= e and not targets.isdisjoint(h.matcher.targets)
-                for s, e, targets in negative_spans
+                t in negative_cover and negative_cover[t].contains(h.start, h.end) for t in h.matcher.targets
             ):
                 continue
         kept.append(h)
     return kept
+
+
+class _Cover:
+    """Spans, answering "does one of them contain [start, end)?" with a binary search."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [s for s, _ in ordered]
+        self.reach: list[int] = []  # the furthest end among the spans up to each position
+        furthest = -1
+        for _, e in ordered:
+            furthest = max(furthest, e)
+            self.reach.append(furthest)
+
+    def contains(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, start)
+        return i > 0 and self.reach[i - 1] >= end
 
 
 _BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
@@ -611,18 +637,18 @@ def _read_hits(
     )
     # one vote per target per overlapping mention: keep the earliest, longest hit
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
-    taken: dict[Target, list[tuple[int, int]]] = {}
+    # hits come in start order, so an earlier hit of a target overlaps this one exactly when the
+    # furthest end among them lies beyond this start (linear, not quadratic, in the mentions)
+    taken: dict[Target, int] = {}
     seen: set[Target] = set()
     for h in hits:
-        targets = [
-            t for t in h.matcher.targets if not any(s < h.end and h.start < e for s, e in taken.get(t, ()))
-        ]
+        targets = [t for t in h.matcher.targets if taken.get(t, -1) <= h.start]
         if tag:
             targets = [t for t in targets if t not in seen]
         if not targets:
             continue
         for t in targets:
-            taken.setdefault(t, []).append((h.start, h.end))
+            taken[t] = max(taken.get(t, -1), h.end)
             seen.add(t)
             positive, clause_start, clause_end = _judge(ctx, h, t)
             if positive is None:

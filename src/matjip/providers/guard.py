@@ -1,0 +1,192 @@
+"""Guards around every LLM call of a turn: a concurrency limit, a circuit breaker, cancellation.
+
+* **Concurrency limit** (``settings.llm_max_concurrency``): at most that many provider calls at
+  once per process. A call that finds every slot taken does not wait: it fails at once with
+  :class:`~matjip.errors.ProviderBusy`, and the stage falls back to its offline twin. So turns
+  never queue behind a slow provider, and the turn workers (sized for offline turns *plus* this
+  limit, see :mod:`matjip.api.runner`) stay free for offline work.
+* **Circuit breaker** (``llm_circuit_failures`` consecutive failures — timeouts, transport
+  errors, 429 and 5xx — open it for ``llm_circuit_cooldown_s`` seconds): while open, calls fail at
+  once with :class:`~matjip.errors.CircuitOpen` instead of each spending its retries; after the
+  cooldown one trial call is let through (half-open) and its outcome closes or reopens it.
+* **Cancellation**: :func:`cancel_scope` binds a ``threading.Event`` to the running turn (a
+  context variable, copied into LangGraph's worker threads); once set (the client left, the turn
+  timed out) no new call starts and a running stream stops at its next piece
+  (:class:`~matjip.errors.TurnCancelled`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from matjip.errors import (
+    BudgetExceeded,
+    CircuitOpen,
+    HTTPStatusFailure,
+    ProviderBusy,
+    ProviderError,
+    TurnCancelled,
+)
+from matjip.providers.base import CallRecord, LLMClient, Message, TextStream
+
+T = TypeVar("T", bound=BaseModel)
+
+_cancel: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
+    "matjip_cancel", default=None
+)
+
+
+@contextmanager
+def cancel_scope(event: threading.Event) -> Iterator[None]:
+    """Calls made inside (in this context and contexts copied from it) stop once ``event`` is set."""
+    token = _cancel.set(event)
+    try:
+        yield
+    finally:
+        _cancel.reset(token)
+
+
+def check_cancelled() -> None:
+    event = _cancel.get()
+    if event is not None and event.is_set():
+        raise TurnCancelled("the turn was cancelled (client gone or timed out); no provider call made")
+
+
+def counts_as_outage(exc: BaseException) -> bool:
+    """Failures that say the provider is unavailable (not that one reply was bad)."""
+    if isinstance(exc, HTTPStatusFailure):
+        return exc.status == 429 or exc.status >= 500
+    if isinstance(exc, ProviderBusy | CircuitOpen | TurnCancelled | BudgetExceeded):
+        return False
+    return isinstance(exc, ProviderError)  # a timeout, an unreachable host
+
+
+class CircuitBreaker:
+    def __init__(self, failures: int, cooldown_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.threshold = max(1, failures)
+        self.cooldown_s = cooldown_s
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._failures = 0
+        self._open_until: float | None = None
+        self._trial = False
+
+    @property
+    def state(self) -> str:
+        with self._lock:
+            if self._open_until is None:
+                return "closed"
+            return "open" if self.clock() < self._open_until else "half-open"
+
+    def before(self) -> None:
+        with self._lock:
+            if self._open_until is None:
+                return
+            if self.clock() < self._open_until or self._trial:
+                raise CircuitOpen(
+                    f"provider circuit open after {self._failures} consecutive failures; "
+                    f"offline until the cooldown ({self.cooldown_s:g}s) ends"
+                )
+            self._trial = True  # half-open: this call is the trial
+
+    def success(self) -> None:
+        with self._lock:
+            self._failures = 0
+            self._open_until = None
+            self._trial = False
+
+    def failure(self) -> None:
+        with self._lock:
+            self._failures += 1
+            self._trial = False
+            if self._failures >= self.threshold:
+                self._open_until = self.clock() + self.cooldown_s
+
+
+class GuardedClient:
+    """An :class:`~matjip.providers.base.LLMClient` wrapped in the guards of this module."""
+
+    def __init__(self, inner: LLMClient, *, max_concurrency: int, breaker: CircuitBreaker) -> None:
+        self.inner = inner
+        self.provider = inner.provider
+        self.model = inner.model
+        self.breaker = breaker
+        self._slots = threading.BoundedSemaphore(max(1, max_concurrency))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def _enter(self) -> None:
+        check_cancelled()
+        self.breaker.before()
+        if not self._slots.acquire(blocking=False):
+            raise ProviderBusy("every provider slot is busy (settings.llm_max_concurrency); answered offline")
+
+    def _outcome(self, exc: BaseException | None) -> None:
+        if exc is None:
+            self.breaker.success()
+        elif counts_as_outage(exc):
+            self.breaker.failure()
+
+    def complete_json(
+        self, messages: Sequence[Message], schema: type[T], *, stage: str
+    ) -> tuple[T, CallRecord]:
+        self._enter()
+        try:
+            out = self.inner.complete_json(messages, schema, stage=stage)
+        except BaseException as exc:
+            self._outcome(exc)
+            raise
+        finally:
+            self._slots.release()
+        self._outcome(None)
+        return out
+
+    def stream_text(self, messages: Sequence[Message], *, stage: str) -> TextStream:
+        self._enter()
+        try:
+            inner = self.inner.stream_text(messages, stage=stage)
+        except BaseException as exc:
+            self._slots.release()
+            self._outcome(exc)
+            raise
+        released = False
+
+        def release(exc: BaseException | None) -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self._slots.release()
+                self._outcome(exc)
+
+        def pieces(outer: TextStream) -> Iterator[str]:
+            try:
+                for piece in inner:
+                    check_cancelled()
+                    yield piece
+            except BaseException as exc:
+                outer.record = inner.record
+                inner.close()
+                release(exc if not isinstance(exc, GeneratorExit) else None)
+                raise
+            outer.record = inner.record
+            release(None)
+
+        stream = TextStream(pieces)
+        original_close = stream.close
+
+        def close() -> None:
+            original_close()
+            inner.close()
+            stream.record = stream.record or inner.record
+            release(None)
+
+        stream.close = close  # type: ignore[method-assign]
+        return stream
