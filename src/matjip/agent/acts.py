@@ -30,6 +30,8 @@ class Phrases(BaseModel):
     compare: list[str]
     where_question: str
     tastes: list[list[str]]
+    require: list[str]
+    cheaper: list[str]
 
 
 @cache
@@ -44,6 +46,8 @@ def phrases() -> Phrases:
         compare=raw["compare"]["markers"],
         where_question=raw["where"]["question"],
         tastes=raw["taste"]["words"],
+        require=raw["require"]["phrases"],
+        cheaper=raw["cheaper"]["patterns"],
     )
 
 
@@ -67,6 +71,21 @@ def asks_other(text: str) -> bool:
 def asks_closer(text: str) -> bool:
     """ "좀 더 가까운 데": the same search, nearer."""
     return _has(text, phrases().closer)
+
+
+@cache
+def _cheaper() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in phrases().cheaper))
+
+
+def asks_cheaper(text: str) -> bool:
+    """ "더 싼 데", "가격 좀 낮은데": cheaper than what was shown."""
+    return bool(_cheaper().search(text))
+
+
+def requires(text: str) -> bool:
+    """ "룸도 있어야됨", "주차되는 데로": a condition the list must meet."""
+    return _has(text, phrases().require)
 
 
 def asks_compare(text: str) -> bool:

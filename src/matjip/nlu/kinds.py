@@ -16,7 +16,8 @@ from pathlib import Path
 from matjip.kinds import kinds, norm
 
 _EXCLUDE = re.compile(
-    r"^\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|집|맛집)?\s*(?:말고|말구|빼고|빼구|뺴고|제외|아닌|아니고|싫)"
+    r"^\s*(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거)?\s*"
+    r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫)"
 )
 _ENDINGS = (
     "맛집",

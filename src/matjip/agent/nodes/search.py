@@ -7,7 +7,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from matjip.agent.acts import tastes_ruled_out
+from matjip.agent.acts import asks_cheaper, tastes_ruled_out
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -56,7 +56,6 @@ def _open_at(
 
 
 _GENERIC = re.compile(r"맛집|식당|밥집|먹을\s*(?:데|곳|만한)|음식점|아무\s*거나")
-_CHEAPER = re.compile(r"더\s*(?:싼|저렴)|싼\s*(?:데|곳|집)|저렴한\s*(?:데|곳|집)|가성비\s*(?:좋은|더)")
 
 
 def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) -> list[int]:
@@ -236,7 +235,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             if location is None and prev.location is not None:
                 location = prev.location.model_dump(mode="json")
     cheaper = False
-    if searches and _CHEAPER.search(query):
+    if searches and asks_cheaper(query):
         # "더 싼 데": below the dearest place shown, by each place's median menu price (a
         # refinement, never a duplicate); the places shown are left out
         shown = _typical_prices(res, searches[-1].get("hits") or [], [])

@@ -13,12 +13,14 @@ from typing import Any
 from langgraph.types import Overwrite
 
 from matjip.agent.acts import (
+    asks_cheaper,
     asks_closer,
     asks_compare,
     asks_other,
     branch_words,
     is_reaction,
     relative_marker,
+    requires,
     where_question,
 )
 from matjip.agent.configuration import Resources
@@ -264,7 +266,7 @@ def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> 
         titles = _context_titles(state, res)
         wanted = [t.replace(" ", "") for t in nlu.entities.title]
         pick = next((pid for pid, t in titles.items() if any(w in t for w in wanted)), None)
-    elif nlu.pronoun_ref:
+    elif nlu.pronoun_ref or _PRONOUN.search(text):
         pick = state.get("focus") or context[0]["id"]
     else:
         # "그 족발집 근처": the shown restaurant of the kind named after "그"
@@ -272,8 +274,10 @@ def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> 
         got = kinds().lookup(m.group(1)) if m else None
         if got is not None:
             of_kind = {got[0], *kinds().descendants(got[0])}
-            for h in context:
-                doc = res.index.get(h["id"])
+            focus = state.get("focus")
+            ids = [focus, *(h["id"] for h in context)] if focus else [h["id"] for h in context]
+            for pid in ids:  # the one the last answer was about first
+                doc = res.index.get(pid)
                 if doc is not None and of_kind & set(doc.kinds):
                     return doc
     return res.index.get(pick) if pick else None
@@ -407,7 +411,13 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "_decision": "search (narrow the previous search: closer)",
         }
-    if context and not _places(nlu, text, res) and (nlu.intent == "compare" or asks_compare(text)):
+    count_only = nlu.count is not None and not nlu.ordinals and not ents.title
+    if (
+        context
+        and not count_only
+        and not _places(nlu, text, res)
+        and (nlu.intent == "compare" or asks_compare(text))
+    ):
         compared = _compare_refs(state, res, nlu, text)
         if compared is not None:
             return compared
@@ -427,6 +437,20 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "page": True,
             "_decision": "search (narrow the previous search: next results)",
+        }
+    no_food = not (kinds_named or ents.menu or ents.category or ents.title or _GENERIC_FOOD.search(text))
+    if (
+        searches
+        and no_food
+        and nlu.ordinal is None
+        and (not nlu.pronoun_ref or nlu.count is not None)  # "그중에 2개만"
+        and (nlu.count is not None or requires(text) or asks_cheaper(text) or _places(nlu, text, res))
+    ):
+        # "5개 보여줘", "룸도 있어야됨", "합정역 쪽으로는?": the same search with one slot changed
+        return {
+            "decision": "search",
+            "refine": True,
+            "_decision": "search (narrow the previous search: one slot)",
         }
     refers = nlu.ordinal is not None or nlu.pronoun_ref
     if context and refers and not ents.location and not kinds_named and (ents.atmosphere or ents.occasion):
@@ -468,6 +492,10 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if not has_anything and context:
         return {"decision": "context", "_decision": "answer from context (no new entities)"}
     return {"decision": "search", "_decision": "search"}
+
+
+_PRONOUN = re.compile(r"(?<![가-힣])(?:거기|그\s*집|그\s*가게|저기|그곳)")
+_GENERIC_FOOD = re.compile(r"맛집|식당|밥집|먹을\s*(?:데|곳|만한)|음식점")
 
 
 def _on_menu(doc: Restaurant, text: str) -> bool:
