@@ -186,3 +186,30 @@ def test_two_concurrent_sessions_never_see_each_others_results(sample_agent: Age
         ids, answer = out[mine]
         assert raw(ids[1])["title"] in answer
         assert raw(out[other][0][1])["title"] not in answer
+
+
+def test_ordinal_lists_slang_and_reactions(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("천호역 고깃집")
+    assert len(first.cards) == 3
+    r = chat("1,3번 비교좀")
+    assert r.intent == "compare" and raw(first.cards[2].id)["title"] in r.answer
+    for text in ("와 사람 많겠다", "좋아 좋아", "에휴 오늘 야근이라 늦게 갈듯ㅠ..."):
+        assert chat(text).decision == "reply", text
+    phone = chat("세번째꺼 전번 좀")
+    assert phone.decision == "context" and raw(first.cards[2].id)["title"] in phone.answer
+
+
+def test_a_dish_price_comparison_quotes_the_dish_lines(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("천호역 삼겹살")
+    assert len(first.cards) >= 2
+    r = chat("1번이랑 2번 중에 삼겹살 어디가 더 싸?")
+    assert r.intent == "compare"
+    for c in first.cards[:2]:
+        lines = [
+            m for m in raw(c.id).get("menus") or [] if "삼겹" in (m.get("name") or "") and m.get("price")
+        ]
+        if lines:  # every priced 삼겹 line of both is quoted with its price as the menu says it
+            assert any(f"'{m['name']}' {m['price']}" in r.answer for m in lines), (lines, r.answer)
+    assert "더 싸요" in r.answer or "비교하기 어려워요" in r.answer

@@ -32,6 +32,7 @@ class Phrases(BaseModel):
     tastes: list[list[str]]
     require: list[str]
     cheaper: list[str]
+    criteria: dict[str, list[str]]
 
 
 @cache
@@ -48,6 +49,7 @@ def phrases() -> Phrases:
         tastes=raw["taste"]["words"],
         require=raw["require"]["phrases"],
         cheaper=raw["cheaper"]["patterns"],
+        criteria=raw["criteria"],
     )
 
 
@@ -117,6 +119,11 @@ def tastes_ruled_out(text: str) -> list[str]:
                 out.append(forms[0])
                 break
     return out
+
+
+def compare_criteria() -> dict[str, list[str]]:
+    """Criterion name → the words that ask for it, in the data file's order."""
+    return phrases().criteria
 
 
 def where_question() -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from matjip.agent.acts import compare_criteria
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import EnrichField, Evidence, Restaurant
 from matjip.vocab import vocab
@@ -241,19 +242,9 @@ def _tag(doc: Restaurant, tag: str) -> int:
     return int(doc.review_keywords.get(tag, 0))
 
 
-COMPARE_CRITERIA: dict[str, tuple[str, ...]] = {
-    "price": ("가격", "가성비", "싼", "저렴", "비싼", "얼마"),
-    "hours": ("늦게", "일찍", "영업", "몇시", "몇 시", "아침", "새벽", "문 닫"),
-    "parking": ("주차",),
-    "mood": ("분위기", "데이트", "조용"),
-    "group": ("회식", "단체", "모임"),
-    "taste": ("맛", "맛있"),
-}
-"""Words that say by what a comparison is asked ("어디가 더 늦게까지 해?" → hours)."""
-
-
 def compare_criterion(text: str) -> str:
-    return next((c for c, words in COMPARE_CRITERIA.items() if any(w in text for w in words)), "taste")
+    """By what a comparison is asked ("어디가 더 늦게까지 해?" → hours; ``data/dialogue.toml``)."""
+    return next((c for c, words in compare_criteria().items() if any(w in text for w in words)), "taste")
 
 
 def _share(doc: Restaurant, tag: str) -> tuple[float | None, str]:
@@ -280,8 +271,25 @@ def _closing(doc: Restaurant, now: datetime) -> tuple[int | None, int | None]:
     return start, end + (1440 if end <= start else 0)
 
 
-def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime) -> str:
+def _dish_price(doc: Restaurant, dishes: Sequence[str]) -> tuple[int, str] | None:
+    """The cheapest priced menu line naming one of ``dishes`` ("삼겹살" finds "생삼겹살 (180g)")."""
+    stems = [d.replace(" ", "")[:-1] if len(d.replace(" ", "")) > 2 else d.replace(" ", "") for d in dishes]
+    lines = [
+        (m.price, m.name)
+        for m in doc.menus
+        if m.price is not None and any(s and s in m.name.replace(" ", "") for s in stems)
+    ]
+    return min(lines) if lines else None
+
+
+def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: Sequence[str] = ()) -> str:
     """One line that says which one and on what it is based (or that the data cannot say)."""
+    if criterion == "price" and dishes:
+        lines = [(line, d) for d in docs if (line := _dish_price(d, dishes)) is not None]
+        if len(lines) >= 2:
+            cheap = min(lines, key=lambda x: x[0][0])[1]
+            said = ", ".join(f"{d.title} '{name}' {won(price)}" for (price, name), d in lines)
+            return f"{'/'.join(dishes)}은(는) {cheap.title}이(가) 더 싸요 ({said})."
     if criterion == "price":
         prices = [(typical_price(d), d) for d in docs]
         known = [(p, d) for p, d in prices if p is not None]
@@ -320,6 +328,7 @@ def compare_answer(
     now: datetime,
     criterion: str = "taste",
     numbers: Sequence[int] | None = None,
+    dishes: Sequence[str] = (),
 ) -> list[str]:
     """A side-by-side table of the restaurants compared, and a verdict by ``criterion``.
     ``numbers`` are their numbers in the list they were shown in (kept as shown)."""
@@ -354,7 +363,7 @@ def compare_answer(
         chunks.append(f"| {label} | " + " | ".join(v.replace("|", "/") for v in values) + " |\n")
     chunks.append("\n")
     if len(found) >= 2:
-        chunks.append(_verdict(docs, criterion, now) + "\n")
+        chunks.append(_verdict(docs, criterion, now, dishes) + "\n")
     return chunks
 
 

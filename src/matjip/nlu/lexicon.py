@@ -800,7 +800,7 @@ ASK: Final[dict[str, tuple[str, ...]]] = {
         r"찾아\s*가",
         r"몇\s*번\s*출구",
     ),
-    "phone": (r"전화", r"연락처", r"번호"),
+    "phone": (r"전화", r"연락처", r"번호", r"전번"),
     "reservation": (r"예약",),
     "rating": (
         r"평점",

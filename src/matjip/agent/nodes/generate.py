@@ -9,6 +9,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
+from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult
 
 
@@ -66,7 +67,13 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     groups = [(s.doc.title, [s]) for s in shown]
     criterion = tpl.compare_criterion(state.get("query", ""))
     numbers = [position[s.doc.place_id] for s in shown]
-    return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers), refs
+    return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state)), refs
+
+
+def _dishes(state: AgentState) -> list[str]:
+    """The dishes a comparison is about ("삼겹살 어디가 더 싸?")."""
+    nlu = state.get("nlu") or NLUResult()
+    return list(dict.fromkeys([*nlu.entities.menu, *detect_kinds(state.get("query", "")).words]))
 
 
 def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:
@@ -144,7 +151,8 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
             for g in state.get("compare_groups") or []
         ]
         criterion = tpl.compare_criterion(state.get("query", ""))
-        return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now, criterion)]
+        dishes = _dishes(state)
+        return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now, criterion, dishes=dishes)]
     if p.intent == "information":
         return [
             *(n + "\n" for n in notes),

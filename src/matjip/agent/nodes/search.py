@@ -69,7 +69,10 @@ def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) ->
     return out
 
 
-_NOW_WORD = re.compile(r"(?<![가-힣])(?:지금|당장)(?!\s*(?:까지|부터|처럼|보다))")
+# "지금 여기 근처", "지금 내 위치": where the person is now, not a time
+_NOW_WORD = re.compile(
+    r"(?<![가-힣])(?:지금|당장)(?!\s*(?:까지|부터|처럼|보다|여기|내\s*위치|이\s*근처|있는\s*(?:곳|데|위치)))"
+)
 
 
 def _frame_of(rec: SearchRecord) -> SearchPlan:

@@ -453,7 +453,8 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "_decision": "search (narrow the previous search: one slot)",
         }
     refers = nlu.ordinal is not None or nlu.pronoun_ref
-    if context and refers and not ents.location and not kinds_named and (ents.atmosphere or ents.occasion):
+    named_one = refers or bool(_PRONOUN.search(text))  # "여기 혼밥가능?"
+    if context and named_one and not ents.location and not kinds_named and (ents.atmosphere or ents.occasion):
         # "거기 혼술하기 좋음?": a question about the one referred to, not a narrower search
         return {"decision": "context", "_decision": "answer from context (reference)"}
     focus_id = state.get("focus")
@@ -494,13 +495,17 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     return {"decision": "search", "_decision": "search"}
 
 
-_PRONOUN = re.compile(r"(?<![가-힣])(?:거기|그\s*집|그\s*가게|저기|그곳)")
+_PRONOUN = re.compile(
+    r"(?<![가-힣])(?:거기|그\s*집|그\s*가게|저기|그곳|여기(?!\s*(?:근처|주변|서|에서|쯤|로)))"
+)
 _GENERIC_FOOD = re.compile(r"맛집|식당|밥집|먹을\s*(?:데|곳|만한)|음식점")
 
 
 def _on_menu(doc: Restaurant, text: str) -> bool:
     """A word of ``text`` (two syllables or more) names a line of the restaurant's menu."""
     words = [w for w in re.findall(r"[가-힣A-Za-z]{2,}", text)]
+    # "로스가츠는": the word without its particle too
+    words += [w[:-1] for w in words if len(w) > 2 and w[-1] in "은는이가을를도만요"]
     lines = [m.name.replace(" ", "") for m in doc.menus]
     return any(
         w in line for w in words for line in lines if len(w) >= 2 and w not in ("얼마", "가격", "메뉴")
