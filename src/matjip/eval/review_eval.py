@@ -18,6 +18,7 @@ from typing import Literal
 
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich.base import Enricher, Enrichment
+from matjip.nlu.evaluate import PRF
 
 SET_PATH = Path(__file__).parent / "review_set.jsonl"
 FIELDS: tuple[Literal["convenience", "atmosphere", "occasion"], ...] = (
@@ -58,33 +59,18 @@ def load(split: str = "test", path: Path = SET_PATH) -> list[ReviewItem]:
 
 
 @dataclass
-class _Counts:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
-
-
-@dataclass
 class ReviewReport:
     split: str
     items: int = 0
-    per_field: dict[str, _Counts] = field(default_factory=lambda: {f: _Counts() for f in FIELDS})
+    per_field: dict[str, PRF] = field(default_factory=lambda: {f: PRF() for f in FIELDS})
     negation_right: int = 0
     negation_total: int = 0
     per_phenomenon: dict[str, tuple[int, int]] = field(default_factory=dict)  # items fully right / items
     failures: list[str] = field(default_factory=list)
 
     @property
-    def micro(self) -> _Counts:
-        total = _Counts()
+    def micro(self) -> PRF:
+        total = PRF()
         for c in self.per_field.values():
             total.tp += c.tp
             total.fp += c.fp
