@@ -213,3 +213,19 @@ def test_a_dish_price_comparison_quotes_the_dish_lines(sample_agent: Agent) -> N
         if lines:  # every priced 삼겹 line of both is quoted with its price as the menu says it
             assert any(f"'{m['name']}' {m['price']}" in r.answer for m in lines), (lines, r.answer)
     assert "더 싸요" in r.answer or "비교하기 어려워요" in r.answer
+
+
+def test_more_everyday_follow_ups(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    assert chat("ok thx").decision == "reply"  # small talk in any script, never "not Korean"
+    first = chat("홍대 카페")
+    more = chat("다른덴")
+    assert more.searched and not {c.id for c in first.cards} & {c.id for c in more.cards}
+    ruled = chat("홍대 일식 오마카세는 ㄴㄴ")
+    assert ruled.frame is not None and "오마카세" in ruled.frame.exclude_kinds
+    bread = Chat(sample_agent)
+    shown = bread("홍대 빵집 하나만")
+    assert shown.cards
+    r = bread("여기 소금빵도 팔아요?")
+    assert r.decision == "context" and not r.searched
+    assert raw(shown.cards[0].id)["title"] in r.answer

@@ -215,7 +215,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             ]
             notes.append("앞에서 보여 드린 곳은 빼고 찾았어요.")
         if state.get("anchor") == "closer":
-            far = [h.get("distance_m") for h in searches[-1].get("hits") or []]
+            on_screen = state.get("context") or searches[-1].get("hits") or []
+            far = [h.get("distance_m") for h in on_screen]
             known = [d for d in far if d is not None]
             if location is not None and known:
                 location["radius_m"] = max(100, int(max(known)) - 1)
@@ -667,6 +668,7 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     elif (
         loc is not None
         and loc.by_radius
+        and state.get("anchor") != "closer"  # "더 가까운 데" never widens past what was shown
         and loc.radius_m is not None
         and loc.radius_m < cfg.widen_cap_m
         and not any("넓혔어요" in n for n in notes)

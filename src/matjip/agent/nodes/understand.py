@@ -64,7 +64,8 @@ def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
         # kinds vocabulary, which lists English words too
         text = koreanize_places(text)
         if not _HANGUL.search(text) and not detect_kinds(text).kinds:
-            update["reply"] = "not_korean"
+            # "ok thx" is small talk in any script; other English with no dish is not understood
+            update["reply"] = "smalltalk:reaction" if is_reaction(text) else "not_korean"
     elif not _HANGUL.search(text):
         update["reply"] = "no_content"
     update["query"] = text
@@ -354,6 +355,17 @@ def _covered(place: Any, res: Resources) -> bool:
     return hit
 
 
+def _last_search_titles(state: AgentState, res: Resources) -> dict[str, str]:
+    """Titles (no spaces) of the last search's results — a comparison's, when it kept the list."""
+    searches = state.get("searches") or []
+    out: dict[str, str] = {}
+    for h in (searches[-1].get("hits") or []) if searches else []:
+        doc = res.index.get(h["id"])
+        if doc is not None:
+            out[doc.place_id] = doc.title.replace(" ", "")
+    return out
+
+
 def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
     out: dict[str, str] = {}
     for h in state.get("context") or []:
@@ -388,7 +400,8 @@ def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
 
 def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if state.get("reply"):
-        return {"decision": "reply", "_decision": "reply"}
+        small = str(state.get("reply")).startswith("smalltalk:")
+        return {"decision": "reply", "_decision": "smalltalk" if small else "reply"}
     if state.get("clarification") is not None:
         return {"decision": "clarify", "_decision": "clarify"}
     nlu = state.get("nlu") or NLUResult()
@@ -399,7 +412,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     new_topic = bool(ents.location or ents.menu or ents.category)
     if nlu.smalltalk and not (new_topic or ents.title):
         return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
-    if context and not ents.location and is_reaction(text):
+    if not ents.location and is_reaction(text) and (context or ents.is_empty()):
         # "오 늦게까지 하네 ㅋㅋ": a reaction keeps the list and the focus
         return {"decision": "reply", "reply": "smalltalk:reaction", "_decision": "smalltalk"}
     anchor = state.get("anchor")
@@ -411,7 +424,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "_decision": "search (narrow the previous search: closer)",
         }
-    count_only = nlu.count is not None and not nlu.ordinals and not ents.title
+    count_only = nlu.count is not None and not nlu.ordinals and not ents.title and "둘" not in text
     if (
         context
         and not count_only
@@ -425,7 +438,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     branches = branch_words(text)
     if context and branches and not _places(nlu, text, res) and not ents.title:
         # "석촌점 삼겹살 얼마야" after 연탄부락 석촌점 was shown: that one
-        shown = _context_titles(state, res)
+        shown = {**_context_titles(state, res), **_last_search_titles(state, res)}
         hit = next(
             (p for p, t in shown.items() if any(t.endswith(b.replace(" ", "")) for b in branches)), None
         )
@@ -457,6 +470,9 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     if context and named_one and not ents.location and not kinds_named and (ents.atmosphere or ents.occasion):
         # "거기 혼술하기 좋음?": a question about the one referred to, not a narrower search
         return {"decision": "context", "_decision": "answer from context (reference)"}
+    if context and named_one and not ents.location and _QUESTION.search(text) and not relative_marker(text):
+        # "여기 소금빵도 팔아요?": a question about the one referred to, even when it names a dish
+        return {"decision": "context", "_decision": "answer from context (reference)"}
     focus_id = state.get("focus")
     focus_doc = res.index.get(focus_id) if focus_id else None
     if focus_doc is not None and nlu.asked and not ents.location and not refers and _on_menu(focus_doc, text):
@@ -470,7 +486,8 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         return {"decision": "search", "refine": True, "_decision": "search (narrow the previous search)"}
     if context:
         refers = nlu.ordinal is not None or nlu.pronoun_ref
-        asks_about = bool(nlu.ask) and not ents.location  # "거기 삼겹살 얼마야?", "첫번째 카페 몇시까지해"
+        # "거기 삼겹살 얼마야?", "첫번째 카페 몇시까지해", "첫번째 곳 라면사리 무한이에요?"
+        asks_about = (bool(nlu.ask) or _QUESTION.search(text) is not None) and not ents.location
         if refers and (not new_topic or asks_about) and not nlu.followup_place:
             return {"decision": "context", "_decision": "answer from context (reference)"}
         titles = ents.title
@@ -495,6 +512,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     return {"decision": "search", "_decision": "search"}
 
 
+_QUESTION = re.compile(r"\?|[요까]\s*$|나요|인가|팔아|파나|있어|있나|없어|돼\??\s*$|되나|가능")
 _PRONOUN = re.compile(
     r"(?<![가-힣])(?:거기|그\s*집|그\s*가게|저기|그곳|여기(?!\s*(?:근처|주변|서|에서|쯤|로)))"
 )
