@@ -229,3 +229,18 @@ def test_more_everyday_follow_ups(sample_agent: Agent) -> None:
     r = bread("여기 소금빵도 팔아요?")
     assert r.decision == "context" and not r.searched
     assert raw(shown.cards[0].id)["title"] in r.answer
+
+
+def test_conditions_on_the_list_refine_and_only_a_verbatim_repeat_reuses(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("천호역 고깃집")
+    r = chat("그 중에 포장되는거")
+    assert r.searched and r.frame is not None and r.frame.convenience == ["포장"]
+    assert r.frame.kinds == first.frame.kinds  # type: ignore[union-attr]
+    near = chat("근처 카페도")  # no device position: around 천호역 again, never a question
+    assert near.clarification is None and near.plan is not None and near.plan.location is not None
+    assert near.plan.location.name == "천호역"
+    again = chat("천호역 고깃집")
+    assert again.reused
+    reworded = chat("천호역 근처 고깃집 다시 찾아줘")
+    assert not reworded.reused and reworded.searched

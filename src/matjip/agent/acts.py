@@ -62,7 +62,7 @@ def is_reaction(text: str) -> bool:
     """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "오 괜찮은데?": a reaction with nothing asked."""
     p = phrases()
     asked = re.sub(r"맛있|멋있|재밌|재미있", "", text)  # "맛있어 보여" is no "있어?"
-    return _has(text, p.reaction) and not _has(asked, p.request)
+    return _has(text, p.reaction) and not _has(asked, p.request) and not _has(text, p.require)
 
 
 def asks_other(text: str) -> bool:

@@ -28,6 +28,7 @@ _RADIUS_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I
 )
 _NEARNESS = re.compile(r"가까운|가까이|가깝|여기|이\s*근처|걸어서|걸어갈|도보|주변|근처")
+_ME = re.compile(r"내\s*(?:위치|근처|주변)|여기|현재\s*위치|지금\s*위치|나\s*있는|제\s*위치")
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
 _ORDINAL_WORDS = {"첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5}
@@ -145,6 +146,9 @@ def resolve(
             return LocationOutcome(
                 last_gps.model_copy(update={"radius_m": radius or last_gps.radius_m}), carried=True
             )
+        if history and history[-1].status == "resolved" and not _ME.search(text):
+            # "근처 빵집도" after a search around 문정역: that place, not the device's
+            return LocationOutcome(history[-1], carried=True)
         return LocationOutcome(
             clarification=Clarification(
                 kind="gps",

@@ -138,7 +138,8 @@ def detect_kinds(text: str) -> KindFrame:
             add(m.group(0), m.start(), m.end())
     compact = norm(text)
     chains_out = re.search(
-        r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*(?:말고|빼고|뺴고|제외|아닌|싫)",
+        r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*"
+        r"(?:말고|빼고|뺴고|제외|아닌|싫|좀\s*(?:[.…]|$|별로|그래))",
         lowered,
     )
     local = re.search(r"동네\s*(?:빵집|카페|치킨|피자|분식)|개인\s*(?:카페|빵집)", lowered)

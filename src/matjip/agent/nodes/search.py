@@ -343,8 +343,10 @@ def check_duplicate(state: AgentState, res: Resources) -> dict[str, Any]:
     """Reuse an earlier search whose validated plan is equivalent (docs/design.md)."""
     current = state_plan(state)
     sig = current.signature()
+    said = "".join(state.get("query", "").split())
     for i, rec in enumerate(reversed(state.get("searches") or [])):
-        if rec.get("signature") == sig:
+        # only a verbatim repeat reuses the results; a reworded one searches again
+        if rec.get("signature") == sig and "".join(str(rec.get("query", "")).split()) == said:
             idx = len(state.get("searches") or []) - 1 - i
             return {
                 "duplicate_of": idx,

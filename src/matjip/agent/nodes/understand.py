@@ -425,6 +425,13 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "_decision": "search (narrow the previous search: closer)",
         }
     count_only = nlu.count is not None and not nlu.ordinals and not ents.title and "둘" not in text
+    # "그 중에 포장되는거": a condition on the list is a refinement, not a comparison
+    narrowing_only = (
+        bool(ents.convenience or nlu.time or nlu.price or requires(text))
+        and not nlu.ordinals
+        and not ents.title
+    )
+    count_only = count_only or narrowing_only
     if (
         context
         and not count_only
@@ -456,7 +463,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         searches
         and no_food
         and nlu.ordinal is None
-        and (not nlu.pronoun_ref or nlu.count is not None)  # "그중에 2개만"
+        and (not nlu.pronoun_ref or nlu.count is not None or _AMONG.search(text))  # "그중에 2개만"
         and (nlu.count is not None or requires(text) or asks_cheaper(text) or _places(nlu, text, res))
     ):
         # "5개 보여줘", "룸도 있어야됨", "합정역 쪽으로는?": the same search with one slot changed
@@ -512,6 +519,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     return {"decision": "search", "_decision": "search"}
 
 
+_AMONG = re.compile(r"그\s*중")  # "그 중에 포장되는거": among the list, a condition
 _QUESTION = re.compile(r"\?|[요까]\s*$|나요|인가|팔아|파나|있어|있나|없어|돼\??\s*$|되나|가능")
 _PRONOUN = re.compile(
     r"(?<![가-힣])(?:거기|그\s*집|그\s*가게|저기|그곳|여기(?!\s*(?:근처|주변|서|에서|쯤|로)))"
