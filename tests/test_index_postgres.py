@@ -137,7 +137,9 @@ def test_open_minutes_follow_is_open(demo: Pair) -> None:
             continue
         checked += 1
         for mw in range(0, 7 * 1440, 7):
-            when = datetime(2025, 3, 3, tzinfo=SEOUL).replace(hour=0) + __import__("datetime").timedelta(minutes=mw)
+            when = datetime(2025, 3, 3, tzinfo=SEOUL).replace(hour=0) + __import__("datetime").timedelta(
+                minutes=mw
+            )
             inside = any(a <= mw < c for a, c in spans)
             assert inside == doc.hours.is_open(when), (doc.place_id, mw)
     assert checked > 10

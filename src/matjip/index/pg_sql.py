@@ -133,7 +133,9 @@ STATS = (
     "SELECT count(*), count(lat), count(*) FILTER (WHERE hours_known), count(*) FILTER (WHERE price_count > 0), "
     "count(DISTINCT sub_key) FILTER (WHERE sub_key <> ''), pg_total_relation_size('matjip_docs') FROM matjip_docs"
 )
-CUISINE_COUNTS = "SELECT cuisine_key, min(doc::jsonb ->> 'cuisine'), count(*) FROM matjip_docs GROUP BY 1 ORDER BY 1"
+CUISINE_COUNTS = (
+    "SELECT cuisine_key, min(doc::jsonb ->> 'cuisine'), count(*) FROM matjip_docs GROUP BY 1 ORDER BY 1"
+)
 CONVENIENCE_VALUES = "SELECT count(DISTINCT c) FROM matjip_docs, unnest(conv_keys) c"
 COORDINATES = "SELECT seq, lat, lon FROM matjip_docs WHERE lat IS NOT NULL AND lon IS NOT NULL"
 DOC_FREQ = (

@@ -566,7 +566,9 @@ class PostgresIndex:
 
     # ranking ----------------------------------------------------------------------------
 
-    def _dist(self, req: SearchRequest, lats: Sequence[float | None], lons: Sequence[float | None]) -> FloatArray:
+    def _dist(
+        self, req: SearchRequest, lats: Sequence[float | None], lons: Sequence[float | None]
+    ) -> FloatArray:
         from matjip.geo.distance import haversine_m_array
 
         assert req.geo is not None

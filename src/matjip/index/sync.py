@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Literal
 from matjip.errors import IndexNotBuiltError, SearchIndexError
 
 if TYPE_CHECKING:
-    from matjip.index.embedded import BuildProgress, EmbeddedIndex
+    from matjip.index import AnyIndex
+    from matjip.index.embedded import BuildProgress
     from matjip.ingest.store import DocumentStore
     from matjip.settings import Settings
 
@@ -34,12 +35,20 @@ Notice = Callable[[str], None]
 class SyncResult:
     """What :func:`update_index` or :func:`ensure_index` did, and the index it left."""
 
-    index: EmbeddedIndex
+    index: AnyIndex
     action: Literal["rebuilt", "updated", "current", "opened"]
     upserted: int = 0  # documents written by an update
 
 
 def state_path(settings: Settings) -> Path:
+    """Which store version the index holds (per backend: the files, or the database)."""
+    if settings.backend == "postgres":
+        import hashlib
+
+        from matjip.settings import secret
+
+        key = hashlib.sha1((secret(settings.database_url) or "").encode()).hexdigest()[:16]
+        return settings.index_dir / f"store_state.postgres-{key}.json"
     return settings.index_dir / "store_state.json"
 
 
@@ -53,10 +62,12 @@ def indexed_version(settings: Settings) -> int | None:
 
 def write_state(settings: Settings, store: DocumentStore) -> None:
     """Record that the index now holds the store's current version."""
-    state_path(settings).write_text(json.dumps({"version": store.version, "count": store.count()}))
+    path = state_path(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": store.version, "count": store.count()}))
 
 
-def rebuild(settings: Settings, store: DocumentStore, progress: BuildProgress | None = None) -> EmbeddedIndex:
+def rebuild(settings: Settings, store: DocumentStore, progress: BuildProgress | None = None) -> AnyIndex:
     """Build the index from every document of ``store`` and record the store version."""
     from matjip.index import build_index
 
