@@ -47,7 +47,7 @@ from matjip.api.schemas import OAChatCompletion
 from matjip.api.sessions import ConversationSessions
 from matjip.api.state import ApiState
 from matjip.errors import ProblemError
-from matjip.settings import Settings
+from matjip.settings import Settings, secret
 
 log = logging.getLogger("matjip.api")
 
@@ -151,7 +151,7 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
         settings=settings,
         agent=agent,
         runner=TurnRunner(max_workers=min(32, (os.cpu_count() or 1) + 4)),
-        conversations=ConversationSessions(sessions_db),
+        conversations=ConversationSessions(sessions_db, database_url=secret(settings.database_url)),
     )
 
     @asynccontextmanager

@@ -18,6 +18,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 
 def _norm(text: str) -> str:
@@ -35,14 +36,37 @@ def user_session_id(user: str) -> str:
     return "oa-u-" + hashlib.sha256(("user:" + user).encode()).hexdigest()[:32]
 
 
-class ConversationSessions:
-    """Conversation-hash → session id, in SQLite when a path is given (survives restarts), else in memory."""
+_PG_CREATE = (
+    "CREATE TABLE IF NOT EXISTS matjip_conversations (key text PRIMARY KEY, session_id text NOT NULL)"
+)
+_PG_GET = "SELECT session_id FROM matjip_conversations WHERE key = %(key)s"
+_PG_PUT = (
+    "INSERT INTO matjip_conversations (key, session_id) VALUES (%(key)s, %(sid)s) "
+    "ON CONFLICT (key) DO UPDATE SET session_id = excluded.session_id"
+)
 
-    def __init__(self, path: Path | None = None, max_memory: int = 50_000) -> None:
+
+class ConversationSessions:
+    """Conversation-hash → session id: in PostgreSQL when a database URL is given (shared by every
+    worker on it), else in SQLite when a path is given (survives restarts), else in memory."""
+
+    def __init__(
+        self, path: Path | None = None, max_memory: int = 50_000, database_url: str | None = None
+    ) -> None:
         self._lock = threading.Lock()
         self._memory: OrderedDict[str, str] = OrderedDict()
         self._max = max_memory
         self._db: sqlite3.Connection | None = None
+        self._pg: Any = None
+        if database_url:
+            from psycopg_pool import ConnectionPool
+
+            self._pg = ConnectionPool(
+                database_url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True, name="matjip-oa"
+            )
+            with self._pg.connection() as conn:
+                conn.execute(_PG_CREATE)
+            path = None
         if path is not None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +95,11 @@ class ConversationSessions:
             if key in self._memory:
                 self._memory.move_to_end(key)
                 return self._memory[key]
+            if self._pg is not None:
+                with self._pg.connection() as conn:
+                    found = conn.execute(_PG_GET, {"key": key}).fetchone()
+                if found:
+                    return str(found[0])
             if self._db is not None:
                 row = self._db.execute(
                     "SELECT session_id FROM conversations WHERE key = ?", (key,)
@@ -85,6 +114,9 @@ class ConversationSessions:
             self._memory.move_to_end(key)
             while len(self._memory) > self._max:
                 self._memory.popitem(last=False)
+            if self._pg is not None:
+                with self._pg.connection() as conn:
+                    conn.execute(_PG_PUT, {"key": key, "sid": session_id})
             if self._db is not None:
                 try:
                     self._db.execute(
@@ -97,6 +129,9 @@ class ConversationSessions:
 
     def close(self) -> None:
         with self._lock:
+            if self._pg is not None:
+                self._pg.close()
+                self._pg = None
             if self._db is not None:
                 self._db.close()
                 self._db = None
