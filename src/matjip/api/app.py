@@ -52,7 +52,7 @@ from matjip.settings import Settings, secret
 log = logging.getLogger("matjip.api")
 
 STATIC_DIR = Path(__file__).parent / "static"
-_SECRET_FIELD = re.compile(r"(api_key|token|secret|password)", re.I)
+_SECRET_FIELD = re.compile(r"(api_key|token|secret|password|database_url)", re.I)
 
 DESCRIPTION = """\
 맛집 검색·질의응답 에이전트 API (Korean restaurant search and Q&A).
@@ -146,12 +146,17 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
         if _SECRET_FIELD.search(name):
             value = getattr(settings, name)
             register_secret(value.get_secret_value() if hasattr(value, "get_secret_value") else value)
+    database_url = secret(settings.database_url)
+    if database_url:  # the password alone too (a driver error may quote it without the URL)
+        from urllib.parse import urlsplit
+
+        register_secret(urlsplit(database_url).password)
     sessions_db = settings.data_dir / "openai_conversations.sqlite" if settings.data_dir.exists() else None
     state = ApiState(
         settings=settings,
         agent=agent,
         runner=TurnRunner(max_workers=min(32, (os.cpu_count() or 1) + 4)),
-        conversations=ConversationSessions(sessions_db, database_url=secret(settings.database_url)),
+        conversations=ConversationSessions(sessions_db, database_url=database_url),
     )
 
     @asynccontextmanager
