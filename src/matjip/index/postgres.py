@@ -68,6 +68,7 @@ from matjip.index.request import SearchHit, SearchRequest, SearchResponse
 from matjip.settings import Settings, secret
 
 BACKEND_NAME = "postgres"
+DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 MARGIN = 32  # extra rows read past a cut, re-ordered here exactly
 COPY_BATCH = 1000
 K1 = np.float32(1.2)
@@ -255,6 +256,8 @@ class PostgresIndex:
         self.load_seconds: float | None = None
         self._stats: tuple[int, int] | None = None
         self._lock = threading.Lock()
+        self._df_version = ""
+        self._df: dict[str, int] = {}
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         size = pool_size or settings.database_pool_size
         self.pool = ConnectionPool(
@@ -392,11 +395,12 @@ class PostgresIndex:
         self._stats = None
         return len(found)
 
-    def _require(self, conn: Any) -> tuple[int, int]:
+    def _require(self, conn: Any) -> tuple[int, int, str]:
+        """Documents, BM25 tokens, and the index version (the time of the last write)."""
         meta = self._meta(conn)
         if meta is None:
             raise IndexNotBuiltError("no search index in the database; build it first (matjip ingest)")
-        return int(meta[2]), int(meta[3])
+        return int(meta[2]), int(meta[3]), str(meta[5])
 
     def warm(self) -> None:
         query_terms("맛집 데이트")
@@ -452,14 +456,14 @@ class PostgresIndex:
     def search(self, req: SearchRequest, mode: SearchMode = "hybrid") -> SearchResponse:
         started = time.perf_counter()
         with self.pool.connection() as conn:
-            docs_n, tokens = self._require(conn)
+            docs_n, tokens, version = self._require(conn)
             params, names = self._filters(conn, req)
             total = 0
             hits: list[SearchHit] = []
             if names is not None:
                 total = int(self._run(conn, pg_sql.compose("count", names), params)[0][0])
                 if total:
-                    hits = self._rank(conn, req, params, names, total, mode, docs_n, tokens)
+                    hits = self._rank(conn, req, params, names, total, mode, (docs_n, tokens, version))
         return SearchResponse(
             hits=hits,
             total_candidates=total,
@@ -582,11 +586,11 @@ class PostgresIndex:
         terms: list[str],
         params: dict[str, Any],
         names: list[str],
-        docs_n: int,
-        tokens: int,
+        stats: tuple[int, int, str],
     ) -> tuple[npt.NDArray[np.int64], FloatArray]:
         """The best ``bm25_depth`` BM25 hits inside the candidates, tantivy's scores, best first."""
-        df = {str(t): int(n) for t, n in self._run(conn, pg_sql.DOC_FREQ, {"terms": terms})}
+        docs_n, tokens, version = stats
+        df = self._doc_freq(conn, terms, version)
         n = max(1, docs_n)
         weights = {t: idf(df.get(t, 0), n) * (np.float32(1.0) + K1) for t in terms}
         avg = np.float32(tokens) / np.float32(n)
@@ -619,6 +623,23 @@ class PostgresIndex:
             scores[i] = total
         order = np.lexsort((seqs, -scores.astype(np.float64)))[: self.bm25_depth]
         return seqs[order], scores[order].astype(np.float64)
+
+    def _doc_freq(self, conn: Any, terms: list[str], version: str) -> dict[str, int]:
+        """Documents holding each term, cached per index version (any write starts a new one)."""
+        with self._lock:
+            if self._df_version != version:
+                self._df_version, self._df = version, {}
+            missing = [t for t in terms if t not in self._df]
+        if missing:
+            found = {str(t): int(n) for t, n in self._run(conn, pg_sql.DOC_FREQ, {"terms": missing})}
+            with self._lock:
+                if self._df_version == version:
+                    if len(self._df) > DF_CACHE:
+                        self._df = {}
+                    self._df.update(found)
+            return {t: (found[t] if t in found else self._df.get(t, 0)) for t in terms}
+        with self._lock:
+            return {t: self._df.get(t, 0) for t in terms}
 
     def _vector(
         self, conn: Any, qv: npt.NDArray[np.float32], params: dict[str, Any], names: list[str]
@@ -657,8 +678,7 @@ class PostgresIndex:
         names: list[str],
         total: int,
         mode: SearchMode,
-        docs_n: int,
-        tokens: int,
+        stats: tuple[int, int, str],
     ) -> list[SearchHit]:
         k = min(req.k, total)
         terms = query_terms(req.text) if req.text and mode != "vector" else []
@@ -675,13 +695,13 @@ class PostgresIndex:
             d = self._dist(req, [r[2] for r in rows], [r[3] for r in rows])
             chosen = [int(s) for s in seqs[np.lexsort((seqs, -prior, d))[:k]].tolist()]
             if terms:
-                b_rows, b_scores = self._bm25(conn, terms, params, names, docs_n, tokens)
+                b_rows, b_scores = self._bm25(conn, terms, params, names, stats)
                 bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
         elif terms or qv is not None:
             lists: list[fusion.Ranked] = []
             weights: list[float] = []
             if terms:
-                b_rows, b_scores = self._bm25(conn, terms, params, names, docs_n, tokens)
+                b_rows, b_scores = self._bm25(conn, terms, params, names, stats)
                 bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
                 lists.append((b_rows, b_scores))
                 weights.append(self.settings.weight_bm25)
