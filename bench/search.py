@@ -336,7 +336,7 @@ def start_pg(work: Path) -> Any:
 
     directory = work / "pg"
     shutil.rmtree(directory, ignore_errors=True)
-    return pgserver.start(directory)
+    return pgserver.start(directory, shared_buffers="1GB")  # a served database keeps its pages cached
 
 
 def build_pg(url: str, docs: Sequence[Restaurant], embedder_name: str) -> dict[str, Any]:
