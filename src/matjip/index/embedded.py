@@ -1273,7 +1273,15 @@ class EmbeddedIndex:
         else:
             sims = np.einsum("ij,j->i", np.take(s.vectors, idx, axis=0), qv).astype(np.float64)
         depth = min(VECTOR_DEPTH, len(idx))
-        top = np.argpartition(-sims, depth - 1)[:depth] if depth < len(idx) else np.arange(len(idx))
+        if depth < len(idx):
+            # the best `depth`; ties at the cut go to the lowest rows (idx is ascending), so the
+            # list is a function of the scores alone (argpartition alone picks ties arbitrarily)
+            kth = np.partition(-sims, depth - 1)[depth - 1]
+            above = np.flatnonzero(-sims < kth)
+            ties = np.flatnonzero(-sims == kth)
+            top = np.concatenate([above, ties[: depth - len(above)]])
+        else:
+            top = np.arange(len(idx))
         top = top[np.lexsort((idx[top], -sims[top]))]
         return idx[top], sims[top]
 
