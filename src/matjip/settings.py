@@ -61,6 +61,12 @@ class Settings(BaseSettings):
     # weights of the BM25 and vector lists, used by both fusions (and by SearchHit.score)
     weight_bm25: float = Field(0.5, ge=0.0, le=1.0)
     weight_vector: float = Field(0.5, ge=0.0, le=1.0)
+    # where the search index lives: the embedded files (default) or a PostgreSQL database
+    backend: Literal["embedded", "postgres"] = "embedded"
+    database_url: SecretStr | None = Field(
+        None, description="PostgreSQL URL (postgresql://user:pass@host:5432/db) for backend=postgres."
+    )
+    database_pool_size: int = Field(4, ge=1, le=64, description="Connections in the PostgreSQL pool.")
 
     # agent
     default_k: int = 3

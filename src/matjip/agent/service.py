@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -111,7 +112,10 @@ class Agent:
         self.settings = settings
         self.resources = resources or load_resources(settings)
         self._checkpointer: Any = None
-        if persist:
+        self._pool: Any = None
+        if persist and settings.database_url is not None:
+            self._checkpointer = self._postgres_checkpointer(settings)
+        elif persist:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
             settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -127,6 +131,33 @@ class Agent:
         self.retention.prune()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+
+    def _postgres_checkpointer(self, settings: Settings) -> Any:
+        """Sessions in PostgreSQL (``MATJIP_DATABASE_URL``): every worker on that database can
+        continue every session."""
+        try:
+            from langgraph.checkpoint.postgres import PostgresSaver
+            from psycopg.rows import dict_row
+            from psycopg_pool import ConnectionPool
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            from matjip.errors import ConfigurationError
+
+            raise ConfigurationError(
+                "sessions in PostgreSQL need: pip install 'matjip[postgres]' (langgraph-checkpoint-postgres)"
+            ) from e
+        from matjip.settings import secret
+
+        self._pool = ConnectionPool(
+            secret(settings.database_url) or "",
+            min_size=1,
+            max_size=settings.database_pool_size,
+            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+            open=True,
+            name="matjip-sessions",
+        )
+        saver = PostgresSaver(self._pool, serde=checkpoint_serializer())
+        saver.setup()  # LangGraph's own migrations (idempotent)
+        return saver
 
     def warm(self) -> None:
         """Load Kiwi and prime caches so the first real turn is as fast as the rest."""
@@ -159,7 +190,8 @@ class Agent:
             "gps": location,
             "now": now.isoformat() if now else None,
         }
-        with self._lock(sid):
+        pin = getattr(self.resources.index, "pinned", None)  # one index version per turn
+        with self._lock(sid), pin() if callable(pin) else nullcontext():
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
             final = cast(AgentState, dict(self.graph.get_state(config).values or {}))

@@ -45,7 +45,13 @@ from matjip.api.schemas import OAChatCompletion
 from matjip.api.sessions import ConversationSessions
 from matjip.api.state import ApiState
 from matjip.errors import ProblemError
-from matjip.settings import Settings, install_log_redaction, register_settings_secrets
+from matjip.settings import (
+    Settings,
+    install_log_redaction,
+    register_secret,
+    register_settings_secrets,
+    secret,
+)
 
 log = logging.getLogger("matjip.api")
 
@@ -176,6 +182,11 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     settings = settings or Settings()
     register_settings_secrets(settings)
     install_log_redaction()
+    database_url = secret(settings.database_url)
+    if database_url:  # the password alone too (a driver error may quote it without the URL)
+        from urllib.parse import urlsplit
+
+        register_secret(urlsplit(database_url).password)
     sessions_db = settings.data_dir / "openai_conversations.sqlite" if settings.data_dir.exists() else None
     state = ApiState(
         settings=settings,
@@ -185,7 +196,7 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
             max_workers=settings.turn_workers
             + (settings.llm_max_concurrency if settings.llm_provider != "none" else 0)
         ),
-        conversations=ConversationSessions(sessions_db),
+        conversations=ConversationSessions(sessions_db, database_url=database_url),
     )
 
     @asynccontextmanager

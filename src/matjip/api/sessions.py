@@ -32,6 +32,7 @@ import threading
 import uuid
 from collections import OrderedDict, deque
 from pathlib import Path
+from typing import Any
 
 SESSION_HEADER = "X-Matjip-Session"
 _ISSUED = re.compile(r"^oa-(?:([0-9a-f]{12})-)?(?:u-|h-)?[0-9a-f]{32}$")
@@ -81,15 +82,44 @@ def echoed_session(header: str | None, namespace: str) -> str | None:
     return header.strip()
 
 
-class ConversationSessions:
-    """Conversation-hash → pool of session ids, in SQLite when a path is given (survives restarts),
-    else in memory."""
+_PG_CREATE = (
+    "CREATE TABLE IF NOT EXISTS matjip_conversation_pool "
+    "(seq bigserial PRIMARY KEY, key text NOT NULL, session_id text NOT NULL)"
+)
+_PG_INDEX = "CREATE INDEX IF NOT EXISTS matjip_conversation_pool_key ON matjip_conversation_pool (key)"
+_PG_TAKE = (
+    "DELETE FROM matjip_conversation_pool WHERE seq = (SELECT seq FROM matjip_conversation_pool "
+    "WHERE key = %(key)s ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING session_id"
+)
+_PG_PUT = (
+    "INSERT INTO matjip_conversation_pool (key, session_id) SELECT %(key)s, %(sid)s WHERE NOT EXISTS "
+    "(SELECT 1 FROM matjip_conversation_pool WHERE key = %(key)s AND session_id = %(sid)s)"
+)
 
-    def __init__(self, path: Path | None = None, max_memory: int = 50_000) -> None:
+
+class ConversationSessions:
+    """Conversation-hash → pool of session ids: in PostgreSQL when a database URL is given (shared
+    by every worker on it), else in SQLite when a path is given (survives restarts), else in memory.
+    Each remembered history continues exactly one request (it is taken from the pool)."""
+
+    def __init__(
+        self, path: Path | None = None, max_memory: int = 50_000, database_url: str | None = None
+    ) -> None:
         self._lock = threading.Lock()
         self._memory: OrderedDict[str, deque[str]] = OrderedDict()
         self._max = max_memory
         self._db: sqlite3.Connection | None = None
+        self._pg: Any = None
+        if database_url:
+            from psycopg_pool import ConnectionPool
+
+            self._pg = ConnectionPool(
+                database_url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True, name="matjip-oa"
+            )
+            with self._pg.connection() as conn:
+                conn.execute(_PG_CREATE)
+                conn.execute(_PG_INDEX)
+            path = None
         if path is not None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -121,6 +151,10 @@ class ConversationSessions:
         self._put(conversation_key(history, namespace), session_id)
 
     def _take(self, key: str) -> str | None:
+        if self._pg is not None:  # shared by the workers: the database is the only pool
+            with self._pg.connection() as conn:
+                row = conn.execute(_PG_TAKE, {"key": key}).fetchone()
+            return str(row[0]) if row else None
         with self._lock:
             pool = self._memory.get(key)
             if pool:
@@ -157,6 +191,10 @@ class ConversationSessions:
             pass
 
     def _put(self, key: str, session_id: str) -> None:
+        if self._pg is not None:
+            with self._pg.connection() as conn:
+                conn.execute(_PG_PUT, {"key": key, "sid": session_id})
+            return
         with self._lock:
             pool = self._memory.setdefault(key, deque())
             if session_id in pool:
@@ -176,6 +214,9 @@ class ConversationSessions:
 
     def close(self) -> None:
         with self._lock:
+            if self._pg is not None:
+                self._pg.close()
+                self._pg = None
             if self._db is not None:
                 self._db.close()
                 self._db = None

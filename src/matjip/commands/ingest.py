@@ -14,7 +14,7 @@ from rich.table import Table
 from matjip.settings import DEMO_DATA, Settings
 
 if TYPE_CHECKING:
-    from matjip.index.embedded import EmbeddedIndex
+    from matjip.index import AnyIndex
 
 
 def run_ingest(
@@ -98,7 +98,7 @@ def run_ingest(
     store.close()
 
 
-def ensure_index(settings: Settings) -> EmbeddedIndex:
+def ensure_index(settings: Settings) -> AnyIndex:
     """Before answering: return the index, building it first when it is missing or stale
     (a fresh machine ingests the embedded demo data)."""
     from matjip.commands.index import build_progress, print_result, rebuild_notice

@@ -10,24 +10,34 @@ Entry points (imports are deferred so ``import matjip.index`` stays cheap)::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from matjip.documents import Restaurant
     from matjip.index.embedded import BuildProgress, EmbeddedIndex
+    from matjip.index.postgres import PostgresIndex
     from matjip.settings import Settings
 
+    AnyIndex: TypeAlias = EmbeddedIndex | PostgresIndex
 
-def open_index(settings: Settings) -> EmbeddedIndex:
-    """Load the index in ``settings.index_dir`` with the embedder ``settings.embedder``.
+
+def open_index(settings: Settings) -> AnyIndex:
+    """Load the index of ``settings.backend`` (the files in ``settings.index_dir``, or the database
+    at ``settings.database_url``) with the embedder ``settings.embedder``.
 
     Raises :class:`matjip.errors.IndexNotBuiltError` when there is none and
     :class:`matjip.errors.EmbedderMismatchError` when it was built with another embedder.
     """
     from matjip.index.embed import get_embedder
+
+    embedder = get_embedder(settings.embedder, settings)
+    if settings.backend == "postgres":
+        from matjip.index.postgres import PostgresIndex, database_url
+
+        return PostgresIndex(database_url(settings), embedder, settings).load()
     from matjip.index.embedded import EmbeddedIndex
 
-    return EmbeddedIndex(settings.index_dir, get_embedder(settings.embedder, settings), settings).load()
+    return EmbeddedIndex(settings.index_dir, embedder, settings).load()
 
 
 def build_index(
@@ -36,12 +46,17 @@ def build_index(
     progress: BuildProgress | None = None,
     *,
     state: dict[str, Any] | None = None,
-) -> EmbeddedIndex:
-    """(Re)build the index in ``settings.index_dir`` from ``docs`` and return it loaded."""
+) -> AnyIndex:
+    """(Re)build the index of ``settings.backend`` from ``docs`` and return it loaded."""
     from matjip.index.embed import get_embedder
-    from matjip.index.embedded import EmbeddedIndex
 
     embedder = get_embedder(settings.embedder, settings)
+    if settings.backend == "postgres":
+        from matjip.index.postgres import PostgresIndex, database_url
+
+        return PostgresIndex(database_url(settings), embedder, settings).build(docs, progress)
+    from matjip.index.embedded import EmbeddedIndex
+
     return EmbeddedIndex(settings.index_dir, embedder, settings).build(docs, progress, state=state)
 
 

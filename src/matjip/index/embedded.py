@@ -58,6 +58,8 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -564,6 +566,10 @@ def _dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+_PINNED: ContextVar[tuple[int, _Snapshot] | None] = ContextVar("matjip_pinned_snapshot", default=None)
+"""The snapshot a turn reads (:meth:`EmbeddedIndex.pinned`), with the index it belongs to."""
+
+
 class EmbeddedIndex:
     """The default search backend: one directory, loaded into the process.
 
@@ -792,7 +798,21 @@ class EmbeddedIndex:
             )
         return snap
 
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Every search and lookup inside (one agent turn, in this context) reads one version,
+        even when another process switches the index meanwhile: a turn never mixes two versions."""
+        snap = self._require()
+        token = _PINNED.set((id(self), snap))
+        try:
+            yield
+        finally:
+            _PINNED.reset(token)
+
     def _require(self) -> _Snapshot:
+        pinned = _PINNED.get()
+        if pinned is not None and pinned[0] == id(self):
+            return pinned[1]
         snap = self._snap
         if snap is None:
             if self.exists(self.directory):
@@ -1364,7 +1384,15 @@ class EmbeddedIndex:
         else:
             sims = np.einsum("ij,j->i", np.take(s.vectors, idx, axis=0), qv).astype(np.float64)
         depth = min(VECTOR_DEPTH, len(idx))
-        top = np.argpartition(-sims, depth - 1)[:depth] if depth < len(idx) else np.arange(len(idx))
+        if depth < len(idx):
+            # the best `depth`; ties at the cut go to the lowest rows (idx is ascending), so the
+            # list is a function of the scores alone (argpartition alone picks ties arbitrarily)
+            kth = np.partition(-sims, depth - 1)[depth - 1]
+            above = np.flatnonzero(-sims < kth)
+            ties = np.flatnonzero(-sims == kth)
+            top = np.concatenate([above, ties[: depth - len(above)]])
+        else:
+            top = np.arange(len(idx))
         top = top[np.lexsort((idx[top], -sims[top]))]
         return idx[top], sims[top]
 

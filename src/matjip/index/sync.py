@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Literal
 from matjip.errors import IndexNotBuiltError, SearchIndexError
 
 if TYPE_CHECKING:
-    from matjip.index.embedded import BuildProgress, EmbeddedIndex
+    from matjip.index import AnyIndex
+    from matjip.index.embedded import BuildProgress
     from matjip.ingest.store import DocumentStore
     from matjip.settings import Settings
 
@@ -35,12 +36,20 @@ Notice = Callable[[str], None]
 class SyncResult:
     """What :func:`update_index` or :func:`ensure_index` did, and the index it left."""
 
-    index: EmbeddedIndex
+    index: AnyIndex
     action: Literal["rebuilt", "updated", "current", "opened"]
     upserted: int = 0  # documents written by an update
 
 
 def state_path(settings: Settings) -> Path:
+    """Which store version the index holds (per backend: the files, or the database)."""
+    if settings.backend == "postgres":
+        import hashlib
+
+        from matjip.settings import secret
+
+        key = hashlib.sha1((secret(settings.database_url) or "").encode()).hexdigest()[:16]
+        return settings.index_dir / f"store_state.postgres-{key}.json"
     return settings.index_dir / "store_state.json"
 
 
@@ -59,16 +68,20 @@ def store_state(store: DocumentStore) -> dict[str, int]:
 def write_state(settings: Settings, store: DocumentStore) -> None:
     """Record that the index now holds the store's current version (atomically)."""
     path = state_path(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(store_state(store)))
     os.replace(tmp, path)
 
 
-def rebuild(settings: Settings, store: DocumentStore, progress: BuildProgress | None = None) -> EmbeddedIndex:
+def rebuild(settings: Settings, store: DocumentStore, progress: BuildProgress | None = None) -> AnyIndex:
     """Build the index from every document of ``store``; the new version records the store version."""
     from matjip.index import build_index
 
-    return build_index(settings, list(store.iter_documents()), progress, state=store_state(store))
+    index = build_index(settings, list(store.iter_documents()), progress, state=store_state(store))
+    if settings.backend == "postgres":  # the embedded index keeps its state in its own version
+        write_state(settings, store)
+    return index
 
 
 def _notice_unusable(exc: SearchIndexError, on_rebuild: Notice | None) -> None:
@@ -96,8 +109,14 @@ def update_index(
     if since == store.version:
         return SyncResult(index, "current")
     changed = list(store.iter_documents(since_version=since))
-    n = index.upsert(changed, state=store_state(store))
-    if not n:
+    from matjip.index.embedded import EmbeddedIndex
+
+    if isinstance(index, EmbeddedIndex):
+        n = index.upsert(changed, state=store_state(store))
+        if not n:
+            write_state(settings, store)
+    else:  # PostgreSQL: the rows are written in one transaction, then the state
+        n = index.upsert(changed)
         write_state(settings, store)
     return SyncResult(index, "updated", n)
 

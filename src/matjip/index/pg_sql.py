@@ -1,0 +1,247 @@
+"""The whitelist of SQL the PostgreSQL backend may run (seed 004's templates).
+
+Every statement the backend executes is one of the constant strings below, or a query template
+completed with constant filter clauses from :data:`FILTERS`, chosen by *which* request fields are
+present — never by their values. Every value travels as a bound parameter (``%(name)s``; psycopg
+sends them apart from the statement text, extended query protocol). :func:`compose` is the only
+place a statement is assembled, and it only concatenates members of this module.
+
+Migrations are append-only: a database at version n gets migrations n+1… in order, each in its
+own transaction under an advisory lock (several workers may start at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+MIGRATION_LOCK = 7_404_015  # pg_advisory_xact_lock key shared by every matjip process
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
+    """
+    CREATE EXTENSION IF NOT EXISTS cube;
+    CREATE EXTENSION IF NOT EXISTS earthdistance;
+    CREATE EXTENSION IF NOT EXISTS vector;
+    CREATE SEQUENCE matjip_docs_seq;
+    CREATE TABLE matjip_docs (
+        place_id text PRIMARY KEY,
+        seq bigint NOT NULL UNIQUE DEFAULT nextval('matjip_docs_seq'),
+        doc text NOT NULL,
+        lat double precision,
+        lon double precision,
+        cuisine_key text NOT NULL,
+        sub_key text NOT NULL,
+        conv_keys text[] NOT NULL,
+        kind_keys text[] NOT NULL,
+        title text NOT NULL,
+        title_key text NOT NULL,
+        title_words text[] NOT NULL,
+        title_prefixes text[] NOT NULL,
+        menu_text text NOT NULL,
+        addr_text text NOT NULL,
+        prices bigint[] NOT NULL,
+        price_count integer NOT NULL,
+        hours_known boolean NOT NULL,
+        open_minutes int4multirange NOT NULL,
+        prior real NOT NULL,
+        terms text[] NOT NULL,
+        tf integer[] NOT NULL,
+        doc_len integer NOT NULL,
+        fieldnorm integer NOT NULL,
+        embedding vector NOT NULL
+    );
+    CREATE INDEX matjip_docs_earth ON matjip_docs USING gist (ll_to_earth(lat, lon))
+        WHERE lat IS NOT NULL AND lon IS NOT NULL;
+    CREATE INDEX matjip_docs_terms ON matjip_docs USING gin (terms);
+    CREATE INDEX matjip_docs_conv ON matjip_docs USING gin (conv_keys);
+    CREATE INDEX matjip_docs_kind ON matjip_docs USING gin (kind_keys);
+    CREATE INDEX matjip_docs_cuisine ON matjip_docs (cuisine_key);
+    CREATE TABLE matjip_index_meta (
+        id integer PRIMARY KEY CHECK (id = 1),
+        embedder text NOT NULL,
+        dim integer NOT NULL,
+        documents bigint NOT NULL DEFAULT 0,
+        tokens bigint NOT NULL DEFAULT 0,
+        built_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        build_seconds double precision
+    );
+    CREATE TABLE matjip_embedder_files (
+        path text PRIMARY KEY,
+        data bytea NOT NULL
+    );
+    """,
+)
+
+CREATE_VERSION_TABLE = (
+    "CREATE TABLE IF NOT EXISTS matjip_schema (version integer PRIMARY KEY, applied_at timestamptz "
+    "NOT NULL DEFAULT now())"
+)
+LOCK_MIGRATIONS = "SELECT pg_advisory_xact_lock(%(key)s)"
+SCHEMA_VERSION = "SELECT coalesce(max(version), 0) FROM matjip_schema"
+RECORD_VERSION = "INSERT INTO matjip_schema (version) VALUES (%(version)s)"
+
+DOC_COLUMNS = (
+    "place_id",
+    "doc",
+    "lat",
+    "lon",
+    "cuisine_key",
+    "sub_key",
+    "conv_keys",
+    "kind_keys",
+    "title",
+    "title_key",
+    "title_words",
+    "title_prefixes",
+    "menu_text",
+    "addr_text",
+    "prices",
+    "price_count",
+    "hours_known",
+    "open_minutes",
+    "prior",
+    "terms",
+    "tf",
+    "doc_len",
+    "fieldnorm",
+    "embedding",
+)
+COPY_DOCS = f"COPY matjip_docs ({', '.join(DOC_COLUMNS)}) FROM STDIN"
+TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta"
+RESET_SEQ = "ALTER SEQUENCE matjip_docs_seq RESTART WITH 1"
+DELETE_DOCS = "DELETE FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[])"
+SAVE_META = (
+    "INSERT INTO matjip_index_meta (id, embedder, dim, build_seconds) VALUES (1, %(embedder)s, %(dim)s, "
+    "%(build_seconds)s) ON CONFLICT (id) DO UPDATE SET embedder = excluded.embedder, dim = excluded.dim, "
+    "build_seconds = excluded.build_seconds, built_at = now(), updated_at = now()"
+)
+REFRESH_COUNTS = (
+    "UPDATE matjip_index_meta SET documents = s.n, tokens = s.t, updated_at = now() "
+    "FROM (SELECT count(*) AS n, coalesce(sum(doc_len), 0) AS t FROM matjip_docs) s WHERE id = 1"
+)
+SAVE_FILE = "INSERT INTO matjip_embedder_files (path, data) VALUES (%(path)s, %(data)s)"
+READ_META = (
+    "SELECT embedder, dim, documents, tokens, built_at, updated_at, build_seconds FROM matjip_index_meta "
+    "WHERE id = 1"
+)
+READ_FILES = "SELECT path, data FROM matjip_embedder_files ORDER BY path"
+GET_DOC = "SELECT doc FROM matjip_docs WHERE place_id = %(id)s"
+ALL_IDS = "SELECT place_id FROM matjip_docs ORDER BY seq"
+EXISTING_IDS = "SELECT place_id FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[])"
+STATS = (
+    "SELECT count(*), count(lat), count(*) FILTER (WHERE hours_known), count(*) FILTER (WHERE price_count > 0), "
+    "count(DISTINCT sub_key) FILTER (WHERE sub_key <> ''), pg_total_relation_size('matjip_docs') FROM matjip_docs"
+)
+CUISINE_COUNTS = (
+    "SELECT cuisine_key, min(doc::jsonb ->> 'cuisine'), count(*) FROM matjip_docs GROUP BY 1 ORDER BY 1"
+)
+CONVENIENCE_VALUES = "SELECT count(DISTINCT c) FROM matjip_docs, unnest(conv_keys) c"
+COORDINATES = "SELECT seq, lat, lon FROM matjip_docs WHERE lat IS NOT NULL AND lon IS NOT NULL"
+DOC_FREQ = (
+    "SELECT q.t, (SELECT count(*) FROM matjip_docs d WHERE d.terms @> ARRAY[q.t]) "
+    "FROM unnest(%(terms)s::text[]) AS q(t)"
+)
+
+_HAVERSINE = (
+    "(2 * 6371008.8 * asin(least(1.0, sqrt(power(sin((radians(d.lat) - radians(%(geo_lat)s)) / 2), 2) "
+    "+ cos(radians(%(geo_lat)s)) * cos(radians(d.lat)) * power(sin((radians(d.lon) - radians(%(geo_lon)s)) / 2), 2)))))"
+)
+
+# one clause per request field; the names are the keys SearchRequest fields map to
+FILTERS: dict[str, str] = {
+    "geo": (
+        "(d.lat IS NOT NULL AND d.lon IS NOT NULL "
+        "AND earth_box(ll_to_earth(%(geo_lat)s, %(geo_lon)s), %(geo_box)s) @> ll_to_earth(d.lat, d.lon) "
+        f"AND {_HAVERSINE} <= %(geo_radius)s)"
+    ),
+    "region": (
+        "(EXISTS (SELECT 1 FROM unnest(%(region_needles)s::text[]) AS n(v) WHERE strpos(d.addr_text, n.v) > 0) "
+        "OR d.seq = ANY(%(region_seqs)s::bigint[]))"
+    ),
+    "cuisine": "d.cuisine_key = ANY(%(cuisine)s::text[])",
+    "sub_category": (
+        "(d.sub_key <> '' AND EXISTS (SELECT 1 FROM unnest(%(sub_category)s::text[]) AS s(v) "
+        "WHERE strpos(d.sub_key, s.v) > 0))"
+    ),
+    "menu": (
+        "(d.menu_text <> '' AND NOT EXISTS (SELECT 1 FROM unnest(%(menu)s::text[]) AS m(v) "
+        "WHERE strpos(d.menu_text, m.v) = 0))"
+    ),
+    "kind": "d.kind_keys && %(kind)s::text[]",
+    "exclude_kind": "NOT (d.kind_keys && %(exclude_kind)s::text[])",
+    "exclude_cuisine": "d.cuisine_key <> ALL(%(exclude_cuisine)s::text[])",
+    "exclude_menu": (
+        "NOT (d.menu_text <> '' AND EXISTS (SELECT 1 FROM unnest(%(exclude_menu)s::text[]) AS m(v) "
+        "WHERE strpos(d.menu_text, m.v) > 0))"
+    ),
+    "exclude_title": (
+        "NOT EXISTS (SELECT 1 FROM unnest(%(exclude_title)s::text[]) AS x(v) WHERE strpos(d.title_key, x.v) > 0)"
+    ),
+    "convenience": "d.conv_keys @> %(convenience)s::text[]",
+    "title": (
+        "(d.title_key <> '' AND (%(title_key)s = ANY(d.title_prefixes) "
+        "OR (left(d.title_key, %(title_len)s) = %(title_key)s "
+        "AND char_length(d.title_key) - %(title_len)s BETWEEN 1 AND %(title_branch)s "
+        "AND right(d.title_key, 1) = ANY(%(title_suffixes)s::text[])) "
+        "OR d.title_words @> %(title_words)s::text[]))"
+    ),
+    "price": "EXISTS (SELECT 1 FROM unnest(d.prices) AS p(v) WHERE p.v BETWEEN %(price_low)s AND %(price_high)s)",
+    "open_at": (
+        "((d.hours_known AND EXISTS (SELECT 1 FROM unnest(%(open_minutes)s::integer[]) AS i(v) "
+        "WHERE d.open_minutes @> i.v)) OR (%(open_unknown)s AND NOT d.hours_known))"
+    ),
+    "exclude_ids": "d.place_id <> ALL(%(exclude_ids)s::text[])",
+    # not a request field: the rows already chosen (filling a ranking up by prior)
+    "not_chosen": "d.seq <> ALL(%(chosen)s::bigint[])",
+    # not a request field: BM25 needs a term in common
+    "terms": "d.terms && %(terms)s::text[]",
+}
+FILTER_ORDER = tuple(FILTERS)
+
+_DIST = f"CASE WHEN %(geo_on)s THEN {_HAVERSINE} END"
+
+# query templates; {where} is the AND of the chosen FILTERS clauses
+QUERIES: dict[str, str] = {
+    "count": "SELECT count(*) FROM matjip_docs d WHERE {where}",
+    "bm25": (
+        "SELECT d.seq, d.terms, d.tf, d.fieldnorm FROM matjip_docs d "
+        "CROSS JOIN LATERAL (SELECT sum(q.w * t.tf / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.fieldnorm / %(avgdl)s))) "
+        "AS score FROM unnest(d.terms, d.tf) AS t(term, tf) JOIN unnest(%(terms)s::text[], %(weights)s::float8[]) "
+        "AS q(term, w) ON q.term = t.term) s "
+        "WHERE {where} ORDER BY s.score DESC, d.seq LIMIT %(limit)s"
+    ),
+    "vector": (
+        "SELECT d.seq, d.embedding::real[] FROM matjip_docs d WHERE {where} "
+        "ORDER BY d.embedding <#> %(qv)s::real[]::vector, d.seq LIMIT %(limit)s"
+    ),
+    "prior": (
+        "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_docs d WHERE {where} "
+        f"ORDER BY d.prior::float8 + CASE WHEN d.title_key = %(boost_key)s THEN 10 ELSE 0 END DESC, "
+        f"{_DIST}, d.seq LIMIT %(limit)s"
+    ),
+    "distance": (
+        f"SELECT d.seq, d.prior, d.lat, d.lon FROM matjip_docs d WHERE {{where}} ORDER BY {_DIST}, d.prior DESC, d.seq "
+        "LIMIT %(limit)s"
+    ),
+    "rows": (
+        "SELECT d.seq, d.doc, d.terms, d.embedding::real[], d.lat, d.lon, d.prior FROM matjip_docs d "
+        "WHERE d.seq = ANY(%(seqs)s::bigint[])"
+    ),
+    "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_docs d WHERE d.seq = ANY(%(seqs)s::bigint[])",
+}
+
+
+def compose(template: str, filters: Sequence[str]) -> str:
+    """The statement for ``template`` with the named filter clauses (always in a fixed order)."""
+    chosen = [FILTERS[name] for name in FILTER_ORDER if name in filters]
+    return QUERIES[template].format(where=" AND ".join(chosen) if chosen else "TRUE")
+
+
+def all_statements() -> set[str]:
+    """Every constant statement (templates need :func:`compose`); for tests."""
+    return {
+        v
+        for k, v in globals().items()
+        if k.isupper() and isinstance(v, str) and k not in {"_HAVERSINE", "_DIST"} and not k.startswith("_")
+    }

@@ -1,0 +1,138 @@
+"""Several workers on one database: two ``matjip serve`` processes, each with its own data
+directory, share the PostgreSQL index and sessions, so a conversation started on one continues
+on the other (the LangGraph Postgres checkpointer; the OpenAI endpoint's conversation map too)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from conftest import write_sample
+from fixtures.pgserver import PgServer, free_port
+from matjip.cli import cli
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+
+def _serve(data_dir: Path, url: str, cwd: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "MATJIP_DATA_DIR": str(data_dir),
+        "MATJIP_BACKEND": "postgres",
+        "MATJIP_DATABASE_URL": url,
+        "MATJIP_EMBEDDER": "hash",
+    }
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "matjip"), "serve", "--port", str(port), "--no-access-log"],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _wait_up(proc: subprocess.Popen[bytes], base: str) -> None:
+    for _ in range(600):  # a wait for start-up (Kiwi, the NLU vocabulary), not a timed assertion
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited with {proc.returncode}")
+        try:
+            if httpx.get(base + "/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise AssertionError("server did not come up")
+
+
+@pytest.fixture(scope="module")
+def two_workers(
+    pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str, str]]:
+    url = pg_server.database("workers")
+    root = tmp_path_factory.mktemp("workers")
+    sample = root / "sample.jsonl"
+    write_sample(sample, every=10)
+    a, b = root / "a", root / "b"
+    env = {"MATJIP_DATA_DIR": str(a), "MATJIP_DATABASE_URL": url, "MATJIP_EMBEDDER": "hash"}
+    old = os.getcwd()
+    os.chdir(root)  # no .env from the working tree
+    try:
+        res = CliRunner().invoke(cli, ["ingest", str(sample), "--backend", "postgres"], env=env)
+    finally:
+        os.chdir(old)
+    assert res.exit_code == 0, res.output
+    b.mkdir()
+    shutil.copy(a / "documents.sqlite", b / "documents.sqlite")  # worker b's own store (its NLU vocabulary)
+    procs = [_serve(a, url, root), _serve(b, url, root)]
+    try:
+        for proc, base in procs:
+            _wait_up(proc, base)
+        yield procs[0][1], procs[1][1], url
+    finally:
+        for proc, _ in procs:
+            proc.terminate()
+        for proc, _ in procs:
+            proc.wait(timeout=30)
+
+
+def test_a_conversation_continues_on_another_worker(two_workers: tuple[str, str, str]) -> None:
+    a, b, _ = two_workers
+    headers = {"Accept": "application/json"}
+    first = httpx.post(a + "/v1/chat", json={"message": "홍대 카페"}, headers=headers, timeout=60).json()
+    assert first["cards"] and first["frame"]["kinds"] == ["카페"]
+    sid = first["session_id"]
+    more = httpx.post(
+        b + "/v1/chat", json={"message": "다른 데는 없어?", "session_id": sid}, headers=headers, timeout=60
+    ).json()
+    assert more["session_id"] == sid
+    assert more["searched"] and more["cards"]
+    assert more["frame"]["kinds"] == ["카페"]  # the frame of the turn served by the other worker
+    assert not {c["id"] for c in first["cards"]} & {c["id"] for c in more["cards"]}
+    # and back on the first worker: it sees the turn the second one served
+    third = httpx.post(
+        a + "/v1/chat", json={"message": "다른데", "session_id": sid}, headers=headers, timeout=60
+    ).json()
+    assert not {c["id"] for c in [*first["cards"], *more["cards"]]} & {c["id"] for c in third["cards"]}
+
+
+def test_a_fresh_session_on_the_other_worker_has_no_context(two_workers: tuple[str, str, str]) -> None:
+    """The control: without the session id the follow-up has nothing to continue."""
+    _, b, _ = two_workers
+    alone = httpx.post(
+        b + "/v1/chat",
+        json={"message": "다른 데는 없어?"},
+        headers={"Accept": "application/json"},
+        timeout=60,
+    ).json()
+    assert not (alone.get("frame") or {}).get("kinds")
+
+
+def test_openai_conversations_are_shared(two_workers: tuple[str, str, str]) -> None:
+    import psycopg
+
+    a, b, url = two_workers
+    q1 = {"role": "user", "content": "홍대 카페"}
+    r1 = httpx.post(a + "/v1/chat/completions", json={"model": "matjip-agent", "messages": [q1]}, timeout=60)
+    answer = r1.json()["choices"][0]["message"]["content"]
+    with psycopg.connect(url) as conn:
+        sessions = {r[0] for r in conn.execute("SELECT session_id FROM matjip_conversation_pool").fetchall()}
+    assert len(sessions) == 1
+    messages = [q1, {"role": "assistant", "content": answer}, {"role": "user", "content": "다른 데는 없어?"}]
+    r2 = httpx.post(
+        b + "/v1/chat/completions", json={"model": "matjip-agent", "messages": messages}, timeout=60
+    )
+    assert r2.status_code == 200
+    with psycopg.connect(url) as conn:
+        after = {r[0] for r in conn.execute("SELECT session_id FROM matjip_conversation_pool").fetchall()}
+    assert after == sessions  # the second worker continued the same session
