@@ -278,6 +278,8 @@ def test_exclusion_words_people_use() -> None:
         ("성내동 양갈비", "양갈비"),
         ("논현동 족빨", "족발·보쌈"),
         ("잠실 닭갈비 볶음밥까지", "닭갈비"),
+        ("가락시장 김밥 김천말고", "김밥"),
+        ("홍대 마라탕 맛집", "마라탕"),
     ],
 )
 def test_a_dish_named_narrows_to_its_own_kind(query: str, kind: str) -> None:
