@@ -7,8 +7,9 @@ Heavy imports happen inside commands so ``matjip --help`` stays instant.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -271,6 +272,19 @@ _split_option = click.option(
 )
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _set_option(bundled: str) -> Callable[[F], F]:
+    """``--set PATH``: another set file in the format of the bundled one."""
+    return click.option(
+        "--set",
+        "set_path",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help=f"Another set file in the same format (default: the bundled {bundled}).",
+    )
+
+
 @eval_group.command(name="relevance")
 @_split_option
 @click.option("--limit", type=int, help="Only the first N questions.")
@@ -278,12 +292,7 @@ _split_option = click.option(
 @click.option(
     "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect answers to list."
 )
-@click.option(
-    "--set",
-    "set_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Another set file in the same format (default: the bundled relevance_set.jsonl).",
-)
+@_set_option("relevance_set.jsonl")
 @click.pass_obj
 def eval_relevance(
     settings: object, split: str, limit: int | None, llm: bool, show_failures: int, set_path: Path | None
@@ -302,12 +311,7 @@ def eval_relevance(
 @click.option(
     "--failures", "show_failures", type=int, default=10, show_default=True, help="Wrong dialogues to list."
 )
-@click.option(
-    "--set",
-    "set_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Another set file in the same format (default: the bundled dialogue_set.jsonl).",
-)
+@_set_option("dialogue_set.jsonl")
 @click.pass_obj
 def eval_dialogues(
     settings: object, split: str, limit: int | None, show_failures: int, set_path: Path | None

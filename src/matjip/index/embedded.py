@@ -566,6 +566,40 @@ def _dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+def hit_score(
+    req: SearchRequest,
+    doc: Restaurant,
+    doc_terms: Sequence[str],
+    terms: Sequence[str],
+    cos: float | None,
+    prior: float,
+    when: datetime,
+    weights: tuple[float, float],
+) -> tuple[float, bool | None]:
+    """A hit's score in [0, 1] (before the relevance order's cap) and whether it is open, by the
+    rule :class:`~matjip.index.request.SearchHit` documents; every backend scores with this."""
+    if req.open_at is not None:
+        open_now = open_in_window(doc, req.open_at)
+    else:
+        open_now = doc.hours.is_open(when) if doc.hours is not None else None
+    if req.text:
+        wb, wv = weights
+        parts: list[tuple[float, float]] = []
+        if terms:
+            have = set(doc_terms)
+            parts.append((wb, sum(t in have for t in terms) / len(terms)))
+        if cos is not None:
+            parts.append((wv, min(1.0, max(0.0, cos / SEM_FULL))))
+        wsum = sum(w for w, _ in parts)
+        rel = sum(w * v for w, v in parts) / wsum if wsum > 0 else 0.0
+        score = CONSTRAINED_BASE + (1 - CONSTRAINED_BASE) * rel if req.has_hard_filters else rel
+    else:
+        score = 0.75 + 0.25 * prior if req.has_hard_filters else 0.5 * prior
+    if req.open_at is not None and open_now is None:
+        score -= UNKNOWN_HOURS_PENALTY
+    return min(1.0, max(0.0, score)), open_now
+
+
 _PINNED: ContextVar[tuple[int, _Snapshot] | None] = ContextVar("matjip_pinned_snapshot", default=None)
 """The snapshot a turn reads (:meth:`EmbeddedIndex.pinned`), with the index it belongs to."""
 
@@ -1494,32 +1528,14 @@ class EmbeddedIndex:
         if dist is not None:
             dist_of = dict(zip(rows, dist[np.searchsorted(idx, chosen)].tolist(), strict=True))
         when = req.open_at.when if req.open_at is not None else (self._clock or self._now)()
-        has_text = bool(req.text)
         wb, wv = self.settings.weight_bm25, self.settings.weight_vector
         hits: list[SearchHit] = []
         cap = 1.0
         for r, (doc, doc_terms) in zip(rows, s.read_docs(rows), strict=True):
             cos = float(np.asarray(s.vectors[r], dtype=np.float32) @ qv) if qv is not None else None
-            if req.open_at is not None:
-                open_now = open_in_window(doc, req.open_at)
-            else:
-                open_now = doc.hours.is_open(when) if doc.hours is not None else None
-            prior = float(s.cols["prior"][r])
-            if has_text:
-                parts: list[tuple[float, float]] = []
-                if terms:
-                    have = set(doc_terms)
-                    parts.append((wb, sum(t in have for t in terms) / len(terms)))
-                if cos is not None:
-                    parts.append((wv, min(1.0, max(0.0, cos / SEM_FULL))))
-                wsum = sum(w for w, _ in parts)
-                rel = sum(w * v for w, v in parts) / wsum if wsum > 0 else 0.0
-                score = CONSTRAINED_BASE + (1 - CONSTRAINED_BASE) * rel if req.has_hard_filters else rel
-            else:
-                score = 0.75 + 0.25 * prior if req.has_hard_filters else 0.5 * prior
-            if req.open_at is not None and open_now is None:
-                score -= UNKNOWN_HOURS_PENALTY
-            score = min(1.0, max(0.0, score))
+            score, open_now = hit_score(
+                req, doc, doc_terms, terms, cos, float(s.cols["prior"][r]), when, (wb, wv)
+            )
             if req.sort == "relevance":
                 score = min(score, cap)
                 cap = score

@@ -45,13 +45,11 @@ from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
 from matjip.index.embed.base import Embedder
 from matjip.index.embedded import (
     BM25_DEPTH,
-    CONSTRAINED_BASE,
-    SEM_FULL,
-    UNKNOWN_HOURS_PENALTY,
     VECTOR_DEPTH,
     BuildProgress,
     SearchMode,
     _matched,
+    hit_score,
     prior_of,
 )
 from matjip.index.reference import (
@@ -60,7 +58,6 @@ from matjip.index.reference import (
     menu_entries,
     normalize_key,
     normalize_phrase,
-    open_in_window,
     polygon_place,
     title_words,
 )
@@ -741,7 +738,6 @@ class PostgresIndex:
     ) -> list[SearchHit]:
         rows = {int(r[0]): r for r in self._run(conn, pg_sql.QUERIES["rows"], {"seqs": chosen})}
         when = req.open_at.when if req.open_at is not None else self.clock()
-        has_text = bool(req.text)
         wb, wv = self.settings.weight_bm25, self.settings.weight_vector
         hits: list[SearchHit] = []
         cap = 1.0
@@ -749,26 +745,9 @@ class PostgresIndex:
             _, raw, doc_terms, vec, lat, lon, prior32 = rows[seq]
             doc = Restaurant.model_validate_json(raw)
             cos = float(np.asarray(vec, dtype=np.float32) @ qv) if qv is not None else None
-            if req.open_at is not None:
-                open_now = open_in_window(doc, req.open_at)
-            else:
-                open_now = doc.hours.is_open(when) if doc.hours is not None else None
-            prior = float(np.float32(prior32))
-            if has_text:
-                parts: list[tuple[float, float]] = []
-                if terms:
-                    have = set(doc_terms)
-                    parts.append((wb, sum(t in have for t in terms) / len(terms)))
-                if cos is not None:
-                    parts.append((wv, min(1.0, max(0.0, cos / SEM_FULL))))
-                wsum = sum(w for w, _ in parts)
-                rel = sum(w * v for w, v in parts) / wsum if wsum > 0 else 0.0
-                score = CONSTRAINED_BASE + (1 - CONSTRAINED_BASE) * rel if req.has_hard_filters else rel
-            else:
-                score = 0.75 + 0.25 * prior if req.has_hard_filters else 0.5 * prior
-            if req.open_at is not None and open_now is None:
-                score -= UNKNOWN_HOURS_PENALTY
-            score = min(1.0, max(0.0, score))
+            score, open_now = hit_score(
+                req, doc, doc_terms, terms, cos, float(np.float32(prior32)), when, (wb, wv)
+            )
             if req.sort == "relevance":
                 score = min(score, cap)
                 cap = score

@@ -7,6 +7,7 @@ Offline, NLU runs before the need-search decision because the decision reads its
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -27,7 +28,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import GPS_DEFAULT_RADIUS_M, choice_context, pick_choice, resolve
 from matjip.agent.models import Clarification, LocationContext
-from matjip.agent.state import PER_TURN_RESET, AgentState, upgrade_conversation
+from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, upgrade_conversation
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
 from matjip.kinds import kinds
@@ -355,24 +356,24 @@ def _covered(place: Any, res: Resources) -> bool:
     return hit
 
 
-def _last_search_titles(state: AgentState, res: Resources) -> dict[str, str]:
-    """Titles (no spaces) of the last search's results — a comparison's, when it kept the list."""
-    searches = state.get("searches") or []
+def _titles_of(hits: Sequence[HitRecord], res: Resources) -> dict[str, str]:
+    """Place id → title without spaces, for the records ``hits``."""
     out: dict[str, str] = {}
-    for h in (searches[-1].get("hits") or []) if searches else []:
+    for h in hits:
         doc = res.index.get(h["id"])
         if doc is not None:
             out[doc.place_id] = doc.title.replace(" ", "")
     return out
+
+
+def _last_search_titles(state: AgentState, res: Resources) -> dict[str, str]:
+    """Titles of the last search's results — a comparison's, when it kept the list."""
+    searches = state.get("searches") or []
+    return _titles_of(searches[-1].get("hits") or [], res) if searches else {}
 
 
 def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for h in state.get("context") or []:
-        doc = res.index.get(h["id"])
-        if doc is not None:
-            out[doc.place_id] = doc.title.replace(" ", "")
-    return out
+    return _titles_of(state.get("context") or [], res)
 
 
 def need_search(state: AgentState, res: Resources) -> dict[str, Any]:
