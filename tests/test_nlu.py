@@ -187,6 +187,11 @@ PRICES: list[tuple[str, int | None, int | None, bool]] = [
     ("3~4만원대 오마카세", 30000, 49999, False),
     ("1만원에서 2만원 사이", 10000, 20000, False),
     ("만원 미만 국밥", None, 9999, False),
+    # "넘으면 안 돼" is a ceiling, not a floor
+    ("만원 넘으면 안됨", None, 10000, False),
+    ("2만원 안 넘는 곳", None, 20000, False),
+    ("2만 넘어가면 부담", None, 20000, False),
+    ("만원 넘는 곳", 10000, None, False),
 ]
 
 

@@ -96,7 +96,8 @@ _PER_PERSON_BEFORE = re.compile(
     r"(?:1\s*인|인당|1\s*인당|한\s*사람\s*(?:당|에)?|1\s*명\s*당|한\s*명\s*당|1\s*인\s*기준|1\s*인분)\s*$"
 )
 _MAX_AFTER = re.compile(
-    r"^\s*(?:이하|이내|아래|밑으로|밑|미만|까지|안쪽|안으로|안에서|선에서|선|내로|내외로|넘지\s*않)"
+    r"^\s*(?:이하|이내|아래|밑으로|밑|미만|까지|안쪽|안으로|안에서|선에서|선|내로|내외로|넘지\s*않|안\s*넘|"
+    r"넘(?:으면|어가면|어서면|으믄|기면)\s*(?:안|곤란|싫|부담|노|ㄴㄴ)|넘기지\s*않)"
 )
 _MIN_AFTER = re.compile(r"^\s*(?:이상|넘는|넘게|넘어|초과|부터|위로|넘)")
 _BAND_AFTER = re.compile(r"^\s*대(?![가-힣])|^\s*대(?=의|에|로|면|인|가|이)")
@@ -216,9 +217,8 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
     if q:
         spans.append((m.end(), m.end() + q.end()))
         hi = value - 1 if "미만" in q.group(0) else value
-        return PriceSpec(
-            max_won=hi, per_person=per_person, label=f"{_fmt_won(value)} {q.group(0).strip()}"
-        ), spans
+        said = "이하" if "넘" in q.group(0) else q.group(0).strip()  # "넘으면 안 돼" says "이하"
+        return PriceSpec(max_won=hi, per_person=per_person, label=f"{_fmt_won(value)} {said}"), spans
     q = _MIN_AFTER.match(after)
     if q:
         spans.append((m.end(), m.end() + q.end()))
