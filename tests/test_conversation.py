@@ -48,6 +48,17 @@ def test_other_places_page_without_repeating(sample_agent: Agent) -> None:
     assert not {c.id for c in [*first.cards, *more.cards]} & {c.id for c in third.cards}
 
 
+def test_n_more_pages_with_that_many(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("홍대 카페")
+    more = chat("3개만 더")
+    assert more.searched and len(more.cards) == 3
+    assert not {c.id for c in first.cards} & {c.id for c in more.cards}
+    five = chat("5개 더 보여줘")
+    assert len(five.cards) == 5
+    assert not {c.id for c in [*first.cards, *more.cards]} & {c.id for c in five.cards}
+
+
 def test_closer_keeps_the_frame_and_is_nearer(sample_agent: Agent) -> None:
     chat = Chat(sample_agent)
     first = chat("홍대 카페 5개")
@@ -244,3 +255,63 @@ def test_conditions_on_the_list_refine_and_only_a_verbatim_repeat_reuses(sample_
     assert again.reused
     reworded = chat("천호역 근처 고깃집 다시 찾아줘")
     assert not reworded.reused and reworded.searched
+
+
+def test_a_condition_no_longer_wanted_leaves_the_frame(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 고깃집 주차되는곳")
+    assert first.frame is not None and first.frame.convenience == ["주차"]
+    dropped = chat("아 주차 안돼도 괜찮아 다시 찾아줘")
+    assert dropped.searched and dropped.frame is not None
+    assert dropped.frame.convenience == [] and dropped.frame.kinds == first.frame.kinds
+    assert "'주차' 조건은 빼고" in dropped.answer
+
+
+def test_a_wished_condition_refines(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("잠실역 고깃집")
+    r = chat("룸 있으면 더 좋고")
+    assert r.searched and r.frame is not None and "룸" in r.frame.convenience
+
+
+def test_questions_about_the_assistant_or_the_weather_keep_the_list(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 분식")
+    for text in ("근데 너 이름이 뭐야?", "오늘 날씨 어때", "안뇽"):
+        r = chat(text)
+        assert r.decision == "reply" and not r.searched and not r.cards, text
+    second = chat("첫번째 주소")
+    assert second.decision == "context" and raw(first.cards[0].id)["title"] in second.answer
+
+
+def test_there_after_a_list_is_the_place_searched(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert len(first.cards) >= 2
+    r = chat("거기 근처 카페도")
+    assert r.plan is not None and r.plan.location is not None
+    assert r.plan.location.name == "잠실역"
+
+
+def test_an_ordinal_with_a_kind_points_into_that_earlier_list(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    cafes = chat("잠실역 카페")
+    chat("잠실역 중국집")
+    r = chat("아까 카페 두번째는 몇시까지야?")
+    assert r.decision == "context" and not r.searched
+    assert raw(cafes.cards[1].id)["title"] in r.answer
+
+
+def test_three_shown_places_are_compared(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("홍대 카페")
+    assert len(first.cards) == 3
+    r = chat("1,2,3번 다 비교해줘")
+    assert r.decision == "context"
+    for c in first.cards:
+        assert raw(c.id)["title"] in r.answer
+
+
+def test_a_feeling_before_near_is_no_place(sample_agent: Agent) -> None:
+    r = Chat(sample_agent)("배고파 근처에 지금 문 연 데 있어?")
+    assert r.clarification is not None and "배고파" not in r.answer

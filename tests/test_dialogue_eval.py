@@ -181,3 +181,16 @@ def test_dialogue_ordinals_resolve_on_the_products_own_list() -> None:
     all_three = right[1].model_copy(update={"answer": "진진, 홍콩반점0410 잠실점, 만리장성 모두 22시까지"})
     got = score_dialogue(item, [right[0], all_three])
     assert not got.ok and "also names" in got.turns[1].reason()
+
+
+def test_the_device_position_is_no_shown_restaurant() -> None:
+    """A GPS search whose position happens to lie on a shown restaurant is not centred on it."""
+    here = PlanLocation(name="내 위치", lat=37.5101, lon=127.1001, mode="near", radius_m=700)
+    gps_plan = SearchPlan(kinds=["고깃집"], location=here, k=5)
+    on_spot = [card(7, "돼지명가", lat=37.5101, lon=127.1001)]
+    paged = gps_plan.model_copy(update={"exclude_ids": ["p7"]})
+    gps = {"lat": 37.5101, "lon": 127.1001}
+    assert product_label(search(paged, []), gps_plan, on_spot, gps) == ("refine", False)
+    assert (
+        product_label(search(paged, []), gps_plan, on_spot)[0] == "place_relative"
+    )  # without the turn's GPS

@@ -240,9 +240,16 @@ def test_unusable_words_are_named(sample_agent: Agent) -> None:
 
 
 def test_weak_results_get_a_caveat(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "데이트 식당")
+    r = ask(sample_agent, "데이트 식당", location={"lat": 37.5133, "lon": 127.1001})
     assert r.grade is not None and r.grade.tier == "insufficient"
     assert "확신하기 어려워요" in r.answer
+
+
+def test_a_request_for_any_restaurant_without_a_place_asks_where(sample_agent: Agent) -> None:
+    for text in ("데이트 식당", "점심 먹을 데 추천", "맛집 추천해줘"):
+        r = ask(sample_agent, text)
+        assert r.clarification is not None and r.clarification.kind == "where", text
+        assert not r.cards
 
 
 def test_english_and_mixed_questions(sample_agent: Agent) -> None:
@@ -307,3 +314,63 @@ def test_a_dish_beside_a_kind_tops_up_with_the_kind_and_says_so(sample_agent: Ag
     for c in r.cards:
         assert "중식" in raw(c.id)["category"]
     assert "그 조건 없이" in r.answer
+
+
+def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
+    """Relevance dev set 6: 복국, 굴보쌈, 도넛, 핫도그, 와플, 포케, 텐동/규동, 감자탕, 돼지갈비/소갈비,
+    백반 (not 쌈밥), 토스트 (not 샌드위치) were read as a broader kind or not at all."""
+    from matjip.nlu.kinds import detect_kinds
+
+    expected = {
+        "복국 잘하는데 송파": ["복어"],
+        "굴보쌈 굴국밥 강동쪽": ["굴"],
+        "도넛 맛집 잠실쪽": ["도넛"],
+        "핫도그 먹을데": ["핫도그"],
+        "와플 크로플 먹고싶당": ["와플·크로플"],
+        "송파 포케 파는곳": ["포케"],
+        "텐동 규동": ["텐동", "규동"],
+        "가성비 좋은 감자탕": ["감자탕"],
+        "돼지갈비 가족외식": ["돼지갈비"],
+        "송파역 소갈비": ["소갈비"],
+        "가락동 백반집": ["백반"],
+        "석촌 아침에 토스트": ["토스트"],
+        "갈비탕 맛집": ["갈비탕"],
+    }
+    for text, want in expected.items():
+        assert detect_kinds(text).kinds == want, text
+    bars = detect_kinds("방이동 술집 호프 말고")
+    assert bars.kinds == ["술집"] and bars.exclude_kinds == ["호프·맥주집"]
+    table = kinds()
+
+    def of(category: str, title: str, menus: list[str]) -> set[str]:
+        return {k.kind for k in table.classify(category, title, menus)}
+
+    assert "쌈밥·백반" in of("한식>쌈밥", "이가솜씨", ["우렁쌈밥정식"])
+    assert "백반" not in of("한식>쌈밥", "이가솜씨", ["우렁쌈밥정식"])
+    assert "토스트" not in of("패스트푸드>샌드위치>써브웨이", "써브웨이 석촌역점", ["에그마요"])
+    assert "평양냉면" not in of("한식>냉면", "함흥본가면옥 문정점", ["물냉면", "비빔냉면"])
+    assert "평양냉면" not in of("한식>냉면", "강남면옥 신천점", ["회냉면", "비빔냉면"])
+    assert "갈비" not in of("한식>육류,고기>갈비", "만송골갈비탕", ["만송갈비탕(소)", "전복갈비탕"])
+    assert "갈비탕" in of("한식>육류,고기>갈비", "만송골갈비탕", ["만송갈비탕(소)", "전복갈비탕"])
+    assert "소갈비" not in of("한식>육류,고기>갈비", "촌돼지숯불갈비", ["생목살", "소왕갈비", "돼지왕갈비"])
+    assert "곱창·막창" not in of("한식>육류,고기>곱창,막창", "귀한족발 방이점", ["프리미엄 귀한족발"])
+    # a bar filed only as "술집" is the kind its menu says
+    assert "칵테일바" in of("술집", "어리", ["칵테일", "칵테일4잔세트"])
+
+
+def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip() -> None:
+    from matjip.agent.nodes.search import _kind_strength
+    from matjip.documents import MenuItem
+    from matjip.index.request import SearchHit
+    from matjip.ingest.preprocess import with_kinds
+
+    def hit(title: str, category: str, menus: list[str]) -> SearchHit:
+        doc = Restaurant(
+            place_id=title, title=title, category=category, menus=[MenuItem(name=m) for m in menus]
+        )
+        return SearchHit(document=with_kinds(doc), score=0.5)
+
+    grill = hit("명가생삼겹", "한식>육류,고기>삼겹살", ["생삼겹살", "목살"])
+    gopchang = hit("소문난이모네곱창", "한식>육류,고기>곱창,막창", ["야채곱창", "순대곱창"])
+    assert _kind_strength(grill, ["고깃집"]) < _kind_strength(gopchang, ["고깃집"])
+    assert _kind_strength(gopchang, ["곱창·막창"]) == 0  # asked as 곱창, it is the kind

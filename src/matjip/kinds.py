@@ -30,6 +30,13 @@ def norm(text: str) -> str:
     return "".join(text.lower().split())
 
 
+def _category_is(cat: str, pattern: str) -> bool:
+    """``pattern`` is in the (normalised) category path; ``"=X"`` means the whole path is X."""
+    if pattern.startswith("="):
+        return cat == norm(pattern[1:])
+    return norm(pattern) in cat
+
+
 class Kind(BaseModel):
     name: str
     parent: str | None = None
@@ -43,6 +50,8 @@ class Kind(BaseModel):
     menu_with: list[str] = Field(default_factory=list)
     title_not: list[str] = Field(default_factory=list)
     category_unless_title: list[str] = Field(default_factory=list)
+    weak_category: list[str] = Field(default_factory=list)
+    broad: bool = False  # an umbrella ("술집"): its category match says nothing against a narrower kind
     share: float = 0.5
     min_lines: int = 2
     cuisine: str = "기타"
@@ -139,6 +148,13 @@ class KindTable:
             out.update(self.descendants(n))
         return out
 
+    def weakly(self, category: str, name: str) -> bool:
+        """The category path makes a restaurant only a weaker member of kind ``name`` (a 곱창 place
+        asked as a 고깃집)."""
+        k = self.by_name.get(name)
+        cat = norm(category)
+        return k is not None and any(norm(w) in cat for w in k.weak_category)
+
     def contradicts(self, category: str, name: str) -> bool:
         """The category path's top level names a cuisine other than the kind's ("일식" for a taco
         place named "타코몽"): a name or menu match is then weak evidence."""
@@ -184,7 +200,7 @@ class KindTable:
                 continue
             if name and any(t in name for t in titles):
                 found[k.name] = KindEvidence(kind=k.name, source="title", span=title)
-            elif dishes and lines and (not by_category or any(norm(c) in cat for c in k.menu_with)):
+            elif dishes and lines and (not by_category or any(_category_is(cat, c) for c in k.menu_with)):
                 nots = [norm(x) for x in k.menu_not]
                 hits = [
                     m

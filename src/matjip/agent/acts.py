@@ -32,6 +32,7 @@ class Phrases(BaseModel):
     tastes: list[list[str]]
     require: list[str]
     cheaper: list[str]
+    drop: list[str]
     criteria: dict[str, list[str]]
 
 
@@ -46,6 +47,7 @@ def phrases() -> Phrases:
         relative_near=raw["place_relative"]["near"],
         compare=raw["compare"]["markers"],
         where_question=raw["where"]["question"],
+        drop=raw["drop"]["patterns"],
         tastes=raw["taste"]["words"],
         require=raw["require"]["phrases"],
         cheaper=raw["cheaper"]["patterns"],
@@ -83,6 +85,16 @@ def _cheaper() -> re.Pattern[str]:
 def asks_cheaper(text: str) -> bool:
     """ "더 싼 데", "가격 좀 낮은데": cheaper than what was shown."""
     return bool(_cheaper().search(text))
+
+
+@cache
+def _drop() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in phrases().drop))
+
+
+def drops_condition(text: str) -> bool:
+    """ "주차 안 돼도 괜찮아", "룸은 없어도 돼": the conditions named in the message are no longer wanted."""
+    return bool(_drop().search(text))
 
 
 def requires(text: str) -> bool:

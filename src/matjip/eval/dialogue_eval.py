@@ -169,10 +169,18 @@ def asked(res: TurnResult) -> SearchPlan | None:
     return res.frame or res.plan
 
 
-def _near_card(plan: SearchPlan, cards: Sequence[Card]) -> Card | None:
+def _near_card(plan: SearchPlan, cards: Sequence[Card], gps: dict[str, float] | None = None) -> Card | None:
     loc = plan.location
     if loc is None:
         return None
+    if (
+        gps
+        and loc.lat is not None
+        and loc.lon is not None
+        and meters(loc.lat, loc.lon, gps["lat"], gps["lon"]) < 1
+    ):
+        return None  # the device's position, sent with the turn, is no shown restaurant
+
     named_place = not place_key(loc.name).startswith("name:")
     for c in cards:
         if squash(loc.name) == squash(c.name):
@@ -211,7 +219,10 @@ def changed_slots(prev: SearchPlan, new: SearchPlan) -> list[str]:
 
 # --- decision ---------------------------------------------------------------------------------
 def product_label(
-    res: TurnResult, prev_plan: SearchPlan | None, shown_before: Sequence[Card]
+    res: TurnResult,
+    prev_plan: SearchPlan | None,
+    shown_before: Sequence[Card],
+    gps: dict[str, float] | None = None,
 ) -> tuple[str, bool]:
     """The gold label the product's observable behaviour amounts to, and its duplicate flag."""
     if res.decision == "clarify":
@@ -231,7 +242,7 @@ def product_label(
         assert p is not None
         return ("compare" if p.intent == "compare" else "answer"), False
     plan = asked(res)
-    if plan is not None and _near_card(plan, shown_before) is not None:
+    if plan is not None and _near_card(plan, shown_before, gps) is not None:
         return "place_relative", False
     if plan is not None and prev_plan is not None:
         if "narrow the previous search" in _trace_decision(res, "need_search"):
@@ -528,7 +539,7 @@ def score_dialogue(
     for n, (turn, res) in enumerate(zip(item["turns"], results, strict=False), start=1):
         exp = turn["expect"]
         shown_before = [c for cs in cards_by_turn.values() for c in cs]
-        got, dup = product_label(res, prev_plan, shown_before)
+        got, dup = product_label(res, prev_plan, shown_before, turn.get("gps"))
         ts = TurnScore(
             dialogue=item["id"],
             turn=n,

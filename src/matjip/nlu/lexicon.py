@@ -925,13 +925,31 @@ SMALLTALK: Final[dict[str, tuple[str, ...]]] = {
     ),
     "greeting": (
         r"안녕(?!히)",
+        r"안뇽",
         r"하이(?![가-힣])",
+        r"하이요",
         r"헬로",
         r"hello",
         r"^hi\b",
         r"반가워",
         r"반갑",
         r"좋은\s*(?:아침|저녁)",
+    ),
+    # questions about the assistant itself, not about food ("너 이름이 뭐야?", "넌 누구야")
+    "about": (
+        r"(?:너|넌|니|당신|너의|네)\s*(?:의\s*)?(?:이름|정체)",
+        r"(?:너|넌|당신)\s*(?:는|은)?\s*(?:누구|뭐야|뭐니|뭐예요|뭐에요|사람|로봇|ai|봇)",
+        r"누구세요",
+        r"자기\s*소개",
+        r"(?:사람|로봇|ai|챗봇)\s*(?:이야|이에요|예요|이니|야)\s*\??\s*$",
+    ),
+    # questions outside restaurants ("오늘 날씨 어때"): said so, the list kept
+    "offtopic": (
+        r"날씨\s*(?:어때|어떄|알려|는|좋|어떻|어케)",
+        r"비\s*(?:와|오나|올까|온대)",
+        r"(?:뉴스|주식|주가|환율|로또|운세)\s*(?:어때|알려|는|좀)?",
+        r"(?:영화|노래|드라마)\s*(?:추천|알려)",
+        r"지금\s*몇\s*시(?:야|예요|에요|니)?\s*\??\s*$",
     ),
     "bye": (
         r"잘\s*(?:있어|있어요|가|자)",
@@ -1113,6 +1131,10 @@ TITLE_ALIASES: Final[dict[str, tuple[str, ...]]] = {
 # Morphemes that carry no search content of their own (not reported as unknown terms).
 FUNCTION_WORDS: Final[frozenset[str]] = frozenset(
     [
+        "상관",  # "주차 상관없어": a condition dropped, not a word to search
+        "날씨",  # "날씨 추운데 국밥": the occasion, not a searchable word
+        "조건",
+        "필요",
         "맛집",
         "집",
         "곳",

@@ -16,7 +16,7 @@ Order = Literal["relevance", "distance", "rating"]
 LocationMode = Literal["near", "in"]
 """Near a place (a radius around it) or in it (its address region): the one near/in type, used by
 the NLU result, the agent's location context and the search plan."""
-Smalltalk = Literal["thanks", "greeting", "bye"]
+Smalltalk = Literal["thanks", "greeting", "bye", "about", "offtopic"]
 Ask = Literal["hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating"]
 TimeKind = Literal["now", "at", "range"]
 

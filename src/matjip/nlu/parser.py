@@ -166,6 +166,11 @@ _PERSONAL_PLACES: Final[frozenset[str]] = frozenset(
         "우리학교",
     ]
 )
+# a word ending like a predicate ("배고파", "출출한데", "심심해서") is no landmark
+_PREDICATE_END: Final[re.Pattern[str]] = re.compile(
+    r"(?:고파|고픈데|고프다|한데|는데|인데|해서|어서|아서|니까|싶어|싶다|했어|해요|하다|네요|거든|잖아)$"
+)
+
 _NOT_LANDMARKS: Final[frozenset[str]] = (
     frozenset(
         [
@@ -698,8 +703,8 @@ class OfflineNLU:
                 return None, True
             if len(word) < 2 or not _HANGUL_OR_LATIN.search(word) or any(ch.isdigit() for ch in word):
                 continue
-            if word in self._function_words or word in _NOT_LANDMARKS:
-                continue
+            if word in self._function_words or word in _NOT_LANDMARKS or _PREDICATE_END.search(word):
+                continue  # "배고파 근처에": a feeling, not a place
             notes.append(f"unresolved_place:{word}")
             return _Cand(start, end, "location", (word,), _P_PLACE), False
         return None, False

@@ -421,7 +421,7 @@ _ORDINAL_RE = re.compile(
     r"|(?P<last>마지막|맨\s*(?:끝|아래|밑))"
     r"|(?<![가-힣])(?P<top>맨\s*(?:처음|위|앞)|처음\s*(?:꺼|거|것|집|가게|식당))"
 )
-_ORDINAL_LIST_RE = re.compile(r"(?<![\d가-힣])(\d{1,2})\s*[,/]\s*(\d{1,2})\s*번(?!\s*(?:째|출구|버스))")
+_ORDINAL_LIST_RE = re.compile(r"(?<![\d가-힣])(\d{1,2}(?:\s*[,/]\s*\d{1,2})+)\s*번(?!\s*(?:째|출구|버스))")
 _WORD_ORDINALS: Final[dict[str, int]] = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5}
 _LINE_RE = re.compile(
     r"(?<!\d)(\d{1,2})\s*호선"
@@ -497,8 +497,8 @@ def parse_party(text: str, price_spans: list[Span]) -> tuple[PartySpec, list[Spa
 def parse_ordinals(text: str) -> tuple[list[int], list[Span]]:
     values: list[int] = []
     spans: list[Span] = []
-    for m in _ORDINAL_LIST_RE.finditer(text):  # "1,3번 비교", "1, 2번"
-        for g in (m.group(1), m.group(2)):
+    for m in _ORDINAL_LIST_RE.finditer(text):  # "1,3번 비교", "1, 2번", "1,2,3번 다"
+        for g in re.split(r"\s*[,/]\s*", m.group(1)):
             v = int(g)
             if 0 < v <= 50 and v not in values:
                 values.append(v)

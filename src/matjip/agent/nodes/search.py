@@ -7,7 +7,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from matjip.agent.acts import asks_cheaper, tastes_ruled_out
+from matjip.agent.acts import asks_cheaper, drops_condition, tastes_ruled_out
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -188,9 +188,21 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         prev = _frame_of(searches[-1])
         cuisine = list(dict.fromkeys([*prev.cuisine, *cuisine]))
         menu = list(dict.fromkeys([*prev.menu, *menu]))
-        convenience = list(dict.fromkeys([*prev.convenience, *convenience]))
-        atmosphere = list(dict.fromkeys([*prev.atmosphere, *atmosphere]))
-        occasion = list(dict.fromkeys([*prev.occasion, *occasion]))
+        dropped: list[str] = []
+        if drops_condition(query):
+            # "주차 안 돼도 괜찮아": the conditions this message names leave the frame
+            dropped = [*convenience, *atmosphere, *occasion]
+            convenience, atmosphere, occasion = (
+                [c for c in prev.convenience if c not in dropped],
+                [a for a in prev.atmosphere if a not in dropped],
+                [o for o in prev.occasion if o not in dropped],
+            )
+            if dropped:
+                notes.append(f"'{', '.join(dropped)}' 조건은 빼고 찾았어요.")
+        else:
+            convenience = list(dict.fromkeys([*prev.convenience, *convenience]))
+            atmosphere = list(dict.fromkeys([*prev.atmosphere, *atmosphere]))
+            occasion = list(dict.fromkeys([*prev.occasion, *occasion]))
         if not kind_list:
             kind_list, kind_dishes = list(prev.kinds), list(prev.kind_dishes)
         intent = "search"
@@ -394,7 +406,8 @@ def _one_per_brand(hits: list[SearchHit], k: int, res: Resources) -> list[Search
 
 
 def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
-    """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind; 3: none.
+    """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind, or a
+    category the kind counts only weakly (``weak_category``); 3: none.
 
     A name or menu match is weaker (2, 3) when the category path says something else — another,
     unrelated kind ("양식>햄버거" for "…버거펍" asked as a 호프) or another cuisine ("일식" for
@@ -404,7 +417,10 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
     doc = h.document
     source = {ev.value: ev for ev in doc.evidence if ev.field == "kind"}
     related = table.related(wanted)
-    other = any(ev.source == "category" and k not in related for k, ev in source.items())
+    other = any(
+        ev.source == "category" and k not in related and not (k in table.by_name and table.by_name[k].broad)
+        for k, ev in source.items()
+    )
     best = 3
     for kind in wanted:
         ev = source.get(kind)
@@ -417,6 +433,8 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
+        if table.weakly(doc.category, kind):
+            rank = max(rank, 2)
         best = min(best, rank)
     return best
 

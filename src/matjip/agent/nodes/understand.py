@@ -19,6 +19,7 @@ from matjip.agent.acts import (
     asks_compare,
     asks_other,
     branch_words,
+    drops_condition,
     is_reaction,
     relative_marker,
     requires,
@@ -252,6 +253,36 @@ def _anchor(
     return None
 
 
+def _earlier_list_ref(state: AgentState, nlu: NLUResult, text: str) -> dict[str, Any] | None:
+    """ "첫번째 이자카야 새벽까지 하나", "아까 카페 두번째는 몇시까지야?": an ordinal with a kind points
+    into the latest list of that kind, which becomes the list the conversation is about."""
+    searches = state.get("searches") or []
+    if nlu.ordinal is None or len(nlu.ordinals) > 1 or not searches or relative_marker(text):
+        return None
+    named = detect_kinds(text)
+    if not named.kinds or named.exclude_kinds or nlu.entities.location:
+        return None
+    wanted = kinds().related(named.kinds)
+    for rec in reversed(searches):
+        frame = rec.get("frame") or rec.get("plan")
+        hits = rec.get("hits") or []
+        if frame is None or not hits or not wanted & set(frame.kinds):
+            continue
+        n = int(nlu.ordinal)
+        idx = len(hits) - 1 if n == -1 else n - 1
+        if not 0 <= idx < len(hits):
+            return None
+        if rec is searches[-1] and hits == (state.get("context") or []):
+            return {"decision": "context", "_decision": "answer from context (reference)"}
+        return {
+            "decision": "context",
+            "context": list(hits),
+            "focus": hits[idx]["id"],
+            "_decision": f"answer from context (the earlier list of {', '.join(frame.kinds)})",
+        }
+    return None
+
+
 def _names_food(nlu: NLUResult, text: str) -> bool:
     return bool(detect_kinds(text).kinds or nlu.entities.menu or nlu.entities.category)
 
@@ -269,7 +300,9 @@ def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> 
         wanted = [t.replace(" ", "") for t in nlu.entities.title]
         pick = next((pid for pid, t in titles.items() if any(w in t for w in wanted)), None)
     elif nlu.pronoun_ref or _PRONOUN.search(text):
-        pick = state.get("focus") or context[0]["id"]
+        # "거기" is a restaurant only when one is in focus (the last answer was about it, or one
+        # was shown); after a list it is the place searched ("거기 근처 양꼬치집도")
+        pick = state.get("focus") or (context[0]["id"] if len(context) == 1 else None)
     else:
         # "그 족발집 근처": the shown restaurant of the kind named after "그"
         m = re.search(r"(?<![가-힣])그\s*([가-힣]{1,8})", text)
@@ -315,7 +348,8 @@ def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
         return False
     frame = detect_kinds(text)
     if not frame.kinds:
-        return False
+        # "점심 먹을 데 추천", "맛집 추천": any restaurant anywhere would be arbitrary
+        return bool(_GENERIC_FOOD.search(text)) and not nlu.entities.menu and not nlu.entities.category
     key = "kinds-everywhere:" + ",".join(sorted(frame.kinds))
     many = res.coverage.get(key)
     if many is None:
@@ -411,7 +445,9 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     text = state.get("query", "")
     searches = state.get("searches") or []
     new_topic = bool(ents.location or ents.menu or ents.category)
-    if nlu.smalltalk and not (new_topic or ents.title):
+    if nlu.smalltalk and not (
+        new_topic or ents.title or (nlu.smalltalk == "offtopic" and detect_kinds(text).kinds)
+    ):
         return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
     if not ents.location and is_reaction(text) and (context or ents.is_empty()):
         # "오 늦게까지 하네 ㅋㅋ": a reaction keeps the list and the focus
@@ -425,6 +461,9 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "_decision": "search (narrow the previous search: closer)",
         }
+    earlier = _earlier_list_ref(state, nlu, text)
+    if earlier is not None:
+        return earlier
     count_only = nlu.count is not None and not nlu.ordinals and not ents.title and "둘" not in text
     # "그 중에 포장되는거": a condition on the list is a refinement, not a comparison
     narrowing_only = (
@@ -465,7 +504,13 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         and no_food
         and nlu.ordinal is None
         and (not nlu.pronoun_ref or nlu.count is not None or _AMONG.search(text))  # "그중에 2개만"
-        and (nlu.count is not None or requires(text) or asks_cheaper(text) or _places(nlu, text, res))
+        and (
+            nlu.count is not None
+            or requires(text)
+            or drops_condition(text)
+            or asks_cheaper(text)
+            or _places(nlu, text, res)
+        )
     ):
         # "5개 보여줘", "룸도 있어야됨", "합정역 쪽으로는?": the same search with one slot changed
         return {
@@ -509,6 +554,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             return {"decision": "context", "_decision": "answer from context (question about results)"}
     has_anything = (
         not ents.is_empty()
+        or bool(kinds_named)  # "비건 식당": a kind the vocabulary has no entity word for
         or state.get("location") is not None
         or nlu.price is not None
         or nlu.time is not None
