@@ -315,3 +315,38 @@ def test_three_shown_places_are_compared(sample_agent: Agent) -> None:
 def test_a_feeling_before_near_is_no_place(sample_agent: Agent) -> None:
     r = Chat(sample_agent)("배고파 근처에 지금 문 연 데 있어?")
     assert r.clarification is not None and "배고파" not in r.answer
+
+
+def test_ruling_out_a_kind_of_bar_keeps_the_bars(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("홍대 술집 추천좀")
+    r = chat("이자카야는 빼줘")
+    assert r.frame is not None and r.frame.kinds == ["술집"] and r.frame.exclude_kinds == ["이자카야"]
+    assert r.frame.exclude_cuisine == []  # not every bar
+
+
+def test_a_condition_said_before_malgo_is_replaced(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("잠실역 고깃집 주차되는곳")
+    r = chat("주차말고 포장되는 데로 바꿔줘")
+    assert r.frame is not None and r.frame.convenience == ["포장"]
+    assert "'바꾸'" not in r.answer
+
+
+def test_until_when_after_a_named_restaurant_answers_about_it(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    chat("잠실역 중국집")
+    named = chat("진대감 가락점 메뉴 알려줘")
+    assert named.cards
+    r = chat("몇시까지 하는데")
+    assert r.decision == "context" and not r.searched and "진대감" in r.answer
+
+
+def test_thanks_over_the_food_already_searched_is_a_goodbye(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 치킨집")
+    r = chat("오늘 치맥 ㄱㄱ 땡큐")
+    assert r.decision == "reply" and not r.searched
+    assert chat("누가 만들었어?").decision == "reply"
+    again = chat("두번째 주소")
+    assert raw(first.cards[1].id)["title"] in again.answer

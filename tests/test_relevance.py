@@ -335,6 +335,8 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
         "가락동 백반집": ["백반"],
         "석촌 아침에 토스트": ["토스트"],
         "갈비탕 맛집": ["갈비탕"],
+        "해장국 ㄱㄱ 석촌": ["해장국"],
+        "꼬막비빔밥 가락시장쪽": ["꼬막"],
     }
     for text, want in expected.items():
         assert detect_kinds(text).kinds == want, text
@@ -354,6 +356,8 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
     assert "갈비탕" in of("한식>육류,고기>갈비", "만송골갈비탕", ["만송갈비탕(소)", "전복갈비탕"])
     assert "소갈비" not in of("한식>육류,고기>갈비", "촌돼지숯불갈비", ["생목살", "소왕갈비", "돼지왕갈비"])
     assert "곱창·막창" not in of("한식>육류,고기>곱창,막창", "귀한족발 방이점", ["프리미엄 귀한족발"])
+    assert "해장국" not in of("한식>감자탕", "송파감자국", ["감자탕 (대)", "감자탕 (중)", "라면"])
+    assert "디저트 카페" not in of("간식>떡,한과", "그리메떡 앙금플라워케이크", ["앙금플라워 떡케이크"])
     # a bar filed only as "술집" is the kind its menu says
     assert "칵테일바" in of("술집", "어리", ["칵테일", "칵테일4잔세트"])
 

@@ -941,6 +941,8 @@ SMALLTALK: Final[dict[str, tuple[str, ...]]] = {
         r"(?:너|넌|당신)\s*(?:는|은)?\s*(?:누구|뭐야|뭐니|뭐예요|뭐에요|사람|로봇|ai|봇)",
         r"누구세요",
         r"자기\s*소개",
+        r"누가\s*(?:만들|개발)",
+        r"(?:만든|개발한)\s*(?:사람|회사|곳)",
         r"(?:사람|로봇|ai|챗봇)\s*(?:이야|이에요|예요|이니|야)\s*\??\s*$",
     ),
     # questions outside restaurants ("오늘 날씨 어때"): said so, the list kept
@@ -1133,6 +1135,7 @@ FUNCTION_WORDS: Final[frozenset[str]] = frozenset(
     [
         "상관",  # "주차 상관없어": a condition dropped, not a word to search
         "날씨",  # "날씨 추운데 국밥": the occasion, not a searchable word
+        "바꾸",  # "포장되는 데로 바꿔줘"
         "조건",
         "필요",
         "맛집",

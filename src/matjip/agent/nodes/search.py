@@ -102,7 +102,12 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "kind_dishes": frame.dishes,
         "exclude_kinds": frame.exclude_kinds,
         "exclude_menu": list(dict.fromkeys([*ex.menu, *frame.exclude_words])),
-        "exclude_cuisine": list(ex.category),
+        # "이자카야는 빼줘": the kind is ruled out, not every bar (its broad category)
+        "exclude_cuisine": [
+            c
+            for c in ex.category
+            if not any(k in table.by_name and table.by_name[k].cuisine == c for k in frame.exclude_kinds)
+        ],
         "exclude_titles": list(dict.fromkeys([*ex.title, *frame.exclude_brands])),
         "exclude_brands": frame.exclude_brands,
         "brands": frame.brands,
@@ -189,6 +194,16 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         cuisine = list(dict.fromkeys([*prev.cuisine, *cuisine]))
         menu = list(dict.fromkeys([*prev.menu, *menu]))
         dropped: list[str] = []
+        # "주차말고 포장되는 데로 바꿔줘": a condition said before 말고/대신 is replaced
+        replaced = [
+            c
+            for c in prev.convenience
+            if re.search(rf"{re.escape(c)}\S*\s*(?:은|는)?\s*(?:말고|빼고|대신|아니고)", query)
+        ]
+        if replaced:
+            convenience = [c for c in convenience if c not in replaced]
+            prev = prev.model_copy(update={"convenience": [c for c in prev.convenience if c not in replaced]})
+            notes.append(f"'{', '.join(replaced)}' 조건은 빼고 찾았어요.")
         if drops_condition(query):
             # "주차 안 돼도 괜찮아": the conditions this message names leave the frame
             dropped = [*convenience, *atmosphere, *occasion]

@@ -445,6 +445,20 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     text = state.get("query", "")
     searches = state.get("searches") or []
     new_topic = bool(ents.location or ents.menu or ents.category)
+    if (
+        nlu.smalltalk in ("thanks", "bye")
+        and searches
+        and not ents.location
+        and not ents.title
+        and nlu.ordinal is None
+    ):
+        # "오늘 치맥 ㄱㄱ 땡큐": thanks over the food already searched is a goodbye, not a search
+        asked = [
+            k for rec in searches if (f := rec.get("frame") or rec.get("plan")) is not None for k in f.kinds
+        ]
+        named = detect_kinds(text).kinds
+        if named and set(named) <= kinds().related(asked):
+            return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
     if nlu.smalltalk and not (
         new_topic or ents.title or (nlu.smalltalk == "offtopic" and detect_kinds(text).kinds)
     ):
@@ -464,6 +478,19 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     earlier = _earlier_list_ref(state, nlu, text)
     if earlier is not None:
         return earlier
+    explicit = [a for a in nlu.asked if a in ("hours", "price", "menu", "address", "phone")]
+    if (
+        context
+        and explicit
+        and not new_topic
+        and not detect_kinds(text).kinds
+        and not (requires(text) or asks_other(text) or asks_closer(text) or asks_cheaper(text))
+        and not nlu.followup_place
+        and not (ents.title or nlu.ordinals or nlu.price or nlu.time or nlu.count)
+        and not (nlu.intent == "compare" or asks_compare(text))
+    ):
+        # "몇시까지 하는데": a question about the one in focus ("-는데" ends the sentence, no "데" is sought)
+        return {"decision": "context", "_decision": "answer from context (question about results)"}
     count_only = nlu.count is not None and not nlu.ordinals and not ents.title and "둘" not in text
     # "그 중에 포장되는거": a condition on the list is a refinement, not a comparison
     narrowing_only = (
