@@ -20,6 +20,7 @@ import pytest
 from matjip.agent.answer import hours_today
 from matjip.agent.service import Agent
 from matjip.documents import Restaurant
+from matjip.index.request import SearchHit
 from matjip.ingest.hours import parse_business_hours
 from matjip.kinds import kinds
 from matjip.settings import DEMO_DATA
@@ -86,17 +87,17 @@ def test_a_menu_substring_never_makes_a_kind() -> None:
     assert {"삼겹살", "고깃집"} <= {k.kind for k in grill}
 
 
-def test_a_name_match_under_another_cuisine_or_kind_ranks_below_a_plain_name_match() -> None:
-    from matjip.agent.nodes.search import _kind_strength
+def hit(title: str, category: str, menus: list[str]) -> SearchHit:
+    """A search hit for a restaurant written here, with the kinds ingest gives it."""
     from matjip.documents import MenuItem
-    from matjip.index.request import SearchHit
     from matjip.ingest.preprocess import with_kinds
 
-    def hit(title: str, category: str, menus: list[str]) -> SearchHit:
-        doc = Restaurant(
-            place_id=title, title=title, category=category, menus=[MenuItem(name=m) for m in menus]
-        )
-        return SearchHit(document=with_kinds(doc), score=0.5)
+    doc = Restaurant(place_id=title, title=title, category=category, menus=[MenuItem(name=m) for m in menus])
+    return SearchHit(document=with_kinds(doc), score=0.5)
+
+
+def test_a_name_match_under_another_cuisine_or_kind_ranks_below_a_plain_name_match() -> None:
+    from matjip.agent.nodes.search import _kind_strength
 
     taco = hit("타코하우스", "양식", ["치킨 타코", "비프 부리또"])
     takoyaki = hit("타코몽", "일식", ["타코야끼 (20개)", "야끼우동"])
@@ -364,15 +365,6 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
 
 def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip() -> None:
     from matjip.agent.nodes.search import _kind_strength
-    from matjip.documents import MenuItem
-    from matjip.index.request import SearchHit
-    from matjip.ingest.preprocess import with_kinds
-
-    def hit(title: str, category: str, menus: list[str]) -> SearchHit:
-        doc = Restaurant(
-            place_id=title, title=title, category=category, menus=[MenuItem(name=m) for m in menus]
-        )
-        return SearchHit(document=with_kinds(doc), score=0.5)
 
     grill = hit("명가생삼겹", "한식>육류,고기>삼겹살", ["생삼겹살", "목살"])
     gopchang = hit("소문난이모네곱창", "한식>육류,고기>곱창,막창", ["야채곱창", "순대곱창"])
