@@ -172,3 +172,90 @@ def test_a_route_outside_its_targets_is_refused(agents: tuple[Agent, Agent]) -> 
     broken.edges["plan"] = type(edge)(edge.source, route=lambda st, res: "generate", targets=edge.targets)
     with pytest.raises(ValueError, match="not one of"):
         broken._next("plan", {})
+
+
+# --- sessions without LangGraph (matjip.agent.checkpoints) ------------------------------------
+
+
+def test_checkpoints_are_written_and_read_as_langgraph_does(agents: tuple[Agent, Agent]) -> None:
+    """Byte for byte: the codec's msgpack is JsonPlusSerializer's for real session states, and
+    reading gives the same values; a value it does not handle goes to LangGraph's serializer."""
+    from datetime import timedelta
+
+    from matjip.agent import checkpoints
+    from matjip.agent.graph import checkpoint_serializer
+
+    langgraph, _ = agents
+    serde = checkpoint_serializer()
+    states = []
+    for dialogue in DIALOGUES[:5]:
+        sid = _run(langgraph, dialogue)[-1].session_id
+        states.append(langgraph.graph.get_state({"configurable": {"thread_id": sid}}).values)
+    for state in states:
+        checkpoint = {"v": 4, "id": checkpoints.uuid6(), "channel_values": state, "versions_seen": {}}
+        ours = checkpoints.dumps_typed(checkpoint)
+        assert ours == serde.dumps_typed(checkpoint)
+        assert checkpoints.loads_typed(ours) == serde.loads_typed(ours) == checkpoint
+    odd = {"when": NOW, "gap": timedelta(minutes=5), "tags": {"a"}, "state": states[0]}
+    assert checkpoints.dumps_typed(odd) == serde.dumps_typed(odd)
+    assert checkpoints.loads_typed(serde.dumps_typed(odd)) == serde.loads_typed(serde.dumps_typed(odd))
+    assert checkpoints.dumps_typed(None) == serde.dumps_typed(None)
+
+
+def test_checkpoint_ids_versions_and_tables_are_langgraphs(tmp_path: Any) -> None:
+    import sqlite3
+
+    from langgraph.checkpoint.base.id import uuid6 as lg_uuid6
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.pregel._checkpoint import LATEST_VERSION
+
+    from matjip.agent import checkpoints
+
+    assert checkpoints.FORMAT == LATEST_VERSION
+    ids = []
+    for i in range(50):
+        ids.append(checkpoints.uuid6(clock_seq=i) if i % 2 else str(lg_uuid6(clock_seq=i)))
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)  # time-ordered across both makers
+    import uuid
+
+    assert all(uuid.UUID(i).version == 6 for i in ids)
+    saver = SqliteSaver(sqlite3.connect(":memory:"))
+    v = None
+    for _ in range(3):
+        ours, theirs = checkpoints.next_version(v), saver.get_next_version(v, None)
+        assert ours.split(".")[0] == theirs.split(".")[0]  # the counter; the rest is random
+        v = ours
+
+    def schema(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+        rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        return [(name, " ".join(sql.split())) for name, sql in rows]
+
+    ours_db = sqlite3.connect(tmp_path / "ours.sqlite", check_same_thread=False)
+    checkpoints.SqliteCheckpoints(ours_db)
+    theirs_db = sqlite3.connect(tmp_path / "theirs.sqlite", check_same_thread=False)
+    SqliteSaver(theirs_db).setup()
+    assert schema(ours_db) == schema(theirs_db)
+
+
+def test_a_cold_ask_imports_no_langgraph(sample_settings: Settings, tmp_path: Any) -> None:
+    """What the start-up time is made of: ``matjip ask --local`` answers (and saves its session)
+    without LangGraph, langchain_core or an HTTP client."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from matjip.cli import main\n"
+        "sys.argv = ['matjip', 'ask', '잠실역 치킨집', '--local']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'langgraph', 'langchain_core', 'langsmith',"
+        " 'httpx', 'requests', 'fastapi'})\n"
+        "print('HEAVY', heavy)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MATJIP_")}
+    env.update({"MATJIP_DATA_DIR": str(sample_settings.data_dir), "MATJIP_LLM_PROVIDER": "none"})
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stdout, done.stdout[-500:]
+    assert "치킨" in done.stdout

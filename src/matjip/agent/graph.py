@@ -261,8 +261,7 @@ class SequentialGraph:
     def _save(
         self, config: Mapping[str, Any], latest: Any, values: dict[str, Any], written: set[str]
     ) -> None:
-        from langgraph.checkpoint.base import LATEST_VERSION, empty_checkpoint
-        from langgraph.checkpoint.base.id import uuid6
+        from matjip.agent.checkpoints import FORMAT, empty_checkpoint, uuid6
 
         if latest is not None:
             base = latest.checkpoint
@@ -280,8 +279,8 @@ class SequentialGraph:
         channel_values = {k: v for k, v in base["channel_values"].items() if _internal(k)}
         channel_values.update(values)
         checkpoint = {
-            "v": LATEST_VERSION,
-            "id": str(uuid6(clock_seq=step)),
+            "v": FORMAT,
+            "id": uuid6(clock_seq=step),
             "ts": datetime.now(UTC).isoformat(),
             "channel_values": channel_values,
             "channel_versions": versions,

@@ -102,6 +102,11 @@ class Agent:
         self._pool: Any = None
         if persist and settings.database_url is not None:
             self._checkpointer = self._postgres_checkpointer(settings)
+        elif persist and sequential:  # LangGraph's tables and format, without importing LangGraph
+            from matjip.agent.checkpoints import SqliteCheckpoints
+
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            self._checkpointer = SqliteCheckpoints(open_sessions(settings.sessions_path))
         elif persist:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
