@@ -224,11 +224,13 @@ class SequentialGraph:
     uses (``stream`` with ``stream_mode="custom"``, ``get_state``, ``update_state``).
 
     It exists for start-up time: a one-question process (``matjip ask``) need not import
-    LangGraph's graph runtime (most of a second). Sessions are the same checkpoints in the same
-    checkpointer (LangGraph's savers, LangGraph's serializer): the state values with a new
-    version for every channel a turn wrote, so a session started here continues under LangGraph
-    and the other way round. Node updates are applied as LangGraph applies them: a key with a
-    reducer (``messages``) accumulates, every other key is replaced."""
+    LangGraph's graph runtime (most of a second). Sessions are LangGraph's checkpoints, in any
+    saver with LangGraph's ``get_tuple``/``put``/``get_next_version`` (its savers, or
+    :class:`matjip.agent.checkpoints.SqliteCheckpoints`, the same rows without importing
+    LangGraph): the state values, with a new version for every channel a turn wrote, so a session
+    started here continues under LangGraph and the other way round. Node updates are applied as
+    LangGraph applies them: a key with a reducer (``messages``) accumulates, every other key is
+    replaced; a route must name one of its edge's targets."""
 
     def __init__(self, res: Resources, checkpointer: Any) -> None:
         self.res = res
@@ -312,21 +314,20 @@ class SequentialGraph:
         written: set[str] = set()
         self._apply(values, input, written)
         events: list[Any] = []
-        token = stream_writer.set(events.append)
-        try:
-            node, runs = FIRST, 0
-            while node != END:
-                runs += 1
-                if runs > RECURSION_LIMIT:
-                    raise RuntimeError(f"more than {RECURSION_LIMIT} node runs in one turn")  # a bug
+        node, runs = FIRST, 0
+        while node != END:
+            runs += 1
+            if runs > RECURSION_LIMIT:
+                raise RuntimeError(f"more than {RECURSION_LIMIT} node runs in one turn")  # a bug
+            token = stream_writer.set(events.append)  # set around the node only, never across a yield
+            try:
                 update = self.nodes[node](dict(values))  # type: ignore[arg-type]
-                self._apply(values, update, written)
-                if events:
-                    yield from events
-                    events.clear()
-                node = self._next(node, values)
-        finally:
-            stream_writer.reset(token)
+            finally:
+                stream_writer.reset(token)
+            self._apply(values, update, written)
+            yield from events
+            events.clear()
+            node = self._next(node, values)
         self._save(config, latest, values, written)
 
     def _next(self, node: str, values: Mapping[str, Any]) -> str:
