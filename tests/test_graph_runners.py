@@ -253,9 +253,12 @@ def test_a_cold_ask_imports_no_langgraph(sample_settings: Settings, tmp_path: An
         " 'httpx', 'requests', 'fastapi'})\n"
         "print('HEAVY', heavy)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MATJIP_")}
+    providers = ("MATJIP_", "LANGSMITH_", "LANGCHAIN_", "OPENAI_", "GEMINI_", "GOOGLE_", "TAVILY_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(providers)}  # offline, no tracing
     env.update({"MATJIP_DATA_DIR": str(sample_settings.data_dir), "MATJIP_LLM_PROVIDER": "none"})
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     assert "HEAVY []" in done.stdout, done.stdout[-500:]
     assert "치킨" in done.stdout
