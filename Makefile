@@ -9,11 +9,15 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# Byte-compile the package as pip does for a regular install: an editable install otherwise
+# compiles every module at each start wherever bytecode caching is off (PYTHONDONTWRITEBYTECODE).
 setup: $(BIN)/python
 	$(BIN)/pip install -q -e .
+	$(BIN)/python -m compileall -q src/matjip > /dev/null
 
 setup-test: $(BIN)/python
 	$(BIN)/pip install -q -e ".[test]"
+	$(BIN)/python -m compileall -q src/matjip > /dev/null
 
 # Install, ingest + index the embedded demo data (idempotent), then chat in the terminal.
 run: setup

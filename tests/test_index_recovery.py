@@ -106,6 +106,46 @@ def test_a_half_written_version_is_never_used(settings: Settings) -> None:
         layout.verify(half)
 
 
+def test_checksums_are_skipped_only_for_the_files_the_last_pass_found_intact(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second open of an untouched version hashes nothing; a same-size overwrite of one byte,
+    even with its modification time put back, is hashed again and found."""
+    built(settings)
+    version = layout.current(settings.index_dir)
+    assert version is not None
+    layout.verify(version)
+    assert (version / layout.VERIFIED).is_file()
+    hashed: list[str] = []
+    real = layout._sha256
+
+    def counting(path: Path) -> str:
+        hashed.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(layout, "_sha256", counting)
+    layout.verify(version)
+    assert hashed == []
+    path = version / "docs.tsv"
+    st = path.stat()
+    with path.open("r+b") as fh:
+        first = fh.read(1)
+        fh.seek(0)
+        fh.write(bytes([first[0] ^ 0x01]))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    with pytest.raises(IndexDamagedError, match="checksum"):
+        layout.verify(version)
+    assert hashed
+    # a stamp that does not match the files is no reason to skip
+    with path.open("r+b") as fh:
+        fh.write(first)
+    hashed.clear()
+    (version / layout.VERIFIED).write_text('{"manifest": "x", "files": {}}', encoding="utf-8")
+    layout.verify(version)
+    assert "docs.tsv" in hashed
+
+
 def test_stale_build_folders_are_removed(settings: Settings) -> None:
     built(settings)
     parent = settings.index_dir.parent

@@ -14,14 +14,14 @@ query_input → understand → need_search ─┬─ search ──→ check_sess
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
-
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.graph import END, START, StateGraph
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, get_type_hints
 
 from matjip.agent.configuration import Resources
 from matjip.agent.models import TraceEntry
+from matjip.agent.nodes.common import stream_writer
 from matjip.agent.nodes.evaluate import evaluate_relevance, route_after_grade, update_session, web_search
 from matjip.agent.nodes.generate import generate
 from matjip.agent.nodes.search import (
@@ -35,7 +35,92 @@ from matjip.agent.nodes.search import (
 from matjip.agent.nodes.understand import check_session, need_search, query_input, understand
 from matjip.agent.state import CHECKPOINT_MODELS, AgentState
 
+if TYPE_CHECKING:
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
 NodeFn = Callable[[AgentState, Resources], dict[str, Any]]
+Route = Callable[[AgentState, Resources], str]
+
+END = "__end__"  # LangGraph's END
+FIRST = "query_input"
+RECURSION_LIMIT = 25  # LangGraph's default: more node runs than this in one turn is a bug
+
+# --- the wiring: one table, run by LangGraph (build_graph) or in sequence (SequentialGraph) ----
+
+NODES: dict[str, NodeFn] = {
+    "query_input": query_input,
+    "understand": understand,
+    "need_search": need_search,
+    "check_session": check_session,
+    "plan": plan,
+    "check_duplicate": check_duplicate,
+    "search_general": search_general,
+    "search_compare": search_compare,
+    "search_information": search_information,
+    "evaluate_relevance": evaluate_relevance,
+    "relax": relax,
+    "web_search": web_search,
+    "update_session": update_session,
+    "generate": generate,
+}
+
+SEARCHES = ("search_general", "search_compare", "search_information")
+
+
+def _route_need(state: AgentState, res: Resources) -> str:
+    return "check_session" if state.get("decision") == "search" else "generate"
+
+
+def _route_intent(state: AgentState) -> str:
+    plan = state.get("plan")
+    intent = plan.intent if plan is not None else "search"
+    return {"compare": "search_compare", "information": "search_information"}.get(intent, "search_general")
+
+
+def _route_plan(state: AgentState, res: Resources) -> str:
+    return "check_duplicate" if state.get("is_followup") else _route_intent(state)
+
+
+def _route_duplicate(state: AgentState, res: Resources) -> str:
+    return "update_session" if state.get("duplicate_of") is not None else _route_intent(state)
+
+
+def _route_grade(state: AgentState, res: Resources) -> str:
+    verdict = route_after_grade(state, res.config.max_relax_steps)
+    return {"relevant": "update_session", "relax": "relax", "irrelevant": "web_search"}[verdict]
+
+
+def _route_relax(state: AgentState, res: Resources) -> str:
+    # a relaxed plan is always searched; past the maximum nothing was left to relax
+    if int(state.get("relax_step") or 0) > res.config.max_relax_steps:
+        return "web_search"
+    return _route_intent(state)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """What runs after ``source``: ``target``, or the node ``route`` names (one of ``targets``)."""
+
+    source: str
+    target: str | None = None
+    route: Route | None = None
+    targets: tuple[str, ...] = ()
+
+
+EDGES: tuple[Edge, ...] = (
+    Edge("query_input", "understand"),
+    Edge("understand", "need_search"),
+    Edge("need_search", route=_route_need, targets=("check_session", "generate")),
+    Edge("check_session", "plan"),
+    Edge("plan", route=_route_plan, targets=("check_duplicate", *SEARCHES)),
+    Edge("check_duplicate", route=_route_duplicate, targets=("update_session", *SEARCHES)),
+    *(Edge(s, "evaluate_relevance") for s in SEARCHES),
+    Edge("evaluate_relevance", route=_route_grade, targets=("update_session", "relax", "web_search")),
+    Edge("relax", route=_route_relax, targets=(*SEARCHES, "web_search")),
+    Edge("web_search", "update_session"),
+    Edge("update_session", "generate"),
+    Edge("generate", END),
+)
 
 
 def collect_node_calls(res: Resources, state: AgentState) -> dict[str, Any]:
@@ -78,73 +163,198 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
     return run
 
 
-def _route_need(state: AgentState) -> str:
-    return "search" if state.get("decision") == "search" else "generate"
-
-
-def _route_plan(state: AgentState) -> str:
-    return "check_duplicate" if state.get("is_followup") else _route_intent(state)
-
-
-def _route_intent(state: AgentState) -> str:
-    plan = state.get("plan")
-    intent = plan.intent if plan is not None else "search"
-    return {"compare": "search_compare", "information": "search_information"}.get(intent, "search_general")
-
-
-def _route_duplicate(state: AgentState) -> str:
-    return "update_session" if state.get("duplicate_of") is not None else _route_intent(state)
-
-
 def checkpoint_serializer() -> JsonPlusSerializer:
     """LangGraph's serializer, allowed to rebuild the state's models (:data:`CHECKPOINT_MODELS`)
     from a checkpoint besides its own safe types; any other class stays its serialized fields."""
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
     return JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_MODELS)
 
 
 def build_graph(res: Resources, checkpointer: Any = None) -> Any:
+    """The table as a compiled LangGraph graph (streaming, checkpoints, ``update_state``)."""
+    from langgraph.graph import END as LG_END
+    from langgraph.graph import START, StateGraph
+
+    assert LG_END == END
     g: StateGraph[AgentState] = StateGraph(AgentState)
-    nodes: dict[str, NodeFn] = {
-        "query_input": query_input,
-        "understand": understand,
-        "need_search": need_search,
-        "check_session": check_session,
-        "plan": plan,
-        "check_duplicate": check_duplicate,
-        "search_general": search_general,
-        "search_compare": search_compare,
-        "search_information": search_information,
-        "evaluate_relevance": evaluate_relevance,
-        "relax": relax,
-        "web_search": web_search,
-        "update_session": update_session,
-        "generate": generate,
-    }
-    for name, fn in nodes.items():
+    for name, fn in NODES.items():
         g.add_node(name, traced(name, fn, res))  # type: ignore[call-overload]
-    searches = ["search_general", "search_compare", "search_information"]
-    g.add_edge(START, "query_input")
-    g.add_edge("query_input", "understand")
-    g.add_edge("understand", "need_search")
-    g.add_conditional_edges("need_search", _route_need, {"search": "check_session", "generate": "generate"})
-    g.add_edge("check_session", "plan")
-    g.add_conditional_edges("plan", _route_plan, ["check_duplicate", *searches])
-    g.add_conditional_edges("check_duplicate", _route_duplicate, ["update_session", *searches])
-    for s in searches:
-        g.add_edge(s, "evaluate_relevance")
-    max_steps = res.config.max_relax_steps
-    g.add_conditional_edges(
-        "evaluate_relevance",
-        lambda st: route_after_grade(st, max_steps),
-        {"relevant": "update_session", "relax": "relax", "irrelevant": "web_search"},
-    )
-    g.add_conditional_edges(
-        "relax",
-        # a relaxed plan is always searched; past the maximum nothing was left to relax
-        lambda st: "web_search" if int(st.get("relax_step") or 0) > max_steps else _route_intent(st),
-        [*searches, "web_search"],
-    )
-    g.add_edge("web_search", "update_session")
-    g.add_edge("update_session", "generate")
-    g.add_edge("generate", END)
+    g.add_edge(START, FIRST)
+    for edge in EDGES:
+        if edge.target is not None:
+            g.add_edge(edge.source, edge.target)
+        else:
+            assert edge.route is not None
+            g.add_conditional_edges(edge.source, _bound(edge.route, res), list(edge.targets))
     return g.compile(checkpointer=checkpointer)
+
+
+def _bound(route: Route, res: Resources) -> Callable[[AgentState], str]:
+    def path(state: AgentState) -> str:
+        return route(state, res)
+
+    path.__name__ = route.__name__.lstrip("_")
+    return path
+
+
+# --- the same table, run in sequence --------------------------------------------------------
+
+
+def _reducers() -> dict[str, Callable[[Any, Any], Any]]:
+    """The state keys that accumulate (``Annotated[T, reducer]``), as LangGraph reads them."""
+    out: dict[str, Callable[[Any, Any], Any]] = {}
+    for key, hint in get_type_hints(AgentState, include_extras=True).items():
+        for meta in getattr(hint, "__metadata__", ()):
+            if callable(meta):
+                out[key] = meta
+    return out
+
+
+@dataclass(frozen=True)
+class StateView:
+    """What :meth:`SequentialGraph.get_state` returns (the part of LangGraph's snapshot used)."""
+
+    values: dict[str, Any]
+
+
+class SequentialGraph:
+    """The table of :data:`NODES` and :data:`EDGES` run one node after another in the calling
+    thread, with the interface of the compiled graph that :class:`matjip.agent.service.Agent`
+    uses (``stream`` with ``stream_mode="custom"``, ``get_state``, ``update_state``).
+
+    It exists for start-up time: a one-question process (``matjip ask``) need not import
+    LangGraph's graph runtime (most of a second). Sessions are LangGraph's checkpoints, in any
+    saver with LangGraph's ``get_tuple``/``put``/``get_next_version`` (its savers, or
+    :class:`matjip.agent.checkpoints.SqliteCheckpoints`, the same rows without importing
+    LangGraph): the state values, with a new version for every channel a turn wrote, so a session
+    started here continues under LangGraph and the other way round. Node updates are applied as
+    LangGraph applies them: a key with a reducer (``messages``) accumulates, every other key is
+    replaced; a route must name one of its edge's targets."""
+
+    def __init__(self, res: Resources, checkpointer: Any) -> None:
+        self.res = res
+        self.checkpointer = checkpointer
+        self.nodes = {name: traced(name, fn, res) for name, fn in NODES.items()}
+        self.edges = {edge.source: edge for edge in EDGES}
+        self.reducers = _reducers()
+
+    # -- checkpoints --------------------------------------------------------------------------
+
+    @staticmethod
+    def _config(config: Mapping[str, Any]) -> dict[str, Any]:
+        thread_id = str(config["configurable"]["thread_id"])
+        return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+
+    def _latest(self, config: Mapping[str, Any]) -> Any:
+        return self.checkpointer.get_tuple(self._config(config))
+
+    def get_state(self, config: Mapping[str, Any]) -> StateView:
+        latest = self._latest(config)
+        values = dict(latest.checkpoint["channel_values"]) if latest is not None else {}
+        return StateView({k: v for k, v in values.items() if not _internal(k)})
+
+    def _apply(self, values: dict[str, Any], update: Mapping[str, Any], written: set[str]) -> None:
+        for key, value in update.items():
+            reducer = self.reducers.get(key)
+            values[key] = reducer(values.get(key, []), value) if reducer is not None else value
+            written.add(key)
+
+    def _save(
+        self, config: Mapping[str, Any], latest: Any, values: dict[str, Any], written: set[str]
+    ) -> None:
+        from matjip.agent.checkpoints import FORMAT, empty_checkpoint, uuid6
+
+        if latest is not None:
+            base = latest.checkpoint
+            step = int((latest.metadata or {}).get("step", 0)) + len(written) + 1
+            parent = {**self._config(config)["configurable"], "checkpoint_id": base["id"]}
+        else:
+            base = empty_checkpoint()
+            step = len(written)
+            parent = self._config(config)["configurable"]
+        versions = dict(base["channel_versions"])
+        current = max(versions.values()) if versions else None
+        version = self.checkpointer.get_next_version(current, None)
+        new_versions = {key: version for key in sorted(written)}
+        versions.update(new_versions)
+        channel_values = {k: v for k, v in base["channel_values"].items() if _internal(k)}
+        channel_values.update(values)
+        checkpoint = {
+            "v": FORMAT,
+            "id": uuid6(clock_seq=step),
+            "ts": datetime.now(UTC).isoformat(),
+            "channel_values": channel_values,
+            "channel_versions": versions,
+            "versions_seen": {k: dict(v) for k, v in base.get("versions_seen", {}).items()},
+            "updated_channels": sorted(written),
+        }
+        metadata = {"source": "loop", "step": step, "parents": {}}
+        self.checkpointer.put({"configurable": parent}, checkpoint, metadata, new_versions)
+
+    # -- running ------------------------------------------------------------------------------
+
+    def stream(
+        self,
+        input: Mapping[str, Any],
+        config: Mapping[str, Any],
+        stream_mode: str = "custom",
+        durability: str = "exit",
+    ) -> Iterator[Any]:
+        """Run one turn; yields what the nodes emit (LangGraph's ``stream_mode="custom"``) and
+        saves the state once at the end (``durability="exit"``)."""
+        if stream_mode != "custom" or durability != "exit":
+            raise ValueError("SequentialGraph runs stream_mode='custom', durability='exit' only")
+        latest = self._latest(config)
+        values = (
+            {k: v for k, v in latest.checkpoint["channel_values"].items() if not _internal(k)}
+            if latest is not None
+            else {}
+        )
+        written: set[str] = set()
+        self._apply(values, input, written)
+        events: list[Any] = []
+        node, runs = FIRST, 0
+        while node != END:
+            runs += 1
+            if runs > RECURSION_LIMIT:
+                raise RuntimeError(f"more than {RECURSION_LIMIT} node runs in one turn")  # a bug
+            token = stream_writer.set(events.append)  # set around the node only, never across a yield
+            try:
+                update = self.nodes[node](dict(values))  # type: ignore[arg-type]
+            finally:
+                stream_writer.reset(token)
+            self._apply(values, update, written)
+            yield from events
+            events.clear()
+            node = self._next(node, values)
+        self._save(config, latest, values, written)
+
+    def _next(self, node: str, values: Mapping[str, Any]) -> str:
+        edge = self.edges[node]
+        if edge.target is not None:
+            return edge.target
+        assert edge.route is not None
+        target = edge.route(values, self.res)  # type: ignore[arg-type]
+        if target not in edge.targets:
+            raise ValueError(f"{node} routed to {target!r}, not one of {edge.targets}")
+        return target
+
+    def update_state(
+        self, config: Mapping[str, Any], values: Mapping[str, Any], as_node: str | None = None
+    ) -> None:
+        """Write ``values`` into the session as if node ``as_node`` had returned them."""
+        latest = self._latest(config)
+        state = (
+            {k: v for k, v in latest.checkpoint["channel_values"].items() if not _internal(k)}
+            if latest is not None
+            else {}
+        )
+        written: set[str] = set()
+        self._apply(state, values, written)
+        self._save(config, latest, state, written)
+
+
+def _internal(channel: str) -> bool:
+    """LangGraph's own channels (``__start__``, ``branch:to:…``), not state keys."""
+    return channel.startswith("__") or ":" in channel

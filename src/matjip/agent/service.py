@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from matjip.agent.configuration import AgentConfig, Resources
-from matjip.agent.graph import build_graph, checkpoint_serializer
+from matjip.agent.graph import SequentialGraph, build_graph, checkpoint_serializer
 from matjip.agent.models import MoreResult, Sort, TurnEvent, TurnResult
 from matjip.agent.retention import Retention
 from matjip.agent.state import AgentState
@@ -28,36 +28,15 @@ if TYPE_CHECKING:
 
 
 def load_resources(settings: Settings, index: SearchBackend | None = None) -> Resources:
-    """Open the index, the gazetteer and the NLU vocabulary (built from the index once, cached)."""
-    from matjip.geo.gazetteer import Gazetteer
+    """Open the index, the gazetteer and the NLU vocabulary (compiled once, cached:
+    :mod:`matjip.agent.understanding`)."""
+    from matjip.agent.understanding import load_understanding
     from matjip.index import open_index
-    from matjip.ingest.store import DocumentStore
-    from matjip.nlu import OfflineNLU
-    from matjip.nlu.vocabulary import Vocabulary
     from matjip.vocab import vocab
 
     if index is None:
         index = open_index(settings)
-    gazetteer = Gazetteer.load()
-    # the vocabulary (restaurant names, menu terms) is built from the documents once and cached
-    # next to the index; a rebuilt index removes it, a changed document count renames it
-    vocab_path = settings.index_dir / f"nlu-vocabulary-{index.count()}.json"
-    vocabulary = None
-    fresh = False
-    if vocab_path.exists():
-        try:
-            vocabulary = Vocabulary.load(vocab_path)
-        except Exception:
-            vocabulary = None
-    if vocabulary is None:
-        with DocumentStore(settings.store_path) as store:
-            vocabulary = Vocabulary.from_restaurants(store.iter_documents())
-        fresh = True
-    nlu = OfflineNLU(vocabulary, gazetteer)
-    if fresh:  # saved after OfflineNLU added the gazetteer's place names, so the next start skips that
-        for old in settings.index_dir.glob("nlu-vocabulary-*.json"):
-            old.unlink(missing_ok=True)
-        vocabulary.save(vocab_path)
+    gazetteer, nlu = load_understanding(settings, index)
     llm = None
     web = None
     if settings.llm_provider != "none" or settings.tavily_api_key:
@@ -107,14 +86,27 @@ class Agent:
     """Runs conversation turns. Thread-safe; sessions are isolated by ``session_id``."""
 
     def __init__(
-        self, settings: Settings, resources: Resources | None = None, *, persist: bool = True
+        self,
+        settings: Settings,
+        resources: Resources | None = None,
+        *,
+        persist: bool = True,
+        sequential: bool = False,
     ) -> None:
+        """``sequential``: run the graph's table with :class:`SequentialGraph` instead of
+        LangGraph's runtime (same nodes, routes and sessions; no LangGraph graph import, for a
+        process that answers one question: ``matjip ask``)."""
         self.settings = settings
         self.resources = resources or load_resources(settings)
         self._checkpointer: Any = None
         self._pool: Any = None
         if persist and settings.database_url is not None:
             self._checkpointer = self._postgres_checkpointer(settings)
+        elif persist and sequential:  # LangGraph's tables and format, without importing LangGraph
+            from matjip.agent.checkpoints import SqliteCheckpoints
+
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            self._checkpointer = SqliteCheckpoints(open_sessions(settings.sessions_path))
         elif persist:
             from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -126,7 +118,11 @@ class Agent:
             from langgraph.checkpoint.memory import InMemorySaver
 
             self._checkpointer = InMemorySaver(serde=checkpoint_serializer())
-        self.graph = build_graph(self.resources, self._checkpointer)
+        self.graph: Any = (
+            SequentialGraph(self.resources, self._checkpointer)
+            if sequential
+            else build_graph(self.resources, self._checkpointer)
+        )
         self.retention = Retention(self._checkpointer, settings.session_max_age_days)
         self.retention.prune()
         self._locks: dict[str, threading.Lock] = {}

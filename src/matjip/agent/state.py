@@ -9,8 +9,8 @@ serializer may rebuild exactly those (see :func:`matjip.agent.graph.checkpoint_s
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, TypedDict
 
 from pydantic import BaseModel
@@ -26,6 +26,21 @@ from matjip.agent.models import (
     WebSource,
 )
 from matjip.nlu.models import NLUResult
+
+
+@dataclass(frozen=True)
+class Replace:
+    """A ``messages`` update that replaces the history instead of extending it (bounded history,
+    :mod:`matjip.agent.retention`)."""
+
+    items: list[dict[str, str]]
+
+
+def extend_messages(old: list[dict[str, str]], new: list[dict[str, str]] | Replace) -> list[dict[str, str]]:
+    """The reducer of ``messages``: a node's messages are appended, a :class:`Replace` replaces."""
+    if isinstance(new, Replace):
+        return list(new.items)
+    return [*old, *new]
 
 
 class HitRecord(TypedDict, total=False):
@@ -58,7 +73,7 @@ class AgentState(TypedDict, total=False):
     # conversation
     session_id: str
     turn: int
-    messages: Annotated[list[dict[str, str]], operator.add]
+    messages: Annotated[list[dict[str, str]], extend_messages]
     location_history: list[LocationContext]
     searches: list[SearchRecord]
     context: list[HitRecord]  # the documents the conversation is currently about, in shown order

@@ -25,13 +25,17 @@ from matjip.settings import Settings, redact, redact_data, register_settings_sec
 HEALTH_TIMEOUT_S = 0.5
 
 
-def _agent(settings: Settings) -> object:
+def _agent(settings: Settings, *, one_turn: bool = False) -> object:
+    """The agent over the data directory. ``one_turn`` (``matjip ask``): the graph runs in
+    sequence (:class:`matjip.agent.graph.SequentialGraph`), without LangGraph's runtime to import;
+    sessions in PostgreSQL keep LangGraph's."""
     from matjip.agent.service import Agent, load_resources
     from matjip.commands.ingest import ensure_index
 
     register_settings_secrets(settings)
     index = ensure_index(settings)
-    return Agent(settings, load_resources(settings, index))
+    sequential = one_turn and settings.database_url is None
+    return Agent(settings, load_resources(settings, index), sequential=sequential)
 
 
 def trace_table(result: TurnResult) -> Table:
@@ -242,7 +246,7 @@ def run_ask(
         else:
             from matjip.agent.service import Agent
 
-            agent = _agent(settings)
+            agent = _agent(settings, one_turn=True)
             assert isinstance(agent, Agent)
             result = agent.ask(question, session, location)
         sys.stdout.write(
@@ -255,7 +259,7 @@ def run_ask(
         assert found is not None
         result = found
     else:
-        result = _run_turn(_agent(settings), console, question, session, location)
+        result = _run_turn(_agent(settings, one_turn=True), console, question, session, location)
     if trace:
         console.print(trace_table(result))
     via = f" · matjip serve {server[0]}:{server[1]}" if server else ""

@@ -70,12 +70,12 @@ import csv
 import io
 import json
 import re
+import threading
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -1508,9 +1508,25 @@ class Gazetteer:
         ]
 
 
-@cache
+_default: Gazetteer | None = None
+_default_lock = threading.Lock()
+
+
 def _default_gazetteer() -> Gazetteer:
-    return Gazetteer._from_files(_data_root())
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Gazetteer._from_files(_data_root())
+        return _default
+
+
+def install_gazetteer(gazetteer: Gazetteer) -> None:
+    """Make ``gazetteer`` the process-wide one (:meth:`Gazetteer.load`, :func:`get_gazetteer`): a
+    gazetteer of the package data read back from a cache (``matjip.agent.understanding``), so the
+    process does not build a second one from the files."""
+    global _default
+    with _default_lock:
+        _default = gazetteer
 
 
 def get_gazetteer() -> Gazetteer:

@@ -22,6 +22,7 @@ idempotent when it is stale.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -38,7 +39,8 @@ MANIFEST = "manifest.json"
 GRACE_S = 30.0
 _PIN = re.compile(r"^\.pin-(?P<pid>\d+)-\d+$")
 _pins = itertools.count()
-UNLISTED = frozenset({MANIFEST, "store_state.json"})
+VERIFIED = ".verified.json"  # the file identities of the last checksum pass (see verify)
+UNLISTED = frozenset({MANIFEST, "store_state.json", VERIFIED})
 RECOVERY = "`matjip ingest` rebuilds it from the document store"
 _VERSION = re.compile(r"^\.(?P<name>.+)\.v-(?P<ns>\d+)-(?P<pid>\d+)$")
 _SCRATCH = re.compile(r"^\.(?P<name>.+)\.(?:build|old|link)-(?P<pid>\d+)$")
@@ -105,10 +107,24 @@ def write_manifest(directory: Path) -> None:
     _fsync_dir(directory)
 
 
+def _identity(st: os.stat_result) -> list[int]:
+    """What changes whenever a file's content can have changed: size, times (the change time is
+    set by the kernel on every write, metadata change or rename; no program can set it back), inode."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
 def verify(directory: Path, *, checksums: bool = True) -> None:
-    """Raise :class:`IndexDamagedError` unless every file of the manifest is there, intact."""
+    """Raise :class:`IndexDamagedError` unless every file of the manifest is there, intact.
+
+    Sizes are checked every time. Checksums are computed when the files are not exactly the ones
+    the last full pass found intact: after a pass, the identity of every file (size, modification
+    and change times, inode; :func:`_identity`) goes into ``.verified.json`` beside the manifest,
+    and a later open whose files all have the same identity skips re-hashing them (a version is
+    immutable: any write to one of its files changes its change time). A ``matjip ask`` start
+    saves the hashing of the whole index (~45 MB for the demo data) that way."""
     try:
-        manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        manifest_text = (directory / MANIFEST).read_text(encoding="utf-8")
+        manifest = json.loads(manifest_text)
         files: dict[str, dict[str, Any]] = manifest["files"]
     except FileNotFoundError:
         raise IndexDamagedError(
@@ -118,21 +134,39 @@ def verify(directory: Path, *, checksums: bool = True) -> None:
         raise IndexDamagedError(
             f"the manifest of the search index in {directory} is unreadable ({exc}); {RECOVERY}"
         ) from exc
+    identities: dict[str, list[int]] = {}
     for rel, want in files.items():
         path = directory / rel
         try:
-            size = path.stat().st_size
+            st = path.stat()
         except OSError:
             raise IndexDamagedError(f"the search index in {directory} lacks {rel}; {RECOVERY}") from None
-        if size != int(want["size"]):
+        if st.st_size != int(want["size"]):
             raise IndexDamagedError(
-                f"the search index file {rel} in {directory} has {size:,} bytes, "
+                f"the search index file {rel} in {directory} has {st.st_size:,} bytes, "
                 f"{int(want['size']):,} expected; {RECOVERY}"
             )
-        if checksums and _sha256(path) != want["sha256"]:
+        identities[rel] = _identity(st)
+    if not checksums:
+        return
+    stamp = {"manifest": hashlib.sha256(manifest_text.encode("utf-8")).hexdigest(), "files": identities}
+    try:
+        if json.loads((directory / VERIFIED).read_text(encoding="utf-8")) == stamp:
+            return
+    except (OSError, ValueError):
+        pass
+    for rel, want in files.items():
+        if _sha256(directory / rel) != want["sha256"]:
             raise IndexDamagedError(
                 f"the search index file {rel} in {directory} is corrupt (checksum); {RECOVERY}"
             )
+    tmp = directory / f"{VERIFIED}.{os.getpid()}.tmp"
+    try:
+        tmp.write_text(json.dumps(stamp), encoding="utf-8")
+        os.replace(tmp, directory / VERIFIED)
+    except OSError:  # a read-only index is hashed at every open, as before
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def switch(pointer: Path, version: Path) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
-
-from langgraph.config import get_stream_writer
 
 from matjip.agent.configuration import Resources
 from matjip.agent.models import Card, SearchPlan, Shown, TurnEvent
@@ -13,14 +13,26 @@ from matjip.agent.state import AgentState, HitRecord
 from matjip.index.request import SearchHit
 from matjip.vocab import vocab
 
+stream_writer: ContextVar[Callable[[Any], None] | None] = ContextVar("matjip_stream_writer", default=None)
+"""Where :func:`emit` sends events while :class:`matjip.agent.graph.SequentialGraph` runs a turn;
+unset, events go to LangGraph's stream writer."""
+
 
 def emit(event: str, data: Any) -> None:
     """Stream an event to whoever runs the graph (no-op when a node is called directly)."""
-    try:
-        writer = get_stream_writer()
-    except RuntimeError:  # called outside a graph run
-        return
-    writer(TurnEvent(event=event, data=data).model_dump(mode="json"))  # type: ignore[arg-type]
+    writer = stream_writer.get()
+    if writer is None:
+        import sys
+
+        if "langgraph.config" not in sys.modules:  # no LangGraph run in this process
+            return
+        from langgraph.config import get_stream_writer
+
+        try:
+            writer = get_stream_writer()
+        except RuntimeError:  # called outside a graph run
+            return
+    writer(TurnEvent(event=event, data=data).model_dump(mode="json"))
 
 
 def hit_record(hit: SearchHit, origin: str | None) -> HitRecord:

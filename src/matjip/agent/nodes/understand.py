@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from langgraph.types import Overwrite
-
 from matjip.agent.acts import (
     asks_cheaper,
     asks_closer,
@@ -29,7 +27,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import GPS_DEFAULT_RADIUS_M, choice_context, pick_choice, resolve
 from matjip.agent.models import Clarification, LocationContext
-from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, upgrade_conversation
+from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, Replace, upgrade_conversation
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
 from matjip.kinds import kinds
@@ -52,7 +50,7 @@ def query_input(state: AgentState, res: Resources) -> dict[str, Any]:
     kept = max(0, 2 * res.config.max_history_turns - 2)  # room for this turn's question and answer
     prior = list(state.get("messages") or [])
     # bounded history (agent/retention.py): past the limit, the list is replaced, not appended to
-    update["messages"] = Overwrite([*prior[len(prior) - kept :], said]) if len(prior) > kept else [said]
+    update["messages"] = Replace([*prior[len(prior) - kept :], said]) if len(prior) > kept else [said]
     notes: list[str] = []
     if len(text) > res.config.max_query_chars:
         notes.append("too_long")

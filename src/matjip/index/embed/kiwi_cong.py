@@ -306,12 +306,12 @@ class KiwiCongEmbedder:
         # The model's vocabulary table (a walk over every morpheme id) is only needed for a query
         # morpheme the corpus never had; it is built then, or by warm() (`serve`, `chat`), so
         # that a start for one question stays short.
-        vectors: dict[Key, np.ndarray | None] = {}
-        dfs: dict[Key, int] = {}
-        for j, key in enumerate(zip(forms, tags, strict=True)):
-            vectors[key] = vecs[j].copy() if has[j] else None
-            if df[j]:
-                dfs[key] = int(df[j])
+        # rows are views of the loaded array (nothing writes into them), made in one C-level pass
+        keys: list[Key] = list(zip(forms, tags, strict=True))
+        vectors: dict[Key, np.ndarray | None] = {
+            key: row if h else None for key, row, h in zip(keys, list(vecs), has.tolist(), strict=True)
+        }
+        dfs: dict[Key, int] = {key: int(n) for key, n in zip(keys, df.tolist(), strict=True) if n}
         with self._lock:
             self._basis = basis
             self._vectors = vectors

@@ -1,0 +1,266 @@
+"""Sessions in ``sessions.sqlite`` without importing LangGraph: LangGraph's checkpoint tables and
+serialization, read and written for :class:`matjip.agent.graph.SequentialGraph`.
+
+LangGraph's ``SqliteSaver`` pulls in ``langchain_core`` (callbacks, tracers, ``requests``…) on
+import — about a quarter of a cold ``matjip ask``'s imports. A one-question process needs only
+two things of it: read a session's latest checkpoint and write the next one. This module does
+exactly that, in the same tables (``checkpoints``, ``writes``) with the same rows:
+
+- the checkpoint is serialized as LangGraph's ``JsonPlusSerializer`` does it: msgpack, with the
+  state's Pydantic models (:data:`matjip.agent.state.CHECKPOINT_MODELS`) as its extension type 5
+  ``(module, name, model_dump(), "model_validate_json")``; anything else in a value (a datetime,
+  a set, a class it does not know) hands the whole value to LangGraph's own serializer, so what
+  is written and read is always what LangGraph would write and read (tests compare the bytes);
+- the metadata is JSON; checkpoint ids are LangGraph's time-ordered UUIDv6, channel versions its
+  ``"<counter>.<random>"`` strings, so the latest checkpoint stays the greatest id whichever
+  runner wrote it.
+
+A session written here continues under LangGraph (``matjip chat``, ``matjip serve``) and the other
+way round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import ormsgpack
+from pydantic import BaseModel
+
+from matjip.agent.state import CHECKPOINT_MODELS
+
+FORMAT = 4  # LangGraph's checkpoint format (langgraph.pregel._checkpoint.LATEST_VERSION)
+EXT_PYDANTIC_V2 = 5  # LangGraph's msgpack extension code for a Pydantic v2 model
+_PACK_OPTIONS = (
+    ormsgpack.OPT_NON_STR_KEYS
+    | ormsgpack.OPT_PASSTHROUGH_DATACLASS
+    | ormsgpack.OPT_PASSTHROUGH_DATETIME
+    | ormsgpack.OPT_PASSTHROUGH_ENUM
+    | ormsgpack.OPT_PASSTHROUGH_UUID
+    | ormsgpack.OPT_REPLACE_SURROGATES
+)
+_MODELS: dict[tuple[str, str], type[BaseModel]] = {(m.__module__, m.__name__): m for m in CHECKPOINT_MODELS}
+
+# the tables of langgraph.checkpoint.sqlite.SqliteSaver.setup()
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS checkpoints (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id TEXT NOT NULL,
+    parent_checkpoint_id TEXT,
+    type TEXT,
+    checkpoint BLOB,
+    metadata BLOB,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+);
+CREATE TABLE IF NOT EXISTS writes (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    task_path TEXT NOT NULL DEFAULT '',
+    idx INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    type TEXT,
+    value BLOB,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+);
+"""
+
+
+class _Unsupported(Exception):
+    """A value this codec does not write or read itself: LangGraph's serializer takes it."""
+
+
+# --- serialization ---------------------------------------------------------------------------
+
+
+def _default(obj: Any) -> ormsgpack.Ext:
+    if isinstance(obj, BaseModel) and (type(obj).__module__, type(obj).__name__) in _MODELS:
+        model = (type(obj).__module__, type(obj).__name__, obj.model_dump(), "model_validate_json")
+        return ormsgpack.Ext(EXT_PYDANTIC_V2, _pack(model))
+    raise _Unsupported(type(obj).__name__)
+
+
+def _pack(value: Any) -> bytes:
+    return ormsgpack.packb(value, default=_default, option=_PACK_OPTIONS)
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    if code != EXT_PYDANTIC_V2:
+        raise _Unsupported(f"msgpack extension {code}")
+    module, name, fields, _method = ormsgpack.unpackb(
+        data, ext_hook=_ext_hook, option=ormsgpack.OPT_NON_STR_KEYS
+    )
+    cls = _MODELS.get((module, name))
+    if cls is None:
+        raise _Unsupported(f"{module}.{name}")
+    try:
+        return cls(**fields)
+    except Exception:  # as LangGraph: a model that no longer validates keeps its fields
+        return cls.model_construct(**fields)
+
+
+def dumps_typed(value: Any) -> tuple[str, bytes]:
+    """``JsonPlusSerializer.dumps_typed`` for checkpoints of the agent state."""
+    if value is not None and not isinstance(value, (bytes, bytearray)):
+        try:
+            return "msgpack", _pack(value)
+        except (ormsgpack.MsgpackEncodeError, _Unsupported):
+            pass
+    from matjip.agent.graph import checkpoint_serializer
+
+    return checkpoint_serializer().dumps_typed(value)
+
+
+def loads_typed(data: tuple[str, bytes]) -> Any:
+    """``JsonPlusSerializer.loads_typed`` (with the agent's allowed models)."""
+    type_, payload = data
+    if type_ == "msgpack":
+        try:
+            return ormsgpack.unpackb(payload, ext_hook=_ext_hook, option=ormsgpack.OPT_NON_STR_KEYS)
+        except (ormsgpack.MsgpackDecodeError, _Unsupported, ValueError, TypeError):
+            pass
+    from matjip.agent.graph import checkpoint_serializer
+
+    return checkpoint_serializer().loads_typed(data)
+
+
+# --- ids and versions ------------------------------------------------------------------------
+
+_last_timestamp: int | None = None
+_id_lock = threading.Lock()
+
+
+def uuid6(clock_seq: int | None = None) -> str:
+    """A time-ordered UUID version 6, as LangGraph makes checkpoint ids
+    (``langgraph.checkpoint.base.id.uuid6``, after uuid6-python)."""
+    global _last_timestamp
+    with _id_lock:
+        timestamp = time.time_ns() // 100 + 0x01B21DD213814000
+        if _last_timestamp is not None and timestamp <= _last_timestamp:
+            timestamp = _last_timestamp + 1
+        _last_timestamp = timestamp
+    seq = random.getrandbits(14) if clock_seq is None else clock_seq
+    node = random.getrandbits(48)
+    value = ((timestamp >> 12) & 0xFFFFFFFFFFFF) << 80
+    value |= (timestamp & 0x0FFF) << 64
+    value |= (seq & 0x3FFF) << 48
+    value |= node & 0xFFFFFFFFFFFF
+    value &= ~(0xC000 << 48)  # variant
+    value |= 0x8000 << 48
+    value &= ~(0xF000 << 64)  # version 6
+    value |= 6 << 76
+    return str(uuid.UUID(int=value))
+
+
+def next_version(current: str | int | None) -> str:
+    """``SqliteSaver.get_next_version``: ``"<counter + 1>.<random>"``."""
+    if current is None:
+        counter = 0
+    elif isinstance(current, int):
+        counter = current
+    else:
+        counter = int(current.split(".")[0])
+    return f"{counter + 1:032}.{random.random():016}"
+
+
+def empty_checkpoint() -> dict[str, Any]:
+    from datetime import UTC, datetime
+
+    return {
+        "v": FORMAT,
+        "id": uuid6(clock_seq=-2),
+        "ts": datetime.now(UTC).isoformat(),
+        "channel_values": {},
+        "channel_versions": {},
+        "versions_seen": {},
+        "updated_channels": None,
+    }
+
+
+# --- the store -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SavedCheckpoint:
+    """The part of LangGraph's ``CheckpointTuple`` a turn reads."""
+
+    config: dict[str, Any]
+    checkpoint: dict[str, Any]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+class SqliteCheckpoints:
+    """The latest checkpoint of a session, read and written in LangGraph's SQLite tables; the
+    subset of ``SqliteSaver`` that :class:`matjip.agent.graph.SequentialGraph` and
+    :class:`matjip.agent.retention.Retention` use (``conn``, ``lock``, ``get_tuple``, ``put``,
+    ``get_next_version``)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+        with self.lock:
+            conn.executescript(_SCHEMA)
+            with contextlib.suppress(sqlite3.OperationalError):  # as SqliteSaver: tables made before
+                conn.execute("ALTER TABLE writes ADD COLUMN task_path TEXT NOT NULL DEFAULT ''")  # task_path
+            conn.commit()
+
+    def get_next_version(self, current: str | None, channel: object = None) -> str:
+        return next_version(current)
+
+    def get_tuple(self, config: Mapping[str, Any]) -> SavedCheckpoint | None:
+        conf = config["configurable"]
+        thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
+        with self.lock:
+            row = self.conn.execute(
+                "SELECT checkpoint_id, type, checkpoint, metadata FROM checkpoints "
+                "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
+                (thread_id, ns),
+            ).fetchone()
+        if row is None:
+            return None
+        checkpoint_id, type_, blob, metadata = row
+        return SavedCheckpoint(
+            {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id}},
+            loads_typed((type_, blob)),
+            json.loads(metadata) if metadata is not None else {},
+        )
+
+    def put(
+        self,
+        config: Mapping[str, Any],
+        checkpoint: Mapping[str, Any],
+        metadata: Mapping[str, Any],
+        new_versions: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        conf = config["configurable"]
+        thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
+        type_, blob = dumps_typed(dict(checkpoint))
+        meta = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
+        with self.lock:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+                "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    thread_id,
+                    ns,
+                    checkpoint["id"],
+                    conf.get("checkpoint_id"),
+                    type_,
+                    blob,
+                    json.dumps(meta, ensure_ascii=False).encode("utf-8", "ignore"),
+                ),
+            )
+            self.conn.commit()
+        return {
+            "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
+        }
