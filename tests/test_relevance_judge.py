@@ -299,3 +299,12 @@ def test_shipped_set_is_consistent_with_the_raw_crawl() -> None:
 def test_shipped_test_split_is_frozen() -> None:
     frozen = J.SET_PATH.with_name("relevance_FROZEN.txt").read_text(encoding="utf-8")
     assert J.frozen_sha256() in frozen
+
+
+def test_second_test_set_is_frozen_and_valid() -> None:
+    path = J.SET_PATH.with_name("relevance_test2.jsonl")
+    frozen = path.with_name("relevance_test2_FROZEN.txt").read_text(encoding="utf-8")
+    assert J.frozen_sha256(path) in frozen
+    items = J.load_set(path)
+    assert len(items) == 120 and all(it.split == "test" for it in items)
+    assert J.check_set(items, J.load_raw()) == []
