@@ -164,7 +164,8 @@ class Pool(_Strict):
 
 
 class RelevanceItem(_Strict):
-    id: str = Field(pattern=r"^[rt]\d{3}$")  # r: development and the first frozen split; t: the second frozen set
+    # r: development sets and the first frozen split; t: the second frozen set (relevance_test2)
+    id: str = Field(pattern=r"^[rt]\d{3}$")
     split: Literal["dev", "test"]
     question: str = Field(min_length=1)
     now: str
@@ -537,7 +538,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_pools(args.set, docs)
     items = load_set(args.set)
     problems = check_set(items, docs)
-    frozen = args.set.with_name(args.set.stem.replace("_set", "") + "_FROZEN.txt")  # relevance_test2_FROZEN.txt
+    # relevance_set.jsonl → relevance_FROZEN.txt, relevance_test2.jsonl → relevance_test2_FROZEN.txt
+    frozen = args.set.with_name(args.set.stem.replace("_set", "") + "_FROZEN.txt")
     if frozen.exists():
         recorded = re.findall(r"\b[0-9a-f]{64}\b", frozen.read_text(encoding="utf-8"))
         if recorded and recorded[0] != frozen_sha256(args.set):
