@@ -448,11 +448,8 @@ class _Text:
     hit_starts: list[int]
     sentences: dict[int, tuple[int, int]] = field(default_factory=dict)
     clause_ends: list[int] = field(default_factory=list)
-    bases: list[str] = field(default_factory=list)  # :func:`_base_tag` of each morpheme
 
     def __post_init__(self) -> None:
-        known = _BASE_TAGS
-        self.bases = [known.get(m.tag) or _base_tag(m.tag) for m in self.morphs]
         for c in self.clauses:
             s, _ = self.sentences.get(c.sentence, (c.start, c.end))
             self.sentences[c.sentence] = (s, c.end)
@@ -465,27 +462,16 @@ class _Text:
         return self.sentences[self.clauses[k].sentence]
 
 
-_BASE_TAGS: dict[str, str] = {}
-
-
-def _base_tag(tag: str) -> str:
-    """The tag without its irregular-conjugation suffix ("VA-I" → "VA")."""
-    base = _BASE_TAGS.get(tag)
-    if base is None:
-        base = _BASE_TAGS[tag] = tag.split("-")[0]
-    return base
-
-
 def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
     """Whether clause ``c`` has a predicate ending after ``after`` (the mention's own morphemes count)."""
     p = rules().p
-    absence, difficulty, bases = p.absence, p.difficulty, ctx.bases
-    morphs = ctx.morphs
-    for i in range(c.first, c.last + 1):
-        m = morphs[i]
+    absence, difficulty = p.absence, p.difficulty
+    for m in ctx.morphs[c.first : c.last + 1]:
         if m.end <= after:
             continue
-        if bases[i] in _PRED_TAGS or m.form in absence or m.form in difficulty:
+        tag = m.tag
+        base = tag if "-" not in tag else tag.split("-")[0]  # "VA-I" → "VA"
+        if base in _PRED_TAGS or m.form in absence or m.form in difficulty:
             return True
     return False
 
@@ -508,13 +494,12 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
     absence = difficulty = 0
     sticky = strong = uncertain = False
     prev: Morph | None = None
-    morphs, bases = ctx.morphs, ctx.bases
-    for i in range(c.first, c.last + 1):
-        m = morphs[i]
+    for m in ctx.morphs[c.first : c.last + 1]:
         if m.start < after:
             prev = m
             continue
-        base = bases[i]
+        tag = m.tag
+        base = tag if "-" not in tag else tag.split("-")[0]  # "VA-I" → "VA"
         form = m.form
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
