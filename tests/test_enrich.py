@@ -240,13 +240,13 @@ def test_votes_decide_conflicts() -> None:
 
 def test_enrich_many_batches_kiwi_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    real = offline_mod.tokenize_many
+    real = offline_mod.tokenize_iter
 
     def spy(texts: Sequence[str]) -> Any:
         calls.append(len(texts))
         return real(texts)
 
-    monkeypatch.setattr(offline_mod, "tokenize_many", spy)
+    monkeypatch.setattr(offline_mod, "tokenize_iter", spy)
     docs = [
         doc(place_id="a", reviews=["주차 가능해요", "분위기 좋아요"]),
         doc(place_id="b"),
@@ -254,7 +254,7 @@ def test_enrich_many_batches_kiwi_once(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     many = ENRICHER.enrich_many(docs)
     assert calls == [4]
-    monkeypatch.setattr(offline_mod, "tokenize_many", real)
+    monkeypatch.setattr(offline_mod, "tokenize_iter", real)
     assert many == [ENRICHER.enrich(d) for d in docs]
     assert has(many[0], "convenience", "주차") and has(many[2], "convenience", "예약")
     assert many[1].is_empty()
@@ -385,7 +385,7 @@ def no_kiwi(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(texts: Sequence[str]) -> Any:
         raise AssertionError(f"Kiwi called for {texts!r}")
 
-    monkeypatch.setattr(offline_mod, "tokenize_many", boom)
+    monkeypatch.setattr(offline_mod, "tokenize_iter", boom)
 
 
 @pytest.mark.usefixtures("no_kiwi")

@@ -99,6 +99,17 @@ class KindTable:
             )
             for k in self.kinds
         }
+        # the other word lists classify() compares, normalised once: (title_not,
+        # category_unless_title, menu_not, menu_with)
+        self._norm_more = {
+            k.name: (
+                [norm(x) for x in k.title_not],
+                [norm(x) for x in k.category_unless_title],
+                [norm(x) for x in k.menu_not],
+                [norm(c) for c in k.menu_with],
+            )
+            for k in self.kinds
+        }
 
     @property
     def names(self) -> list[str]:
@@ -176,16 +187,16 @@ class KindTable:
         found: dict[str, KindEvidence] = {}
         ruled_out: set[str] = set()
         for k in self.kinds:
-            cats, nots, titles, _ = self._norm[k.name]
-            if any(n in cat for n in nots) or any(norm(x) in name for x in k.title_not):
+            cats, nots, titles, dishes = self._norm[k.name]
+            title_not, others, _, _ = self._norm_more[k.name]
+            if any(n in cat for n in nots) or any(x in name for x in title_not):
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
                 own_name = any(t in name for t in titles)
-                others = [norm(x) for x in k.category_unless_title]
                 named_other = any(x in name for x in others)
                 # a mixed category's other dish filling the menu ("일식>돈까스,우동" with only
                 # 우동 lines) takes the category's word away too
-                own_menu = sum(any(d in line for d in self._norm[k.name][3]) for line in lines)
+                own_menu = sum(any(d in line for d in dishes) for line in lines)
                 menu_other = (
                     bool(others)
                     and own_menu == 0
@@ -200,8 +211,12 @@ class KindTable:
                 continue
             if name and any(t in name for t in titles):
                 found[k.name] = KindEvidence(kind=k.name, source="title", span=title)
-            elif dishes and lines and (not by_category or any(_category_is(cat, c) for c in k.menu_with)):
-                nots = [norm(x) for x in k.menu_not]
+            elif (
+                dishes
+                and lines
+                and (not by_category or any(_category_is(cat, c) for c in self._norm_more[k.name][3]))
+            ):
+                nots = self._norm_more[k.name][2]
                 hits = [
                     m
                     for m, line in zip(menus, lines, strict=False)

@@ -7,8 +7,8 @@ worker threads for batch calls; callers pass lists to :func:`tokenize_many` for 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi
@@ -37,12 +37,9 @@ def get_kiwi() -> Kiwi:
     return _kiwi
 
 
-def _convert(tokens: Iterable[object]) -> list[Morph]:
-    out: list[Morph] = []
-    for t in tokens:
-        start = int(t.start)  # type: ignore[attr-defined]
-        out.append(Morph(str(t.form), str(t.tag), start, start + int(t.len)))  # type: ignore[attr-defined]
-    return out
+def _convert(tokens: Iterable[Any]) -> list[Morph]:
+    # kiwipiepy's Token: form and tag are str, start and len int (character offsets)
+    return [Morph(t.form, t.tag, t.start, t.start + t.len) for t in tokens]
 
 
 _cache: dict[str, tuple[Morph, ...]] = {}
@@ -97,8 +94,14 @@ def tokenize_many(texts: Sequence[str]) -> list[list[Morph]]:
     """Tokenize many texts with Kiwi's worker threads; results share the cache of :func:`tokenize`.
 
     Long texts are tokenized in pieces (:func:`chunk_bounds`), offsets mapped back to the text."""
-    results: list[list[Morph]] = [[] for _ in texts]
+    return list(tokenize_iter(texts))
+
+
+def tokenize_iter(texts: Sequence[str]) -> Iterator[list[Morph]]:
+    """:func:`tokenize_many` as a stream: the morphemes of each text in order, each as soon as Kiwi
+    has it, so the caller reads one text while Kiwi's workers tokenize the next ones."""
     todo: list[int] = []
+    cached: dict[int, tuple[Morph, ...]] = {}  # taken now: the cache may be cleared while streaming
     for i, t in enumerate(texts):
         if not t or not t.strip():
             continue
@@ -106,9 +109,7 @@ def tokenize_many(texts: Sequence[str]) -> list[list[Morph]]:
         if hit is None:
             todo.append(i)
         else:
-            results[i] = list(hit)
-    if not todo:
-        return results
+            cached[i] = hit
     pieces: list[str] = []
     owners: list[tuple[int, int]] = []  # (text index, offset of the piece in that text)
     for i in todo:
@@ -117,19 +118,24 @@ def tokenize_many(texts: Sequence[str]) -> list[list[Morph]]:
             if text[start:end].strip():
                 pieces.append(text[start:end])
                 owners.append((i, start))
-    merged: dict[int, list[Morph]] = {i: [] for i in todo}
-    if pieces:
-        kiwi = get_kiwi()
-        for (i, offset), toks in zip(owners, kiwi.tokenize(pieces), strict=True):
-            morphs = _convert(toks)
+    stream: Iterator[Iterable[Any]] = iter(get_kiwi().tokenize(pieces)) if pieces else iter(())
+    todo_set = set(todo)
+    k = 0  # the next piece of ``stream``
+    for i, text in enumerate(texts):
+        if i not in todo_set:
+            yield list(cached.get(i, ()))
+            continue
+        morphs: list[Morph] = []
+        while k < len(owners) and owners[k][0] == i:
+            offset = owners[k][1]
+            converted = _convert(next(stream))
             if offset:
-                morphs = [Morph(m.form, m.tag, m.start + offset, m.end + offset) for m in morphs]
-            merged[i].extend(morphs)
-    for i in todo:
-        morphs_t = tuple(merged[i])
-        _remember(texts[i], morphs_t)
-        results[i] = list(morphs_t)
-    return results
+                converted = [Morph(m.form, m.tag, m.start + offset, m.end + offset) for m in converted]
+            morphs.extend(converted)
+            k += 1
+        morphs_t = tuple(morphs)
+        _remember(text, morphs_t)
+        yield list(morphs_t)
 
 
 CONTENT_TAGS = frozenset({"NNG", "NNP", "NNB", "VV", "VA", "XR", "SL", "SN", "MAG", "SH"})

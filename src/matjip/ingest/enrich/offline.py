@@ -3,7 +3,8 @@
 Sources and how each is read:
 
 * ``reviews[i]`` and ``description`` (free text): tokenized with the shared Kiwi
-  (:func:`matjip.text.kiwi.tokenize_many`, one batch per :meth:`OfflineEnricher.enrich_many`),
+  (:func:`matjip.text.kiwi.tokenize_iter`, one batch per :meth:`OfflineEnricher.enrich_many`,
+  read while Kiwi's workers tokenize the rest),
   then lexicon surfaces are matched at morpheme starts and must end on a morpheme boundary.
   Each match is judged over its clause and the clauses it continues into (see :func:`_judge` and
   ``data/review_rules.toml``). Dishes for
@@ -53,7 +54,7 @@ from matjip.ingest.enrich.lexicon import (
 )
 from matjip.ingest.enrich.rules import rules
 from matjip.settings import Settings
-from matjip.text.kiwi import Morph, tokenize_many
+from matjip.text.kiwi import Morph, tokenize_iter
 
 MAX_EVIDENCE_PER_VALUE = 3
 MAX_REVIEW_FOOD = 20
@@ -298,15 +299,15 @@ class _Votes:
 
 
 # --- free text ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Hit:
+class _Hit(NamedTuple):
     start: int
     end: int
     matcher: _Matcher
 
 
 def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
-    dispatch = _compiled().dispatch
+    compiled = _compiled()
+    dispatch = compiled.dispatch
     n = len(text)
     bounds: set[int] | None = None
     hits: list[_Hit] = []
@@ -332,7 +333,7 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
         return hits
     excluded: list[tuple[int, int]] = []
     low = text.lower()
-    for ex in _compiled().exclusions:
+    for ex in compiled.exclusions:
         i = low.find(ex)
         while i >= 0:
             excluded.append((i, i + len(ex)))
@@ -464,18 +465,32 @@ class _Text:
 def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
     """Whether clause ``c`` has a predicate ending after ``after`` (the mention's own morphemes count)."""
     p = rules().p
+    absence, difficulty = p.absence, p.difficulty
     for m in ctx.morphs[c.first : c.last + 1]:
         if m.end <= after:
             continue
-        base = m.tag.split("-")[0]
-        if base in _PRED_TAGS or m.form in p.absence or m.form in p.difficulty:
+        tag = m.tag
+        base = tag if "-" not in tag else tag.split("-")[0]  # "VA-I" → "VA"
+        if base in _PRED_TAGS or m.form in absence or m.form in difficulty:
             return True
     return False
+
+
+_ABSENCE_TAGS = frozenset({"VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"})
+_DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB"})
+_STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
 
 
 def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int, bool, bool, bool]:
     """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``."""
     p = rules().p
+    absence_forms, absence_adverbs, only_before_absence = p.absence, p.absence_adverbs, p.only_before_absence
+    sticky_forms, difficulty_forms, strong_forms, uncertain_forms = (
+        p.sticky,
+        p.difficulty,
+        p.strong_positive,
+        p.uncertain,
+    )
     absence = difficulty = 0
     sticky = strong = uncertain = False
     prev: Morph | None = None
@@ -483,26 +498,25 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
         if m.start < after:
             prev = m
             continue
-        base = m.tag.split("-")[0]
+        tag = m.tag
+        base = tag if "-" not in tag else tag.split("-")[0]  # "VA-I" → "VA"
         form = m.form
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
-        if (base == "MAG" and form in p.absence_adverbs) or (
-            form in p.absence and base in ("VX", "VA", "VCN", "MAG", "NNG", "XR", "VV")
-        ):
-            if not (form.startswith("없") and prev is not None and prev.form in p.only_before_absence):
+        if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
+            if not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
         elif base == "XPN" and form == "불":
             absence += 1
-        elif form in p.sticky:
+        elif form in sticky_forms:
             sticky = True
             if not fact:
                 difficulty += 1
-        elif not fact and form in p.difficulty and base in ("VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB"):
+        elif not fact and form in difficulty_forms and base in _DIFFICULTY_TAGS:
             difficulty += 1
-        elif form in p.strong_positive and base in ("VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"):
+        elif form in strong_forms and base in _STRONG_TAGS:
             strong = True
-        if form in p.uncertain:
+        if form in uncertain_forms:
             uncertain = True
         prev = m
     if not fact and rules().difficulty_text.search(ctx.text, max(after, c.start), c.end):
@@ -555,9 +569,10 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     )
     last = own
     for _ in range(0 if turned else 2):
-        if last.kind in ("final", "question", "cond") and _has_pred(ctx, last, hit.start):
+        has_pred = _has_pred(ctx, last, hit.start)
+        if last.kind in ("final", "question", "cond") and has_pred:
             break
-        fragment = not _has_pred(ctx, last, hit.start)
+        fragment = not has_pred
         carry = fragment or (
             last.kind in ("cause", "contrast")
             and not adjective
@@ -715,16 +730,27 @@ _PARTICLES = (
 )
 
 
+# _PARTICLES by length, longest first: a form ends with at most one particle of each length, so
+# trying its last two characters, then its last one, tries them in _PARTICLES' order
+_PARTICLES_BY_LEN = tuple(
+    (k, frozenset(p for p in _PARTICLES if len(p) == k))
+    for k in sorted({len(p) for p in _PARTICLES}, reverse=True)
+)
+_PARTICLE_LAST = frozenset(p[-1] for p in _PARTICLES)
+
+
 def _strip_particle(m: Morph, menu: _MenuVocab) -> Morph | None:
     """``m`` without a trailing particle when that leaves a known dish, else None."""
     form = m.form
+    if form[-1:] not in _PARTICLE_LAST:  # no particle can end it (the common case)
+        return None
     if m.end - m.start != len(form) or form in menu.dishes or form in FOOD_DISHES:
         return None
-    for p in _PARTICLES:
-        if form.endswith(p) and len(form) - len(p) >= 2:
-            base = form[: -len(p)]
+    for k, particles in _PARTICLES_BY_LEN:
+        if len(form) - k >= 2 and form[-k:] in particles:
+            base = form[:-k]
             if base in menu.dishes or base in FOOD_DISHES:
-                return Morph(base, m.tag, m.start, m.end - len(p))
+                return Morph(base, m.tag, m.start, m.end - k)
     return None
 
 
@@ -940,15 +966,13 @@ class OfflineEnricher:
             jobs.append(job)
             flat.extend(t for _, t, _ in texts)
             flat.extend(tag for tag, _ in phrases)
-        tokens = tokenize_many(flat) if flat else []
-        k = 0
+        # a stream, in the order of ``flat``: each text is read while Kiwi tokenizes the next ones
+        tokens = tokenize_iter(flat) if flat else iter(())
         for job in jobs:
             for source, text, review in job.texts:
-                _read_free_text(job.votes, source, text, tokens[k], job.menu, review)
-                k += 1
+                _read_free_text(job.votes, source, text, next(tokens), job.menu, review)
             for tag, n in job.tag_phrases:
-                _read_tag_phrase(job.votes, tag, n, tokens[k])
-                k += 1
+                _read_tag_phrase(job.votes, tag, n, next(tokens))
         return [job.votes.result(job.n_reviews, self.support) for job in jobs]
 
 
