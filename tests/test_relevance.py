@@ -359,6 +359,9 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
     assert "곱창·막창" not in of("한식>육류,고기>곱창,막창", "귀한족발 방이점", ["프리미엄 귀한족발"])
     assert "해장국" not in of("한식>감자탕", "송파감자국", ["감자탕 (대)", "감자탕 (중)", "라면"])
     assert "디저트 카페" not in of("간식>떡,한과", "그리메떡 앙금플라워케이크", ["앙금플라워 떡케이크"])
+    # a name that says the kind, with a menu of what rules it out and none of its dishes
+    assert "멕시칸·타코" not in of("일식", "타코몽", ["믹스", "야끼우동", "타코야끼 (20개)"])
+    assert "멕시칸·타코" in of("양식", "타코하우스", ["치킨 타코", "비프 부리또"])
     # a bar filed only as "술집" is the kind its menu says
     assert "칵테일바" in of("술집", "어리", ["칵테일", "칵테일4잔세트"])
 

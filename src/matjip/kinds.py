@@ -210,7 +210,13 @@ class KindTable:
             if k.name in found or k.name in ruled_out:
                 continue
             if name and any(t in name for t in titles):
-                found[k.name] = KindEvidence(kind=k.name, source="title", span=title)
+                title_not = self._norm_more[k.name][0]
+                others_on_menu = [line for line in lines if any(x in line for x in title_not)]
+                own_on_menu = [
+                    line for line in lines if any(d in line for d in dishes) and line not in others_on_menu
+                ]
+                if not (others_on_menu and not own_on_menu):  # "타코몽" selling 타코야끼 is no taco place
+                    found[k.name] = KindEvidence(kind=k.name, source="title", span=title)
             elif (
                 dishes
                 and lines
@@ -236,7 +242,8 @@ def kinds() -> KindTable:
     """The kind table of ``data/kinds.toml`` (loaded once)."""
     data = KINDS_FILE.read_bytes()
     raw = tomllib.loads(data.decode("utf-8"))
-    version = hashlib.sha256(data).hexdigest()[:12]
+    # the classifier's code is part of the version: documents are re-classified when either changes
+    version = hashlib.sha256(data + Path(__file__).read_bytes()).hexdigest()[:12]
     return KindTable(
         [Kind.model_validate(k) for k in raw.get("kind", [])],
         version,
