@@ -350,3 +350,15 @@ def test_thanks_over_the_food_already_searched_is_a_goodbye(sample_agent: Agent)
     assert chat("누가 만들었어?").decision == "reply"
     again = chat("두번째 주소")
     assert raw(first.cards[1].id)["title"] in again.answer
+
+
+def test_an_earlier_list_and_this_one_are_compared(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("홍대 카페")
+    second = chat("홍대 빵집")
+    assert first.cards and second.cards
+    r = chat("아까 첫번째랑 지금 첫번째 비교해줘")
+    assert r.decision == "context" and r.intent == "compare"
+    for c in (first.cards[0], second.cards[0]):
+        assert raw(c.id)["title"] in r.answer
+    assert "00%)" not in r.answer.replace("100%)", "")  # no share above 100 %

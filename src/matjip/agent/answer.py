@@ -250,7 +250,7 @@ def compare_criterion(text: str) -> str:
 def _share(doc: Restaurant, tag: str) -> tuple[float | None, str]:
     """A visitor tag as a share of the restaurant's reviews ("맛 120건/리뷰 800건 = 15%")."""
     n = _tag(doc, tag)
-    if doc.review_count:
+    if doc.review_count and n <= doc.review_count:  # more tags than reviews: the counts do not compare
         share = n / doc.review_count
         return share, f"{n}건 ({share:.0%})"
     return None, f"{n}건" if n else "-"

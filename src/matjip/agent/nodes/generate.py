@@ -60,8 +60,12 @@ def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str
 def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:
     """A comparison of shown restaurants, numbered as they were shown."""
     context = state.get("context") or []
-    position = {h["id"]: i for i, h in enumerate(context, start=1)}
-    by_id = {h["id"]: h for h in context}
+    position: dict[str, int] = {}
+    by_id: dict[str, HitRecord] = {}
+    # a restaurant of an earlier list ("아까 첫번째랑 지금 첫번째") keeps the number it was shown with
+    for hits in [*(rec.get("hits") or [] for rec in state.get("searches") or []), context]:
+        for i, h in enumerate(hits, start=1):
+            position[h["id"]], by_id[h["id"]] = i, h
     refs = [by_id[i] for i in state.get("compare_ids") or [] if i in by_id]
     shown = shown_for(refs, res)
     groups = [(s.doc.title, [s]) for s in shown]

@@ -35,6 +35,7 @@ from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult
 from matjip.nlu.normalize import normalize_query
 from matjip.nlu.romanized import koreanize_places
+from matjip.nlu.slots import parse_ordinals
 
 _HANGUL = re.compile(r"[가-힣ㄱ-ㅎㅏ-ㅣ]")  # "ㄳㄳ", "ㅇㅋ" are Korean too
 _LATIN = re.compile(r"[A-Za-z]")
@@ -614,6 +615,15 @@ def _on_menu(doc: Restaurant, text: str) -> bool:
 def _compare_refs(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> dict[str, Any] | None:
     """A comparison of shown restaurants (ordinals, "거기", names) answered from the context, or —
     when one of them was only named ("거기랑 별미곱창이랑") — searched by name."""
+    across = _across_lists(state, text)
+    if across is not None:
+        compare = nlu.model_copy(update={"intent": "compare", "ordinals": []})
+        return {
+            "decision": "context",
+            "nlu": compare,
+            "compare_ids": across,
+            "_decision": "compare from context (an earlier list and this one)",
+        }
     context = state.get("context") or []
     titles = _context_titles(state, res)
     picked: list[str] = []
@@ -656,6 +666,32 @@ def _compare_refs(state: AgentState, res: Resources, nlu: NLUResult, text: str) 
         names = [d.title for d in shown if d is not None] + unknown
         return {"decision": "search", "nlu": compare, "compare_titles": names, "_decision": "compare by name"}
     return None
+
+
+_EARLIER = re.compile(r"아까|전에|처음에|앞에서|이전")
+_AND = re.compile(r"(?:이랑|랑|하고|\s+vs\.?\s+|\s와\s|\s과\s)")
+
+
+def _across_lists(state: AgentState, text: str) -> list[str] | None:
+    """ "아까 첫번째랑 지금 첫번째 비교해줘": an ordinal said after "아까" counts in the list shown
+    before the current one, the others in the current list."""
+    searches = state.get("searches") or []
+    if len(searches) < 2 or not _EARLIER.search(text):
+        return None
+    earlier = searches[-2].get("hits") or []
+    current = state.get("context") or searches[-1].get("hits") or []
+    picked: list[str] = []
+    for part in _AND.split(text):
+        values, _ = parse_ordinals(part)
+        if not values:
+            continue
+        shown = earlier if _EARLIER.search(part) else current
+        n = values[0]
+        idx = len(shown) - 1 if n == -1 else n - 1
+        if 0 <= idx < len(shown):
+            picked.append(shown[idx]["id"])
+    picked = list(dict.fromkeys(picked))
+    return picked if len(picked) >= 2 else None
 
 
 def _brand_of(title: str, res: Resources) -> str | None:
