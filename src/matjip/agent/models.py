@@ -10,9 +10,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, computed_field, model_validator
 
 from matjip.documents import Restaurant
-from matjip.nlu.models import Intent, LocationMode
+from matjip.nlu.models import Caution, Intent, LocationMode, TravelMode, TripRole
 
-Strategy = Literal["radius", "region", "global", "title"]
+Strategy = Literal["radius", "region", "global", "title", "route", "point_travel", "course"]
 Sort = Literal["relevance", "distance", "rating", "price"]
 MAX_EXCLUDE_IDS = 200  # place ids a "더 보기" page may exclude (the ones already shown)
 
@@ -83,6 +83,43 @@ class PlanLocation(BaseModel):
         )
 
 
+MINUTES_MIN, MINUTES_MAX = 1, 180
+TRAVEL_MIN_M, TRAVEL_MAX_M = 100, 20_000
+DAYS_MAX = 3
+MAX_STOPS = 5  # stops of a course per day
+
+
+class RoutePlan(BaseModel):
+    """Seed 003's route strategy: both ends geocoded; searched around samples of the polyline."""
+
+    origin: PlanLocation
+    destination: PlanLocation
+    between: bool = False  # "A와 B 사이": the middle of the route first
+    search_radius_m: int = 3000
+    interval_m: int = 1000
+
+
+class TravelPlan(BaseModel):
+    """Seed 003's point travel: within ``threshold_m`` of travel (or ``minutes``) from the plan's
+    location; searched in a radius of threshold × 1.5, then filtered by the travel estimate."""
+
+    minutes: int | None = None
+    mode: TravelMode | None = None  # as said; None: not said
+    estimate_mode: TravelMode = "walk"  # the mode the estimate uses
+    km: float | None = None
+    threshold_m: int = 1000  # travel distance allowed
+
+
+class CoursePlan(BaseModel):
+    """Seed 003's course: ordered stops with a trip role and a day each, around the plan's location."""
+
+    roles: list[TripRole] = Field(default_factory=list)  # one day's stops, in order
+    slot_words: list[str] = Field(default_factory=list)  # the word that named each stop ("점심")
+    days: int = 1
+    mode: TravelMode = "walk"  # between consecutive stops
+    leg_m: int = 800  # consecutive stops at most this far apart (straight line)
+
+
 class SearchPlan(BaseModel):
     """The validated, clamped plan (docs/design.md). Every search request is built from this alone."""
 
@@ -118,6 +155,12 @@ class SearchPlan(BaseModel):
     per_title_k: int = 2
     sort: Sort = "relevance"
     relaxed: list[str] = Field(default_factory=list)  # notes of relaxation steps applied
+    # seed 003's strategies (issue 14): set only for their strategy
+    route: RoutePlan | None = None
+    travel: TravelPlan | None = None
+    course: CoursePlan | None = None
+    overseas: str | None = None  # a place abroad: searched by a live provider, never in the index
+    caution: Caution | None = None  # the data only suggests it (pets, activities): said in the answer
 
     def signature(self) -> str:
         """A canonical string: two plans with the same signature would return the same results."""
@@ -147,6 +190,11 @@ class SearchPlan(BaseModel):
             str(self.k),
             self.sort,
             "|".join(sorted(self.exclude_ids)),
+            self.strategy,
+            self.route.model_dump_json() if self.route else "-",
+            self.travel.model_dump_json() if self.travel else "-",
+            self.course.model_dump_json() if self.course else "-",
+            self.overseas or "-",
         ]
         return "#".join(parts)
 

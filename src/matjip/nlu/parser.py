@@ -39,6 +39,7 @@ from matjip.nlu import lexicon as L
 from matjip.nlu._regex import FastRegex
 from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
 from matjip.nlu.normalize import MAX_QUERY_CHARS, normalize_query
+from matjip.nlu.strategy import detect_strategy
 from matjip.nlu.slots import (
     Span,
     parse_count,
@@ -304,7 +305,10 @@ class OfflineNLU:
     def parse(self, text: str) -> NLUResult:
         """Understand one user message. Never raises; hostile input yields low confidence."""
         try:
-            return self._parse(text if isinstance(text, str) else str(text))
+            raw = text if isinstance(text, str) else str(text)
+            result = self._parse(raw)
+            result.strategy = detect_strategy(_normalize(raw[:MAX_QUERY_CHARS]))
+            return result
         except Exception as exc:  # a bug must not take the turn down
             log.exception("offline NLU failed")
             return NLUResult(confidence=0.0, notes=[f"nlu_error:{type(exc).__name__}"])

@@ -1,0 +1,356 @@
+"""Seed 003's search strategies read off a message (issue 14): a route ("A에서 B 가는 길에", "A와 B
+사이"), a travel threshold ("걸어서 10분", "차로 15분", "3km 이내"), a course ("점심-카페-저녁 코스",
+"1박 2일 먹방 코스"), a place abroad ("시부야 라멘") and the cautions (pets, activities).
+
+Every word and pattern is in ``data/strategies.toml`` (its header documents the format); this module
+only applies them. The result is a :class:`~matjip.nlu.models.StrategySpec` of surface names as the
+person wrote them; the agent geocodes them and the server validates the plan built from them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from matjip.nlu.models import StrategySpec, TravelMode, TripRole
+
+STRATEGIES_FILE = Path(__file__).resolve().parent.parent / "data" / "strategies.toml"
+TRIP_ROLES: tuple[TripRole, ...] = ("식사", "카페", "디저트", "술집", "관광지", "숙박")
+
+
+class ModeRule(BaseModel):
+    words: list[str]
+    speed_m_per_min: float
+    detour: float
+
+
+class RoleRule(BaseModel):
+    words: list[str]
+    kinds: list[str] = Field(default_factory=list)
+    exclude_cuisine: list[str] = Field(default_factory=list)
+    live_category: str | None = None
+
+
+class RouteRules(BaseModel):
+    along: list[str]
+    between: list[str]
+    radius_city_m: int
+    radius_outer_m: int
+    radius_long_m: int
+    city_max_km: float
+    outer_max_km: float
+    min_radius_m: int
+    radius_share: float
+    max_samples: int
+
+
+class TravelRules(BaseModel):
+    radius_factor: float
+    minutes: list[str]
+    hours: list[str]
+    km: list[str]
+    m: list[str]
+    radius_words: list[str]
+    walk_max_m: int
+    modes: dict[TravelMode, ModeRule]
+
+
+class CourseRules(BaseModel):
+    triggers: list[str]
+    not_triggers: list[str]
+    days: list[str]
+    one_day: list[str]
+    walk_leg_m: int
+    car_leg_m: int
+    max_stops_per_day: int
+    separators: str
+    roles: dict[TripRole, RoleRule]
+    slots: dict[str, int]
+    defaults: dict[str, list[TripRole]]
+
+
+class Rules(BaseModel):
+    suffixes: list[str]
+    here: list[str]
+    route: RouteRules
+    travel: TravelRules
+    course: CourseRules
+    overseas: list[str]
+    overseas_answer: str
+    pet: list[str]
+    activity: list[str]
+    pet_text: str
+    activity_text: str
+
+
+@cache
+def rules() -> Rules:
+    raw = tomllib.loads(STRATEGIES_FILE.read_text(encoding="utf-8"))
+    travel = dict(raw["travel"])
+    modes = {m: travel.pop(m) for m in ("walk", "car", "transit")}
+    return Rules(
+        suffixes=sorted(raw["places"]["suffixes"], key=len, reverse=True),
+        here=raw["places"]["here"],
+        route=RouteRules(**raw["route"]),
+        travel=TravelRules(**travel, modes=modes),
+        course=CourseRules(**raw["course"]),
+        overseas=raw["overseas"]["names"],
+        overseas_answer=raw["overseas"]["answer"],
+        pet=raw["caution"]["pet"],
+        activity=raw["caution"]["activity"],
+        pet_text=raw["caution"]["pet_text"],
+        activity_text=raw["caution"]["activity_text"],
+    )
+
+
+@cache
+def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+def _place(word: str) -> str | None:
+    """A place name as written, its particles stripped; None for "여기" and the like."""
+    w = word.strip(" ,.!?~'\"()")
+    for _ in range(2):
+        for s in rules().suffixes:
+            if w.endswith(s) and len(w) > len(s):
+                w = w[: -len(s)]
+                break
+    if not w or w in rules().here or w.replace(" ", "") in rules().here:
+        return None
+    return w
+
+
+def _route(text: str) -> tuple[str | None, str | None, bool] | None:
+    r = rules().route
+    for between, patterns in ((False, r.along), (True, r.between)):
+        for rx in _compiled(tuple(patterns)):
+            m = rx.search(text)
+            if m is None:
+                continue
+            a, b = _place(m.group("a")), _place(m.group("b"))
+            if a is None and b is None:
+                continue
+            if a is not None and b is not None and a == b:
+                continue
+            return a, b, between
+    return None
+
+
+def _mode(text: str) -> TravelMode | None:
+    low = text.lower()
+    found: list[tuple[int, TravelMode]] = []
+    for name, rule in rules().travel.modes.items():
+        for w in rule.words:
+            i = low.find(w.lower())
+            if i >= 0:
+                found.append((i, name))
+    return min(found)[1] if found else None
+
+
+_CLOCK = re.compile(r"\d+\s*시\s*$")
+
+
+def _minutes(text: str, mode: TravelMode | None) -> int | None:
+    t = rules().travel
+    for rx in _compiled(tuple(t.hours)):
+        m = rx.search(text)
+        if m and (mode is not None or m.group(0).strip() != m.group("n") + "시간"):
+            return int(round(float(m.group("n")) * 60))
+    patterns = list(t.minutes)
+    if mode is not None:
+        patterns.append(r"(?P<n>\d+)\s*분")
+    for rx in _compiled(tuple(patterns)):
+        for m in rx.finditer(text):
+            if _CLOCK.search(text[: m.start()]):  # "7시 30분" is a clock time
+                continue
+            return int(m.group("n"))
+    return None
+
+
+def _distance_m(text: str) -> tuple[float | None, bool]:
+    """(the travel distance asked in metres, whether it was said as a plain radius "반경 1km")."""
+    t = rules().travel
+    for patterns, unit in ((t.km, 1000.0), (t.m, 1.0)):
+        for rx in _compiled(tuple(patterns)):
+            m = rx.search(text)
+            if m:
+                before = text[max(0, m.start() - 6) : m.start()]
+                plain = any(w in before for w in t.radius_words) or "반경" in m.group(0)
+                return float(m.group("n")) * unit, plain
+    return None, False
+
+
+def _course_days(text: str) -> int | None:
+    c = rules().course
+    for rx in _compiled(tuple(c.days)):
+        m = rx.search(text)
+        if m:
+            return max(1, int(m.group("d")))
+    if any(w in text for w in c.one_day):
+        return 1
+    return None
+
+
+def _is_course(text: str) -> bool:
+    c = rules().course
+    cleaned = text
+    for w in c.not_triggers:
+        cleaned = cleaned.replace(w, " ")
+    return any(w in cleaned for w in c.triggers) or any(rx.search(text) for rx in _compiled(tuple(c.days)))
+
+
+def _role_mentions(text: str) -> list[tuple[TripRole, str]]:
+    """The roles named, in the order said, with the word that named each ("점심" → 식사)."""
+    c = rules().course
+    spans: list[tuple[int, int, TripRole, str]] = []
+    for role, rule in c.roles.items():
+        for w in rule.words:
+            if len(w) == 1:
+                rx = re.compile(
+                    r"(?:(?<=^)|(?<=[\s\-–—→>,/~]))" + re.escape(w) + r"(?=$|[\s\-–—→>,/~]|[이랑도은는를])"
+                )
+            else:
+                rx = re.compile(re.escape(w), re.IGNORECASE)
+            for m in rx.finditer(text):
+                spans.append((m.start(), m.end(), role, w))
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    out: list[tuple[TripRole, str]] = []
+    end = -1
+    for start, stop, role, word in spans:
+        if start < end:
+            continue
+        out.append((role, word))
+        end = stop
+    return out
+
+
+def _course_roles(text: str, days: int) -> tuple[list[TripRole], list[str]]:
+    c = rules().course
+    said = _role_mentions(text)
+    generic = {"맛집", "먹방", "식사", "밥"}
+    named = [(r, w) for r, w in said if w not in generic]
+    if len(named) >= 2:
+        return [r for r, _ in named], [w for _, w in named]
+    default = next((v for k, v in c.defaults.items() if k != "plain" and k in text), c.defaults["plain"])
+    roles = list(default)
+    words = [r for r in roles]
+    for r, w in named:
+        if r not in roles:
+            roles.insert(0, r)
+            words.insert(0, w)
+    return roles, words
+
+
+def _has_word(text: str, words: list[str]) -> str | None:
+    low = text.lower()
+    return next((w for w in words if w.lower() in low), None)
+
+
+def _overseas(text: str) -> str | None:
+    names = set(rules().overseas)
+    for token in re.findall(r"[^\s,.!?~]+", text):
+        t = token
+        for _ in range(3):
+            if t in names:
+                return t
+            stripped = _place(t)
+            for extra in ("역", "맛집", "근처"):
+                if stripped and stripped.endswith(extra) and len(stripped) > len(extra):
+                    stripped = stripped[: -len(extra)]
+            if not stripped or stripped == t:
+                break
+            t = stripped
+        if t in names:
+            return t
+    return None
+
+
+def caution_of(text: str) -> Literal["pet", "activity"] | None:
+    r = rules()
+    if _has_word(text, r.pet):
+        return "pet"
+    if _has_word(text, r.activity):
+        return "activity"
+    return None
+
+
+def detect_strategy(text: str) -> StrategySpec:
+    """Seed 003's strategy of ``text`` (``strategy`` None: a radius, region or global search as
+    before) with its fields as said."""
+    spec = StrategySpec(caution=caution_of(text))
+    abroad = _overseas(text)
+    if abroad is not None:
+        return spec.model_copy(update={"overseas": abroad})
+    mode = _mode(text)
+    if _is_course(text):
+        days = _course_days(text)
+        roles, words = _course_roles(text, days or 1)
+        return spec.model_copy(
+            update={
+                "strategy": "course",
+                "roles": roles,
+                "slot_words": words,
+                "days": days or 1,
+                "mode": mode,
+            }
+        )
+    route = _route(text)
+    if route is not None:
+        a, b, between = route
+        return spec.model_copy(
+            update={"strategy": "route", "origin": a, "destination": b, "between": between, "mode": mode}
+        )
+    minutes = _minutes(text, mode)
+    distance, plain = _distance_m(text)
+    origin = _origin(text)
+    if minutes is not None:
+        return spec.model_copy(
+            update={"strategy": "point_travel", "minutes": minutes, "mode": mode, "origin": origin}
+        )
+    if distance is not None and not plain:
+        return spec.model_copy(
+            update={
+                "strategy": "point_travel",
+                "km": round(distance / 1000, 3),
+                "mode": mode,
+                "origin": origin,
+            }
+        )
+    return spec
+
+
+_FROM = re.compile(r"(?:^|\s)([^\s]+?)(?:에서부터|에서|부터)(?=\s|$)")
+
+
+def _origin(text: str) -> str | None:
+    """The place a travel threshold is measured from ("강남역에서 걸어서 10분"); None for "여기서"."""
+    m = _FROM.search(text)
+    return _place(m.group(1)) if m else None
+
+
+def travel_threshold_m(spec: StrategySpec) -> tuple[float, TravelMode]:
+    """The travel distance a point-travel question allows (metres) and the mode the estimate uses:
+    minutes × the mode's speed, or the distance said (on foot up to ``walk_max_m``, else by car)."""
+    t = rules().travel
+    if spec.km is not None:
+        metres = spec.km * 1000
+        mode = spec.mode or ("walk" if metres <= t.walk_max_m else "car")
+        return metres, mode
+    mode = spec.mode or "walk"
+    minutes = spec.minutes or 10
+    return minutes * t.modes[mode].speed_m_per_min, mode
+
+
+def estimate_travel(straight_m: float, mode: TravelMode) -> tuple[float, int]:
+    """Offline travel estimate (seed 003's fallback): (distance, minutes) = (straight × detour,
+    distance ÷ speed), rounded up to a minute. Always said as "약"."""
+    rule = rules().travel.modes[mode]
+    metres = straight_m * rule.detour
+    return metres, max(1, math.ceil(metres / rule.speed_m_per_min))
