@@ -307,7 +307,15 @@ class OfflineNLU:
         try:
             raw = text if isinstance(text, str) else str(text)
             result = self._parse(raw)
-            result.strategy = detect_strategy(_normalize(raw[:MAX_QUERY_CHARS]))
+            spec = detect_strategy(_normalize(raw[:MAX_QUERY_CHARS]))
+            if spec.origin is None and spec.strategy != "route" and result.entities.location and not spec.overseas:
+                # "건대입구역 도보 7분", "성수 점심-카페-저녁 코스": the place named is where it starts
+                place = result.entities.location[0]
+                first = place.split()[0]
+                if first != place and self.gazetteer is not None and self.gazetteer.best(first) is not None:
+                    place = first  # "여의도 더현대 구경하고": the area is 여의도
+                spec = spec.model_copy(update={"origin": place})
+            result.strategy = spec
             return result
         except Exception as exc:  # a bug must not take the turn down
             log.exception("offline NLU failed")

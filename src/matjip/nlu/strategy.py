@@ -52,6 +52,7 @@ class RouteRules(BaseModel):
 
 class TravelRules(BaseModel):
     radius_factor: float
+    numerals: dict[str, float]
     minutes: list[str]
     hours: list[str]
     km: list[str]
@@ -69,6 +70,8 @@ class CourseRules(BaseModel):
     walk_leg_m: int
     car_leg_m: int
     max_stops_per_day: int
+    slot_merge_gap: str
+    counts: dict[str, int]
     separators: str
     roles: dict[TripRole, RoleRule]
     slots: dict[str, int]
@@ -77,6 +80,7 @@ class CourseRules(BaseModel):
 
 class Rules(BaseModel):
     suffixes: list[str]
+    keep: list[str]
     here: list[str]
     route: RouteRules
     travel: TravelRules
@@ -96,6 +100,7 @@ def rules() -> Rules:
     modes = {m: travel.pop(m) for m in ("walk", "car", "transit")}
     return Rules(
         suffixes=sorted(raw["places"]["suffixes"], key=len, reverse=True),
+        keep=raw["places"]["keep"],
         here=raw["places"]["here"],
         route=RouteRules(**raw["route"]),
         travel=TravelRules(**travel, modes=modes),
@@ -117,6 +122,9 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 def _place(word: str) -> str | None:
     """A place name as written, its particles stripped; None for "여기" and the like."""
     w = word.strip(" ,.!?~'\"()")
+    kept = next((k for k in rules().keep if w.startswith(k)), None)
+    if kept is not None:
+        return kept
     for _ in range(2):
         for s in rules().suffixes:
             if w.endswith(s) and len(w) > len(s):
@@ -220,15 +228,58 @@ def _role_mentions(text: str) -> list[tuple[TripRole, str]]:
                 rx = re.compile(re.escape(w), re.IGNORECASE)
             for m in rx.finditer(text):
                 spans.append((m.start(), m.end(), role, w))
-    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
-    out: list[tuple[TripRole, str]] = []
-    end = -1
-    for start, stop, role, word in spans:
-        if start < end:
+    for m in re.finditer(r"[가-힣]{2,}", text):
+        # a dish or kind named in a course ("담날 해장국") is a stop of its role
+        if any(a < m.end() and m.start() < b for a, b, _, _ in spans):
             continue
+        got = _kind_role(m.group(0))
+        if got is not None:
+            spans.append((m.start(), m.end(), got, m.group(0)))
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    kept: list[tuple[int, int, TripRole, str]] = []
+    for span in spans:
+        if kept and span[0] < kept[-1][1]:
+            continue
+        kept.append(span)
+    merge = re.compile(c.slot_merge_gap)
+    slot_words = {w for w in c.slots if w not in c.roles}
+    out: list[tuple[TripRole, str]] = []
+    last_end = -1
+    for i, (start, stop, role, word) in enumerate(kept):
+        gap = text[last_end:start] if last_end >= 0 else "x"
+        if out and merge.match(gap):
+            prev_role, prev_word = out[-1]
+            if prev_word in slot_words and role != prev_role:
+                out[-1] = (role, prev_word)  # "저녁엔 술집": 술집 at dinner time
+                last_end = stop
+                continue
+            if prev_role == role:  # "2차 술집": one stop
+                last_end = stop
+                continue
         out.append((role, word))
-        end = stop
+        after = text[stop : stop + 8]
+        for phrase, n in c.counts.items():
+            if after.lstrip().startswith(phrase):
+                out += [(role, word)] * (n - 1)
+                break
+        last_end = stop
     return out
+
+
+def _kind_role(word: str) -> TripRole | None:
+    from matjip.kinds import kinds
+
+    table = kinds()
+    for cut in range(len(word), 1, -1):
+        got = table.lookup(word[:cut])
+        if got is None:
+            continue
+        name = got[0]
+        for role, rule in rules().course.roles.items():
+            if name in rule.kinds:
+                return role
+        return "식사"
+    return None
 
 
 def _course_roles(text: str, days: int) -> tuple[list[TripRole], list[str]]:
@@ -281,9 +332,27 @@ def caution_of(text: str) -> Literal["pet", "activity"] | None:
     return None
 
 
+_TENS = re.compile(r"(?<![가-힣])([이삼사오육]?)십([일이삼사오육칠팔구]?)\s*(?=분|키로|킬로)")
+_UNITS = re.compile(r"(?<![가-힣])([한두세네]|반)\s*(?=시간)")
+_FIVE = re.compile(r"(?<![가-힣])오\s*(?=분\s*(?:이내|안|거리|컷|정도))")
+
+
+def _digits(text: str) -> str:
+    """Korean numerals before a unit as digits: "십분" → "10분", "한시간" → "1시간", "반시간" → "0.5시간"."""
+    n = rules().travel.numerals
+
+    def tens(m: re.Match[str]) -> str:
+        return str(int(n.get(m.group(1), 1) * 10 + (n.get(m.group(2), 0) if m.group(2) else 0)))
+
+    text = _TENS.sub(tens, text)
+    text = _UNITS.sub(lambda m: f"{n[m.group(1)]:g}", text)
+    return _FIVE.sub("5", text)
+
+
 def detect_strategy(text: str) -> StrategySpec:
     """Seed 003's strategy of ``text`` (``strategy`` None: a radius, region or global search as
     before) with its fields as said."""
+    text = _digits(text)
     spec = StrategySpec(caution=caution_of(text))
     abroad = _overseas(text)
     if abroad is not None:
