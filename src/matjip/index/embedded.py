@@ -1084,6 +1084,15 @@ class EmbeddedIndex:
             min_lat, max_lat, min_lon, max_lon = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m)
             lat, lon = cols["lat"], cols["lon"]
             both((lat >= min_lat) & (lat <= max_lat) & (lon >= min_lon) & (lon <= max_lon))
+        if req.near_any:
+            boxes = [bounding_box(c.lat, c.lon, c.radius_m) for c in req.near_any]
+            lat, lon = cols["lat"], cols["lon"]
+            both(
+                (lat >= min(b[0] for b in boxes))
+                & (lat <= max(b[1] for b in boxes))
+                & (lon >= min(b[2] for b in boxes))
+                & (lon <= max(b[3] for b in boxes))
+            )
         if req.cuisine:
             codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
             if not codes:
@@ -1122,6 +1131,12 @@ class EmbeddedIndex:
         if req.geo is not None:
             dist = haversine_m_array(req.geo.lat, req.geo.lon, cols["lat"][idx], cols["lon"][idx])
             keep(dist <= req.geo.radius_m)
+        if req.near_any and len(idx):
+            la, lo = cols["lat"][idx], cols["lon"][idx]
+            inside = np.zeros(len(idx), dtype=np.bool_)
+            for c in req.near_any:
+                inside |= haversine_m_array(c.lat, c.lon, la, lo) <= c.radius_m
+            keep(inside)
         if req.price is not None:
             lo, hi = req.price.low, req.price.high
             pmin, pmax = cols["price_min"][idx], cols["price_max"][idx]
