@@ -170,7 +170,7 @@ def _minutes(text: str, mode: TravelMode | None) -> int | None:
     for rx in _compiled(tuple(t.hours)):
         m = rx.search(text)
         if m and (mode is not None or m.group(0).strip() != m.group("n") + "시간"):
-            return int(round(float(m.group("n")) * 60))
+            return round(float(m.group("n")) * 60)
     patterns = list(t.minutes)
     if mode is not None:
         patterns.append(r"(?P<n>\d+)\s*분")
@@ -245,7 +245,7 @@ def _role_mentions(text: str) -> list[tuple[TripRole, str]]:
     slot_words = {w for w in c.slots if w not in c.roles}
     out: list[tuple[TripRole, str]] = []
     last_end = -1
-    for i, (start, stop, role, word) in enumerate(kept):
+    for _i, (start, stop, role, word) in enumerate(kept):
         gap = text[last_end:start] if last_end >= 0 else "x"
         if out and merge.match(gap):
             prev_role, prev_word = out[-1]
