@@ -275,7 +275,10 @@ class Card(BaseModel):
     hours_today: str | None = None
     score: float = 0.0
     telephone: str | None = None
-    source_type: Literal["internal", "web"] = "internal"
+    source_type: Literal["internal", "web", "kakao", "google"] = Field(
+        "internal",
+        description="internal: the index; web: a web page; kakao/google: a live provider (never stored).",
+    )
     url: str | None = Field(
         None, description="The map page of the place (or a map search), or the web source."
     )
@@ -285,6 +288,34 @@ class Card(BaseModel):
     review_count: int | None = None
     price_band: PriceBand | None = None
     walk_minutes: int | None = Field(None, description="Estimated from the straight-line distance.")
+    # seed 003's strategies (issue 14)
+    stop: int | None = Field(None, description="A course's stop number (1, 2, …), in the order to visit.")
+    trip_role: str | None = Field(None, examples=["식사", "카페"], description="A course stop's role.")
+    day_group: int | None = Field(None, description="A course stop's day (1, 2, …).")
+    slot: str | None = Field(None, examples=["점심 12:30"], description="When a course stop is visited.")
+    leg_m: int | None = Field(None, description="Straight-line metres from the previous course stop.")
+    leg_minutes: int | None = Field(None, description="Estimated minutes from the previous stop (약).")
+    route_note: str | None = Field(None, examples=["경로 중간 지점 근처 · 우회 약 1.2km"])
+    travel_minutes: int | None = Field(
+        None, description="Travel time from the origin (estimate unless routed)."
+    )
+    travel_m: int | None = None
+    travel_estimate: bool | None = Field(None, description="True when travel is the offline estimate (약).")
+
+
+class StrategyInfo(BaseModel):
+    """How a seed-003 strategy searched, for the answer and the trace (issue 14)."""
+
+    line_source: str = "straight"  # straight (estimate) | osrm | kakao-mobility
+    total_m: int = 0
+    samples: int = 0
+    interval_m: int = 0
+    radius_m: int = 0
+    travel_source: str = "estimate"  # estimate | osrm | kakao-mobility
+    fallback: str | None = None  # why a live provider was not used (timeout, HTTP 429, bad JSON …)
+    uncovered_roles: list[str] = Field(default_factory=list)  # course roles the data cannot serve
+    days: int = 1
+    live_source: str | None = None  # kakao | google: live cards shown
 
 
 class MoreResult(BaseModel):

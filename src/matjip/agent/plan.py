@@ -21,23 +21,23 @@ from matjip.agent.models import (
     DAYS_MAX,
     K_MAX,
     K_MIN,
-    MAX_STOPS,
-    MINUTES_MAX,
-    MINUTES_MIN,
-    TRAVEL_MAX_M,
-    TRAVEL_MIN_M,
-    CoursePlan,
-    RoutePlan,
-    TravelPlan,
     MAX_EXCLUDE_IDS,
     MAX_LIST,
     MAX_SEMANTIC_CHARS,
+    MAX_STOPS,
     MAX_TERM_CHARS,
+    MINUTES_MAX,
+    MINUTES_MIN,
     RADIUS_MAX_M,
     RADIUS_MIN_M,
+    TRAVEL_MAX_M,
+    TRAVEL_MIN_M,
+    CoursePlan,
     PlanLocation,
+    RoutePlan,
     SearchPlan,
     Strategy,
+    TravelPlan,
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.kinds import kinds
@@ -251,8 +251,8 @@ def _course(value: Any, notes: list[str]) -> CoursePlan | None:
     if len(roles) > MAX_STOPS:
         notes.append(f"course: {len(roles)} stops truncated to {MAX_STOPS}")
         roles = roles[:MAX_STOPS]
-    words = value.get("slot_words") if isinstance(value.get("slot_words"), list) else []
-    words = [str(w)[:MAX_TERM_CHARS] for w in words][: len(roles)]
+    said = value.get("slot_words")
+    words = [str(w)[:MAX_TERM_CHARS] for w in (said if isinstance(said, list) else [])][: len(roles)]
     words += [str(r) for r in roles[len(words) :]]
     return CoursePlan(
         roles=roles,
@@ -275,8 +275,8 @@ def _seed_strategy(
     has_point = location is not None and location.lat is not None and location.lon is not None
     if wanted == "route":
         route = _route(raw.get("route"), notes)
-        if route is not None:
-            return "route", {"route": route}
+        if route is not None:  # the route replaces the place: no radius around its start
+            return "route", {"route": route, "location": None}
     elif wanted == "point_travel":
         travel = _travel(raw.get("travel"), notes)
         if travel is not None and has_point and location is not None:

@@ -1132,10 +1132,10 @@ class EmbeddedIndex:
             dist = haversine_m_array(req.geo.lat, req.geo.lon, cols["lat"][idx], cols["lon"][idx])
             keep(dist <= req.geo.radius_m)
         if req.near_any and len(idx):
-            la, lo = cols["lat"][idx], cols["lon"][idx]
+            near_lat, near_lon = cols["lat"][idx], cols["lon"][idx]
             inside = np.zeros(len(idx), dtype=np.bool_)
-            for c in req.near_any:
-                inside |= haversine_m_array(c.lat, c.lon, la, lo) <= c.radius_m
+            for circle in req.near_any:
+                inside |= haversine_m_array(circle.lat, circle.lon, near_lat, near_lon) <= circle.radius_m
             keep(inside)
         if req.price is not None:
             lo, hi = req.price.low, req.price.high

@@ -39,7 +39,6 @@ from matjip.nlu import lexicon as L
 from matjip.nlu._regex import FastRegex
 from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
 from matjip.nlu.normalize import MAX_QUERY_CHARS, normalize_query
-from matjip.nlu.strategy import detect_strategy
 from matjip.nlu.slots import (
     Span,
     parse_count,
@@ -49,6 +48,7 @@ from matjip.nlu.slots import (
     parse_price,
     parse_time,
 )
+from matjip.nlu.strategy import detect_strategy
 from matjip.nlu.vocabulary import Vocabulary, lower_same_length
 from matjip.text.kiwi import Morph, tokenize
 

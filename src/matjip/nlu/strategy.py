@@ -291,7 +291,7 @@ def _course_roles(text: str, days: int) -> tuple[list[TripRole], list[str]]:
         return [r for r, _ in named], [w for _, w in named]
     default = next((v for k, v in c.defaults.items() if k != "plain" and k in text), c.defaults["plain"])
     roles = list(default)
-    words = [r for r in roles]
+    words: list[str] = [str(r) for r in roles]
     for r, w in named:
         if r not in roles:
             roles.insert(0, r)
@@ -423,3 +423,21 @@ def estimate_travel(straight_m: float, mode: TravelMode) -> tuple[float, int]:
     rule = rules().travel.modes[mode]
     metres = straight_m * rule.detour
     return metres, max(1, math.ceil(metres / rule.speed_m_per_min))
+
+
+@cache
+def strategy_words() -> frozenset[str]:
+    """Every word of the strategies' vocabulary (modes, course triggers and roles): no search term."""
+    r = rules()
+    words = {*r.course.triggers, *r.course.one_day, *r.course.slots}
+    for rule in r.course.roles.values():
+        words.update(rule.words)
+    for mode in r.travel.modes.values():
+        words.update(mode.words)
+    return frozenset(w for w in words if len(w) >= 2)
+
+
+def is_strategy_word(term: str) -> bool:
+    return any(w in term for w in strategy_words()) or bool(
+        re.search(r"\d+\s*(?:분|박|일|km|키로|킬로)", term)
+    )

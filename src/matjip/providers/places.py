@@ -204,7 +204,7 @@ class GooglePlaces:
             )
             if not name:
                 continue
-            loc = p.get("location") if isinstance(p.get("location"), dict) else {}
+            loc: dict[str, Any] = p["location"] if isinstance(p.get("location"), dict) else {}
             kind = p.get("primaryTypeDisplayName")
             out.append(
                 LivePlace(

@@ -11,6 +11,13 @@ from matjip.agent.acts import asks_cheaper, tastes_ruled_out
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
+from matjip.agent.nodes.strategies import (
+    search_abroad,
+    search_course,
+    search_route,
+    search_travel,
+    seed_plan_fields,
+)
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
@@ -19,6 +26,7 @@ from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
+from matjip.nlu.strategy import is_strategy_word
 from matjip.vocab import vocab
 
 
@@ -249,6 +257,11 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             cheaper = True
             exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
             notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
+    seed, seed_notes = seed_plan_fields(state, res, location)
+    notes += seed_notes
+    if seed.get("strategy"):
+        # "코스", "걸어서", "가는 길" are how to search, not words the data should hold
+        unused = [t for t in unused if not is_strategy_word(t)]
     k = (
         nlu.count
         if nlu.count
@@ -287,6 +300,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "per_title_k": res.config.compare_k,
         "sort": sort,
         "exclude_ids": exclude_ids,
+        **seed,
     }
 
 
@@ -301,6 +315,13 @@ _OFFLINE_ONLY = (
     "exclude_chains",
     "unused_terms",
     "open_until",
+    # seed 003's strategies: an LLM plan may choose the strategy, its fields are the offline reading's
+    "strategy",
+    "route",
+    "travel",
+    "course",
+    "overseas",
+    "caution",
 )
 
 
@@ -315,7 +336,7 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
         raw, notes = res.llm.write_plan(state, offline)
         if isinstance(raw, dict):
             # what the LLM plan has no field for is the offline reading of the same message
-            raw = {**{k: offline[k] for k in _OFFLINE_ONLY}, **raw}
+            raw = {**{k: offline[k] for k in _OFFLINE_ONLY if k in offline}, **raw}
     if raw is None:
         raw = offline
     validated, repairs = validate_plan(
@@ -469,6 +490,14 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     one chain are not repeated unless nothing else is left.
     """
     p = state_plan(state)
+    if p.overseas:
+        return search_abroad(state, res)
+    if p.strategy == "route":
+        return search_route(state, res)
+    if p.strategy == "point_travel":
+        return search_travel(state, res)
+    if p.strategy == "course":
+        return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
     more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter

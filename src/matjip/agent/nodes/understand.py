@@ -28,6 +28,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import GPS_DEFAULT_RADIUS_M, choice_context, pick_choice, resolve
 from matjip.agent.models import Clarification, LocationContext
+from matjip.agent.nodes.strategies import route_context
 from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, upgrade_conversation
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
@@ -145,6 +146,22 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         return update
     if pending is not None:
         update["pending"] = None
+    spec = nlu.strategy
+    if spec.overseas and not nlu.entities.title:
+        # seed 003's provider split: abroad is Google's, or said plainly not supported
+        if res.abroad is None:
+            update["reply"] = f"overseas:{spec.overseas}"
+            update["_decision"] = f"{spec.overseas} is abroad; no provider for places abroad"
+        else:
+            update["location"] = None
+            update["_decision"] = f"{spec.overseas} is abroad: live search ({res.abroad.source})"
+        return update
+    start = route_context(state, res)
+    if start is not None:
+        # "A에서 B 가는 길에": both ends are places; the route's search says what it finds
+        update["location"] = start
+        update["_decision"] = f"route {spec.origin}→{spec.destination}"
+        return update
     pair = _brand_pair(nlu, text, res)
     if pair:
         # "청와옥 석촌호수직영점이랑 방이본점 중에": two branches of one brand, the brand said once
