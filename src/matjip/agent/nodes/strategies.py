@@ -104,10 +104,9 @@ def seed_plan_fields(
     return out, notes
 
 
-def route_context(state: AgentState, res: Resources) -> LocationContext | None:
+def route_context(nlu: NLUResult, res: Resources) -> LocationContext | None:
     """The start of a route said in the message, as the turn's location (both ends must be places
     the gazetteer knows; the route's own coverage is judged by its search, not by the start)."""
-    nlu = state.get("nlu") or NLUResult()
     spec = nlu.strategy
     if spec.strategy != "route" or not spec.origin or not spec.destination:
         return None

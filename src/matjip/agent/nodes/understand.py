@@ -156,7 +156,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             update["location"] = None
             update["_decision"] = f"{spec.overseas} is abroad: live search ({res.abroad.source})"
         return update
-    start = route_context(state, res)
+    start = route_context(nlu, res)
     if start is not None:
         # "A에서 B 가는 길에": both ends are places; the route's search says what it finds
         update["location"] = start
