@@ -48,6 +48,7 @@ class RouteRules(BaseModel):
     min_radius_m: int
     radius_share: float
     max_samples: int
+    not_place: str
 
 
 class TravelRules(BaseModel):
@@ -144,6 +145,9 @@ def _route(text: str) -> tuple[str | None, str | None, bool] | None:
                 continue
             a, b = _place(m.group("a")), _place(m.group("b"))
             if a is None and b is None:
+                continue
+            amount = re.compile(r.not_place)
+            if any(x is not None and amount.search(x) for x in (a, b)):
                 continue
             if a is not None and b is not None and a == b:
                 continue

@@ -699,6 +699,7 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     elif (
         loc is not None
         and loc.by_radius
+        and p.strategy != "point_travel"  # the travel threshold, not the radius, is the limit
         and state.get("anchor") != "closer"  # "더 가까운 데" never widens past what was shown
         and loc.radius_m is not None
         and loc.radius_m < cfg.widen_cap_m

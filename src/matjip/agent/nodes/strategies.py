@@ -212,7 +212,7 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         "strategy_info": info,
         "_decision": f"route {r.origin.name}→{r.destination.name}: {len(samples)} samples, "
         f"{resp.total_candidates} candidates, {len(records)} picked",
-        "_detail": {**info.model_dump(exclude_defaults=True), "took_ms": resp.took_ms},
+        "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
     }
 
 
@@ -275,7 +275,7 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
         "strategy_info": info,
         "_decision": f"point travel {t.minutes or ''}{'분' if t.minutes else ''} {t.threshold_m}m ({mode}): "
         f"{len(kept)} of {len(hits)} within, {len(records)} shown",
-        "_detail": {**info.model_dump(exclude_defaults=True), "took_ms": resp.took_ms},
+        "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
     }
 
 
@@ -419,7 +419,7 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
         "_decision": f"course {c.days}일 {'-'.join(c.roles)}: {len(records)} stops"
         + (f" + {len(live)} live" if live else "")
         + (f"; not covered: {', '.join(info.uncovered_roles)}" if info.uncovered_roles else ""),
-        "_detail": info.model_dump(exclude_defaults=True),
+        "_detail": info.model_dump(exclude_none=True),
     }
 
 
