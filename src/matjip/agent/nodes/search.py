@@ -337,6 +337,8 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
         if isinstance(raw, dict):
             # what the LLM plan has no field for is the offline reading of the same message
             raw = {**{k: offline[k] for k in _OFFLINE_ONLY if k in offline}, **raw}
+            if not raw.get("strategy"):
+                raw["strategy"] = offline.get("strategy")  # "": the offline reading's strategy
     if raw is None:
         raw = offline
     validated, repairs = validate_plan(
