@@ -1131,12 +1131,6 @@ class EmbeddedIndex:
         if req.geo is not None:
             dist = haversine_m_array(req.geo.lat, req.geo.lon, cols["lat"][idx], cols["lon"][idx])
             keep(dist <= req.geo.radius_m)
-        if req.near_any and len(idx):
-            near_lat, near_lon = cols["lat"][idx], cols["lon"][idx]
-            inside = np.zeros(len(idx), dtype=np.bool_)
-            for circle in req.near_any:
-                inside |= haversine_m_array(circle.lat, circle.lon, near_lat, near_lon) <= circle.radius_m
-            keep(inside)
         if req.price is not None:
             lo, hi = req.price.low, req.price.high
             pmin, pmax = cols["price_min"][idx], cols["price_max"][idx]
@@ -1159,6 +1153,20 @@ class EmbeddedIndex:
                 keep(self._menu_mask(s, term, idx))
         if req.kind:
             keep(self._kind_mask(s, req.kind, idx))
+        if req.near_any and len(idx):
+            # after the kind: a route's circles are many, the rows of a kind along it few
+            rest = np.arange(len(idx))
+            inside = np.zeros(len(idx), dtype=np.bool_)
+            for circle in req.near_any:
+                if not len(rest):
+                    break
+                near = haversine_m_array(
+                    circle.lat, circle.lon, cols["lat"][idx[rest]], cols["lon"][idx[rest]]
+                )
+                hit = near <= circle.radius_m
+                inside[rest[hit]] = True
+                rest = rest[~hit]  # a row inside one circle needs no other
+            keep(inside)
         if req.exclude_kind:
             keep(~self._kind_mask(s, req.exclude_kind, idx))
         if req.exclude_cuisine:

@@ -166,7 +166,10 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     info.total_m, info.samples, info.radius_m = round(total), len(samples), radius
     info.interval_m = round(max(interval, total / max(1, rules().route.max_samples - 1)))
     req = _base_request(p).model_copy(
-        update={"near_any": [GeoFilter(lat=s[0], lon=s[1], radius_m=radius) for s in samples]}
+        update={
+            "near_any": [GeoFilter(lat=s[0], lon=s[1], radius_m=radius) for s in samples],
+            "k": min(MAX_K, max(24, 8 * p.k)),  # room to spread over the segments
+        }
     )
     resp = res.index.search(req)
     scored: list[tuple[SearchHit, float, float]] = []
@@ -334,7 +337,7 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
     assert c is not None and loc is not None and loc.lat is not None and loc.lon is not None
     info = StrategyInfo(days=c.days)
     role_rules = rules().course.roles
-    base = _base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 10})
+    base = _base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 5})
     start = turn_now(state, res)
     chosen: set[str] = set()
     records: list[HitRecord] = []
