@@ -435,3 +435,24 @@ def test_strategy_eval_scores_the_fields_and_the_stops(agent: Agent) -> None:
     assert report.fields["strategy"] == 2 and report.kind == [1, 1]
     assert report.failures and report.failures[0].startswith("t3")
     assert report.stops[0] == report.stops[1] >= 2, report.failures
+
+
+def test_a_domestic_place_outside_the_index_comes_from_kakao_local(
+    sample_settings: Settings, res: Resources, agent: Agent
+) -> None:
+    assert "데이터에 없어요" in agent.ask("판교역 회식 장소").answer  # offline: said plainly
+    pub = {
+        "name": "판교 회식집",
+        "lat": 37.3947,
+        "lon": 127.1115,
+        "category": "음식점 > 한식 > 육류,고기",
+        "code": "FD6",
+    }
+    script = Script(Reply(body=fake.kakao_documents([pub])))
+    r = _agent(sample_settings, res, places=_kakao(script)).ask("판교역 회식 장소")
+    seen = script.seen[0]
+    assert seen.path.startswith("/v2/local/search/keyword.json") and "x=127.1" in seen.path
+    assert [(c.name, c.source_type) for c in r.cards] == [("판교 회식집", "kakao")]
+    assert res.index.get(r.cards[0].id) is None and "카카오" in r.answer
+    r = _agent(sample_settings, res, places=_kakao(Script(fake.rate_limited()))).ask("판교역 회식 장소")
+    assert not r.cards and any("429" in str(t.detail.get("fallback", "")) for t in r.trace)

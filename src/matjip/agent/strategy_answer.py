@@ -59,6 +59,23 @@ def abroad_answer(
     return chunks
 
 
+def live_answer(plan: SearchPlan, live: Sequence[Card], notes: Sequence[str]) -> list[str]:
+    """Places from Kakao Local around a place the index does not cover."""
+    where = plan.location.name if plan.location else "그곳"
+    chunks = [
+        *(n + "\n" for n in notes),
+        f"{where} 근처는 식당 데이터에 없어서, 카카오맵에서 실시간으로 찾은 {len(live)}곳을 알려 드려요 "
+        "(출처: 카카오 로컬, 저장하지 않아요. 메뉴·영업시간은 확인하지 못했어요).\n\n",
+    ]
+    for i, c in enumerate(live, start=1):
+        dist = f" · {where}에서 약 {km(c.distance_m)}" if c.distance_m is not None else ""
+        chunks.append(f"**{i}. {c.name}** ({c.cuisine or '장소'}{dist} · 카카오)\n")
+        if c.address:
+            chunks.append(f"- 주소: {c.address}\n")
+        chunks.append("\n")
+    return chunks
+
+
 def _block(i: int, s: Shown, plan: SearchPlan, now: datetime, head_extra: str) -> list[str]:
     lines = restaurant_block(i, s, plan, now, None)
     first = lines[0].rstrip("\n")

@@ -15,7 +15,7 @@ from matjip.agent.state import AgentState, SearchRecord
 def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     p = state_plan(state)
     hits = state.get("hits") or []
-    if p.overseas or p.strategy == "course":
+    if p.overseas or p.strategy == "course" or (not hits and state.get("live_cards")):
         # places abroad come from a live provider (or none); a course's stops were each chosen by
         # role, time and distance: neither is graded as one result list
         chosen = Grade(

@@ -156,6 +156,8 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
     info = state.get("strategy_info")
     if p.overseas:
         return strategy_answer.abroad_answer(p, live, info, notes)
+    if live and not hits and p.strategy in ("radius", "region"):
+        return strategy_answer.live_answer(p, live, notes)
     shown = shown_for(hits, res)
     nlu = state.get("nlu") or NLUResult()
     if p.strategy == "route":

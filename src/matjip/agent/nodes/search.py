@@ -12,6 +12,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
 from matjip.agent.nodes.strategies import (
+    live_nearby,
     search_abroad,
     search_course,
     search_route,
@@ -22,7 +23,7 @@ from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
-from matjip.index.request import MAX_K, SearchHit
+from matjip.index.request import MAX_K, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
@@ -573,6 +574,13 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         "_decision": f"{len(hits)} hits of {resp.total_candidates} candidates",
         "_detail": detail,
     }
+    if not hits and res.places is not None and not p.titles and not _covers(p, res):
+        # a domestic place the index does not cover at all: Kakao Local around it (never stored)
+        live, info = live_nearby(p, res)
+        update["live_cards"], update["strategy_info"] = live, info
+        detail.update(info.model_dump(exclude_none=True, exclude_defaults=True))
+        if live:
+            update["_decision"] += f"; {len(live)} live places from kakao"
     if notes:
         update["relax_notes"] = [*(state.get("relax_notes") or []), *notes]
         # the dish is now a preference, not a condition (the grader reads the plan)
@@ -596,6 +604,13 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         rest = res.index.search(req.model_copy(update={"geo": None, "k": MAX_K, "sort": "relevance"}))
         update["no_coordinates"] = sum(1 for h in rest.hits if h.document.lat is None)
     return update
+
+
+def _covers(p: SearchPlan, res: Resources) -> bool:
+    """Does the index hold any restaurant at the plan's place (whatever the other filters)?"""
+    base = to_requests(p.model_copy(update={"location": p.location}))[0]
+    bare = SearchRequest(geo=base.geo, region=base.region, k=1)
+    return (bare.geo is None and bare.region is None) or res.index.search(bare).total_candidates > 0
 
 
 def search_compare(state: AgentState, res: Resources) -> dict[str, Any]:

@@ -455,6 +455,28 @@ def search_abroad(state: AgentState, res: Resources) -> dict[str, Any]:
     }
 
 
+def live_nearby(p: SearchPlan, res: Resources) -> tuple[list[Card], StrategyInfo]:
+    """Nothing in the index around a domestic place: Kakao Local's keyword search around it (issue
+    14, seed 003's provider split), shown as cards marked with their source and never stored."""
+    info = StrategyInfo()
+    loc = p.location
+    if res.places is None or loc is None or loc.lat is None or loc.lon is None:
+        return [], info
+    food = " ".join([*p.kinds, *p.menu, *p.cuisine, *p.occasion]) or "맛집"
+    try:
+        found = res.places.keyword(food, loc.lat, loc.lon, max(loc.radius_m or 1000, 1000), p.k)
+    except Exception as exc:
+        info.fallback = f"kakao local failed ({type(exc).__name__}: {str(exc)[:120]})"
+        return [], info
+    info.live_source = "kakao"
+    cards = [_live_card(f, {"distance_m": _dist(loc.lat, loc.lon, f)}) for f in found[: p.k]]
+    return cards, info
+
+
+def _dist(lat: float, lon: float, f: LivePlaceLike) -> float | None:
+    return round(haversine_m(lat, lon, f.lat, f.lon), 1) if f.lat is not None and f.lon is not None else None
+
+
 def strategy_card_fields(rec: HitRecord, total_m: int | None = None) -> dict[str, Any]:
     """The card fields of a strategy's hit record (course stop, route position, travel estimate)."""
     out: dict[str, Any] = {}

@@ -213,8 +213,14 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     elif outcome.unknown_place:
         update["reply"] = f"unknown_place:{outcome.unknown_place}"
         update["_decision"] = f"unknown place {outcome.unknown_place}"
-    elif outcome.context is not None and res.web is None and not _context_covered(outcome.context, res):
-        # with a web provider the search runs and finds nothing, and the web fallback answers
+    elif (
+        outcome.context is not None
+        and res.web is None
+        and res.places is None
+        and not _context_covered(outcome.context, res)
+    ):
+        # with a web provider the search runs and finds nothing, and the web fallback answers; with
+        # Kakao Local the places around it come live
         name = outcome.context.name or outcome.context.display_name or "그곳"
         update["reply"] = f"outside:{name}"
         update["_decision"] = f"no restaurant in the data around {name}"
