@@ -456,3 +456,11 @@ def test_a_domestic_place_outside_the_index_comes_from_kakao_local(
     assert res.index.get(r.cards[0].id) is None and "카카오" in r.answer
     r = _agent(sample_settings, res, places=_kakao(Script(fake.rate_limited()))).ask("판교역 회식 장소")
     assert not r.cards and any("429" in str(t.detail.get("fallback", "")) for t in r.trace)
+
+
+def test_a_follow_up_keeps_the_route(agent: Agent) -> None:
+    first = agent.ask("잠실역에서 강남역 가는 길에 고깃집", session_id="route-follow-up")
+    again = agent.ask("다른 데는?", session_id="route-follow-up")
+    assert first.plan is not None and again.plan is not None and again.plan.strategy == "route"
+    assert again.plan.route == first.plan.route
+    assert not {c.id for c in first.cards} & {c.id for c in again.cards}

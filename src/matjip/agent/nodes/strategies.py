@@ -61,6 +61,17 @@ def seed_plan_fields(
     if spec.overseas:
         out["overseas"] = spec.overseas
         return out, notes
+    if state.get("refine") and state.get("searches") and not spec.strategy:
+        # "더 싼 데는?", "5개 보여줘" after a route or a course: the same strategy, one slot changed
+        prev = state["searches"][-1]
+        frame = prev.get("frame") or prev.get("plan")
+        if frame is not None and frame.strategy in ("route", "point_travel", "course"):
+            out["strategy"] = frame.strategy
+            for key in ("route", "travel", "course"):
+                value = getattr(frame, key)
+                if value is not None:
+                    out[key] = value.model_dump(mode="json")
+        return out, notes
     if state.get("refine") or state.get("anchor") or state.get("compare_titles"):
         return out, notes
     if spec.strategy == "route":
