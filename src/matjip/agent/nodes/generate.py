@@ -20,7 +20,9 @@ def _reply_chunks(kind: str, res: Resources) -> list[str]:
     if kind.startswith("outside:"):
         return not_covered_answer(kind.split(":", 1)[1], res)
     if kind.startswith("overseas:"):
-        return strategy_answer.overseas_answer(kind.split(":", 1)[1])
+        # seed 003: said plainly, then what the data covers
+        name = kind.split(":", 1)[1]
+        return [*strategy_answer.overseas_answer(name), *not_covered_answer(name, res)]
     if kind.startswith("unknown_place:"):
         return tpl.unknown_place_answer(kind.split(":", 1)[1])
     return [tpl.REPLIES.get(kind, tpl.REPLIES["no_content"]) + "\n"]
@@ -154,6 +156,8 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
         )
     live = state.get("live_cards") or []
     info = state.get("strategy_info")
+    if p.overseas and not live:  # the provider failed: as without one
+        return [*(n + "\n" for n in notes), *_reply_chunks(f"overseas:{p.overseas}", res)]
     if p.overseas:
         return strategy_answer.abroad_answer(p, live, info, notes)
     if live and not hits and p.strategy in ("radius", "region"):
