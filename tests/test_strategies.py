@@ -464,3 +464,36 @@ def test_a_follow_up_keeps_the_route(agent: Agent) -> None:
     assert first.plan is not None and again.plan is not None and again.plan.strategy == "route"
     assert again.plan.route == first.plan.route
     assert not {c.id for c in first.cards} & {c.id for c in again.cards}
+
+
+def test_google_routes_polyline_and_matrix(sample_settings: Settings, res: Resources) -> None:
+    from matjip.providers.routing import GoogleRoutes, decode_polyline
+
+    assert decode_polyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@") == [
+        (38.5, -120.2),
+        (40.7, -120.95),
+        (43.252, -126.453),
+    ]
+    bend = (37.52, 127.06)
+    script = Script(Reply(body=fake.google_route([JAMSIL, bend, GANGNAM], 8400, 1260)))
+    routing = GoogleRoutes("g-key", transport=script.transport())
+    r = _agent(sample_settings, res, routing=routing).ask("잠실역에서 강남역 가는 길에 카페")
+    sent = script.seen[0]
+    assert sent.json()["travelMode"] == "DRIVE" and "encodedPolyline" in sent.headers["x-goog-fieldmask"]
+    assert _node(r, "search_general")["line_source"] == "google-routes" and "Google Routes 경로" in r.answer
+
+    def matrix(seen: Any) -> Reply:
+        n = len(seen.json()["destinations"])
+        return Reply(
+            body=fake.google_matrix([60 * (i + 1) for i in range(n)], [70 * (i + 1) for i in range(n)])
+        )
+
+    walk = GoogleRoutes("g-key", transport=Script(matrix).transport())
+    r = _agent(sample_settings, res, routing=walk).ask("잠실역에서 걸어서 15분 이내 고깃집")
+    assert r.cards and all(c.travel_estimate is False for c in r.cards)
+    assert [c.travel_minutes for c in r.cards] == [1, 2, 3][: len(r.cards)]
+    broken = GoogleRoutes("g-key", transport=Script(fake.not_json()).transport())
+    r = _agent(sample_settings, res, routing=broken).ask("잠실역에서 걸어서 15분 이내 고깃집")
+    assert "google routes" in _node(r, "search_general")["fallback"] and all(
+        c.travel_estimate for c in r.cards
+    )

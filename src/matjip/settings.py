@@ -110,8 +110,9 @@ class Settings(BaseSettings):
     google_maps_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("MATJIP_GOOGLE_MAPS_API_KEY", "GOOGLE_MAPS_API_KEY")
     )
-    routing_provider: Literal["none", "osrm", "kakao"] = Field(
-        "none", description="Road routes and travel times: a self-hosted OSRM server or Kakao Mobility."
+    routing_provider: Literal["none", "osrm", "kakao", "google"] = Field(
+        "none",
+        description="Road routes and travel times: a self-hosted OSRM server, Kakao Mobility or Google Routes.",
     )
     osrm_url: str | None = Field(None, description="The OSRM server (http://host:5000).")
     live_timeout_s: float = Field(5.0, gt=0, le=60, description="Timeout of a live provider call.")

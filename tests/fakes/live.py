@@ -104,3 +104,48 @@ def rate_limited() -> Reply:
 
 def not_json() -> Reply:
     return Reply(body="<html>502 Bad Gateway</html>")
+
+
+def _encode(points: list[tuple[float, float]]) -> str:
+    """Google's encoded polyline (the format the Routes API sends)."""
+    out: list[str] = []
+    prev = (0, 0)
+    for lat, lon in points:
+        cur = (round(lat * 1e5), round(lon * 1e5))
+        for d in (cur[0] - prev[0], cur[1] - prev[1]):
+            v = ~(d << 1) if d < 0 else d << 1
+            while v >= 0x20:
+                out.append(chr((0x20 | (v & 0x1F)) + 63))
+                v >>= 5
+            out.append(chr(v + 63))
+        prev = cur
+    return "".join(out)
+
+
+def google_route(points: list[tuple[float, float]], distance: int, seconds: int) -> dict[str, Any]:
+    """``POST /directions/v2:computeRoutes`` of Google Routes with the field mask's fields."""
+    return {
+        "routes": [
+            {
+                "distanceMeters": distance,
+                "duration": f"{seconds}s",
+                "polyline": {"encodedPolyline": _encode(points)},
+            }
+        ]
+    }
+
+
+def google_matrix(seconds: list[int], metres: list[int]) -> list[dict[str, Any]]:
+    """``POST /distanceMatrix/v2:computeRouteMatrix``: one element per destination, any order."""
+    rows = [
+        {
+            "originIndex": 0,
+            "destinationIndex": i,
+            "status": {},
+            "distanceMeters": m,
+            "duration": f"{s}s",
+            "condition": "ROUTE_EXISTS",
+        }
+        for i, (s, m) in enumerate(zip(seconds, metres, strict=True))
+    ]
+    return list(reversed(rows))

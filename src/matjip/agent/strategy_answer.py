@@ -13,7 +13,11 @@ from matjip.agent.state import HitRecord
 from matjip.nlu.strategy import rules
 
 MODE_WORDS = {"walk": "걸어서", "car": "차로", "transit": "대중교통으로"}
-LINE_SOURCES = {"osrm": "OSRM 도로 경로", "kakao-mobility": "카카오모빌리티 도로 경로"}
+LINE_SOURCES = {
+    "osrm": "OSRM 도로 경로",
+    "kakao-mobility": "카카오모빌리티 도로 경로",
+    "google-routes": "Google Routes 경로",
+}
 
 
 def _wa(name: str) -> str:

@@ -6,6 +6,11 @@ directions. Imported only when ``MATJIP_ROUTING_PROVIDER`` is set.
   → ``{"code": "Ok", "routes": [{"geometry": {"coordinates": [[lon, lat], …]}, "distance", "duration"}]}``;
   ``GET {base}/table/v1/{profile}/{lon},{lat};…?sources=0&annotations=duration,distance`` →
   ``{"code": "Ok", "durations": [[…]], "distances": [[…]]}``. Profiles: ``foot``, ``driving``.
+* Google Routes: ``POST https://routes.googleapis.com/directions/v2:computeRoutes`` (``origin`` /
+  ``destination`` ``location.latLng``, ``travelMode`` DRIVE | WALK | TRANSIT) with ``X-Goog-Api-Key`` and
+  ``X-Goog-FieldMask`` → ``{"routes": [{"distanceMeters", "duration": "165s", "polyline":
+  {"encodedPolyline"}}]}``; travel times from ``POST …/distanceMatrix/v2:computeRouteMatrix`` → a JSON
+  array of ``{"originIndex", "destinationIndex", "distanceMeters", "duration", "condition"}``.
 * Kakao Mobility (car only): ``GET https://apis-navi.kakaomobility.com/v1/directions?origin=lon,lat&
   destination=lon,lat`` with ``Authorization: KakaoAK <key>`` → ``{"routes": [{"result_code": 0,
   "summary": {"distance", "duration"}, "sections": [{"roads": [{"vertexes": [x, y, x, y, …]}]}]}]}``.
@@ -28,6 +33,9 @@ from matjip.providers.places import _send
 from matjip.settings import Settings, secret
 
 KAKAO_MOBILITY_URL = "https://apis-navi.kakaomobility.com/v1/directions"
+GOOGLE_ROUTES_URL = "https://routes.googleapis.com/directions/v2:computeRoutes"
+GOOGLE_MATRIX_URL = "https://routes.googleapis.com/distanceMatrix/v2:computeRouteMatrix"
+GOOGLE_MODES = {"walk": "WALK", "car": "DRIVE", "transit": "TRANSIT"}
 OSRM_PROFILES = {"walk": "foot", "car": "driving", "transit": "driving"}
 Point = tuple[float, float]
 
@@ -168,10 +176,133 @@ class KakaoMobility:
         self._http.close()
 
 
-def routing_from_settings(settings: Settings) -> OsrmRouting | KakaoMobility | None:
-    """The configured routing provider (``MATJIP_ROUTING_PROVIDER``: osrm | kakao), or None."""
+def decode_polyline(text: str) -> list[Point]:
+    """Google's encoded polyline format (precision 1e-5) as (lat, lon) points."""
+    points: list[Point] = []
+    lat = lon = 0
+    i = 0
+    while i < len(text):
+        deltas = []
+        for _ in range(2):
+            shift = result = 0
+            while True:
+                if i >= len(text):
+                    raise ProviderError("google routes sent a truncated polyline")
+                b = ord(text[i]) - 63
+                i += 1
+                result |= (b & 0x1F) << shift
+                shift += 5
+                if b < 0x20:
+                    break
+            deltas.append(~(result >> 1) if result & 1 else result >> 1)
+        lat += deltas[0]
+        lon += deltas[1]
+        points.append((lat / 1e5, lon / 1e5))
+    return points
+
+
+def _seconds(value: Any) -> float:
+    return float(str(value).rstrip("s"))
+
+
+class GoogleRoutes:
+    source = "google-routes"
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        url: str = GOOGLE_ROUTES_URL,
+        matrix_url: str = GOOGLE_MATRIX_URL,
+        timeout_s: float = 5.0,
+        transport: httpx.BaseTransport | None = None,
+    ):
+        if not api_key:
+            raise ConfigurationError("Google Routes needs an API key (MATJIP_GOOGLE_MAPS_API_KEY)")
+        self.url, self.matrix_url = url, matrix_url
+        self.timeout_s = timeout_s
+        self._http = httpx.Client(
+            timeout=httpx.Timeout(timeout_s), headers={"X-Goog-Api-Key": api_key}, transport=transport
+        )
+
+    @staticmethod
+    def _waypoint(p: Point) -> dict[str, Any]:
+        return {"location": {"latLng": {"latitude": p[0], "longitude": p[1]}}}
+
+    def route(self, a: Point, b: Point, mode: str = "car") -> RouteLine:
+        body = {
+            "origin": self._waypoint(a),
+            "destination": self._waypoint(b),
+            "travelMode": GOOGLE_MODES.get(mode, "DRIVE"),
+        }
+        headers = {
+            "X-Goog-FieldMask": "routes.duration,routes.distanceMeters,routes.polyline.encodedPolyline"
+        }
+        data = _send(
+            self._http,
+            "google routes",
+            self.timeout_s,
+            method="POST",
+            url=self.url,
+            json=body,
+            headers=headers,
+        )
+        try:
+            r = data["routes"][0]
+            points = decode_polyline(str(r["polyline"]["encodedPolyline"]))
+            out = RouteLine(
+                points=points,
+                distance_m=float(r["distanceMeters"]),
+                duration_s=_seconds(r["duration"]),
+                source=self.source,
+            )
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ProviderError("google routes sent a route of another shape") from exc
+        if len(out.points) < 2:
+            raise ProviderError("google routes sent a route without a polyline")
+        return out
+
+    def travel(self, origin: Point, dests: Sequence[Point], mode: str = "walk") -> list[Leg]:
+        if not dests:
+            return []
+        body = {
+            "origins": [{"waypoint": self._waypoint(origin)}],
+            "destinations": [{"waypoint": self._waypoint(d)} for d in dests],
+            "travelMode": GOOGLE_MODES.get(mode, "DRIVE"),
+        }
+        headers = {"X-Goog-FieldMask": "originIndex,destinationIndex,duration,distanceMeters,condition"}
+        try:
+            resp = self._http.post(self.matrix_url, json=body, headers=headers)
+        except httpx.TimeoutException as exc:
+            from matjip.errors import ProviderTimeout
+
+            raise ProviderTimeout(f"google routes did not answer within {self.timeout_s:g}s") from exc
+        except httpx.TransportError as exc:
+            raise ProviderError(f"google routes unreachable: {type(exc).__name__}") from exc
+        if resp.status_code >= 400:
+            raise ProviderError(f"google routes HTTP {resp.status_code}")
+        try:
+            rows = resp.json()
+            legs = [Leg() for _ in dests]
+            for row in rows:
+                if row.get("condition") == "ROUTE_EXISTS":
+                    legs[int(row["destinationIndex"])] = Leg(
+                        distance_m=float(row.get("distanceMeters", 0)), duration_s=_seconds(row["duration"])
+                    )
+            return legs
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise ProviderError("google routes sent a matrix of another shape") from exc
+
+    def close(self) -> None:
+        self._http.close()
+
+
+def routing_from_settings(settings: Settings) -> OsrmRouting | KakaoMobility | GoogleRoutes | None:
+    """The configured routing provider (``MATJIP_ROUTING_PROVIDER``: osrm | kakao | google), or None."""
     if settings.routing_provider == "osrm":
         return OsrmRouting(settings.osrm_url or "", timeout_s=settings.live_timeout_s)
     if settings.routing_provider == "kakao":
         return KakaoMobility(secret(settings.kakao_rest_api_key) or "", timeout_s=settings.live_timeout_s)
+    if settings.routing_provider == "google":
+        return GoogleRoutes(secret(settings.google_maps_api_key) or "", timeout_s=settings.live_timeout_s)
     return None
