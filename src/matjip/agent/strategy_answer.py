@@ -233,6 +233,16 @@ def course_answer(
         chunks.append(f"   - 오늘 영업: {today}\n" if today else "   - 영업시간: 정보가 없어요\n")
     if not stops:
         chunks.append("조건에 맞는 코스를 만들 만큼 영업 중인 곳을 찾지 못했어요.\n")
+    far = [
+        n
+        for n, (_, _, h, _) in enumerate(stops, start=1)
+        if h is not None and (h.get("leg_m") or 0) > c.leg_m
+    ]
+    if far:
+        chunks.append(
+            f"{', '.join(f'{n}번' for n in far)}은(는) 앞 장소 가까이에 그 시간에 여는 곳이 없어서 "
+            f"조금 더 멀리(직선 {km(2 * c.leg_m)} 안)에서 골랐어요.\n"
+        )
     missing = [r for r in c.roles if r not in {h.get("role") for h in hits} and r not in info.uncovered_roles]
     missing = [r for r in dict.fromkeys(missing) if r not in {lc.trip_role for lc in live}]
     if missing:
