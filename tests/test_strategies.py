@@ -497,3 +497,18 @@ def test_google_routes_polyline_and_matrix(sample_settings: Settings, res: Resou
     assert "google routes" in _node(r, "search_general")["fallback"] and all(
         c.travel_estimate for c in r.cards
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "minutes"),
+    [
+        ("강릉 1박2일 코스 짜줘", "강릉", None),  # an area the gazetteer does not know is still the area
+        ("잠실에서 1시간반 이내 차로 갈 수 있는 한정식", None, 90),
+        ("여기서 도보 십오분 국밥", None, 15),
+    ],
+)
+def test_course_area_and_hours_with_a_half(text: str, origin: str | None, minutes: int | None) -> None:
+    spec = detect_strategy(text)
+    if spec.strategy == "course":
+        assert spec.origin == origin
+    assert spec.minutes == minutes

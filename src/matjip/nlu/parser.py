@@ -308,12 +308,8 @@ class OfflineNLU:
             raw = text if isinstance(text, str) else str(text)
             result = self._parse(raw)
             spec = detect_strategy(_normalize(raw[:MAX_QUERY_CHARS]))
-            if (
-                spec.origin is None
-                and spec.strategy != "route"
-                and result.entities.location
-                and not spec.overseas
-            ):
+            named = bool(result.entities.location) and not spec.overseas and spec.strategy != "route"
+            if named and (spec.origin is None or spec.strategy == "course"):
                 # "건대입구역 도보 7분", "성수 점심-카페-저녁 코스": the place named is where it starts
                 place = result.entities.location[0]
                 first = place.split()[0]

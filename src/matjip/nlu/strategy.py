@@ -174,7 +174,8 @@ def _minutes(text: str, mode: TravelMode | None) -> int | None:
     for rx in _compiled(tuple(t.hours)):
         m = rx.search(text)
         if m and (mode is not None or m.group(0).strip() != m.group("n") + "시간"):
-            return round(float(m.group("n")) * 60)
+            half = 30 if "반" in m.group(0) else 0  # "1시간반"
+            return round(float(m.group("n")) * 60) + half
     patterns = list(t.minutes)
     if mode is not None:
         patterns.append(r"(?P<n>\d+)\s*분")
@@ -368,6 +369,7 @@ def detect_strategy(text: str) -> StrategySpec:
         return spec.model_copy(
             update={
                 "strategy": "course",
+                "origin": _first_place(text),
                 "roles": roles,
                 "slot_words": words,
                 "days": days or 1,
@@ -397,6 +399,20 @@ def detect_strategy(text: str) -> StrategySpec:
             }
         )
     return spec
+
+
+def _first_place(text: str) -> str | None:
+    """A course's area said first ("강릉 1박2일 코스", "망원에서 점심 먹고"): the first word when it is
+    no number, no strategy word and no default-course word (the parser prefers a gazetteer place)."""
+    words = text.split()
+    if not words:
+        return None
+    word = _place(words[0])
+    if word is None or len(word) < 2 or word[0].isdigit() or is_strategy_word(word):
+        return None
+    if any(word.startswith(k) for k in rules().course.defaults) or word in rules().course.triggers:
+        return None
+    return word
 
 
 _FROM = re.compile(r"(?:^|\s)([^\s]+?)(?:에서부터|에서|부터)(?=\s|$)")

@@ -141,7 +141,8 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
         for i, w in enumerate(web[:3], start=1):
             chunks.append(f"{i}. [웹] {w.title}: {w.content[:160]}\n")
         return chunks
-    if not hits and not state.get("live_cards") and not p.overseas and p.strategy != "course":
+    seed = p.strategy in ("route", "point_travel", "course")  # their answers say how they searched
+    if not hits and not state.get("live_cards") and not p.overseas and not seed:
         msg = "조건에 맞는 식당을 찾지 못했어요."
         if state.get("grade") is not None:
             msg += " 웹 검색도 설정되어 있지 않아요. 지역이나 조건을 바꿔서 물어봐 주세요."
