@@ -18,13 +18,12 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     if p.overseas or p.strategy == "course" or (not hits and state.get("live_cards")):
         # places abroad come from a live provider (or none); a course's stops were each chosen by
         # role, time and distance: neither is graded as one result list
-        chosen = Grade(
-            overall_relevance="relevant",
-            reason="live provider results"
-            if p.overseas
-            else "course stops chosen by role, time and distance",
-            tier="confident",
+        why = (
+            "course stops chosen by role, time and distance"
+            if p.strategy == "course" and hits
+            else "live provider results (not graded)"
         )
+        chosen = Grade(overall_relevance="relevant", reason=why, tier="confident")
         return {"grade": chosen, "_decision": f"{p.strategy}: not graded ({len(hits)} stops)"}
     band, why = tier([float(h.get("score") or 0.0) for h in hits], res.config)
     shown = shown_for(hits, res)
