@@ -512,3 +512,12 @@ def test_course_area_and_hours_with_a_half(text: str, origin: str | None, minute
     if spec.strategy == "course":
         assert spec.origin == origin
     assert spec.minutes == minutes
+
+
+def test_time_ranges_are_no_place_and_a_travel_time_without_a_place_is_from_the_device(agent: Agent) -> None:
+    r = agent.ask("점심 12시에서 1시 사이 잠실역 파스타")
+    assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "잠실역"
+    assert r.plan.strategy == "radius"  # "사이" is no 사이동
+    r = agent.ask("지금 위치에서 차로 20분 갈비", location={"lat": JAMSIL[0], "lon": JAMSIL[1]})
+    assert r.plan is not None and r.plan.strategy == "point_travel" and r.plan.travel is not None
+    assert r.plan.travel.mode == "car" and r.plan.location is not None and r.plan.location.lat == JAMSIL[0]

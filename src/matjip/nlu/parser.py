@@ -49,6 +49,7 @@ from matjip.nlu.slots import (
     parse_time,
 )
 from matjip.nlu.strategy import detect_strategy
+from matjip.nlu.strategy import rules as strategy_rules
 from matjip.nlu.vocabulary import Vocabulary, lower_same_length
 from matjip.text.kiwi import Morph, tokenize
 
@@ -308,6 +309,12 @@ class OfflineNLU:
             raw = text if isinstance(text, str) else str(text)
             result = self._parse(raw)
             spec = detect_strategy(_normalize(raw[:MAX_QUERY_CHARS]))
+            if any(loc in strategy_rules().not_places for loc in result.entities.location):
+                # "3시에서 5시 사이", "A랑 B 사이": "사이" is no place (사이동)
+                places = [loc for loc in result.entities.location if loc not in strategy_rules().not_places]
+                result.entities = result.entities.model_copy(update={"location": places})
+                if not places and result.location_mode != "none":
+                    result.location_mode = "none"
             named = bool(result.entities.location) and not spec.overseas and spec.strategy != "route"
             if named and (spec.origin is None or spec.strategy == "course"):
                 # "건대입구역 도보 7분", "성수 점심-카페-저녁 코스": the place named is where it starts

@@ -82,6 +82,7 @@ class CourseRules(BaseModel):
 class Rules(BaseModel):
     suffixes: list[str]
     keep: list[str]
+    not_places: list[str]
     here: list[str]
     route: RouteRules
     travel: TravelRules
@@ -102,6 +103,7 @@ def rules() -> Rules:
     return Rules(
         suffixes=sorted(raw["places"]["suffixes"], key=len, reverse=True),
         keep=raw["places"]["keep"],
+        not_places=raw["places"]["not_places"],
         here=raw["places"]["here"],
         route=RouteRules(**raw["route"]),
         travel=TravelRules(**travel, modes=modes),

@@ -178,6 +178,17 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     if (
         outcome.context is None
         and outcome.clarification is None
+        and gps is not None
+        and spec.strategy in ("point_travel", "course")
+        and not nlu.entities.location
+    ):
+        # "지금 위치에서 차로 20분": a travel time or a course with no place is from the device
+        outcome = replace(
+            outcome, context=LocationContext(type="GPS", name="내 위치", lat=gps[0], lon=gps[1])
+        )
+    if (
+        outcome.context is None
+        and outcome.clarification is None
         and not outcome.unknown_place
         and gps is None
         and not state.get("searches")
