@@ -7,6 +7,11 @@ grading, answer) on the demo data and on ``--n`` documents (the demo replicated 
 jittered coordinates), and reports p50/p95 per turn. The baseline, run in the same process on the
 same questions, is the bare index search for each turn's validated plan, so the ratio shows what
 the agent adds on top of retrieval. Sessions are kept in memory. Target: p95 <= 50 ms at 100k.
+
+Seed 003's strategies (issue 14): route, course and point-travel turns are timed next to radius
+turns in the same run, interleaved (``--strategy-rounds`` rounds of each question), and their p95
+reported as a ratio to the radius turns' p95. Target: route and course within 3× of radius.
+``--strategies-only`` skips the development-set turns.
 """
 
 from __future__ import annotations
@@ -83,13 +88,70 @@ def measure(label: str, settings: Settings, turns: int) -> None:
     agent.close()
 
 
+STRATEGY_TURNS: dict[str, list[str]] = {
+    "radius": ["잠실역 근처 카페", "강남역 국밥집", "홍대입구역 근처 술집", "잠실역 고깃집", "천호역 중국집"],
+    "route": [
+        "잠실역에서 강남역 가는 길에 카페",
+        "강남역에서 판교역 가는 길에 해장국",
+        "천호역에서 잠실역 가는 길에 국밥",
+        "홍대입구역이랑 합정역 사이에 술집",
+        "건대입구역에서 잠실역 가는 길에 고깃집",
+    ],
+    "course": [
+        "잠실에서 점심-카페-저녁 코스 짜줘",
+        "홍대 반나절 데이트 코스",
+        "강남역 점심-디저트 코스",
+        "천호역 저녁먹고 2차 술집까지 코스",
+        "건대 1박2일 먹방 코스",
+    ],
+    "travel": [
+        "잠실역에서 걸어서 10분 이내 카페",
+        "강남역에서 차로 15분 고깃집",
+        "홍대입구역에서 2km 이내 라멘",
+        "천호역 도보 7분 국밥",
+        "건대입구역에서 대중교통으로 20분 이내 이자카야",
+    ],
+}
+
+
+def measure_strategies(label: str, settings: Settings, rounds: int) -> None:
+    """Route, course and point-travel turns next to radius turns, interleaved, in one process."""
+    agent = Agent(settings, persist=False)
+    for turns in STRATEGY_TURNS.values():  # warm-up
+        for q in turns:
+            agent.ask(q)
+    times: dict[str, list[float]] = {k: [] for k in STRATEGY_TURNS}
+    for r in range(rounds):
+        for i in range(max(len(v) for v in STRATEGY_TURNS.values())):
+            for kind, turns in STRATEGY_TURNS.items():
+                if i < len(turns):
+                    t = time.perf_counter()
+                    agent.ask(turns[i], f"strategy-{kind}-{r}-{i}")
+                    times[kind].append((time.perf_counter() - t) * 1000)
+    base95 = pct(times["radius"], 0.95)
+    for kind, xs in times.items():
+        p95 = pct(xs, 0.95)
+        print(
+            f"{label:<10} {agent.resources.index.count():>8,} docs | {kind:<7} turn p50 {statistics.median(xs):6.1f} ms"
+            f"  p95 {p95:6.1f} ms | p95 / radius p95 ×{p95 / max(base95, 1e-9):.2f} | {len(xs)} turns"
+        )
+    agent.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--turns", type=int, default=300)
+    ap.add_argument("--strategy-rounds", type=int, default=6)
+    ap.add_argument("--strategies-only", action="store_true")
     args = ap.parse_args()
-    measure("demo", prepare(WORK / "agent-demo", None), args.turns)
-    measure(f"{args.n // 1000}k", prepare(WORK / f"agent-{args.n}", args.n), args.turns)
+    demo = prepare(WORK / "agent-demo", None)
+    big = prepare(WORK / f"agent-{args.n}", args.n)
+    if not args.strategies_only:
+        measure("demo", demo, args.turns)
+        measure(f"{args.n // 1000}k", big, args.turns)
+    measure_strategies("demo", demo, args.strategy_rounds)
+    measure_strategies(f"{args.n // 1000}k", big, args.strategy_rounds)
 
 
 if __name__ == "__main__":

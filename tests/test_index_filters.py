@@ -52,6 +52,14 @@ WHEN = datetime(2025, 3, 5, 12, 30, tzinfo=SEOUL)  # a Wednesday
 
 SINGLE = {
     "geo": SearchRequest(geo=GEO, k=50),
+    # a route's samples (issue 14): any of the circles
+    "near_any": SearchRequest(
+        near_any=[
+            GeoFilter(lat=MAPO[0], lon=MAPO[1], radius_m=800),
+            GeoFilter(lat=MAPO[0] + 0.02, lon=MAPO[1] + 0.03, radius_m=1500),
+        ],
+        k=50,
+    ),
     "region": SearchRequest(region=RegionFilter(name="강남구"), k=50),
     "cuisine": SearchRequest(cuisine=["일식"], k=50),
     "cuisine_any": SearchRequest(cuisine=["일식", "중식"], k=50),

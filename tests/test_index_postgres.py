@@ -188,6 +188,10 @@ def hostile_requests(draw: st.DrawFn) -> SearchRequest:
     if draw(st.booleans()):
         kw["geo"] = GeoFilter(lat=37.55, lon=126.97, radius_m=draw(st.floats(100, 20_000)))
     if draw(st.booleans()):
+        kw["near_any"] = [
+            GeoFilter(lat=37.5 + i / 100, lon=127.0, radius_m=draw(st.floats(100, 5000))) for i in range(3)
+        ]
+    if draw(st.booleans()):
         kw["price"] = PriceRange(max_won=draw(st.integers(0, 10**12)))
     if draw(st.booleans()):
         kw["open_at"] = OpenAt(when=datetime(2025, 3, 5, 12, 30, tzinfo=SEOUL))

@@ -571,3 +571,25 @@ def test_fake_function_sees_the_prompt() -> None:
         "reason": "새 지역",
     }
     assert "1차 판단: 검색 불필요" in seen[0].prompt
+
+
+def test_an_llm_plan_chooses_the_strategy_the_server_supplies_its_fields() -> None:
+    """Issue 14: the LLM may pick a strategy; the route, minutes and stops are the server's."""
+    from matjip.agent.plan import validate_plan
+
+    offline = {
+        **OFFLINE_RAW,
+        "strategy": "point_travel",
+        "travel": {"minutes": 10, "mode": "walk", "estimate_mode": "walk", "threshold_m": 670},
+    }
+    fake = FakeLLM(script={"plan": {**LLM_PLAN, "strategy": "point_travel"}})
+    raw, _ = stages(fake).write_plan(state(query="강남역에서 걸어서 10분 일식"), offline)
+    assert raw is not None and raw["strategy"] == "point_travel" and raw["travel"] == offline["travel"]
+    plan, _ = validate_plan(raw)
+    assert plan.strategy == "point_travel" and plan.travel is not None and plan.travel.minutes == 10
+    # a strategy the server cannot run (no route was read off the question) falls back, said in the notes
+    fake = FakeLLM(script={"plan": {**LLM_PLAN, "strategy": "route"}})
+    raw, _ = stages(fake).write_plan(state(), OFFLINE_RAW)
+    assert raw is not None
+    plan, notes = validate_plan(raw)
+    assert plan.strategy == "radius" and plan.route is None and any("strategy route" in n for n in notes)

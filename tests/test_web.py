@@ -385,3 +385,19 @@ def test_coverage_line_on_the_empty_page(browser: Any, api_live_server: str) -> 
     desktop.locator("[data-testid=coverage]").wait_for(state="visible")
     shot(desktop, "web_desktop_empty.png")
     assert not page.errors and not desktop.errors
+
+
+def test_a_course_is_shown_in_order_and_joined_on_the_map(browser: Any, api_live_server: str) -> None:
+    """Issue 14: a course's stops are cards in the order to visit them, each with its time and role
+    and the walk from the previous stop, joined by a line on the map; no sort bar for a course."""
+    page = new_page(browser, PHONE)
+    open_app(page, api_live_server)
+    msg = ask(page, "잠실에서 점심-카페-저녁 코스 짜줘")
+    cards = msg.locator("[data-testid=card]")
+    assert cards.count() >= 2
+    facts = [cards.nth(i).locator(".card-facts").inner_text() for i in range(cards.count())]
+    assert "점심 12:30 · 식사" in facts[0] and "앞 장소에서 약" not in facts[0]
+    assert all("앞 장소에서 약" in f for f in facts[1:])
+    assert page.locator("[data-testid=course-line]").count() == 1
+    assert page.locator("[data-testid=sort-bar]").count() == 0
+    assert not page.errors, page.errors

@@ -324,6 +324,31 @@ def eval_dialogues(
     run_eval_dialogues(settings, split, limit, show_failures, set_path)
 
 
+@eval_group.command(name="strategies")
+@click.option(
+    "--split",
+    type=click.Choice(["test", "dev", "all"]),
+    default="all",
+    show_default=True,
+    help="test is the frozen split for reported figures; tune only on dev.",
+)
+@click.option("--limit", type=int, help="Only the first N questions.")
+@click.option(
+    "--failures", "show_failures", type=int, default=10, show_default=True, help="Wrong questions to list."
+)
+@_set_option("strategy_dev.jsonl / strategy_test.jsonl")
+@click.pass_obj
+def eval_strategies(
+    settings: object, split: str, limit: int | None, show_failures: int, set_path: Path | None
+) -> None:
+    """Seed 003's strategies: route, point travel, course, overseas, cautions (offline)."""
+    from matjip.commands.evaluate import run_eval_strategies
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_eval_strategies(settings, split, limit, show_failures, set_path)
+
+
 @eval_group.command(name="reviews")
 @_split_option
 @click.option("--limit", type=int, help="Only the first N review texts.")

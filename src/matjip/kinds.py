@@ -81,6 +81,7 @@ class KindTable:
         self.not_words = [norm(w) for w in not_words]  # contain a kind's word, name something else
         self.version = version  # a hash of the data file: documents are re-classified when it changes
         self.by_name = {k.name: k for k in self.kinds}
+        self._descendants: dict[str, list[str]] = {}
         for k in self.kinds:
             if k.parent is not None and k.parent not in self.by_name:
                 raise ValueError(f"kind {k.name!r}: unknown parent {k.parent!r}")
@@ -149,7 +150,10 @@ class KindTable:
         return out
 
     def descendants(self, name: str) -> list[str]:
-        return [k.name for k in self.kinds if name in self.ancestors(k.name)]
+        got = self._descendants.get(name)
+        if got is None:  # computed once per kind: ranking asks for it per hit
+            got = self._descendants[name] = [k.name for k in self.kinds if name in self.ancestors(k.name)]
+        return list(got)
 
     def related(self, names: Sequence[str]) -> set[str]:
         """``names`` with their ancestors and descendants: kinds that do not contradict them."""

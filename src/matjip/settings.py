@@ -103,6 +103,19 @@ class Settings(BaseSettings):
     gemini_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("MATJIP_GEMINI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
     )
+    # live providers (issue 14): places outside the index, places abroad, road routes
+    kakao_rest_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_KAKAO_REST_API_KEY", "KAKAO_REST_API_KEY")
+    )
+    google_maps_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_GOOGLE_MAPS_API_KEY", "GOOGLE_MAPS_API_KEY")
+    )
+    routing_provider: Literal["none", "osrm", "kakao", "google"] = Field(
+        "none",
+        description="Road routes and travel times: a self-hosted OSRM server, Kakao Mobility or Google Routes.",
+    )
+    osrm_url: str | None = Field(None, description="The OSRM server (http://host:5000).")
+    live_timeout_s: float = Field(5.0, gt=0, le=60, description="Timeout of a live provider call.")
     tavily_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("MATJIP_TAVILY_API_KEY", "TAVILY_API_KEY")
     )

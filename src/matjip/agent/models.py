@@ -10,9 +10,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, computed_field, model_validator
 
 from matjip.documents import Restaurant
-from matjip.nlu.models import Intent, LocationMode
+from matjip.nlu.models import Caution, Intent, LocationMode, TravelMode, TripRole
 
-Strategy = Literal["radius", "region", "global", "title"]
+Strategy = Literal["radius", "region", "global", "title", "route", "point_travel", "course"]
 Sort = Literal["relevance", "distance", "rating", "price"]
 MAX_EXCLUDE_IDS = 200  # place ids a "더 보기" page may exclude (the ones already shown)
 
@@ -83,6 +83,43 @@ class PlanLocation(BaseModel):
         )
 
 
+MINUTES_MIN, MINUTES_MAX = 1, 180
+TRAVEL_MIN_M, TRAVEL_MAX_M = 100, 20_000
+DAYS_MAX = 3
+MAX_STOPS = 5  # stops of a course per day
+
+
+class RoutePlan(BaseModel):
+    """Seed 003's route strategy: both ends geocoded; searched around samples of the polyline."""
+
+    origin: PlanLocation
+    destination: PlanLocation
+    between: bool = False  # "A와 B 사이": the middle of the route first
+    search_radius_m: int = 3000
+    interval_m: int = 1000
+
+
+class TravelPlan(BaseModel):
+    """Seed 003's point travel: within ``threshold_m`` of travel (or ``minutes``) from the plan's
+    location; searched in a radius of threshold × 1.5, then filtered by the travel estimate."""
+
+    minutes: int | None = None
+    mode: TravelMode | None = None  # as said; None: not said
+    estimate_mode: TravelMode = "walk"  # the mode the estimate uses
+    km: float | None = None
+    threshold_m: int = 1000  # travel distance allowed
+
+
+class CoursePlan(BaseModel):
+    """Seed 003's course: ordered stops with a trip role and a day each, around the plan's location."""
+
+    roles: list[TripRole] = Field(default_factory=list)  # one day's stops, in order
+    slot_words: list[str] = Field(default_factory=list)  # the word that named each stop ("점심")
+    days: int = 1
+    mode: TravelMode = "walk"  # between consecutive stops
+    leg_m: int = 800  # consecutive stops at most this far apart (straight line)
+
+
 class SearchPlan(BaseModel):
     """The validated, clamped plan (docs/design.md). Every search request is built from this alone."""
 
@@ -118,6 +155,12 @@ class SearchPlan(BaseModel):
     per_title_k: int = 2
     sort: Sort = "relevance"
     relaxed: list[str] = Field(default_factory=list)  # notes of relaxation steps applied
+    # seed 003's strategies (issue 14): set only for their strategy
+    route: RoutePlan | None = None
+    travel: TravelPlan | None = None
+    course: CoursePlan | None = None
+    overseas: str | None = None  # a place abroad: searched by a live provider, never in the index
+    caution: Caution | None = None  # the data only suggests it (pets, activities): said in the answer
 
     def signature(self) -> str:
         """A canonical string: two plans with the same signature would return the same results."""
@@ -147,6 +190,11 @@ class SearchPlan(BaseModel):
             str(self.k),
             self.sort,
             "|".join(sorted(self.exclude_ids)),
+            self.strategy,
+            self.route.model_dump_json() if self.route else "-",
+            self.travel.model_dump_json() if self.travel else "-",
+            self.course.model_dump_json() if self.course else "-",
+            self.overseas or "-",
         ]
         return "#".join(parts)
 
@@ -227,7 +275,10 @@ class Card(BaseModel):
     hours_today: str | None = None
     score: float = 0.0
     telephone: str | None = None
-    source_type: Literal["internal", "web"] = "internal"
+    source_type: Literal["internal", "web", "kakao", "google"] = Field(
+        "internal",
+        description="internal: the index; web: a web page; kakao/google: a live provider (never stored).",
+    )
     url: str | None = Field(
         None, description="The map page of the place (or a map search), or the web source."
     )
@@ -237,6 +288,34 @@ class Card(BaseModel):
     review_count: int | None = None
     price_band: PriceBand | None = None
     walk_minutes: int | None = Field(None, description="Estimated from the straight-line distance.")
+    # seed 003's strategies (issue 14)
+    stop: int | None = Field(None, description="A course's stop number (1, 2, …), in the order to visit.")
+    trip_role: str | None = Field(None, examples=["식사", "카페"], description="A course stop's role.")
+    day_group: int | None = Field(None, description="A course stop's day (1, 2, …).")
+    slot: str | None = Field(None, examples=["점심 12:30"], description="When a course stop is visited.")
+    leg_m: int | None = Field(None, description="Straight-line metres from the previous course stop.")
+    leg_minutes: int | None = Field(None, description="Estimated minutes from the previous stop (약).")
+    route_note: str | None = Field(None, examples=["경로 중간 지점 근처 · 우회 약 1.2km"])
+    travel_minutes: int | None = Field(
+        None, description="Travel time from the origin (estimate unless routed)."
+    )
+    travel_m: int | None = None
+    travel_estimate: bool | None = Field(None, description="True when travel is the offline estimate (약).")
+
+
+class StrategyInfo(BaseModel):
+    """How a seed-003 strategy searched, for the answer and the trace (issue 14)."""
+
+    line_source: str = "straight"  # straight (estimate) | osrm | kakao-mobility
+    total_m: int = 0
+    samples: int = 0
+    interval_m: int = 0
+    radius_m: int = 0
+    travel_source: str = "estimate"  # estimate | osrm | kakao-mobility
+    fallback: str | None = None  # why a live provider was not used (timeout, HTTP 429, bad JSON …)
+    uncovered_roles: list[str] = Field(default_factory=list)  # course roles the data cannot serve
+    days: int = 1
+    live_source: str | None = None  # kakao | google: live cards shown
 
 
 class MoreResult(BaseModel):

@@ -18,16 +18,26 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 
 from matjip.agent.models import (
+    DAYS_MAX,
     K_MAX,
     K_MIN,
     MAX_EXCLUDE_IDS,
     MAX_LIST,
     MAX_SEMANTIC_CHARS,
+    MAX_STOPS,
     MAX_TERM_CHARS,
+    MINUTES_MAX,
+    MINUTES_MIN,
     RADIUS_MAX_M,
     RADIUS_MIN_M,
+    TRAVEL_MAX_M,
+    TRAVEL_MIN_M,
+    CoursePlan,
     PlanLocation,
+    RoutePlan,
     SearchPlan,
+    Strategy,
+    TravelPlan,
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.kinds import kinds
@@ -38,6 +48,11 @@ LON_RANGE = (124.5, 132.0)
 PRICE_MAX = 10_000_000
 _INTENTS = ("search", "compare", "information")
 _SORTS = ("relevance", "distance", "rating", "price")
+_MODES = ("walk", "car", "transit")
+_ROLES = ("식사", "카페", "디저트", "술집", "관광지", "숙박")
+_CAUTIONS = ("pet", "activity")
+_SEED_STRATEGIES = ("route", "point_travel", "course")
+TRAVEL_RADIUS_FACTOR = 1.5  # seed 003: straight line < travel distance
 _PLACE_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 
 
@@ -148,6 +163,138 @@ def _location(value: Any, notes: list[str]) -> PlanLocation | None:
     return None
 
 
+def _mode(value: Any, name: str, notes: list[str]) -> str | None:
+    if value is None:
+        return None
+    if value not in _MODES:
+        notes.append(f"{name}={value!r} unknown; dropped")
+        return None
+    return str(value)
+
+
+def _route(value: Any, notes: list[str]) -> RoutePlan | None:
+    """Both ends must be places in Korea with coordinates; radius and interval are clamped."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        notes.append("route is not an object; dropped")
+        return None
+    ends = []
+    for key in ("origin", "destination"):
+        end = _location(value.get(key), notes)
+        if end is None or end.lat is None or end.lon is None:
+            notes.append(f"route.{key} has no coordinates; route dropped")
+            return None
+        ends.append(end.model_copy(update={"mode": "near", "region_terms": []}))
+    radius = _clamp_int(value.get("search_radius_m", 3000), 300, 5000, "route.search_radius_m", notes, 3000)
+    interval = _clamp_int(value.get("interval_m", 1000), 100, 10_000, "route.interval_m", notes, 1000)
+    return RoutePlan(
+        origin=ends[0],
+        destination=ends[1],
+        between=value.get("between") is True,
+        search_radius_m=radius,
+        interval_m=min(interval, 2 * radius),
+    )
+
+
+def _travel(value: Any, notes: list[str]) -> TravelPlan | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        notes.append("travel is not an object; dropped")
+        return None
+    minutes = value.get("minutes")
+    minutes_i = (
+        _clamp_int(minutes, MINUTES_MIN, MINUTES_MAX, "travel.minutes", notes, 10)
+        if minutes is not None
+        else None
+    )
+    km = value.get("km")
+    km_f: float | None = None
+    if km is not None:
+        km_f = (
+            _clamp_int(
+                float(km) * 1000 if isinstance(km, int | float) else km,
+                TRAVEL_MIN_M,
+                TRAVEL_MAX_M,
+                "travel.km",
+                notes,
+                1000,
+            )
+            / 1000
+        )
+    threshold = _clamp_int(
+        value.get("threshold_m", 1000), TRAVEL_MIN_M, TRAVEL_MAX_M, "travel.threshold_m", notes, 1000
+    )
+    estimate = _mode(value.get("estimate_mode", "walk"), "travel.estimate_mode", notes) or "walk"
+    return TravelPlan(
+        minutes=minutes_i,
+        mode=_mode(value.get("mode"), "travel.mode", notes),  # type: ignore[arg-type]
+        estimate_mode=estimate,  # type: ignore[arg-type]
+        km=km_f,
+        threshold_m=threshold,
+    )
+
+
+def _course(value: Any, notes: list[str]) -> CoursePlan | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        notes.append("course is not an object; dropped")
+        return None
+    roles = (
+        [r for r in (value.get("roles") or []) if r in _ROLES] if isinstance(value.get("roles"), list) else []
+    )
+    if not roles:
+        notes.append("course has no known role; dropped")
+        return None
+    if len(roles) > MAX_STOPS:
+        notes.append(f"course: {len(roles)} stops truncated to {MAX_STOPS}")
+        roles = roles[:MAX_STOPS]
+    said = value.get("slot_words")
+    words = [str(w)[:MAX_TERM_CHARS] for w in (said if isinstance(said, list) else [])][: len(roles)]
+    words += [str(r) for r in roles[len(words) :]]
+    return CoursePlan(
+        roles=roles,
+        slot_words=words,
+        days=_clamp_int(value.get("days", 1), 1, DAYS_MAX, "course.days", notes, 1),
+        mode=_mode(value.get("mode", "walk"), "course.mode", notes) or "walk",  # type: ignore[arg-type]
+        leg_m=_clamp_int(value.get("leg_m", 800), 200, 10_000, "course.leg_m", notes, 800),
+    )
+
+
+def _seed_strategy(
+    raw: Mapping[str, Any], location: PlanLocation | None, notes: list[str]
+) -> tuple[Strategy | None, dict[str, Any]]:
+    """Seed 003's strategy a plan asks for, when its fields make it runnable: a route needs both
+    ends, point travel and a course a place with coordinates. Otherwise the plan's other fields
+    decide (radius, region, global), with the reason in the notes."""
+    wanted = raw.get("strategy")
+    if wanted not in _SEED_STRATEGIES:
+        return None, {}
+    has_point = location is not None and location.lat is not None and location.lon is not None
+    if wanted == "route":
+        route = _route(raw.get("route"), notes)
+        if route is not None:  # the route replaces the place: no radius around its start
+            return "route", {"route": route, "location": None}
+    elif wanted == "point_travel":
+        travel = _travel(raw.get("travel"), notes)
+        if travel is not None and has_point and location is not None:
+            radius = int(min(RADIUS_MAX_M, max(RADIUS_MIN_M, travel.threshold_m * TRAVEL_RADIUS_FACTOR)))
+            return "point_travel", {
+                "travel": travel,
+                "location": location.model_copy(
+                    update={"mode": "near", "radius_m": radius, "region_terms": []}
+                ),
+            }
+    elif wanted == "course":
+        course = _course(raw.get("course"), notes)
+        if course is not None and has_point:
+            return "course", {"course": course}
+    notes.append(f"strategy {wanted} lacks what it needs; using the plan's other fields")
+    return None, {}
+
+
 def _open_until(value: Any, open_at: Any, timezone: str, notes: list[str]) -> datetime | None:
     """The end of an opening window: after ``open_at`` and within a day of it, else dropped."""
     if value is None or not isinstance(open_at, datetime):
@@ -230,6 +377,13 @@ def validate_plan(
             strategy = "title"
         elif location is not None:
             strategy = "radius" if location.lat is not None and location.mode == "near" else "region"
+        seed, seed_fields = _seed_strategy(raw, location, notes) if intent == "search" else (None, {})
+        if seed is not None:
+            strategy = seed
+            location = seed_fields.pop("location", location)
+        overseas = raw.get("overseas")
+        overseas_s = " ".join(str(overseas).split())[:MAX_TERM_CHARS] or None if overseas else None
+        caution = raw.get("caution") if raw.get("caution") in _CAUTIONS else None
         default_k = 5 if intent == "information" and not titles else 3
         plan = SearchPlan(
             intent=intent,
@@ -260,6 +414,9 @@ def validate_plan(
             per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
             sort=sort,
             relaxed=_terms(raw.get("relaxed"), "relaxed", notes)[:MAX_LIST],
+            overseas=overseas_s,
+            caution=caution,
+            **seed_fields,
         )
         return plan, notes
     except (ValidationError, TypeError, ValueError, AttributeError) as exc:

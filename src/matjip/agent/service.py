@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from matjip.agent.configuration import AgentConfig, Resources
+from matjip.agent.configuration import AbroadSearch, AgentConfig, PlaceSearch, Resources, Routing
 from matjip.agent.graph import SequentialGraph, build_graph, checkpoint_serializer
 from matjip.agent.models import MoreResult, Sort, TurnEvent, TurnResult
 from matjip.agent.retention import Retention
@@ -44,6 +44,7 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
 
         llm = build_stages(settings) if settings.llm_provider != "none" else None
         web = build_web(settings)
+    places, abroad, routing = build_live(settings)
     resources = Resources(
         index=index,
         gazetteer=gazetteer,
@@ -54,10 +55,31 @@ def load_resources(settings: Settings, index: SearchBackend | None = None) -> Re
         cuisines=frozenset(vocab().cuisines),
         llm=llm,
         web=web,
+        places=places,
+        abroad=abroad,
+        routing=routing,
     )
     if llm is not None:
         llm.bind(resources)
     return resources
+
+
+def build_live(settings: Settings) -> tuple[PlaceSearch | None, AbroadSearch | None, Routing | None]:
+    """The live providers configured (issue 14); a provider module is imported only when its key
+    (or routing provider) is set."""
+    places: PlaceSearch | None = None
+    abroad: AbroadSearch | None = None
+    routing: Routing | None = None
+    if settings.kakao_rest_api_key or settings.google_maps_api_key:
+        from matjip.providers.places import GooglePlaces, KakaoLocal
+
+        places = KakaoLocal.from_settings(settings)
+        abroad = GooglePlaces.from_settings(settings)
+    if settings.routing_provider != "none":
+        from matjip.providers.routing import routing_from_settings
+
+        routing = routing_from_settings(settings)
+    return places, abroad, routing
 
 
 def open_sessions(path: Path) -> sqlite3.Connection:

@@ -22,6 +22,7 @@ from matjip.agent.models import (
     Grade,
     LocationContext,
     SearchPlan,
+    StrategyInfo,
     TraceEntry,
     WebSource,
 )
@@ -52,6 +53,19 @@ class HitRecord(TypedDict, total=False):
     bm25: float | None
     vector: float | None
     origin: str | None  # name of the place distances are measured from
+    # seed 003's strategies (issue 14)
+    stop: int
+    role: str
+    day: int
+    slot: str
+    leg_m: int
+    leg_min: int
+    along_m: int
+    detour_m: int
+    segment: str
+    travel_m: int
+    travel_min: int
+    travel_estimate: bool
 
 
 class SearchRecord(TypedDict, total=False):
@@ -111,6 +125,8 @@ class AgentState(TypedDict, total=False):
     unknown_hours: int | None  # restaurants left out of an open-at search because their hours are unknown
     no_coordinates: int | None  # restaurants left out of a nearness search because they have no coordinates
     web_sources: list[WebSource]
+    live_cards: list[Card]  # places from a live provider (Kakao, Google): shown, never stored
+    strategy_info: StrategyInfo | None
     answer: str
     answer_source: str  # template | llm
     trace: list[TraceEntry]
@@ -126,6 +142,7 @@ CHECKPOINT_MODELS: tuple[type[BaseModel], ...] = (
     Card,
     WebSource,
     TraceEntry,
+    StrategyInfo,
 )
 """The Pydantic models stored in :class:`AgentState` (directly or in a list or record); models
 nested inside them are serialized as their fields."""
@@ -159,6 +176,8 @@ PER_TURN_RESET: AgentState = {
     "no_coordinates": None,
     "web_wanted": False,
     "web_sources": [],
+    "live_cards": [],
+    "strategy_info": None,
     "answer": "",
     "answer_source": "template",
     "trace": [],

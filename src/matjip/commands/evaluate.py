@@ -130,3 +130,42 @@ def run_eval_reviews(
         console.print(f"[bold]imperfect items[/] (first {show_failures} of {len(report.failures)}):")
         for f in report.failures[:show_failures]:
             console.print(f"  {f}", markup=False, soft_wrap=True)
+
+
+def run_eval_strategies(
+    settings: Settings, split: str, limit: int | None, show_failures: int, set_path: Path | None = None
+) -> None:
+    """Seed 003's strategy questions (issue 14): strategy, endpoints, minutes/mode/km, roles/days,
+    overseas, caution and the constraints of the returned stops, offline (no live provider)."""
+    import time
+
+    from matjip.agent.models import TurnResult
+    from matjip.agent.service import Agent, load_resources
+    from matjip.commands.ingest import ensure_index
+    from matjip.eval.strategy_eval import load_items, run, set_paths
+
+    console = Console()
+    settings = _offline(settings).model_copy(
+        update={"kakao_rest_api_key": None, "google_maps_api_key": None, "routing_provider": "none"}
+    )
+    paths = set_paths(split, set_path)
+    if not paths:
+        console.print(f"[red]no strategy set for split {split}[/] (use --set PATH or --split dev)")
+        return
+    items = load_items(paths, split, limit)
+    agent = Agent(settings, load_resources(settings, ensure_index(settings)), persist=False)
+
+    def ask(question: str, gps: dict[str, float] | None) -> tuple[TurnResult, float]:
+        started = time.perf_counter()
+        result = agent.ask(question, location=gps)
+        return result, (time.perf_counter() - started) * 1000
+
+    report = run(ask, items)
+    names = ", ".join(p.name for p in paths)
+    console.print(_table(f"matjip eval strategies (split {split}, {names}, offline)", report.rows()))
+    if show_failures and report.failures:
+        console.print(f"[bold]not right[/] (first {show_failures} of {len(report.failures)}):")
+        for f in report.failures[:show_failures]:
+            console.print(f"  {f}", markup=False, soft_wrap=True)
+    for e in report.errors[:10]:
+        console.print(f"[red]error[/] {e}", markup=False)

@@ -1084,6 +1084,15 @@ class EmbeddedIndex:
             min_lat, max_lat, min_lon, max_lon = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m)
             lat, lon = cols["lat"], cols["lon"]
             both((lat >= min_lat) & (lat <= max_lat) & (lon >= min_lon) & (lon <= max_lon))
+        if req.near_any:
+            boxes = [bounding_box(c.lat, c.lon, c.radius_m) for c in req.near_any]
+            lat, lon = cols["lat"], cols["lon"]
+            both(
+                (lat >= min(b[0] for b in boxes))
+                & (lat <= max(b[1] for b in boxes))
+                & (lon >= min(b[2] for b in boxes))
+                & (lon <= max(b[3] for b in boxes))
+            )
         if req.cuisine:
             codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
             if not codes:
@@ -1144,6 +1153,20 @@ class EmbeddedIndex:
                 keep(self._menu_mask(s, term, idx))
         if req.kind:
             keep(self._kind_mask(s, req.kind, idx))
+        if req.near_any and len(idx):
+            # after the kind: a route's circles are many, the rows of a kind along it few
+            rest = np.arange(len(idx))
+            inside = np.zeros(len(idx), dtype=np.bool_)
+            for circle in req.near_any:
+                if not len(rest):
+                    break
+                near = haversine_m_array(
+                    circle.lat, circle.lon, cols["lat"][idx[rest]], cols["lon"][idx[rest]]
+                )
+                hit = near <= circle.radius_m
+                inside[rest[hit]] = True
+                rest = rest[~hit]  # a row inside one circle needs no other
+            keep(inside)
         if req.exclude_kind:
             keep(~self._kind_mask(s, req.exclude_kind, idx))
         if req.exclude_cuisine:

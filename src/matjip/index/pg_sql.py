@@ -155,6 +155,14 @@ FILTERS: dict[str, str] = {
         "AND earth_box(ll_to_earth(%(geo_lat)s, %(geo_lon)s), %(geo_box)s) @> ll_to_earth(d.lat, d.lon) "
         f"AND {_HAVERSINE} <= %(geo_radius)s)"
     ),
+    # a route's samples (issue 14): within one of the circles; a box around them all first
+    "near_any": (
+        "(d.lat IS NOT NULL AND d.lon IS NOT NULL "
+        "AND d.lat BETWEEN %(near_min_lat)s AND %(near_max_lat)s AND d.lon BETWEEN %(near_min_lon)s AND %(near_max_lon)s "
+        "AND EXISTS (SELECT 1 FROM unnest(%(near_lat)s::float8[], %(near_lon)s::float8[], %(near_radius)s::float8[]) "
+        "AS c(lat, lon, r) WHERE (2 * 6371008.8 * asin(least(1.0, sqrt(power(sin((radians(d.lat) - radians(c.lat)) / 2), 2) "
+        "+ cos(radians(c.lat)) * cos(radians(d.lat)) * power(sin((radians(d.lon) - radians(c.lon)) / 2), 2))))) <= c.r))"
+    ),
     "region": (
         "(EXISTS (SELECT 1 FROM unnest(%(region_needles)s::text[]) AS n(v) WHERE strpos(d.addr_text, n.v) > 0) "
         "OR d.seq = ANY(%(region_seqs)s::bigint[]))"

@@ -482,6 +482,20 @@ class PostgresIndex:
                 # earth_box measures on a 6378.168 km sphere: widen it to stay a superset
                 geo_box=req.geo.radius_m * 1.01 + 10.0,
             )
+        if req.near_any:
+            from matjip.geo.distance import bounding_box
+
+            names.append("near_any")
+            boxes = [bounding_box(c.lat, c.lon, c.radius_m * 1.01 + 10.0) for c in req.near_any]
+            p.update(
+                near_lat=[c.lat for c in req.near_any],
+                near_lon=[c.lon for c in req.near_any],
+                near_radius=[c.radius_m for c in req.near_any],
+                near_min_lat=min(b[0] for b in boxes),
+                near_max_lat=max(b[1] for b in boxes),
+                near_min_lon=min(b[2] for b in boxes),
+                near_max_lon=max(b[3] for b in boxes),
+            )
         if req.region is not None:
             names.append("region")
             p["region_needles"] = [" " + normalize_phrase(t) for t in req.region.terms if t.strip()]

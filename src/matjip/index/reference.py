@@ -210,6 +210,10 @@ def passes(doc: Restaurant, req: SearchRequest, polygon: PolygonTest | None = No
         d = distance_m(doc, req.geo.lat, req.geo.lon)
         if d is None or d > req.geo.radius_m:
             return False
+    if req.near_any:
+        ds = [distance_m(doc, c.lat, c.lon) for c in req.near_any]
+        if not any(d is not None and d <= c.radius_m for d, c in zip(ds, req.near_any, strict=True)):
+            return False
     if req.region is not None and not region_matches(doc, req.region, polygon):
         return False
     if req.cuisine and not cuisine_matches(doc, req.cuisine):

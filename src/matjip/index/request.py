@@ -14,6 +14,7 @@ translate a request field by field::
                       matjip.index.analyzer, installed as a custom analyzer or fed pre-tokenized);
                     fused with RRF (ES ``rank: {rrf: {rank_constant: 60}}``) or a linear combination
     geo           → bool.filter geo_distance {distance: "<radius_m>m", location: {lat, lon}}
+    near_any      → bool.filter bool.should [geo_distance {…} per circle] (a route's samples, issue 14)
     region.terms  → bool.filter bool.should [match_phrase_prefix {address: term},
                                              match_phrase_prefix {roadAddress: term}]
                     (region.polygon_place → geo_shape filter on the place's polygon, OR-ed in)
@@ -48,6 +49,7 @@ from matjip.settings import DEFAULT_TIMEZONE
 # to ``settings.timezone`` itself (the same zone unless MATJIP_TIMEZONE says otherwise)
 SEOUL = ZoneInfo(DEFAULT_TIMEZONE)
 MAX_K = 50
+MAX_CIRCLES = 32  # circles of a ``near_any`` filter (the samples of a route)
 
 
 def _clean_list(values: list[str]) -> list[str]:
@@ -201,11 +203,14 @@ class SearchRequest(_Model):
     - ``exclude_menu``: terms no menu name or ``review_food`` entry may contain (as ``menu``).
     - ``exclude_title``: name substrings (brands, chains) a document's name must not contain.
     - ``exclude_ids``: place ids never returned (e.g. already shown).
+    - ``near_any``: the document lies within at least one of these circles (the samples of a route,
+      seed 003); it sets no ``distance_m`` (the agent measures along the route itself).
     - ``sort``: ``"relevance"`` or ``"distance"`` (requires ``geo``).
     """
 
     text: str = Field(default="", max_length=2000)
     geo: GeoFilter | None = None
+    near_any: list[GeoFilter] = Field(default_factory=list, max_length=MAX_CIRCLES)
     region: RegionFilter | None = None
     cuisine: list[str] = Field(default_factory=list)
     sub_category: list[str] = Field(default_factory=list)
@@ -263,6 +268,7 @@ class SearchRequest(_Model):
         """True when any filter that restricts the result set is present (exclude_ids aside)."""
         return bool(
             self.geo
+            or self.near_any
             or self.region
             or self.cuisine
             or self.sub_category

@@ -19,6 +19,10 @@ the NLU result, the agent's location context and the search plan."""
 Smalltalk = Literal["thanks", "greeting", "bye", "about", "offtopic"]
 Ask = Literal["hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating"]
 TimeKind = Literal["now", "at", "range"]
+StrategyKind = Literal["route", "point_travel", "course"]
+TravelMode = Literal["walk", "car", "transit"]
+TripRole = Literal["식사", "카페", "디저트", "술집", "관광지", "숙박"]
+Caution = Literal["pet", "activity"]
 
 ENTITY_TYPES: tuple[str, ...] = (
     "location",
@@ -91,6 +95,24 @@ class PartySpec(BaseModel):
     label: str = ""
 
 
+class StrategySpec(BaseModel):
+    """Seed 003's strategy as said (issue 14; :mod:`matjip.nlu.strategy`): surface names, numbers
+    and roles, before any geocoding or validation. ``strategy`` None: radius, region or global."""
+
+    strategy: StrategyKind | None = None
+    origin: str | None = None  # route start / travel origin as written (None: the device, "여기")
+    destination: str | None = None
+    between: bool = False  # "A와 B 사이": the middle of the route first
+    minutes: int | None = None
+    mode: TravelMode | None = None  # as said ("걸어서", "차로", "대중교통으로"); None: not said
+    km: float | None = None  # "3km 이내"
+    roles: list[TripRole] = Field(default_factory=list)  # a course's stops, in order (one day)
+    slot_words: list[str] = Field(default_factory=list)  # the word that named each stop ("점심")
+    days: int | None = None
+    overseas: str | None = None  # a place abroad ("시부야")
+    caution: Caution | None = None
+
+
 class NLUResult(BaseModel):
     intent: Intent = "search"
     entities: Entities = Field(default_factory=Entities)
@@ -115,3 +137,4 @@ class NLUResult(BaseModel):
     unknown_terms: list[str] = Field(default_factory=list)
     lang: Literal["ko", "other"] = "ko"
     notes: list[str] = Field(default_factory=list)
+    strategy: StrategySpec = Field(default_factory=StrategySpec)

@@ -48,6 +48,8 @@ from matjip.nlu.slots import (
     parse_price,
     parse_time,
 )
+from matjip.nlu.strategy import detect_strategy
+from matjip.nlu.strategy import rules as strategy_rules
 from matjip.nlu.vocabulary import Vocabulary, lower_same_length
 from matjip.text.kiwi import Morph, tokenize
 
@@ -309,7 +311,25 @@ class OfflineNLU:
     def parse(self, text: str) -> NLUResult:
         """Understand one user message. Never raises; hostile input yields low confidence."""
         try:
-            return self._parse(text if isinstance(text, str) else str(text))
+            raw = text if isinstance(text, str) else str(text)
+            result = self._parse(raw)
+            spec = detect_strategy(_normalize(raw[:MAX_QUERY_CHARS]))
+            if any(loc in strategy_rules().not_places for loc in result.entities.location):
+                # "3시에서 5시 사이", "A랑 B 사이": "사이" is no place (사이동)
+                places = [loc for loc in result.entities.location if loc not in strategy_rules().not_places]
+                result.entities = result.entities.model_copy(update={"location": places})
+                if not places and result.location_mode != "none":
+                    result.location_mode = "none"
+            named = bool(result.entities.location) and not spec.overseas and spec.strategy != "route"
+            if named and (spec.origin is None or spec.strategy == "course"):
+                # "건대입구역 도보 7분", "성수 점심-카페-저녁 코스": the place named is where it starts
+                place = result.entities.location[0]
+                first = place.split()[0]
+                if first != place and self.gazetteer is not None and self.gazetteer.best(first) is not None:
+                    place = first  # "여의도 더현대 구경하고": the area is 여의도
+                spec = spec.model_copy(update={"origin": place})
+            result.strategy = spec
+            return result
         except Exception as exc:  # a bug must not take the turn down
             log.exception("offline NLU failed")
             return NLUResult(confidence=0.0, notes=[f"nlu_error:{type(exc).__name__}"])

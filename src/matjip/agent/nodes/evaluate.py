@@ -8,12 +8,23 @@ from matjip.agent.configuration import Resources
 from matjip.agent.grader import offline_grade, tier
 from matjip.agent.models import Grade, WebSource
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
+from matjip.agent.nodes.strategies import strategy_card_fields
 from matjip.agent.state import AgentState, SearchRecord
 
 
 def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     p = state_plan(state)
     hits = state.get("hits") or []
+    if p.overseas or p.strategy == "course" or (not hits and state.get("live_cards")):
+        # places abroad come from a live provider (or none); a course's stops were each chosen by
+        # role, time and distance: neither is graded as one result list
+        why = (
+            "course stops chosen by role, time and distance"
+            if p.strategy == "course" and hits
+            else "live provider results (not graded)"
+        )
+        chosen = Grade(overall_relevance="relevant", reason=why, tier="confident")
+        return {"grade": chosen, "_decision": f"{p.strategy}: not graded ({len(hits)} stops)"}
     band, why = tier([float(h.get("score") or 0.0) for h in hits], res.config)
     shown = shown_for(hits, res)
     grade: Grade | None
@@ -105,7 +116,15 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
             history.append(loc)
         update["location_history"] = history[-10:]
     now = turn_now(state, res)
-    cards = [card_for(s, now, p) for s in shown_for(hits, res)]
+    records = {h["id"]: h for h in hits}
+    cards = [
+        card_for(s, now, p).model_copy(update=strategy_card_fields(records[s.doc.place_id]))
+        for s in shown_for(hits, res)
+    ]
+    live = state.get("live_cards") or []
+    if live:
+        # live providers' places (marked with their source, never stored in the index)
+        cards = sorted([*cards, *live], key=lambda c: (c.day_group or 0, c.stop or 0))
     update["cards"] = cards  # the turn result reuses them
     web = state.get("web_sources") or []
     shown: list[dict[str, Any]] = [c.model_dump(mode="json") for c in cards]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from matjip.agent import answer as tpl
+from matjip.agent import strategy_answer
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
@@ -18,6 +19,10 @@ def _reply_chunks(kind: str, res: Resources) -> list[str]:
         return [tpl.SMALLTALK.get(kind.split(":", 1)[1], tpl.SMALLTALK["greeting"]) + "\n"]
     if kind.startswith("outside:"):
         return not_covered_answer(kind.split(":", 1)[1], res)
+    if kind.startswith("overseas:"):
+        # seed 003: said plainly, then what the data covers
+        name = kind.split(":", 1)[1]
+        return [*strategy_answer.overseas_answer(name), *not_covered_answer(name, res)]
     if kind.startswith("unknown_place:"):
         return tpl.unknown_place_answer(kind.split(":", 1)[1])
     return [tpl.REPLIES.get(kind, tpl.REPLIES["no_content"]) + "\n"]
@@ -112,6 +117,13 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
 
 
 def _search_chunks(state: AgentState, res: Resources) -> list[str]:
+    """The search answer, and seed 003's caution when the data only suggests what was asked."""
+    chunks = _search_answer(state, res)
+    caution = strategy_answer.caution_line(state_plan(state))
+    return [*chunks, caution] if caution else chunks
+
+
+def _search_answer(state: AgentState, res: Resources) -> list[str]:
     p = state_plan(state)
     now = turn_now(state, res)
     hits = state.get("hits") or []
@@ -125,7 +137,7 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
         notes.insert(0, "앞에서 찾은 결과와 같은 조건이라 그 결과로 답할게요.")
     origin = p.location.name if p.location else None
     web = state.get("web_sources") or []
-    if not hits and web:
+    if not hits and web and not state.get("live_cards"):
         chunks = [
             *(n + "\n" for n in notes),
             "식당 자료에서 찾지 못해 웹 검색 결과를 알려 드려요 (웹 출처).\n",
@@ -133,7 +145,8 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
         for i, w in enumerate(web[:3], start=1):
             chunks.append(f"{i}. [웹] {w.title}: {w.content[:160]}\n")
         return chunks
-    if not hits:
+    seed = p.strategy in ("route", "point_travel", "course")  # their answers say how they searched
+    if not hits and not state.get("live_cards") and not p.overseas and not seed:
         msg = "조건에 맞는 식당을 찾지 못했어요."
         if state.get("grade") is not None:
             msg += " 웹 검색도 설정되어 있지 않아요. 지역이나 조건을 바꿔서 물어봐 주세요."
@@ -146,8 +159,22 @@ def _search_chunks(state: AgentState, res: Resources) -> list[str]:
             "웹 검색 결과도 함께 참고하세요 (웹 출처): "
             + "; ".join(f"{w.title}" + (f" ({w.url})" if w.url else "") for w in web[:3])
         )
+    live = state.get("live_cards") or []
+    info = state.get("strategy_info")
+    if p.overseas and not live:  # the provider failed: as without one
+        return [*(n + "\n" for n in notes), *_reply_chunks(f"overseas:{p.overseas}", res)]
+    if p.overseas:
+        return strategy_answer.abroad_answer(p, live, info, notes)
+    if live and not hits and p.strategy in ("radius", "region"):
+        return strategy_answer.live_answer(p, live, notes)
     shown = shown_for(hits, res)
     nlu = state.get("nlu") or NLUResult()
+    if p.strategy == "route":
+        return strategy_answer.route_answer(shown, hits, p, now, info, notes)
+    if p.strategy == "point_travel":
+        return strategy_answer.travel_answer(shown, hits, p, now, info, notes)
+    if p.strategy == "course":
+        return strategy_answer.course_answer(shown, hits, live, p, now, info, notes)
     if p.intent == "compare":
         by_id = {s.doc.place_id: s for s in shown}
         groups = [

@@ -11,14 +11,23 @@ from matjip.agent.acts import asks_cheaper, drops_condition, tastes_ruled_out
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
+from matjip.agent.nodes.strategies import (
+    live_nearby,
+    search_abroad,
+    search_course,
+    search_route,
+    search_travel,
+    seed_plan_fields,
+)
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
-from matjip.index.request import MAX_K, SearchHit
+from matjip.index.request import MAX_K, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
+from matjip.nlu.strategy import is_strategy_word
 from matjip.vocab import vocab
 
 
@@ -276,6 +285,11 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             cheaper = True
             exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
             notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
+    seed, seed_notes = seed_plan_fields(state, res, location)
+    notes += seed_notes
+    if seed.get("strategy"):
+        # "코스", "걸어서", "가는 길" are how to search, not words the data should hold
+        unused = [t for t in unused if not is_strategy_word(t)]
     k = (
         nlu.count
         if nlu.count
@@ -314,6 +328,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "per_title_k": res.config.compare_k,
         "sort": sort,
         "exclude_ids": exclude_ids,
+        **seed,
     }
 
 
@@ -328,6 +343,13 @@ _OFFLINE_ONLY = (
     "exclude_chains",
     "unused_terms",
     "open_until",
+    # seed 003's strategies: an LLM plan may choose the strategy, its fields are the offline reading's
+    "strategy",
+    "route",
+    "travel",
+    "course",
+    "overseas",
+    "caution",
 )
 
 
@@ -342,7 +364,9 @@ def plan(state: AgentState, res: Resources) -> dict[str, Any]:
         raw, notes = res.llm.write_plan(state, offline)
         if isinstance(raw, dict):
             # what the LLM plan has no field for is the offline reading of the same message
-            raw = {**{k: offline[k] for k in _OFFLINE_ONLY}, **raw}
+            raw = {**{k: offline[k] for k in _OFFLINE_ONLY if k in offline}, **raw}
+            if not raw.get("strategy"):
+                raw["strategy"] = offline.get("strategy")  # "": the offline reading's strategy
     if raw is None:
         raw = offline
     validated, repairs = validate_plan(
@@ -502,6 +526,14 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     one chain are not repeated unless nothing else is left.
     """
     p = state_plan(state)
+    if p.overseas:
+        return search_abroad(state, res)
+    if p.strategy == "route":
+        return search_route(state, res)
+    if p.strategy == "point_travel":
+        return search_travel(state, res)
+    if p.strategy == "course":
+        return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
     more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
@@ -575,6 +607,13 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         "_decision": f"{len(hits)} hits of {resp.total_candidates} candidates",
         "_detail": detail,
     }
+    if not hits and res.places is not None and not p.titles and not _covers(p, res):
+        # a domestic place the index does not cover at all: Kakao Local around it (never stored)
+        live, info = live_nearby(p, res)
+        update["live_cards"], update["strategy_info"] = live, info
+        detail.update(info.model_dump(exclude_none=True, exclude_defaults=True))
+        if live:
+            update["_decision"] += f"; {len(live)} live places from kakao"
     if notes:
         update["relax_notes"] = [*(state.get("relax_notes") or []), *notes]
         # the dish is now a preference, not a condition (the grader reads the plan)
@@ -598,6 +637,13 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         rest = res.index.search(req.model_copy(update={"geo": None, "k": MAX_K, "sort": "relevance"}))
         update["no_coordinates"] = sum(1 for h in rest.hits if h.document.lat is None)
     return update
+
+
+def _covers(p: SearchPlan, res: Resources) -> bool:
+    """Does the index hold any restaurant at the plan's place (whatever the other filters)?"""
+    base = to_requests(p.model_copy(update={"location": p.location}))[0]
+    bare = SearchRequest(geo=base.geo, region=base.region, k=1)
+    return (bare.geo is None and bare.region is None) or res.index.search(bare).total_candidates > 0
 
 
 def search_compare(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -703,6 +749,7 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     elif (
         loc is not None
         and loc.by_radius
+        and p.strategy != "point_travel"  # the travel threshold, not the radius, is the limit
         and state.get("anchor") != "closer"  # "더 가까운 데" never widens past what was shown
         and loc.radius_m is not None
         and loc.radius_m < cfg.widen_cap_m

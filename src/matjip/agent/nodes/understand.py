@@ -27,6 +27,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import GPS_DEFAULT_RADIUS_M, choice_context, pick_choice, resolve
 from matjip.agent.models import Clarification, LocationContext
+from matjip.agent.nodes.strategies import route_context
 from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, Replace, upgrade_conversation
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
@@ -145,6 +146,22 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         return update
     if pending is not None:
         update["pending"] = None
+    spec = nlu.strategy
+    if spec.overseas and not nlu.entities.title:
+        # seed 003's provider split: abroad is Google's, or said plainly not supported
+        if res.abroad is None:
+            update["reply"] = f"overseas:{spec.overseas}"
+            update["_decision"] = f"{spec.overseas} is abroad; no provider for places abroad"
+        else:
+            update["location"] = None
+            update["_decision"] = f"{spec.overseas} is abroad: live search ({res.abroad.source})"
+        return update
+    start = route_context(nlu, res)
+    if start is not None:
+        # "A에서 B 가는 길에": both ends are places; the route's search says what it finds
+        update["location"] = start
+        update["_decision"] = f"route {spec.origin}→{spec.destination}"
+        return update
     pair = _brand_pair(nlu, text, res)
     if pair:
         # "청와옥 석촌호수직영점이랑 방이본점 중에": two branches of one brand, the brand said once
@@ -158,6 +175,17 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         update["_decision"] = f"{nlu.intent} (conf {nlu.confidence:.2f}), around {anchor[0].name}"
         return update
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
+    if (
+        outcome.context is None
+        and outcome.clarification is None
+        and gps is not None
+        and spec.strategy in ("point_travel", "course")
+        and not nlu.entities.location
+    ):
+        # "지금 위치에서 차로 20분": a travel time or a course with no place is from the device
+        outcome = replace(
+            outcome, context=LocationContext(type="GPS", name="내 위치", lat=gps[0], lon=gps[1])
+        )
     if (
         outcome.context is None
         and outcome.clarification is None
@@ -197,8 +225,14 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     elif outcome.unknown_place:
         update["reply"] = f"unknown_place:{outcome.unknown_place}"
         update["_decision"] = f"unknown place {outcome.unknown_place}"
-    elif outcome.context is not None and res.web is None and not _context_covered(outcome.context, res):
-        # with a web provider the search runs and finds nothing, and the web fallback answers
+    elif (
+        outcome.context is not None
+        and res.web is None
+        and res.places is None
+        and not _context_covered(outcome.context, res)
+    ):
+        # with a web provider the search runs and finds nothing, and the web fallback answers; with
+        # Kakao Local the places around it come live
         name = outcome.context.name or outcome.context.display_name or "그곳"
         update["reply"] = f"outside:{name}"
         update["_decision"] = f"no restaurant in the data around {name}"

@@ -34,6 +34,8 @@ class PlanStage(StageCore):
             "open_at": offline_raw.get("open_at"),
             "open_label": offline_raw.get("open_label"),
             "per_title_k": offline_raw.get("per_title_k"),
+            # seed 003's strategies: the LLM may choose one, the server supplies its fields
+            **{k: offline_raw.get(k) for k in ("route", "travel", "course", "overseas", "caution")},
         }
         default_view = {k: v for k, v in offline_raw.items() if k in PlanOut.model_fields}
         kw = {

@@ -77,3 +77,8 @@ class PlanOut(BaseModel):
     price_max: int | None = None
     k: int = 3
     sort: str = "relevance"
+    strategy: str = Field(
+        "",
+        description='"route", "point_travel", "course", or "" to keep the server\'s reading of the question; the '
+        "server supplies each strategy's places, times and stops and drops a strategy it cannot run",
+    )

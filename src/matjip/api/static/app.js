@@ -163,7 +163,17 @@
       const range = pb.min_won === pb.max_won ? won(pb.min_won) : `${won(pb.min_won)}~${won(pb.max_won)}`;
       facts.push(`${pb.label} (메뉴 ${range})`);
     }
-    if (typeof card.walk_minutes === "number") facts.push(`도보 약 ${card.walk_minutes}분`);
+    if (typeof card.walk_minutes === "number" && typeof card.travel_minutes !== "number") facts.push(`도보 약 ${card.walk_minutes}분`);
+    // seed 003's strategies (issue 14): a course stop, a place along a route, a travel estimate
+    if (typeof card.stop === "number") {
+      const day = card.day_group && card.day_group > 1 ? `${card.day_group}일차 · ` : "";
+      facts.unshift(`${day}${card.slot || ""} · ${card.trip_role || ""}`.trim());
+      if (typeof card.leg_minutes === "number") facts.push(`앞 장소에서 약 ${card.leg_minutes}분`);
+    }
+    if (card.route_note) facts.push(card.route_note);
+    if (typeof card.travel_minutes === "number") facts.push(`${card.travel_estimate ? "약 " : ""}${card.travel_minutes}분 거리`);
+    if (card.source_type === "kakao") facts.push("카카오 실시간 (저장 안 함)");
+    if (card.source_type === "google") facts.push("Google 실시간 (저장 안 함)");
     const factsEl = node.querySelector(".card-facts");
     if (facts.length) factsEl.textContent = facts.join(" · "); else factsEl.remove();
     const maps = node.querySelector(".card-maps");
@@ -202,11 +212,12 @@
   // another order, or without the places already shown ---------------------------------------
   const SORTS = [["relevance", "추천 순"], ["distance", "가까운 순"], ["rating", "평점 순"], ["price", "가격 순"]];
 
-  function internalIds(turn) { return turn.cards.filter((c) => c.source_type !== "web").map((c) => c.id); }
+  function internalIds(turn) { return turn.cards.filter((c) => !c.source_type || c.source_type === "internal").map((c) => c.id); }
 
   function addResultTools(turn) {
-    const internal = turn.cards.filter((c) => c.source_type !== "web");
-    if (!sessionId || !turn.plan || turn.plan.intent !== "search" || !internal.length) return;
+    const internal = turn.cards.filter((c) => !c.source_type || c.source_type === "internal");
+    // a course is an order of stops, not a list to sort or page
+    if (!sessionId || !turn.plan || turn.plan.intent !== "search" || turn.plan.strategy === "course" || !internal.length) return;
     // only the latest search can be paged: older tools would page the newest search
     document.querySelectorAll(".result-tools, .more-btn").forEach((n) => n.remove());
     turn.sort = turn.plan.sort || "relevance";

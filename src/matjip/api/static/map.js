@@ -254,6 +254,15 @@
         el("text", {}, g).textContent = String(c.n);
         el("title", {}, g).textContent = c.label;
       }
+      // a course (issue 14): its stops joined in the order to visit them
+      const stops = this.markers.filter((m) => typeof m.card.stop === "number").sort((a, b) => a.card.stop - b.card.stop);
+      if (stops.length > 1) {
+        const d = stops.map((m, i) => {
+          const s = this.toScreen(m.p);
+          return `${i ? "L" : "M"}${s.x.toFixed(1)} ${s.y.toFixed(1)}`;
+        }).join(" ");
+        el("path", { d, class: "course-line", "data-testid": "course-line" }, this.gMarkers);
+      }
       // result markers (last first so #1 is drawn on top)
       for (const m of [...this.markers].reverse()) {
         const s = this.toScreen(m.p);

@@ -1,0 +1,511 @@
+"""Seed 003's search strategies (issue 14): along a route, within a travel time or distance, a
+course of stops, and places abroad. The plan fields come from :func:`seed_plan_fields` (offline
+planner) and are validated by :func:`matjip.agent.plan.validate_plan`; every request is built from
+the validated plan. A live provider (routing, Kakao Local, Google Places) is used when configured;
+any failure falls back to the offline strategy with the reason in the trace and the answer says
+what is an estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import Any
+
+from matjip.agent.configuration import LivePlaceLike, Resources
+from matjip.agent.models import Card, LocationContext, SearchPlan, StrategyInfo
+from matjip.agent.nodes.common import hit_record, state_plan, turn_now
+from matjip.agent.plan import to_requests
+from matjip.agent.state import AgentState, HitRecord
+from matjip.geo.distance import haversine_m
+from matjip.geo.route import Point, detour_m, length_m, locate, sample, straight
+from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequest
+from matjip.nlu.models import NLUResult, TravelMode, TripRole
+from matjip.nlu.strategy import estimate_travel, rules, travel_threshold_m
+
+SEGMENTS = ("출발 지점", "중간 지점", "도착 지점")
+
+
+# --- planning ------------------------------------------------------------------------------------
+
+
+def route_radius(total_m: float) -> int:
+    """Seed 003's search radius (도심 3 km, 외곽 4 km, 장거리 5 km) adapted to the covered area: the
+    data is dense city data, so at most ``radius_share`` of the route and at least ``min_radius_m``."""
+    r = rules().route
+    km = total_m / 1000
+    seed = (
+        r.radius_city_m
+        if km <= r.city_max_km
+        else r.radius_outer_m
+        if km <= r.outer_max_km
+        else r.radius_long_m
+    )
+    return int(max(r.min_radius_m, min(seed, total_m * r.radius_share)))
+
+
+def route_interval(total_m: float, radius_m: int) -> int:
+    """Seed 003: ``interval = min(2 × searchRadius, ceil(totalDistance / 20))``."""
+    return int(min(2 * radius_m, math.ceil(total_m / 20))) or 1
+
+
+def seed_plan_fields(
+    state: AgentState, res: Resources, location: dict[str, Any] | None
+) -> tuple[dict[str, Any], list[str]]:
+    """The raw plan fields of seed 003's strategy said in this turn's message (validated later),
+    and notes for the answer."""
+    nlu = state.get("nlu") or NLUResult()
+    spec = nlu.strategy
+    out: dict[str, Any] = {"caution": spec.caution}
+    notes: list[str] = []
+    if spec.overseas:
+        out["overseas"] = spec.overseas
+        return out, notes
+    if state.get("refine") and state.get("searches") and not spec.strategy:
+        # "더 싼 데는?", "5개 보여줘" after a route or a course: the same strategy, one slot changed
+        prev = state["searches"][-1]
+        frame = prev.get("frame") or prev.get("plan")
+        if frame is not None and frame.strategy in ("route", "point_travel", "course"):
+            out["strategy"] = frame.strategy
+            for key in ("route", "travel", "course"):
+                value = getattr(frame, key)
+                if value is not None:
+                    out[key] = value.model_dump(mode="json")
+        return out, notes
+    if state.get("refine") or state.get("anchor") or state.get("compare_titles"):
+        return out, notes
+    if spec.strategy == "route":
+        ends = [res.gazetteer.best(n) if n else None for n in (spec.origin, spec.destination)]
+        a, b = ends
+        if a is not None and b is not None:
+            total = haversine_m(a.lat, a.lon, b.lat, b.lon)
+            radius = route_radius(total)
+            out["strategy"] = "route"
+            out["route"] = {
+                "origin": {"name": spec.origin, "lat": a.lat, "lon": a.lon},
+                "destination": {"name": spec.destination, "lat": b.lat, "lon": b.lon},
+                "between": spec.between,
+                "search_radius_m": radius,
+                "interval_m": route_interval(total, radius),
+            }
+        else:
+            missing = next(n for n, p in zip((spec.origin, spec.destination), ends, strict=True) if p is None)
+            notes.append(f"'{missing or '출발지'}'의 위치를 알 수 없어서 경로 대신 한 곳 근처에서 찾았어요.")
+    elif spec.strategy == "point_travel" and location is not None:
+        threshold, mode = travel_threshold_m(spec)
+        out["strategy"] = "point_travel"
+        out["travel"] = {
+            "minutes": spec.minutes,
+            "mode": spec.mode,
+            "estimate_mode": mode,
+            "km": spec.km,
+            "threshold_m": round(threshold),
+        }
+    elif spec.strategy == "course" and location is not None:
+        c = rules().course
+        mode = spec.mode or "walk"
+        out["strategy"] = "course"
+        out["course"] = {
+            "roles": spec.roles,
+            "slot_words": spec.slot_words,
+            "days": spec.days or 1,
+            "mode": mode,
+            "leg_m": c.walk_leg_m if mode == "walk" else c.car_leg_m,
+        }
+    return out, notes
+
+
+def route_context(nlu: NLUResult, res: Resources) -> LocationContext | None:
+    """The start of a route said in the message, as the turn's location (both ends must be places
+    the gazetteer knows; the route's own coverage is judged by its search, not by the start)."""
+    spec = nlu.strategy
+    if spec.strategy != "route" or not spec.origin or not spec.destination:
+        return None
+    a, b = res.gazetteer.best(spec.origin), res.gazetteer.best(spec.destination)
+    if a is None or b is None:
+        return None
+    return LocationContext(
+        type="CONTEXTUAL",
+        name=spec.origin,
+        display_name=a.display_name,
+        place_type=str(a.type),
+        lat=a.lat,
+        lon=a.lon,
+        mode="near",
+        radius_m=a.default_radius_m,
+    )
+
+
+# --- searching -----------------------------------------------------------------------------------
+
+
+def _base_request(p: SearchPlan) -> SearchRequest:
+    """The plan's filters without its place (a route or a course measures places itself)."""
+    req = to_requests(p.model_copy(update={"location": None, "sort": "relevance"}))[0]
+    return req.model_copy(update={"k": MAX_K})
+
+
+def _point(h: SearchHit) -> Point | None:
+    d = h.document
+    return (d.lat, d.lon) if d.lat is not None and d.lon is not None else None
+
+
+def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Seed 003's route strategy: a polyline (routing provider, else the straight line marked as an
+    estimate), samples every ``min(2 × radius, ceil(total / 20))`` m, one request for places near any
+    sample, then deduplicated, ranked by detour and distance from the start, spread over segments."""
+    from matjip.agent.nodes.search import _kind_strength, _one_per_brand
+
+    p = state_plan(state)
+    r = p.route
+    assert r is not None and r.origin.lat is not None and r.origin.lon is not None
+    assert r.destination.lat is not None and r.destination.lon is not None
+    a: Point = (r.origin.lat, r.origin.lon)
+    b: Point = (r.destination.lat, r.destination.lon)
+    info = StrategyInfo()
+    line: list[Point] = straight(a, b)
+    if res.routing is not None:
+        try:
+            got = res.routing.route(a, b, "car")
+            line, info.line_source = list(got.points), got.source
+        except Exception as exc:  # any provider failure: the straight line, said as an estimate
+            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); straight line"
+    total = length_m(line)
+    radius = r.search_radius_m
+    interval = route_interval(total, radius)
+    samples = sample(line, interval, rules().route.max_samples)
+    info.total_m, info.samples, info.radius_m = round(total), len(samples), radius
+    info.interval_m = round(max(interval, total / max(1, rules().route.max_samples - 1)))
+    req = _base_request(p).model_copy(
+        update={
+            "near_any": [GeoFilter(lat=s[0], lon=s[1], radius_m=radius) for s in samples],
+            "k": min(MAX_K, max(24, 8 * p.k)),  # room to spread over the segments
+        }
+    )
+    resp = res.index.search(req)
+    scored: list[tuple[SearchHit, float, float]] = []
+    for h in resp.hits:
+        pt = _point(h)
+        if pt is None:
+            continue
+        along, _ = locate(line, pt)
+        scored.append((h, along, detour_m(line, pt)))
+    middle = total / 2
+
+    def rank(x: tuple[SearchHit, float, float]) -> tuple[float, ...]:
+        h, along, detour = x
+        strength = _kind_strength(h, p.kinds) if p.kinds else 0
+        centre = abs(along - middle) // 1000 if r.between else 0
+        return (strength, centre, detour // 500, along)
+
+    scored.sort(key=rank)
+    by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
+    ordered = _one_per_brand([h for h, _, _ in scored], len(scored), res)
+    picked: list[SearchHit] = []
+    # spread over the route's segments: the best of each in turn (the middle first "사이")
+    segments: dict[int, list[SearchHit]] = {0: [], 1: [], 2: []}
+    for h in ordered:
+        segments[_segment(by_id[h.document.place_id][0], total)].append(h)
+    turn = [1, 0, 2] if r.between else [0, 1, 2]
+    while len(picked) < p.k and any(segments.values()):
+        for s in turn:
+            if segments[s] and len(picked) < p.k:
+                picked.append(segments[s].pop(0))
+    picked.sort(key=lambda h: by_id[h.document.place_id][0])  # in the order of the way
+    records: list[HitRecord] = []
+    for h in picked:
+        along, detour = by_id[h.document.place_id]
+        rec = hit_record(h, r.origin.name)
+        rec["along_m"] = round(haversine_m(a[0], a[1], h.document.lat or a[0], h.document.lon or a[1]))
+        rec["detour_m"] = round(detour)
+        rec["segment"] = SEGMENTS[_segment(along, total)]
+        rec["distance_m"] = None  # measured from the start instead (along_m)
+        records.append(rec)
+    return {
+        "hits": records,
+        "strategy_info": info,
+        "_decision": f"route {r.origin.name}→{r.destination.name}: {len(samples)} samples, "
+        f"{resp.total_candidates} candidates, {len(records)} picked",
+        "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
+    }
+
+
+def _segment(along: float, total: float) -> int:
+    if total <= 0:
+        return 0
+    return min(2, int(3 * along / total))
+
+
+def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Seed 003's point travel: a radius of threshold × 1.5, then the travel distance or time of
+    each place — from the routing provider, else the offline estimate (distance × detour ÷ speed) —
+    filtered by the threshold and sorted by it."""
+    from matjip.agent.nodes.search import _kind_strength, _one_per_brand
+
+    p = state_plan(state)
+    t = p.travel
+    loc = p.location
+    assert t is not None and loc is not None and loc.lat is not None and loc.lon is not None
+    req = to_requests(p)[0].model_copy(update={"k": MAX_K, "sort": "relevance"})
+    resp = res.index.search(req)
+    hits = [h for h in resp.hits if _point(h) is not None]
+    info = StrategyInfo(radius_m=loc.radius_m or 0)
+    mode: TravelMode = t.estimate_mode
+    legs: list[tuple[float, int, bool]] = []
+    if res.routing is not None and hits:
+        try:
+            got = res.routing.travel((loc.lat, loc.lon), [_point(h) or (0.0, 0.0) for h in hits], mode)
+            for leg in got:
+                if leg.distance_m is None or leg.duration_s is None:
+                    raise ValueError("a destination without a route")
+                legs.append((leg.distance_m, max(1, math.ceil(leg.duration_s / 60)), False))
+            info.travel_source = res.routing.source
+        except Exception as exc:
+            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); offline estimate"
+            legs = []
+    if len(legs) != len(hits):
+        legs = []
+    if not legs:
+        for h in hits:
+            metres, minutes = estimate_travel(h.distance_m or 0.0, mode)
+            legs.append((metres, minutes, True))
+    kept: list[tuple[SearchHit, tuple[float, int, bool]]] = [
+        (h, leg)
+        for h, leg in zip(hits, legs, strict=True)
+        if (leg[1] <= t.minutes if t.minutes is not None else leg[0] <= t.threshold_m)
+    ]
+    kept.sort(key=lambda x: (_kind_strength(x[0], p.kinds) if p.kinds else 0, x[1][1], x[1][0]))
+    chosen = _one_per_brand([h for h, _ in kept], p.k, res)
+    leg_of = {h.document.place_id: leg for h, leg in kept}
+    chosen.sort(key=lambda h: (leg_of[h.document.place_id][1], leg_of[h.document.place_id][0]))
+    records: list[HitRecord] = []
+    for h in chosen:
+        metres, minutes, estimate = leg_of[h.document.place_id]
+        rec = hit_record(h, loc.name)
+        rec["travel_m"], rec["travel_min"], rec["travel_estimate"] = round(metres), minutes, estimate
+        records.append(rec)
+    return {
+        "hits": records,
+        "strategy_info": info,
+        "_decision": f"point travel {t.minutes or ''}{'분' if t.minutes else ''} {t.threshold_m}m ({mode}): "
+        f"{len(kept)} of {len(hits)} within, {len(records)} shown",
+        "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
+    }
+
+
+def course_days(roles: list[TripRole], words: list[str], days: int) -> list[list[tuple[TripRole, str]]]:
+    """Stops per day: a sequence with 숙박 in it is the whole trip, split after each night (the
+    next day's first meal is brunch); otherwise every day has the same stops."""
+    stops = list(zip(roles, words, strict=False))
+    if "숙박" in roles and days > 1:
+        out: list[list[tuple[TripRole, str]]] = [[]]
+        for role, word in stops:
+            times = set(rules().course.slots) - set(rules().course.roles)
+            if not out[-1] and len(out) > 1 and role == "식사" and word not in times:
+                word = "브런치"
+            out[-1].append((role, word))
+            if role == "숙박" and len(out) < days:
+                out.append([])
+        return [d for d in out if d]
+    return [stops for _ in range(days)]
+
+
+def _slot_time(day: datetime, word: str, role: TripRole) -> tuple[datetime, str]:
+    slots = rules().course.slots
+    minute = slots.get(word, slots.get(role, 750))
+    label = word if word in slots and word not in rules().course.roles else role
+    when = day.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(minutes=minute)
+    return when, f"{label} {when:%H:%M}"
+
+
+def _live_card(place: LivePlaceLike, extra: dict[str, Any]) -> Card:
+    source = "kakao" if place.source.startswith("kakao") else "google"
+    return Card(
+        id=place.id,
+        name=place.name,
+        cuisine=place.category.split(">")[-1].strip() or "장소",
+        category=place.category,
+        address=place.address,
+        lat=place.lat,
+        lon=place.lon,
+        telephone=place.phone,
+        source_type=source,  # type: ignore[arg-type]
+        url=place.url,
+        **extra,
+    )
+
+
+def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Seed 003's course: for each day and each role in order, the best place of the role open at
+    the stop's time within walking distance (``leg_m``) of the previous stop (the first around the
+    plan's place). 관광지 and 숙박 come from Kakao Local when configured, else are named as not
+    covered."""
+    from matjip.agent.nodes.search import _kind_strength, _one_per_brand
+
+    p = state_plan(state)
+    c = p.course
+    loc = p.location
+    assert c is not None and loc is not None and loc.lat is not None and loc.lon is not None
+    info = StrategyInfo(days=c.days)
+    role_rules = rules().course.roles
+    base = _base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 5})
+    start = turn_now(state, res)
+    chosen: set[str] = set()
+    records: list[HitRecord] = []
+    live: list[Card] = []
+    stop = 0
+    for day, plan_day in enumerate(course_days(c.roles, c.slot_words, c.days), start=1):
+        date = start + timedelta(days=day - 1)
+        prev: Point = (loc.lat, loc.lon)
+        for role, word in plan_day:
+            when, slot = _slot_time(date, word, role)
+            rule = role_rules[role]
+            first = prev == (loc.lat, loc.lon)
+            radius = max(loc.radius_m or 1000, c.leg_m) if first else c.leg_m
+            if rule.live_category:
+                if res.places is None:
+                    if role not in info.uncovered_roles:
+                        info.uncovered_roles.append(role)
+                    continue
+                try:
+                    found = res.places.category(rule.live_category, prev[0], prev[1], max(radius, 2000), 5)
+                except Exception as exc:
+                    info.fallback = f"kakao local failed ({type(exc).__name__}: {str(exc)[:120]})"
+                    if role not in info.uncovered_roles:
+                        info.uncovered_roles.append(role)
+                    continue
+                pick = next((f for f in found if f.id not in chosen and f.lat is not None), None)
+                if pick is None or pick.lat is None or pick.lon is None:
+                    continue
+                stop += 1
+                leg = haversine_m(prev[0], prev[1], pick.lat, pick.lon)
+                chosen.add(pick.id)
+                info.live_source = "kakao"
+                live.append(
+                    _live_card(
+                        pick,
+                        {
+                            "stop": stop,
+                            "trip_role": role,
+                            "day_group": day,
+                            "slot": slot,
+                            "leg_m": None if first else round(leg),
+                            "leg_minutes": None if first else estimate_travel(leg, c.mode)[1],
+                        },
+                    )
+                )
+                prev = (pick.lat, pick.lon)
+                continue
+            update: dict[str, Any] = {
+                "geo": GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(radius)),
+                "open_at": OpenAt(when=when),
+                "exclude_ids": [*base.exclude_ids, *chosen],
+                "kind": list(rule.kinds) or list(p.kinds),
+                "exclude_cuisine": [*base.exclude_cuisine, *rule.exclude_cuisine],
+            }
+            other_roles = {k for r in role_rules.values() for k in r.kinds}
+            meal_kinds = [k for k in p.kinds if k not in other_roles]
+            if role == "식사":
+                update["kind"] = meal_kinds  # "고기-카페 코스": the food asked for at the meal
+            resp = res.index.search(base.model_copy(update=update))
+            if not resp.hits:  # nothing open at that time within the leg: twice as far
+                wider = GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(min(2 * radius, 20_000)))
+                resp = res.index.search(base.model_copy(update={**update, "geo": wider}))
+            hits = sorted(resp.hits, key=lambda h: _kind_strength(h, update["kind"]) if update["kind"] else 0)
+            hits = _one_per_brand(hits, 1, res)
+            if not hits or _point(hits[0]) is None:
+                continue
+            h = hits[0]
+            pt = _point(h) or prev
+            leg = haversine_m(prev[0], prev[1], pt[0], pt[1])
+            stop += 1
+            rec = hit_record(h, loc.name)
+            rec["stop"], rec["role"], rec["day"], rec["slot"] = stop, role, day, slot
+            if not first:
+                rec["leg_m"], rec["leg_min"] = round(leg), estimate_travel(leg, c.mode)[1]
+            records.append(rec)
+            chosen.add(h.document.place_id)
+            prev = pt
+    return {
+        "hits": records,
+        "live_cards": live,
+        "strategy_info": info,
+        "_decision": f"course {c.days}일 {'-'.join(c.roles)}: {len(records)} stops"
+        + (f" + {len(live)} live" if live else "")
+        + (f"; not covered: {', '.join(info.uncovered_roles)}" if info.uncovered_roles else ""),
+        "_detail": info.model_dump(exclude_none=True),
+    }
+
+
+def search_abroad(state: AgentState, res: Resources) -> dict[str, Any]:
+    """Seed 003's provider split: a place abroad goes to Google Places (never to the index)."""
+    p = state_plan(state)
+    info = StrategyInfo()
+    if res.abroad is None:
+        return {"hits": [], "strategy_info": info, "_decision": "abroad: no provider configured"}
+    food = " ".join([*p.kinds, *p.menu, *p.cuisine]) or "맛집"
+    query = f"{p.overseas} {food}"
+    try:
+        found = res.abroad.text(query, p.k)
+    except Exception as exc:
+        info.fallback = f"google places failed ({type(exc).__name__}: {str(exc)[:120]})"
+        return {
+            "hits": [],
+            "strategy_info": info,
+            "_decision": info.fallback,
+            "_detail": {"fallback": info.fallback},
+        }
+    info.live_source = "google"
+    cards = [_live_card(f, {}) for f in found[: p.k]]
+    return {
+        "hits": [],
+        "live_cards": cards,
+        "strategy_info": info,
+        "_decision": f"abroad: {len(cards)} places from {res.abroad.source}",
+        "_detail": {"query": query, "live": len(cards)},
+    }
+
+
+def live_nearby(p: SearchPlan, res: Resources) -> tuple[list[Card], StrategyInfo]:
+    """Nothing in the index around a domestic place: Kakao Local's keyword search around it (issue
+    14, seed 003's provider split), shown as cards marked with their source and never stored."""
+    info = StrategyInfo()
+    loc = p.location
+    if res.places is None or loc is None or loc.lat is None or loc.lon is None:
+        return [], info
+    food = " ".join([*p.kinds, *p.menu, *p.cuisine, *p.occasion]) or "맛집"
+    try:
+        found = res.places.keyword(food, loc.lat, loc.lon, max(loc.radius_m or 1000, 1000), p.k)
+    except Exception as exc:
+        info.fallback = f"kakao local failed ({type(exc).__name__}: {str(exc)[:120]})"
+        return [], info
+    info.live_source = "kakao"
+    cards = [_live_card(f, {"distance_m": _dist(loc.lat, loc.lon, f)}) for f in found[: p.k]]
+    return cards, info
+
+
+def _dist(lat: float, lon: float, f: LivePlaceLike) -> float | None:
+    return round(haversine_m(lat, lon, f.lat, f.lon), 1) if f.lat is not None and f.lon is not None else None
+
+
+def strategy_card_fields(rec: HitRecord, total_m: int | None = None) -> dict[str, Any]:
+    """The card fields of a strategy's hit record (course stop, route position, travel estimate)."""
+    out: dict[str, Any] = {}
+    if "stop" in rec:
+        out.update(
+            stop=rec.get("stop"), trip_role=rec.get("role"), day_group=rec.get("day"), slot=rec.get("slot")
+        )
+        out.update(leg_m=rec.get("leg_m"), leg_minutes=rec.get("leg_min"))
+    if "segment" in rec:
+        out["route_note"] = f"경로 {rec.get('segment')} 근처 · 우회 약 {_km(rec.get('detour_m') or 0)}"
+    if "travel_min" in rec:
+        out.update(
+            travel_minutes=rec.get("travel_min"),
+            travel_m=rec.get("travel_m"),
+            travel_estimate=rec.get("travel_estimate"),
+        )
+    return out
+
+
+def _km(m: float) -> str:
+    return f"{m / 1000:.1f}km" if m >= 1000 else f"{round(m / 10) * 10:.0f}m"
