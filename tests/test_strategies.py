@@ -522,3 +522,18 @@ def test_time_ranges_are_no_place_and_a_travel_time_without_a_place_is_from_the_
     r = agent.ask("지금 위치에서 차로 20분 갈비", location={"lat": JAMSIL[0], "lon": JAMSIL[1]})
     assert r.plan is not None and r.plan.strategy == "point_travel" and r.plan.travel is not None
     assert r.plan.travel.mode == "car" and r.plan.location is not None and r.plan.location.lat == JAMSIL[0]
+
+
+def test_strategy_test_split_is_frozen() -> None:
+    import hashlib
+    import json
+    from pathlib import Path
+
+    import matjip.eval as eval_pkg
+
+    folder = Path(eval_pkg.__file__).parent
+    lines = (folder / "strategy_test.jsonl").read_text(encoding="utf-8").splitlines()
+    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
+    assert len(test) == 45 and all(json.loads(line)["split"] == "test" for _, line in test)
+    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
+    assert digest in (folder / "strategy_FROZEN.txt").read_text(encoding="utf-8")
