@@ -33,7 +33,7 @@ def settings(sample_settings: Settings, tmp_path: Path) -> Settings:
     """A private copy of the sample's data directory (the cache is written into its index)."""
     data = tmp_path / "data"
     shutil.copytree(sample_settings.data_dir, data, symlinks=True)
-    for old in (data / "index").glob("understanding-*.pickle"):
+    for old in (data / "index").glob("cache-understanding-*.pickle"):
         old.unlink()
     return Settings(data_dir=data)
 
@@ -117,3 +117,18 @@ def test_an_unwritable_cache_only_costs_the_rebuild(settings: Settings, tmp_path
     gazetteer, nlu = load_understanding(settings, open_index(settings))
     understanding.write_cache(blocked / "x.pickle", key, gazetteer, nlu.vocabulary)  # logs, no raise
     assert not (blocked / "x.pickle").exists()
+
+
+def test_a_cache_beside_the_index_is_never_part_of_its_manifest(tmp_path: Path) -> None:
+    """Replacing the understanding cache (a code or data change) must not make the index look
+    damaged and rebuild it: caches are not listed in a version's manifest."""
+    from matjip.index.layout import CACHE_PREFIX, verify, write_manifest
+
+    version = tmp_path / "v"
+    version.mkdir()
+    (version / "docs.bin").write_bytes(b"index data")
+    (version / f"{CACHE_PREFIX}understanding-old.pickle").write_bytes(b"cache")
+    write_manifest(version)
+    (version / f"{CACHE_PREFIX}understanding-old.pickle").unlink()  # replaced by a newer key
+    (version / f"{CACHE_PREFIX}understanding-new.pickle").write_bytes(b"newer cache")
+    verify(version)  # no IndexDamagedError

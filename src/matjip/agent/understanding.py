@@ -5,7 +5,8 @@ landmarks, outlines), the vocabulary from the documents' titles and menus (itsel
 next to the index) plus the gazetteer's place names. A cold ``matjip ask`` reads both back from
 one pickle instead, in about a tenth of that.
 
-The cache is ``<index dir>/understanding-<key>.pickle``. The key is a SHA-256 of what the two
+The cache is ``<index dir>/cache-understanding-<key>.pickle`` (``cache-`` files are never part of an
+index version's manifest: replacing one cannot make the index look damaged). The key is a SHA-256 of what the two
 are built from:
 
 - the source of every module of the ``matjip`` package and every package data file but the demo
@@ -30,6 +31,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from matjip.index.layout import CACHE_PREFIX
+
 if TYPE_CHECKING:
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index.backend import SearchBackend
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("matjip.agent")
 
 CACHE_FORMAT = 1
-PREFIX = "understanding-"
+PREFIX = CACHE_PREFIX + "understanding-"
 _PACKAGE = Path(__file__).resolve().parents[1]  # src/matjip
 _NOT_SOURCES = (".gz",)  # the demo crawl: documents, read through the store
 
@@ -132,7 +135,7 @@ def _vocabulary(settings: Settings, index: SearchBackend) -> tuple[Vocabulary, b
 
 def _vocabulary_path(settings: Settings, index: SearchBackend) -> Path:
     # a rebuilt index removes it, a changed document count renames it
-    return settings.index_dir / f"nlu-vocabulary-{index.count()}.json"
+    return settings.index_dir / f"{CACHE_PREFIX}nlu-vocabulary-{index.count()}.json"
 
 
 def load_understanding(settings: Settings, index: SearchBackend) -> tuple[Gazetteer, OfflineNLU]:
@@ -152,7 +155,7 @@ def load_understanding(settings: Settings, index: SearchBackend) -> tuple[Gazett
     vocabulary, fresh = _vocabulary(settings, index)
     nlu = OfflineNLU(vocabulary, gazetteer)  # adds the gazetteer's place names to the vocabulary
     if fresh:
-        for old in settings.index_dir.glob("nlu-vocabulary-*.json"):
+        for old in settings.index_dir.glob(f"{CACHE_PREFIX}nlu-vocabulary-*.json"):
             old.unlink(missing_ok=True)
         vocabulary.save(_vocabulary_path(settings, index))
     write_cache(path, key, gazetteer, vocabulary)

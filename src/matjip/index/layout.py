@@ -41,6 +41,9 @@ _PIN = re.compile(r"^\.pin-(?P<pid>\d+)-\d+$")
 _pins = itertools.count()
 VERIFIED = ".verified.json"  # the file identities of the last checksum pass (see verify)
 UNLISTED = frozenset({MANIFEST, "store_state.json", VERIFIED})
+# caches that readers keep beside the index (rebuilt when missing): never part of a version's
+# manifest, so replacing or removing one can never make the index look damaged
+CACHE_PREFIX = "cache-"
 RECOVERY = "`matjip ingest` rebuilds it from the document store"
 _VERSION = re.compile(r"^\.(?P<name>.+)\.v-(?P<ns>\d+)-(?P<pid>\d+)$")
 _SCRATCH = re.compile(r"^\.(?P<name>.+)\.(?:build|old|link)-(?P<pid>\d+)$")
@@ -78,6 +81,7 @@ def _files(directory: Path) -> list[Path]:
         if p.is_file()
         and p.relative_to(directory).as_posix() not in UNLISTED
         and not p.name.endswith(".tmp")
+        and not p.name.startswith(CACHE_PREFIX)
         and p.name != ".tantivy-writer.lock"
         and p.name != ".tantivy-meta.lock"
     )
