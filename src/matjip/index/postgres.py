@@ -29,7 +29,7 @@ import math
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from matjip.index.embedded import (
     VECTOR_DEPTH,
     BuildProgress,
     SearchMode,
+    _batched,
     _matched,
     hit_score,
     prior_of,
@@ -190,17 +191,6 @@ def doc_row(doc: Restaurant, terms: Sequence[str], vector: npt.NDArray[np.float3
         fieldnorm(len(terms)),
         _vector_text(vector),
     )
-
-
-def _batched(items: Iterable[Restaurant], size: int) -> Iterator[list[Restaurant]]:
-    batch: list[Restaurant] = []
-    for it in items:
-        batch.append(it)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def migrate(conn: Any) -> int:

@@ -32,7 +32,7 @@ from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, Replace, u
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
 from matjip.kinds import kinds
-from matjip.nlu.kinds import detect_kinds
+from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult
 from matjip.nlu.normalize import normalize_query
 from matjip.nlu.romanized import koreanize_places
@@ -287,13 +287,14 @@ def _anchor(
     return None
 
 
-def _earlier_list_ref(state: AgentState, nlu: NLUResult, text: str) -> dict[str, Any] | None:
+def _earlier_list_ref(
+    state: AgentState, nlu: NLUResult, text: str, named: KindFrame
+) -> dict[str, Any] | None:
     """ "첫번째 이자카야 새벽까지 하나", "아까 카페 두번째는 몇시까지야?": an ordinal with a kind points
     into the latest list of that kind, which becomes the list the conversation is about."""
     searches = state.get("searches") or []
     if nlu.ordinal is None or len(nlu.ordinals) > 1 or not searches or relative_marker(text):
         return None
-    named = detect_kinds(text)
     if not named.kinds or named.exclude_kinds or nlu.entities.location:
         return None
     wanted = kinds().related(named.kinds)
@@ -479,6 +480,8 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
     text = state.get("query", "")
     searches = state.get("searches") or []
     new_topic = bool(ents.location or ents.menu or ents.category)
+    named_frame = detect_kinds(text)  # once per turn: every rule below reads it
+    kinds_named = named_frame.kinds
     if (
         nlu.smalltalk in ("thanks", "bye")
         and searches
@@ -490,12 +493,9 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         asked = [
             k for rec in searches if (f := rec.get("frame") or rec.get("plan")) is not None for k in f.kinds
         ]
-        named = detect_kinds(text).kinds
-        if named and set(named) <= kinds().related(asked):
+        if kinds_named and set(kinds_named) <= kinds().related(asked):
             return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
-    if nlu.smalltalk and not (
-        new_topic or ents.title or (nlu.smalltalk == "offtopic" and detect_kinds(text).kinds)
-    ):
+    if nlu.smalltalk and not (new_topic or ents.title or (nlu.smalltalk == "offtopic" and kinds_named)):
         return {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
     if not ents.location and is_reaction(text) and (context or ents.is_empty()):
         # "오 늦게까지 하네 ㅋㅋ": a reaction keeps the list and the focus
@@ -509,7 +509,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "_decision": "search (narrow the previous search: closer)",
         }
-    earlier = _earlier_list_ref(state, nlu, text)
+    earlier = _earlier_list_ref(state, nlu, text, named_frame)
     if earlier is not None:
         return earlier
     explicit = [a for a in nlu.asked if a in ("hours", "price", "menu", "address", "phone")]
@@ -517,7 +517,7 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         context
         and explicit
         and not new_topic
-        and not detect_kinds(text).kinds
+        and not kinds_named
         and not (requires(text) or asks_other(text) or asks_closer(text) or asks_cheaper(text))
         and not nlu.followup_place
         and not (ents.title or nlu.ordinals or nlu.price or nlu.time or nlu.count)
@@ -542,7 +542,6 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         compared = _compare_refs(state, res, nlu, text)
         if compared is not None:
             return compared
-    kinds_named = detect_kinds(text).kinds
     branches = branch_words(text)
     if context and branches and not _places(nlu, text, res) and not ents.title:
         # "석촌점 삼겹살 얼마야" after 연탄부락 석촌점 was shown: that one
