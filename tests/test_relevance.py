@@ -373,3 +373,15 @@ def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip() -> None:
     gopchang = hit("소문난이모네곱창", "한식>육류,고기>곱창,막창", ["야채곱창", "순대곱창"])
     assert _kind_strength(grill, ["고깃집"]) < _kind_strength(gopchang, ["고깃집"])
     assert _kind_strength(gopchang, ["곱창·막창"]) == 0  # asked as 곱창, it is the kind
+
+
+def test_a_place_the_crawl_marks_closed_is_not_recommended() -> None:
+    """ "왓쇼이켄 (휴업중)" was recommended with today's hours; a search leaves such names out, a
+    question by name still finds them."""
+    from matjip.agent.models import SearchPlan
+    from matjip.agent.plan import to_requests
+
+    search = to_requests(SearchPlan(kinds=["라멘"], k=3))[0]
+    assert "휴업" in search.exclude_title and "폐업" in search.exclude_title
+    by_name = to_requests(SearchPlan(intent="information", titles=["왓쇼이켄"], k=3))[0]
+    assert "휴업" not in by_name.exclude_title

@@ -448,6 +448,11 @@ def _base_request(plan: SearchPlan, k: int) -> dict[str, Any]:
     return req
 
 
+# a name the crawl marked as closed ("왓쇼이켄 (휴업중)"): never recommended by a search (asked by
+# name, it is still found)
+CLOSED_TITLE_WORDS = ("휴업", "폐업")
+
+
 def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequest]:
     """Build the search requests of a validated plan (one per title for compare). ``chains`` are
     the brand names excluded when the plan excludes chains."""
@@ -473,7 +478,11 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             exclude_kind=plan.exclude_kinds,
             exclude_cuisine=plan.exclude_cuisine,
             exclude_menu=plan.exclude_menu,
-            exclude_title=[*plan.exclude_titles, *(chains if plan.exclude_chains else ())],
+            exclude_title=[
+                *plan.exclude_titles,
+                *(chains if plan.exclude_chains else ()),
+                *CLOSED_TITLE_WORDS,
+            ],
             convenience=plan.convenience,
             price=price,
             open_at=OpenAt(when=plan.open_at, until=plan.open_until) if plan.open_at else None,
