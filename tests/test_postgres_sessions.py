@@ -23,36 +23,49 @@ from matjip.cli import cli
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
-def _serve(data_dir: Path, url: str, cwd: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "MATJIP_DATA_DIR": str(data_dir),
-        "MATJIP_BACKEND": "postgres",
-        "MATJIP_DATABASE_URL": url,
-        "MATJIP_EMBEDDER": "hash",
-    }
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "matjip"), "serve", "--port", str(port), "--no-access-log"],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    return proc, f"http://127.0.0.1:{port}"
+class _Worker:
+    """One ``matjip serve`` process; its output goes to a log file quoted when it fails."""
 
+    def __init__(self, data_dir: Path, url: str, cwd: Path) -> None:
+        port = free_port()
+        self.log = data_dir.parent / f"serve-{data_dir.name}.log"
+        env = {
+            **os.environ,
+            "MATJIP_DATA_DIR": str(data_dir),
+            "MATJIP_BACKEND": "postgres",
+            "MATJIP_DATABASE_URL": url,
+            "MATJIP_EMBEDDER": "hash",
+        }
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "matjip"),
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--no-access-log",
+                ],
+                cwd=cwd,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self.base = f"http://127.0.0.1:{port}"
 
-def _wait_up(proc: subprocess.Popen[bytes], base: str) -> None:
-    for _ in range(600):  # a wait for start-up (Kiwi, the NLU vocabulary), not a timed assertion
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited with {proc.returncode}")
-        try:
-            if httpx.get(base + "/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise AssertionError("server did not come up")
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+    def wait_up(self) -> None:
+        for _ in range(600):  # a wait for start-up (Kiwi, the NLU vocabulary), not a timed assertion
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited with {self.proc.returncode}:\n{self.tail()}")
+            try:
+                if httpx.get(self.base + "/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        raise AssertionError(f"server did not come up:\n{self.tail()}")
 
 
 @pytest.fixture(scope="module")
@@ -74,16 +87,16 @@ def two_workers(
     assert res.exit_code == 0, res.output
     b.mkdir()
     shutil.copy(a / "documents.sqlite", b / "documents.sqlite")  # worker b's own store (its NLU vocabulary)
-    procs = [_serve(a, url, root), _serve(b, url, root)]
+    workers = [_Worker(a, url, root), _Worker(b, url, root)]
     try:
-        for proc, base in procs:
-            _wait_up(proc, base)
-        yield procs[0][1], procs[1][1], url
+        for worker in workers:
+            worker.wait_up()
+        yield workers[0].base, workers[1].base, url
     finally:
-        for proc, _ in procs:
-            proc.terminate()
-        for proc, _ in procs:
-            proc.wait(timeout=30)
+        for worker in workers:
+            worker.proc.terminate()
+        for worker in workers:
+            worker.proc.wait(timeout=30)
 
 
 def test_a_conversation_continues_on_another_worker(two_workers: tuple[str, str, str]) -> None:

@@ -163,19 +163,24 @@ class Agent:
             raise ConfigurationError(
                 "sessions in PostgreSQL need: pip install 'matjip[postgres]' (langgraph-checkpoint-postgres)"
             ) from e
+        import psycopg
+
+        from matjip.index.postgres import setup_lock
         from matjip.settings import secret
 
+        url = secret(settings.database_url) or ""
+        connect = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+        with connect as conn, setup_lock(conn):  # LangGraph's migrations race when workers start together
+            PostgresSaver(conn, serde=checkpoint_serializer()).setup()
         self._pool = ConnectionPool(
-            secret(settings.database_url) or "",
+            url,
             min_size=1,
             max_size=settings.database_pool_size,
             kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
             open=True,
             name="matjip-sessions",
         )
-        saver = PostgresSaver(self._pool, serde=checkpoint_serializer())
-        saver.setup()  # LangGraph's own migrations (idempotent)
-        return saver
+        return PostgresSaver(self._pool, serde=checkpoint_serializer())
 
     def warm(self) -> None:
         """Load Kiwi and prime caches so the first real turn is as fast as the rest."""

@@ -116,7 +116,9 @@ class ConversationSessions:
             self._pg = ConnectionPool(
                 database_url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True, name="matjip-oa"
             )
-            with self._pg.connection() as conn:
+            from matjip.index.postgres import setup_lock
+
+            with self._pg.connection() as conn, setup_lock(conn):
                 conn.execute(_PG_CREATE)
                 conn.execute(_PG_INDEX)
             path = None

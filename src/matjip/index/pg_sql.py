@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 MIGRATION_LOCK = 7_404_015  # pg_advisory_xact_lock key shared by every matjip process
+SETUP_LOCK = 7_404_016  # pg_advisory_lock key: the session tables' set-up (LangGraph's, the OpenAI map)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
@@ -78,6 +79,8 @@ CREATE_VERSION_TABLE = (
     "NOT NULL DEFAULT now())"
 )
 LOCK_MIGRATIONS = "SELECT pg_advisory_xact_lock(%(key)s)"
+LOCK_SETUP = "SELECT pg_advisory_lock(%(key)s)"
+UNLOCK_SETUP = "SELECT pg_advisory_unlock(%(key)s)"
 SCHEMA_VERSION = "SELECT coalesce(max(version), 0) FROM matjip_schema"
 RECORD_VERSION = "INSERT INTO matjip_schema (version) VALUES (%(version)s)"
 

@@ -29,7 +29,8 @@ import math
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -207,6 +208,18 @@ def migrate(conn: Any) -> int:
             conn.execute(pg_sql.RECORD_VERSION, {"version": i})
             version = i
     return version
+
+
+@contextmanager
+def setup_lock(conn: Any) -> Iterator[None]:
+    """Hold the set-up advisory lock on ``conn`` (autocommit) for the block: workers that start
+    together create their tables one after another (``CREATE TABLE IF NOT EXISTS`` and LangGraph's
+    migration table both fail when two sessions race on them)."""
+    conn.execute(pg_sql.LOCK_SETUP, {"key": pg_sql.SETUP_LOCK})
+    try:
+        yield
+    finally:
+        conn.execute(pg_sql.UNLOCK_SETUP, {"key": pg_sql.SETUP_LOCK})
 
 
 class PostgresIndex:
