@@ -385,3 +385,34 @@ def test_a_place_the_crawl_marks_closed_is_not_recommended() -> None:
     assert "휴업" in search.exclude_title and "폐업" in search.exclude_title
     by_name = to_requests(SearchPlan(intent="information", titles=["왓쇼이켄"], k=3))[0]
     assert "휴업" not in by_name.exclude_title
+
+
+def test_a_narrower_kind_said_beside_a_broader_one_is_what_is_asked() -> None:
+    """ "문정 술집 이자카야말고 호프" returned a cocktail bar and a wine bar (any 술집); "생선구이
+    백반집" ranked a 백반 place with no fish first; "burger 수제로" returned McDonald's."""
+    from matjip.nlu.kinds import detect_kinds
+
+    assert detect_kinds("문정 술집 이자카야말고 호프").kinds == ["호프·맥주집"]
+    assert detect_kinds("잠실 술집 추천 와인바나").kinds == ["와인바"]
+    assert detect_kinds("홍대 술집").kinds == ["술집"]
+    assert detect_kinds("가락동 생선구이 백반집").kinds == ["생선구이"]
+    assert detect_kinds("가락동 백반집").kinds == ["백반"]
+    assert detect_kinds("코엑스 근처 burger 수제로").kinds == ["수제버거"]
+    assert detect_kinds("잠실 피자 화덕에 구운거").kinds == ["화덕피자"]
+    assert detect_kinds("홍대 버거").kinds == ["버거"]
+    assert detect_kinds("홍대 수제비").kinds == ["수제비"]
+
+
+def test_a_side_dish_of_another_kind_is_not_the_kind() -> None:
+    table = kinds()
+
+    def of(category: str, title: str, menus: list[str]) -> set[str]:
+        return {k.kind for k in table.classify(category, title, menus)}
+
+    # a shabu-shabu place's rice-paper rolls are not Vietnamese food
+    shabu = ["점심특선 소고기샤브월남쌈 Set", "소고기샤브+월남쌈 Set", "소고기샤브+월남쌈+냉동삼겹살 Set"]
+    assert "쌀국수·베트남" not in of("육류", "샤브쌈주머니", shabu)
+    assert "쌀국수·베트남" in of("아시아음식", "땀땀", ["쌀국수", "분짜", "월남쌈"])
+    # a fish-cake stand is not an izakaya; a grill named 화덕 is not a pizzeria
+    assert "이자카야" not in of("일식", "청담오뎅", ["물결오뎅", "봉오뎅", "물떡", "곤약"])
+    assert "화덕피자" not in of("한식>육류,고기", "화덕고깃간 방이점", ["삼겹살", "목살"])

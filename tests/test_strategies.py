@@ -245,6 +245,20 @@ def _at(hh: int, mm: int) -> Any:
     return datetime.now(ZoneInfo("Asia/Seoul")).replace(hour=hh, minute=mm, second=0, microsecond=0)
 
 
+def test_a_tour_of_one_kind_is_a_course_of_that_kind(agent: Agent, res: Resources) -> None:
+    """ "망원 빵집 투어" was a dessert → meal → café → meal course starting at an ice-cream shop."""
+    r = agent.ask("잠실 빵집 투어")
+    p = r.plan
+    assert p is not None and p.strategy == "course" and p.course is not None
+    assert p.course.roles == ["디저트", "디저트", "디저트"] and len(r.cards) >= 2
+    for c in r.cards:  # judged on the crawl's own category and name
+        doc = res.index.get(c.id)
+        assert doc is not None
+        assert any(w in doc.category for w in ("베이커리", "제과")) or any(
+            w in doc.title for w in ("빵", "베이커리")
+        )
+
+
 def test_course_roles_the_data_cannot_serve_are_named(agent: Agent) -> None:
     r = agent.ask("잠실에서 점심 먹고 석촌호수 구경하고 카페 가는 코스")
     assert r.plan is not None and r.plan.course is not None and "관광지" in r.plan.course.roles

@@ -55,6 +55,8 @@ class Kind(BaseModel):
     share: float = 0.5
     min_lines: int = 2
     cuisine: str = "기타"
+    modifiers: list[str] = Field(default_factory=list)
+    gives_way: bool = False  # said beside another kind of its cuisine, it only describes it
 
 
 class KindEvidence(BaseModel):

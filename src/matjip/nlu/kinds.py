@@ -168,4 +168,27 @@ def detect_kinds(text: str) -> KindFrame:
         frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", True))[0] in frame.kinds]
     # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")
     frame.kinds = [k for k in frame.kinds if not any(k in table.ancestors(c) for c in frame.kinds)]
+    # an umbrella said with a kind under it ("술집인데 호프로"), or a kind that only describes
+    # another ("생선구이 백반집"): the other kind
+    frame.kinds = [k for k in frame.kinds if not _covered_umbrella(k, frame.kinds)]
+    # a parent kind with a child's modifier said apart ("버거 수제로"): the child
+    words = [w for w in re.findall(r"[^\s,.!?~]+", lowered) if table.lookup(_strip(w)) is None]
+    for i, name in enumerate(frame.kinds):
+        for child in table.descendants(name):
+            mods = table.by_name[child].modifiers
+            if any(w.startswith(m) for w in words for m in mods) and child not in frame.kinds:
+                frame.kinds[i] = child
+                frame.words.extend(w for w in words if any(w.startswith(m) for m in mods))
+                break
     return frame
+
+
+def _covered_umbrella(name: str, named: list[str]) -> bool:
+    table = kinds()
+    kind = table.by_name.get(name)
+    if kind is None or not (kind.broad or kind.gives_way):
+        return False
+    return any(
+        (other := table.by_name.get(c)) is not None and c != name and other.cuisine == kind.cuisine
+        for c in named
+    )

@@ -73,6 +73,8 @@ class CourseRules(BaseModel):
     max_stops_per_day: int
     slot_merge_gap: str
     counts: dict[str, int]
+    tour_words: list[str]
+    tour_stops: int
     separators: str
     roles: dict[TripRole, RoleRule]
     slots: dict[str, int]
@@ -296,6 +298,9 @@ def _course_roles(text: str, days: int) -> tuple[list[TripRole], list[str]]:
     named = [(r, w) for r, w in said if w not in generic]
     if len(named) >= 2:
         return [r for r, _ in named], [w for _, w in named]
+    if len(named) == 1 and any(w in text for w in c.tour_words):  # "빵집 투어": bakeries only
+        role, word = named[0]
+        return [role] * c.tour_stops, [word] * c.tour_stops
     default = next((v for k, v in c.defaults.items() if k != "plain" and k in text), c.defaults["plain"])
     roles = list(default)
     words: list[str] = [str(r) for r in roles]

@@ -20,6 +20,7 @@ from matjip.agent.state import AgentState, HitRecord
 from matjip.geo.distance import haversine_m
 from matjip.geo.route import Point, detour_m, length_m, locate, sample, straight
 from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequest
+from matjip.kinds import kinds
 from matjip.nlu.models import NLUResult, TravelMode, TripRole
 from matjip.nlu.strategy import estimate_travel, rules, travel_threshold_m
 
@@ -407,6 +408,10 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
             meal_kinds = [k for k in p.kinds if k not in other_roles]
             if role == "식사":
                 update["kind"] = meal_kinds  # "고기-카페 코스": the food asked for at the meal
+            else:
+                named = kinds().lookup(word)
+                if named is not None and named[0] in rule.kinds:
+                    update["kind"] = [named[0]]  # "빵집 투어": bakeries, not any dessert place
             resp = res.index.search(base.model_copy(update=update))
             if not resp.hits:  # nothing open at that time within the leg: twice as far
                 wider = GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(min(2 * radius, 20_000)))
