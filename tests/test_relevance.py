@@ -416,3 +416,39 @@ def test_a_side_dish_of_another_kind_is_not_the_kind() -> None:
     # a fish-cake stand is not an izakaya; a grill named 화덕 is not a pizzeria
     assert "이자카야" not in of("일식", "청담오뎅", ["물결오뎅", "봉오뎅", "물떡", "곤약"])
     assert "화덕피자" not in of("한식>육류,고기", "화덕고깃간 방이점", ["삼겹살", "목살"])
+
+
+def test_a_dong_name_shared_with_a_place_outside_the_data_is_not_asked_about(sample_agent: Agent) -> None:
+    """ "오금동 중국집" asked whether 송파's or 군포's 오금동 was meant, though only one has restaurants."""
+    r = ask(sample_agent, "오금동 중국집")
+    assert r.clarification is None and r.plan is not None and r.plan.location is not None
+    assert r.plan.location.name == "오금동" and r.cards
+    assert all("송파" in (raw(c.id).get("roadAddress") or "") for c in r.cards)
+    # a station of the same name elsewhere is still asked about
+    assert ask(sample_agent, "양평역 근처 해장국").clarification is not None
+
+
+def test_a_food_the_data_does_not_know_gets_no_arbitrary_restaurants(sample_agent: Agent) -> None:
+    """ "잠실 조지아음식", "강남역 할랄 식당" dropped the food and listed any restaurants; "석촌 케밥집"
+    dropped 케밥 after widening and did the same."""
+    for text in ("잠실 조지아음식 쉬크메룰리", "강남역 할랄 식당"):
+        r = ask(sample_agent, text)
+        assert not r.cards and "찾지 못했어요" in r.answer, text
+    r = ask(sample_agent, "석촌 케밥집")
+    assert not r.cards and "찾지 못했어요" in r.answer
+    assert ask(sample_agent, "강남역 법카로 갈만한 식당").cards  # an unknown word that is not the food
+
+
+def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(sample_agent: Agent) -> None:
+    """ "전주 비빔밥 맛집" read 전주 as a restaurant name and listed Seoul bibimbap; "오사카 도톤보리
+    타코야끼" showed a Seoul bar named 도톤보리 under "해외 장소는 지원하지 않아요"."""
+    for text, place in (("전주 비빔밥 맛집", "전주"), ("오사카 도톤보리 타코야끼", "오사카")):
+        r = ask(sample_agent, text)
+        assert not r.cards and f"'{place}' 쪽은 아직 식당 데이터에 없어요" in r.answer, text
+
+
+def test_english_nearness_uses_the_device_location(sample_agent: Agent) -> None:
+    here = {"lat": 37.513977, "lon": 127.102198}
+    r = ask(sample_agent, "good coffee near here", location=here)
+    assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "내 위치"
+    assert not r.plan.unused_terms

@@ -574,6 +574,14 @@ REPLIES = {
 }
 
 
+def unknown_food_answer(name: str) -> list[str]:
+    return [
+        f"'{name}'은(는) 데이터에 있는 음식 종류나 메뉴에서 찾지 못했어요. 엉뚱한 식당을 추천하지 않도록 "
+        "찾지 않았어요.\n",
+        "다른 음식이나 메뉴 이름으로 물어봐 주세요. 예: '잠실 양꼬치', '강남역 쌀국수'\n",
+    ]
+
+
 def unknown_place_answer(name: str) -> list[str]:
     return [
         f"'{name}' 위치를 찾지 못했어요. 역 이름이나 동·구 이름으로 다시 알려 주세요. 예: '잠실역', '역삼동'\n"

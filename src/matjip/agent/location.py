@@ -27,8 +27,15 @@ DRIVE_M_PER_MIN = 400
 _RADIUS_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I
 )
-_NEARNESS = re.compile(r"가까운|가까이|가깝|여기|이\s*근처|걸어서|걸어갈|도보|주변|근처")
-_ME = re.compile(r"내\s*(?:위치|근처|주변)|여기|현재\s*위치|지금\s*위치|나\s*있는|제\s*위치")
+_NEARNESS = re.compile(
+    r"가까운|가까이|가깝|여기|이\s*근처|걸어서|걸어갈|도보|주변|근처|near\s*(?:here|me|by)|nearby|around\s*here"
+    r"|close\s*by|nearest|closest",
+    re.IGNORECASE,
+)
+_ME = re.compile(
+    r"내\s*(?:위치|근처|주변)|여기|현재\s*위치|지금\s*위치|나\s*있는|제\s*위치|near\s*(?:here|me)|around\s*here",
+    re.IGNORECASE,
+)
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
 _ORDINAL_WORDS = {"첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5}
@@ -114,6 +121,12 @@ def _ambiguity(
     if len(near) == 1:
         return [], near[0]
     if covered is not None:
+        with_data = [c for c in distinct if covered(c)]
+        dongs = ("legal_dong", "admin_dong")
+        if len(with_data) == 1 and all(str(c.type) in dongs for c in distinct if c is not with_data[0]):
+            # "오금동": the 송파 one has restaurants, the 군포 one none (a dong of the same name
+            # somewhere else is no reason to ask; a station or a town is)
+            return [], with_data[0]
         distinct.sort(key=lambda c: not covered(c))
     return distinct, first
 
@@ -175,6 +188,8 @@ def resolve(
             return LocationOutcome(unknown_place=said)
         others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
         ask, place = _ambiguity(said, candidates, gazetteer, covered, others)
+        if not ask and place is not candidates[0] and not others:
+            notes.append(f"'{said}'은(는) 식당 데이터가 있는 {place.display_name} 기준으로 찾았어요.")
         if ask:
             choices = [
                 Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])

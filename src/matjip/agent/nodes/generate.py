@@ -23,6 +23,8 @@ def _reply_chunks(kind: str, res: Resources) -> list[str]:
         # seed 003: said plainly, then what the data covers
         name = kind.split(":", 1)[1]
         return [*strategy_answer.overseas_answer(name), *not_covered_answer(name, res)]
+    if kind.startswith("unknown_food:"):
+        return tpl.unknown_food_answer(kind.split(":", 1)[1])
     if kind.startswith("unknown_place:"):
         return tpl.unknown_place_answer(kind.split(":", 1)[1])
     return [tpl.REPLIES.get(kind, tpl.REPLIES["no_content"]) + "\n"]

@@ -701,14 +701,15 @@ def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
             )
         if name == "price" and (p.price_min is not None or p.price_max is not None):
             return p.model_copy(update={"price_min": None, "price_max": None}), "가격"
-        if name == "menu" and p.menu:
+        if name == "menu" and p.menu and (p.kinds or p.cuisine or len(p.menu) > 1):
+            # the last word of what to eat is never dropped: "석촌 케밥집" never becomes any restaurant
             return (
                 p.model_copy(
                     update={"menu": p.menu[:-1], "semantic": (p.semantic + " " + p.menu[-1]).strip()}
                 ),
                 f"메뉴 '{p.menu[-1]}'",
             )
-        if name == "cuisine" and p.cuisine:
+        if name == "cuisine" and p.cuisine and (p.kinds or p.menu):
             return (
                 p.model_copy(
                     update={"cuisine": [], "semantic": (p.semantic + " " + " ".join(p.cuisine)).strip()}

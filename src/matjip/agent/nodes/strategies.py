@@ -59,7 +59,7 @@ def seed_plan_fields(
     spec = nlu.strategy
     out: dict[str, Any] = {"caution": spec.caution}
     notes: list[str] = []
-    if spec.overseas:
+    if spec.overseas and not any(spec.overseas in t for t in nlu.entities.title):  # not "도톤보리 잠실점"
         out["overseas"] = spec.overseas
         return out, notes
     if state.get("refine") and state.get("searches") and not spec.strategy:

@@ -147,7 +147,8 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
     if pending is not None:
         update["pending"] = None
     spec = nlu.strategy
-    if spec.overseas and not nlu.entities.title:
+    if spec.overseas and _abroad_beyond_titles(text, nlu.entities.title):
+        # "오사카 도톤보리 타코야끼": 오사카 is the place, not a Seoul restaurant named 도톤보리
         # seed 003's provider split: abroad is Google's, or said plainly not supported
         if res.abroad is None:
             update["reply"] = f"overseas:{spec.overseas}"
@@ -200,7 +201,13 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         update["_decision"] = "clarify where: no place, no position"
         return update
     # a place far outside the data is said so, never searched as a menu word or elsewhere
-    outside = outside_place(text) if not nlu.entities.title else None
+    outside = outside_place(text)
+    if nlu.entities.title and (
+        nlu.intent != "search" or any(t.replace(" ", "") != outside for t in nlu.entities.title)
+    ):
+        # a restaurant asked about by name ("도톤보리 잠실 영업시간", "전주식당"); "전주 비빔밥
+        # 맛집" is a search in 전주
+        outside = None
     if outside is not None and outcome.context is None and outcome.clarification is None:
         by_address = address_region(outside, text, res)
         if by_address is not None:  # the crawl covers it after all: search the addresses
@@ -623,7 +630,32 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         return {"decision": "reply", "reply": "no_content", "_decision": "nothing to search for"}
     if not has_anything and context:
         return {"decision": "context", "_decision": "answer from context (no new entities)"}
+    food = None if kinds_named or ents.menu or ents.category or ents.title else _unknown_food(text, nlu)
+    if food is not None:
+        # "잠실 조지아음식": the food is the request; any restaurant instead would be arbitrary
+        return {"decision": "reply", "reply": f"unknown_food:{food}", "_decision": f"unknown food '{food}'"}
     return {"decision": "search", "_decision": "search"}
+
+
+_FOOD_PLACE = re.compile(r"([가-힣A-Za-z]{2,})\s*(?:음식점|음식|요리|식당|레스토랑|전문점)")
+
+
+def _unknown_food(text: str, nlu: NLUResult) -> str | None:
+    """A word nobody understood said as a kind of food ("조지아음식", "우즈벡 식당", "할랄 식당")."""
+    unknown = nlu.unknown_terms
+    for m in _FOOD_PLACE.finditer(text):
+        word = m.group(1)
+        if any(word == u or word.startswith(u) or u.startswith(word) for u in unknown):
+            return m.group(0).strip()
+    return None
+
+
+def _abroad_beyond_titles(text: str, titles: list[str]) -> bool:
+    """Whether a place abroad is named outside every restaurant name of the question ("도톤보리
+    잠실점" is a restaurant; "오사카 도톤보리" is Osaka)."""
+    from matjip.nlu.strategy import rules as strategy_rules
+
+    return any(n in text and not any(n in t for t in titles) for n in strategy_rules().overseas)
 
 
 _AMONG = re.compile(r"그\s*중")  # "그 중에 포장되는거": among the list, a condition
