@@ -452,3 +452,10 @@ def test_english_nearness_uses_the_device_location(sample_agent: Agent) -> None:
     r = ask(sample_agent, "good coffee near here", location=here)
     assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "내 위치"
     assert not r.plan.unused_terms
+
+
+def test_chain_exclusion_reads_the_category_brand(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "잠실 치킨 프랜차이즈 말고")
+    assert r.cards
+    for c in r.cards:  # judged on the crawl's own category: no brand level under 치킨
+        assert len([p for p in (raw(c.id).get("category") or "").split(">") if p]) < 2, c.name

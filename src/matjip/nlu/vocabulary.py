@@ -44,7 +44,7 @@ from matjip.nlu.lexicon import (
 if TYPE_CHECKING:
     from matjip.documents import Restaurant
 
-VOCAB_VERSION = 1
+VOCAB_VERSION = 2
 MIN_MENU_DF = 2
 MIN_SHORT_MENU_DF = 3  # two-syllable mined terms are noisier ("나는", "시간")
 MAX_MENU_TERM_CHARS = 12
@@ -200,6 +200,55 @@ def _segmentable(word: str, parts: frozenset[str] | set[str], max_part: int = 8)
     return ok[n]
 
 
+def category_leaf(category: str) -> str | None:
+    """The last level of a category path of two levels or more, compacted ("치킨>본스치킨" → 본스치킨)."""
+    parts = [p for p in category.split(">") if p.strip()]
+    return compact(parts[-1]) if len(parts) >= 2 else None
+
+
+class _LeafCount:
+    """Which category leaves are franchise brands: Kakao files a franchise's branches under the
+    brand as the path's last level ("간식>제과,베이커리>뚜레쥬르", "치킨>본스치킨"). A leaf is a brand
+    when (nearly) every restaurant under it has it in its name, it is never a level above another,
+    and it is not a food word people ask for ("한식>국수>칼국수" under "…칼국수" names is not one)."""
+
+    SHARE = 0.8
+
+    def __init__(self) -> None:
+        self.docs: Counter[str] = Counter()
+        self.named: Counter[str] = Counter()
+        self.inner: set[str] = set()
+
+    def add(self, title: str, category: str) -> None:
+        parts = [compact(p) for p in category.split(">") if p.strip()]
+        self.inner.update(parts[:-1])
+        leaf = category_leaf(category)
+        if leaf:
+            self.docs[leaf] += 1
+            head = compact(title.split(" ")[0]) if title.strip() else ""
+            # the name says the brand, or its first word begins it ("꾸브라꼬 방이점" under
+            # "꾸브라꼬숯불두마리치킨")
+            if leaf in compact(title) or (len(head) >= 3 and leaf.startswith(head)):
+                self.named[leaf] += 1
+
+    def franchises(self) -> list[str]:
+        from matjip.kinds import kinds
+
+        words = {compact(w) for k in kinds().kinds for w in (*k.words, *k.dishes)}
+
+        def food_word(leaf: str) -> bool:
+            return leaf in words or any(w.startswith(leaf) and len(w) - len(leaf) <= 1 for w in words)
+
+        return sorted(
+            leaf
+            for leaf, n in self.docs.items()
+            if len(leaf) >= 2
+            and self.named[leaf] >= self.SHARE * n
+            and leaf not in self.inner
+            and not food_word(leaf)
+        )
+
+
 class Vocabulary:
     """Titles, brands and menu terms of the index, with a fast longest-match scanner."""
 
@@ -208,12 +257,15 @@ class Vocabulary:
         titles: dict[str, int],
         menu_df: dict[str, int],
         place_names: Iterable[str] = (),
+        franchise_leaves: Iterable[str] = (),
     ) -> None:
         """``titles``: cleaned title → number of documents with it; ``menu_df``: mined menu term →
         number of restaurants. Use :meth:`build` or :meth:`load` rather than this directly."""
         self.title_counts: dict[str, int] = dict(titles)
         self.menu_df: dict[str, int] = dict(menu_df)
         self.place_names: frozenset[str] = frozenset(compact(p) for p in place_names if p)
+        # category leaves that are franchise brands ("치킨>본스치킨"): see :func:`franchise_leaves`
+        self.franchise_leaves: frozenset[str] = frozenset(franchise_leaves)
         self._menus: dict[str, MenuInfo] = {}
         self._generic_parts: frozenset[str] = frozenset()
         self._titles: dict[str, TitleInfo] = {}
@@ -254,7 +306,9 @@ class Vocabulary:
         """From ``(title, menu names, category)`` tuples."""
         titles: Counter[str] = Counter()
         df: Counter[str] = Counter()
-        for title, menus, _category in records:
+        leaves = _LeafCount()
+        for title, menus, category in records:
+            leaves.add(title, category)
             t = clean_title(title)
             if t:
                 titles[t] += 1
@@ -264,7 +318,7 @@ class Vocabulary:
                     terms |= _menu_tokens(m)
             df.update(terms)
         menu_df = {t: n for t, n in df.items() if n >= MIN_MENU_DF}
-        return cls(dict(titles), menu_df, place_names)
+        return cls(dict(titles), menu_df, place_names, leaves.franchises())
 
     @classmethod
     def from_restaurants(cls, docs: Iterable[Restaurant], place_names: Iterable[str] = ()) -> Vocabulary:
@@ -278,6 +332,7 @@ class Vocabulary:
             "titles": self.title_counts,
             "menu_df": self.menu_df,
             "place_names": sorted(self.place_names),
+            "franchise_leaves": sorted(self.franchise_leaves),
         }
 
     @classmethod
@@ -288,6 +343,7 @@ class Vocabulary:
             {str(k): int(v) for k, v in data["titles"].items()},
             {str(k): int(v) for k, v in data["menu_df"].items()},
             [str(p) for p in data.get("place_names", [])],
+            [str(p) for p in data.get("franchise_leaves", [])],
         )
 
     def save(self, path: str | Path) -> None:

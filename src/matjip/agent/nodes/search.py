@@ -28,6 +28,7 @@ from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
+from matjip.nlu.vocabulary import category_leaf, compact
 from matjip.vocab import vocab
 
 
@@ -508,6 +509,23 @@ def chain_names(res: Resources) -> list[str]:
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
 
 
+def _not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resources) -> list[SearchHit]:
+    """Hits whose category path does not say a brand ruled out: "체인 말고" rules out a franchise
+    Kakao files under its brand ("치킨>본스치킨", one branch in the data), "뚜레쥬르 말고" a place filed
+    under 뚜레쥬르 whatever its name."""
+    franchises = res.nlu.vocabulary.franchise_leaves if p.exclude_chains else frozenset()
+    brands = [compact(t) for t in p.exclude_titles if len(compact(t)) >= 2]
+    if not franchises and not brands:
+        return hits
+
+    def ruled_out(h: SearchHit) -> bool:
+        category = h.document.category
+        leaf = category_leaf(category)
+        return (leaf is not None and leaf in franchises) or any(b in compact(category) for b in brands)
+
+    return [h for h in hits if not ruled_out(h)]
+
+
 def _review_mentions(hits: list[SearchHit], terms: list[str]) -> set[str]:
     """Place ids among ``hits`` whose review sentences mention one of ``terms`` (BM25 over sentences)."""
     if not terms or not any(h.document.reviews for h in hits):
@@ -539,7 +557,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
-    hits = list(resp.hits)
+    hits = _not_ruled_out_by_category(list(resp.hits), p, res)
     detail: dict[str, Any] = {"took_ms": resp.took_ms, "candidates": resp.total_candidates}
     if p.kinds and p.kind_dishes and len(hits) < p.k:
         more = res.index.search(
