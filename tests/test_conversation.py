@@ -125,7 +125,7 @@ def test_an_answer_about_the_focus_names_the_dish_price(sample_agent: Agent) -> 
 
 def test_a_shown_restaurant_keeps_its_number(sample_agent: Agent) -> None:
     chat = Chat(sample_agent)
-    first = chat("잠실역 카페")
+    first = chat("홍대 카페")
     r = chat("두 번째는?")
     assert r.decision == "context"
     assert f"**2. {raw(first.cards[1].id)['title']}**" in r.answer
@@ -295,8 +295,8 @@ def test_there_after_a_list_is_the_place_searched(sample_agent: Agent) -> None:
 
 def test_an_ordinal_with_a_kind_points_into_that_earlier_list(sample_agent: Agent) -> None:
     chat = Chat(sample_agent)
-    cafes = chat("잠실역 카페")
-    chat("잠실역 중국집")
+    cafes = chat("홍대 카페")
+    chat("홍대 중국집")
     r = chat("아까 카페 두번째는 몇시까지야?")
     assert r.decision == "context" and not r.searched
     assert raw(cafes.cards[1].id)["title"] in r.answer

@@ -12,6 +12,7 @@ import gzip
 import json
 from datetime import datetime
 from functools import cache
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -459,3 +460,82 @@ def test_chain_exclusion_reads_the_category_brand(sample_agent: Agent) -> None:
     assert r.cards
     for c in r.cards:  # judged on the crawl's own category: no brand level under 치킨
         assert len([p for p in (raw(c.id).get("category") or "").split(">") if p]) < 2, c.name
+
+
+def test_a_bakery_selling_coffee_stands_in_for_a_cafe_only_when_its_menu_says_so() -> None:
+    """The crawl has few places filed as cafés ("오금역 카페 체인 말고" found one): bakeries whose menu
+    sells coffee follow, said so; a bakery without coffee never does."""
+    table = kinds()
+    assert table.stands_in(["카페"], ["베이커리·빵집"], ["소금빵", "카페라떼"]) == "라떼"
+    assert table.stands_in(["카페"], ["베이커리·빵집"], ["소금빵", "식빵"]) is None
+    assert table.stands_in(["카페"], ["분식·떡볶이"], ["떡볶이", "아메리카노"]) is None
+    assert table.stands_in(["치킨집"], ["베이커리·빵집"], ["아메리카노"]) is None
+
+
+def test_an_exclusion_said_loosely_still_excludes() -> None:
+    from matjip.nlu.kinds import detect_kinds
+
+    frame = detect_kinds("삼성역 중식 마라 이런거 말고")
+    assert frame.kinds == ["중국집"] and frame.exclude_kinds == ["마라탕·훠궈"]
+
+
+def test_two_kinds_named_are_each_searched(tmp_path: Path) -> None:
+    """ "송파 brunch 카페": the cafés' higher prior crowded every brunch place out of the page that is
+    re-ranked; each kind is now fetched on its own."""
+    from click.testing import CliRunner
+
+    from matjip.cli import cli
+    from matjip.settings import Settings
+
+    def rec(i: int, title: str, category: str, menus: list[str], reviews: int) -> dict[str, Any]:
+        return {
+            "place_id": f"t{i}",
+            "title": title,
+            "category": category,
+            "mapx": str(1271002000 + 1000 * i),
+            "mapy": str(375133000 + 700 * i),
+            "roadAddress": "서울 송파구 올림픽로 300",
+            "menus": [{"name": m, "price": "5,000"} for m in menus],
+            "rating": 4.9 if reviews > 100 else 3.0,
+            "reviewCount": reviews,
+        }
+
+    records = [rec(i, f"커피하우스{i}", "카페", ["아메리카노", "카페라떼"], 900 + i) for i in range(14)]
+    records += [rec(20, "선데이브런치", "양식>브런치", ["에그베네딕트", "팬케이크"], 2)]
+    src = tmp_path / "crawl.jsonl"
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
+    data = tmp_path / "data"
+    res = CliRunner().invoke(
+        cli, ["ingest", str(src)], env={"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
+    )
+    assert res.exit_code == 0, res.output
+    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
+    try:
+        r = ask(agent, "잠실 brunch 카페 추천좀")
+    finally:
+        agent.close()
+    assert r.plan is not None and set(r.plan.kinds) == {"브런치", "카페"}
+    assert "선데이브런치" in [c.name for c in r.cards]
+
+
+def test_easy_on_the_stomach_is_a_family_of_kinds_and_said_so(sample_agent: Agent) -> None:
+    """ "잠실 속이 편한 음식점" (the product brief's own example) dropped the wish and listed a 곱창 place."""
+    r = ask(sample_agent, "잠실 속이 편한 음식점")
+    assert r.cards and "속이 편한지'는 데이터에 없어서" in r.answer
+    assert r.plan is not None and not r.plan.unused_terms
+    gentle = ("죽", "설렁탕", "곰탕", "칼국수", "샤브", "우동", "국밥", "국수", "해장", "순대", "삼계탕")
+    for c in r.cards:  # judged on the crawl's own category, name and menu
+        doc = raw(c.id)
+        text = (doc.get("category") or "") + doc.get("title", "") + " ".join(menu_names(doc))
+        assert any(w in text for w in gentle), c.name
+
+
+def test_a_grill_filed_only_as_meat_is_not_a_gogi_jip_when_its_name_says_otherwise() -> None:
+    table = kinds()
+
+    def of(category: str, title: str, menus: list[str]) -> set[str]:
+        return {k.kind for k in table.classify(category, title, menus)}
+
+    assert "고깃집" not in of("육류", "홍익닭 한마리 홍대본점", ["닭한마리"])
+    assert "고깃집" not in of("육류", "풍천장어 연남점", ["참숯불장어2마리"])
+    assert "고깃집" in of("육류", "통통돼지뽈살", ["뽈살", "생삼겹"])

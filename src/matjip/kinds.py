@@ -57,6 +57,7 @@ class Kind(BaseModel):
     cuisine: str = "기타"
     modifiers: list[str] = Field(default_factory=list)
     gives_way: bool = False  # said beside another kind of its cuisine, it only describes it
+    neighbours: list[str] = Field(default_factory=list)  # follow when too few, if their menu says so
 
 
 class KindEvidence(BaseModel):
@@ -65,6 +66,16 @@ class KindEvidence(BaseModel):
     kind: str
     source: str  # "category" | "title" | "menus" | "kind:<child>"
     span: str
+
+
+class Theme(BaseModel):
+    """A wish that names no kind but a family of them ("속이 편한 음식"), said in the answer."""
+
+    name: str
+    words: list[str]  # what people type (matched ignoring spaces and case)
+    covers: list[str] = Field(default_factory=list)  # word stems the theme accounts for ("편하")
+    kinds: list[str]
+    note: str
 
 
 class KindTable:
@@ -76,8 +87,10 @@ class KindTable:
         version: str = "",
         not_words: Sequence[str] = (),
         category_cuisine: dict[str, str] | None = None,
+        themes: Sequence[Theme] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.themes = list(themes)
         self.category_cuisine = dict(category_cuisine or {})  # top category → cuisine ("일식" → 일식)
         self.cuisines = set(self.category_cuisine.values())
         self.not_words = [norm(w) for w in not_words]  # contain a kind's word, name something else
@@ -87,6 +100,10 @@ class KindTable:
         for k in self.kinds:
             if k.parent is not None and k.parent not in self.by_name:
                 raise ValueError(f"kind {k.name!r}: unknown parent {k.parent!r}")
+        for t in self.themes:
+            for name in t.kinds:
+                if name not in self.by_name:
+                    raise ValueError(f"theme {t.name!r}: unknown kind {name!r}")
         self._words: dict[str, tuple[str, bool]] = {}  # word → (kind, is a dish word)
         for k in self.kinds:
             for w in (norm(k.name), *(norm(x) for x in k.words)):
@@ -156,6 +173,20 @@ class KindTable:
         if got is None:  # computed once per kind: ranking asks for it per hit
             got = self._descendants[name] = [k.name for k in self.kinds if name in self.ancestors(k.name)]
         return list(got)
+
+    def stands_in(
+        self, wanted: Sequence[str], kinds_of_doc: Sequence[str], menu_names: Sequence[str]
+    ) -> str | None:
+        """The menu word by which a restaurant of a neighbouring kind stands in for one of ``wanted``
+        (a bakery whose menu says "아메리카노" for "카페"), else None."""
+        for name in wanted:
+            k = self.by_name.get(name)
+            if k is None or not set(k.neighbours) & set(kinds_of_doc):
+                continue
+            word = next((w for m in menu_names for w in k.menu if w in m), None)
+            if word is not None:
+                return word
+        return None
 
     def related(self, names: Sequence[str]) -> set[str]:
         """``names`` with their ancestors and descendants: kinds that do not contradict them."""
@@ -255,4 +286,5 @@ def kinds() -> KindTable:
         version,
         [str(w) for w in raw.get("not_words", [])],
         {str(k): str(v) for k, v in raw.get("category_cuisine", {}).items()},
+        [Theme.model_validate(t) for t in raw.get("theme", [])],
     )

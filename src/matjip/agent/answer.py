@@ -167,7 +167,9 @@ def _conditions(plan: SearchPlan) -> str:
     if plan.open_label:
         label = plan.open_label
         parts.append(f"{label}인" if label.endswith("영업 중") else f"{label} 영업하는")
-    target = " ".join(plan.kinds + plan.menu + plan.cuisine) or "식당"
+    # a theme's family of kinds ("속이 편한"): the first few, "등"
+    kinds_said = plan.kinds if len(plan.kinds) <= 2 else [", ".join(plan.kinds[:3]) + " 등"]
+    target = " ".join(kinds_said + plan.menu + plan.cuisine) or "식당"
     return " ".join([*parts, target])
 
 

@@ -14,6 +14,7 @@ from matjip.agent.models import DocumentScore, Grade, SearchPlan, Shown
 from matjip.documents import Restaurant
 from matjip.index import reference as ref
 from matjip.index.request import PriceRange
+from matjip.kinds import kinds
 
 
 def tier(scores: Sequence[float], cfg: AgentConfig) -> tuple[str, str]:
@@ -52,7 +53,13 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
     out += [f"메뉴 '{m}' 없음" for m in plan.menu if not ref.menu_matches(d, [m])]
     # a dish that others serve too may stand in for the kind ("짜장면" on a menu)
     dish_ok = bool(plan.kind_dishes) and ref.menu_matches(d, plan.kind_dishes[:1])
-    if plan.kinds and not ref.kind_matches(d, plan.kinds) and not dish_ok:
+    if (
+        plan.kinds
+        and not ref.kind_matches(d, plan.kinds)
+        and not dish_ok
+        # a neighbour standing in when too few were found (a bakery selling coffee for "카페")
+        and kinds().stands_in(plan.kinds, d.kinds, [m.name for m in d.menus]) is None
+    ):
         out.append(f"{'/'.join(plan.kinds)} 아님 ({d.category or d.cuisine})")
     if plan.exclude_kinds and ref.kind_matches(d, plan.exclude_kinds):
         out.append(f"제외한 종류 ({', '.join(k for k in plan.exclude_kinds if k in d.kinds)})")

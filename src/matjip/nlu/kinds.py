@@ -16,7 +16,7 @@ from pathlib import Path
 from matjip.kinds import kinds, norm
 
 _EXCLUDE = re.compile(
-    r"^\s*(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거)?\s*"
+    r"^\s*(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
     r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노)"
 )
 _ENDINGS = (
@@ -72,6 +72,7 @@ class KindFrame:
     brands: list[str] = field(default_factory=list)  # chains asked for by what people call them ("맘터")
     exclude_brands: list[str] = field(default_factory=list)  # chains ruled out by what people call them
     words: list[str] = field(default_factory=list)  # every word this frame understood
+    theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
 
 
 def _strip(token: str) -> str:
@@ -171,6 +172,14 @@ def detect_kinds(text: str) -> KindFrame:
     # an umbrella said with a kind under it ("술집인데 호프로"), or a kind that only describes
     # another ("생선구이 백반집"): the other kind
     frame.kinds = [k for k in frame.kinds if not _covered_umbrella(k, frame.kinds)]
+    # a wish that names a family of kinds ("속이 편한 음식"), when no kind is named
+    if not frame.kinds:
+        for theme in table.themes:
+            if any(norm(w) in compact for w in theme.words):
+                frame.kinds = list(theme.kinds)
+                frame.theme = theme.note
+                frame.words.extend([*theme.words, *theme.covers])
+                break
     # a parent kind with a child's modifier said apart ("버거 수제로"): the child
     words = [w for w in re.findall(r"[^\s,.!?~]+", lowered) if table.lookup(_strip(w)) is None]
     for i, name in enumerate(frame.kinds):

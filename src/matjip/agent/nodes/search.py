@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -124,6 +125,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "exclude_chains": frame.exclude_chains,
         "is_covered": is_covered,
         "words": frame.words,
+        "theme": frame.theme,
     }
 
 
@@ -157,6 +159,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     frame = _kind_frame(query, nlu)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
+    if frame["theme"]:
+        notes.append(frame["theme"])
     if kind_list or frame["exclude_kinds"]:
         # the kind stands for the words it was named by: "치킨집" is not a menu filter "치킨"
         menu = [m for m in menu if not frame["is_covered"](m)]
@@ -509,6 +513,64 @@ def chain_names(res: Resources) -> list[str]:
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
 
 
+def _each_kind_in_turn(
+    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], tuple[int, ...]]
+) -> list[SearchHit]:
+    """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
+    comes next, so one kind's many places cannot hide the other's."""
+    out: list[SearchHit] = []
+    rest = list(hits)
+    while rest:
+        top = rank(rest[0])[:3]
+        shown = {k for h in out for k in wanted if k in h.document.kinds}
+        pick = next(
+            (
+                h
+                for h in rest
+                if rank(h)[:3] == top and any(k in h.document.kinds and k not in shown for k in wanted)
+            ),
+            rest[0],
+        )
+        out.append(pick)
+        rest.remove(pick)
+    return out
+
+
+def _neighbours(
+    hits: list[SearchHit], p: SearchPlan, req: SearchRequest, res: Resources, notes: list[str]
+) -> list[SearchHit]:
+    """Too few of the kind ("잠실 카페": four cafés in the crawl): restaurants of its neighbouring
+    kinds whose menu names one of the kind's menu words (a bakery selling coffee), said so."""
+    table = kinds()
+    wanted = [table.by_name[k] for k in p.kinds if k in table.by_name]
+    near = list(dict.fromkeys(n for k in wanted for n in k.neighbours))
+    if not near:
+        return []
+    more = res.index.search(
+        req.model_copy(
+            update={
+                "kind": near,
+                "k": MAX_K,
+                "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)],
+            }
+        )
+    )
+    said: dict[str, str] = {}
+    for h in more.hits:
+        word = table.stands_in(p.kinds, h.document.kinds, [m.name for m in h.document.menus])
+        if word is not None:
+            said[h.document.place_id] = word
+    extra = _not_ruled_out_by_category([h for h in more.hits if h.document.place_id in said], p, res)
+    if extra:
+        kind_label = ", ".join(k.name for k in wanted)
+        first = said[extra[0].document.place_id]
+        notes.append(
+            f"{kind_label}(으)로 분류된 곳이 {len(hits)}곳뿐이라, 메뉴에 '{first}' 같은 메뉴가 있는 "
+            f"{', '.join(near)}도 함께 찾았어요."
+        )
+    return extra
+
+
 def _not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resources) -> list[SearchHit]:
     """Hits whose category path does not say a brand ruled out: "체인 말고" rules out a franchise
     Kakao files under its brand ("치킨>본스치킨", one branch in the data), "뚜레쥬르 말고" a place filed
@@ -557,7 +619,17 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
-    hits = _not_ruled_out_by_category(list(resp.hits), p, res)
+    fetched = list(resp.hits)
+    if len(req.kind) > 1 and not p.titles:
+        # "브런치 카페": each kind fetched on its own, so the likelier one cannot crowd the other
+        # out of the page that is re-ranked below
+        seen = {h.document.place_id for h in fetched}
+        for kind in req.kind:
+            for h in res.index.search(wide.model_copy(update={"kind": [kind]})).hits:
+                if h.document.place_id not in seen:
+                    seen.add(h.document.place_id)
+                    fetched.append(h)
+    hits = _not_ruled_out_by_category(fetched, p, res)
     detail: dict[str, Any] = {"took_ms": resp.took_ms, "candidates": resp.total_candidates}
     if p.kinds and p.kind_dishes and len(hits) < p.k:
         more = res.index.search(
@@ -594,6 +666,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 if found
                 else f"메뉴에 {said}이(가) 있는 곳은 찾지 못해서, 그 조건 없이 찾았어요."
             )
+    if p.kinds and len(hits) < p.k and not p.titles and not req.menu:
+        hits += _neighbours(hits, p, req, res, notes)
     if p.price_max is not None:
         # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
         hits = [h for h in hits if _typical_price_ok(h, p, overall=bool(state.get("cheaper")))]
@@ -608,9 +682,12 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         near = p.location is not None and p.location.by_radius
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         mentioned = _review_mentions(hits, p.unused_terms)
-        hits.sort(
-            key=lambda h: (
+
+        def rank(h: SearchHit) -> tuple[int, ...]:
+            return (
+                -len(set(p.kinds) & set(h.document.kinds)) if len(p.kinds) == 2 else 0,  # both kinds first
                 _kind_strength(h, p.kinds) if p.kinds else 0,
+                0 if not p.kinds or set(p.kinds) & set(h.document.kinds) else 1,  # neighbours last
                 0 if not listed or h.document.place_id in listed else 1,
                 # a word no field records but reviews mention (seed 003): those places first
                 0 if h.document.place_id in mentioned else 1,
@@ -618,7 +695,10 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
                 int((h.distance_m or 0) // 400) if near else 0,
             )
-        )
+
+        hits.sort(key=rank)
+        if len(p.kinds) > 1:
+            hits = _each_kind_in_turn(hits, p.kinds, rank)
     hits = _one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),
