@@ -539,3 +539,10 @@ def test_a_grill_filed_only_as_meat_is_not_a_gogi_jip_when_its_name_says_otherwi
     assert "고깃집" not in of("육류", "홍익닭 한마리 홍대본점", ["닭한마리"])
     assert "고깃집" not in of("육류", "풍천장어 연남점", ["참숯불장어2마리"])
     assert "고깃집" in of("육류", "통통돼지뽈살", ["뽈살", "생삼겹"])
+
+
+def test_a_party_size_the_data_cannot_check_is_said(sample_agent: Agent) -> None:
+    """ "홍대 20명 단체 회식 고깃집": 20명 was silently ignored."""
+    r = ask(sample_agent, "홍대 20명 단체 회식 고깃집")
+    assert "20명이 함께 앉을 자리가 있는지는 데이터에 없어요" in r.answer
+    assert "명이 함께" not in ask(sample_agent, "홍대 2명 파스타").answer

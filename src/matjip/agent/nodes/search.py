@@ -161,6 +161,11 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     kind_dishes: list[str] = list(frame["kind_dishes"])
     if frame["theme"]:
         notes.append(frame["theme"])
+    if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
+        # "20명 회식": seats are not in the data; said, never silently ignored
+        notes.append(
+            f"{nlu.party.size}명이 함께 앉을 자리가 있는지는 데이터에 없어요. 가기 전에 가게에 확인해 주세요."
+        )
     if kind_list or frame["exclude_kinds"]:
         # the kind stands for the words it was named by: "치킨집" is not a menu filter "치킨"
         menu = [m for m in menu if not frame["is_covered"](m)]
