@@ -546,3 +546,11 @@ def test_a_party_size_the_data_cannot_check_is_said(sample_agent: Agent) -> None
     r = ask(sample_agent, "홍대 20명 단체 회식 고깃집")
     assert "20명이 함께 앉을 자리가 있는지는 데이터에 없어요" in r.answer
     assert "명이 함께" not in ask(sample_agent, "홍대 2명 파스타").answer
+
+
+def test_a_place_that_only_looks_like_a_kind_gets_no_restaurants(sample_agent: Agent) -> None:
+    """ "잠실 키즈카페" listed a 곱창 place (the café word set aside, 놀이방 dropped); "송파 북카페" any café."""
+    for text, word in (("잠실 키즈카페", "키즈카페"), ("송파 북카페", "북카페")):
+        r = ask(sample_agent, text)
+        assert not r.cards and f"'{word}'" in r.answer and "찾지 못했어요" in r.answer, text
+    assert ask(sample_agent, "잠실 애견카페 근처 고깃집").cards  # a kind named beside it is searched

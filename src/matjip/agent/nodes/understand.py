@@ -31,7 +31,7 @@ from matjip.agent.nodes.strategies import route_context
 from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, Replace, upgrade_conversation
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
-from matjip.kinds import kinds
+from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult
 from matjip.nlu.normalize import normalize_query
@@ -630,7 +630,9 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         return {"decision": "reply", "reply": "no_content", "_decision": "nothing to search for"}
     if not has_anything and context:
         return {"decision": "context", "_decision": "answer from context (no new entities)"}
-    food = None if kinds_named or ents.menu or ents.category or ents.title else _unknown_food(text, nlu)
+    food = None if kinds_named or ents.menu or ents.title else _not_a_kind(text)
+    if food is None and not (kinds_named or ents.menu or ents.category or ents.title):
+        food = _unknown_food(text, nlu)
     if food is not None:
         # "잠실 조지아음식": the food is the request; any restaurant instead would be arbitrary
         return {"decision": "reply", "reply": f"unknown_food:{food}", "_decision": f"unknown food '{food}'"}
@@ -638,6 +640,12 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
 
 
 _FOOD_PLACE = re.compile(r"([가-힣A-Za-z]{2,})\s*(?:음식점|음식|요리|식당|레스토랑|전문점)")
+
+
+def _not_a_kind(text: str) -> str | None:
+    """A word that looks like a kind but names what the data does not hold ("키즈카페", "북카페")."""
+    said = norm(text)
+    return next((w for w in kinds().not_words if w in said), None)
 
 
 def _unknown_food(text: str, nlu: NLUResult) -> str | None:
