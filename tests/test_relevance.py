@@ -554,3 +554,29 @@ def test_a_place_that_only_looks_like_a_kind_gets_no_restaurants(sample_agent: A
         r = ask(sample_agent, text)
         assert not r.cards and f"'{word}'" in r.answer and "찾지 못했어요" in r.answer, text
     assert ask(sample_agent, "잠실 애견카페 근처 고깃집").cards  # a kind named beside it is searched
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("잠실 얼큰한 국물 땡긴다", "얼큰"),
+        ("천호 매운거 땡겨", "맵다고"),
+        ("방이동 보양식", "보양식"),
+        ("비오는날 석촌", "비 오는 날"),
+    ],
+)
+def test_a_described_food_is_a_family_of_kinds_and_said_so(sample_agent: Agent, text: str, said: str) -> None:
+    """ "얼큰한 국물", "매운거", "보양식" named no kind: the words were dropped and any restaurant listed."""
+    from matjip.nlu.kinds import detect_kinds
+
+    frame = detect_kinds(text)
+    assert frame.kinds and frame.theme is not None and said in frame.theme
+    r = ask(sample_agent, text)
+    assert said in r.answer and r.plan is not None and not r.plan.unused_terms
+
+
+def test_a_described_food_ruled_out_is_not_asked_for() -> None:
+    from matjip.nlu.kinds import detect_kinds
+
+    assert detect_kinds("매운거 못먹는데 잠실 뭐먹지").theme is None
+    assert detect_kinds("잠실새내 가볍게 한잔").kinds == ["술집"]

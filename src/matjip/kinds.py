@@ -74,6 +74,7 @@ class Theme(BaseModel):
     name: str
     words: list[str]  # what people type (matched ignoring spaces and case)
     covers: list[str] = Field(default_factory=list)  # word stems the theme accounts for ("편하")
+    unless: list[str] = Field(default_factory=list)  # words that cancel it ("매운거 못먹어")
     kinds: list[str]
     note: str
 

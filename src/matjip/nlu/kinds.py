@@ -175,7 +175,9 @@ def detect_kinds(text: str) -> KindFrame:
     # a wish that names a family of kinds ("속이 편한 음식"), when no kind is named
     if not frame.kinds:
         for theme in table.themes:
-            if any(norm(w) in compact for w in theme.words):
+            if any(norm(w) in compact for w in theme.words) and not any(
+                norm(w) in compact for w in theme.unless
+            ):
                 frame.kinds = list(theme.kinds)
                 frame.theme = theme.note
                 frame.words.extend([*theme.words, *theme.covers])
