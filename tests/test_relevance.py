@@ -580,3 +580,49 @@ def test_a_described_food_ruled_out_is_not_asked_for() -> None:
 
     assert detect_kinds("매운거 못먹는데 잠실 뭐먹지").theme is None
     assert detect_kinds("잠실새내 가볍게 한잔").kinds == ["술집"]
+
+
+def test_a_qualifying_kind_must_hold_with_the_other(sample_agent: Agent) -> None:
+    """ "위례 비건 디저트" listed dessert cafés with nothing vegan about them."""
+    r = ask(sample_agent, "위례 비건 디저트 파는데")
+    for c in r.cards:
+        doc = raw(c.id)
+        text = (doc.get("category") or "") + doc.get("title", "") + " ".join(menu_names(doc))
+        assert any(w in text.lower() for w in ("비건", "채식", "vegan")), c.name
+
+
+def test_where_a_dish_is_sold_is_searched_everywhere(sample_agent: Agent) -> None:
+    r = ask(sample_agent, "꼬막비빔밥 어디서 팔아")
+    assert r.clarification is None and r.cards
+    assert ask(sample_agent, "치킨 맛집 어디야").clarification is not None
+
+
+def test_no_kind_word_is_silently_taken_by_another_kind() -> None:
+    """ "젤라또" was a word of 아이스크림 too, so the 젤라또 kind was never asked for (the first claim
+    wins): every word people type names the kind that lists it."""
+    import tomllib
+
+    from matjip.kinds import KINDS_FILE, norm
+
+    raw_kinds = tomllib.loads(KINDS_FILE.read_text(encoding="utf-8"))["kind"]
+    first: dict[str, str] = {}
+    clashes = []
+    for k in raw_kinds:
+        for w in [k["name"], *k.get("words", [])]:
+            owner = first.setdefault(norm(w), k["name"])
+            if owner != k["name"]:
+                clashes.append((w, owner, k["name"]))
+    allowed = {"칼제비", "curry"}  # 칼국수 and 수제비 both; Indian curry before Japanese
+    assert [c for c in clashes if c[0] not in allowed] == []
+
+
+def test_a_dish_named_ranks_its_kinds_places_listing_it_first(sample_agent: Agent) -> None:
+    """ "홍대 마제소바" read 소바 as buckwheat soba; a ramen-shop dish is asked of ramen shops, the ones
+    whose menu lists it first."""
+    from matjip.nlu.kinds import detect_kinds
+
+    assert detect_kinds("홍대 마제소바").kinds == ["라멘"]
+    r = ask(sample_agent, "홍대 마제소바")
+    if r.cards:  # judged on the raw menu: a place listing it is never after one that does not
+        lists = ["마제" in " ".join(menu_names(raw(c.id))) for c in r.cards]
+        assert lists == sorted(lists, reverse=True)

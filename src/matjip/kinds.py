@@ -57,6 +57,7 @@ class Kind(BaseModel):
     cuisine: str = "기타"
     modifiers: list[str] = Field(default_factory=list)
     gives_way: bool = False  # said beside another kind of its cuisine, it only describes it
+    conjunctive: bool = False  # said beside another kind, it qualifies it: both must hold
     neighbours: list[str] = Field(default_factory=list)  # follow when too few, if their menu says so
 
 

@@ -23,7 +23,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
-from matjip.index.reference import BRANCH_SUFFIXES
+from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
@@ -518,6 +518,14 @@ def chain_names(res: Resources) -> list[str]:
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
 
 
+def _all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
+    """A kind that qualifies another ("비건 디저트"): the place must be both; otherwise any kind does."""
+    table = kinds()
+    if len(p.kinds) < 2 or not any(table.by_name[k].conjunctive for k in p.kinds if k in table.by_name):
+        return True
+    return all(k in h.document.kinds for k in p.kinds)
+
+
 def _each_kind_in_turn(
     hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], tuple[int, ...]]
 ) -> list[SearchHit]:
@@ -526,13 +534,13 @@ def _each_kind_in_turn(
     out: list[SearchHit] = []
     rest = list(hits)
     while rest:
-        top = rank(rest[0])[:3]
+        top = rank(rest[0])[:4]
         shown = {k for h in out for k in wanted if k in h.document.kinds}
         pick = next(
             (
                 h
                 for h in rest
-                if rank(h)[:3] == top and any(k in h.document.kinds and k not in shown for k in wanted)
+                if rank(h)[:4] == top and any(k in h.document.kinds and k not in shown for k in wanted)
             ),
             rest[0],
         )
@@ -634,7 +642,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 if h.document.place_id not in seen:
                     seen.add(h.document.place_id)
                     fetched.append(h)
-    hits = _not_ruled_out_by_category(fetched, p, res)
+    hits = [h for h in _not_ruled_out_by_category(fetched, p, res) if _all_kinds_if_qualified(h, p)]
     detail: dict[str, Any] = {"took_ms": resp.took_ms, "candidates": resp.total_candidates}
     if p.kinds and p.kind_dishes and len(hits) < p.k:
         more = res.index.search(
@@ -687,10 +695,22 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         near = p.location is not None and p.location.by_radius
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         mentioned = _review_mentions(hits, p.unused_terms)
+        # a dish the user named beside its kind ("홍대 마제소바" → 라멘): the kind's places listing it first
+        said = norm(state.get("query", ""))
+        dish = next(
+            (d for d in p.kind_dishes if norm(d) in said and (kinds().lookup(d) or ("", False))[1]), None
+        )
+
+        def dish_rank(h: SearchHit) -> int:
+            if dish is None:
+                return 0
+            member = bool(set(p.kinds) & set(h.document.kinds))
+            return 0 if member and menu_matches(h.document, [dish]) else 1 if member else 2
 
         def rank(h: SearchHit) -> tuple[int, ...]:
             return (
                 -len(set(p.kinds) & set(h.document.kinds)) if len(p.kinds) == 2 else 0,  # both kinds first
+                dish_rank(h),
                 _kind_strength(h, p.kinds) if p.kinds else 0,
                 0 if not p.kinds or set(p.kinds) & set(h.document.kinds) else 1,  # neighbours last
                 0 if not listed or h.document.place_id in listed else 1,
@@ -738,7 +758,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         # places matching everything but the distance that have no coordinates (an address-only
         # crawl): a nearness search cannot find them, and the answer says so
         rest = res.index.search(req.model_copy(update={"geo": None, "k": MAX_K, "sort": "relevance"}))
-        update["no_coordinates"] = sum(1 for h in rest.hits if h.document.lat is None)
+        update["no_coordinates"] = sum(
+            1 for h in rest.hits if h.document.lat is None and _all_kinds_if_qualified(h, p)
+        )
     return update
 
 
@@ -826,7 +848,7 @@ def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
         wider = list(dict.fromkeys(x for x in parents if x))
         return p.model_copy(
             update={"kinds": wider}
-        ), f"종류 '{', '.join(p.kinds)}'(을)를 '{', '.join(wider)}'(으)로 넓히는"
+        ), f"'{', '.join(p.kinds)}'인 곳이 없어서 더 넓은 종류 '{', '.join(wider)}'(으)로 찾았어요."
     return p, None
 
 

@@ -386,7 +386,8 @@ def _brand_pair(nlu: NLUResult, text: str, res: Resources) -> list[str]:
 def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
     """A kind found all over the data, asked with no place: ask where. A rare one ("비건 빵집")
     is searched everywhere."""
-    if nlu.entities.title or nlu.intent != "search":
+    if nlu.entities.title or nlu.intent != "search" or _SELLS.search(text):
+        # "꼬막비빔밥 어디서 팔아": where it is sold at all is the question
         return False
     frame = detect_kinds(text)
     if not frame.kinds:
@@ -400,6 +401,7 @@ def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
     return many
 
 
+_SELLS = re.compile(r"파는\s*(?:곳|데|집)|파는데|팔아|파나요|파나\?|파는지|팔지|판매하는|어디서\s*팔")
 _ADDRESS_WORD = re.compile(r"[가-힣]{1,6}(?:동|읍|면|리|시|군|구)")
 
 
