@@ -626,3 +626,16 @@ def test_a_dish_named_ranks_its_kinds_places_listing_it_first(sample_agent: Agen
     if r.cards:  # judged on the raw menu: a place listing it is never after one that does not
         lists = ["마제" in " ".join(menu_names(raw(c.id))) for c in r.cards]
         assert lists == sorted(lists, reverse=True)
+
+
+def test_a_contrast_inside_the_kind_asked_for_rules_nothing_out() -> None:
+    """ "쌀국수말고 분짜": every 분짜 place also sells 쌀국수, so 쌀국수 as an excluded menu word left
+    none; the wanted dish is the request."""
+    from matjip.agent.nodes.search import _kind_frame
+    from matjip.nlu.models import NLUResult
+
+    frame = _kind_frame("쌀국수말고 분짜 먹고싶음 송파", NLUResult())
+    assert frame["kinds"] == ["쌀국수·베트남"] and frame["kind_dishes"] == ["분짜"]
+    assert frame["exclude_menu"] == []
+    other = _kind_frame("홍대 일식 스시 말고", NLUResult())
+    assert "스시" in other["exclude_menu"]

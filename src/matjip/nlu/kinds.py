@@ -161,6 +161,10 @@ def detect_kinds(text: str) -> KindFrame:
                 frame.words.append(alias)
     # a kind asked for is never also ruled out
     frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
+    # "쌀국수말고 분짜": a contrast inside the kind asked for, not a menu word to rule places out by
+    frame.exclude_words = [
+        w for w in frame.exclude_words if (table.lookup(w) or ("", False))[0] not in frame.kinds
+    ]
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     # a dish others serve too, said beside a kind ("닭갈비 볶음밥까지"), belongs to that kind

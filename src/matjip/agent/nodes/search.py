@@ -112,7 +112,12 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "kinds": frame.kinds,
         "kind_dishes": frame.dishes,
         "exclude_kinds": frame.exclude_kinds,
-        "exclude_menu": list(dict.fromkeys([*ex.menu, *frame.exclude_words])),
+        # "쌀국수말고 분짜": a word of the kind asked for is a contrast, not a menu to rule out
+        "exclude_menu": [
+            m
+            for m in dict.fromkeys([*ex.menu, *frame.exclude_words])
+            if (table.lookup(norm(m)) or ("", False))[0] not in frame.kinds
+        ],
         # "이자카야는 빼줘": the kind is ruled out, not every bar (its broad category)
         "exclude_cuisine": [
             c
