@@ -362,3 +362,19 @@ def test_an_earlier_list_and_this_one_are_compared(sample_agent: Agent) -> None:
     for c in (first.cards[0], second.cards[0]):
         assert raw(c.id)["title"] in r.answer
     assert "00%)" not in r.answer.replace("100%)", "")  # no share above 100 %
+
+
+def test_near_that_after_an_answer_about_one_restaurant_is_near_it(sample_agent: Agent) -> None:
+    """ "그 근처 카페도" right after "첫번째 집 주차돼?" searched around the place first asked about,
+    not the restaurant the conversation had moved to; right after a search it is still the place."""
+    chat = Chat(sample_agent)
+    first = chat("잠실 고깃집")
+    assert first.cards
+    chat("첫번째 집 주차돼?")
+    r = chat("그 근처 카페도")
+    assert r.plan is not None and r.plan.location is not None
+    assert r.plan.location.name == first.cards[0].name
+    chat2 = Chat(sample_agent)
+    chat2("잠실 고깃집")
+    r2 = chat2("그 근처 카페도")
+    assert r2.plan is not None and r2.plan.location is not None and r2.plan.location.name == "잠실"

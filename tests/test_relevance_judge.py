@@ -301,9 +301,10 @@ def test_shipped_test_split_is_frozen() -> None:
     assert J.frozen_sha256() in frozen
 
 
-def test_second_test_set_is_frozen_and_valid() -> None:
-    path = J.SET_PATH.with_name("relevance_test2.jsonl")
-    frozen = path.with_name("relevance_test2_FROZEN.txt").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["relevance_test2", "relevance_test3"])
+def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
+    path = J.SET_PATH.with_name(f"{name}.jsonl")
+    frozen = path.with_name(f"{name}_FROZEN.txt").read_text(encoding="utf-8")
     assert J.frozen_sha256(path) in frozen
     items = J.load_set(path)
     assert len(items) == 120 and all(it.split == "test" for it in items)

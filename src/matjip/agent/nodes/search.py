@@ -164,7 +164,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     frame = _kind_frame(query, nlu)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
-    if frame["theme"]:
+    if frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
+        kind_list, kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
+    elif frame["theme"]:
         notes.append(frame["theme"])
     if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
         # "20명 회식": seats are not in the data; said, never silently ignored

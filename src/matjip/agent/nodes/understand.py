@@ -345,6 +345,10 @@ def _shown_ref(state: AgentState, res: Resources, nlu: NLUResult, text: str) -> 
         # "거기" is a restaurant only when one is in focus (the last answer was about it, or one
         # was shown); after a list it is the place searched ("거기 근처 양꼬치집도")
         pick = state.get("focus") or (context[0]["id"] if len(context) == 1 else None)
+    elif state.get("focus") and _NEAR_THAT.search(text) and not _last_turn_searched(state):
+        # "그 근처 카페도" right after an answer about one restaurant: near that restaurant (right
+        # after a search it is the place searched)
+        pick = state.get("focus")
     else:
         # "그 족발집 근처": the shown restaurant of the kind named after "그"
         m = re.search(r"(?<![가-힣])그\s*([가-힣]{1,8})", text)
@@ -670,6 +674,14 @@ def _abroad_beyond_titles(text: str, titles: list[str]) -> bool:
 
 _AMONG = re.compile(r"그\s*중")  # "그 중에 포장되는거": among the list, a condition
 _QUESTION = re.compile(r"\?|[요까]\s*$|나요|인가|팔아|파나|있어|있나|없어|돼\??\s*$|되나|가능")
+
+
+def _last_turn_searched(state: AgentState) -> bool:
+    searches = state.get("searches") or []
+    return bool(searches) and searches[-1].get("turn") == int(state.get("turn") or 0) - 1
+
+
+_NEAR_THAT = re.compile(r"(?<![가-힣])그\s*(?:근처|주변|옆|앞|부근|근방)")
 _PRONOUN = re.compile(
     r"(?<![가-힣])(?:거기|그\s*집|그\s*가게|저기|그곳|여기(?!\s*(?:근처|주변|서|에서|쯤|로)))"
 )
