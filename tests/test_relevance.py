@@ -639,3 +639,13 @@ def test_a_contrast_inside_the_kind_asked_for_rules_nothing_out() -> None:
     assert frame["exclude_menu"] == []
     other = _kind_frame("홍대 일식 스시 말고", NLUResult())
     assert "스시" in other["exclude_menu"]
+
+
+def test_no_break_time_is_said_to_be_unknowable(sample_agent: Agent) -> None:
+    """ "잠실 브레이크타임 없는 돈까스" was answered as if the wish were met; the crawl writes a break
+    down for 4 places in 11,854, so a place that states one is left out and the rest is said plainly."""
+    r = ask(sample_agent, "잠실 브레이크타임 없는 돈까스")
+    assert r.plan is not None and r.plan.no_break and not r.plan.unused_terms
+    assert "브레이크타임은 영업시간에 적어 둔 곳이 거의 없어서 확인할 수 없어요" in r.answer
+    for c in r.cards:
+        assert "휴게" not in (raw(c.id).get("businessHours") or "")

@@ -113,7 +113,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     reasons.append(f"{a} ({ev})")
                     break
         if plan.open_at is not None and s.open_now:
-            reasons.append(f"{plan.open_label or '요청한 시간'} 영업")
+            label = plan.open_label or "요청한 시간"
+            reasons.append(label if label.endswith("영업 중") else f"{label} 영업")
         if plan.price_max is not None or plan.price_min is not None:
             inside = [
                 x

@@ -148,6 +148,7 @@ class SearchPlan(BaseModel):
     open_at: datetime | None = None
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
+    no_break: bool = False  # "브레이크타임 없는": known hours with no break on the day asked
     unused_terms: list[str] = Field(default_factory=list)  # words the data cannot check, said in the answer
     # place ids already shown ("더 보기", "다른 데는?": the next page excludes them)
     exclude_ids: list[str] = Field(default_factory=list)

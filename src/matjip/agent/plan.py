@@ -397,6 +397,7 @@ def validate_plan(
             exclude_menu=_terms(raw.get("exclude_menu"), "exclude_menu", notes),
             exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
             exclude_chains=raw.get("exclude_chains") is True,
+            no_break=raw.get("no_break") is True,
             exclude_ids=_ids(raw.get("exclude_ids"), notes),
             unused_terms=_terms(raw.get("unused_terms"), "unused_terms", notes),
             cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),

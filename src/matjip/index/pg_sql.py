@@ -79,7 +79,7 @@ CREATE_VERSION_TABLE = (
     "NOT NULL DEFAULT now())"
 )
 LOCK_MIGRATIONS = "SELECT pg_advisory_xact_lock(%(key)s)"
-LOCK_SETUP = "SELECT pg_advisory_lock(%(key)s)"
+TRY_LOCK_SETUP = "SELECT pg_try_advisory_lock(%(key)s) AS got"
 UNLOCK_SETUP = "SELECT pg_advisory_unlock(%(key)s)"
 SCHEMA_VERSION = "SELECT coalesce(max(version), 0) FROM matjip_schema"
 RECORD_VERSION = "INSERT INTO matjip_schema (version) VALUES (%(version)s)"

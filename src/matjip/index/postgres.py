@@ -210,12 +210,26 @@ def migrate(conn: Any) -> int:
     return version
 
 
+SETUP_LOCK_WAIT_S = 120
+
+
 @contextmanager
 def setup_lock(conn: Any) -> Iterator[None]:
     """Hold the set-up advisory lock on ``conn`` (autocommit) for the block: workers that start
     together create their tables one after another (``CREATE TABLE IF NOT EXISTS`` and LangGraph's
-    migration table both fail when two sessions race on them)."""
-    conn.execute(pg_sql.LOCK_SETUP, {"key": pg_sql.SETUP_LOCK})
+    migration table both fail when two sessions race on them).
+
+    The lock is polled, never waited on inside a statement: LangGraph's ``CREATE INDEX CONCURRENTLY``
+    waits for every open transaction, so a worker blocked in ``pg_advisory_lock`` would deadlock it."""
+    deadline = time.monotonic() + SETUP_LOCK_WAIT_S
+    while True:
+        row = conn.execute(pg_sql.TRY_LOCK_SETUP, {"key": pg_sql.SETUP_LOCK}).fetchone()
+        got = row["got"] if isinstance(row, dict) else row[0]
+        if got:
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"another worker held the set-up lock for over {SETUP_LOCK_WAIT_S} s")
+        time.sleep(0.05)
     try:
         yield
     finally:

@@ -302,6 +302,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             cheaper = True
             exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
             notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
+    no_break = _NO_BREAK.search(query) is not None
     seed, seed_notes = seed_plan_fields(state, res, location)
     notes += seed_notes
     if seed.get("strategy"):
@@ -328,7 +329,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_menu": exclude_menu,
         "exclude_titles": frame["exclude_titles"],
         "exclude_chains": frame["exclude_chains"],
-        "unused_terms": unused,
+        "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
+        "no_break": no_break,
         "carry_notes": notes,
         "cuisine": cuisine,
         "menu": menu,
@@ -525,6 +527,16 @@ def chain_names(res: Resources) -> list[str]:
     return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
 
 
+_NO_BREAK = re.compile(r"브레이크\s*(?:타임)?\s*(?:이|가|는)?\s*(?:없|안\s*하|안하|노)|휴게\s*시간\s*없")
+
+
+def _break_on(doc: Restaurant, weekday: int) -> bool:
+    """The parsed hours state a break that day."""
+    hours = doc.hours
+    day = hours.days.get(weekday) if hours is not None and hours.parsed else None
+    return day is not None and bool(day.breaks)
+
+
 def _all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
     """A kind that qualifies another ("비건 디저트"): the place must be both; otherwise any kind does."""
     table = kinds()
@@ -688,6 +700,20 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             )
     if p.kinds and len(hits) < p.k and not p.titles and not req.menu:
         hits += _neighbours(hits, p, req, res, notes)
+    if p.no_break:
+        # "브레이크타임 없는": the crawl rarely writes a break down, so only a break it states rules a
+        # place out, one it states there is none for comes first, and the answer says so
+        day = (p.open_at or turn_now(state, res)).weekday()
+        before = len(hits)
+        hits = [h for h in hits if not _break_on(h.document, day)]
+        hits.sort(
+            key=lambda h: 0 if _NO_BREAK.search(h.document.hours.raw if h.document.hours else "") else 1
+        )
+        notes.append(
+            "브레이크타임은 영업시간에 적어 둔 곳이 거의 없어서 확인할 수 없어요"
+            + (f" (쉬는 시간이 적혀 있는 {before - len(hits)}곳은 뺐어요)" if before > len(hits) else "")
+            + ". 가기 전에 확인해 주세요."
+        )
     if p.price_max is not None:
         # "만원 이하": the place's typical price, not one cheap side dish, must be within budget
         hits = [h for h in hits if _typical_price_ok(h, p, overall=bool(state.get("cheaper")))]
