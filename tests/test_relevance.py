@@ -649,3 +649,40 @@ def test_no_break_time_is_said_to_be_unknowable(sample_agent: Agent) -> None:
     assert "브레이크타임은 영업시간에 적어 둔 곳이 거의 없어서 확인할 수 없어요" in r.answer
     for c in r.cards:
         assert "휴게" not in (raw(c.id).get("businessHours") or "")
+
+
+def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path) -> None:
+    """ "망원 횟집" showed one place though more stood a little further; the next ones come from a wider
+    circle, after the near one, and the answer says how far it looked."""
+    from click.testing import CliRunner
+
+    from matjip.cli import cli
+    from matjip.settings import Settings
+
+    def rec(i: int, lat_offset: float) -> dict[str, Any]:
+        return {
+            "place_id": f"c{i}",
+            "title": f"차이나{i}",
+            "category": "중식>중국요리",
+            "mapx": str(round(127.102198 * 1e7)),
+            "mapy": str(round((37.513977 + lat_offset) * 1e7)),
+            "roadAddress": "서울 송파구 올림픽로 300",
+            "menus": [{"name": "짜장면", "price": "7,000"}, {"name": "짬뽕", "price": "8,000"}],
+        }
+
+    records = [rec(0, 0.003), rec(1, 0.015), rec(2, 0.016), rec(3, 0.017), rec(4, 0.05)]
+    src = tmp_path / "crawl.jsonl"
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
+    data = tmp_path / "data"
+    res = CliRunner().invoke(
+        cli, ["ingest", str(src)], env={"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
+    )
+    assert res.exit_code == 0, res.output
+    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
+    try:
+        r = ask(agent, "잠실역 중국집")
+    finally:
+        agent.close()
+    assert r.cards[0].name == "차이나0" and len(r.cards) == 3
+    assert "차이나4" not in [c.name for c in r.cards]  # 5.5 km: past the cap
+    assert "1km 안에는 1곳뿐이라, 3km까지 넓혀 더 찾았어요" in r.answer

@@ -24,7 +24,7 @@ from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
-from matjip.index.request import MAX_K, SearchHit, SearchRequest
+from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
@@ -537,6 +537,24 @@ def _break_on(doc: Restaurant, weekday: int) -> bool:
     return day is not None and bool(day.breaks)
 
 
+def _may_fill_wider(p: SearchPlan, state: AgentState, res: Resources) -> bool:
+    """A short list around a place may be filled from a wider circle: a plain radius search, not
+    "더 가까운 데" and not one already widened (relaxation's cap holds)."""
+    loc = p.location
+    return (
+        p.strategy == "radius"
+        and loc is not None
+        and loc.by_radius
+        and loc.lat is not None
+        and loc.lon is not None
+        and loc.radius_m is not None
+        and loc.radius_m < res.config.widen_cap_m
+        and not p.titles
+        and state.get("anchor") != "closer"
+        and not any("넓혔어요" in n or "넓혀" in n for n in state.get("relax_notes") or [])
+    )
+
+
 def _all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
     """A kind that qualifies another ("비건 디저트"): the place must be both; otherwise any kind does."""
     table = kinds()
@@ -553,13 +571,13 @@ def _each_kind_in_turn(
     out: list[SearchHit] = []
     rest = list(hits)
     while rest:
-        top = rank(rest[0])[:4]
+        top = rank(rest[0])[:5]
         shown = {k for h in out for k in wanted if k in h.document.kinds}
         pick = next(
             (
                 h
                 for h in rest
-                if rank(h)[:4] == top and any(k in h.document.kinds and k not in shown for k in wanted)
+                if rank(h)[:5] == top and any(k in h.document.kinds and k not in shown for k in wanted)
             ),
             rest[0],
         )
@@ -678,6 +696,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits += list(more.hits)
         detail["dish_fallback"] = len(more.hits)
     notes: list[str] = []
+    plan_update: dict[str, Any] = {}
+    farther: set[str] = set()  # filled from a wider circle: after the near ones
     listed: set[str] = set()
     if p.kinds and req.menu and len(hits) < p.k and not p.titles:
         # "이자카야 하이볼": a dish beside the kind narrows it; when too few list the dish, the
@@ -691,6 +711,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             listed = {h.document.place_id for h in hits}  # these list the dish: first
             hits += list(rest.hits)
             detail["menu_topup"] = len(rest.hits)
+            plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
             said = ", ".join(f"'{m}'" for m in req.menu)
             found = len(hits) - len(rest.hits)
             notes.append(
@@ -700,6 +721,27 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             )
     if p.kinds and len(hits) < p.k and not p.titles and not req.menu:
         hits += _neighbours(hits, p, req, res, notes)
+    if 0 < len(hits) < p.k and _may_fill_wider(p, state, res):
+        # "강남역 오마카세": one within 1 km; the next ones a little further, said so, nearest first
+        loc = p.location
+        assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
+        wider = int(min(loc.radius_m * res.config.widen_factor, res.config.widen_cap_m))
+        geo = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=float(wider))
+        shown_ids = [*req.exclude_ids, *(h.document.place_id for h in hits)]
+        more = res.index.search(
+            wide.model_copy(update={"geo": geo, "exclude_ids": shown_ids, "sort": "distance"})
+        )
+        extra = [
+            h for h in _not_ruled_out_by_category(list(more.hits), p, res) if _all_kinds_if_qualified(h, p)
+        ]
+        if extra:
+            notes.append(
+                f"{loc.name} {_km(loc.radius_m)} 안에는 {len(hits)}곳뿐이라, {_km(wider)}까지 넓혀 더 찾았어요."
+            )
+            hits += extra
+            farther = {h.document.place_id for h in extra}
+            plan_update["location"] = loc.model_copy(update={"radius_m": wider})
+            p = p.model_copy(update={"location": plan_update["location"]})
     if p.no_break:
         # "브레이크타임 없는": the crawl rarely writes a break down, so only a break it states rules a
         # place out, one it states there is none for comes first, and the answer says so
@@ -742,6 +784,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
 
         def rank(h: SearchHit) -> tuple[int, ...]:
             return (
+                1 if h.document.place_id in farther else 0,
                 -len(set(p.kinds) & set(h.document.kinds)) if len(p.kinds) == 2 else 0,  # both kinds first
                 dish_rank(h),
                 _kind_strength(h, p.kinds) if p.kinds else 0,
@@ -772,10 +815,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             update["_decision"] += f"; {len(live)} live places from kakao"
     if notes:
         update["relax_notes"] = [*(state.get("relax_notes") or []), *notes]
-        # the dish is now a preference, not a condition (the grader reads the plan)
-        update["plan"] = p.model_copy(
-            update={"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()}
-        )
+    if plan_update:
+        # a dish now a preference, a radius filled wider: the grader reads the plan
+        update["plan"] = p.model_copy(update=plan_update)
     if req.open_at is not None:
         # how many would have passed had their hours been known: said in the answer
         unknown = (
