@@ -48,6 +48,26 @@ def ask(agent: Agent, text: str, **kw: Any) -> Any:
     return agent.ask(text, now=kw.pop("now", WEDNESDAY_EVENING), **kw)
 
 
+def _ask_over(tmp_path: Path, records: list[dict[str, Any]], text: str) -> Any:
+    """Ingest ``records`` (crawl format) into a fresh data directory and ask ``text`` once."""
+    from click.testing import CliRunner
+
+    from matjip.cli import cli
+    from matjip.settings import Settings
+
+    src = tmp_path / "crawl.jsonl"
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
+    data = tmp_path / "data"
+    env = {"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
+    res = CliRunner().invoke(cli, ["ingest", str(src)], env=env)
+    assert res.exit_code == 0, res.output
+    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
+    try:
+        return ask(agent, text)
+    finally:
+        agent.close()
+
+
 # --- the kind of restaurant ------------------------------------------------------------------
 
 
@@ -482,10 +502,6 @@ def test_an_exclusion_said_loosely_still_excludes() -> None:
 def test_two_kinds_named_are_each_searched(tmp_path: Path) -> None:
     """ "송파 brunch 카페": the cafés' higher prior crowded every brunch place out of the page that is
     re-ranked; each kind is now fetched on its own."""
-    from click.testing import CliRunner
-
-    from matjip.cli import cli
-    from matjip.settings import Settings
 
     def rec(i: int, title: str, category: str, menus: list[str], reviews: int) -> dict[str, Any]:
         return {
@@ -502,18 +518,7 @@ def test_two_kinds_named_are_each_searched(tmp_path: Path) -> None:
 
     records = [rec(i, f"커피하우스{i}", "카페", ["아메리카노", "카페라떼"], 900 + i) for i in range(14)]
     records += [rec(20, "선데이브런치", "양식>브런치", ["에그베네딕트", "팬케이크"], 2)]
-    src = tmp_path / "crawl.jsonl"
-    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
-    data = tmp_path / "data"
-    res = CliRunner().invoke(
-        cli, ["ingest", str(src)], env={"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
-    )
-    assert res.exit_code == 0, res.output
-    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
-    try:
-        r = ask(agent, "잠실 brunch 카페 추천좀")
-    finally:
-        agent.close()
+    r = _ask_over(tmp_path, records, "잠실 brunch 카페 추천좀")
     assert r.plan is not None and set(r.plan.kinds) == {"브런치", "카페"}
     assert "선데이브런치" in [c.name for c in r.cards]
 
@@ -654,10 +659,6 @@ def test_no_break_time_is_said_to_be_unknowable(sample_agent: Agent) -> None:
 def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path) -> None:
     """ "망원 횟집" showed one place though more stood a little further; the next ones come from a wider
     circle, after the near one, and the answer says how far it looked."""
-    from click.testing import CliRunner
-
-    from matjip.cli import cli
-    from matjip.settings import Settings
 
     def rec(i: int, lat_offset: float) -> dict[str, Any]:
         return {
@@ -671,18 +672,7 @@ def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path
         }
 
     records = [rec(0, 0.003), rec(1, 0.015), rec(2, 0.016), rec(3, 0.017), rec(4, 0.05)]
-    src = tmp_path / "crawl.jsonl"
-    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
-    data = tmp_path / "data"
-    res = CliRunner().invoke(
-        cli, ["ingest", str(src)], env={"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
-    )
-    assert res.exit_code == 0, res.output
-    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
-    try:
-        r = ask(agent, "잠실역 중국집")
-    finally:
-        agent.close()
+    r = _ask_over(tmp_path, records, "잠실역 중국집")
     assert r.cards[0].name == "차이나0" and len(r.cards) == 3
     assert "차이나4" not in [c.name for c in r.cards]  # 5.5 km: past the cap
     assert "1km 안에는 1곳뿐이라, 3km까지 넓혀 더 찾았어요" in r.answer
