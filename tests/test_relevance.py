@@ -55,6 +55,7 @@ def _ask_over(tmp_path: Path, records: list[dict[str, Any]], text: str) -> Any:
     from matjip.cli import cli
     from matjip.settings import Settings
 
+    tmp_path.mkdir(parents=True, exist_ok=True)
     src = tmp_path / "crawl.jsonl"
     src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
     data = tmp_path / "data"
@@ -460,12 +461,32 @@ def test_a_food_the_data_does_not_know_gets_no_arbitrary_restaurants(sample_agen
     assert ask(sample_agent, "강남역 법카로 갈만한 식당").cards  # an unknown word that is not the food
 
 
-def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(sample_agent: Agent) -> None:
-    """ "전주 비빔밥 맛집" read 전주 as a restaurant name and listed Seoul bibimbap; "오사카 도톤보리
-    타코야끼" showed a Seoul bar named 도톤보리 under "해외 장소는 지원하지 않아요"."""
-    for text, place in (("전주 비빔밥 맛집", "전주"), ("오사카 도톤보리 타코야끼", "오사카")):
-        r = ask(sample_agent, text)
+def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(tmp_path: Path) -> None:
+    """ "전주 비빔밥 맛집" read 전주 as the name of a Seoul restaurant ("전주 콩나물국밥") and listed Seoul
+    bibimbap; "오사카 도톤보리 타코야끼" showed a Seoul bar named 도톤보리 under "해외 장소는 지원하지 않아요"."""
+
+    def rec(i: int, title: str, category: str, menus: list[str]) -> dict[str, Any]:
+        return {
+            "place_id": f"o{i}",
+            "title": title,
+            "category": category,
+            "mapx": str(1271002000 + 1000 * i),
+            "mapy": str(375133000 + 700 * i),
+            "roadAddress": "서울 송파구 올림픽로 300",
+            "menus": [{"name": m, "price": "9,000"} for m in menus],
+        }
+
+    records = [
+        rec(0, "전주 콩나물국밥", "한식>국밥", ["콩나물국밥", "비빔밥"]),
+        rec(1, "전주 비빔밥집", "한식", ["육회비빔밥", "돌솥비빔밥"]),
+        rec(2, "도톤보리", "술집>일본식주점", ["타코야끼", "하이볼"]),
+        rec(3, "비빔밥명가", "한식", ["비빔밥", "돌솥비빔밥"]),
+    ]
+    for i, (text, place) in enumerate((("전주 비빔밥 맛집", "전주"), ("오사카 도톤보리 타코야끼", "오사카"))):
+        r = _ask_over(tmp_path / str(i), records, text)
         assert not r.cards and f"'{place}' 쪽은 아직 식당 데이터에 없어요" in r.answer, text
+    asked = _ask_over(tmp_path / "named", records, "도톤보리 잠실 영업시간")  # a restaurant asked by name
+    assert [c.name for c in asked.cards] == ["도톤보리"]
 
 
 def test_english_nearness_uses_the_device_location(sample_agent: Agent) -> None:
@@ -597,7 +618,7 @@ def test_a_qualifying_kind_must_hold_with_the_other(sample_agent: Agent) -> None
 
 
 def test_where_a_dish_is_sold_is_searched_everywhere(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "꼬막비빔밥 어디서 팔아")
+    r = ask(sample_agent, "짜장면 파는 곳 있어?")
     assert r.clarification is None and r.cards
     assert ask(sample_agent, "치킨 맛집 어디야").clarification is not None
 
