@@ -48,6 +48,32 @@ def ask(agent: Agent, text: str, **kw: Any) -> Any:
     return agent.ask(text, now=kw.pop("now", WEDNESDAY_EVENING), **kw)
 
 
+def _record(
+    place_id: str,
+    title: str,
+    category: str,
+    menus: list[str] | dict[str, str],
+    *,
+    step: int = 0,
+    lat: float | None = None,
+    lon: float | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A crawl record near 잠실역 (``step`` moves it ~100 m; or an exact ``lat``/``lon``); a menu list
+    is priced 9,000원 each, a dict names its prices."""
+    priced = menus if isinstance(menus, dict) else dict.fromkeys(menus, "9,000")
+    return {
+        "place_id": place_id,
+        "title": title,
+        "category": category,
+        "mapx": str(round(lon * 1e7)) if lon is not None else str(1271002000 + 1000 * step),
+        "mapy": str(round(lat * 1e7)) if lat is not None else str(375133000 + 700 * step),
+        "roadAddress": "서울 송파구 올림픽로 300",
+        "menus": [{"name": m, "price": p} for m, p in priced.items()],
+        **extra,
+    }
+
+
 def _ask_over(tmp_path: Path, records: list[dict[str, Any]], text: str) -> Any:
     """Ingest ``records`` (crawl format) into a fresh data directory and ask ``text`` once."""
     from click.testing import CliRunner
@@ -465,22 +491,16 @@ def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(tmp_path
     """ "전주 비빔밥 맛집" read 전주 as the name of a Seoul restaurant ("전주 콩나물국밥") and listed Seoul
     bibimbap; "오사카 도톤보리 타코야끼" showed a Seoul bar named 도톤보리 under "해외 장소는 지원하지 않아요"."""
 
-    def rec(i: int, title: str, category: str, menus: list[str]) -> dict[str, Any]:
-        return {
-            "place_id": f"o{i}",
-            "title": title,
-            "category": category,
-            "mapx": str(1271002000 + 1000 * i),
-            "mapy": str(375133000 + 700 * i),
-            "roadAddress": "서울 송파구 올림픽로 300",
-            "menus": [{"name": m, "price": "9,000"} for m in menus],
-        }
-
     records = [
-        rec(0, "전주 콩나물국밥", "한식>국밥", ["콩나물국밥", "비빔밥"]),
-        rec(1, "전주 비빔밥집", "한식", ["육회비빔밥", "돌솥비빔밥"]),
-        rec(2, "도톤보리", "술집>일본식주점", ["타코야끼", "하이볼"]),
-        rec(3, "비빔밥명가", "한식", ["비빔밥", "돌솥비빔밥"]),
+        _record(f"o{i}", title, category, menus, step=i)
+        for i, (title, category, menus) in enumerate(
+            [
+                ("전주 콩나물국밥", "한식>국밥", ["콩나물국밥", "비빔밥"]),
+                ("전주 비빔밥집", "한식", ["육회비빔밥", "돌솥비빔밥"]),
+                ("도톤보리", "술집>일본식주점", ["타코야끼", "하이볼"]),
+                ("비빔밥명가", "한식", ["비빔밥", "돌솥비빔밥"]),
+            ]
+        )
     ]
     for i, (text, place) in enumerate((("전주 비빔밥 맛집", "전주"), ("오사카 도톤보리 타코야끼", "오사카"))):
         r = _ask_over(tmp_path / str(i), records, text)
@@ -525,17 +545,8 @@ def test_two_kinds_named_are_each_searched(tmp_path: Path) -> None:
     re-ranked; each kind is now fetched on its own."""
 
     def rec(i: int, title: str, category: str, menus: list[str], reviews: int) -> dict[str, Any]:
-        return {
-            "place_id": f"t{i}",
-            "title": title,
-            "category": category,
-            "mapx": str(1271002000 + 1000 * i),
-            "mapy": str(375133000 + 700 * i),
-            "roadAddress": "서울 송파구 올림픽로 300",
-            "menus": [{"name": m, "price": "5,000"} for m in menus],
-            "rating": 4.9 if reviews > 100 else 3.0,
-            "reviewCount": reviews,
-        }
+        rating = 4.9 if reviews > 100 else 3.0
+        return _record(f"t{i}", title, category, menus, step=i, rating=rating, reviewCount=reviews)
 
     records = [rec(i, f"커피하우스{i}", "카페", ["아메리카노", "카페라떼"], 900 + i) for i in range(14)]
     records += [rec(20, "선데이브런치", "양식>브런치", ["에그베네딕트", "팬케이크"], 2)]
@@ -682,15 +693,10 @@ def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path
     circle, after the near one, and the answer says how far it looked."""
 
     def rec(i: int, lat_offset: float) -> dict[str, Any]:
-        return {
-            "place_id": f"c{i}",
-            "title": f"차이나{i}",
-            "category": "중식>중국요리",
-            "mapx": str(round(127.102198 * 1e7)),
-            "mapy": str(round((37.513977 + lat_offset) * 1e7)),
-            "roadAddress": "서울 송파구 올림픽로 300",
-            "menus": [{"name": "짜장면", "price": "7,000"}, {"name": "짬뽕", "price": "8,000"}],
-        }
+        menus = {"짜장면": "7,000", "짬뽕": "8,000"}
+        return _record(
+            f"c{i}", f"차이나{i}", "중식>중국요리", menus, lat=37.513977 + lat_offset, lon=127.102198
+        )
 
     records = [rec(0, 0.003), rec(1, 0.015), rec(2, 0.016), rec(3, 0.017), rec(4, 0.05)]
     r = _ask_over(tmp_path, records, "잠실역 중국집")

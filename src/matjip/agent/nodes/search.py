@@ -568,20 +568,22 @@ def _each_kind_in_turn(
 ) -> list[SearchHit]:
     """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
     comes next, so one kind's many places cannot hide the other's."""
+    tier = {id(h): rank(h)[:5] for h in hits}  # each hit ranked once (rank reads its menu)
     out: list[SearchHit] = []
+    shown: set[str] = set()
     rest = list(hits)
     while rest:
-        top = rank(rest[0])[:5]
-        shown = {k for h in out for k in wanted if k in h.document.kinds}
+        top = tier[id(rest[0])]
         pick = next(
             (
                 h
                 for h in rest
-                if rank(h)[:5] == top and any(k in h.document.kinds and k not in shown for k in wanted)
+                if tier[id(h)] == top and any(k in h.document.kinds and k not in shown for k in wanted)
             ),
             rest[0],
         )
         out.append(pick)
+        shown.update(k for k in wanted if k in pick.document.kinds)
         rest.remove(pick)
     return out
 
