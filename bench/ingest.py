@@ -13,7 +13,13 @@ and on documents carrying ``--reviews`` review sentences each. Each figure is th
 The reviews line is timed after a warm-up over the same documents, so Kiwi's cache already holds
 every review sentence: it measures the reading of the morphemes, not Kiwi. The "cold" line times
 documents whose sentences Kiwi has never seen (new ones every run): what ``matjip ingest`` of a new
-crawl costs, tokenization included.
+crawl costs, tokenization included. Their sentences are new but built from ten phrases, as visitor
+reviews reuse phrases; review text is analysed in word pairs (``matjip.text.pairs``), so only the
+new pairs reach Kiwi. The "new words" line is the worst case: every word of every review is new
+(random syllables), every pair goes to Kiwi.
+
+The first line says which review reader ran: the mypyc-compiled copy (``make native``,
+``matjip.ingest.enrich.native``) or the plain Python one.
 """
 
 from __future__ import annotations
@@ -79,6 +85,24 @@ def with_reviews(
         # unique sentences so Kiwi's cache does not flatter the figure (``run`` sets them apart
         # between runs as well)
         rec["reviews"] = [f"{rng.choice(REVIEW_BITS)} {run}{i}-{k}번째 방문" for k in range(n_reviews)]
+        out.append(json.dumps(rec, ensure_ascii=False))
+    return out
+
+
+def with_new_words(
+    lines: Sequence[str], n_docs: int, n_reviews: int, seed: int = 3, run: str = ""
+) -> list[str]:
+    """Like :func:`with_reviews`, but every word of every review is new (random syllables of the
+    review bits): nothing is cached, the worst case for the word-pair analysis."""
+    rng = random.Random(f"{seed}{run}")
+    syllables = sorted({c for bit in REVIEW_BITS for c in bit if "가" <= c <= "힣"})
+    out = []
+    for line in lines[:n_docs]:
+        rec = json.loads(line)
+        rec["reviews"] = [
+            " ".join("".join(rng.choices(syllables, k=rng.randint(2, 4))) for _ in range(rng.randint(4, 7)))
+            for _ in range(n_reviews)
+        ]
         out.append(json.dumps(rec, ensure_ascii=False))
     return out
 
@@ -156,12 +180,20 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     lines = demo_lines()
+    reader = type(get_enricher("offline")).__module__
+    native = reader.endswith("_native")
+    print(f"review reader: {reader} ({'compiled' if native else 'plain Python: make native compiles it'})")
     measure("demo", lines, args.repeat)
     measure(f"replicated {args.n // 1000}k", replicate(lines, args.n), max(1, args.repeat - 2))
     measure(f"{args.reviews} reviews/doc", with_reviews(lines, args.review_docs, args.reviews), 1)
     measure_cold(
         f"{args.reviews} reviews/doc cold",
         lambda run: with_reviews(lines, args.review_docs, args.reviews, run=run),
+        args.repeat,
+    )
+    measure_cold(
+        f"{args.reviews} reviews, new words",
+        lambda run: with_new_words(lines, args.review_docs, args.reviews, run=run),
         args.repeat,
     )
 

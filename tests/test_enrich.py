@@ -29,6 +29,7 @@ from matjip.ingest.enrich.lexicon import (
     lexicon_sizes,
 )
 from matjip.ingest.enrich.offline import check_lexicon_consistency, menu_dish_names
+from matjip.settings import Settings
 
 ENRICHER = OfflineEnricher()
 
@@ -46,7 +47,9 @@ def has(e: Enrichment, field: EnrichField, value: str) -> bool:
 # --- contract -----------------------------------------------------------------------------------
 def test_get_enricher() -> None:
     e = get_enricher(" Offline ")
-    assert isinstance(e, OfflineEnricher)
+    # the compiled copy of the class when it is built (matjip.ingest.enrich.native), else this one
+    assert type(e).__name__ == OfflineEnricher.__name__
+    assert isinstance(get_enricher("offline", Settings(native=False)), OfflineEnricher)
     assert isinstance(e, Enricher)
     assert e.name == "offline"
     with pytest.raises(ConfigurationError, match="providers"):
@@ -240,13 +243,13 @@ def test_votes_decide_conflicts() -> None:
 
 def test_enrich_many_batches_kiwi_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    real = offline_mod.tokenize_iter
+    real = offline_mod.tokenize_pairs_iter
 
     def spy(texts: Sequence[str]) -> Any:
         calls.append(len(texts))
         return real(texts)
 
-    monkeypatch.setattr(offline_mod, "tokenize_iter", spy)
+    monkeypatch.setattr(offline_mod, "tokenize_pairs_iter", spy)
     docs = [
         doc(place_id="a", reviews=["주차 가능해요", "분위기 좋아요"]),
         doc(place_id="b"),
@@ -254,7 +257,7 @@ def test_enrich_many_batches_kiwi_once(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     many = ENRICHER.enrich_many(docs)
     assert calls == [4]
-    monkeypatch.setattr(offline_mod, "tokenize_iter", real)
+    monkeypatch.setattr(offline_mod, "tokenize_pairs_iter", real)
     assert many == [ENRICHER.enrich(d) for d in docs]
     assert has(many[0], "convenience", "주차") and has(many[2], "convenience", "예약")
     assert many[1].is_empty()
@@ -385,7 +388,7 @@ def no_kiwi(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(texts: Sequence[str]) -> Any:
         raise AssertionError(f"Kiwi called for {texts!r}")
 
-    monkeypatch.setattr(offline_mod, "tokenize_iter", boom)
+    monkeypatch.setattr(offline_mod, "tokenize_pairs_iter", boom)
 
 
 @pytest.mark.usefixtures("no_kiwi")

@@ -11,6 +11,7 @@ from matjip.ingest.enrich import offline as offline_mod
 from matjip.ingest.enrich.lexicon import FOOD_DISHES
 from matjip.ingest.enrich.offline import _PARTICLES, _MenuVocab, _strip_particle
 from matjip.text import kiwi as kiwi_mod
+from matjip.text import pairs as pairs_mod
 from matjip.text.kiwi import Morph, tokenize, tokenize_iter, tokenize_many
 
 TEXTS = [item.text for item in load("all")]
@@ -62,11 +63,11 @@ def test_streamed_tokens_survive_the_cache_being_cleared_midway(monkeypatch: pyt
 
 
 def test_enrichment_of_the_review_set_is_the_same_streamed_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The enricher reads each text while Kiwi tokenizes the next ones; tokenizing everything first
-    (as before) gives the very same enrichment, evidence included."""
+    """The enricher reads each text while Kiwi analyses the next ones; analysing everything first
+    gives the very same enrichment, evidence included."""
     docs = [item.document() for item in load("all")]
-    kiwi_mod._cache.clear()
+    pairs_mod._pairs.clear()
     streamed = offline_mod.OfflineEnricher().enrich_many(docs)
-    monkeypatch.setattr(offline_mod, "tokenize_iter", lambda texts: iter(tokenize_many(texts)))
-    kiwi_mod._cache.clear()
+    first = list(pairs_mod.tokenize_pairs_iter([t for d in docs for t in d.reviews]))
+    monkeypatch.setattr(offline_mod, "tokenize_pairs_iter", lambda texts: iter(first))
     assert offline_mod.OfflineEnricher().enrich_many(docs) == streamed

@@ -6,6 +6,7 @@ worker threads for batch calls; callers pass lists to :func:`tokenize_many` for 
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -24,6 +25,13 @@ class Morph(NamedTuple):
     end: int
 
 
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def get_kiwi() -> Kiwi:
     """Return the process-wide Kiwi, loading it on first use."""
     global _kiwi
@@ -32,8 +40,11 @@ def get_kiwi() -> Kiwi:
             if _kiwi is None:
                 from kiwipiepy import Kiwi
 
-                # -1: one worker per core; since kiwipiepy 0.21, 0 means single-thread (no batch calls)
-                _kiwi = Kiwi(num_workers=-1)
+                # one worker per core but one: the thread reading Kiwi's results (the ingest reader)
+                # keeps a core of its own. On two cores one worker and the reader overlap; two
+                # workers and the reader share the cores and ingest is ~20 % slower (bench/ingest.py).
+                # (Since kiwipiepy 0.21, 0 means single-thread, without batch calls.)
+                _kiwi = Kiwi(num_workers=max(1, _cores() - 1))
     return _kiwi
 
 

@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -54,7 +54,8 @@ from matjip.ingest.enrich.lexicon import (
 )
 from matjip.ingest.enrich.rules import rules
 from matjip.settings import Settings
-from matjip.text.kiwi import Morph, tokenize_iter
+from matjip.text.kiwi import Morph
+from matjip.text.pairs import tokenize_pairs_iter
 
 MAX_EVIDENCE_PER_VALUE = 3
 MAX_REVIEW_FOOD = 20
@@ -74,13 +75,19 @@ class _Matcher:
     pattern: re.Pattern[str]
     targets: tuple[Target, ...]
     negative: bool  # the surface itself speaks against its targets
+    head: str = ""  # the surface's first word: a literal prefix of every match (lowercase)
+    single: bool = False  # one word: a match is exactly the surface, no regex needed
+    rank: int = 0  # its place among the matchers sharing its first character
 
 
 @dataclass(frozen=True)
 class _Compiled:
     dispatch: dict[str, tuple[re.Pattern[str], tuple[_Matcher, ...]]]  # first char → (any-of, matchers)
+    # first char → ((head length, head → its matchers), …): the matchers whose first word starts
+    # at a position are found by looking up the text there, one lookup per head length
+    heads: dict[str, tuple[tuple[int, dict[str, tuple[_Matcher, ...]]], ...]]
     any_surface: re.Pattern[str]  # finds whether a text mentions anything at all
-    exclusions: tuple[str, ...]
+    exclusions: re.Pattern[str]  # finds every start of an exclusion (the longest one there)
     value_order: dict[EnrichField, dict[str, int]]
     menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
 
@@ -104,21 +111,35 @@ def _compiled() -> _Compiled:
     matchers: list[_Matcher] = []
     for by_surface, is_negative in ((positive, False), (negative, True)):
         for s, targets in by_surface.items():
-            matchers.append(_Matcher(s, _surface_regex(s), tuple(targets), is_negative))
+            head = s.split()[0]
+            matchers.append(_Matcher(s, _surface_regex(s), tuple(targets), is_negative, head, head == s))
     by_char: dict[str, list[_Matcher]] = {}
     for m in matchers:
         by_char.setdefault(m.surface[0], []).append(m)
     dispatch: dict[str, tuple[re.Pattern[str], tuple[_Matcher, ...]]] = {}
+    heads: dict[str, tuple[tuple[int, dict[str, tuple[_Matcher, ...]]], ...]] = {}
     for ch, ms in by_char.items():
-        ordered = tuple(sorted(ms, key=lambda m: (-len(m.surface), m.surface)))
+        ordered = tuple(
+            replace(m, rank=i) for i, m in enumerate(sorted(ms, key=lambda m: (-len(m.surface), m.surface)))
+        )
         any_of = re.compile("|".join(f"(?:{m.pattern.pattern})" for m in ordered), re.IGNORECASE)
         dispatch[ch] = (any_of, ordered)
+        by_len: dict[int, dict[str, list[_Matcher]]] = {}
+        for m in ordered:
+            by_len.setdefault(len(m.head), {}).setdefault(m.head, []).append(m)
+        heads[ch] = tuple(
+            (n, {h: tuple(group) for h, group in table.items()}) for n, table in sorted(by_len.items())
+        )
     order: dict[EnrichField, dict[str, int]] = {
         f: {v: i for i, v in enumerate(LEXICONS.get(f, {}))} for f in ENRICH_FIELDS
     }
     menu_rules = tuple((re.compile(rx, re.IGNORECASE), t) for rx, t in MENU_RULES)
     any_surface = re.compile("|".join(p.pattern for p, _ in dispatch.values()), re.IGNORECASE)
-    return _Compiled(dispatch, any_surface, EXCLUSIONS, order, menu_rules)
+    ordered_ex = sorted({e.lower() for e in EXCLUSIONS if e}, key=lambda e: (-len(e), e))
+    exclusions = re.compile(
+        "(?=(" + "|".join(re.escape(e) for e in ordered_ex) + "))" if ordered_ex else "(?!)"
+    )
+    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules)
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -305,39 +326,59 @@ class _Hit(NamedTuple):
     matcher: _Matcher
 
 
+def _rank(m: _Matcher) -> int:
+    return m.rank
+
+
 def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
     compiled = _compiled()
-    dispatch = compiled.dispatch
+    dispatch, heads = compiled.dispatch, compiled.heads
     n = len(text)
     bounds: set[int] | None = None
     hits: list[_Hit] = []
     last = -1
+    low = text.lower()
+    literal = len(low) == n  # lowercasing kept every offset (it does except for a few letters)
     for morph in morphs:
         pos = morph.start
         if pos == last or pos >= n:
             continue
         last = pos
-        entry = dispatch.get(text[pos].lower())
-        if entry is None or entry[0].match(text, pos) is None:
-            continue
-        for matcher in entry[1]:
-            mm = matcher.pattern.match(text, pos)
-            if mm is None:
+        if literal:
+            by_len = heads.get(low[pos])
+            if by_len is None:
                 continue
+            found: list[_Matcher] = []
+            for size, table in by_len:
+                group = table.get(low[pos : pos + size])
+                if group is not None:
+                    found.extend(group)
+            if not found:
+                continue
+            if len(found) > 1:
+                found.sort(key=_rank)
+            candidates: Sequence[_Matcher] = found
+        else:
+            entry = dispatch.get(text[pos].lower())
+            if entry is None or entry[0].match(text, pos) is None:
+                continue
+            candidates = entry[1]
+        for matcher in candidates:
+            if literal and matcher.single:
+                e = pos + len(matcher.head)
+            else:
+                mm = matcher.pattern.match(text, pos)
+                if mm is None:
+                    continue
+                e = mm.end()
             if bounds is None:
                 bounds = {m.start for m in morphs} | {m.end for m in morphs} | {n}
-            e = mm.end()
             if e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds):  # "깨끗" in 깨끗하/VA
                 hits.append(_Hit(pos, e, matcher))
     if not hits:
         return hits
-    excluded: list[tuple[int, int]] = []
-    low = text.lower()
-    for ex in compiled.exclusions:
-        i = low.find(ex)
-        while i >= 0:
-            excluded.append((i, i + len(ex)))
-            i = low.find(ex, i + 1)
+    # an exclusion found at a start covers every shorter one starting there
+    excluded = [(m.start(), m.end(1)) for m in compiled.exclusions.finditer(low)]
     negative_spans = [(h.start, h.end, set(h.matcher.targets)) for h in hits if h.matcher.negative]
     if not excluded and not negative_spans:
         return hits
@@ -382,6 +423,7 @@ class _Cover:
 
 
 _BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
+_SYMBOL_TAGS = frozenset({"SW", "SF", "SO", "SS", "SE"})
 _PRED_TAGS = frozenset({"VV", "VA", "VX", "VCP", "VCN", "XSA", "XSV", "EF"})
 
 
@@ -404,6 +446,8 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     r = rules()
     questions = r.p.question_endings
     ec_kind = r.ec_kind
+    final_suffixes, boundary_symbols = r.p.final_ending_suffixes, r.p.boundary_symbols
+    nominal_finals = r.p.nominal_final_endings
     out: list[_Clause] = []
     first = 0
     sentence = 0
@@ -421,7 +465,16 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
         elif tag == "EC":
             if nxt is not None and nxt.tag.startswith("VX"):
                 continue  # "-고 싶", "-어 주": an auxiliary continues the clause
-            kind = ec_kind.get(m.form, "")
+            ec = ec_kind.get(m.form)
+            kind = ("final" if m.form.endswith(final_suffixes) else "") if ec is None else ec
+        elif m.form in boundary_symbols and (nxt is None or nxt.start > m.end):
+            kind = "final"  # "왔어요~ 주차가"
+        elif (
+            tag == "ETN"
+            and m.form in nominal_finals
+            and (nxt is None or nxt.start > m.end or nxt.tag in _SYMBOL_TAGS)
+        ):
+            kind = "final"  # "인테리어 넘 이쁨ㅠㅠ 감성 미쳤다": a review's "-음" ends its sentence
         elif tag == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
             kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB
         if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
@@ -477,7 +530,7 @@ def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
 
 
 _ABSENCE_TAGS = frozenset({"VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"})
-_DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB"})
+_DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB", "IC"})  # IC: "흠이라면 흠"
 _STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
 
 
@@ -519,7 +572,10 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
         if form in uncertain_forms:
             uncertain = True
         prev = m
-    if not fact and rules().difficulty_text.search(ctx.text, max(after, c.start), c.end):
+    r = rules()
+    if not fact and r.difficulty_text.search(ctx.text, max(after, c.start), c.end):
+        difficulty += 1
+    if r.no_longer.search(ctx.text, max(after, c.start), c.end):
         difficulty += 1
     return absence, difficulty, sticky, strong, uncertain
 
@@ -967,7 +1023,7 @@ class OfflineEnricher:
             flat.extend(t for _, t, _ in texts)
             flat.extend(tag for tag, _ in phrases)
         # a stream, in the order of ``flat``: each text is read while Kiwi tokenizes the next ones
-        tokens = tokenize_iter(flat) if flat else iter(())
+        tokens = tokenize_pairs_iter(flat) if flat else iter(())
         for job in jobs:
             for source, text, review in job.texts:
                 _read_free_text(job.votes, source, text, next(tokens), job.menu, review)

@@ -23,9 +23,11 @@ def get_enricher(name: str, settings: Settings | None = None) -> Enricher:
     configured LLM provider)."""
     key = name.strip().lower()
     if key == "offline":
-        from matjip.ingest.enrich.offline import OfflineEnricher
+        from matjip.ingest.enrich.native import offline_module
 
-        return OfflineEnricher(settings)
+        # the compiled copy of matjip.ingest.enrich.offline when built from these sources
+        enricher: Enricher = offline_module(settings.native if settings else True).OfflineEnricher(settings)
+        return enricher
     if key == "llm":
         from matjip.ingest.enrich.llm import LLMEnricher
 

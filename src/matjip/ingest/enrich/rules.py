@@ -2,10 +2,11 @@
 
 * ``[polarity]``: morpheme forms (Kiwi stems) of absence, difficulty, sticky negatives, strong
   positives, uncertainty, wish predicates, and the clause endings by kind (contrast, cause,
-  conditional, continuing); :mod:`.offline` decides a mention's polarity over its clause and the
-  clauses it continues into with them.
+  conditional, continuing), the endings that close a sentence whatever Kiwi tags them (a polite
+  "-요") and the symbols that do ("~"); :mod:`.offline` decides a mention's polarity over its clause
+  and the clauses it continues into with them.
 * ``[frames]``: text patterns that turn a judgement (purpose "하기엔", expectation "줄 알았는데",
-  hearsay "좋다던데", "다기보단", wishes).
+  hearsay "좋다던데", "다기보단", wishes, "…하던 곳인데": no longer so).
 * ``[[sense]]``: a value's mention is dropped when the text before / after it matches (taste, not
   place: "깔끔한 맛"; cooking time, not hours: "24시간 우려낸"; rooms that are not private rooms).
 * ``[[subject]]``: values dropped when the owner is the subject of the clause.
@@ -55,6 +56,9 @@ class Polarity(BaseModel):
     cause_endings: frozenset[str]
     conditional_endings: frozenset[str]
     continuing_endings: frozenset[str]
+    final_ending_suffixes: tuple[str, ...]
+    boundary_symbols: frozenset[str]
+    nominal_final_endings: frozenset[str]
 
 
 class Frames(BaseModel):
@@ -66,6 +70,7 @@ class Frames(BaseModel):
     rather_not: str
     wish: str
     counterfactual: str
+    no_longer: str
 
 
 class SenseRule(BaseModel):
@@ -127,6 +132,7 @@ class CompiledRules:
         self.rather_not = re.compile(f.rather_not)
         self.wish = re.compile(f.wish)
         self.counterfactual = re.compile(f.counterfactual)
+        self.no_longer = re.compile(f.no_longer)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
