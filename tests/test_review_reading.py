@@ -163,3 +163,48 @@ def test_wanting_it_again_and_no_burden_are_positive() -> None:
     [takeout, alone] = read("포장해서 먹었는데 또 포장하고 싶네요", "혼자 가기엔 부담 없어요")
     assert "포장" in takeout.convenience
     assert "혼밥" in alone.occasion
+
+
+# --- a second development set (review_dev2.jsonl): forms the first set lacked ---------------------
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("주차는 꿈도 꾸지 마세요 골목이 좁아요", "convenience", "주차"),
+        ("주차 ㄴㄴ 지하철 타고 오세요", "convenience", "주차"),
+        ("주차장은 있는데 늘 만차ㅠ", "convenience", "주차"),  # Kiwi: 만/NR 차/NNB
+        ("회식 장소로 비추해요 자리가 좁아요", "occasion", "회식"),  # Kiwi: 비/XPN 추하/VA
+        ("뷰가 좋다는데 솔직히 벽밖에 안보여요", "atmosphere", "뷰 좋은"),  # hearsay in -다는데
+        ("포장 받으시면 좋겠어요", "convenience", "포장"),  # a wish
+        ("단체석이 생기면 회식하기 좋을 듯", "convenience", "단체석"),
+        ("분위기 좋을 거라 기대했는데 너무 시끄러웠어요", "atmosphere", "분위기 좋은"),
+        ("접대 자리로 가기엔 좀 허름해요", "occasion", "접대"),  # purpose, two words on
+        ("데이트보다는 친구랑 가볍게 한잔하기 좋아요", "occasion", "데이트"),
+        ("고기는 직접 구워드셔야 돼요", "convenience", "구워줌"),  # the guest grills
+        ("24시간 하던 곳인데 요즘은 새벽 2시에 닫아요", "convenience", "24시"),  # no longer so
+        ("데이트하기 딱인데 주차가 좀 불편해요", "convenience", "주차"),
+    ],
+)
+def test_more_negative_forms(text: str, field: str, value: str) -> None:
+    [e] = read(text)
+    assert value not in e.values(field), text  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("가족끼리 오기 나쁘지 않아요", "occasion", "가족"),
+        ("데이트하기 딱인데 주차가 좀 불편해요", "occasion", "데이트"),  # "-ᆫ데" (Kiwi's jamo) ends the clause
+        ("술자리 하기 나쁘지 않은 곳", "occasion", "술자리"),
+    ],
+)
+def test_more_positive_forms(text: str, field: str, value: str) -> None:
+    [e] = read(text)
+    assert value in e.values(field), text  # type: ignore[arg-type]
+
+
+def test_endings_are_read_in_kiwis_spelling() -> None:
+    from matjip.ingest.enrich.rules import rules
+
+    p = rules().p
+    assert "ᆫ데" in p.contrast_endings and "ㄴ데" in p.contrast_endings
+    assert "ᆯ까" in p.question_endings and "ᆫ지" in p.question_endings

@@ -358,14 +358,17 @@ def eval_strategies(
 @click.option(
     "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect items to list."
 )
+@_set_option("review_set.jsonl; review_dev2.jsonl is a second development set")
 @click.pass_obj
-def eval_reviews(settings: object, split: str, limit: int | None, llm: bool, show_failures: int) -> None:
+def eval_reviews(
+    settings: object, split: str, limit: int | None, llm: bool, show_failures: int, set_path: Path | None
+) -> None:
     """Review text → convenience/atmosphere/occasion: P/R per field, micro P/R, negation accuracy."""
     from matjip.commands.evaluate import run_eval_reviews
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_eval_reviews(settings, split, limit, llm, show_failures)
+    run_eval_reviews(settings, split, limit, llm, show_failures, set_path)
 
 
 # --- eval search: the structured-search development set ------------------------------------

@@ -116,15 +116,21 @@ def run_eval_dialogues(
 
 
 def run_eval_reviews(
-    settings: Settings, split: str, limit: int | None, llm: bool, show_failures: int
+    settings: Settings,
+    split: str,
+    limit: int | None,
+    llm: bool,
+    show_failures: int,
+    set_path: Path | None = None,
 ) -> None:
-    """The review-text gold set (``eval/review_set.jsonl``) through the configured enricher."""
-    from matjip.eval.review_eval import run
+    """The review-text gold set (``eval/review_set.jsonl``, or ``set_path`` in the same format)
+    through the configured enricher."""
+    from matjip.eval.review_eval import SET_PATH, run
     from matjip.ingest.enrich import get_enricher
 
     console = Console()
     enricher = get_enricher("llm" if llm else "offline", settings)
-    report = run(enricher, split=split, limit=limit)
+    report = run(enricher, split=split, limit=limit, path=set_path or SET_PATH)
     console.print(_table(f"matjip eval reviews (split {split}, {enricher.name})", report.rows()))
     if show_failures and report.failures:
         console.print(f"[bold]imperfect items[/] (first {show_failures} of {len(report.failures)}):")

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from matjip.text.kiwi import Morph, get_kiwi, tokenize_iter
+from matjip.text.kiwi import Morph, get_kiwi, tokenize_iter, workers_yield_to_reader
 
 _new = tuple.__new__  # builds a Morph without its generated __new__ (twice as fast; ingest makes millions)
 _WORDS = re.compile(r"\S+")
@@ -59,6 +59,7 @@ def tokenize_pairs_iter(texts: Sequence[str]) -> Iterator[list[Morph]]:
     the morphemes of each text in order, each as soon as its new word pairs are analysed."""
     if len(_pairs) > _PAIRS_MAX:
         _pairs.clear()
+    workers_yield_to_reader()
     plans: list[list[tuple[int, tuple[str, str]]] | None] = []
     # taken now (another caller may clear the cache while this one streams); new pairs are added
     # in the order the texts first need them

@@ -619,8 +619,12 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             return False, own.start, own.end
     purpose = r.purpose.match(text[hit.start : own.end]) is not None
     # a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") is judged on its own clause
+    # ("좋을 거라 기대했는데": Kiwi ends a clause at 거라/이/라, so the expectation is read one clause on)
+    expectation_end = own.end
+    if own.kind == "cause" and k + 1 < len(ctx.clauses) and ctx.clauses[k + 1].sentence == own.sentence:
+        expectation_end = ctx.clauses[k + 1].end
     turned = bool(
-        r.expectation.search(text, hit.end, own.end)
+        r.expectation.search(text, hit.end, expectation_end)
         or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
     )
     last = own
@@ -659,6 +663,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
         r.rather_not.search(text, hit.end, end)
+        or r.rather_than.match(text, hit.end, end)
         or r.counterfactual.search(text, hit.end, end)
         or (target[0] == "convenience" and r.wish.search(text, hit.end, end))
     ):

@@ -39,6 +39,10 @@ def parse_target(text: str) -> Target:
     return (field, value)  # type: ignore[return-value]
 
 
+# compatibility jamo → the final-consonant jamo Kiwi writes in endings
+_KIWI_JAMO = str.maketrans({"ㄱ": "ᆨ", "ㄴ": "ᆫ", "ㄹ": "ᆯ", "ㅁ": "ᆷ", "ㅂ": "ᆸ", "ㅅ": "ᆺ", "ㅆ": "ᆻ", "ㅇ": "ᆼ"})
+
+
 class Polarity(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -60,6 +64,21 @@ class Polarity(BaseModel):
     boundary_symbols: frozenset[str]
     nominal_final_endings: frozenset[str]
 
+    @field_validator(
+        "question_endings",
+        "contrast_endings",
+        "cause_endings",
+        "conditional_endings",
+        "continuing_endings",
+        "nominal_final_endings",
+        mode="after",
+    )
+    @classmethod
+    def _as_kiwi_writes_them(cls, forms: frozenset[str]) -> frozenset[str]:
+        """Endings written with a compatibility jamo ("ㄴ데", "ㄹ까") also in Kiwi's spelling, a final
+        consonant jamo ("ᆫ데", "ᆯ까"): the file is easier to type, Kiwi's forms are what is read."""
+        return forms | {f.translate(_KIWI_JAMO) for f in forms}
+
 
 class Frames(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -68,6 +87,7 @@ class Frames(BaseModel):
     expectation: str
     hearsay: str
     rather_not: str
+    rather_than: str
     wish: str
     counterfactual: str
     no_longer: str
@@ -130,6 +150,7 @@ class CompiledRules:
         self.expectation = re.compile(f.expectation)
         self.hearsay = re.compile(f.hearsay)
         self.rather_not = re.compile(f.rather_not)
+        self.rather_than = re.compile(f.rather_than)
         self.wish = re.compile(f.wish)
         self.counterfactual = re.compile(f.counterfactual)
         self.no_longer = re.compile(f.no_longer)
