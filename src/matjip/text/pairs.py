@@ -24,7 +24,11 @@ from matjip.text.kiwi import Morph, get_kiwi, tokenize_iter, workers_yield_to_re
 _new = tuple.__new__  # builds a Morph without its generated __new__ (twice as fast; ingest makes millions)
 _WORDS = re.compile(r"\S+")
 _PAIR_WORD_MAX = 64  # a text with a longer "word" (no spaces) is analysed whole, as before
-_pairs: dict[tuple[str, str], tuple[Morph, ...]] = {}  # (word, next word or "") → its morphemes
+# (word, next word or "") → its morphemes as plain (form, tag, start, end) tuples: the cycle collector
+# stops tracking tuples of strings and ints, so a cache of a million of them costs the rest of the
+# process nothing (Morph tuples it would scan at every full collection)
+_Plain = tuple[str, str, int, int]
+_pairs: dict[tuple[str, str], tuple[_Plain, ...]] = {}
 _PAIRS_MAX = 500_000
 
 
@@ -63,7 +67,7 @@ def tokenize_pairs_iter(texts: Sequence[str]) -> Iterator[list[Morph]]:
     plans: list[list[tuple[int, tuple[str, str]]] | None] = []
     # taken now (another caller may clear the cache while this one streams); new pairs are added
     # in the order the texts first need them
-    known: dict[tuple[str, str], tuple[Morph, ...] | None] = {}
+    known: dict[tuple[str, str], tuple[_Plain, ...] | None] = {}
     whole: list[str] = []  # texts analysed whole (a very long word)
     cache_get = _pairs.get
     for text in texts:
@@ -90,7 +94,7 @@ def tokenize_pairs_iter(texts: Sequence[str]) -> Iterator[list[Morph]]:
                 k += 1
                 limit = len(done[0])
                 known[done] = _pairs[done] = tuple(
-                    _new(Morph, (t.form, t.tag, t.start, min(t.start + t.len, limit)))
+                    (t.form, t.tag, t.start, min(t.start + t.len, limit))
                     for t in next(stream)
                     if t.start < limit
                 )
