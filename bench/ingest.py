@@ -36,7 +36,7 @@ from typing import Any
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich import get_enricher
 from matjip.ingest.preprocess import preprocess, to_restaurants
-from matjip.settings import DEMO_DATA
+from matjip.settings import DEMO_DATA, Settings
 
 REVIEW_BITS = [
     "주차 공간이 넓어서 편했어요",
@@ -117,7 +117,7 @@ def timed(fn: Callable[[], Any], repeat: int) -> float:
 
 
 def measure(name: str, lines: Sequence[str], repeat: int) -> None:
-    enricher = get_enricher("offline")
+    enricher = get_enricher("offline", Settings())
 
     def baseline() -> list[CrawlDocument]:
         return [CrawlDocument.model_validate(json.loads(x)) for x in lines]
@@ -144,7 +144,7 @@ def measure(name: str, lines: Sequence[str], repeat: int) -> None:
 def measure_cold(name: str, corpus: Callable[[str], Sequence[str]], repeat: int) -> None:
     """Like :func:`measure` (baseline and full only), on sentences Kiwi has not seen: a new corpus
     for every timed run, after a warm-up on yet another one (loads Kiwi and the lexicons)."""
-    enricher = get_enricher("offline")
+    enricher = get_enricher("offline", Settings())
 
     def parse(lines: Sequence[str]) -> list[CrawlDocument]:
         return [CrawlDocument.model_validate(json.loads(x)) for x in lines]
@@ -180,7 +180,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     lines = demo_lines()
-    reader = type(get_enricher("offline")).__module__
+    reader = type(get_enricher("offline", Settings())).__module__
     native = reader.endswith("_native")
     print(f"review reader: {reader} ({'compiled' if native else 'plain Python: make native compiles it'})")
     measure("demo", lines, args.repeat)
