@@ -29,7 +29,7 @@ _PAIR_WORD_MAX = 64  # a text with a longer "word" (no spaces) is analysed whole
 # process nothing (Morph tuples it would scan at every full collection)
 _Plain = tuple[str, str, int, int]
 _pairs: dict[tuple[str, str], tuple[_Plain, ...]] = {}
-_PAIRS_MAX = 500_000
+_PAIRS_MAX = 200_000  # ~880 bytes a pair: at most ~180 MB, cleared when full
 
 
 def _pair_keys(text: str) -> list[tuple[int, tuple[str, str]]] | None:
