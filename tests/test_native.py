@@ -8,6 +8,7 @@ import gzip
 import json
 import random
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -38,12 +39,12 @@ def test_no_copy_or_switched_off_means_the_source(monkeypatch: pytest.MonkeyPatc
     assert native.offline_module() is offline
 
 
-def test_the_digest_covers_both_sources(tmp_path: pytest.TempPathFactory) -> None:
+def test_the_digest_covers_both_sources(tmp_path: Path) -> None:
     root = native._SRC
     base = native.source_digest(root)
     for module in native.COPIES:
         assert native._path(module, root).is_file()
-    copy = tmp_path / "src"  # type: ignore[operator]
+    copy = tmp_path / "src"
     for module in native.COPIES:
         target = native._path(module, copy)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -64,11 +64,9 @@ def get_kiwi() -> Kiwi:
             if _kiwi is None:
                 from kiwipiepy import Kiwi
 
-                # one worker per core but one: the thread reading Kiwi's results (the ingest reader)
-                # keeps a core of its own. On two cores one worker and the reader overlap; two
-                # workers and the reader share the cores and ingest is ~20 % slower (bench/ingest.py).
-                # (Since kiwipiepy 0.21, 0 means single-thread, without batch calls.)
-                kiwi = Kiwi(num_workers=-1)  # one worker per core
+                # one worker per core (since kiwipiepy 0.21, 0 means single-thread, without batch
+                # calls); the ingest reader lowers their priority (workers_yield_to_reader)
+                kiwi = Kiwi(num_workers=-1)
                 before = _threads()
                 list(kiwi.tokenize(["가", "나"]))  # its worker threads start with the first batch
                 _workers.update(_threads() - before)

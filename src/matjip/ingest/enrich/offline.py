@@ -536,7 +536,8 @@ _STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
 
 def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int, bool, bool, bool]:
     """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``."""
-    p = rules().p
+    r = rules()
+    p = r.p
     absence_forms, absence_adverbs, only_before_absence = p.absence, p.absence_adverbs, p.only_before_absence
     sticky_forms, difficulty_forms, strong_forms, uncertain_forms = (
         p.sticky,
@@ -572,7 +573,6 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
         if form in uncertain_forms:
             uncertain = True
         prev = m
-    r = rules()
     if not fact and r.difficulty_text.search(ctx.text, max(after, c.start), c.end):
         difficulty += 1
     if r.no_longer.search(ctx.text, max(after, c.start), c.end):
