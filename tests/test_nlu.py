@@ -384,6 +384,12 @@ def test_confidence_is_low_for_unknown_words(nlu: OfflineNLU) -> None:
     assert "채식" in r.unknown_terms
 
 
+def test_taking_a_dog_along_is_the_pet_condition_not_an_unknown_word(nlu: OfflineNLU) -> None:
+    r = nlu.parse("강아지 데려가도 돼?")
+    assert r.unknown_terms == []
+    assert "반려동물" in r.entities.get("convenience")
+
+
 # --- vocabulary ---------------------------------------------------------------------------------------
 
 

@@ -202,6 +202,12 @@ def test_more_positive_forms(text: str, field: str, value: str) -> None:
     assert value in e.values(field), text  # type: ignore[arg-type]
 
 
+def test_the_guest_grilling_is_said_against_grilling_service() -> None:
+    [e] = read("고기는 알아서 구워드셔야 돼요")
+    assert "구워줌" not in e.convenience
+    assert [ev.span for ev in e.against if ev.value == "구워줌"] == ["구워드셔야 돼요"]  # the whole clause
+
+
 def test_endings_are_read_in_kiwis_spelling() -> None:
     from matjip.ingest.enrich.rules import rules
 

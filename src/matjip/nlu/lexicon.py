@@ -1136,6 +1136,7 @@ FUNCTION_WORDS: Final[frozenset[str]] = frozenset(
         "상관",  # "주차 상관없어": a condition dropped, not a word to search
         "날씨",  # "날씨 추운데 국밥": the occasion, not a searchable word
         "바꾸",  # "포장되는 데로 바꿔줘"
+        "데리",  # "강아지 데려가도 돼?": who comes along is the condition, not this verb
         "조건",
         "필요",
         "맛집",

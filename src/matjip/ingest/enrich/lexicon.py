@@ -412,6 +412,8 @@ NEGATIVE_VARIANTS: Final[dict[Target, tuple[str, ...]]] = {
         "반려동물 출입 금지",
     ),
     ("convenience", "예약"): ("예약 불가", "예약 안 받", "노예약"),
+    # the guest grills ("고기는 알아서 구워드셔야 돼요"), where "구워드" is staff grilling ("구워드려요")
+    ("convenience", "구워줌"): ("구워드셔야", "구워 드셔야", "구워먹어야", "구워 먹어야"),
     ("features", "맛있는"): ("맛없", "맛이 없", "노맛", "맛 없"),
     ("features", "친절한"): ("불친절", "싸가지", "불쾌"),
     ("features", "가성비"): ("가성비 별로", "가성비 최악", "비싸", "비쌈"),
