@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -175,10 +176,8 @@ def _locate(span: str, sources: Sequence[tuple[str, str]]) -> tuple[str, str, in
     """Where ``span`` occurs verbatim (whitespace may differ) in one of the sources."""
     span = span.strip().strip("\"'“”‘’")
     if "\\" in span:  # copied with the prompt's JSON escapes (\", \u003c): read them as JSON does
-        try:
+        with contextlib.suppress(ValueError):
             span = str(json.loads(f'"{span}"'))
-        except ValueError:
-            pass
     if len(span) < 2 or len(span) > MAX_EVIDENCE_CHARS:
         return None
     for name, text in sources:
