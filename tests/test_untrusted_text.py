@@ -349,6 +349,13 @@ def test_the_api_payload_keeps_crawled_text_as_text(hostile_client: Any) -> None
     assert live_markup(answer) == []
     detail = hostile_client.get("/v1/restaurants/evil-1").json()
     assert detail["reviews"][1] == HOSTILE[0]["reviews"][1]  # data as it came, for the page to show as text
+    # chat UIs behind the OpenAI-compatible endpoint render full Markdown (images load by themselves)
+    completion = hostile_client.post(
+        "/v1/chat/completions",
+        json={"model": "matjip-agent", "messages": [{"role": "user", "content": QUESTION}]},
+    ).json()
+    content = completion["choices"][0]["message"]["content"]
+    assert "쿠폰 받기" in content and live_markup(content) == []
 
 
 @pytest.mark.browser
