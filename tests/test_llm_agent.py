@@ -112,7 +112,7 @@ def test_middle_band_turn_makes_at_most_two_llm_calls(base: dict[str, Any], agen
     stages_called = [c.stage for c in fake.calls]
     assert stages_called == ["grade", "generate"]  # one batched grading + generation
     grade_prompt = fake.calls[0].prompt
-    assert grade_prompt.count("document_id:") == len(r.grade.document_scores) >= 1
+    assert grade_prompt.count('\n{"document_id": ') == len(r.grade.document_scores) >= 1
 
 
 def test_hallucinated_restaurant_never_reaches_the_user(base: dict[str, Any], agents: list[Agent]) -> None:

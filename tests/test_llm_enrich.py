@@ -58,7 +58,7 @@ def echo_records(call: FakeCall) -> dict[str, Any]:
     """Answers for every record id in the prompt."""
     import re
 
-    ids = re.findall(r'record id: "([^"]+)"', call.prompt)
+    ids = re.findall(r'^\{"id": "([^"]+)"', call.prompt, re.MULTILINE)
     return {"records": [good_record(i) for i in ids]}
 
 
@@ -103,7 +103,7 @@ def test_batches_and_concurrency(tmp_path: Path) -> None:
     out = e.enrich_many(docs)
     assert len(fake.calls) == 3  # 2 + 2 + 1
     assert all(o.convenience == ["주차"] for o in out)
-    assert sorted(len(__import__("re").findall("record id", c.prompt)) for c in fake.calls) == [1, 2, 2]
+    assert sorted(len(__import__("re").findall('\n\\{"id": ', c.prompt)) for c in fake.calls) == [1, 2, 2]
     assert len(e.stats.calls) == 3 and all(c.stage == "enrich" for c in e.stats.calls)
 
 

@@ -244,7 +244,8 @@ def test_grade_one_batched_call() -> None:
     ]
     assert len(fake.calls) == 1
     prompt = fake.calls[0].prompt
-    assert 'document_id: "101"' in prompt and 'document_id: "102"' in prompt and "반경 1000m" in prompt
+    assert '{"document_id": "101", "text": ' in prompt and '{"document_id": "102", "text": ' in prompt
+    assert "반경 1000m" in prompt
 
 
 def test_grade_rejects_ids_that_were_not_shown() -> None:
@@ -450,9 +451,10 @@ def test_generate_streams_a_grounded_answer() -> None:
         .startswith("당신은 한국의 식당 정보를 제공하는 전문 AI 어시스턴트입니다.")
     )
     assert (
-        "사용자 요청: 강남역 주차되는 일식집" in user and "context:\n문서1:\n식당 이름: 스시젠 강남점" in user
+        "사용자 요청: 강남역 주차되는 일식집" in user
+        and 'context:\n<documents>\n"문서1:\\n식당 이름: 스시젠 강남점' in user
     )
-    assert "거리: 강남역에서 350m" in user and "<초안>" in user
+    assert "거리: 강남역에서 350m" in user and "\n<초안>\n" in user
     calls = st.drain(state())["calls"]
     assert len(calls) == 1 and calls[0]["stage"] == "generate" and calls[0]["ok"]
 
@@ -517,7 +519,7 @@ def test_generate_with_web_sources() -> None:
     )
     assert gen_text is not None
     user = fake.calls[0].messages[1]["content"]
-    assert "문서1:\n문서 제목: 종각역 이문설렁탕 - Naver Blog\n문서 내용: 종각역 3-1번" in user
+    assert '"문서1:\\n문서 제목: 종각역 이문설렁탕 - Naver Blog\\n문서 내용: 종각역 3-1번' in user  # as data
     assert "웹 검색 결과입니다" in fake.calls[0].messages[0]["content"]
 
 

@@ -20,7 +20,7 @@ BY_ID = {i.id: i for i in ITEMS}
 
 
 def _ids(call: FakeCall) -> list[str]:
-    return re.findall(r'record id: "([^"]+)"', call.prompt)
+    return re.findall(r'^\{"id": "([^"]+)"', call.prompt, re.MULTILINE)
 
 
 def oracle(call: FakeCall) -> dict[str, Any]:

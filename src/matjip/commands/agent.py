@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -54,13 +55,15 @@ def trace_table(result: TurnResult) -> Table:
 
 
 def _markdown(text: str) -> Any:
-    """The answer as rich Markdown. Raw HTML is not Markdown here: "<" and "&" are escaped, so a
-    name such as "<script>…" is shown as written instead of being dropped as an HTML tag; a
-    single line break stays a line break (the page's renderer does the same)."""
+    """The answer as rich Markdown. The agent's answers come with crawled "[", "<" and "\\"
+    already escaped (agent/markdown.py); an "<" or "&" that is not escaped is escaped here too,
+    so a name such as "<script>…" is shown as written instead of being dropped as an HTML tag, and
+    a link that slips through shows where it goes. A single line break stays a line break (the
+    page's renderer does the same)."""
     from rich.markdown import Markdown
 
-    escaped = text.replace("\\", "\\\\").replace("<", "\\<").replace("&", "\\&")
-    return Markdown(escaped.replace("\n", "  \n"))  # a line break is a line break, as on the page
+    escaped = re.sub(r"(?<!\\)([<&])", r"\\\1", text)
+    return Markdown(escaped.replace("\n", "  \n"), hyperlinks=False)  # a line break is a line break
 
 
 def render_answer(console: Console, events: Iterable[TurnEvent]) -> TurnResult | None:

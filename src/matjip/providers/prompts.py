@@ -9,12 +9,28 @@ module keeps its templates beside its own code: ``PromptSet(Path(__file__).paren
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from matjip.providers.base import Message
+
+# JSON's own \uXXXX escapes for the characters that could forge a delimiter or a line (U+2028/9 are
+# line breaks to some readers; JSON leaves them raw)
+_DATA_ESCAPES = str.maketrans(
+    {c: f"\\u{ord(c):04x}" for c in ("<", ">", "&", "`", "\u2028", "\u2029", "\u0085")}
+)
+
+
+def as_data(value: Any) -> str:
+    """``value`` as one line of JSON for a prompt's data block (see the module docstring).
+
+    ``json.loads`` of the result gives ``value`` back unchanged; no character of the result is a
+    line break, ``"`` inside a string, ``<``, ``>``, ``&`` or a backtick.
+    """
+    return json.dumps(value, ensure_ascii=False, default=str).translate(_DATA_ESCAPES)
 
 
 class PromptSet:
@@ -30,6 +46,7 @@ class PromptSet:
             trim_blocks=False,
             lstrip_blocks=False,
         )
+        self._env.filters["data"] = as_data
 
     def exists(self, name: str) -> bool:
         return (self.directory / name).is_file()

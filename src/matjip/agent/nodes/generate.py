@@ -8,6 +8,7 @@ from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
+from matjip.agent.markdown import inert
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
 from matjip.nlu.kinds import detect_kinds
@@ -218,9 +219,15 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     if res.llm is not None and res.llm.generates and decision in ("search", "context"):
         gen = res.llm.generate_stream(state, "".join(chunks))
         for kind, piece in gen:
-            emit("answer" if kind == "delta" else "answer_reset", piece)
+            if kind == "delta":
+                emit("answer", inert(piece))
+            else:
+                emit("answer_reset", piece)
         if gen.text is not None:
             chunks, source = [gen.text], "llm"
+    # crawled names, menus and quotes (and what a model makes of them) stay text: no link, image
+    # or HTML tag in an answer comes alive in any Markdown reader (agent/markdown.py)
+    chunks = [inert(c) for c in chunks]
     text = "".join(chunks)
     if source == "template":
         for line in chunks:

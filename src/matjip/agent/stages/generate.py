@@ -12,14 +12,19 @@ from matjip.errors import BudgetExceeded, Ungrounded, ValidationFailure
 from matjip.providers.base import Message, error_text, record_of
 
 
-def format_web_context(sources: Sequence[object], start: int = 1) -> str:
-    """The web documents of the answer prompt: ``문서N:\n문서 제목: …\n문서 내용: …`` blocks, two blank
-    lines apart (the same shape as the restaurant documents)."""
+def web_blocks(sources: Sequence[object], start: int = 1) -> list[str]:
+    """The web documents of the answer prompt: ``문서N:\n문서 제목: …\n문서 내용: …`` (the same shape as
+    the restaurant documents)."""
     blocks = []
     for i, s in enumerate(sources, start=start):
         src = s if isinstance(s, WebSource) else WebSource.model_validate(s, from_attributes=True)
         blocks.append(f"문서{i}:\n문서 제목: {src.title}\n문서 내용: {src.content}")
-    return "\n\n\n".join(blocks)
+    return blocks
+
+
+def format_web_context(sources: Sequence[object], start: int = 1) -> str:
+    """:func:`web_blocks` two blank lines apart."""
+    return "\n\n\n".join(web_blocks(sources, start))
 
 
 class GenerateStage(StageCore):
@@ -128,17 +133,16 @@ class GenerateStage(StageCore):
                 blocks.append("\n".join([block, *extra]))
                 titles.append(doc.title)
         web = list(state.get("web_sources") or []) if decision == "search" else []
-        context = "\n\n\n".join(blocks)
         if web:
-            web_text = format_web_context(web, start=len(blocks) + 1)
-            context = f"{context}\n\n\n{web_text}" if context else web_text
+            blocks += web_blocks(web, start=len(blocks) + 1)
+        context = "\n\n\n".join(blocks)  # what the answer is checked against
         if not context.strip():
             return None
         query = str(state.get("query", ""))
-        msgs = PROMPTS.messages(
+        msgs = PROMPTS.messages(  # each document is quoted as data (providers.prompts.as_data)
             "generate",
             query=query,
-            context=context,
+            documents=blocks,
             draft=template_text.strip(),
             history=self._history(state),
             has_web=bool(web),

@@ -11,6 +11,7 @@ from matjip.agent.stages.grounding import compact
 from matjip.agent.stages.schemas import PlanOut
 from matjip.errors import ValidationFailure
 from matjip.providers.base import Message, error_text
+from matjip.providers.prompts import as_data
 
 
 class PlanStage(StageCore):
@@ -54,7 +55,7 @@ class PlanStage(StageCore):
             conveniences=", ".join(sorted(self.conveniences)),
             default_k=offline_raw.get("k", 3),
             schema=json.dumps(PlanOut.model_json_schema().get("properties", {}), ensure_ascii=False),
-            default_plan=json.dumps(default_view, ensure_ascii=False, default=str),
+            default_plan=as_data(default_view),  # a place name may be a crawled title: data, quoted
         )
         for attempt in (1, 2):
             try:

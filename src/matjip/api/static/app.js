@@ -30,15 +30,19 @@
     return node;
   }
 
-  // --- safe markdown: **bold**, "- " lists, "1. " lists, paragraphs and line breaks. Every piece of
-  // text is set with textContent / text nodes, so markup in the data is shown, never run.
+  // --- safe markdown: **bold**, "- " lists, "1. " lists, paragraphs and line breaks, and CommonMark's
+  // backslash escapes (answers escape crawled "[", "<" and "\\": agent/markdown.py). Every piece of
+  // text is set with textContent / text nodes, so markup in the data is shown, never run; there are
+  // no links or images.
+  const unescapeMd = (text) => text.replace(/\\([!-\/:-@[-`{-~])/g, "$1");
+
   function inlineMd(parent, text) {
     for (const part of text.split(/(\*\*[^*\n]+?\*\*)/)) {
       if (!part) continue;
       if (part.length > 4 && part.startsWith("**") && part.endsWith("**")) {
-        parent.appendChild(elem("strong", null, part.slice(2, -2)));
+        parent.appendChild(elem("strong", null, unescapeMd(part.slice(2, -2))));
       } else {
-        parent.appendChild(document.createTextNode(part));
+        parent.appendChild(document.createTextNode(unescapeMd(part)));
       }
     }
   }

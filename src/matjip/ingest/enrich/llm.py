@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -146,26 +147,37 @@ def _sources(doc: CrawlDocument) -> list[tuple[str, str]]:
     return out
 
 
+def _flat(text: str) -> str:
+    """One line: a crawled text cannot start a line of its own ("리뷰2: …", "시스템: …")."""
+    return " ".join(text.split())
+
+
 def record_text(doc: CrawlDocument) -> str:
-    """The text of one record as the model sees it (truncated; evidence is searched in full)."""
-    lines = [f"식당: {doc.title}"]
+    """The text of one record as the model sees it (truncated; evidence is searched in full).
+
+    Every crawled value is flattened onto its own labelled line; the prompt then quotes the whole
+    text as a JSON string inside ``<records>`` (``providers.prompts.as_data``)."""
+    lines = [f"식당: {_flat(doc.title)}"]
     if doc.category:
-        lines.append(f"카테고리: {doc.category}")
+        lines.append(f"카테고리: {_flat(doc.category)}")
     if doc.menus:
-        lines.append("메뉴: " + ", ".join(m.name for m in doc.menus[:40]))
+        lines.append("메뉴: " + ", ".join(_flat(m.name) for m in doc.menus[:40]))
     if doc.description.strip():
-        lines.append("소개: " + doc.description.strip()[:MAX_DESCRIPTION_CHARS])
+        lines.append("소개: " + _flat(doc.description)[:MAX_DESCRIPTION_CHARS])
     for i, r in enumerate(doc.reviews[:MAX_REVIEWS], start=1):
-        lines.append(f"리뷰{i}: {r.strip()[:MAX_REVIEW_CHARS]}")
+        lines.append(f"리뷰{i}: {_flat(r)[:MAX_REVIEW_CHARS]}")
     if doc.reviewKeywords:
         tags = sorted(doc.reviewKeywords.items(), key=lambda kv: -kv[1])[:20]
-        lines.append("방문자 태그: " + ", ".join(f"{t}({n})" for t, n in tags))
+        lines.append("방문자 태그: " + ", ".join(f"{_flat(t)}({n})" for t, n in tags))
     return "\n".join(lines)
 
 
 def _locate(span: str, sources: Sequence[tuple[str, str]]) -> tuple[str, str, int, int] | None:
     """Where ``span`` occurs verbatim (whitespace may differ) in one of the sources."""
     span = span.strip().strip("\"'“”‘’")
+    if "\\" in span:  # copied with the prompt's JSON escapes (\", \u003c): read them as JSON does
+        with contextlib.suppress(ValueError):
+            span = str(json.loads(f'"{span}"'))
     if len(span) < 2 or len(span) > MAX_EVIDENCE_CHARS:
         return None
     for name, text in sources:
