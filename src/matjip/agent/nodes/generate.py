@@ -8,6 +8,7 @@ from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
+from matjip.agent.models import LocationContext
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
 from matjip.nlu.kinds import detect_kinds
@@ -95,6 +96,11 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         return [tpl.REPLIES[problem] + "\n"], []
     nlu = state.get("nlu") or NLUResult()
     now = turn_now(state, res)
+    mode = state.get("travel")
+    if mode in ("walk", "car", "transit"):
+        origin = _travel_origin(state)
+        docs = [d for h in refs[:3] if (d := res.index.get(h["id"])) is not None]
+        return [strategy_answer.travel_to_answer(d, origin, mode) for d in docs], refs
     asks: list[str] = list(nlu.ask or nlu.asked)
     conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
@@ -116,6 +122,18 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
             number = position.get(s.doc.place_id, i)
             chunks += tpl.restaurant_block(number, s, None, now, refs[0].get("origin") if refs else None)
     return chunks, refs
+
+
+def _travel_origin(state: AgentState) -> LocationContext | None:
+    """Where a travel question starts: the place it names, else the device, else the place searched."""
+    loc = state.get("location")
+    if loc is not None and loc.lat is not None:
+        return loc
+    gps = state.get("gps")
+    if gps:
+        return LocationContext(type="GPS", name="내 위치", lat=float(gps["lat"]), lon=float(gps["lon"]))
+    history = state.get("location_history") or []
+    return history[-1] if history else None
 
 
 def _search_chunks(state: AgentState, res: Resources) -> list[str]:
