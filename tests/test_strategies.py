@@ -9,6 +9,7 @@ import itertools
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import httpx
@@ -22,11 +23,12 @@ from matjip.agent.plan import validate_plan
 from matjip.agent.service import Agent, load_resources
 from matjip.geo.distance import haversine_m
 from matjip.geo.route import detour_m, length_m, locate, sample, straight
-from matjip.nlu.strategy import detect_strategy, estimate_travel, travel_threshold_m
+from matjip.nlu.strategy import detect_strategy, estimate_travel, rules, travel_threshold_m
 from matjip.settings import Settings
 
 GANGNAM = (37.497718, 127.027914)
 JAMSIL = (37.513282, 127.100150)
+MORNING = datetime(2026, 11, 25, 10, 0, tzinfo=timezone(timedelta(hours=9)))
 
 
 # --- reading the strategy off a message ------------------------------------------------------
@@ -65,6 +67,19 @@ JAMSIL = (37.513282, 127.100150)
         ("후쿠오카 2박3일 먹방 코스 짜줘", {"strategy": None, "overseas": "후쿠오카"}),
         ("애견동반 식당 추천", {"strategy": None, "caution": "pet"}),
         ("클라이밍 끝나고 먹을 고기집", {"caution": "activity"}),
+        # issue 24 class 9: other route and between phrasings
+        (
+            "강남역 거쳐서 잠실역 가는데 술집",
+            {"strategy": "route", "origin": "강남역", "destination": "잠실역"},
+        ),
+        (
+            "합정 경유해서 망원까지 가는데 카페",
+            {"strategy": "route", "origin": "합정", "destination": "망원"},
+        ),
+        ("잠실 가는 길목에 카페", {"strategy": "route", "origin": None, "destination": "잠실"}),
+        ("잠실역 강남역 사이에 술집", {"strategy": "route", "origin": "잠실역", "between": True}),
+        ("홍대에서 신촌 넘어가는 길 맛집", {"strategy": "route", "origin": "홍대", "destination": "신촌"}),
+        ("집 가는 길에 떡볶이", {"strategy": None}),
         # controls: none of these is a route, a travel time or a course
         ("강남역 근처 점심 10분컷 가능한 곳", {"strategy": None, "minutes": None}),
         ("강남역 근처 코스요리 잘하는 한정식", {"strategy": None}),
@@ -190,6 +205,53 @@ def test_route_turn_searches_along_the_route_and_says_so(agent: Agent) -> None:
     assert "잠실역→강남역 경로" in r.answer and "직선" in r.answer and "우회 약" in r.answer
     detail = _node(r, "search_general")
     assert detail["line_source"] == "straight" and detail["samples"] >= 2
+
+
+def test_a_route_said_other_ways_is_a_route(agent: Agent) -> None:
+    """ "A 거쳐서 B 가는데" was a search around A with '거치' named as unknown; "B 가는 길목에" was a
+    search for a restaurant named 길목."""
+    via = agent.ask("강남역 거쳐서 잠실역 가는데 카페")
+    assert via.plan is not None and via.plan.strategy == "route" and via.plan.route is not None
+    assert (via.plan.route.origin.name, via.plan.route.destination.name) == ("강남역", "잠실역")
+    assert "확인할 수 없어서" not in via.answer
+    toward = agent.ask("잠실 가는 길목에 카페", location={"lat": GANGNAM[0], "lon": GANGNAM[1]})
+    p = toward.plan
+    assert p is not None and p.strategy == "route" and p.route is not None and not p.titles
+    assert p.route.destination.name == "잠실" and p.route.origin.lat == pytest.approx(GANGNAM[0])
+    bare = agent.ask("잠실 가는 길목에 카페")  # no position: around the destination, said so
+    assert bare.plan is not None and not bare.plan.titles and bare.plan.kinds == ["카페"]
+    assert bare.plan.location is not None and bare.plan.location.name == "잠실"
+    assert "출발지를 몰라서" in bare.answer
+
+
+def test_a_courses_later_stops_stay_within_a_walk_of_the_first(agent: Agent) -> None:
+    """Each stop was within a walk of the one before, so a long course drifted away stop by stop."""
+    span = getattr(rules().course, "walk_span_m", 1200)
+    checked = 0
+    for area in (
+        "잠실",
+        "석촌호수",
+        "천호역",
+        "홍대",
+        "망원",
+        "성수",
+        "강남역",
+        "문정역",
+        "방이동",
+        "합정",
+        "송리단길",
+        "천호",
+    ):
+        r = agent.ask(f"{area} 브런치-카페-점심-디저트-저녁-술집 코스", now=MORNING)
+        stops = [c for c in r.cards if c.lat is not None and c.lon is not None]
+        if len(stops) < 2:
+            continue
+        checked += 1
+        first = stops[0]
+        for c in stops[1:]:
+            assert c.lat is not None and c.lon is not None and first.lat is not None and first.lon is not None
+            assert haversine_m(first.lat, first.lon, c.lat, c.lon) <= span, (area, c.name)
+    assert checked >= 3
 
 
 def test_between_turn_starts_from_the_middle(agent: Agent) -> None:

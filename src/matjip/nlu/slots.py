@@ -236,7 +236,10 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
         width = _band_width(value)
         return (
             PriceSpec(
-                min_won=value, max_won=value + width - 1, per_person=per_person, label=f"{who}{_fmt_won(value)}대"
+                min_won=value,
+                max_won=value + width - 1,
+                per_person=per_person,
+                label=f"{who}{_fmt_won(value)}대",
             ),
             spans,
         )
@@ -479,7 +482,10 @@ def parse_party(text: str, price_spans: list[Span]) -> tuple[PartySpec, list[Spa
         if any(s <= m.start() < e or m.start() <= s < m.end() for s, e in price_spans):
             continue
         after = text[m.end() : m.end() + 10]
-        if re.match(r"^\s*(?:\d+(?:\.\d+)?\s*(?:만|천|원)|\d{4,}|[일이삼사오육칠팔구]?\s*만|[일이삼사오육칠팔구]\s*천)", after):
+        if re.match(
+            r"^\s*(?:\d+(?:\.\d+)?\s*(?:만|천|원)|\d{4,}|[일이삼사오육칠팔구]?\s*만|[일이삼사오육칠팔구]\s*천)",
+            after,
+        ):
             continue  # "1인 2만원": a per-person price ("10명 1인 3만원" is a party of ten)
         n = native_or_digit(m.group("n"))
         if n is None or n <= 0 or n > 200:

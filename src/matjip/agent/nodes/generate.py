@@ -12,7 +12,7 @@ from matjip.agent.models import LocationContext
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
 from matjip.nlu.kinds import detect_kinds
-from matjip.nlu.models import NLUResult
+from matjip.nlu.models import NLUResult, TravelMode
 
 
 def _reply_chunks(kind: str, res: Resources) -> list[str]:
@@ -96,8 +96,8 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         return [tpl.REPLIES[problem] + "\n"], []
     nlu = state.get("nlu") or NLUResult()
     now = turn_now(state, res)
-    mode = state.get("travel")
-    if mode in ("walk", "car", "transit"):
+    mode = TRAVEL_MODES.get(state.get("travel") or "")
+    if mode is not None:
         origin = _travel_origin(state)
         docs = [d for h in refs[:3] if (d := res.index.get(h["id"])) is not None]
         return [strategy_answer.travel_to_answer(d, origin, mode) for d in docs], refs
@@ -122,6 +122,9 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
             number = position.get(s.doc.place_id, i)
             chunks += tpl.restaurant_block(number, s, None, now, refs[0].get("origin") if refs else None)
     return chunks, refs
+
+
+TRAVEL_MODES: dict[str, TravelMode] = {"walk": "walk", "car": "car", "transit": "transit"}
 
 
 def _travel_origin(state: AgentState) -> LocationContext | None:

@@ -251,9 +251,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         intent = "search"
         if location is None and prev.location is not None:
             location = prev.location.model_dump(mode="json")
-        unbounded = nlu.price is None or (nlu.price.min_won is None and nlu.price.max_won is None)
-        if unbounded and (prev.price_min is not None or prev.price_max is not None):
-            # "부담 없는 가격으로" bounds nothing itself: the budget said before stays
+        if nlu.price is None and (prev.price_min is not None or prev.price_max is not None):
             price_min, price_max = prev.price_min, prev.price_max
         # a refinement keeps every slot it does not change: what was ruled out, the count, the time
         for key in ("exclude_kinds", "exclude_cuisine", "exclude_titles"):

@@ -445,17 +445,19 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
                 named = kinds().lookup(word)
                 if named is not None and named[0] in rule.kinds:
                     update["kind"] = [named[0]]  # "빵집 투어": bakeries, not any dessert place
-            found = _within_span(res.index.search(base.model_copy(update=update)).hits, day_first, span)
-            if not found:  # nothing open at that time within the leg: twice as far
+            cands: list[SearchHit] = _within_span(
+                res.index.search(base.model_copy(update=update)).hits, day_first, span
+            )
+            if not cands:  # nothing open at that time within the leg: twice as far
                 wider = GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(min(2 * radius, 20_000)))
                 resp = res.index.search(base.model_copy(update={**update, "geo": wider}))
-                found = _within_span(resp.hits, day_first, span)
-            if not found and day_first is not None:
+                cands = _within_span(resp.hits, day_first, span)
+            if not cands and day_first is not None:
                 # still none: anywhere within the walk of the day's first stop
                 near = GeoFilter(lat=day_first[0], lon=day_first[1], radius_m=float(span))
-                found = res.index.search(base.model_copy(update={**update, "geo": near})).hits
-            found = found[:5]  # the best five of the role, as before the span filter
-            hits = sorted(found, key=lambda h: _kind_strength(h, update["kind"]) if update["kind"] else 0)
+                cands = res.index.search(base.model_copy(update={**update, "geo": near})).hits
+            cands = cands[:5]  # the best five of the role, as before the span filter
+            hits = sorted(cands, key=lambda h: _kind_strength(h, update["kind"]) if update["kind"] else 0)
             hits = _one_per_brand(hits, 1, res)
             if not hits or _point(hits[0]) is None:
                 continue
@@ -487,7 +489,9 @@ def _within_span(hits: list[SearchHit], first: Point | None, span: int) -> list[
     if first is None:
         return hits
     return [
-        h for h in hits if (pt := _point(h)) is not None and haversine_m(first[0], first[1], pt[0], pt[1]) <= span
+        h
+        for h in hits
+        if (pt := _point(h)) is not None and haversine_m(first[0], first[1], pt[0], pt[1]) <= span
     ]
 
 

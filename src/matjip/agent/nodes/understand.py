@@ -662,10 +662,12 @@ def _travel_question(
     context = state.get("context") or []
     if not context or not asks_travel(text) or kinds_named or nlu.entities.menu or nlu.entities.category:
         return None
+    if len(nlu.ordinals) > 1 or nlu.intent == "compare" or asks_compare(text):
+        return None  # "1번이랑 2번 중에 어디가 가까워?" is a comparison
     named = bool(nlu.entities.title) and _shown_ref(state, res, nlu, text) is not None
-    if not (nlu.ordinal is not None or nlu.pronoun_ref or _PRONOUN.search(text) or named):
-        if not (state.get("focus") or len(context) == 1):
-            return None
+    pointed = nlu.ordinal is not None or nlu.pronoun_ref or _PRONOUN.search(text) is not None or named
+    if not pointed and not (state.get("focus") or len(context) == 1):
+        return None
     mode = travel_mode(text)
     return {"decision": "context", "travel": mode, "_decision": f"answer from context (travel, {mode})"}
 
@@ -673,7 +675,9 @@ def _travel_question(
 _RULES_OUT = re.compile(r"말고|말구|빼고|대신|아니고|제외|ㄴㄴ")
 
 
-def _asks_about_shown_elsewhere(state: AgentState, nlu: NLUResult, text: str, kinds_named: Sequence[str]) -> bool:
+def _asks_about_shown_elsewhere(
+    state: AgentState, nlu: NLUResult, text: str, kinds_named: Sequence[str]
+) -> bool:
     """A message that points at one shown restaurant (an ordinal, or "거기" with one in focus) and
     names a place, but no food, no other restaurant, no comparison, no nearness and no change to
     the list: a question about that restaurant."""
