@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,17 +18,21 @@ import pytest
 
 from fakes import live as fake
 from fakes.http import Reply, Script
+from fixtures.index import build_index_dir, offline_settings, resources_over
 from matjip.agent.configuration import Resources
 from matjip.agent.models import TurnResult
 from matjip.agent.plan import validate_plan
 from matjip.agent.service import Agent, load_resources
+from matjip.documents import DayHours, MenuItem, Restaurant, TimeRange, WeeklySchedule
 from matjip.geo.distance import haversine_m
 from matjip.geo.route import detour_m, length_m, locate, sample, straight
+from matjip.ingest.preprocess import with_kinds
 from matjip.nlu.strategy import detect_strategy, estimate_travel, rules, travel_threshold_m
 from matjip.settings import Settings
 
 GANGNAM = (37.497718, 127.027914)
 JAMSIL = (37.513282, 127.100150)
+JAMSIL_STATION = (37.513977, 127.102198)  # data/gazetteer/places_capital.csv
 MORNING = datetime(2026, 11, 25, 10, 0, tzinfo=timezone(timedelta(hours=9)))
 
 
@@ -224,34 +229,56 @@ def test_a_route_said_other_ways_is_a_route(agent: Agent) -> None:
     assert "출발지를 몰라서" in bare.answer
 
 
-def test_a_courses_later_stops_stay_within_a_walk_of_the_first(agent: Agent) -> None:
-    """Each stop was within a walk of the one before, so a long course drifted away stop by stop."""
-    span = getattr(rules().course, "walk_span_m", 1200)
-    checked = 0
-    for area in (
-        "잠실",
-        "석촌호수",
-        "천호역",
-        "홍대",
-        "망원",
-        "성수",
-        "강남역",
-        "문정역",
-        "방이동",
-        "합정",
-        "송리단길",
-        "천호",
-    ):
-        r = agent.ask(f"{area} 브런치-카페-점심-디저트-저녁-술집 코스", now=MORNING)
-        stops = [c for c in r.cards if c.lat is not None and c.lon is not None]
-        if len(stops) < 2:
-            continue
-        checked += 1
-        first = stops[0]
-        for c in stops[1:]:
-            assert c.lat is not None and c.lon is not None and first.lat is not None and first.lon is not None
-            assert haversine_m(first.lat, first.lon, c.lat, c.lon) <= span, (area, c.name)
-    assert checked >= 3
+def _open(start: int, end: int) -> WeeklySchedule:
+    day = DayHours(open=[TimeRange(start=start, end=end)])
+    return WeeklySchedule(
+        raw=f"매일 {start // 60}:00 - {end // 60}:00", parsed=True, days=dict.fromkeys(range(7), day)
+    )
+
+
+def _place(
+    pid: str, title: str, category: str, cuisine: str, north_m: float, east_m: float, hours: WeeklySchedule
+) -> Restaurant:
+    lat = JAMSIL_STATION[0] + north_m / 111_000
+    lon = JAMSIL_STATION[1] + east_m / 88_200
+    menu = [MenuItem(name="아메리카노" if cuisine == "카페·디저트" else "된장찌개", price=9000)]
+    doc = Restaurant(
+        place_id=pid,
+        title=title,
+        category=category,
+        cuisine=cuisine,
+        address="서울 송파구 잠실동",
+        lat=lat,
+        lon=lon,
+        menus=menu,
+        hours=hours,
+    )
+    return with_kinds(doc)
+
+
+def test_a_courses_later_stops_stay_within_a_walk_of_the_first(tmp_path: Path) -> None:
+    """Each stop was within a walk of the one before, so a course drifted away stop by stop: here
+    dinner was 1.4 km from lunch (700 m past the café) while a place 600 m from lunch was open."""
+    docs = [
+        _place("1", "점심식당", "한식>찌개,전골", "한식", 0, 0, _open(11 * 60, 22 * 60)),
+        _place("2", "동쪽카페", "카페", "카페·디저트", 0, 700, _open(9 * 60, 22 * 60)),
+        _place("3", "먼저녁집", "한식>찌개,전골", "한식", 0, 1400, _open(17 * 60, 23 * 60)),
+        _place("4", "가까운저녁집", "한식>찌개,전골", "한식", 600, 0, _open(17 * 60, 23 * 60)),
+    ]
+    res = resources_over(build_index_dir(tmp_path / "index", docs), docs)
+    agent = Agent(offline_settings(tmp_path), res, persist=False)
+    try:
+        r = agent.ask("잠실역 점심-카페-저녁 코스", now=MORNING)
+    finally:
+        agent.close()
+    assert [c.name for c in r.cards][:2] == ["점심식당", "동쪽카페"], r.answer
+    span = rules().course.walk_span_m
+    first = r.cards[0]
+    assert first.lat is not None and first.lon is not None
+    for c in r.cards[1:]:
+        assert c.lat is not None and c.lon is not None
+        assert haversine_m(first.lat, first.lon, c.lat, c.lon) <= span, c.name
+    assert [c.name for c in r.cards] == ["점심식당", "동쪽카페", "가까운저녁집"]
 
 
 def test_between_turn_starts_from_the_middle(agent: Agent) -> None:
