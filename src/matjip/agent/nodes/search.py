@@ -304,9 +304,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             cheaper = True
             exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
             notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
-            # "가격대 낮춰서": the words that asked for it are no condition the data lacks
-            said = cheaper_words(query)
-            unused = [t for t in unused if not any(t[:1] in w for w in said)]
+        # "가격대 낮춰서": the words that asked for it are no condition the data lacks
+        said = cheaper_words(query)
+        unused = [t for t in unused if not any(t[:1] in w for w in said)]
     if nlu.price is not None and nlu.price.per_person and nlu.price.max_won is not None:
         # "1인 2만원": a budget per person, checked against each place's typical dish price
         notes.append(per_person_note(nlu.price.label))
