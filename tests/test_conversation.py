@@ -6,14 +6,19 @@ checks what a user sees (cards, answer text, the frame) against the raw crawl re
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
+
+import pytest
 
 from matjip.agent.models import TurnResult
 from matjip.agent.service import Agent
 from matjip.eval.relevance_judge import coords
 from matjip.geo.distance import haversine_m
 from test_relevance import WEDNESDAY_EVENING, raw
+
+JAMSIL = (37.513977, 127.102198)  # 잠실역 in data/gazetteer/places_capital.csv
 
 
 class Chat:
@@ -378,3 +383,86 @@ def test_near_that_after_an_answer_about_one_restaurant_is_near_it(sample_agent:
     chat2("잠실 고깃집")
     r2 = chat2("그 근처 카페도")
     assert r2.plan is not None and r2.plan.location is not None and r2.plan.location.name == "잠실"
+
+
+# --- issue 24: follow-ups (class 8) and references (class 14) ---------------------------------
+
+
+def _median_price(rec: dict[str, Any]) -> float | None:
+    said = [re.sub(r"\D", "", str(m.get("price") or "")) for m in rec.get("menus") or []]
+    prices = sorted(int(p) for p in said if p)
+    if not prices:
+        return None
+    mid = len(prices) // 2
+    return prices[mid] if len(prices) % 2 else (prices[mid - 1] + prices[mid]) / 2
+
+
+@pytest.mark.parametrize(
+    "wording", ["가격대 낮춰서", "좀 덜 비싼 데", "부담 없는 가격으로", "더 저렴한 곳", "싼 데로"]
+)
+def test_cheaper_in_any_wording_refines_the_list_shown(sample_agent: Agent, wording: str) -> None:
+    """ "가격대 낮춰서" read "낮" as daytime and "부담 없는 가격" as a casual mood, neither as cheaper."""
+    chat = Chat(sample_agent)
+    first = chat("잠실역 고깃집")
+    assert first.cards and first.frame is not None
+    r = chat(wording)
+    assert r.searched and r.frame is not None and r.frame.kinds == first.frame.kinds
+    assert r.frame.price_max is not None and r.frame.open_at is None and not r.frame.atmosphere
+    assert not {c.id for c in first.cards} & {c.id for c in r.cards}
+    assert "앞에서 보여 드린 곳보다 싼 곳" in r.answer and "데이터로 확인할 수 없어서" not in r.answer
+
+
+@pytest.mark.parametrize(
+    ("said", "size"),
+    [("우리 여섯이 갈 건데", 6), ("회식 10명 1인 3만원", 10), ("4명인데", 4), ("일곱이서 갈 거야", 7)],
+)
+def test_a_party_size_anywhere_in_the_sentence_is_said_unknowable(
+    sample_agent: Agent, said: str, size: int
+) -> None:
+    chat = Chat(sample_agent)
+    assert chat("잠실역 고깃집").cards
+    r = chat(said)
+    assert r.searched and r.frame is not None and r.frame.kinds == ["고깃집"]
+    assert f"{size}명이 함께 앉을 자리가 있는지는 데이터에 없어요" in r.answer
+
+
+def test_a_per_person_price_is_a_cap_said_per_person(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    r = chat("잠실역 고깃집 회식 10명 1인 3만원")
+    assert r.searched, (r.decision, r.answer[:200])
+    asked = r.frame or r.plan
+    assert asked is not None and asked.price_max == 30000
+    assert "10명이 함께 앉을 자리" in r.answer and "1인 3만원: 한 사람 기준 예산" in r.answer
+    for c in r.cards:
+        mid = _median_price(raw(c.id))
+        assert mid is not None and mid <= 30000
+
+
+def test_a_travel_question_about_a_shown_place_answers_its_minutes(sample_agent: Agent) -> None:
+    """ "두 번째 거기 잠실역에서 걸어가면 몇 분?" was a new search around 잠실역, and "거기" then
+    pointed at the first of that list."""
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert len(first.cards) >= 2
+    second = raw(first.cards[1].id)
+    r = chat("두 번째 거기 잠실역에서 걸어가면 몇 분?")
+    assert r.decision == "context" and not r.searched
+    where = coords(second)
+    assert where is not None
+    metres = haversine_m(JAMSIL[0], JAMSIL[1], where[0], where[1]) * 1.3  # walking detour
+    said = re.search(r"걸어서 약 (\d+)분", r.answer)
+    assert second["title"] in r.answer and said is not None
+    assert abs(int(said.group(1)) - metres / 67) <= 1.5  # 67 m a minute on foot
+    after = chat("거기 몇시까지 해?")
+    assert after.decision == "context" and second["title"] in after.answer
+
+
+def test_a_follow_up_naming_a_place_never_repoints_there(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert len(first.cards) >= 2
+    second = raw(first.cards[1].id)
+    r = chat("두 번째 거기 강남역에서 몇 정거장이야?")
+    assert not r.searched and r.decision == "context"
+    after = chat("거기 몇시까지 해?")
+    assert second["title"] in after.answer

@@ -9,6 +9,8 @@ import itertools
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,17 +18,22 @@ import pytest
 
 from fakes import live as fake
 from fakes.http import Reply, Script
+from fixtures.index import build_index_dir, offline_settings, resources_over
 from matjip.agent.configuration import Resources
 from matjip.agent.models import TurnResult
 from matjip.agent.plan import validate_plan
 from matjip.agent.service import Agent, load_resources
+from matjip.documents import DayHours, MenuItem, Restaurant, TimeRange, WeeklySchedule
 from matjip.geo.distance import haversine_m
 from matjip.geo.route import detour_m, length_m, locate, sample, straight
-from matjip.nlu.strategy import detect_strategy, estimate_travel, travel_threshold_m
+from matjip.ingest.preprocess import with_kinds
+from matjip.nlu.strategy import detect_strategy, estimate_travel, rules, travel_threshold_m
 from matjip.settings import Settings
 
 GANGNAM = (37.497718, 127.027914)
 JAMSIL = (37.513282, 127.100150)
+JAMSIL_STATION = (37.513977, 127.102198)  # data/gazetteer/places_capital.csv
+MORNING = datetime(2026, 11, 25, 10, 0, tzinfo=timezone(timedelta(hours=9)))
 
 
 # --- reading the strategy off a message ------------------------------------------------------
@@ -65,6 +72,19 @@ JAMSIL = (37.513282, 127.100150)
         ("후쿠오카 2박3일 먹방 코스 짜줘", {"strategy": None, "overseas": "후쿠오카"}),
         ("애견동반 식당 추천", {"strategy": None, "caution": "pet"}),
         ("클라이밍 끝나고 먹을 고기집", {"caution": "activity"}),
+        # issue 24 class 9: other route and between phrasings
+        (
+            "강남역 거쳐서 잠실역 가는데 술집",
+            {"strategy": "route", "origin": "강남역", "destination": "잠실역"},
+        ),
+        (
+            "합정 경유해서 망원까지 가는데 카페",
+            {"strategy": "route", "origin": "합정", "destination": "망원"},
+        ),
+        ("잠실 가는 길목에 카페", {"strategy": "route", "origin": None, "destination": "잠실"}),
+        ("잠실역 강남역 사이에 술집", {"strategy": "route", "origin": "잠실역", "between": True}),
+        ("홍대에서 신촌 넘어가는 길 맛집", {"strategy": "route", "origin": "홍대", "destination": "신촌"}),
+        ("집 가는 길에 떡볶이", {"strategy": None}),
         # controls: none of these is a route, a travel time or a course
         ("강남역 근처 점심 10분컷 가능한 곳", {"strategy": None, "minutes": None}),
         ("강남역 근처 코스요리 잘하는 한정식", {"strategy": None}),
@@ -190,6 +210,75 @@ def test_route_turn_searches_along_the_route_and_says_so(agent: Agent) -> None:
     assert "잠실역→강남역 경로" in r.answer and "직선" in r.answer and "우회 약" in r.answer
     detail = _node(r, "search_general")
     assert detail["line_source"] == "straight" and detail["samples"] >= 2
+
+
+def test_a_route_said_other_ways_is_a_route(agent: Agent) -> None:
+    """ "A 거쳐서 B 가는데" was a search around A with '거치' named as unknown; "B 가는 길목에" was a
+    search for a restaurant named 길목."""
+    via = agent.ask("강남역 거쳐서 잠실역 가는데 카페")
+    assert via.plan is not None and via.plan.strategy == "route" and via.plan.route is not None
+    assert (via.plan.route.origin.name, via.plan.route.destination.name) == ("강남역", "잠실역")
+    assert "확인할 수 없어서" not in via.answer
+    toward = agent.ask("잠실 가는 길목에 카페", location={"lat": GANGNAM[0], "lon": GANGNAM[1]})
+    p = toward.plan
+    assert p is not None and p.strategy == "route" and p.route is not None and not p.titles
+    assert p.route.destination.name == "잠실" and p.route.origin.lat == pytest.approx(GANGNAM[0])
+    bare = agent.ask("잠실 가는 길목에 카페")  # no position: around the destination, said so
+    assert bare.plan is not None and not bare.plan.titles and bare.plan.kinds == ["카페"]
+    assert bare.plan.location is not None and bare.plan.location.name == "잠실"
+    assert "출발지를 몰라서" in bare.answer
+
+
+def _open(start: int, end: int) -> WeeklySchedule:
+    day = DayHours(open=[TimeRange(start=start, end=end)])
+    return WeeklySchedule(
+        raw=f"매일 {start // 60}:00 - {end // 60}:00", parsed=True, days=dict.fromkeys(range(7), day)
+    )
+
+
+def _place(
+    pid: str, title: str, category: str, cuisine: str, north_m: float, east_m: float, hours: WeeklySchedule
+) -> Restaurant:
+    lat = JAMSIL_STATION[0] + north_m / 111_000
+    lon = JAMSIL_STATION[1] + east_m / 88_200
+    menu = [MenuItem(name="아메리카노" if cuisine == "카페·디저트" else "된장찌개", price=9000)]
+    doc = Restaurant(
+        place_id=pid,
+        title=title,
+        category=category,
+        cuisine=cuisine,
+        address="서울 송파구 잠실동",
+        lat=lat,
+        lon=lon,
+        menus=menu,
+        hours=hours,
+    )
+    return with_kinds(doc)
+
+
+def test_a_courses_later_stops_stay_within_a_walk_of_the_first(tmp_path: Path) -> None:
+    """Each stop was within a walk of the one before, so a course drifted away stop by stop: here
+    dinner was 1.4 km from lunch (700 m past the café) while a place 600 m from lunch was open."""
+    docs = [
+        _place("1", "점심식당", "한식>찌개,전골", "한식", 0, 0, _open(11 * 60, 22 * 60)),
+        _place("2", "동쪽카페", "카페", "카페·디저트", 0, 700, _open(9 * 60, 22 * 60)),
+        _place("3", "먼저녁집", "한식>찌개,전골", "한식", 0, 1400, _open(17 * 60, 23 * 60)),
+        _place("4", "가까운저녁집", "한식>찌개,전골", "한식", 600, 0, _open(17 * 60, 23 * 60)),
+    ]
+    res = resources_over(build_index_dir(tmp_path / "index", docs), docs)
+    agent = Agent(offline_settings(tmp_path), res, persist=False)
+    try:
+        r = agent.ask("잠실역 점심-카페-저녁 코스", now=MORNING)
+    finally:
+        agent.close()
+    assert [c.name for c in r.cards][:2] == ["점심식당", "동쪽카페"], r.answer
+    span = rules().course.walk_span_m
+    first = r.cards[0]
+    assert first.lat is not None and first.lon is not None
+    for c in r.cards[1:]:
+        assert c.lat is not None and c.lon is not None
+        assert haversine_m(first.lat, first.lon, c.lat, c.lon) <= span, c.name
+    assert [c.name for c in r.cards] == ["점심식당", "동쪽카페", "가까운저녁집"]
 
 
 def test_between_turn_starts_from_the_middle(agent: Agent) -> None:

@@ -15,6 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from matjip.nlu.models import TravelMode
+from matjip.nlu.strategy import rules as strategy_rules
+
 DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
 _BRANCH = re.compile(
     r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8}(?:본점|직영점|지점|점|본관))(?=$|[\s,.?!]|이랑|랑|하고|과|와|중|vs|이나|보다)"
@@ -34,6 +37,12 @@ class Phrases(BaseModel):
     cheaper: list[str]
     drop: list[str]
     criteria: dict[str, list[str]]
+    travel_asks: list[str]
+    travel_answer: str
+    travel_from_unknown: str
+    travel_no_coordinates: str
+    party_note: str
+    per_person_note: str
 
 
 @cache
@@ -52,6 +61,12 @@ def phrases() -> Phrases:
         require=raw["require"]["phrases"],
         cheaper=raw["cheaper"]["patterns"],
         criteria=raw["criteria"],
+        travel_asks=raw["travel"]["asks"],
+        travel_answer=raw["travel"]["answer"],
+        travel_from_unknown=raw["travel"]["from_unknown"],
+        travel_no_coordinates=raw["travel"]["no_coordinates"],
+        party_note=raw["party"]["note"],
+        per_person_note=raw["cheaper"]["per_person_note"],
     )
 
 
@@ -85,6 +100,21 @@ def _cheaper() -> re.Pattern[str]:
 def asks_cheaper(text: str) -> bool:
     """ "더 싼 데", "가격 좀 낮은데": cheaper than what was shown."""
     return bool(_cheaper().search(text))
+
+
+def cheaper_words(text: str) -> list[str]:
+    """The words of ``text`` that asked for cheaper places ("가격대 낮춰서" → ["가격대 낮"])."""
+    return [m.group(0) for m in _cheaper().finditer(text)]
+
+
+def party_note(size: int) -> str:
+    """ "우리 여섯이": the data has no seats, so a party's size is said to be unchecked."""
+    return phrases().party_note.format(size=size)
+
+
+def per_person_note(label: str) -> str:
+    """ "1인 2만원": how a budget per person is checked."""
+    return phrases().per_person_note.format(label=label)
 
 
 @cache
@@ -131,6 +161,23 @@ def tastes_ruled_out(text: str) -> list[str]:
                 out.append(forms[0])
                 break
     return out
+
+
+def asks_travel(text: str) -> bool:
+    """ "걸어가면 몇 분?", "차로 얼마나 걸려?": how long it takes to get somewhere."""
+    return _has(text, phrases().travel_asks)
+
+
+def travel_mode(text: str) -> TravelMode:
+    """The travel mode a message names first (strategies.toml's mode words); on foot when none."""
+    low = text.lower()
+    found = [
+        (i, mode)
+        for mode, rule in strategy_rules().travel.modes.items()
+        for w in rule.words
+        if (i := low.find(w.lower())) >= 0
+    ]
+    return min(found)[1] if found else "walk"
 
 
 def compare_criteria() -> dict[str, list[str]]:

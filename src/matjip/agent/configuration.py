@@ -34,7 +34,7 @@ class AgentConfig:
     widen_factor: float = 3.0
     widen_cap_m: int = 3000  # a "near" search never widens past this
     where_min_results: int = 15  # a kind with more restaurants than this, asked with no place: ask where
-    party_note_min: int = 6  # a party this large is told that seats are not in the data
+    party_note_min: int = 4  # a party this large ("4명인데") is told that seats are not in the data
     max_query_chars: int = MAX_QUERY_CHARS
     chunk_chars: int = CHUNK_CHARS
     max_history_turns: int = 20  # turns of ``messages`` a session keeps (settings.session_max_turns)

@@ -107,6 +107,7 @@ class AgentState(TypedDict, total=False):
     page: bool  # "다른 데는?": the previous search's next results
     compare_titles: list[str]  # a comparison that needs a restaurant not shown yet, by name
     compare_ids: list[str]  # a comparison of shown restaurants (place ids), answered from context
+    travel: str | None  # "거기 잠실역에서 걸어가면 몇 분?": the travel mode asked about a shown restaurant
     clarification: Clarification | None
     decision: str  # search | context | clarify | reply
     is_followup: bool
@@ -158,6 +159,7 @@ PER_TURN_RESET: AgentState = {
     "page": False,
     "compare_titles": [],
     "compare_ids": [],
+    "travel": None,
     "clarification": None,
     "decision": "search",
     "is_followup": False,

@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from matjip.agent.acts import phrases
 from matjip.agent.answer import _conditions, hours_today, menu_text, restaurant_block
-from matjip.agent.models import Card, SearchPlan, Shown, StrategyInfo
+from matjip.agent.models import Card, LocationContext, SearchPlan, Shown, StrategyInfo
 from matjip.agent.state import HitRecord
-from matjip.nlu.strategy import rules
+from matjip.documents import Restaurant
+from matjip.geo.distance import haversine_m
+from matjip.nlu.models import TravelMode
+from matjip.nlu.strategy import estimate_travel, rules
 
 MODE_WORDS = {"walk": "걸어서", "car": "차로", "transit": "대중교통으로"}
 LINE_SOURCES = {
@@ -26,6 +30,38 @@ def _wa(name: str) -> str:
     if "가" <= last <= "힣":
         return name + ("과" if (ord(last) - 0xAC00) % 28 else "와")
     return name + "와"
+
+
+def _topic(name: str) -> str:
+    """ "만옥은", "딤딤섬 롯데월드몰점은", "BHC는": the topic particle by the last syllable."""
+    last = name[-1] if name else ""
+    if "가" <= last <= "힣":
+        return name + ("은" if (ord(last) - 0xAC00) % 28 else "는")
+    return name + "은(는)"
+
+
+def travel_to_answer(doc: Restaurant, origin: LocationContext | None, mode: TravelMode) -> str:
+    """ "두 번째 거기 잠실역에서 걸어가면 몇 분?": the offline estimate for that restaurant (straight
+    line × detour ÷ speed, said with "약"), or what is missing to make one."""
+    p = phrases()
+    if doc.lat is None or doc.lon is None:
+        return p.travel_no_coordinates.format(title=doc.title) + "\n"
+    if origin is None or origin.lat is None or origin.lon is None:
+        return p.travel_from_unknown.format(title=doc.title) + "\n"
+    straight = haversine_m(origin.lat, origin.lon, doc.lat, doc.lon)
+    path, minutes = estimate_travel(straight, mode)
+    where = origin.name or origin.display_name or "지정한 곳"
+    return (
+        p.travel_answer.format(
+            title=_topic(doc.title),
+            origin=where,
+            mode=MODE_WORDS[mode],
+            minutes=minutes,
+            straight=km(straight),
+            path=km(path),
+        )
+        + "\n"
+    )
 
 
 def km(m: float) -> str:

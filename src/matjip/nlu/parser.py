@@ -320,6 +320,13 @@ class OfflineNLU:
                 result.entities = result.entities.model_copy(update={"location": places})
                 if not places and result.location_mode != "none":
                     result.location_mode = "none"
+            if spec.strategy == "route" and result.entities.title:
+                # "잠실 가는 길목에 카페": a word of the route is no restaurant's name ("길목")
+                said = set(strategy_rules().route.words)
+                titles = [t for t in result.entities.title if t.replace(" ", "") not in said]
+                result.entities = result.entities.model_copy(update={"title": titles})
+                if not titles and result.intent == "information":
+                    result.intent = "search"  # it was about the restaurant the word named
             named = bool(result.entities.location) and not spec.overseas and spec.strategy != "route"
             if named and (spec.origin is None or spec.strategy == "course"):
                 # "건대입구역 도보 7분", "성수 점심-카페-저녁 코스": the place named is where it starts

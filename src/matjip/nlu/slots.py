@@ -7,7 +7,10 @@ consumed (so the parser does not report those words as unknown). Everything is p
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Final
 
 from matjip.nlu.models import PartySpec, PriceSpec, TimeSpec
@@ -213,18 +216,19 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
         return PriceSpec(
             min_won=lo, max_won=hi, per_person=per_person, label=f"{_fmt_won(lo)}~{_fmt_won(hi)}"
         ), spans
+    who = "1인 " if per_person else ""  # "1인당 2만원 정도": the label says it is per person
     q = _MAX_AFTER.match(after)
     if q:
         spans.append((m.end(), m.end() + q.end()))
         hi = value - 1 if "미만" in q.group(0) else value
         said = "이하" if "넘" in q.group(0) else q.group(0).strip()  # "넘으면 안 돼" says "이하"
-        return PriceSpec(max_won=hi, per_person=per_person, label=f"{_fmt_won(value)} {said}"), spans
+        return PriceSpec(max_won=hi, per_person=per_person, label=f"{who}{_fmt_won(value)} {said}"), spans
     q = _MIN_AFTER.match(after)
     if q:
         spans.append((m.end(), m.end() + q.end()))
         lo = value + 1 if "초과" in q.group(0) else value
         return PriceSpec(
-            min_won=lo, per_person=per_person, label=f"{_fmt_won(value)} {q.group(0).strip()}"
+            min_won=lo, per_person=per_person, label=f"{who}{_fmt_won(value)} {q.group(0).strip()}"
         ), spans
     q = _BAND_AFTER.match(after)
     if q:
@@ -232,7 +236,10 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
         width = _band_width(value)
         return (
             PriceSpec(
-                min_won=value, max_won=value + width - 1, per_person=per_person, label=f"{_fmt_won(value)}대"
+                min_won=value,
+                max_won=value + width - 1,
+                per_person=per_person,
+                label=f"{who}{_fmt_won(value)}대",
             ),
             spans,
         )
@@ -244,11 +251,11 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
                 min_won=int(value * 0.8),
                 max_won=int(value * 1.2),
                 per_person=per_person,
-                label=f"{_fmt_won(value)} 정도",
+                label=f"{who}{_fmt_won(value)} 정도",
             ),
             spans,
         )
-    label = ("1인 " if per_person else "") + _fmt_won(value)
+    label = who + _fmt_won(value)
     del surface
     return PriceSpec(max_won=value, per_person=per_person, label=label), spans
 
@@ -279,7 +286,7 @@ _PARTS: Final[dict[str, tuple[int, int, int]]] = {
     "저녁": (1140, 1080, 1260),
     "밤": (1260, 1200, 1440),
 }
-_PART_RE = re.compile(r"(?<![가-힣])(새벽|아침|오전|점심|오후|저녁|밤(?!\s*새)|낮(?![은게아을]))")
+_PART_RE = re.compile(r"(?<![가-힣])(새벽|아침|오전|점심|오후|저녁|밤(?!\s*새)|낮(?![은게아을춰추출았]))")
 _CLOCK_RE = re.compile(
     rf"(?:(?P<ampm>오전|오후|아침|낮|저녁|밤|새벽)\s*)?(?P<h>\d{{1,2}}|{_NATIVE_ALT})\s*시(?!\s*간|간|청|장|내|민|식|켜)"
     r"(?:\s*(?P<half>반)|\s*(?P<m>\d{1,2})\s*분)?"
@@ -398,15 +405,22 @@ _COUNT_WORDS_RE = re.compile(
     r"(?<![가-힣])(?:하나만|한\s*개만|한\s*곳만|딱\s*한\s*곳)|(?:top|탑|베스트)\s*(?P<n>\d{1,2})", re.I
 )
 _PARTY_RE = re.compile(
-    rf"(?<![\d가-힣])(?P<n>\d{{1,3}}|{_NATIVE_ALT})\s*(?:명|인)(?!\s*(?:분|당|기준|분식|석)|분)(?:\s*(?:이서|이|정도|쯤|가|이\s*가|예약|모임|이서\s*갈))?"
+    rf"(?<![\d가-힣])(?P<n>\d{{1,3}}|{_NATIVE_ALT})\s*(?:명|인)(?!\s*(?:분|당|기준|분식|석)|분)(?:\s*(?:이서|이|정도|쯤|가(?!능)|이\s*가|예약|모임|이서\s*갈))?"
 )
-_PARTY_WORDS: Final[tuple[tuple[re.Pattern[str], int], ...]] = (
-    (re.compile(r"(?<![가-힣])둘이(?:서)?|두\s*사람|커플\s*둘"), 2),
-    (re.compile(r"(?<![가-힣])셋이(?:서)?|세\s*사람"), 3),
-    (re.compile(r"(?<![가-힣])넷이(?:서)?|네\s*사람"), 4),
-    (re.compile(r"(?<![가-힣])다섯이(?:서)?"), 5),
-    (re.compile(r"(?<![가-힣])혼자(?:서)?|나\s*혼자|1\s*인\s*(?:식사|석)"), 1),
-)
+_DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
+
+
+@cache
+def _party_words() -> tuple[tuple[re.Pattern[str], int], ...]:
+    """A party said in words ("우리 여섯이", "넷이서", "두 사람"): ``data/dialogue.toml`` [party]."""
+    raw = tomllib.loads(_DIALOGUE_FILE.read_text(encoding="utf-8"))["party"]
+    counted = sorted(raw["counted"].items(), key=lambda kv: len(kv[0]), reverse=True)
+    out = [(re.compile(rf"(?<![가-힣]){re.escape(w)}{raw['counted_after']}"), int(n)) for w, n in counted]
+    for size, patterns in raw["words"].items():
+        out += [(re.compile(rf"(?<![가-힣])(?:{p})"), int(size)) for p in patterns]
+    return tuple(out)
+
+
 _CHILDREN_RE = re.compile(
     r"(?<![가-힣])(?:아이(?=랑|와|들|하고|\s*(?:데리고|동반|있는|랑|와|둘|셋|한\s*명|포함|키우|손님|같이|도))"
     r"|애들|애기(?!\s*의자)|아기(?!자기|\s*의자)|유아(?!\s*의자)|유모차|어린이|키즈(?!\s*(?:존|룸|카페|공간))|초등학생|유치원생|꼬마|"
@@ -468,8 +482,11 @@ def parse_party(text: str, price_spans: list[Span]) -> tuple[PartySpec, list[Spa
         if any(s <= m.start() < e or m.start() <= s < m.end() for s, e in price_spans):
             continue
         after = text[m.end() : m.end() + 10]
-        if re.match(r"^\s*(?:\d|[일이삼사오육칠팔구]?\s*만|[일이삼사오육칠팔구]\s*천)", after):
-            continue  # "1인 2만원": a per-person price
+        if re.match(
+            r"^\s*(?:\d+(?:\.\d+)?\s*(?:만|천|원)|\d{4,}|[일이삼사오육칠팔구]?\s*만|[일이삼사오육칠팔구]\s*천)",
+            after,
+        ):
+            continue  # "1인 2만원": a per-person price ("10명 1인 3만원" is a party of ten)
         n = native_or_digit(m.group("n"))
         if n is None or n <= 0 or n > 200:
             continue
@@ -478,7 +495,7 @@ def parse_party(text: str, price_spans: list[Span]) -> tuple[PartySpec, list[Spa
         labels.append(m.group(0).strip())
         break
     if size is None:
-        for rx, n in _PARTY_WORDS:
+        for rx, n in _party_words():
             w = rx.search(text)
             if w and not re.search(
                 r"(?:아이|애|애들|아이들|아기|자녀)\s*$", text[max(0, w.start() - 4) : w.start()]

@@ -49,6 +49,7 @@ class RouteRules(BaseModel):
     radius_share: float
     max_samples: int
     not_place: str
+    words: list[str] = Field(default_factory=list)
 
 
 class TravelRules(BaseModel):
@@ -70,6 +71,8 @@ class CourseRules(BaseModel):
     one_day: list[str]
     walk_leg_m: int
     car_leg_m: int
+    walk_span_m: int
+    car_span_m: int
     max_stops_per_day: int
     slot_merge_gap: str
     counts: dict[str, int]
@@ -456,7 +459,7 @@ def estimate_travel(straight_m: float, mode: TravelMode) -> tuple[float, int]:
 def strategy_words() -> frozenset[str]:
     """Every word of the strategies' vocabulary (modes, course triggers and roles): no search term."""
     r = rules()
-    words = {*r.course.triggers, *r.course.one_day, *r.course.slots}
+    words = {*r.course.triggers, *r.course.one_day, *r.course.slots, *r.route.words}
     for rule in r.course.roles.values():
         words.update(rule.words)
     for mode in r.travel.modes.values():

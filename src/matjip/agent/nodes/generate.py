@@ -9,10 +9,11 @@ from matjip.agent import strategy_answer
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
 from matjip.agent.markdown import inert
+from matjip.agent.models import LocationContext
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
 from matjip.nlu.kinds import detect_kinds
-from matjip.nlu.models import NLUResult
+from matjip.nlu.models import NLUResult, TravelMode
 
 
 def _reply_chunks(kind: str, res: Resources) -> list[str]:
@@ -96,6 +97,11 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         return [tpl.REPLIES[problem] + "\n"], []
     nlu = state.get("nlu") or NLUResult()
     now = turn_now(state, res)
+    mode = TRAVEL_MODES.get(state.get("travel") or "")
+    if mode is not None:
+        origin = _travel_origin(state)
+        docs = [d for h in refs[:3] if (d := res.index.get(h["id"])) is not None]
+        return [strategy_answer.travel_to_answer(d, origin, mode) for d in docs], refs
     asks: list[str] = list(nlu.ask or nlu.asked)
     conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
@@ -117,6 +123,21 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
             number = position.get(s.doc.place_id, i)
             chunks += tpl.restaurant_block(number, s, None, now, refs[0].get("origin") if refs else None)
     return chunks, refs
+
+
+TRAVEL_MODES: dict[str, TravelMode] = {"walk": "walk", "car": "car", "transit": "transit"}
+
+
+def _travel_origin(state: AgentState) -> LocationContext | None:
+    """Where a travel question starts: the place it names, else the device, else the place searched."""
+    loc = state.get("location")
+    if loc is not None and loc.lat is not None:
+        return loc
+    gps = state.get("gps")
+    if gps:
+        return LocationContext(type="GPS", name="내 위치", lat=float(gps["lat"]), lon=float(gps["lon"]))
+    history = state.get("location_history") or []
+    return history[-1] if history else None
 
 
 def _search_chunks(state: AgentState, res: Resources) -> list[str]:

@@ -8,7 +8,14 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from matjip.agent.acts import asks_cheaper, drops_condition, tastes_ruled_out
+from matjip.agent.acts import (
+    asks_cheaper,
+    cheaper_words,
+    drops_condition,
+    party_note,
+    per_person_note,
+    tastes_ruled_out,
+)
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -168,11 +175,6 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         kind_list, kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
         notes.append(frame["theme"])
-    if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
-        # "20명 회식": seats are not in the data; said, never silently ignored
-        notes.append(
-            f"{nlu.party.size}명이 함께 앉을 자리가 있는지는 데이터에 없어요. 가기 전에 가게에 확인해 주세요."
-        )
     if kind_list or frame["exclude_kinds"]:
         # the kind stands for the words it was named by: "치킨집" is not a menu filter "치킨"
         menu = [m for m in menu if not frame["is_covered"](m)]
@@ -292,7 +294,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             if location is None and prev.location is not None:
                 location = prev.location.model_dump(mode="json")
     cheaper = False
-    if searches and asks_cheaper(query):
+    if searches and asks_cheaper(query) and _same_topic(frame, ents.menu, searches[-1]):
         # "더 싼 데": below the dearest place shown, by each place's median menu price (a
         # refinement, never a duplicate); the places shown are left out
         shown = _typical_prices(res, searches[-1].get("hits") or [], [])
@@ -302,6 +304,15 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             cheaper = True
             exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
             notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
+        # "가격대 낮춰서": the words that asked for it are no condition the data lacks
+        said = cheaper_words(query)
+        unused = [t for t in unused if not any(t[:1] in w for w in said)]
+    if nlu.price is not None and nlu.price.per_person and nlu.price.max_won is not None:
+        # "1인 2만원": a budget per person, checked against each place's typical dish price
+        notes.append(per_person_note(nlu.price.label))
+    if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
+        # "20명 회식", "우리 여섯이": seats are not in the data; said, never silently ignored
+        notes.append(party_note(nlu.party.size))
     no_break = _NO_BREAK.search(query) is not None
     seed, seed_notes = seed_plan_fields(state, res, location)
     notes += seed_notes
@@ -511,6 +522,16 @@ def _typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
     own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
     prices = sorted(own or [m.price for m in menus if m.price is not None])
     return prices[len(prices) // 2] if prices else None
+
+
+def _same_topic(frame: dict[str, Any], menu: list[str], rec: SearchRecord) -> bool:
+    """ "더 싼 데", "더 싼 고깃집은?": the food of the previous search, or none named; "홍대 저렴한
+    파스타" after a search for 고깃집 is a new search, not cheaper than the 고깃집 shown."""
+    prev = _frame_of(rec)
+    own = set(frame["kinds"])
+    if own and not own <= kinds().related(prev.kinds):
+        return False
+    return all(m in prev.menu for m in menu)
 
 
 def _typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> bool:

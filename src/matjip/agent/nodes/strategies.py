@@ -12,6 +12,8 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
+from pydantic import BaseModel
+
 from matjip.agent.configuration import LivePlaceLike, Resources
 from matjip.agent.models import Card, LocationContext, SearchPlan, StrategyInfo
 from matjip.agent.nodes.common import hit_record, state_plan, turn_now
@@ -76,14 +78,18 @@ def seed_plan_fields(
     if state.get("refine") or state.get("anchor") or state.get("compare_titles"):
         return out, notes
     if spec.strategy == "route":
-        ends = [res.gazetteer.best(n) if n else None for n in (spec.origin, spec.destination)]
+        ends = [_end(n, res) for n in (spec.origin, spec.destination)]
+        gps = state.get("gps")
+        if spec.origin is None and gps:
+            # "잠실 가는 길목에": from where the person is
+            ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
         a, b = ends
         if a is not None and b is not None:
             total = haversine_m(a.lat, a.lon, b.lat, b.lon)
             radius = route_radius(total)
             out["strategy"] = "route"
             out["route"] = {
-                "origin": {"name": spec.origin, "lat": a.lat, "lon": a.lon},
+                "origin": {"name": spec.origin or GPS_NAME, "lat": a.lat, "lon": a.lon},
                 "destination": {"name": spec.destination, "lat": b.lat, "lon": b.lon},
                 "between": spec.between,
                 "search_radius_m": radius,
@@ -91,7 +97,13 @@ def seed_plan_fields(
             }
         else:
             missing = next(n for n, p in zip((spec.origin, spec.destination), ends, strict=True) if p is None)
-            notes.append(f"'{missing or '출발지'}'의 위치를 알 수 없어서 경로 대신 한 곳 근처에서 찾았어요.")
+            if missing is None:  # "잠실 가는 길목에" with no position sent
+                notes.append(
+                    f"출발지를 몰라서 경로 대신 {spec.destination} 근처에서 찾았어요. "
+                    "위치를 보내 주시면 가는 길을 따라 찾아 드릴게요."
+                )
+            else:
+                notes.append(f"'{missing}'의 위치를 알 수 없어서 경로 대신 한 곳 근처에서 찾았어요.")
     elif spec.strategy == "point_travel" and location is not None:
         threshold, mode = travel_threshold_m(spec)
         out["strategy"] = "point_travel"
@@ -116,12 +128,31 @@ def seed_plan_fields(
     return out, notes
 
 
-def route_context(nlu: NLUResult, res: Resources) -> LocationContext | None:
+GPS_NAME = "내 위치"
+
+
+class _GpsEnd(BaseModel):
+    lat: float
+    lon: float
+
+
+def _end(name: str | None, res: Resources) -> Any:
+    return res.gazetteer.best(name) if name else None
+
+
+def route_context(
+    nlu: NLUResult, res: Resources, gps: tuple[float, float] | None = None
+) -> LocationContext | None:
     """The start of a route said in the message, as the turn's location (both ends must be places
-    the gazetteer knows; the route's own coverage is judged by its search, not by the start)."""
+    the gazetteer knows; the route's own coverage is judged by its search, not by the start). With
+    no start said ("잠실 가는 길목에"), the device's position is the start when it was sent."""
     spec = nlu.strategy
-    if spec.strategy != "route" or not spec.origin or not spec.destination:
+    if spec.strategy != "route" or not spec.destination:
         return None
+    if not spec.origin:
+        if gps is None or res.gazetteer.best(spec.destination) is None:
+            return None
+        return LocationContext(type="GPS", name=GPS_NAME, lat=gps[0], lon=gps[1])
     a, b = res.gazetteer.best(spec.origin), res.gazetteer.best(spec.destination)
     if a is None or b is None:
         return None
@@ -349,7 +380,8 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
     assert c is not None and loc is not None and loc.lat is not None and loc.lon is not None
     info = StrategyInfo(days=c.days)
     role_rules = rules().course.roles
-    base = _base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 5})
+    base = _base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 30})
+    span = rules().course.walk_span_m if c.mode == "walk" else rules().course.car_span_m
     start = turn_now(state, res)
     chosen: set[str] = set()
     records: list[HitRecord] = []
@@ -358,6 +390,7 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
     for day, plan_day in enumerate(course_days(c.roles, c.slot_words, c.days), start=1):
         date = start + timedelta(days=day - 1)
         prev: Point = (loc.lat, loc.lon)
+        day_first: Point | None = None  # later stops stay within ``span`` of the day's first stop
         for role, word in plan_day:
             when, slot = _slot_time(date, word, role)
             rule = role_rules[role]
@@ -412,11 +445,19 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
                 named = kinds().lookup(word)
                 if named is not None and named[0] in rule.kinds:
                     update["kind"] = [named[0]]  # "빵집 투어": bakeries, not any dessert place
-            resp = res.index.search(base.model_copy(update=update))
-            if not resp.hits:  # nothing open at that time within the leg: twice as far
+            cands: list[SearchHit] = _within_span(
+                res.index.search(base.model_copy(update=update)).hits, day_first, span
+            )
+            if not cands:  # nothing open at that time within the leg: twice as far
                 wider = GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(min(2 * radius, 20_000)))
                 resp = res.index.search(base.model_copy(update={**update, "geo": wider}))
-            hits = sorted(resp.hits, key=lambda h: _kind_strength(h, update["kind"]) if update["kind"] else 0)
+                cands = _within_span(resp.hits, day_first, span)
+            if not cands and day_first is not None:
+                # still none: anywhere within the walk of the day's first stop
+                near = GeoFilter(lat=day_first[0], lon=day_first[1], radius_m=float(span))
+                cands = res.index.search(base.model_copy(update={**update, "geo": near})).hits
+            cands = cands[:5]  # the best five of the role, as before the span filter
+            hits = sorted(cands, key=lambda h: _kind_strength(h, update["kind"]) if update["kind"] else 0)
             hits = _one_per_brand(hits, 1, res)
             if not hits or _point(hits[0]) is None:
                 continue
@@ -431,6 +472,7 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
             records.append(rec)
             chosen.add(h.document.place_id)
             prev = pt
+            day_first = day_first or pt
     return {
         "hits": records,
         "live_cards": live,
@@ -440,6 +482,17 @@ def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
         + (f"; not covered: {', '.join(info.uncovered_roles)}" if info.uncovered_roles else ""),
         "_detail": info.model_dump(exclude_none=True),
     }
+
+
+def _within_span(hits: list[SearchHit], first: Point | None, span: int) -> list[SearchHit]:
+    """The hits within ``span`` metres (straight line) of the day's first stop (all before it)."""
+    if first is None:
+        return hits
+    return [
+        h
+        for h in hits
+        if (pt := _point(h)) is not None and haversine_m(first[0], first[1], pt[0], pt[1]) <= span
+    ]
 
 
 def search_abroad(state: AgentState, res: Resources) -> dict[str, Any]:

@@ -16,11 +16,13 @@ from matjip.agent.acts import (
     asks_closer,
     asks_compare,
     asks_other,
+    asks_travel,
     branch_words,
     drops_condition,
     is_reaction,
     relative_marker,
     requires,
+    travel_mode,
     where_question,
 )
 from matjip.agent.configuration import Resources
@@ -157,7 +159,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             update["location"] = None
             update["_decision"] = f"{spec.overseas} is abroad: live search ({res.abroad.source})"
         return update
-    start = route_context(nlu, res)
+    start = route_context(nlu, res, gps)
     if start is not None:
         # "A에서 B 가는 길에": both ends are places; the route's search says what it finds
         update["location"] = start
@@ -522,6 +524,13 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
             "refine": True,
             "_decision": "search (narrow the previous search: closer)",
         }
+    travel = _travel_question(state, res, nlu, text, kinds_named)
+    if travel is not None:
+        return travel
+    if _asks_about_shown_elsewhere(state, nlu, text, kinds_named):
+        # "두 번째 거기 강남역에서 몇 정거장이야?": a question about the shown one that names a place
+        # is still about it; a search there would re-point "거기" to another restaurant
+        return {"decision": "context", "_decision": "answer from context (reference naming a place)"}
     earlier = _earlier_list_ref(state, nlu, text, named_frame)
     if earlier is not None:
         return earlier
@@ -643,6 +652,50 @@ def _need_search_offline(state: AgentState, res: Resources) -> dict[str, Any]:
         # "잠실 조지아음식": the food is the request; any restaurant instead would be arbitrary
         return {"decision": "reply", "reply": f"unknown_food:{food}", "_decision": f"unknown food '{food}'"}
     return {"decision": "search", "_decision": "search"}
+
+
+def _travel_question(
+    state: AgentState, res: Resources, nlu: NLUResult, text: str, kinds_named: Sequence[str]
+) -> dict[str, Any] | None:
+    """ "두 번째 거기 잠실역에서 걸어가면 몇 분?": how long to a shown restaurant — answered for that
+    restaurant from the context; the place named is where the way starts, never a new search."""
+    context = state.get("context") or []
+    if not context or not asks_travel(text) or kinds_named or nlu.entities.menu or nlu.entities.category:
+        return None
+    if len(nlu.ordinals) > 1 or nlu.intent == "compare" or asks_compare(text):
+        return None  # "1번이랑 2번 중에 어디가 가까워?" is a comparison
+    named = bool(nlu.entities.title) and _shown_ref(state, res, nlu, text) is not None
+    pointed = nlu.ordinal is not None or nlu.pronoun_ref or _PRONOUN.search(text) is not None or named
+    if not pointed and not (state.get("focus") or len(context) == 1):
+        return None
+    mode = travel_mode(text)
+    return {"decision": "context", "travel": mode, "_decision": f"answer from context (travel, {mode})"}
+
+
+_RULES_OUT = re.compile(r"말고|말구|빼고|대신|아니고|제외|ㄴㄴ")
+
+
+def _asks_about_shown_elsewhere(
+    state: AgentState, nlu: NLUResult, text: str, kinds_named: Sequence[str]
+) -> bool:
+    """A message that points at one shown restaurant (an ordinal, or "거기" with one in focus) and
+    names a place, but no food, no other restaurant, no comparison, no nearness and no change to
+    the list: a question about that restaurant."""
+    context = state.get("context") or []
+    ents = nlu.entities
+    if not context or not ents.location or kinds_named or ents.menu or ents.category or ents.title:
+        return False
+    if len(nlu.ordinals) > 1 or nlu.intent == "compare" or asks_compare(text) or relative_marker(text):
+        return False
+    if _RULES_OUT.search(text) or requires(text) or asks_other(text) or asks_closer(text):
+        return False
+    if asks_cheaper(text) or drops_condition(text):
+        return False
+    if nlu.ordinal is not None:
+        n = int(nlu.ordinal)
+        return 0 <= (len(context) - 1 if n == -1 else n - 1) < len(context)
+    pointed = nlu.pronoun_ref or _PRONOUN.search(text) is not None
+    return pointed and bool(state.get("focus") or len(context) == 1)
 
 
 _FOOD_PLACE = re.compile(r"([가-힣A-Za-z]{2,})\s*(?:음식점|음식|요리|식당|레스토랑|전문점)")
