@@ -103,7 +103,13 @@ class ConversationSessions:
     Each remembered history continues exactly one request (it is taken from the pool)."""
 
     def __init__(
-        self, path: Path | None = None, max_memory: int = 50_000, database_url: str | None = None
+        self,
+        path: Path | None = None,
+        max_memory: int = 50_000,
+        database_url: str | None = None,
+        *,
+        connect_timeout_s: int = 3,
+        timeout_s: float = 5.0,
     ) -> None:
         self._lock = threading.Lock()
         self._memory: OrderedDict[str, deque[str]] = OrderedDict()
@@ -114,7 +120,14 @@ class ConversationSessions:
             from psycopg_pool import ConnectionPool
 
             self._pg = ConnectionPool(
-                database_url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True, name="matjip-oa"
+                database_url,
+                min_size=1,
+                max_size=4,
+                kwargs={"autocommit": True, "connect_timeout": connect_timeout_s},
+                check=ConnectionPool.check_connection,  # a connection broken by a restart is dropped
+                timeout=timeout_s,
+                open=True,
+                name="matjip-oa",
             )
             from matjip.index.postgres import setup_lock
 

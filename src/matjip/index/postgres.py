@@ -275,7 +275,14 @@ class PostgresIndex:
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         size = pool_size or settings.database_pool_size
         self.pool = ConnectionPool(
-            url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=True, name="matjip"
+            url,
+            min_size=1,
+            max_size=size,
+            kwargs={"autocommit": True, "connect_timeout": settings.database_connect_timeout_s},
+            check=ConnectionPool.check_connection,  # a connection broken by a restart is dropped
+            timeout=settings.database_timeout_s,
+            open=True,
+            name="matjip",
         )
         with self.pool.connection() as conn:
             migrate(conn)
