@@ -154,7 +154,6 @@ class Agent:
         try:
             from langgraph.checkpoint.postgres import PostgresSaver
             from psycopg.rows import dict_row
-            from psycopg_pool import ConnectionPool
         except ImportError as e:  # pragma: no cover - depends on the environment
             from matjip.errors import ConfigurationError
 
@@ -163,7 +162,7 @@ class Agent:
             ) from e
         import psycopg
 
-        from matjip.index.postgres import setup_lock
+        from matjip.index.postgres import connection_pool, setup_lock
         from matjip.settings import secret
 
         url = secret(settings.database_url) or ""
@@ -176,20 +175,12 @@ class Agent:
         )
         with connect as conn, setup_lock(conn):  # LangGraph's migrations race when workers start together
             PostgresSaver(conn, serde=checkpoint_serializer()).setup()
-        self._pool = ConnectionPool(
+        self._pool = connection_pool(
             url,
-            min_size=1,
-            max_size=settings.database_pool_size,
-            kwargs={
-                "autocommit": True,
-                "prepare_threshold": 0,
-                "row_factory": dict_row,
-                "connect_timeout": settings.database_connect_timeout_s,
-            },
-            check=ConnectionPool.check_connection,  # a connection broken by a restart is dropped
-            timeout=settings.database_timeout_s,
-            open=True,
+            settings,
             name="matjip-sessions",
+            max_size=settings.database_pool_size,
+            kwargs={"prepare_threshold": 0, "row_factory": dict_row},
         )
         from matjip.agent.savers import postgres_saver
 

@@ -200,8 +200,7 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
         conversations=ConversationSessions(
             sessions_db,
             database_url=database_url,
-            connect_timeout_s=settings.database_connect_timeout_s,
-            timeout_s=settings.database_timeout_s,
+            settings=settings,
         ),
         database=DatabaseMonitor(
             database_url or None,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -146,13 +145,33 @@ async def geo(
     )
 
 
-HEALTH_BUDGET_S = 0.8  # /health answers within a second, whatever the index or the database do
+HEALTH_BUDGET_S = 0.6  # /health answers within a second, whatever the index or the database do
 
 
-async def _bounded(fn: Callable[[], Any]) -> Any:
-    """``fn()`` in a worker thread, abandoned (TimeoutError) after :data:`HEALTH_BUDGET_S`."""
-    with anyio.fail_after(HEALTH_BUDGET_S):
-        return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+async def _index_health(index: Any, configured: str) -> tuple[int, EmbedderInfo, str | None]:
+    """The index's size, its embedder and its self-check (files, a newer version), each read in a
+    worker thread that is abandoned when the caller's time budget runs out."""
+    documents = int(await anyio.to_thread.run_sync(index.count, abandon_on_cancel=True))
+    stats = await anyio.to_thread.run_sync(index.stats, abandon_on_cancel=True)
+    embedder = EmbedderInfo(name=configured, configured=configured)
+    built = stats.get("embedder") if isinstance(stats, dict) else None
+    if isinstance(built, dict):  # the index reports {"name": ..., "dim": ...}
+        dim = built.get("dim")
+        embedder = EmbedderInfo(
+            name=str(built.get("name") or configured),
+            dim=int(dim) if isinstance(dim, int | float) else None,
+            configured=configured,
+        )
+    elif isinstance(built, str) and built:
+        embedder = EmbedderInfo(name=built, configured=configured)
+    problem: str | None = None
+    check = getattr(index, "health", None)
+    if callable(check):
+        try:
+            problem = await anyio.to_thread.run_sync(check, abandon_on_cancel=True)
+        except Exception as exc:
+            problem = type(exc).__name__
+    return documents, embedder, problem
 
 
 @router.get("/health", response_model=HealthResponse, tags=["meta"], summary="Service health")
@@ -175,29 +194,13 @@ async def health(api: Api) -> JSONResponse:
         documents = api.last_documents
     elif index is not None:
         try:
-            documents = int(await _bounded(index.count))
+            with anyio.fail_after(HEALTH_BUDGET_S):  # one budget for every index call below
+                documents, embedder, problem = await _index_health(index, s.embedder)
             api.last_documents = documents
-            stats = await _bounded(index.stats)
-            built = stats.get("embedder") if isinstance(stats, dict) else None
-            if isinstance(built, dict):  # the index reports {"name": ..., "dim": ...}
-                dim = built.get("dim")
-                embedder = EmbedderInfo(
-                    name=str(built.get("name") or s.embedder),
-                    dim=int(dim) if isinstance(dim, int | float) else None,
-                    configured=s.embedder,
-                )
-            elif isinstance(built, str) and built:
-                embedder = EmbedderInfo(name=built, configured=s.embedder)
-        except Exception:
-            detail = "색인 정보를 제시간에 읽지 못했습니다."
-        check = getattr(index, "health", None)
-        if detail is None and callable(check):  # the index's self-check: its files, a newer version
-            try:
-                problem = await _bounded(check)
-            except Exception as exc:
-                problem = f"{type(exc).__name__}"
             if problem:
                 detail = f"검색 색인에 문제가 있습니다: {problem}"
+        except Exception:
+            detail = "색인 정보를 제시간에 읽지 못했습니다."
     loaded = api.agent is not None and index is not None and documents is not None
     if api.agent is None:
         detail = detail or (
