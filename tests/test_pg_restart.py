@@ -12,6 +12,7 @@ client was shown last.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import shutil
 import threading
@@ -77,10 +78,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             for w in workers:
                 w.stop()
     finally:
-        try:
+        with contextlib.suppress(Exception):  # already stopped by a failed trial
             server.stop()
-        except Exception:
-            pass
 
 
 def _turn(worker: Worker, conv: Conversation, message: str) -> httpx.Response | None:
