@@ -6,66 +6,18 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from click.testing import CliRunner
 
 from conftest import write_sample
-from fixtures.pgserver import PgServer, free_port
+from fixtures.pgserver import PgServer
+from fixtures.workers import Worker
 from matjip.cli import cli
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
-
-
-class _Worker:
-    """One ``matjip serve`` process; its output goes to a log file quoted when it fails."""
-
-    def __init__(self, data_dir: Path, url: str, cwd: Path) -> None:
-        port = free_port()
-        self.log = data_dir.parent / f"serve-{data_dir.name}.log"
-        env = {
-            **os.environ,
-            "MATJIP_DATA_DIR": str(data_dir),
-            "MATJIP_BACKEND": "postgres",
-            "MATJIP_DATABASE_URL": url,
-            "MATJIP_EMBEDDER": "hash",
-        }
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [
-                    str(Path(sys.executable).parent / "matjip"),
-                    "serve",
-                    "--port",
-                    str(port),
-                    "--no-access-log",
-                ],
-                cwd=cwd,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        self.base = f"http://127.0.0.1:{port}"
-
-    def tail(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:]
-
-    def wait_up(self) -> None:
-        for _ in range(600):  # a wait for start-up (Kiwi, the NLU vocabulary), not a timed assertion
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited with {self.proc.returncode}:\n{self.tail()}")
-            try:
-                if httpx.get(self.base + "/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        raise AssertionError(f"server did not come up:\n{self.tail()}")
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +39,7 @@ def two_workers(
     assert res.exit_code == 0, res.output
     b.mkdir()
     shutil.copy(a / "documents.sqlite", b / "documents.sqlite")  # worker b's own store (its NLU vocabulary)
-    workers = [_Worker(a, url, root), _Worker(b, url, root)]
+    workers = [Worker(a, url, root), Worker(b, url, root)]
     try:
         for worker in workers:
             worker.wait_up()

@@ -11,6 +11,8 @@ from :class:`Exception` directly and never leave the layer that catches them::
     │   ├── IngestError               input could not be read at all
     │   │   └── RecordError           one input record is malformed (source, line, reason)
     │   ├── StoreError                the document store is missing, locked or incompatible
+    │   │   ├── DatabaseUnavailable   the PostgreSQL server is unreachable (restart, failover)
+    │   │   └── ConversationMoved     a turn's state was not saved: the conversation moved on
     │   ├── SearchIndexError          the search index is missing or unusable
     │   │   ├── IndexNotBuiltError    no index in the data directory yet
     │   │   ├── IndexDamagedError     the index fails its self-check (manifest, sizes, checksums)
@@ -70,6 +72,15 @@ class RecordError(IngestError):
 
 class StoreError(MatjipError):
     """The document store is missing, locked or from an incompatible version."""
+
+
+class DatabaseUnavailable(StoreError):
+    """The PostgreSQL server cannot be reached (it restarts, fails over or is down): retry later."""
+
+
+class ConversationMoved(StoreError):
+    """A turn's state was not saved because the conversation moved on meanwhile (another turn of
+    the same session was saved first, or this turn was abandoned: timed out, client gone)."""
 
 
 class SearchIndexError(MatjipError):

@@ -67,6 +67,15 @@ class Settings(BaseSettings):
         None, description="PostgreSQL URL (postgresql://user:pass@host:5432/db) for backend=postgres."
     )
     database_pool_size: int = Field(4, ge=1, le=64, description="Connections in the PostgreSQL pool.")
+    database_connect_timeout_s: int = Field(
+        3, ge=1, le=60, description="Seconds a new PostgreSQL connection may take before it fails."
+    )
+    database_timeout_s: float = Field(
+        5.0, gt=0, le=120, description="Seconds a request waits for a pooled PostgreSQL connection."
+    )
+    database_probe_s: float = Field(
+        1.0, gt=0, le=60, description="Seconds between the server's PostgreSQL reachability probes."
+    )
 
     # agent
     default_k: int = 3

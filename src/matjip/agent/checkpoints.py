@@ -36,6 +36,7 @@ import ormsgpack
 from pydantic import BaseModel
 
 from matjip.agent.state import CHECKPOINT_MODELS
+from matjip.providers.guard import turn_commit
 
 FORMAT = 4  # LangGraph's checkpoint format (langgraph.pregel._checkpoint.LATEST_VERSION)
 EXT_PYDANTIC_V2 = 5  # LangGraph's msgpack extension code for a Pydantic v2 model
@@ -246,7 +247,7 @@ class SqliteCheckpoints:
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
         type_, blob = dumps_typed(dict(checkpoint))
         meta = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
-        with self.lock:
+        with turn_commit().committing(), self.lock:
             self.conn.execute(
                 "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
                 "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -130,12 +130,10 @@ class Agent:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
             self._checkpointer = SqliteCheckpoints(open_sessions(settings.sessions_path))
         elif persist:
-            from langgraph.checkpoint.sqlite import SqliteSaver
+            from matjip.agent.savers import sqlite_saver
 
             settings.data_dir.mkdir(parents=True, exist_ok=True)
-            self._checkpointer = SqliteSaver(
-                open_sessions(settings.sessions_path), serde=checkpoint_serializer()
-            )
+            self._checkpointer = sqlite_saver(open_sessions(settings.sessions_path), checkpoint_serializer())
         else:
             from langgraph.checkpoint.memory import InMemorySaver
 
@@ -156,7 +154,6 @@ class Agent:
         try:
             from langgraph.checkpoint.postgres import PostgresSaver
             from psycopg.rows import dict_row
-            from psycopg_pool import ConnectionPool
         except ImportError as e:  # pragma: no cover - depends on the environment
             from matjip.errors import ConfigurationError
 
@@ -165,22 +162,29 @@ class Agent:
             ) from e
         import psycopg
 
-        from matjip.index.postgres import setup_lock
+        from matjip.index.postgres import connection_pool, setup_lock
         from matjip.settings import secret
 
         url = secret(settings.database_url) or ""
-        connect = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+        connect = psycopg.connect(
+            url,
+            autocommit=True,
+            prepare_threshold=0,
+            row_factory=dict_row,
+            connect_timeout=settings.database_connect_timeout_s,
+        )
         with connect as conn, setup_lock(conn):  # LangGraph's migrations race when workers start together
             PostgresSaver(conn, serde=checkpoint_serializer()).setup()
-        self._pool = ConnectionPool(
+        self._pool = connection_pool(
             url,
-            min_size=1,
-            max_size=settings.database_pool_size,
-            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-            open=True,
+            settings,
             name="matjip-sessions",
+            max_size=settings.database_pool_size,
+            kwargs={"prepare_threshold": 0, "row_factory": dict_row},
         )
-        return PostgresSaver(self._pool, serde=checkpoint_serializer())
+        from matjip.agent.savers import postgres_saver
+
+        return postgres_saver(self._pool, checkpoint_serializer())
 
     def warm(self) -> None:
         """Load Kiwi and prime caches so the first real turn is as fast as the rest."""

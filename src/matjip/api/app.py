@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from matjip import __version__
 from matjip.agent.models import TurnResult
+from matjip.api.database import DatabaseMonitor
 from matjip.api.middleware import (
     BodySizeLimitMiddleware,
     CatchAllMiddleware,
@@ -196,11 +197,21 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
             max_workers=settings.turn_workers
             + (settings.llm_max_concurrency if settings.llm_provider != "none" else 0)
         ),
-        conversations=ConversationSessions(sessions_db, database_url=database_url),
+        conversations=ConversationSessions(
+            sessions_db,
+            database_url=database_url,
+            settings=settings,
+        ),
+        database=DatabaseMonitor(
+            database_url or None,
+            probe_s=settings.database_probe_s,
+            connect_timeout_s=settings.database_connect_timeout_s,
+        ),
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        state.database.start()
         if state.agent is None:
             await state.load_agent()
         try:

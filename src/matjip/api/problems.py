@@ -32,6 +32,8 @@ PROBLEM_TYPES: dict[str, str] = {
     "turn-timeout": "The turn took longer than settings.turn_timeout_s.",
     "index-unavailable": "The search index is not built or cannot be opened; run `matjip ingest`.",
     "gazetteer-unavailable": "The place gazetteer could not be loaded.",
+    "database-unavailable": "PostgreSQL is unreachable (a restart or failover); retry after `Retry-After` seconds.",
+    "conversation-moved": "Another turn of this conversation was saved first; this turn was not saved. Ask again.",
     "provider-error": "A remote model provider failed.",
     "provider-timeout": "A remote model provider did not answer in time.",
     "internal-error": "An unexpected server error; details are in the server log.",

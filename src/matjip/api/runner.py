@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from matjip.agent.models import TurnEvent, TurnResult
 from matjip.errors import TurnCancelled, TurnFailed, TurnTimeout
-from matjip.providers.guard import cancel_scope
+from matjip.providers.guard import TurnCommit, cancel_scope, commit_scope
 
 log = logging.getLogger("matjip.api")
 
@@ -45,8 +45,15 @@ Disconnected = Callable[[], Awaitable[bool]]
 class TurnRunner:
     """Owns the worker pool for agent turns."""
 
-    def __init__(self, max_workers: int = 16, heartbeat_s: float = 15.0, poll_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        max_workers: int = 16,
+        heartbeat_s: float = 15.0,
+        poll_s: float = 1.0,
+        commit_grace_s: float = 5.0,
+    ) -> None:
         self.max_workers = max_workers
+        self.commit_grace_s = commit_grace_s
         self.heartbeat_s = heartbeat_s
         self.poll_s = poll_s  # how often a waiting turn asks whether its client is still there
         self._pool: ThreadPoolExecutor | None = None
@@ -78,13 +85,15 @@ class TurnRunner:
         heartbeats: bool = False,
         disconnected: Disconnected | None = None,
     ) -> AsyncGenerator[TurnEvent | Heartbeat, None]:
-        """The turn's events. The deadline counts from when a worker **starts** the turn (time in
-        the queue does not count). The turn is cancelled — no further provider call, the worker
-        stops at its next event — when the deadline passes, when the consumer stops listening,
-        or when ``disconnected()`` (polled every ``poll_s`` while waiting) says the client left."""
+        """The turn's events. The deadline counts from the call (the request's arrival): time in
+        the queue counts. The turn is abandoned and cancelled — its state is not saved, no further
+        provider call, the worker stops at its next event — when the deadline passes, when the
+        consumer stops listening, or when ``disconnected()`` (polled every ``poll_s`` while
+        waiting) says the client left."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         stop = threading.Event()
+        commit = TurnCommit()
 
         def put(item: object) -> None:
             try:
@@ -97,7 +106,7 @@ class TurnRunner:
                 put(_DONE)
                 return
             put(_STARTED)
-            with cancel_scope(stop):
+            with cancel_scope(stop), commit_scope(commit):
                 gen = agent.stream(message, session_id, location)
                 try:
                     for event in gen:
@@ -113,26 +122,40 @@ class TurnRunner:
                         log.debug("closing the turn generator failed", exc_info=True)
                     put(_DONE)
 
-        deadline: float | None = None  # set when a worker starts the turn
-        last_beat = time.monotonic()
+        arrived = time.monotonic()
+        deadline = arrived + timeout_s
+        last_beat = arrived
+
+        def expired(now: float) -> bool:
+            """Past the deadline and abandoned (a turn saving its state gets a short grace)."""
+            if now < deadline:
+                return False
+            if commit.abandon():
+                stop.set()
+                return True
+            if commit.state == "committed" or now < deadline + self.commit_grace_s:
+                return False  # saved (or saving): deliver it
+            stop.set()
+            return True
+
         loop.run_in_executor(self.pool, work)
         try:
             while True:
                 now = time.monotonic()
-                if deadline is not None and now >= deadline:
+                if expired(now):
                     raise TurnTimeout
                 wait = self.poll_s if disconnected is not None else self.heartbeat_s
-                if deadline is not None:
-                    wait = min(wait, deadline - now)
+                wait = min(wait, max(deadline - now, 0.05))
                 if heartbeats:
                     wait = min(wait, max(0.0, last_beat + self.heartbeat_s - now))
                 try:
                     item = await asyncio.wait_for(queue.get(), max(wait, 0.001))
                 except TimeoutError:
                     now = time.monotonic()
-                    if deadline is not None and now >= deadline:
+                    if expired(now):
                         raise TurnTimeout from None
                     if disconnected is not None and await disconnected():
+                        commit.abandon()
                         log.info("client left; turn cancelled")
                         return
                     if heartbeats and now - last_beat >= self.heartbeat_s:
@@ -140,7 +163,6 @@ class TurnRunner:
                         yield Heartbeat()
                     continue
                 if item is _STARTED:
-                    deadline = time.monotonic() + timeout_s
                     continue
                 if item is _DONE:
                     return
@@ -148,6 +170,7 @@ class TurnRunner:
                     raise item
                 yield item
         finally:
+            commit.abandon()  # the consumer stopped listening before the end: never saved
             stop.set()
 
     async def run(

@@ -34,6 +34,8 @@ from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
+from matjip.settings import Settings
+
 SESSION_HEADER = "X-Matjip-Session"
 _ISSUED = re.compile(r"^oa-(?:([0-9a-f]{12})-)?(?:u-|h-)?[0-9a-f]{32}$")
 
@@ -103,7 +105,11 @@ class ConversationSessions:
     Each remembered history continues exactly one request (it is taken from the pool)."""
 
     def __init__(
-        self, path: Path | None = None, max_memory: int = 50_000, database_url: str | None = None
+        self,
+        path: Path | None = None,
+        max_memory: int = 50_000,
+        database_url: str | None = None,
+        settings: Settings | None = None,
     ) -> None:
         self._lock = threading.Lock()
         self._memory: OrderedDict[str, deque[str]] = OrderedDict()
@@ -111,13 +117,10 @@ class ConversationSessions:
         self._db: sqlite3.Connection | None = None
         self._pg: Any = None
         if database_url:
-            from psycopg_pool import ConnectionPool
+            settings = settings or Settings()
+            from matjip.index.postgres import connection_pool, setup_lock
 
-            self._pg = ConnectionPool(
-                database_url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True, name="matjip-oa"
-            )
-            from matjip.index.postgres import setup_lock
-
+            self._pg = connection_pool(database_url, settings, name="matjip-oa", max_size=4)
             with self._pg.connection() as conn, setup_lock(conn):
                 conn.execute(_PG_CREATE)
                 conn.execute(_PG_INDEX)

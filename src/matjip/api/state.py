@@ -12,6 +12,7 @@ import anyio
 from fastapi import Depends
 from starlette.requests import Request
 
+from matjip.api.database import DatabaseMonitor
 from matjip.api.runner import AgentLike, TurnRunner
 from matjip.api.sessions import ConversationSessions
 from matjip.errors import MatjipError, ProblemError
@@ -37,11 +38,14 @@ class ApiState:
     agent: AgentLike | None
     runner: TurnRunner
     conversations: ConversationSessions
+    database: DatabaseMonitor = field(default_factory=lambda: DatabaseMonitor(None))
     owns_agent: bool = False
     agent_error: str | None = None
     _last_attempt: float = 0.0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _gazetteer: Any = None
+    last_documents: int | None = None  # the index's size when last read (shown while the database is away)
+    _loading: asyncio.Task[None] | None = None
 
     async def load_agent(self) -> None:
         """Create the agent from settings in a worker thread; remember why when it fails."""
@@ -62,16 +66,20 @@ class ApiState:
                 log.exception("agent could not be created")
 
     async def require_agent(self) -> AgentLike:
+        """The agent, or a 503 problem at once: no index yet, or the database is unreachable."""
+        self.database.require()
         if self.agent is None and time.monotonic() - self._last_attempt >= AGENT_RETRY_S:
             await self.load_agent()
         if self.agent is None:
             raise ProblemError(503, UNAVAILABLE, kind="index-unavailable", headers={"Retry-After": "5"})
         return self.agent
 
-    async def require_agent_quietly(self) -> None:
-        """Try to create the agent (rate-limited like :meth:`require_agent`), never raise."""
-        if self.agent is None and time.monotonic() - self._last_attempt >= AGENT_RETRY_S:
-            await self.load_agent()
+    def load_agent_in_background(self) -> None:
+        """Start creating the agent (rate-limited like :meth:`require_agent`) without waiting."""
+        if self.agent is not None or (self._loading is not None and not self._loading.done()):
+            return
+        if time.monotonic() - self._last_attempt >= AGENT_RETRY_S:
+            self._loading = asyncio.create_task(self.load_agent())
 
     def resources(self) -> Any:
         return getattr(self.agent, "resources", None)
@@ -97,6 +105,7 @@ class ApiState:
         return self._gazetteer
 
     def close(self) -> None:
+        self.database.stop()
         self.runner.close()
         self.conversations.close()
         if self.owns_agent and self.agent is not None:

@@ -10,11 +10,13 @@ from typing import Any
 
 from matjip.agent.answer import split_chunks
 from matjip.agent.models import TurnEvent, TurnResult
+from matjip.api.database import DatabaseMonitor, is_database_failure, unavailable_problem
 from matjip.api.problems import problem_body
 from matjip.api.runner import AgentLike, Disconnected, Heartbeat
 from matjip.api.state import ApiState
 from matjip.errors import (
     ConfigurationError,
+    ConversationMoved,
     ProblemError,
     ProviderError,
     ProviderTimeout,
@@ -38,8 +40,11 @@ def reset_reason(data: Any) -> str:
     return text.split(":", 1)[0].strip()[:80] or "reset"
 
 
-def failure_problem(exc: TurnTimeout | TurnFailed, timeout_s: float) -> ProblemError:
-    """Map a failed turn to a problem; log the cause (with traceback) server-side."""
+def failure_problem(
+    exc: TurnTimeout | TurnFailed, timeout_s: float, database: DatabaseMonitor | None = None
+) -> ProblemError:
+    """Map a failed turn to a problem; log the cause (with traceback) server-side. A failed turn
+    was never saved (:class:`matjip.providers.guard.TurnCommit`): the client may simply retry."""
     if isinstance(exc, TurnTimeout):
         return ProblemError(
             504,
@@ -47,6 +52,18 @@ def failure_problem(exc: TurnTimeout | TurnFailed, timeout_s: float) -> ProblemE
             kind="turn-timeout",
         )
     cause = exc.cause
+    if isinstance(cause, ConversationMoved):
+        log.warning("turn not saved: %s", cause)
+        return ProblemError(
+            409,
+            "같은 대화의 다른 요청이 먼저 저장되어 이 답변은 저장하지 않았어요. 다시 물어봐 주세요.",
+            kind="conversation-moved",
+        )
+    if is_database_failure(cause):
+        log.warning("turn failed on the database: %s", type(cause).__name__)
+        if database is not None:
+            database.note_failure(cause)
+        return unavailable_problem()
     if isinstance(cause, SearchIndexError | StoreError | ConfigurationError):
         log.warning("turn failed: %s", cause)
         return ProblemError(503, str(cause), kind="index-unavailable")
@@ -78,7 +95,7 @@ async def run_turn(
     try:
         return await api.runner.run(agent, message, session_id, location, timeout, disconnected)
     except (TurnTimeout, TurnFailed) as exc:
-        raise failure_problem(exc, timeout) from None
+        raise failure_problem(exc, timeout, api.database) from None
 
 
 async def turn_events(
@@ -133,7 +150,7 @@ async def turn_events(
                 else:
                     yield ev.event, ev.data
     except (TurnTimeout, TurnFailed) as exc:
-        yield "error", problem_dict(failure_problem(exc, timeout), instance)
+        yield "error", problem_dict(failure_problem(exc, timeout, api.database), instance)
         result = None
     yield "end", result
 

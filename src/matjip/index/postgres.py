@@ -213,6 +213,36 @@ def migrate(conn: Any) -> int:
 SETUP_LOCK_WAIT_S = 120
 
 
+def connection_pool(
+    url: str,
+    settings: Settings,
+    *,
+    name: str,
+    max_size: int,
+    kwargs: dict[str, Any] | None = None,
+) -> Any:
+    """A psycopg pool that survives the database restarting, the same for every pool of matjip:
+    a connection is checked before it is handed out (a broken one is dropped and replaced), a
+    request waits at most ``database_timeout_s`` for one, a new connection may take at most
+    ``database_connect_timeout_s``, and reconnection attempts give up after a few seconds instead
+    of backing off for minutes, so the next request after the database is back connects at once."""
+    try:
+        from psycopg_pool import ConnectionPool
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ConfigurationError("PostgreSQL needs psycopg: pip install 'psycopg[binary,pool]'") from e
+    return ConnectionPool(
+        url,
+        min_size=1,
+        max_size=max_size,
+        kwargs={"autocommit": True, "connect_timeout": settings.database_connect_timeout_s, **(kwargs or {})},
+        check=ConnectionPool.check_connection,
+        timeout=settings.database_timeout_s,
+        reconnect_timeout=max(1.0, 2 * settings.database_probe_s),
+        open=True,
+        name=name,
+    )
+
+
 @contextmanager
 def setup_lock(conn: Any) -> Iterator[None]:
     """Hold the set-up advisory lock on ``conn`` (autocommit) for the block: workers that start
@@ -255,12 +285,6 @@ class PostgresIndex:
         *,
         pool_size: int | None = None,
     ) -> None:
-        try:
-            from psycopg_pool import ConnectionPool
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ConfigurationError(
-                "the postgres backend needs psycopg: pip install 'psycopg[binary,pool]'"
-            ) from e
         self.url = url
         self.embedder = embedder
         self.settings = settings
@@ -274,9 +298,7 @@ class PostgresIndex:
         self._df: dict[str, int] = {}
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         size = pool_size or settings.database_pool_size
-        self.pool = ConnectionPool(
-            url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=True, name="matjip"
-        )
+        self.pool = connection_pool(url, settings, name="matjip", max_size=size)
         with self.pool.connection() as conn:
             migrate(conn)
 

@@ -13,6 +13,11 @@
   context variable, copied into LangGraph's worker threads); once set (the client left, the turn
   timed out) no new call starts and a running stream stops at its next piece
   (:class:`~matjip.errors.TurnCancelled`).
+* **Commit or abandon, once**: :class:`TurnCommit` (bound with :func:`commit_scope`) decides
+  whether a turn's state is saved. The checkpoint write happens inside
+  :meth:`TurnCommit.committing`; the runner calls :meth:`TurnCommit.abandon` before it reports a
+  timeout or drops a client. Whichever comes first wins, so a turn whose client got an error was
+  never saved, and a saved turn is always delivered.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from pydantic import BaseModel
 from matjip.errors import (
     BudgetExceeded,
     CircuitOpen,
+    ConversationMoved,
     HTTPStatusFailure,
     ProviderBusy,
     ProviderError,
@@ -51,6 +57,59 @@ def cancel_scope(event: threading.Event) -> Iterator[None]:
         yield
     finally:
         _cancel.reset(token)
+
+
+class TurnCommit:
+    """The one decision of a turn: its state is saved (committed) or it is abandoned, never both."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state = "running"
+
+    @property
+    def state(self) -> str:
+        return self._state
+
+    def abandon(self) -> bool:
+        """Abandon the turn unless its state is being saved or was saved. Never blocks: False while
+        a save is in progress (ask again) or after it (the turn's result must be delivered)."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            if self._state == "committed":
+                return False
+            self._state = "abandoned"
+            return True
+        finally:
+            self._lock.release()
+
+    @contextmanager
+    def committing(self) -> Iterator[None]:
+        """Save inside: raises :class:`~matjip.errors.ConversationMoved` when the turn was
+        abandoned; marks it committed when the block ends without an exception."""
+        with self._lock:
+            if self._state == "abandoned":
+                raise ConversationMoved("the turn was abandoned (timed out or the client left); not saved")
+            yield
+            self._state = "committed"
+
+
+_commit: contextvars.ContextVar[TurnCommit | None] = contextvars.ContextVar("matjip_commit", default=None)
+
+
+@contextmanager
+def commit_scope(commit: TurnCommit) -> Iterator[None]:
+    """Checkpoint writes made inside (and in contexts copied from it) go through ``commit``."""
+    token = _commit.set(commit)
+    try:
+        yield
+    finally:
+        _commit.reset(token)
+
+
+def turn_commit() -> TurnCommit:
+    """The running turn's :class:`TurnCommit` (a fresh one outside a turn: always saves)."""
+    return _commit.get() or TurnCommit()
 
 
 def check_cancelled() -> None:

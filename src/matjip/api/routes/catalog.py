@@ -145,46 +145,69 @@ async def geo(
     )
 
 
+HEALTH_BUDGET_S = 0.6  # /health answers within a second, whatever the index or the database do
+
+
+async def _index_health(index: Any, configured: str) -> tuple[int, EmbedderInfo, str | None]:
+    """The index's size, its embedder and its self-check (files, a newer version), each read in a
+    worker thread that is abandoned when the caller's time budget runs out."""
+    documents = int(await anyio.to_thread.run_sync(index.count, abandon_on_cancel=True))
+    stats = await anyio.to_thread.run_sync(index.stats, abandon_on_cancel=True)
+    embedder = EmbedderInfo(name=configured, configured=configured)
+    built = stats.get("embedder") if isinstance(stats, dict) else None
+    if isinstance(built, dict):  # the index reports {"name": ..., "dim": ...}
+        dim = built.get("dim")
+        embedder = EmbedderInfo(
+            name=str(built.get("name") or configured),
+            dim=int(dim) if isinstance(dim, int | float) else None,
+            configured=configured,
+        )
+    elif isinstance(built, str) and built:
+        embedder = EmbedderInfo(name=built, configured=configured)
+    problem: str | None = None
+    check = getattr(index, "health", None)
+    if callable(check):
+        try:
+            problem = await anyio.to_thread.run_sync(check, abandon_on_cancel=True)
+        except Exception as exc:
+            problem = type(exc).__name__
+    return documents, embedder, problem
+
+
 @router.get("/health", response_model=HealthResponse, tags=["meta"], summary="Service health")
 async def health(api: Api) -> JSONResponse:
+    """Answers within a second from cached state: ``ok`` only when the index is loaded and nothing
+    is wrong; ``degraded`` with the reason in ``detail`` otherwise (e.g. the database is away)."""
     s = api.settings
     if api.agent is None:
-        await api.require_agent_quietly()
+        api.load_agent_in_background()
     res = api.resources()
     index = getattr(res, "index", None)
     documents: int | None = None
     embedder = EmbedderInfo(name=s.embedder, configured=s.embedder)
     detail: str | None = None
-    if index is not None:
+    database_down = api.database.enabled and not api.database.available
+    if database_down:
+        detail = (
+            f"데이터베이스에 연결할 수 없습니다 ({api.database.reason}). 다시 연결되면 자동으로 복구됩니다."
+        )
+        documents = api.last_documents
+    elif index is not None:
         try:
-            documents = int(await anyio.to_thread.run_sync(index.count))
-            stats = await anyio.to_thread.run_sync(index.stats)
-            built = stats.get("embedder") if isinstance(stats, dict) else None
-            if isinstance(built, dict):  # the index reports {"name": ..., "dim": ...}
-                dim = built.get("dim")
-                embedder = EmbedderInfo(
-                    name=str(built.get("name") or s.embedder),
-                    dim=int(dim) if isinstance(dim, int | float) else None,
-                    configured=s.embedder,
-                )
-            elif isinstance(built, str) and built:
-                embedder = EmbedderInfo(name=built, configured=s.embedder)
+            with anyio.fail_after(HEALTH_BUDGET_S):  # one budget for every index call below
+                documents, embedder, problem = await _index_health(index, s.embedder)
+            api.last_documents = documents
+            if problem:
+                detail = f"검색 색인에 문제가 있습니다: {problem}"
         except Exception:
-            detail = "색인 정보를 읽지 못했습니다."
-    problem: str | None = None
-    check = getattr(index, "health", None)
-    if callable(check):  # the index's self-check: its files, and a newer version it failed to load
-        try:
-            problem = await anyio.to_thread.run_sync(check)
-        except Exception as exc:
-            problem = f"{type(exc).__name__}"
-    if problem:
-        detail = f"검색 색인에 문제가 있습니다: {problem}"
+            detail = "색인 정보를 제시간에 읽지 못했습니다."
     loaded = api.agent is not None and index is not None and documents is not None
     if api.agent is None:
-        detail = api.agent_error and "검색 색인이 준비되지 않았습니다. `matjip ingest`를 실행하세요."
+        detail = detail or (
+            api.agent_error and "검색 색인이 준비되지 않았습니다. `matjip ingest`를 실행하세요."
+        )
     body = HealthResponse(
-        status="ok" if loaded and not problem else "degraded",
+        status="ok" if loaded and detail is None else "degraded",
         version=__version__,
         index_loaded=loaded,
         documents=documents,

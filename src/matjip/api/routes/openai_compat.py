@@ -7,16 +7,20 @@ conversation's context in its own session state.
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import math
 import time
 import uuid
-from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, TypeVar
 
+import anyio
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from matjip.api.database import is_database_failure, unavailable_problem
 from matjip.api.problems import problem_responses
 from matjip.api.routes.chat import SSE_HEADERS, check_message, check_text
 from matjip.api.schemas import (
@@ -31,10 +35,13 @@ from matjip.api.schemas import (
     sse_schema,
 )
 from matjip.api.sessions import SESSION_HEADER, client_namespace, echoed_session, user_session_id
-from matjip.api.state import Api
+from matjip.api.state import Api, ApiState
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 from matjip.errors import ProblemError
 from matjip.settings import redact
+
+T = TypeVar("T")
+log = logging.getLogger("matjip.api")
 
 router = APIRouter(tags=["openai"])
 
@@ -57,6 +64,24 @@ def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
         raise ProblemError(422, "messages에 내용이 있는 user 메시지가 없습니다.", kind="validation-error")
     history: list[tuple[str, str]] = [(str(m.role), m.text()) for m in req.messages[:last]]
     return req.messages[last].text(), history
+
+
+async def conversation_call(
+    api: ApiState, fn: Callable[..., T], *args: Any, required: bool = True
+) -> T | None:
+    """A conversation-pool call off the event loop (it may wait on PostgreSQL). A database failure
+    marks the database down and answers 503 when ``required``; otherwise it is logged and skipped
+    (the next request then starts from its echoed session header or a new session)."""
+    try:
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+    except Exception as exc:
+        if not is_database_failure(exc):
+            raise
+        api.database.note_failure(exc)
+        if required:
+            raise unavailable_problem() from None
+        log.warning("conversation not remembered: %s", type(exc).__name__)
+        return None
 
 
 def _oa_error(status: int) -> str:
@@ -133,22 +158,29 @@ async def chat_completions(
     elif body.user:
         session_id = user_session_id(body.user, namespace)
     else:
-        session_id = api.conversations.session_for(history, namespace)
+        api.database.require()
+        found = await conversation_call(api, api.conversations.session_for, history, namespace)
+        session_id = found or api.conversations.new_session(namespace)
     agent = await api.require_agent()
     completion_id = "chatcmpl-" + uuid.uuid4().hex
     created = int(time.time())
     model = body.model or MODEL_ID
     prompt_tokens = sum(approx_tokens(m.text()) for m in body.messages)
 
-    def remember(answer: str) -> None:
+    async def remember(answer: str) -> None:
         if not body.user:
-            api.conversations.remember(
-                [*history, ("user", message), ("assistant", answer)], session_id, namespace
+            await conversation_call(
+                api,
+                api.conversations.remember,
+                [*history, ("user", message), ("assistant", answer)],
+                session_id,
+                namespace,
+                required=False,
             )
 
     if not body.stream:
         result = await run_turn(api, agent, message, session_id, None, request.is_disconnected)
-        remember(redact(result.answer))
+        await remember(redact(result.answer))
         completion_tokens = approx_tokens(result.answer)
         completion = OAChatCompletion(
             id=completion_id,
@@ -207,10 +239,10 @@ async def chat_completions(
                 yield f"data: {redact(json.dumps(payload, ensure_ascii=False))}\n\n".encode()
             elif event == "end":
                 if data is not None:
-                    remember(redact(data.answer))
+                    await remember(redact(data.answer))
                     streamed = "".join(parts)
                     if streamed != redact(data.answer):  # the client will resend what it received
-                        remember(streamed)
+                        await remember(streamed)
                     yield chunk({}, "stop")
                     if include_usage:
                         completion_tokens = approx_tokens("".join(parts))

@@ -1,0 +1,76 @@
+"""LangGraph's checkpoint savers, made safe for turns that time out and for several workers.
+
+A turn's state is written once, at its end (``durability="exit"``). Two rules hold for that write:
+
+* **Commit or abandon** (:class:`matjip.providers.guard.TurnCommit`): a turn the API has already
+  reported as failed (timed out, client gone) never writes; a turn that is writing is delivered.
+* **Compare and set** (PostgreSQL, shared by every worker): the write succeeds only while the
+  checkpoint the turn started from is still the conversation's latest. Checked and written in one
+  transaction under a per-conversation advisory lock, so a turn that was held up (a database
+  restart) can never save its state over a newer turn another worker served meanwhile; it raises
+  :class:`matjip.errors.ConversationMoved` instead and the conversation does not branch.
+
+LangGraph is imported by the functions that build the savers, not at module import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from matjip.errors import ConversationMoved
+from matjip.providers.guard import turn_commit
+
+_LATEST = (
+    "SELECT checkpoint_id FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s "
+    "ORDER BY checkpoint_id DESC LIMIT 1"
+)
+_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 7157))"
+
+
+def sqlite_saver(conn: Any, serde: Any) -> Any:
+    """``SqliteSaver`` whose writes go through the running turn's commit decision."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    class GuardedSqliteSaver(SqliteSaver):
+        def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            with turn_commit().committing():
+                return super().put(config, checkpoint, metadata, new_versions)
+
+        def put_writes(
+            self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+        ) -> None:
+            if turn_commit().state == "abandoned":
+                return
+            super().put_writes(config, writes, task_id, task_path)
+
+    return GuardedSqliteSaver(conn, serde=serde)
+
+
+def postgres_saver(pool: Any, serde: Any) -> Any:
+    """``PostgresSaver`` over ``pool`` with commit-or-abandon and compare-and-set writes."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    class GuardedPostgresSaver(PostgresSaver):
+        def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            conf = config["configurable"]
+            thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
+            parent = conf.get("checkpoint_id")
+            with turn_commit().committing(), pool.connection() as conn, conn.transaction():
+                conn.execute(_LOCK, (f"{thread_id}\n{ns}",))
+                row = conn.execute(_LATEST, (thread_id, ns)).fetchone()
+                latest = (row["checkpoint_id"] if isinstance(row, dict) else row[0]) if row else None
+                if latest is not None and str(latest) != str(parent):
+                    raise ConversationMoved(
+                        f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
+                    )
+                return PostgresSaver(conn, serde=self.serde).put(config, checkpoint, metadata, new_versions)
+
+        def put_writes(
+            self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+        ) -> None:
+            if turn_commit().state == "abandoned":
+                return
+            super().put_writes(config, writes, task_id, task_path)
+
+    return GuardedPostgresSaver(pool, serde=serde)
