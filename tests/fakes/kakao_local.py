@@ -32,11 +32,14 @@ def _err(status: int, kind: str, message: str) -> tuple[int, dict[str, Any]]:
 
 
 class KakaoLocalFake:
-    def __init__(self, places: list[FakePlace] | None = None, *, key: str = KEY, quota: int | None = None) -> None:
+    def __init__(
+        self, places: list[FakePlace] | None = None, *, key: str = KEY, quota: int | None = None
+    ) -> None:
         self.places = places if places is not None else synthetic_area()
         self.by_id = {p.id: p for p in self.places}
         self.key = key
         self.quota = quota
+        self._text = {p.id: norm(p.name) + "|" + norm(p.category_name) for p in self.places}
         self.calls = 0  # search calls answered (any status), all days
         self.today = 0
         self.detail_calls = 0
@@ -63,7 +66,9 @@ class KakaoLocalFake:
 
     # --- the API -------------------------------------------------------------------------------
 
-    def handle(self, method: str, path: str, params: dict[str, str], headers: dict[str, str]) -> tuple[int, Any]:
+    def handle(
+        self, method: str, path: str, params: dict[str, str], headers: dict[str, str]
+    ) -> tuple[int, Any]:
         if path == "/__stats":
             return 200, {"calls": self.calls, "today": self.today, "detail_calls": self.detail_calls}
         if path == "/__newday":
@@ -134,13 +139,18 @@ class KakaoLocalFake:
             if code and p.group != code:
                 continue
             if box is not None:
-                bx1, by1, bx2, by2 = min(box[0], box[2]), min(box[1], box[3]), max(box[0], box[2]), max(box[1], box[3])
+                bx1, by1, bx2, by2 = (
+                    min(box[0], box[2]),
+                    min(box[1], box[3]),
+                    max(box[0], box[2]),
+                    max(box[1], box[3]),
+                )
                 if not (bx1 <= p.x <= bx2 and by1 <= p.y <= by2):
                     continue
             dist = meters(center[0], center[1], p.x, p.y) if center is not None else None
             if radius is not None and dist is not None and dist > radius:
                 continue
-            if q and q not in norm(p.name) and q not in norm(p.category_name):
+            if q and q not in self._text[p.id]:
                 continue
             hits.append((p, dist))
         if sort == "distance":
@@ -165,7 +175,12 @@ class KakaoLocalFake:
             return 404, {"isExist": False}
         n = p.reviews
         comments = [
-            {"contents": f"{p.word} 맛있어요 {i}", "point": 5 - i % 3, "username": f"u{i}", "date": "2024.05.01."}
+            {
+                "contents": f"{p.word} 맛있어요 {i}",
+                "point": 5 - i % 3,
+                "username": f"u{i}",
+                "date": "2024.05.01.",
+            }
             for i in range(min(n, 3))
         ]
         return 200, {
@@ -194,7 +209,10 @@ class KakaoLocalFake:
                 "scoresum": 4 * n,
                 "scorecnt": n,
                 "list": comments,
-                "strengthCounts": [{"id": 1, "name": "맛", "count": n // 2}, {"id": 2, "name": "친절", "count": n // 4}],
+                "strengthCounts": [
+                    {"id": 1, "name": "맛", "count": n // 2},
+                    {"id": 2, "name": "친절", "count": n // 4},
+                ],
             },
             "menuInfo": {
                 "menucount": 2,

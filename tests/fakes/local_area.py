@@ -50,8 +50,30 @@ CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("카페 > 디저트카페", "케이크", "CE7"),
 )
 PREFIXES = (
-    "한양", "명동", "할매", "원조", "옛날", "솔밭", "청담", "황금", "푸른", "동네", "진미", "우리",
-    "별빛", "소문난", "대박", "장터", "바다", "들꽃", "봄날", "한솥", "맛나", "정든", "해뜰", "달빛",
+    "한양",
+    "명동",
+    "할매",
+    "원조",
+    "옛날",
+    "솔밭",
+    "청담",
+    "황금",
+    "푸른",
+    "동네",
+    "진미",
+    "우리",
+    "별빛",
+    "소문난",
+    "대박",
+    "장터",
+    "바다",
+    "들꽃",
+    "봄날",
+    "한솥",
+    "맛나",
+    "정든",
+    "해뜰",
+    "달빛",
 )
 ROADS = ("올림픽로", "백제고분로", "석촌호수로", "송파대로", "잠실로", "오금로", "가락로", "삼학사로")
 DONGS = ("잠실동", "신천동", "석촌동", "송파동", "방이동", "삼전동")
@@ -77,7 +99,9 @@ class FakePlace:
         return f"음식점 > {self.path}"
 
 
-def synthetic_area(seed: int = 7, n: int = 3200, rect: tuple[float, float, float, float] = AREA) -> list[FakePlace]:
+def synthetic_area(
+    seed: int = 7, n: int = 3200, rect: tuple[float, float, float, float] = AREA
+) -> list[FakePlace]:
     rng = random.Random(seed)
     x1, y1, x2, y2 = rect
     points: list[tuple[float, float]] = []
@@ -132,7 +156,9 @@ Handler = Callable[[str, str, dict[str, str], dict[str, str]], tuple[int, Any]]
 def mock_transport(handle: Handler) -> httpx.MockTransport:
     def respond(request: httpx.Request) -> httpx.Response:
         params = dict(request.url.params)
-        status, body = handle(request.method, request.url.path, params, {k.lower(): v for k, v in request.headers.items()})
+        status, body = handle(
+            request.method, request.url.path, params, {k.lower(): v for k, v in request.headers.items()}
+        )
         return httpx.Response(status, json=body)
 
     return httpx.MockTransport(respond)
@@ -165,7 +191,9 @@ class FakeServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", port), _H)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:

@@ -39,18 +39,24 @@ class NaverLocalFake:
         self.places = places if places is not None else synthetic_area()
         self.names = {norm(k): v for k, v in (names or {}).items()}
         self.quota = quota
+        self._text = {p.id: norm(p.name) + "|" + norm(p.path) for p in self.places}
         self.calls = 0
         self.today = 0
         self._lock = threading.Lock()
 
-    def handle(self, method: str, path: str, params: dict[str, str], headers: dict[str, str]) -> tuple[int, Any]:
+    def handle(
+        self, method: str, path: str, params: dict[str, str], headers: dict[str, str]
+    ) -> tuple[int, Any]:
         if path != "/v1/search/local.json":
             return _err(404, "024", "Not Found")
         with self._lock:
             self.calls += 1
             self.today += 1
             over = self.quota is not None and self.today > self.quota
-        if headers.get("x-naver-client-id") != CLIENT_ID or headers.get("x-naver-client-secret") != CLIENT_SECRET:
+        if (
+            headers.get("x-naver-client-id") != CLIENT_ID
+            or headers.get("x-naver-client-secret") != CLIENT_SECRET
+        ):
             return _err(401, "024", "Authentication failed (인증에 실패했습니다.)")
         if over:
             return _err(429, "010", "Rate limit exceeded. (속도 제한을 초과했습니다.)")
@@ -78,7 +84,7 @@ class NaverLocalFake:
                 break
         hits: list[tuple[FakePlace, float]] = []
         for p in self.places:
-            if menu not in norm(p.name) and menu not in norm(p.path):
+            if menu not in self._text[p.id]:
                 continue
             d = meters(center[0], center[1], p.x, p.y) if center else 0.0
             if d <= NEAR_M:

@@ -33,6 +33,7 @@ PAGE_SIZE = 15
 PAGEABLE = 45
 MIN_RECT_DEG = 0.0002  # ~20 m: below this a rectangle is one point for the quadtree
 POINT_RADIUS_M = 30
+EPS_DEG = 1e-6  # coordinates travel as text: a place on a rectangle's edge is inside it
 CATEGORIES = {"FD6": "음식점", "CE7": "카페"}
 
 
@@ -59,6 +60,7 @@ def place_of(doc: dict[str, Any]) -> CollectedPlace | None:
         mapy=to_e7(y),
         telephone=str(doc["phone"]) if doc.get("phone") else None,
         place_url=str(doc["place_url"]) if doc.get("place_url") else None,
+        category_group=str(doc.get("category_group_code") or "") or None,
         source=SOURCE,
         provenance={SOURCE: str(pid)},
     )
@@ -115,6 +117,48 @@ class KakaoCollector:
             else:
                 self._point(task)
             self.progress()
+        self.count_unreached()
+
+    def _inside(self, rect: Rect, code: str) -> set[str]:
+        return {
+            p.place_id
+            for p in self.state.places(SOURCE)
+            if p.category_group == code
+            and p.lon is not None
+            and p.lat is not None
+            and rect.contains(p.lon, p.lat, EPS_DEG)
+        }
+
+    def count_unreached(self) -> None:
+        """What the dense points still hide: per point, its total minus the places found inside it
+        (by any task). Points on a split line belong to several rectangles that touch; such a
+        group counts once (its largest shortfall)."""
+        tasks = self.state.tasks(SOURCE, "point")
+        points = [(t.key, Rect.of(t.payload["rect"]), int(t.payload["total"])) for t in tasks]
+        codes = {t.key: str(t.payload["code"]) for t in tasks}
+        short = {key: max(0, total - len(self._inside(rect, codes[key]))) for key, rect, total in points}
+        group = {key: key for key, _, _ in points}
+
+        def root(k: str) -> str:
+            while group[k] != k:
+                k = group[k]
+            return k
+
+        for i, (a, ra, _) in enumerate(points):
+            for b, rb, _ in points[i + 1 :]:
+                if (
+                    ra.x1 <= rb.x2 + EPS_DEG
+                    and rb.x1 <= ra.x2 + EPS_DEG
+                    and ra.y1 <= rb.y2 + EPS_DEG
+                    and rb.y1 <= ra.y2 + EPS_DEG
+                ):
+                    group[root(a)] = root(b)
+        worst: dict[str, tuple[int, str]] = {}
+        for key, _, _ in points:
+            r = root(key)
+            if r not in worst or short[key] > worst[r][0]:
+                worst[r] = (short[key], key)
+        self.state.set_unreached(SOURCE, {key: n for n, key in worst.values() if n})
 
     def _rect(self, task: Task) -> None:
         code, rect = task.payload["code"], Rect.of(task.payload["rect"])
@@ -147,7 +191,7 @@ class KakaoCollector:
         the other sort order, then keyword queries with the point's own leaf categories and the kind
         words, each word again sorted by distance when it alone matches more than 45."""
         code, rect, total = task.payload["code"], Rect.of(task.payload["rect"]), int(task.payload["total"])
-        seen: set[str] = set(task.payload.get("seen", []))
+        seen: set[str] = set(task.payload.get("seen", [])) | self._inside(rect, code)
         asked: set[str] = set(task.payload.get("asked", []))
         queue: list[dict[str, Any]] | None = task.payload.get("queue")
         x, y = rect.center
@@ -195,7 +239,7 @@ class KakaoCollector:
             payload = {**task.payload, "seen": sorted(seen), "asked": sorted(asked), "queue": queue}
             self.state.complete(task, places=places, done=False, payload=payload)
             self.progress()
-        self.state.complete(task, unreached=max(0, total - len(seen)))
+        self.state.complete(task)
 
     @staticmethod
     def _keyword(code: str, x: float, y: float, word: str, sort: str) -> dict[str, Any]:

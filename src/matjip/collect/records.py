@@ -25,6 +25,28 @@ SAME_PLACE_M = 100.0
 _TAG = re.compile(r"<[^>]+>")
 _NAME_NOISE = re.compile(r"[^0-9a-z가-힣]")
 _ADDRESS_NOISE = re.compile(r"[\s,.\-()]")
+# Naver writes "서울특별시 …", Kakao "서울 …": the first word compared in its short form
+_SIDO_SHORT = {
+    "서울특별시": "서울",
+    "부산광역시": "부산",
+    "대구광역시": "대구",
+    "인천광역시": "인천",
+    "광주광역시": "광주",
+    "대전광역시": "대전",
+    "울산광역시": "울산",
+    "세종특별자치시": "세종",
+    "경기도": "경기",
+    "강원도": "강원",
+    "강원특별자치도": "강원",
+    "충청북도": "충북",
+    "충청남도": "충남",
+    "전라북도": "전북",
+    "전북특별자치도": "전북",
+    "전라남도": "전남",
+    "경상북도": "경북",
+    "경상남도": "경남",
+    "제주특별자치도": "제주",
+}
 
 
 class CollectedPlace(BaseModel):
@@ -46,6 +68,7 @@ class CollectedPlace(BaseModel):
     reviewCount: int | None = None
     description: str = ""
     place_url: str | None = None
+    category_group: str | None = None  # Kakao's FD6 (음식점) / CE7 (카페)
     source: str
     provenance: dict[str, str] = Field(default_factory=dict)
 
@@ -95,7 +118,10 @@ def name_key(name: str) -> str:
 
 
 def address_key(address: str) -> str:
-    return _ADDRESS_NOISE.sub("", address or "")
+    words = (address or "").split()
+    if words:
+        words[0] = _SIDO_SHORT.get(words[0], words[0])
+    return _ADDRESS_NOISE.sub("", "".join(words))
 
 
 def naver_place_id(title: str, address: str, mapx: str | None, mapy: str | None) -> str:

@@ -164,6 +164,20 @@ class CollectState:
     def place_count(self, source: str) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM places WHERE source=?", (source,)).fetchone()[0])
 
+    def tasks(self, source: str, kind: str) -> list[Task]:
+        rows = self._db.execute(
+            "SELECT source, key, kind, payload FROM tasks WHERE source=? AND kind=? ORDER BY seq",
+            (source, kind),
+        ).fetchall()
+        return [Task(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+    def set_unreached(self, source: str, counts: dict[str, int]) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM unreached WHERE source=?", (source,))
+            db.executemany(
+                "INSERT INTO unreached VALUES(?, ?, ?)", ((source, k, n) for k, n in counts.items())
+            )
+
     def unreached(self, source: str) -> int:
         row = self._db.execute(
             "SELECT COALESCE(SUM(n), 0) FROM unreached WHERE source=?", (source,)

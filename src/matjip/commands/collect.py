@@ -54,6 +54,7 @@ def _progress(console: Console) -> Progress:
         TextColumn("장소 {task.fields[places]:,} · 호출 {task.fields[calls]:,}"),
         TimeElapsedColumn(),
         console=console,
+        transient=True,  # an error (a refused key) stays one line; the summary is printed after
     )
 
 
@@ -148,9 +149,13 @@ def run_collect_kakao(
         if with_details and not stopped:
             dclient = coll.detail_client()
             reader = details.DetailReader(dclient, coll.state)
-            console.print("장소 상세(비공식 Kakao Map 페이지, 초당 1회 이하)를 읽어요…")
             dreport, stopped = _run(
-                coll, details.SOURCE, dclient, "상세", lambda tick: _detail_work(reader, tick), console
+                coll,
+                details.SOURCE,
+                dclient,
+                "장소 상세 (비공식 Kakao Map 페이지, 초당 1회 이하)",
+                lambda tick: _detail_work(reader, tick),
+                console,
             )
             console.print(f"상세 읽기 {dclient.calls_this_run:,}회 · {dreport.written:,}곳 → {out}")
         _finish(stopped, console)
