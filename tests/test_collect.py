@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
+
 from fakes.kakao_local import KEY, KakaoLocalFake
 from fakes.local_area import AREA, FakePlace, FakeServer, synthetic_area
 from fakes.naver_local import CLIENT_ID, CLIENT_SECRET, NaverLocalFake
-
 from matjip.cli import cli
 from matjip.collect import details, kakao, naver
 from matjip.collect.area import Rect, area_place_names

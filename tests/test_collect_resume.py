@@ -18,9 +18,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from fakes.kakao_local import KEY, KakaoLocalFake
 from fakes.local_area import AREA
-
 from matjip.collect import kakao, naver
 from matjip.collect.area import Rect
 from matjip.collect.runner import Collection, export
@@ -87,7 +87,7 @@ def test_kill9_at_random_moments_then_resume(tmp_path: Path) -> None:
                 killed += 1
             proc.wait()
         assert killed == 5
-        final = subprocess.run(cmd + ["--resume"], env=env, capture_output=True, text=True, timeout=120)
+        final = subprocess.run([*cmd, "--resume"], env=env, capture_output=True, text=True, timeout=120)
         assert final.returncode == 0, final.stderr
         ids = [json.loads(line)["place_id"] for line in out.read_text(encoding="utf-8").splitlines()]
         assert len(ids) == len(set(ids))  # no duplicates

@@ -19,9 +19,9 @@ import sys
 import threading
 from typing import Any
 
-from fakes.local_area import FakePlace, FakeServer, meters, mock_transport, norm, synthetic_area
-
 import httpx
+
+from fakes.local_area import FakePlace, FakeServer, meters, mock_transport, norm, synthetic_area
 
 KEY = "test-kakao-key"
 PAGEABLE = 45

@@ -16,9 +16,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from fakes.local_area import FakePlace, meters, mock_transport, norm, synthetic_area
-
 import httpx
+
+from fakes.local_area import FakePlace, meters, mock_transport, norm, synthetic_area
 
 CLIENT_ID, CLIENT_SECRET = "test-naver-id", "test-naver-secret"
 NEAR_M = 1000.0
