@@ -146,6 +146,13 @@ class CollectState:
                 (place.model_dump_json(), place.source, place.place_id),
             )
 
+    def detail_counts(self, source: str) -> tuple[int, int]:
+        """(places with their detail read, all places) of ``source``."""
+        row = self._db.execute(
+            "SELECT COALESCE(SUM(detailed), 0), COUNT(*) FROM places WHERE source=?", (source,)
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
     def undetailed(self, source: str) -> list[CollectedPlace]:
         rows = self._db.execute(
             "SELECT record FROM places WHERE source=? AND detailed=0 ORDER BY id", (source,)

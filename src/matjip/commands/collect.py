@@ -25,7 +25,7 @@ from matjip.collect import details, kakao, naver
 from matjip.collect.area import Rect, area_place, area_place_names, area_rect
 from matjip.collect.client import ApiClient
 from matjip.collect.runner import Collection, RunReport, export, kakao_spec, merge_files, naver_spec
-from matjip.errors import ConfigurationError, QuotaReached
+from matjip.errors import ConfigurationError, MatjipError, QuotaReached
 from matjip.settings import Settings
 
 EXIT_QUOTA = 3
@@ -71,7 +71,10 @@ def _run(
         task = bar.add_task(label, total=None, places=0, calls=0)
 
         def tick() -> None:
-            done, total = coll.state.task_counts(source)
+            if source == details.SOURCE:
+                done, total = coll.state.detail_counts(kakao.SOURCE)
+            else:
+                done, total = coll.state.task_counts(source)
             bar.update(
                 task,
                 completed=done,
@@ -85,6 +88,9 @@ def _run(
             work(tick)
         except QuotaReached as exc:
             stopped = str(exc)
+        except MatjipError:  # a refused key, an unreachable API: keep what was collected, then say it
+            export(coll.state, coll.out)
+            raise
         except KeyboardInterrupt:
             bar.stop()
             written = export(coll.state, coll.out)
@@ -133,12 +139,10 @@ def run_collect_kakao(
         resumed = coll.prepare(
             kakao.SOURCE, kakao_spec(box, categories), lambda: kakao.start_tasks(box, categories), resume
         )
-        console.print(
-            f"[bold]matjip collect kakao[/] {area or box.param()} {','.join(categories)}{' (이어서)' if resumed else ''}"
-        )
+        label = f"Kakao Local {area or box.param()} {','.join(categories)}{' (이어서)' if resumed else ''}"
         collector = kakao.KakaoCollector(client, coll.state, naver.menu_words())
         report, stopped = _run(
-            coll, kakao.SOURCE, client, "Kakao Local", lambda tick: _kakao_work(collector, tick), console
+            coll, kakao.SOURCE, client, label, lambda tick: _kakao_work(collector, tick), console
         )
         _summary(report, out, console)
         if report.unreached:
@@ -207,13 +211,13 @@ def run_collect_naver(
             lambda: naver.query_tasks(place_names, menus, tuple(sorts)),
             resume,
         )
-        console.print(
-            f"[bold]matjip collect naver[/] 장소명 {len(place_names):,} × 메뉴 {len(menus):,} × 정렬 {len(sorts)}"
+        label = (
+            f"Naver 지역 검색: 장소명 {len(place_names):,} × 메뉴 {len(menus):,} × 정렬 {len(sorts)}"
             f"{' (이어서)' if resumed else ''}"
         )
         collector = naver.NaverCollector(client, coll.state, box)
         report, stopped = _run(
-            coll, naver.SOURCE, client, "Naver 지역 검색", lambda tick: _naver_work(collector, tick), console
+            coll, naver.SOURCE, client, label, lambda tick: _naver_work(collector, tick), console
         )
         _summary(report, out, console)
         _finish(stopped, console)
