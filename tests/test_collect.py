@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from fakes.kakao_local import KEY, KakaoLocalFake
 from fakes.local_area import AREA, FakePlace, FakeServer, synthetic_area
 from fakes.naver_local import CLIENT_ID, CLIENT_SECRET, NaverLocalFake
+from fixtures.settings import clear_options
 from matjip.cli import cli
 from matjip.collect import details, kakao, naver
 from matjip.collect.area import Rect, area_place_names
@@ -27,6 +28,13 @@ from matjip.settings import Settings
 
 RECT = Rect(*AREA)
 RECT_ARG = ",".join(str(v) for v in AREA)
+
+
+@pytest.fixture(autouse=True)
+def _no_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No option variable of the developer's environment or ``.env`` reaches these runs."""
+    clear_options(monkeypatch)
+    monkeypatch.chdir(tmp_path)
 
 
 def _settings(tmp_path: Path, **kw: Any) -> Settings:

@@ -21,6 +21,7 @@ import pytest
 
 from fakes.kakao_local import KEY, KakaoLocalFake
 from fakes.local_area import AREA
+from fixtures.settings import clear_options
 from matjip.collect import kakao, naver
 from matjip.collect.area import Rect
 from matjip.collect.runner import Collection, export
@@ -45,7 +46,9 @@ def _baseline(tmp_path: Path) -> tuple[set[str], int]:
 
 
 @pytest.mark.slow
-def test_kill9_at_random_moments_then_resume(tmp_path: Path) -> None:
+def test_kill9_at_random_moments_then_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_options(monkeypatch)
+    monkeypatch.chdir(tmp_path)
     expected, baseline_calls = _baseline(tmp_path)
     env = {
         **os.environ,
