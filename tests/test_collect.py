@@ -405,3 +405,17 @@ def test_ingest_takes_the_output_incrementally(tmp_path: Path) -> None:
     third = ingest([out], store, get_enricher("offline"))
     assert (third.updated, third.unchanged) == (1, n - 1)
     store.close()
+
+
+def test_resume_with_another_area_is_refused(tmp_path: Path) -> None:
+    fake = KakaoLocalFake(synthetic_area(n=50))
+    out = tmp_path / "s.jsonl"
+    with FakeServer(fake.handle) as srv:
+        env = _env(tmp_path, srv.url)
+        first = CliRunner().invoke(cli, ["collect", "kakao", "--rect", RECT_ARG, "--out", str(out)], env=env)
+        assert first.exit_code == 0, first.output
+        other = "127.0,37.4,127.05,37.45"
+        again = CliRunner().invoke(
+            cli, ["collect", "kakao", "--rect", other, "--out", str(out), "--resume"], env=env
+        )
+    assert again.exit_code == 2 and "다른 지역" in again.stderr

@@ -16,7 +16,7 @@ from matjip.collect.area import Rect
 from matjip.collect.client import ApiClient, CallPolicy, today
 from matjip.collect.records import CollectedPlace, merge_places
 from matjip.collect.state import CollectState, state_path
-from matjip.errors import CollectKeyError
+from matjip.errors import CollectKeyError, ConfigurationError
 from matjip.settings import Settings, secret
 
 
@@ -159,6 +159,12 @@ class Collection:
     ) -> bool:
         """Seed the tasks unless resuming a run of the same spec; True when resuming."""
         if resume and self.state.has_tasks(source):
+            before = self.state.get_meta(f"spec:{source}")
+            if before is not None and before != spec:
+                raise ConfigurationError(
+                    f"{self.out}의 {source} 수집은 다른 지역·설정으로 진행 중이에요 ({before}). "
+                    "같은 옵션으로 --resume 하거나, --resume 없이 새로 시작하세요."
+                )
             return True
         self.state.start(source, spec, tasks_factory())
         return False
