@@ -16,7 +16,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"cli"}),
     frozenset({"commands", "api"}),
     frozenset({"agent", "eval"}),
-    frozenset({"ingest", "index", "nlu", "geo", "text"}),
+    frozenset({"ingest", "index", "nlu", "geo", "text", "collect"}),
     frozenset({"providers"}),
     frozenset({"documents", "errors", "settings", "vocab", "kinds", "data", "__init__"}),
 )

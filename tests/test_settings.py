@@ -85,6 +85,21 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "turn_workers": ("5", 5),
     "session_max_age_days": ("1.5", 1.5),
     "ingest_max_record_chars": ("50000", 50000),
+    "kakao_local_url": ("http://127.0.0.1:9", "http://127.0.0.1:9"),
+    "naver_search_url": ("http://127.0.0.1:8", "http://127.0.0.1:8"),
+    "naver_client_id": ("naver-id-dotenv", "naver-id-dotenv"),
+    "naver_client_secret": ("naver-secret-dotenv", "naver-secret-dotenv"),
+    "collect_quota_kakao": ("500", 500),
+    "collect_quota_naver": ("600", 600),
+    "collect_quota_details": ("700", 700),
+    "collect_rate_per_s": ("2.5", 2.5),
+    "collect_detail_url": ("http://127.0.0.1:7/main/v", "http://127.0.0.1:7/main/v"),
+    "collect_detail_rate_per_s": ("0.5", 0.5),
+    "collect_max_retries": ("1", 1),
+    "collect_backoff_s": ("0.1", 0.1),
+    "collect_backoff_max_s": ("2", 2.0),
+    "collect_timeout_s": ("3", 3.0),
+    "collect_today": ("2026-01-02", "2026-01-02"),
 }
 
 

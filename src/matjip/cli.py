@@ -97,6 +97,114 @@ def ingest(
     run_ingest(settings, list(paths), resume=resume, enricher_name=enricher, do_index=do_index)
 
 
+# --- collect: grow the data through local-search APIs (issue 22) ----------------------------
+@cli.group()
+def collect() -> None:
+    """지역의 식당을 검색 API로 모읍니다 (Kakao Local, Naver 지역 검색; 운영자의 API 키).
+
+    Output: crawl records (JSONL) that `matjip ingest FILE` reads; the run's state lives next to
+    it (FILE.state.sqlite), so `--resume` continues a stopped or killed run."""
+
+
+_OUT = click.option(
+    "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Output JSONL file."
+)
+_RESUME = click.option("--resume", is_flag=True, help="Continue the run recorded next to --out.")
+_AREA = click.option("--area", help="A si/gun/gu or dong of the gazetteer (its outline's bounding box).")
+_RECT = click.option("--rect", help="LON1,LAT1,LON2,LAT2 (WGS84).")
+
+
+@collect.command("kakao")
+@_AREA
+@_RECT
+@click.option("--category", "categories", default="FD6,CE7", show_default=True, help="FD6 음식점, CE7 카페.")
+@_OUT
+@_RESUME
+@click.option(
+    "--details",
+    "with_details",
+    is_flag=True,
+    help="Also read menus/hours/tags/reviews from the Kakao Map place page (NOT an official API; ≤1/s).",
+)
+@click.pass_obj
+def collect_kakao(
+    settings: object,
+    area: str | None,
+    rect: str | None,
+    categories: str,
+    out: Path,
+    resume: bool,
+    with_details: bool,
+) -> None:
+    """Every restaurant/café of an area via Kakao Local category search (KAKAO_REST_API_KEY)."""
+    from matjip.commands.collect import run_collect_kakao
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    codes = [c.strip().upper() for c in categories.split(",") if c.strip()]
+    run_collect_kakao(
+        settings, area=area, rect=rect, categories=codes, out=out, resume=resume, with_details=with_details
+    )
+
+
+@collect.command("naver")
+@_AREA
+@_RECT
+@click.option(
+    "--places",
+    "places_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Place names, one a line (default: stations, hot places and dongs of the area).",
+)
+@click.option(
+    "--menus",
+    "menus_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Menu words, one a line (default: the kinds vocabulary).",
+)
+@click.option("--sort", "sorts", default="random,comment", show_default=True, help="random and/or comment.")
+@_OUT
+@_RESUME
+@click.pass_obj
+def collect_naver(
+    settings: object,
+    area: str | None,
+    rect: str | None,
+    places_file: Path | None,
+    menus_file: Path | None,
+    sorts: str,
+    out: Path,
+    resume: bool,
+) -> None:
+    """Seed 000's recipe: Naver local search for every (place name × menu word) of an area."""
+    from matjip.commands.collect import run_collect_naver
+    from matjip.settings import Settings
+
+    assert isinstance(settings, Settings)
+    run_collect_naver(
+        settings,
+        area=area,
+        rect=rect,
+        places_file=places_file,
+        menus_file=menus_file,
+        sorts=[s.strip() for s in sorts.split(",") if s.strip()],
+        out=out,
+        resume=resume,
+    )
+
+
+@collect.command("merge")
+@click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@_OUT
+def collect_merge(paths: tuple[Path, ...], out: Path) -> None:
+    """Merge collected files: the same restaurant from Kakao and Naver becomes one record."""
+    from matjip.commands.collect import run_collect_merge
+
+    run_collect_merge(list(paths), out)
+
+
 # --- agent -------------------------------------------------------------------------------
 @cli.command()
 @click.argument("question")

@@ -8,6 +8,7 @@ from :class:`Exception` directly and never leave the layer that catches them::
     Exception
     ├── MatjipError                   base of every error matjip raises on purpose
     │   ├── ConfigurationError        a setting is missing or invalid
+    │   │   └── CollectKeyError       a collector's API key is missing or refused (401/403)
     │   ├── IngestError               input could not be read at all
     │   │   └── RecordError           one input record is malformed (source, line, reason)
     │   ├── StoreError                the document store is missing, locked or incompatible
@@ -18,6 +19,7 @@ from :class:`Exception` directly and never leave the layer that catches them::
     │   │   ├── IndexDamagedError     the index fails its self-check (manifest, sizes, checksums)
     │   │   └── EmbedderMismatchError the index was built with another embedder
     │   ├── PlaceNotFoundError        a place name did not resolve in the gazetteer
+    │   ├── QuotaReached              a collector used its daily quota (calls); resume tomorrow
     │   ├── ProviderError             a remote provider (LLM, web search) failed (record)
     │   │   ├── ProviderTimeout       … did not answer in time
     │   │   ├── BudgetExceeded        the per-turn LLM budget is spent
@@ -54,6 +56,18 @@ class ServerError(MatjipError):
 
 class ConfigurationError(MatjipError):
     """A setting is missing or invalid."""
+
+
+class CollectKeyError(ConfigurationError):
+    """A collector's API key is missing or the API refused it: one line naming the key and source."""
+
+
+class QuotaReached(MatjipError):
+    """A collector's daily call quota is used (ours or the API's 429): the run stops, state is kept."""
+
+    def __init__(self, message: str, calls: int = 0) -> None:
+        super().__init__(message)
+        self.calls = calls
 
 
 class IngestError(MatjipError):

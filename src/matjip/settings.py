@@ -129,6 +129,31 @@ class Settings(BaseSettings):
         None, validation_alias=AliasChoices("MATJIP_TAVILY_API_KEY", "TAVILY_API_KEY")
     )
 
+    # collectors (`matjip collect`, issue 22): the local-search APIs an operator grows the data with
+    kakao_local_url: str = Field("https://dapi.kakao.com", description="Kakao Local API base URL.")
+    naver_search_url: str = Field("https://openapi.naver.com", description="Naver search API base URL.")
+    naver_client_id: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_NAVER_CLIENT_ID", "NAVER_CLIENT_ID")
+    )
+    naver_client_secret: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("MATJIP_NAVER_CLIENT_SECRET", "NAVER_CLIENT_SECRET")
+    )
+    collect_quota_kakao: int = Field(100_000, ge=1, description="Kakao Local calls per day.")
+    collect_quota_naver: int = Field(25_000, ge=1, description="Naver search calls per day.")
+    collect_quota_details: int = Field(5_000, ge=1, description="Place-detail page reads per day.")
+    collect_rate_per_s: float = Field(10.0, ge=0, description="Search calls per second (0: no limit).")
+    collect_detail_url: str = Field(
+        "https://place.map.kakao.com/main/v", description="Kakao Map place-detail JSON (not an official API)."
+    )
+    collect_detail_rate_per_s: float = Field(1.0, gt=0, le=1.0, description="Detail reads per second.")
+    collect_max_retries: int = Field(4, ge=0, le=10)
+    collect_backoff_s: float = Field(1.0, ge=0, description="First retry wait after a 429/5xx (doubles).")
+    collect_backoff_max_s: float = Field(30.0, ge=0)
+    collect_timeout_s: float = Field(10.0, gt=0, le=120)
+    collect_today: str | None = Field(
+        None, description="The quota day (YYYY-MM-DD); default today in MATJIP_TIMEZONE (tests set it)."
+    )
+
     # LangSmith tracing (the LANGCHAIN_* names are the older spellings)
     langsmith_tracing: bool = Field(
         False,
