@@ -204,13 +204,20 @@ class _Tally:
 @dataclass(frozen=True)
 class Support:
     """How many reviews a value needs (settings ``enrich_min_reviews``, ``enrich_min_share``,
-    ``enrich_support_from``)."""
+    ``enrich_support_from``; ``enrich_fact_min_reviews`` for the fields ``review_rules.toml`` calls
+    facts: a convenience holds from one first-hand review when no more reviews speak against it,
+    while a mood or an occasion needs the share)."""
 
     min_reviews: int = 2
     min_share: float = 0.03
     support_from: int = 10
+    fact_min_reviews: int = 1
+    fact_fields: tuple[str, ...] | None = None  # None: ``[support] fact_fields`` of the rules file
 
-    def needed(self, n_reviews: int) -> int:
+    def needed(self, n_reviews: int, fld: str = "") -> int:
+        facts = self.fact_fields if self.fact_fields is not None else rules().fact_fields
+        if fld in facts:
+            return self.fact_min_reviews
         if n_reviews < self.support_from:
             return 1
         return max(self.min_reviews, math.ceil(self.min_share * n_reviews))
@@ -259,15 +266,15 @@ class _Votes:
             tally.evidence.append(ev)
 
     def result(self, n_reviews: int = 0, support: Support = Support()) -> Enrichment:
-        """Kept values: a value read from reviews needs :meth:`Support.needed` supporting reviews and
-        more reviews for than against; other sources count their weighted votes. Of two conflicting
+        """Kept values: a value read from reviews needs :meth:`Support.needed` supporting reviews (per
+        field: facts one, moods and occasions the share) and more reviews for than against; other sources count their weighted votes. Of two conflicting
         values (``review_rules.toml``) the one with more support stays, both when the split is real."""
         order = _compiled().value_order
-        needed = support.needed(n_reviews)
+        needed = {f: support.needed(n_reviews, f) for f in ENRICH_FIELDS}
         strength: dict[Target, int] = {}
         for t, tally in self.tallies.items():
             n_for, n_against = len(tally.reviews_for), len(tally.reviews_against)
-            review_ok = n_for >= needed and n_for > n_against
+            review_ok = n_for >= needed[t[0]] and n_for > n_against
             score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
             if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
                 strength[t] = tally.pos + n_for
@@ -999,7 +1006,12 @@ class OfflineEnricher:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.support = (
-            Support(settings.enrich_min_reviews, settings.enrich_min_share, settings.enrich_support_from)
+            Support(
+                settings.enrich_min_reviews,
+                settings.enrich_min_share,
+                settings.enrich_support_from,
+                settings.enrich_fact_min_reviews,
+            )
             if settings is not None
             else Support()
         )

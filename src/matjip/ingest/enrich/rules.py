@@ -12,6 +12,8 @@
 * ``[[subject]]``: values dropped when the owner is the subject of the clause.
 * ``[facts]``: values only absence negates (a small room is still a room).
 * ``[conflicts]``: pairs of values resolved by majority of supporting reviews.
+* ``[support]``: the fields whose values are facts (one first-hand review suffices, see
+  :class:`matjip.ingest.enrich.offline.Support`).
 
 Targets are written ``"field:value"``; :func:`check_rules` lists those that name no lexicon value.
 """
@@ -121,6 +123,12 @@ class Facts(BaseModel):
     values: tuple[str, ...]
 
 
+class SupportRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fact_fields: tuple[str, ...] = ("convenience",)
+
+
 class Conflicts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -137,6 +145,7 @@ class RulesFile(BaseModel):
     subject: tuple[SubjectRule, ...] = ()
     facts: Facts
     conflicts: Conflicts
+    support: SupportRules = SupportRules()
 
 
 class CompiledRules:
@@ -174,6 +183,7 @@ class CompiledRules:
             (parse_target(a), parse_target(b)) for a, b in raw.conflicts.pairs
         )
         self.keep_both_share = raw.conflicts.keep_both_share
+        self.fact_fields: tuple[str, ...] = raw.support.fact_fields
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
         kinds: tuple[tuple[str, frozenset[str]], ...] = (
