@@ -44,3 +44,35 @@ def test_the_fact_support_comes_from_settings() -> None:
     [e] = strict.enrich_many([doc("포장해서 집에서 먹었는데 맛있어요", *FILLER)])
     assert "포장" not in e.convenience
     assert Support().needed(41, "convenience") == 1 and Support().needed(41, "atmosphere") == 2
+
+
+def one(text: str) -> tuple[list[str], list[str], list[str], list[str]]:
+    [e] = ENRICHER.enrich_many([doc(text)])
+    return e.convenience, e.atmosphere, e.occasion, [a.value for a in e.against]
+
+
+def test_first_hand_wordings_of_real_reviews() -> None:
+    assert "주차" in one("주차는 맞은편 건물에 하시면 주차권 제공해주심")[0]  # advice, then a ticket
+    assert "발렛" in one("빵은 갠츈 발렛은 엉망 완전 깡패같아서 발렛하실거면 다른 매장가세요 ㅎ")[0]
+    assert "배달" in one("우버이츠로 주문. 햄버거맛있음.")[0]
+    assert "포장" in one("가야는이유 : 고소한 라떼, 아이스테이크아웃은 페트캔 포장")[0]
+
+
+def test_parking_in_another_building_and_hypotheticals_are_no_facts() -> None:
+    conv, _, _, against = one("보통, 주차는 옆 빌딩에")
+    assert "주차" not in conv and "주차" in against
+    conv, _, _, against = one("집앞이었다면 떡꼬치를 자주 포장해서 먹었을 것 같다.")
+    assert "포장" not in conv and "포장" not in against
+
+
+def test_a_bare_mood_word_needs_a_judgement_of_its_own() -> None:
+    assert "분위기 좋은" in one("분위기 맛 최고에요!ㅎㅎ")[1]
+    assert "분위기 좋은" not in one("그날의 분위기 지배인님? 매너와 미소가 아직도 ㅎㅎ")[1]
+    assert "분위기 좋은" not in one("고급진 분위기에 서비스도 좋아요")[1]
+
+
+def test_taste_and_manner_are_no_moods() -> None:
+    assert "깔끔한" not in one("음식이 모두 싱싱하고 깔끔함.")[1]
+    assert "깔끔한" not in one("좋아요 처음부터 끝까지 깔끔하게 떨어집니다.")[1]
+    assert "감성적인" not in one("한점 한점 설명 너무 이쁘게 해주셔서 기분 좋은 식사였습니다!")[1]
+    assert "조용한" not in one("다시 한번 방문해서 차분하게 맛봐야할듯.")[1]

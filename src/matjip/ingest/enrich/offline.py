@@ -620,6 +620,12 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         prev = ctx.morphs[i - 1]
         if prev.tag == "MAG" and prev.form in r.p.absence_adverbs and not text[prev.end : hit.start].strip():
             absence += 1
+    if (
+        own.kind == "cond"
+        and target[0] == "convenience"
+        and r.advice_conditional.search(text, hit.end, own.end)
+    ):
+        return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if own.kind == "cond" and not absence:
         forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
         if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
@@ -634,6 +640,19 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         r.expectation.search(text, hit.end, expectation_end)
         or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
     )
+    # a fact used in the past tense is a first-hand use ("룸에서 코스 먹었는데, 직원이 불친절했어요"):
+    # what the next clause says is about something else
+    # ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데": a question asked is no use)
+    own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
+    first_hand = (
+        fact
+        and any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after)
+        and not any(
+            m.tag in ("EC", "EF", "ETM")
+            and (m.form in r.p.question_endings or m.form in r.p.continuing_endings)
+            for m in own_after
+        )
+    )
     last = own
     for _ in range(0 if turned else 2):
         has_pred = _has_pred(ctx, last, hit.start)
@@ -646,6 +665,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             and not absence
             and not difficulty
             and not strong
+            and not first_hand
         )
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
@@ -666,6 +686,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     end = clauses_read[-1].end
     if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
         return None, own.start, end
+    if r.hypothetical.search(text, hit.end, end):
+        return None, own.start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
     if purpose and not difficulty and not absence:
         return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
@@ -682,6 +704,24 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     if turned:
         positive = not positive
     return positive, own.start, end
+
+
+def _modified(morphs: Sequence[Morph], start: int) -> bool:
+    """Whether the word before ``start`` is an adnominal form ("고급진 분위기", "밝은 분위기")."""
+    i = bisect_left([m.start for m in morphs], start)
+    return i > 0 and morphs[i - 1].tag == "ETM"
+
+
+def _has_strong(ctx: _Text, start: int, end: int) -> bool:
+    """Whether a clear positive word (``strong_positive``) lies between ``start`` and ``end``."""
+    strong = rules().p.strong_positive
+    for m in ctx.morphs[bisect_left(ctx.starts, start) :]:
+        if m.start >= end:
+            break
+        base = m.tag if "-" not in m.tag else m.tag.split("-")[0]
+        if m.form in strong and base in _STRONG_TAGS:
+            return True
+    return False
 
 
 def _span(text: str, start: int, end: int, clause_end: int) -> tuple[int, int]:
@@ -724,6 +764,7 @@ def _read_hits(
     # furthest end among them lies beyond this start (linear, not quadratic, in the mentions)
     taken: dict[Target, int] = {}
     seen: set[Target] = set()
+    weak = rules().weak
     for h in hits:
         targets = [t for t in h.matcher.targets if taken.get(t, -1) <= h.start]
         if tag:
@@ -736,6 +777,13 @@ def _read_hits(
             positive, clause_start, clause_end = _judge(ctx, h, t)
             if positive is None:
                 continue
+            if (
+                positive
+                and weak
+                and (t, h.matcher.surface) in weak
+                and (_modified(morphs, h.start) or not _has_strong(ctx, h.end, clause_end))
+            ):
+                continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)
             else:
