@@ -76,3 +76,10 @@ def test_taste_and_manner_are_no_moods() -> None:
     assert "깔끔한" not in one("좋아요 처음부터 끝까지 깔끔하게 떨어집니다.")[1]
     assert "감성적인" not in one("한점 한점 설명 너무 이쁘게 해주셔서 기분 좋은 식사였습니다!")[1]
     assert "조용한" not in one("다시 한번 방문해서 차분하게 맛봐야할듯.")[1]
+
+
+def test_what_another_subject_suffers_is_not_said_of_the_occasion() -> None:
+    assert "점심" in one("며칠전 점심시간에 화장실에서 직원분이 손 제대로 안씻고 나가셨어요.")[2]
+    assert "점심" in one("주말 점심에 여러명이서 갔다가 음식 한개가 끝까지 안나옴")[2]
+    _, _, occasion, against = one("단체가 들어갈 자리가 없어요")
+    assert "단체" not in occasion and "단체" in against

@@ -541,8 +541,14 @@ _DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB", "IC
 _STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
 
 
-def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int, bool, bool, bool]:
-    """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``."""
+def _words(
+    ctx: _Text, c: _Clause, after: int, *, fact: bool, own_subject: bool = False
+) -> tuple[int, int, bool, bool, bool]:
+    """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``.
+
+    ``own_subject``: stop at another subject ("점심시간에 직원분이 손을 안 씻고": what is said of
+    직원분 is not said of 점심); a subject marker right after ``after`` is the mention's own, and one
+    after an adnominal form heads what the mention's words describe ("단체가 들어갈 자리가 없어요")."""
     r = rules()
     p = r.p
     absence_forms, absence_adverbs, only_before_absence = p.absence, p.absence_adverbs, p.only_before_absence
@@ -559,6 +565,10 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
         if m.start < after:
             prev = m
             continue
+        if own_subject and m.tag == "ETM":
+            own_subject = False  # "단체가 들어갈 자리가 없어요": the subject the mention's words modify
+        if own_subject and m.tag == "JKS" and (prev is None or prev.end < after or m.start > after):
+            break
         tag = m.tag
         base = tag if "-" not in tag else tag.split("-")[0]  # "VA-I" → "VA"
         form = m.form
@@ -614,7 +624,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     fact = target in r.facts
     adjective = target[0] == "atmosphere"
     clauses_read = [own]
-    absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact)
+    own_subject = target[0] == "occasion"
+    absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact, own_subject=own_subject)
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
@@ -674,7 +685,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
         clauses_read.append(nxt)
-        a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact)
+        a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact, own_subject=own_subject)
         absence, difficulty, sticky, strong, uncertain = (
             absence + a,
             difficulty + d,
