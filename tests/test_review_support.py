@@ -83,3 +83,19 @@ def test_what_another_subject_suffers_is_not_said_of_the_occasion() -> None:
     assert "점심" in one("주말 점심에 여러명이서 갔다가 음식 한개가 끝까지 안나옴")[2]
     _, _, occasion, against = one("단체가 들어갈 자리가 없어요")
     assert "단체" not in occasion and "단체" in against
+
+
+def test_a_plain_conditional_says_how_the_place_works() -> None:
+    assert "예약" in one("예약하면 테라스에서 먹을 수 있는데 비 오는 날에도 좋았어요")[0]
+    assert "혼밥석" in one("다찌에서 식사하면 셰프님 덕에 재미도 있어요.")[0]
+    _, _, _, against = one("배달하면 좋을텐데")
+    assert "배달" in against  # a wish is still a wish
+    assert "주차" in one("주차하려면 근처 공영주차장 이용해야 해요")[3]  # and "-려면" a purpose
+
+
+def test_real_review_wordings_of_moods_and_occasions() -> None:
+    assert "회식" in one("회식하기에 적당한 장소")[2]
+    assert "모임" in one("가족들과 방문하곤 합니다 올해 망년회 잘했습니다")[2]
+    assert "넓은" in one("서울시내에 이렇게 큰 카페가 있다니 신기하네요")[1]
+    assert "색다른" not in one("색다른 느낌의 스시를 먹을 수 있는 곳")[1]
+    assert "점심" not in one("직장이 선릉쪽이면 점심에 정말 많이 갔을 것 같다")[2]

@@ -625,7 +625,9 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     adjective = target[0] == "atmosphere"
     clauses_read = [own]
     own_subject = target[0] == "occasion"
-    absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact, own_subject=own_subject)
+    absence, difficulty, sticky, strong, uncertain = _words(
+        ctx, own, hit.end, fact=fact, own_subject=own_subject
+    )
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
@@ -639,6 +641,13 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if own.kind == "cond" and not absence:
         forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
+        if (
+            target[0] == "convenience"
+            and r.factual_conditional.search(text, own.start, own.end)
+            and not r.wish.search(text, hit.end, s_end)
+            and not r.counterfactual.search(text, hit.end, s_end)
+        ):
+            return True, own.start, own.end  # "예약하면 테라스에서 먹을 수 있어요": how it works
         if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
             return False, own.start, own.end
     purpose = r.purpose.match(text[hit.start : own.end]) is not None

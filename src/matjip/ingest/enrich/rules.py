@@ -96,6 +96,7 @@ class Frames(BaseModel):
     no_longer: str
     hypothetical: str = "(?!)"
     advice_conditional: str = "(?!)"
+    factual_conditional: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -175,6 +176,7 @@ class CompiledRules:
         self.no_longer = re.compile(f.no_longer)
         self.hypothetical = re.compile(f.hypothetical)
         self.advice_conditional = re.compile(f.advice_conditional)
+        self.factual_conditional = re.compile(f.factual_conditional)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
