@@ -168,7 +168,9 @@ def load_places(split: str = "test", path: Path = SET_PATH) -> list[PlaceGold]:
         raw = json.loads(line)
         if split != "all" and raw["split"] != split:
             continue
-        gold = {f: frozenset(str(v) for v in raw["gold"].get(f, [])) for f in FIELDS}
+        gold: dict[str, frozenset[str]] = {
+            f: frozenset(str(v) for v in raw["gold"].get(f, [])) for f in FIELDS
+        }
         out.append(PlaceGold(str(raw["place"]), str(raw["split"]), int(raw["reviews"]), gold))
     return out
 
