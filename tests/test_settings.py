@@ -67,6 +67,7 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "enrich_min_reviews": ("3", 3),
     "enrich_min_share": ("0.1", 0.1),
     "enrich_support_from": ("20", 20),
+    "enrich_fact_min_reviews": ("2", 2),
     "native": ("false", False),
     "lat": ("37.51", 37.51),
     "lon": ("127.1", 127.1),

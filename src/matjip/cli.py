@@ -467,16 +467,28 @@ def eval_strategies(
     "--failures", "show_failures", type=int, default=0, show_default=True, help="Imperfect items to list."
 )
 @_set_option("review_set.jsonl; review_dev2.jsonl is a second development set")
+@click.option(
+    "--by-place",
+    is_flag=True,
+    help="Enrich each place with all its reviews and score against the place-level gold "
+    "(SET_places.jsonl beside the set, e.g. review_test3.jsonl).",
+)
 @click.pass_obj
 def eval_reviews(
-    settings: object, split: str, limit: int | None, llm: bool, show_failures: int, set_path: Path | None
+    settings: object,
+    split: str,
+    limit: int | None,
+    llm: bool,
+    show_failures: int,
+    set_path: Path | None,
+    by_place: bool,
 ) -> None:
     """Review text → convenience/atmosphere/occasion: P/R per field, micro P/R, negation accuracy."""
     from matjip.commands.evaluate import run_eval_reviews
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_eval_reviews(settings, split, limit, llm, show_failures, set_path)
+    run_eval_reviews(settings, split, limit, llm, show_failures, set_path, by_place)
 
 
 # --- eval search: the structured-search development set ------------------------------------

@@ -182,6 +182,9 @@ class Settings(BaseSettings):
     enrich_min_reviews: int = Field(2, ge=1)
     enrich_min_share: float = Field(0.03, ge=0, le=1)
     enrich_support_from: int = Field(10, ge=1)
+    # a fact (the fields of ``[support] fact_fields`` in review_rules.toml: conveniences) needs only
+    # this many supporting reviews, and more for than against (issue 24)
+    enrich_fact_min_reviews: int = Field(1, ge=1)
     # the mypyc-compiled reader (matjip.ingest.enrich.native) when it is built from these sources
     native: bool = True
     lat: float | None = Field(None, ge=-90, le=90, description="The device's latitude for '내 근처' (CLI).")

@@ -35,6 +35,7 @@ class ReviewItem:
     phenomena: tuple[str, ...]
     text: str
     gold: dict[str, dict[str, bool]]
+    place: str = ""  # the place the review is about (real-crawl sets), for ``--by-place``
 
     def document(self) -> CrawlDocument:
         return CrawlDocument.model_validate(
@@ -54,7 +55,11 @@ def load(split: str = "test", path: Path = SET_PATH) -> list[ReviewItem]:
         gold: dict[str, dict[str, bool]] = {
             f: {str(k): bool(v) for k, v in raw["gold"].get(f, {}).items()} for f in FIELDS
         }
-        items.append(ReviewItem(raw["id"], raw["split"], tuple(raw["phenomena"]), raw["text"], gold))
+        items.append(
+            ReviewItem(
+                raw["id"], raw["split"], tuple(raw["phenomena"]), raw["text"], gold, str(raw.get("place", ""))
+            )
+        )
     return items
 
 
@@ -138,3 +143,69 @@ def run(
     items = load(split, path)[:limit] if limit else load(split, path)
     results = enricher.enrich_many([i.document() for i in items])
     return score(items, results, split)
+
+
+# --- place level (real crawls: ``review_test3.jsonl`` + ``review_test3_places.jsonl``) -------------
+@dataclass(frozen=True)
+class PlaceGold:
+    place: str
+    split: str
+    reviews: int
+    gold: dict[str, frozenset[str]]
+
+
+def places_path(path: Path) -> Path:
+    """The place-level gold beside a set file: ``x.jsonl`` → ``x_places.jsonl``."""
+    return path.with_name(f"{path.stem}_places{path.suffix}")
+
+
+def load_places(split: str = "test", path: Path = SET_PATH) -> list[PlaceGold]:
+    """The place-level gold of the set at ``path`` (see :func:`places_path`), for ``split``."""
+    out: list[PlaceGold] = []
+    for line in places_path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        raw = json.loads(line)
+        if split != "all" and raw["split"] != split:
+            continue
+        gold: dict[str, frozenset[str]] = {
+            f: frozenset(str(v) for v in raw["gold"].get(f, [])) for f in FIELDS
+        }
+        out.append(PlaceGold(str(raw["place"]), str(raw["split"]), int(raw["reviews"]), gold))
+    return out
+
+
+def place_document(place: str, items: Sequence[ReviewItem]) -> CrawlDocument:
+    """All reviews of ``place`` (in set order) as one document, as a crawl would hold them."""
+    reviews = [i.text for i in items if i.place == place]
+    return CrawlDocument.model_validate(
+        {"place_id": place, "title": "리뷰평가", "category": "", "reviews": reviews}
+    )
+
+
+def score_places(places: Sequence[PlaceGold], results: Sequence[Enrichment], split: str = "") -> ReviewReport:
+    """Per field, P/R of the values each place keeps against the place-level gold."""
+    report = ReviewReport(split=split, items=len(places))
+    for place, res in zip(places, results, strict=True):
+        wrong: list[str] = []
+        for f in FIELDS:
+            predicted, gold = set(res.values(f)), place.gold[f]
+            c = report.per_field[f]
+            c.tp += len(predicted & gold)
+            c.fp += len(predicted - gold)
+            c.fn += len(gold - predicted)
+            wrong += [f"+{f[0]}:{v}" for v in sorted(predicted - gold)]
+            wrong += [f"-{f[0]}:{v}" for v in sorted(gold - predicted)]
+        ok, n = report.per_phenomenon.get("place", (0, 0))
+        report.per_phenomenon["place"] = (ok + int(not wrong), n + 1)
+        if wrong:
+            report.failures.append(f"{place.place} ({place.reviews} reviews)  → {' '.join(wrong)}")
+    return report
+
+
+def run_by_place(enricher: Enricher, split: str = "test", path: Path = SET_PATH) -> ReviewReport:
+    """Enrich each place of ``split`` with all its reviews and score it against the place-level gold."""
+    items = load("all", path)
+    places = load_places(split, path)
+    results = enricher.enrich_many([place_document(p.place, items) for p in places])
+    return score_places(places, results, split)

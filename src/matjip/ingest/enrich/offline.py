@@ -204,13 +204,20 @@ class _Tally:
 @dataclass(frozen=True)
 class Support:
     """How many reviews a value needs (settings ``enrich_min_reviews``, ``enrich_min_share``,
-    ``enrich_support_from``)."""
+    ``enrich_support_from``; ``enrich_fact_min_reviews`` for the fields ``review_rules.toml`` calls
+    facts: a convenience holds from one first-hand review when no more reviews speak against it,
+    while a mood or an occasion needs the share)."""
 
     min_reviews: int = 2
     min_share: float = 0.03
     support_from: int = 10
+    fact_min_reviews: int = 1
+    fact_fields: tuple[str, ...] | None = None  # None: ``[support] fact_fields`` of the rules file
 
-    def needed(self, n_reviews: int) -> int:
+    def needed(self, n_reviews: int, fld: str = "") -> int:
+        facts = self.fact_fields if self.fact_fields is not None else rules().fact_fields
+        if fld in facts:
+            return self.fact_min_reviews
         if n_reviews < self.support_from:
             return 1
         return max(self.min_reviews, math.ceil(self.min_share * n_reviews))
@@ -259,15 +266,15 @@ class _Votes:
             tally.evidence.append(ev)
 
     def result(self, n_reviews: int = 0, support: Support = Support()) -> Enrichment:
-        """Kept values: a value read from reviews needs :meth:`Support.needed` supporting reviews and
-        more reviews for than against; other sources count their weighted votes. Of two conflicting
+        """Kept values: a value read from reviews needs :meth:`Support.needed` supporting reviews (per
+        field: facts one, moods and occasions the share) and more reviews for than against; other sources count their weighted votes. Of two conflicting
         values (``review_rules.toml``) the one with more support stays, both when the split is real."""
         order = _compiled().value_order
-        needed = support.needed(n_reviews)
+        needed = {f: support.needed(n_reviews, f) for f in ENRICH_FIELDS}
         strength: dict[Target, int] = {}
         for t, tally in self.tallies.items():
             n_for, n_against = len(tally.reviews_for), len(tally.reviews_against)
-            review_ok = n_for >= needed and n_for > n_against
+            review_ok = n_for >= needed[t[0]] and n_for > n_against
             score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
             if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
                 strength[t] = tally.pos + n_for
@@ -534,8 +541,14 @@ _DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB", "IC
 _STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
 
 
-def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int, bool, bool, bool]:
-    """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``."""
+def _words(
+    ctx: _Text, c: _Clause, after: int, *, fact: bool, own_subject: bool = False
+) -> tuple[int, int, bool, bool, bool]:
+    """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``.
+
+    ``own_subject``: stop at another subject ("점심시간에 직원분이 손을 안 씻고": what is said of
+    직원분 is not said of 점심); a subject marker right after ``after`` is the mention's own, and one
+    after an adnominal form heads what the mention's words describe ("단체가 들어갈 자리가 없어요")."""
     r = rules()
     p = r.p
     absence_forms, absence_adverbs, only_before_absence = p.absence, p.absence_adverbs, p.only_before_absence
@@ -552,6 +565,10 @@ def _words(ctx: _Text, c: _Clause, after: int, *, fact: bool) -> tuple[int, int,
         if m.start < after:
             prev = m
             continue
+        if own_subject and m.tag == "ETM":
+            own_subject = False  # "단체가 들어갈 자리가 없어요": the subject the mention's words modify
+        if own_subject and m.tag == "JKS" and (prev is None or prev.end < after or m.start > after):
+            break
         tag = m.tag
         base = tag if "-" not in tag else tag.split("-")[0]  # "VA-I" → "VA"
         form = m.form
@@ -607,14 +624,30 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     fact = target in r.facts
     adjective = target[0] == "atmosphere"
     clauses_read = [own]
-    absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact)
+    own_subject = target[0] == "occasion"
+    absence, difficulty, sticky, strong, uncertain = _words(
+        ctx, own, hit.end, fact=fact, own_subject=own_subject
+    )
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
         if prev.tag == "MAG" and prev.form in r.p.absence_adverbs and not text[prev.end : hit.start].strip():
             absence += 1
+    if (
+        own.kind == "cond"
+        and target[0] == "convenience"
+        and r.advice_conditional.search(text, hit.end, own.end)
+    ):
+        return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if own.kind == "cond" and not absence:
         forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
+        if (
+            target[0] == "convenience"
+            and r.factual_conditional.search(text, own.start, own.end)
+            and not r.wish.search(text, hit.end, s_end)
+            and not r.counterfactual.search(text, hit.end, s_end)
+        ):
+            return True, own.start, own.end  # "예약하면 테라스에서 먹을 수 있어요": how it works
         if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
             return False, own.start, own.end
     purpose = r.purpose.match(text[hit.start : own.end]) is not None
@@ -626,6 +659,19 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     turned = bool(
         r.expectation.search(text, hit.end, expectation_end)
         or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
+    )
+    # a fact used in the past tense is a first-hand use ("룸에서 코스 먹었는데, 직원이 불친절했어요"):
+    # what the next clause says is about something else
+    # ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데": a question asked is no use)
+    own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
+    first_hand = (
+        fact
+        and any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after)
+        and not any(
+            m.tag in ("EC", "EF", "ETM")
+            and (m.form in r.p.question_endings or m.form in r.p.continuing_endings)
+            for m in own_after
+        )
     )
     last = own
     for _ in range(0 if turned else 2):
@@ -639,6 +685,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             and not absence
             and not difficulty
             and not strong
+            and not first_hand
         )
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
@@ -647,7 +694,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
         clauses_read.append(nxt)
-        a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact)
+        a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact, own_subject=own_subject)
         absence, difficulty, sticky, strong, uncertain = (
             absence + a,
             difficulty + d,
@@ -659,6 +706,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     end = clauses_read[-1].end
     if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
         return None, own.start, end
+    if r.hypothetical.search(text, hit.end, end):
+        return None, own.start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
     if purpose and not difficulty and not absence:
         return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
@@ -675,6 +724,24 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     if turned:
         positive = not positive
     return positive, own.start, end
+
+
+def _modified(morphs: Sequence[Morph], start: int) -> bool:
+    """Whether the word before ``start`` is an adnominal form ("고급진 분위기", "밝은 분위기")."""
+    i = bisect_left([m.start for m in morphs], start)
+    return i > 0 and morphs[i - 1].tag == "ETM"
+
+
+def _has_strong(ctx: _Text, start: int, end: int) -> bool:
+    """Whether a clear positive word (``strong_positive``) lies between ``start`` and ``end``."""
+    strong = rules().p.strong_positive
+    for m in ctx.morphs[bisect_left(ctx.starts, start) :]:
+        if m.start >= end:
+            break
+        base = m.tag if "-" not in m.tag else m.tag.split("-")[0]
+        if m.form in strong and base in _STRONG_TAGS:
+            return True
+    return False
 
 
 def _span(text: str, start: int, end: int, clause_end: int) -> tuple[int, int]:
@@ -717,6 +784,7 @@ def _read_hits(
     # furthest end among them lies beyond this start (linear, not quadratic, in the mentions)
     taken: dict[Target, int] = {}
     seen: set[Target] = set()
+    weak = rules().weak
     for h in hits:
         targets = [t for t in h.matcher.targets if taken.get(t, -1) <= h.start]
         if tag:
@@ -729,6 +797,13 @@ def _read_hits(
             positive, clause_start, clause_end = _judge(ctx, h, t)
             if positive is None:
                 continue
+            if (
+                positive
+                and weak
+                and (t, h.matcher.surface) in weak
+                and (_modified(morphs, h.start) or not _has_strong(ctx, h.end, clause_end))
+            ):
+                continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)
             else:
@@ -999,7 +1074,12 @@ class OfflineEnricher:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.support = (
-            Support(settings.enrich_min_reviews, settings.enrich_min_share, settings.enrich_support_from)
+            Support(
+                settings.enrich_min_reviews,
+                settings.enrich_min_share,
+                settings.enrich_support_from,
+                settings.enrich_fact_min_reviews,
+            )
             if settings is not None
             else Support()
         )

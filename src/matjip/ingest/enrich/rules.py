@@ -12,6 +12,9 @@
 * ``[[subject]]``: values dropped when the owner is the subject of the clause.
 * ``[facts]``: values only absence negates (a small room is still a room).
 * ``[conflicts]``: pairs of values resolved by majority of supporting reviews.
+* ``[weak]``: surfaces that count for their value only beside a clear positive word.
+* ``[support]``: the fields whose values are facts (one first-hand review suffices, see
+  :class:`matjip.ingest.enrich.offline.Support`).
 
 Targets are written ``"field:value"``; :func:`check_rules` lists those that name no lexicon value.
 """
@@ -91,6 +94,9 @@ class Frames(BaseModel):
     wish: str
     counterfactual: str
     no_longer: str
+    hypothetical: str = "(?!)"
+    advice_conditional: str = "(?!)"
+    factual_conditional: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -121,6 +127,18 @@ class Facts(BaseModel):
     values: tuple[str, ...]
 
 
+class WeakRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    surfaces: dict[str, tuple[str, ...]] = {}
+
+
+class SupportRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fact_fields: tuple[str, ...] = ("convenience",)
+
+
 class Conflicts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -137,6 +155,8 @@ class RulesFile(BaseModel):
     subject: tuple[SubjectRule, ...] = ()
     facts: Facts
     conflicts: Conflicts
+    support: SupportRules = SupportRules()
+    weak: WeakRules = WeakRules()
 
 
 class CompiledRules:
@@ -154,6 +174,9 @@ class CompiledRules:
         self.wish = re.compile(f.wish)
         self.counterfactual = re.compile(f.counterfactual)
         self.no_longer = re.compile(f.no_longer)
+        self.hypothetical = re.compile(f.hypothetical)
+        self.advice_conditional = re.compile(f.advice_conditional)
+        self.factual_conditional = re.compile(f.factual_conditional)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
@@ -174,6 +197,12 @@ class CompiledRules:
             (parse_target(a), parse_target(b)) for a, b in raw.conflicts.pairs
         )
         self.keep_both_share = raw.conflicts.keep_both_share
+        self.fact_fields: tuple[str, ...] = raw.support.fact_fields
+        self.weak: frozenset[tuple[Target, str]] = frozenset(
+            (parse_target(t), surface.lower())
+            for t, surfaces in raw.weak.surfaces.items()
+            for surface in surfaces
+        )
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
         kinds: tuple[tuple[str, frozenset[str]], ...] = (
