@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from matjip.agent.acts import compare_criteria
+from matjip.agent.cardinfo import cards_config, standing
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import EnrichField, Evidence, Restaurant
 from matjip.vocab import vocab
@@ -142,6 +143,9 @@ def restaurant_block(
     why = _why(s, plan)
     if why:
         lines.append("- 맞는 조건: " + ", ".join(why))
+    said = standing(d)
+    if said:
+        lines.append(cards_config().standing.line.format(evidence=said))
     menus = menu_text(d)
     if menus:
         lines.append(f"- 대표 메뉴: {menus}")

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from matjip.agent.models import MapLink, OpenStatus, PriceBand
 from matjip.documents import Restaurant, TimeRange, WeeklySchedule
+from matjip.index.ranking import TASTE_TAG
 from matjip.vocab import vocab
 
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
@@ -55,6 +56,15 @@ class _Band(BaseModel):
     label: str
 
 
+class _Standing(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    reviews: str
+    rating: str
+    taste: str
+    separator: str
+    line: str
+
+
 class CardsConfig(BaseModel):
     """The contents of ``cards.toml``."""
 
@@ -66,6 +76,7 @@ class CardsConfig(BaseModel):
     walking: _Walking
     open_status: _OpenStatusConf
     price_band: tuple[_Band, ...]
+    standing: _Standing
 
 
 @cache
@@ -153,6 +164,24 @@ def price_band(doc: Restaurant) -> PriceBand | None:
     return PriceBand(
         label=label, median_won=median, min_won=prices[0], max_won=prices[-1], priced_items=len(prices)
     )
+
+
+# --- standing: the evidence the ranking reads ------------------------------------------------
+
+
+def standing(doc: Restaurant) -> str | None:
+    """ "리뷰 218건 · 평점 4.4 · '맛' 태그 31건": the evidence a local trusts, which
+    :mod:`matjip.index.ranking` ranks by; None when the document has none of it."""
+    conf = cards_config().standing
+    parts: list[str] = []
+    if doc.review_count:
+        parts.append(conf.reviews.format(n=f"{doc.review_count:,}"))
+    if doc.rating and doc.review_count:  # a rating nobody's count backs is not evidence
+        parts.append(conf.rating.format(rating=f"{doc.rating:g}"))
+    taste = int(doc.review_keywords.get(TASTE_TAG, 0))
+    if taste:
+        parts.append(conf.taste.format(n=f"{taste:,}"))
+    return conf.separator.join(parts) or None
 
 
 # --- map links -----------------------------------------------------------------------------

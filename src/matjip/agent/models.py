@@ -287,6 +287,11 @@ class Card(BaseModel):
     open_status: OpenStatus | None = None
     rating: float | None = None
     review_count: int | None = None
+    standing: str | None = Field(
+        None,
+        examples=["리뷰 218건 · 평점 4.4 · '맛' 태그 31건"],
+        description="The evidence the ranking reads (why a place is up front).",
+    )
     price_band: PriceBand | None = None
     walk_minutes: int | None = Field(None, description="Estimated from the straight-line distance.")
     # seed 003's strategies (issue 14)
