@@ -274,6 +274,11 @@ class Card(BaseModel):
     matched: list[str] = Field(default_factory=list)
     menus: list[dict[str, Any]] = Field(default_factory=list)
     hours_today: str | None = None
+    hours_asked: str | None = Field(
+        None,
+        examples=["토요일 영업: 11:00~22:00"],
+        description="The hours of the day the question is about, when it is not today.",
+    )
     score: float = 0.0
     telephone: str | None = None
     source_type: Literal["internal", "web", "kakao", "google"] = Field(

@@ -69,7 +69,7 @@ def shown_for(records: list[HitRecord], res: Resources) -> list[Shown]:
 def card_for(s: Shown, now: datetime, plan: SearchPlan | None = None) -> Card:
     """The card of a shown document; ``plan``'s location (when it has coordinates) is where the
     directions link starts."""
-    from matjip.agent.answer import hours_today
+    from matjip.agent.answer import asked_day_hours, hours_today
     from matjip.agent.cardinfo import map_links, open_status, price_band, standing, walk_minutes
 
     d = s.doc
@@ -95,6 +95,7 @@ def card_for(s: Shown, now: datetime, plan: SearchPlan | None = None) -> Card:
         matched=list(dict.fromkeys(s.matched)),
         menus=menus,
         hours_today=hours_today(d, now),
+        hours_asked=asked_day_hours(d, plan, now),
         score=s.score,
         telephone=d.telephone,
         url=links[0].url if links else None,

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from matjip.agent.acts import asks_cheaper, drops_condition, tastes_ruled_out
+from matjip.agent.cardinfo import going_now_tier, is_night
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -33,6 +35,8 @@ from matjip.nlu.strategy import is_strategy_word
 from matjip.nlu.vocabulary import category_leaf, compact
 from matjip.vocab import vocab
 
+EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is the coming night
+
 
 def _open_at(
     time_spec: TimeSpec | None, now: datetime
@@ -54,14 +58,20 @@ def _open_at(
     if time_spec.weekday is not None:
         day = day + timedelta(days=(int(time_spec.weekday) - day.weekday()) % 7)
     midnight = day.replace(hour=0, minute=0, second=0, microsecond=0)
+    no_day = time_spec.day_offset is None and time_spec.weekday is None
     if time_spec.start_minute is not None and time_spec.end_minute is not None:
         start = midnight + timedelta(minutes=int(time_spec.start_minute))
         end = midnight + timedelta(minutes=int(time_spec.end_minute))
         if end < start:
             end += timedelta(days=1)
+        if no_day and end <= now and start.hour < EARLY_MORNING_END_H:
+            start, end = start + timedelta(days=1), end + timedelta(days=1)  # "새벽" asked at night
         return start, end, label
     if time_spec.minute is not None:
-        return midnight + timedelta(minutes=int(time_spec.minute)), None, label
+        at = midnight + timedelta(minutes=int(time_spec.minute))
+        if no_day and at < now and at.hour < EARLY_MORNING_END_H:
+            at += timedelta(days=1)  # "새벽 1시" asked in the evening: tonight, not this morning
+        return at, None, label
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
@@ -512,8 +522,8 @@ def _typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
     menus = doc.priced_menus()
     dishes = [w for k in wanted for w in kinds().dish_words(k)]
     own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
-    prices = sorted(own or [m.price for m in menus if m.price is not None])
-    return prices[len(prices) // 2] if prices else None
+    prices = own or [m.price for m in menus if m.price is not None]
+    return round(statistics.median(prices)) if prices else None  # even count: the middle two's mean
 
 
 def _typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> bool:
@@ -790,6 +800,12 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             member = bool(set(p.kinds) & set(h.document.kinds))
             return 0 if member and menu_matches(h.document, [dish]) else 1 if member else 2
 
+        # going now ("지금", or no time asked at night): closed or closing places after open ones
+        turn = turn_now(state, res)
+        asked = p.open_at
+        now_ish = asked is not None and abs((asked - turn).total_seconds()) <= 15 * 60
+        going_now = now_ish or (asked is None and is_night(turn))
+
         def rank(h: SearchHit) -> tuple[float, ...]:
             return (
                 1 if h.document.place_id in farther else 0,
@@ -803,6 +819,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 0 if h.document.place_id in mentioned else 1,
                 # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
+                going_now_tier(h.document.hours, turn) if going_now else 0,
                 local_key(h.document, h.distance_m, radius),
             )
 
