@@ -253,7 +253,7 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     )
 
 
-def _heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
+def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
     """The plan as the heading may state it — only the wishes every card shows evidence for — and
     what to say about the others ("조용한 곳인지는 정보가 없어요")."""
     conf = cards_config().heading
@@ -299,7 +299,7 @@ def search_answer(
         wanted = f"{where}{_conditions(plan)}"
         chunks.append(f"{josa(wanted, '을/를')} 찾지 못했어요. 조건을 바꿔서 다시 물어봐 주세요.\n")
         return chunks
-    backed, caveats = _heading_wishes(shown, plan)
+    backed, caveats = heading_wishes(shown, plan)
     caveat = f" ({'; '.join(caveats)})" if caveats else ""
     chunks.append(f"{where}{_conditions(backed)} {len(shown)}곳을 찾았어요{caveat}.\n\n")
     for i, s in enumerate(shown, start=1):
