@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from matjip.agent.acts import (
     per_person_note,
     tastes_ruled_out,
 )
+from matjip.agent.cardinfo import going_now_tier, is_night
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -30,6 +32,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
+from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm
@@ -38,6 +41,8 @@ from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.nlu.vocabulary import category_leaf, compact
 from matjip.vocab import vocab
+
+EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is the coming night
 
 
 def _open_at(
@@ -60,18 +65,26 @@ def _open_at(
     if time_spec.weekday is not None:
         day = day + timedelta(days=(int(time_spec.weekday) - day.weekday()) % 7)
     midnight = day.replace(hour=0, minute=0, second=0, microsecond=0)
+    no_day = time_spec.day_offset is None and time_spec.weekday is None
     if time_spec.start_minute is not None and time_spec.end_minute is not None:
         start = midnight + timedelta(minutes=int(time_spec.start_minute))
         end = midnight + timedelta(minutes=int(time_spec.end_minute))
         if end < start:
             end += timedelta(days=1)
+        if no_day and end <= now and start.hour < EARLY_MORNING_END_H:
+            start, end = start + timedelta(days=1), end + timedelta(days=1)  # "새벽" asked at night
         return start, end, label
     if time_spec.minute is not None:
-        return midnight + timedelta(minutes=int(time_spec.minute)), None, label
+        at = midnight + timedelta(minutes=int(time_spec.minute))
+        if no_day and at < now and at.hour < EARLY_MORNING_END_H:
+            at += timedelta(days=1)  # "새벽 1시" asked in the evening: tonight, not this morning
+        return at, None, label
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
 
+
+RERANK_DEPTH = 24  # places fetched for a search_general re-rank (at least)
 
 _GENERIC = re.compile(r"맛집|식당|밥집|먹을\s*(?:데|곳|만한)|음식점|아무\s*거나")
 
@@ -520,8 +533,8 @@ def _typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
     menus = doc.priced_menus()
     dishes = [w for k in wanted for w in kinds().dish_words(k)]
     own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
-    prices = sorted(own or [m.price for m in menus if m.price is not None])
-    return prices[len(prices) // 2] if prices else None
+    prices = own or [m.price for m in menus if m.price is not None]
+    return round(statistics.median(prices)) if prices else None  # even count: the middle two's mean
 
 
 def _same_topic(frame: dict[str, Any], menu: list[str], rec: SearchRecord) -> bool:
@@ -585,7 +598,7 @@ def _all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
 
 
 def _each_kind_in_turn(
-    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], tuple[int, ...]]
+    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], tuple[float, ...]]
 ) -> list[SearchHit]:
     """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
     comes next, so one kind's many places cannot hide the other's."""
@@ -689,7 +702,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
-    more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
+    # room to re-rank (by index.ranking) and filter
+    more_k = MAX_K if p.price_max is not None else min(MAX_K, max(RERANK_DEPTH, req.k * 3))
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
     fetched = list(resp.hits)
@@ -789,8 +803,10 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits.sort(key=lambda h: _typical_price(h.document, p.kinds) or math.inf)
     elif p.sort != "distance":
         # specialists first (a kind shown by the category or the name before one read off a
-        # menu), then — for a "near" search — the closer ones, in steps of 400 m
+        # menu), then the places a local trusts (index.ranking: reviews, rating, the 맛 tag,
+        # complete information), a little nearer a little better within the radius asked
         near = p.location is not None and p.location.by_radius
+        radius = p.location.radius_m if near and p.location is not None else None
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         mentioned = _review_mentions(hits, p.unused_terms)
         # a dish the user named beside its kind ("홍대 마제소바" → 라멘): the kind's places listing it first
@@ -805,19 +821,27 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             member = bool(set(p.kinds) & set(h.document.kinds))
             return 0 if member and menu_matches(h.document, [dish]) else 1 if member else 2
 
-        def rank(h: SearchHit) -> tuple[int, ...]:
+        # going now ("지금", or no time asked at night): closed or closing places after open ones
+        turn = turn_now(state, res)
+        asked = p.open_at
+        now_ish = asked is not None and abs((asked - turn).total_seconds()) <= 15 * 60
+        going_now = now_ish or (asked is None and is_night(turn))
+
+        def rank(h: SearchHit) -> tuple[float, ...]:
             return (
                 1 if h.document.place_id in farther else 0,
                 -len(set(p.kinds) & set(h.document.kinds)) if len(p.kinds) == 2 else 0,  # both kinds first
                 dish_rank(h),
-                _kind_strength(h, p.kinds) if p.kinds else 0,
+                # the category or the name says the kind (one tier: "○○포차" is a 포차 to a local)
+                max(1, _kind_strength(h, p.kinds)) if p.kinds else 0,
                 0 if not p.kinds or set(p.kinds) & set(h.document.kinds) else 1,  # neighbours last
                 0 if not listed or h.document.place_id in listed else 1,
                 # a word no field records but reviews mention (seed 003): those places first
                 0 if h.document.place_id in mentioned else 1,
                 # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
-                int((h.distance_m or 0) // 400) if near else 0,
+                going_now_tier(h.document.hours, turn) if going_now else 0,
+                local_key(h.document, h.distance_m, radius),
             )
 
         hits.sort(key=rank)
