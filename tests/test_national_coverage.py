@@ -172,3 +172,41 @@ def test_gazetteer_loads_within_a_second(gazetteer: Gazetteer) -> None:
     start = time.process_time()
     Gazetteer._from_files(Path(__file__).resolve().parents[1] / "src" / "matjip" / "data")
     assert time.process_time() - start < 2.0  # ≲ 1 s on an idle machine; slack for a shared one
+
+
+_CAPITAL_LINES = ("9호선", "신분당선", "경의중앙선", "수인선", "분당선", "우이신설선", "신림선", "김포", "에버라인", "의정부", "서해선", "경강선", "인천")
+
+
+def test_every_station_of_the_capital_lines_resolves_in_korean_and_english(gazetteer: Gazetteer) -> None:
+    """Issue 24.2: every stop of every capital line (KRIC), by its Korean name and its English one."""
+    import csv
+    import re
+    from collections import defaultdict
+
+    from matjip.geo.distance import haversine_m
+    from matjip.nlu.romanized import koreanize_places
+
+    path = Path(__file__).resolve().parents[1] / "src/matjip/data/gazetteer/subway_stations_kric.csv"
+    with path.open(encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["역위도"] and any(x in r["노선명"] for x in _CAPITAL_LINES)]
+    assert len(rows) > 200
+    korean_of: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        korean_of[re.sub(r"\s*\(.*?\)", "", r["영문역사명"]).strip().lower()].add(r["역사명"].removesuffix("역"))
+    missing: list[str] = []
+    for r in rows:
+        lat, lon = float(r["역위도"]), float(r["역경도"])
+        korean = r["역사명"] if r["역사명"].endswith("역") else f"{r['역사명']}역"
+        english = re.sub(r"\s*\(.*?\)", "", r["영문역사명"]).strip()
+        saids = [korean]
+        if len(korean_of[english.lower()]) == 1:  # 성남 and 석남 are both "Seongnam": nothing to tell
+            saids.append(koreanize_places(f"{english} station").removesuffix(" station"))
+        for said in saids:
+            hits = [
+                p
+                for p in gazetteer.lookup(said)
+                if p.type is PlaceType.SUBWAY_STATION and haversine_m(lat, lon, p.lat, p.lon) < 1500
+            ]
+            if not hits:
+                missing.append(f"{r['노선명']} {r['역사명']} ({said})")
+    assert not missing, (len(missing), missing[:40])

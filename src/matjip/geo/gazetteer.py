@@ -151,6 +151,16 @@ def _secondary(place: Place) -> bool:
     return place.sido not in CAPITAL_SIDO and place.type in _SECONDARY_TYPES
 
 
+def _plain_word_risk(place: Place) -> bool:
+    """A station or dong outside the capital area: its two-letter name (노포역's 노포, 안심역's 안심,
+    내면) is read in free text only with its suffix ("노포역", "안심역"); lookup still knows it."""
+    return place.sido not in CAPITAL_SIDO and place.type in (
+        PlaceType.SUBWAY_STATION,
+        PlaceType.ADMIN_DONG,
+        PlaceType.LEGAL_DONG,
+    )
+
+
 def _words(text: str) -> list[str]:
     return text.split()
 
@@ -166,6 +176,8 @@ TEXT_STOPWORDS: frozenset[str] = frozenset(
     구래 마전 완정 독정 검암 도원 주안 간석 동암 부개 백운 송내 소사 역곡 구일 개봉 가좌 정왕 초지 고잔
     반월 대야미 수리산 산본 군포 의왕 성환 두정 봉명 쌍용 배방 신창 사릉 평내 마석 청평 상천 가평
     계산 고양 남성 내방 합동 삼가 연수 일동 하계 장기주차장 워터파크
+    사천 공주 상주 양산 나주 남해 완주 보은 음성 예산 고령 장수 진도 영광 무안 거창 성주 봉화 청양 임실
+    순창 안심 노포 수영 공항 상무 해안 신기 동백 기장 냉정 좌천 사월 대명 만덕 고산
     """)
 )
 
@@ -1106,8 +1118,8 @@ def _national_rows(
     sigungu: list[dict[str, str]] = []
     for (sidonm, sggnm), rows in by_sigungu.items():
         aliases = ""
-        if re.fullmatch(r"[가-힣]{2,}[시군]", sggnm) and _split_city_gu(sggnm) is None:
-            aliases = sggnm[:-1]  # 포항시 -> 포항, 양양군 -> 양양
+        if re.fullmatch(r"[가-힣]{2,}시", sggnm) and _split_city_gu(sggnm) is None:
+            aliases = sggnm[:-1]  # 포항시 -> 포항 (not 군: 예산군, 장수군, 영광군 are words too)
         sigungu.append(
             {
                 "name": sggnm,
@@ -1524,6 +1536,8 @@ class Gazetteer:
                 continue
             if not any(tier <= TIER_ALIAS for tier, _ in bucket.values()):
                 continue
+            if len(key) == 2 and all(_plain_word_risk(self.places[i]) for i in bucket):
+                continue  # 노포, 안심, 공항, 수영, 내면: a station or dong of another city, or a word
             keys.add(key)
         self._text_keys = frozenset(keys)
         lengths: dict[str, set[int]] = defaultdict(set)
