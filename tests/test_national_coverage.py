@@ -46,6 +46,12 @@ _JEONPO = [
     ("전포 라멘집", "일식>라멘", "부산 부산진구 서전로 51", 35.15480, 129.06350, "돈코츠라멘 10,000"),
 ]
 
+# two places by 은평구 신사동, so that two 신사동 have restaurants (the sample has 강남구's)
+_EUNPYEONG = [
+    ("은평 파스타공방", "양식>이탈리안", "서울 은평구 증산로 401", 37.60020, 126.91320, "토마토파스타 14,000"),
+    ("신사동 국수집", "한식>국수", "서울 은평구 은평로 21", 37.59890, 126.91480, "잔치국수 7,000"),
+]
+
 
 def _record(i: int, row: tuple[str, str, str, float, float, str]) -> dict[str, object]:
     title, category, road, lat, lon, menus = row
@@ -79,6 +85,9 @@ def busan_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Agent]:
     with busan.open("w", encoding="utf-8") as fh:
         for i, row in enumerate([*_SEOMYEON, *_JEONPO], start=1):
             fh.write(json.dumps(_record(i, row), ensure_ascii=False) + "\n")
+        for i, row in enumerate(_EUNPYEONG, start=1):
+            record = _record(i, row) | {"place_id": f"eunpyeong{i}", "address": row[2]}
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
     settings = Settings(data_dir=root / "data")
     run_ingest(settings, [capital, busan], resume=False, enricher_name="offline", do_index=True)
     agent = Agent(settings, persist=False)
@@ -188,7 +197,13 @@ def test_every_station_of_the_capital_lines_resolves_in_korean_and_english(gazet
 
     path = Path(__file__).resolve().parents[1] / "src/matjip/data/gazetteer/subway_stations_kric.csv"
     with path.open(encoding="utf-8") as fh:
-        rows = [r for r in csv.DictReader(fh) if r["역위도"] and any(x in r["노선명"] for x in _CAPITAL_LINES)]
+        rows = [
+            r
+            for r in csv.DictReader(fh)
+            if r["역위도"]
+            and any(x in r["노선명"] for x in _CAPITAL_LINES)
+            and float(r["역경도"]) < 127.9  # KRIC puts 경의중앙선 양원역 at 봉화's 양원역 (36.96, 129.09)
+        ]
     assert len(rows) > 200
     korean_of: dict[str, set[str]] = defaultdict(set)
     for r in rows:
@@ -210,3 +225,41 @@ def test_every_station_of_the_capital_lines_resolves_in_korean_and_english(gazet
             if not hits:
                 missing.append(f"{r['노선명']} {r['역사명']} ({said})")
     assert not missing, (len(missing), missing[:40])
+
+
+# --- same-name places (issue 24.1) -------------------------------------------------------------
+
+
+def _first_line(answer: str) -> str:
+    return answer.strip().splitlines()[0]
+
+
+def test_a_name_whose_only_covered_place_is_elsewhere_says_so_first(busan_agent: Agent) -> None:
+    """부암동: 종로구's is the usual one but has no restaurant in the data; 부산진구's has."""
+    reply = busan_agent.ask("부암동 국밥")
+    assert _first_line(reply.answer) == "종로구 부암동은(는) 아직 데이터에 없어요 — 부산 부산진구 부암동 기준으로 찾았어요."
+    assert reply.cards and all(c.id.startswith("busan") for c in reply.cards)
+
+
+def test_a_name_with_one_covered_place_says_which_in_the_first_line(busan_agent: Agent) -> None:
+    """오금동: 송파구's has restaurants, 군포시's none: answered, and said so before anything else."""
+    reply = busan_agent.ask("오금동 고기집")
+    assert _first_line(reply.answer) == "송파구 오금동 기준이에요 — 군포시 오금동은(는) 아직 데이터에 없어요."
+    assert reply.cards
+
+
+def test_a_name_of_several_places_is_asked_back_saying_which_are_in_the_data(busan_agent: Agent) -> None:
+    reply = busan_agent.ask("신사동 파스타")
+    assert not reply.cards
+    assert "여러 곳 있어요" in reply.answer
+    assert "식당 데이터가 있는 곳: 강남구 신사동·은평구 신사동)" in reply.answer, reply.answer
+    assert "서울 관악구" in reply.answer  # listed to choose from, not as having data
+
+
+def test_place_wording_is_data() -> None:
+    from matjip.agent.location import place_wording
+
+    wording = place_wording().homonym
+    assert "{chosen}" in wording.chosen and "{others}" in wording.chosen
+    assert "{famous}" in wording.famous_outside and "{chosen}" in wording.famous_outside
+    assert "{in_data}" in wording.ask and "{name}" in wording.ask_plain

@@ -398,8 +398,11 @@ def _is_word_char(ch: str) -> bool:
     return _is_hangul(ch) or ch.isalnum()
 
 
+_PARENS = re.compile(r"\s*\([^)]*\)")
+
+
 def _strip_parens(name: str) -> str:
-    return re.sub(r"\s*\([^)]*\)", "", name).strip()
+    return _PARENS.sub("", name).strip() if "(" in name else name.strip()
 
 
 def _split_city_gu(name: str) -> tuple[str, str] | None:
@@ -1149,6 +1152,9 @@ def _national_station_rows(
             if not k["역위도"] or not k["역경도"]:
                 continue
             lat, lon = float(k["역위도"]), float(k["역경도"])
+            sido, _ = parse_address_region(k["역사도로명주소"])
+            if sido in CAPITAL_SIDO and not (36.8 < lat < 38.4 and 125.0 < lon < 127.9):
+                continue  # an address that contradicts the point (경북 봉화 양원역 "서울 중랑구")
             stem = _station_stem(k["역사명"].strip())
             if any(haversine_m(lat, lon, a, b) < 3000 for a, b in known.get(stem, [])):
                 continue

@@ -221,6 +221,19 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                 if by_address is not None:
                     outcome = replace(outcome, context=by_address, unknown_place=None)
                     break
+    if (
+        outside is None
+        and outcome.context is not None
+        and outcome.context.place_type in ("admin_dong", "legal_dong")
+        and outcome.context.name
+        and res.web is None
+        and res.places is None
+        and not _context_covered(outcome.context, res)
+    ):
+        # a dong of the national gazetteer whose restaurants have addresses but no coordinates
+        by_address = address_region(outcome.context.name, outcome.context.name, res)
+        if by_address is not None:
+            outcome = replace(outcome, context=by_address)
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification
         update["_decision"] = (
@@ -429,7 +442,9 @@ def _context_covered(ctx: LocationContext, res: Resources) -> bool:
 def _name_covered(name: str, res: Resources) -> bool:
     """Does the index hold restaurants around the place a bare name means ("부산" after a Busan
     crawl)? The best few gazetteer places of the name are tried."""
-    return any(_covered(p, res) for p in res.gazetteer.lookup(name)[:3])
+    if any(_covered(p, res) for p in res.gazetteer.lookup(name)[:3]):
+        return True
+    return address_region(name, name, res) is not None  # a crawl without coordinates (issue 12)
 
 
 def _covered(place: Any, res: Resources) -> bool:
