@@ -63,7 +63,9 @@ def utmk_to_wgs84(x: float, y: float) -> tuple[float, float]:
         + (61 + 90 * t1 + 298 * c1 + 45 * t1**2 - 252 * ep2 - 3 * c1**2) * d**6 / 720
     )
     lon = LON0 + (
-        d - (1 + 2 * t1 + c1) * d**3 / 6 + (5 - 2 * c1 + 28 * t1 - 3 * c1**2 + 8 * ep2 + 24 * t1**2) * d**5 / 120
+        d
+        - (1 + 2 * t1 + c1) * d**3 / 6
+        + (5 - 2 * c1 + 28 * t1 - 3 * c1**2 + 8 * ep2 + 24 * t1**2) * d**5 / 120
     ) / math.cos(phi1)
     return math.degrees(lat), math.degrees(lon)
 
@@ -89,7 +91,16 @@ def main(props: Path, coords: Path, out: Path) -> None:
                 missing += 1
                 continue
             lat, lon = utmk_to_wgs84(*xy[code])
-            w.writerow([code, r["sidonm"].strip(), r["sggnm"].strip(), r["emd_nm"].strip(), f"{lat:.6f}", f"{lon:.6f}"])
+            w.writerow(
+                [
+                    code,
+                    r["sidonm"].strip(),
+                    r["sggnm"].strip(),
+                    r["emd_nm"].strip(),
+                    f"{lat:.6f}",
+                    f"{lon:.6f}",
+                ]
+            )
     print(f"{len(rows) - missing} admin dongs written, {missing} without a centroid", file=sys.stderr)
 
 

@@ -99,7 +99,7 @@ def place_label(place: Place, name: str | None = None) -> str:
     if place.sido and place.sido not in _CAPITAL:
         region = " ".join(x for x in (place.sido, place.sigungu if place.type != "sigungu" else None) if x)
     else:
-        region = place.sigungu if place.type != "sigungu" else place.sido
+        region = (place.sigungu if place.type != "sigungu" else place.sido) or ""
     return f"{region} {shown}" if region else shown
 
 
@@ -131,7 +131,9 @@ def _homonym_outcome(
         return [], place, wording.chosen.format(chosen=place_label(place, name), others=others)
     if len(with_data) == 1:
         chosen = with_data[0]
-        note = wording.famous_outside.format(famous=place_label(place, name), chosen=place_label(chosen, name))
+        note = wording.famous_outside.format(
+            famous=place_label(place, name), chosen=place_label(chosen, name)
+        )
         return [], chosen, note
     if len(with_data) > 1:
         return with_data, with_data[0], None

@@ -194,7 +194,8 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         and gps is None
         and not state.get("searches")
         and _needs_place(nlu, text, res)
-        and outside_place(text, lambda name: _name_covered(name, res)) is None  # "시부야 라멘": a place outside the data is said so below
+        and outside_place(text, lambda name: _name_covered(name, res))
+        is None  # "시부야 라멘": a place outside the data is said so below
     ):
         # "치킨 맛집 어디야" with no place and no position: a list from anywhere would be arbitrary
         update["clarification"] = Clarification(kind="where", question=where_question(), pending_query=text)
