@@ -1,12 +1,21 @@
-"""The gazetteer: place names of the capital area, their coordinates, regions and outlines.
+"""The gazetteer: place names of Korea, their coordinates, regions and outlines.
 
-Sources (package data, see ``data/SOURCES.md``): ``places_capital.csv`` (subway stations, admin
-dongs, si/gun/gu, Seoul hot places), ``subway_stations_kric.csv`` (road addresses of stations),
-``admin_dong_centroids_2022.csv`` (sido/sigungu of admin dongs), ``landmarks.tsv`` (landmarks,
-malls, markets, parks, streets, food alleys and colloquial names; format in
-:mod:`matjip.geo.landmarks`), ``seoul_gu.geojson``, ``seoul_legal_dong.geojson`` and
-``korea_sigungu.geojson`` (outlines). Everything is loaded once per process (:meth:`Gazetteer.load`
-is cached; 0.2-0.6 s the first time).
+National since issue 22: every admin dong, KRIC station, si/gun/gu and sido of Korea, and the
+well-known hot places of the big cities; the capital area (서울·경기·인천) is described in more
+detail (legal dongs with outlines, hot places, landmarks, curated aliases). Which places the
+restaurant data covers is *not* the gazetteer's business: the agent asks the index
+(:mod:`matjip.agent.coverage`), so a collected and ingested area is covered without a change here.
+
+Sources (package data, see ``data/SOURCES.md``): ``places_capital.csv`` (capital-area subway stations,
+admin dongs, si/gun/gu, Seoul hot places), ``subway_stations_kric.csv`` (every station of the country:
+road addresses, and the stations of the other cities and those the capital list misses),
+``admin_dong_centroids_2022.csv`` (sido/sigungu of the capital's admin dongs), ``admin_dongs_kr.csv``
+(the admin dongs outside the capital area, and from them their si/gun/gu and sido),
+``hot_places_kr.tsv`` (hot places of 부산, 대구, 광주, 대전 …), ``landmarks.tsv`` (landmarks, malls,
+markets, parks, streets, food alleys and colloquial names; format in :mod:`matjip.geo.landmarks`),
+``seoul_gu.geojson``, ``seoul_legal_dong.geojson`` and ``korea_sigungu.geojson`` (outlines).
+Everything is loaded once per process (:meth:`Gazetteer.load` is cached; about 5,400 places,
+0.4-0.9 s the first time, against 0.2-0.6 s for the capital alone).
 
 Place types
     ``subway_station`` (same-name stations less than 1 km apart are merged: 서울역 1·4호선/경의중앙선
@@ -17,9 +26,9 @@ Place types
     을지로1가…7가 are grouped into one place "성수동", "을지로" whose outline is the union),
     ``landmark`` (a point from ``landmarks.tsv``: 석촌호수, 롯데월드몰, 방이동 먹자골목, 위례신도시;
     ``category`` tells 랜드마크, 쇼핑몰, 시장, 공원, 거리, 먹자골목 or 생활권 apart),
-    ``admin_dong`` (capital-area administrative dongs, 읍 and 면; centroids only), ``sigungu``
-    (si/gun/gu; Gyeonggi cities split into gu, such as 수원시, also exist as a whole city) and
-    ``sido`` (서울특별시, 경기도, 인천광역시).
+    ``admin_dong`` (administrative dongs, 읍 and 면 of the whole country; centroids only; 전포1동 and
+    전포2동 are also "전포동"), ``sigungu`` (si/gun/gu; cities split into gu, such as 수원시 or 창원시,
+    also exist as a whole city; a 시 outside the capital is also its bare name: 포항) and ``sido`` (all 17).
 
 Default search radius per type (docs/design.md says 500-1000 m for a station and 2 km for a dong;
 docs/design.md used 3 km everywhere):
@@ -49,19 +58,25 @@ Region ("in 강남구") searches
     only; there ``contains_point`` returns ``None`` and region search relies on the address.
 
 Ambiguity (:meth:`Gazetteer.is_ambiguous`): the equally ranked top candidates are more than 5 km
-apart (양평역, 송정동, 신사동, 중구, 법조타운), unless a curated alias decides; a bare name that usually means a
-place outside the area (광주 -> 광주광역시, see :data:`OUT_OF_AREA_HOMONYMS`) is ambiguous too.
+apart (양평역, 송정동, 신사동, 중구, 법조타운, 북구, 고성), unless a curated alias decides; a bare name that
+usually means another place (광주 -> 광주광역시, see :data:`OUT_OF_AREA_HOMONYMS`) is ambiguous too. A
+station, dong or si/gun/gu of another city does not make a name ambiguous when a capital-area place or a
+well-known place (hot place, sido) carries it, as a Korean user means 서울 시청역, 종로구 사직동, 서울
+강서구 and 부산 서면 (not 경주 서면): :meth:`Gazetteer.homonyms` lists those namesakes so that the agent can
+say which one the answer is about, or ask when the data has restaurants around several of them.
 
 Mentions (:meth:`Gazetteer.find_in_text`): longest match over every name and alias, starting at a
 word start; two-letter names must end the word or be followed by a particle ("홍대에", "잠실쪽");
-:data:`TEXT_STOPWORDS` keeps station names that are ordinary words (가능, 국수, 오리, 중앙) out.
+:data:`TEXT_STOPWORDS` keeps station names that are ordinary words (가능, 국수, 오리, 중앙) out, and a
+two-letter name that only stations or dongs of other cities carry (노포, 안심, 내면) is read only with
+its suffix ("노포역").
 
 Lookup (:meth:`Gazetteer.lookup`) returns every candidate, best first. Ranking tiers: a curated
 colloquial alias (the ``*_alias`` rows of ``landmarks.tsv``: "홍대" -> 홍대입구역, "새내" ->
 잠실새내역), then an exact official name, then a data alias or derived alias ("강남" -> 강남구,
 "성수동" -> 성수1가1동, "올공" -> 올림픽공원), then query expansions ("성수" + 동/역/구/시/군, or
 "홍대역" minus its suffix). Within a tier: sigungu, sido, station, hot place, landmark, legal dong,
-admin dong; then Seoul before Gyeonggi before Incheon.
+admin dong; then Seoul before Gyeonggi before Incheon before the rest of the country.
 """
 
 from __future__ import annotations
