@@ -85,8 +85,16 @@ def covered_area(res: Resources) -> CoveredArea:
     """Restaurants per si/gun/gu of the gazetteer, counted in the index (once per resources)."""
     if res.covered_area is None:
         counts: dict[str, int] = {}
+        # the gazetteer is national: only the sido whose name some address carries are gone through
+        present = set()
         for place in res.gazetteer:
-            if place.type is PlaceType.SIGUNGU and place.sido and place.sigungu:
+            if place.type is PlaceType.SIDO and place.sido:
+                terms = [place.sido, place.name, *place.aliases]  # 전북, 전라북도, 전북특별자치도
+                resp = res.index.search(SearchRequest(region=RegionFilter(name=place.name, terms=terms), k=1))
+                if resp.total_candidates:
+                    present.add(place.sido)
+        for place in res.gazetteer:
+            if place.type is PlaceType.SIGUNGU and place.sido in present and place.sigungu:
                 # the gazetteer's address terms: "부산 중구" and "서울 중구" are told apart
                 terms = res.gazetteer.region_terms(place) or [place.sigungu.split(" ")[-1]]
                 resp = res.index.search(
