@@ -9,9 +9,13 @@ exclusion ("말고", "빼고", "아닌", "제외", "싫어") is an exclusion, no
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from matjip.kinds import kinds, norm
 
@@ -52,6 +56,46 @@ def brand_aliases() -> dict[str, str]:
             alias, brand = line.split("\t", 1)
             out[alias.strip()] = brand.strip()
     return out
+
+
+class ChainRules(BaseModel):
+    """What makes a place a chain's (``data/chains.toml`` documents each rule)."""
+
+    local: list[str]
+    branch: list[str]
+    not_branch: list[str]
+    own_shop: list[str]
+    brands: list[str]
+
+    def brand_of(self, title: str) -> str | None:
+        """The listed franchise brand a name starts with ("교촌치킨 잠실점" → 교촌치킨)."""
+        name = norm(title)
+        return next((b for b in self.brands if name.startswith(norm(b))), None)
+
+    def is_chain(self, title: str, branches: Callable[[str], int]) -> bool:
+        """A listed brand, or a name ending in a branch word ("석촌점", "2호점"); a "본점" only when
+        ``branches(brand)`` (other branches of the name before it in the data) says it has some."""
+        if self.brand_of(title) is not None:
+            return True
+        words = title.split()
+        if len(words) < 2:
+            return False
+        last = words[-1]
+        if not last.endswith(tuple(self.branch)) or last.endswith(tuple(self.not_branch)):
+            return False
+        if last.endswith(tuple(self.own_shop)):  # "방이본점": the shop itself unless it has branches
+            return branches(" ".join(words[:-1])) >= 2
+        return True
+
+
+@cache
+def chain_rules() -> ChainRules:
+    """The chain rules of ``data/chains.toml`` (loaded once)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "chains.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    rules = ChainRules.model_validate(raw)
+    rules.brands.sort(key=len, reverse=True)
+    return rules
 
 
 @cache
@@ -143,7 +187,7 @@ def detect_kinds(text: str) -> KindFrame:
         r"(?:말고|빼고|뺴고|제외|아닌|싫|좀\s*(?:[.…]|$|별로|그래))",
         lowered,
     )
-    local = re.search(r"동네\s*(?:빵집|카페|치킨|피자|분식)|개인\s*(?:카페|빵집)", lowered)
+    local = next((m for pat in chain_rules().local if (m := re.search(pat, lowered))), None)
     frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
     if local:
         frame.words.extend(w for w in ("동네", "개인") if w in compact)

@@ -26,7 +26,7 @@ from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm
-from matjip.nlu.kinds import detect_kinds
+from matjip.nlu.kinds import chain_rules, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.nlu.vocabulary import category_leaf, compact
@@ -178,8 +178,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         menu = [m for m in menu if not frame["is_covered"](m)]
         if kind_list:
             cuisine = []
-    for name in kind_list:  # a narrow kind's own word lets its broader kind's menus stand in
-        kind = kinds().by_name.get(name)
+    for name in [] if frame["theme"] else kind_list:  # a narrow kind's own word lets its broader
+        kind = kinds().by_name.get(name)  # kind's menus stand in (a theme's family: its kinds only)
         if kind is not None and kind.parent and kind.words and not kind_dishes:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
@@ -523,8 +523,19 @@ def _typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> boo
 
 
 def chain_names(res: Resources) -> list[str]:
-    """Brand names with three or more branches in the data (excluded by "체인점 말고")."""
-    return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    """Brand names with three or more branches in the data, and the franchise brands of
+    ``data/chains.toml`` (excluded by "체인점 말고")."""
+    in_data = [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    listed = [b for b in chain_rules().brands if len(b) >= 3]
+    return list(dict.fromkeys([*in_data, *listed]))
+
+
+def _branches(res: Resources, head: str) -> int:
+    """How many places of the data carry the brand of ``head`` (a name without its branch word)."""
+    vocabulary = res.nlu.vocabulary
+    info = vocabulary.title_info(head)
+    brand = info.brand if info is not None and info.brand else head
+    return len(vocabulary.brands().get(brand, []))
 
 
 _NO_BREAK = re.compile(r"브레이크\s*(?:타임)?\s*(?:이|가|는)?\s*(?:없|안\s*하|안하|노)|휴게\s*시간\s*없")
@@ -629,12 +640,15 @@ def _not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resour
     under 뚜레쥬르 whatever its name."""
     franchises = res.nlu.vocabulary.franchise_leaves if p.exclude_chains else frozenset()
     brands = [compact(t) for t in p.exclude_titles if len(compact(t)) >= 2]
-    if not franchises and not brands:
+    if not franchises and not brands and not p.exclude_chains:
         return hits
+    rules = chain_rules()
 
     def ruled_out(h: SearchHit) -> bool:
         category = h.document.category
         leaf = category_leaf(category)
+        if p.exclude_chains and rules.is_chain(h.document.title, lambda head: _branches(res, head)):
+            return True  # "○○ 잠실점", a listed franchise brand
         return (leaf is not None and leaf in franchises) or any(b in compact(category) for b in brands)
 
     return [h for h in hits if not ruled_out(h)]
@@ -668,7 +682,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
-    more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
+    more_k = (
+        MAX_K if p.price_max is not None or p.exclude_chains else min(MAX_K, req.k * 3)
+    )  # room to re-rank and filter
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
     fetched = list(resp.hits)
