@@ -90,8 +90,10 @@ class KindTable:
         not_words: Sequence[str] = (),
         category_cuisine: dict[str, str] | None = None,
         themes: Sequence[Theme] = (),
+        typo_note: str = "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
     ) -> None:
         self.kinds = list(kinds)
+        self.typo_note = typo_note
         self.themes = list(themes)
         self.category_cuisine = dict(category_cuisine or {})  # top category → cuisine ("일식" → 일식)
         self.cuisines = set(self.category_cuisine.values())
@@ -289,4 +291,20 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("not_words", [])],
         {str(k): str(v) for k, v in raw.get("category_cuisine", {}).items()},
         [Theme.model_validate(t) for t in raw.get("theme", [])],
+        str(raw.get("typo_note", "")) or "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
+    )
+
+
+def said_as(typo: str, word: str) -> str:
+    """The note for a typo taken as a kind word ("'순두브'는 '순두부'로 알아듣고 찾았어요.")."""
+
+    def final(w: str) -> int:
+        code = ord(w[-1]) - 0xAC00 if w else -1
+        return code % 28 if 0 <= code < 11172 else 0
+
+    return kinds().typo_note.format(
+        typo=typo,
+        word=word,
+        eun="은" if final(typo) else "는",
+        ro="로" if final(word) in (0, 8) else "으로",  # no final consonant, or ㄹ
     )

@@ -117,6 +117,7 @@ class KindFrame:
     exclude_brands: list[str] = field(default_factory=list)  # chains ruled out by what people call them
     words: list[str] = field(default_factory=list)  # every word this frame understood
     theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
+    corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
 
 
 def _strip(token: str) -> str:
@@ -181,6 +182,17 @@ def detect_kinds(text: str) -> KindFrame:
     for m in _inner_words().finditer(lowered):
         if free(m.start(), m.end()):
             add(m.group(0), m.start(), m.end())
+    # 4. a word nobody recognised one jamo away from a kind's word ("순두브", "김치찌게", "떢볶이")
+    for m in re.finditer(r"[가-힣]+", lowered):
+        if not free(m.start(), m.end()):
+            continue
+        for cand in (m.group(0), _strip(m.group(0))):
+            fix = close_kind_word(cand)
+            if fix is not None:
+                add(fix, m.start(), m.start() + len(cand))
+                frame.corrections.append((cand, fix))
+                frame.words.append(cand)
+                break
     compact = norm(text)
     chains_out = re.search(
         r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*"
@@ -240,6 +252,61 @@ def detect_kinds(text: str) -> KindFrame:
                 frame.words.extend(w for w in words if any(w.startswith(m) for m in mods))
                 break
     return frame
+
+
+def _jamo(word: str) -> str:
+    """A Hangul word as its letters: initial, vowel and final of each syllable ("떡" → ㄸ ㅓ ㄱ)."""
+    out: list[str] = []
+    for ch in word:
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            out += [chr(0x1100 + code // 588), chr(0x1161 + code % 588 // 28)]
+            if code % 28:
+                out.append(chr(0x11A7 + code % 28))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _within_one(a: str, b: str) -> bool:
+    """At most one letter inserted, dropped or replaced between ``a`` and ``b``."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    return a[i + 1 :] == b[i + 1 :] or a[i:] == b[i + 1 :] or a[i + 1 :] == b[i:]
+
+
+@cache
+def _kind_spellings() -> list[tuple[str, str]]:
+    """(kind word, its letters) for every Hangul kind or dish word of three syllables or more."""
+    return [
+        (w, _jamo(w))
+        for w in kinds().words()
+        if len(w) >= TYPO_MIN_SYLLABLES and re.fullmatch(r"[가-힣]+", w)
+    ]
+
+
+TYPO_MIN_SYLLABLES = 3  # "라면" is not a typo of "라멘": two-syllable words are never corrected
+
+
+@cache
+def close_kind_word(word: str) -> str | None:
+    """The one kind word a typed word is a typo of (one jamo inserted, dropped or replaced: "순두브"
+    → 순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이), else None. A word of fewer than three
+    syllables, a word that is itself a kind's, or one close to two different kinds is left alone."""
+    if len(word) < TYPO_MIN_SYLLABLES or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
+        return None
+    letters = _jamo(word)
+    table = kinds()
+    close = [w for w, j in _kind_spellings() if abs(len(w) - len(word)) <= 1 and _within_one(letters, j)]
+    named = {(table.lookup(w) or ("", False))[0] for w in close}
+    if len(named) != 1:
+        return None
+    # a listed misspelling ("떡복이") is said as the kind's own name ("떡볶이")
+    name = named.pop()
+    return name if _within_one(_jamo(close[0]), _jamo(name)) else close[0]
 
 
 def _covered_umbrella(name: str, named: list[str]) -> bool:

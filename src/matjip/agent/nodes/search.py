@@ -25,7 +25,7 @@ from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
-from matjip.kinds import kinds, norm
+from matjip.kinds import kinds, norm, said_as
 from matjip.nlu.kinds import chain_rules, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
@@ -131,6 +131,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "is_covered": is_covered,
         "words": frame.words,
         "theme": frame.theme,
+        "corrections": frame.corrections,
     }
 
 
@@ -168,6 +169,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         kind_list, kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
         notes.append(frame["theme"])
+    notes += [said_as(typo, word) for typo, word in frame["corrections"] if kinds().lookup(word)]
     if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
         # "20명 회식": seats are not in the data; said, never silently ignored
         notes.append(
