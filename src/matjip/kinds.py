@@ -80,6 +80,19 @@ class Theme(BaseModel):
     note: str
 
 
+class Taste(BaseModel):
+    """A taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): data/kinds.toml documents the fields."""
+
+    name: str
+    avoid: list[str]
+    covers: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    mild: list[str] = Field(default_factory=list)
+    note_out: str
+    note_mild: str
+
+
 class KindTable:
     """All kinds, with a word index for queries and a classifier for documents."""
 
@@ -91,8 +104,10 @@ class KindTable:
         category_cuisine: dict[str, str] | None = None,
         themes: Sequence[Theme] = (),
         typo_note: str = "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
+        tastes: Sequence[Taste] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.tastes = list(tastes)
         self.typo_note = typo_note
         self.themes = list(themes)
         self.category_cuisine = dict(category_cuisine or {})  # top category → cuisine ("일식" → 일식)
@@ -108,6 +123,10 @@ class KindTable:
             for name in t.kinds:
                 if name not in self.by_name:
                     raise ValueError(f"theme {t.name!r}: unknown kind {name!r}")
+        for taste in self.tastes:
+            for name in taste.kinds:
+                if name not in self.by_name:
+                    raise ValueError(f"taste {taste.name!r}: unknown kind {name!r}")
         self._words: dict[str, tuple[str, bool]] = {}  # word → (kind, is a dish word)
         for k in self.kinds:
             for w in (norm(k.name), *(norm(x) for x in k.words)):
@@ -292,6 +311,7 @@ def kinds() -> KindTable:
         {str(k): str(v) for k, v in raw.get("category_cuisine", {}).items()},
         [Theme.model_validate(t) for t in raw.get("theme", [])],
         str(raw.get("typo_note", "")) or "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
+        [Taste.model_validate(t) for t in raw.get("taste", [])],
     )
 
 

@@ -117,6 +117,7 @@ class KindFrame:
     exclude_brands: list[str] = field(default_factory=list)  # chains ruled out by what people call them
     words: list[str] = field(default_factory=list)  # every word this frame understood
     theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
+    tastes_avoided: list[str] = field(default_factory=list)  # "매운 거 못 먹어" → ["매운"]
     corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
 
 
@@ -232,11 +233,18 @@ def detect_kinds(text: str) -> KindFrame:
     # an umbrella said with a kind under it ("술집인데 호프로"), or a kind that only describes
     # another ("생선구이 백반집"): the other kind
     frame.kinds = [k for k in frame.kinds if not _covered_umbrella(k, frame.kinds)]
+    # a taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): said, and applied by the planner
+    for taste in table.tastes:
+        if any(re.search(pat, lowered) for pat in taste.avoid):
+            frame.tastes_avoided.append(taste.name)
+            frame.words.extend(taste.covers)
     # a wish that names a family of kinds ("속이 편한 음식"), when no kind is named
     if not frame.kinds:
         for theme in table.themes:
-            if any(norm(w) in compact for w in theme.words) and not any(
-                norm(w) in compact for w in theme.unless
+            if (
+                any(norm(w) in compact for w in theme.words)
+                and not any(norm(w) in compact for w in theme.unless)
+                and theme.name not in frame.tastes_avoided
             ):
                 frame.kinds = list(theme.kinds)
                 frame.theme = theme.note

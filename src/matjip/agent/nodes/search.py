@@ -132,6 +132,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "words": frame.words,
         "theme": frame.theme,
         "corrections": frame.corrections,
+        "tastes_avoided": frame.tastes_avoided,
     }
 
 
@@ -186,6 +187,17 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
     exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
+    prefer_menu: list[str] = []
+    for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
+        # "안 매운 떡볶이": the kind asked, its mild versions first; "매운 거 못 먹어": the taste's
+        # kinds and the menus naming it ruled out
+        if kind_list:
+            prefer_menu += taste.mild
+            notes.append(taste.note_mild)
+        else:
+            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *taste.kinds]))
+            exclude_menu += [m for m in taste.menu if m not in exclude_menu]
+            notes.append(taste.note_out)
     # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
     ruled_out = {norm(b) for b in frame["exclude_brands"]}
     titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
@@ -333,6 +345,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
         "no_break": no_break,
+        "prefer_menu": prefer_menu,
         "carry_notes": notes,
         "cuisine": cuisine,
         "menu": menu,
@@ -820,6 +833,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits.sort(key=rank)
         if len(p.kinds) > 1:
             hits = _each_kind_in_turn(hits, p.kinds, rank)
+    if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
+        hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     hits = _one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),
