@@ -42,6 +42,8 @@ class Kind(BaseModel):
     parent: str | None = None
     words: list[str] = Field(default_factory=list)
     dishes: list[str] = Field(default_factory=list)
+    sub_dishes: list[str] = Field(default_factory=list)  # only some of its places serve them
+    yields_to: list[str] = Field(default_factory=list)  # kinds whose category takes the name's word
     category: list[str] = Field(default_factory=list)
     not_category: list[str] = Field(default_factory=list)
     title: list[str] = Field(default_factory=list)
@@ -93,6 +95,16 @@ class Taste(BaseModel):
     note_mild: str
 
 
+class EatIn(BaseModel):
+    """ "배달 말고": eating at the place (data/kinds.toml ``[eat_in]``)."""
+
+    phrases: list[str] = Field(default_factory=list)
+    covers: list[str] = Field(default_factory=list)
+    title: list[str] = Field(default_factory=list)
+    category: list[str] = Field(default_factory=list)
+    note: str = ""
+
+
 class KindTable:
     """All kinds, with a word index for queries and a classifier for documents."""
 
@@ -105,9 +117,11 @@ class KindTable:
         themes: Sequence[Theme] = (),
         typo_note: str = "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
         tastes: Sequence[Taste] = (),
+        eat_in: EatIn | None = None,
     ) -> None:
         self.kinds = list(kinds)
         self.tastes = list(tastes)
+        self.eat_in = eat_in or EatIn()
         self.typo_note = typo_note
         self.themes = list(themes)
         self.category_cuisine = dict(category_cuisine or {})  # top category → cuisine ("일식" → 일식)
@@ -131,8 +145,9 @@ class KindTable:
         for k in self.kinds:
             for w in (norm(k.name), *(norm(x) for x in k.words)):
                 self._words.setdefault(w, (k.name, False))
-            for w in k.dishes:
+            for w in [*k.dishes, *k.sub_dishes]:
                 self._words.setdefault(norm(w), (k.name, True))
+        self._sub_dishes = {norm(w) for k in self.kinds for w in k.sub_dishes}
         self._norm = {
             k.name: (
                 [norm(c) for c in k.category],
@@ -177,6 +192,10 @@ class KindTable:
                 if got is not None:
                     return got
         return None
+
+    def is_sub_dish(self, word: str) -> bool:
+        """A dish only some places of its kind serve ("마라샹궈"): it must be on the menu."""
+        return norm(word) in self._sub_dishes
 
     def dish_words(self, name: str) -> list[str]:
         """The menu words of a kind (as written in the data file)."""
@@ -264,11 +283,20 @@ class KindTable:
                 )
                 if own_name or not (named_other or menu_other):
                     found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
+        for name in [n for n in found if any(o in found for o in self.by_name[n].yields_to)]:
+            del found[name]  # "샤브샤브>등촌샤브칼국수": a 샤브 place, its 칼국수 a dish of it
+            ruled_out.add(name)
         by_category = bool(found)
         for k in self.kinds:
             _, _, titles, dishes = self._norm[k.name]
             if k.name in found or k.name in ruled_out:
                 continue
+            if (
+                name
+                and any(t in name for t in titles)
+                and any(found[o].source == "category" for o in k.yields_to if o in found)
+            ):
+                continue  # "등촌샤브칼국수" filed under 샤브샤브 is a 샤브 place, not a 국수집
             if name and any(t in name for t in titles):
                 title_not = self._norm_more[k.name][0]
                 others_on_menu = [line for line in lines if any(x in line for x in title_not)]
@@ -312,6 +340,7 @@ def kinds() -> KindTable:
         [Theme.model_validate(t) for t in raw.get("theme", [])],
         str(raw.get("typo_note", "")) or "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
         [Taste.model_validate(t) for t in raw.get("taste", [])],
+        EatIn.model_validate(raw.get("eat_in", {})),
     )
 
 

@@ -118,6 +118,7 @@ class KindFrame:
     words: list[str] = field(default_factory=list)  # every word this frame understood
     theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
     tastes_avoided: list[str] = field(default_factory=list)  # "매운 거 못 먹어" → ["매운"]
+    eat_in: bool = False  # "배달 말고": eating at the place
     corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
 
 
@@ -238,6 +239,9 @@ def detect_kinds(text: str) -> KindFrame:
         if any(re.search(pat, lowered) for pat in taste.avoid):
             frame.tastes_avoided.append(taste.name)
             frame.words.extend(taste.covers)
+    if any(re.search(pat, lowered) for pat in table.eat_in.phrases):
+        frame.eat_in = True
+        frame.words.extend(table.eat_in.covers)
     # a wish that names a family of kinds ("속이 편한 음식"), when no kind is named
     if not frame.kinds:
         for theme in table.themes:

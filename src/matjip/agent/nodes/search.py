@@ -133,6 +133,7 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "theme": frame.theme,
         "corrections": frame.corrections,
         "tastes_avoided": frame.tastes_avoided,
+        "eat_in": frame.eat_in,
     }
 
 
@@ -181,6 +182,15 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         menu = [m for m in menu if not frame["is_covered"](m)]
         if kind_list:
             cuisine = []
+        # "짬뽕 맛있는 중국집": a dish of the kind said beside the kind's own word narrows it to
+        # the places listing the dish (the rest follow when too few do, said so)
+        # "마라샹궈": a dish only some places of its kind serve must be on the menu too
+        by_word = {got[0] for w in frame["words"] if (got := kinds().lookup(w)) is not None and not got[1]}
+        menu += [
+            d
+            for d in kind_dishes
+            if ((kinds().lookup(d) or ("", False))[0] in by_word or kinds().is_sub_dish(d)) and d not in menu
+        ]
     for name in [] if frame["theme"] else kind_list:  # a narrow kind's own word lets its broader
         kind = kinds().by_name.get(name)  # kind's menus stand in (a theme's family: its kinds only)
         if kind is not None and kind.parent and kind.words and not kind_dishes:
@@ -188,6 +198,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     exclude_menu = [m for m in frame["exclude_menu"] if m]
     exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
     prefer_menu: list[str] = []
+    if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
+        eat_in = kinds().eat_in
+        frame["exclude_titles"] = list(dict.fromkeys([*frame["exclude_titles"], *eat_in.title]))
+        notes.append(eat_in.note)
     for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
         # "안 매운 떡볶이": the kind asked, its mild versions first; "매운 거 못 먹어": the taste's
         # kinds and the menus naming it ruled out
@@ -726,7 +740,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 }
             )
         )
-        hits += list(more.hits)
+        hits += _not_ruled_out_by_category(list(more.hits), p, res)
         detail["dish_fallback"] = len(more.hits)
     notes: list[str] = []
     plan_update: dict[str, Any] = {}
@@ -740,13 +754,14 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 update={"menu": [], "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)]}
             )
         )
-        if rest.hits:
+        rest_hits = _not_ruled_out_by_category(list(rest.hits), p, res)
+        if rest_hits:
             listed = {h.document.place_id for h in hits}  # these list the dish: first
-            hits += list(rest.hits)
-            detail["menu_topup"] = len(rest.hits)
+            hits += rest_hits
+            detail["menu_topup"] = len(rest_hits)
             plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
             said = ", ".join(f"'{m}'" for m in req.menu)
-            found = len(hits) - len(rest.hits)
+            found = len(hits) - len(rest_hits)
             notes.append(
                 f"메뉴에 {said}이(가) 있는 곳은 {found}곳뿐이라, 나머지는 그 조건 없이 찾았어요."
                 if found
