@@ -201,7 +201,7 @@ def detect_kinds(text: str) -> KindFrame:
         r"(?:말고|빼고|뺴고|제외|아닌|싫|좀\s*(?:[.…]|$|별로|그래))",
         lowered,
     )
-    local = next((m for pat in chain_rules().local if (m := re.search(pat, lowered))), None)
+    local = next((found for pat in chain_rules().local if (found := re.search(pat, lowered))), None)
     frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
     if local:
         frame.words.extend(w for w in ("동네", "개인") if w in compact)
