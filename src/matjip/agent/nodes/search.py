@@ -162,6 +162,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     intent = nlu.intent
     cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
     atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
+    if nlu.party.with_children and "아이와" not in occasion:
+        occasion.append("아이와")  # "아이랑", "애들 데리고": places reviews call good with children first
     query = state.get("query", "")
     notes: list[str] = []
     frame = _kind_frame(query, nlu)
