@@ -250,7 +250,7 @@ def detect_kinds(text: str) -> KindFrame:
                 and not any(norm(w) in compact for w in theme.unless)
                 and theme.name not in frame.tastes_avoided
             ):
-                frame.kinds = list(theme.kinds)
+                frame.kinds = [k for k in theme.kinds if k not in frame.exclude_kinds]
                 frame.theme = theme.note
                 frame.words.extend([*theme.words, *theme.covers])
                 break

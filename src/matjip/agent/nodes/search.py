@@ -169,7 +169,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     frame = _kind_frame(query, nlu)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
-    if frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
+    if frame["theme"] and ents.title:
+        kind_list, kind_dishes = [], []  # "중앙해장 몇 시에 열어?": the word is in a restaurant's name
+    elif frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
         kind_list, kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
         notes.append(frame["theme"])
