@@ -715,8 +715,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
-    wider = p.price_max is not None or bool(p.prefer_menu)
-    more_k = MAX_K if wider else min(MAX_K, req.k * 3)  # room to re-rank and filter
+    page_all = p.price_max is not None or bool(p.prefer_menu)
+    more_k = MAX_K if page_all else min(MAX_K, req.k * 3)  # room to re-rank and filter
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
     fetched = list(resp.hits)
