@@ -227,7 +227,7 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
     if excluded:
         notes.append("'" + "', '".join(dict.fromkeys(excluded)) + "'은(는) 빼고 찾았어요.")
     if plan.exclude_chains:
-        notes.append("여러 지점이 있는 체인점은 빼고 찾았어요.")
+        notes.append("체인점은 빼고 찾았어요 (지점 이름이 붙은 곳과 알려진 프랜차이즈).")
     if plan.unused_terms:
         notes.append(
             "'" + "', '".join(plan.unused_terms) + "'은(는) 데이터로 확인할 수 없어서 빼고 찾았어요."

@@ -149,6 +149,8 @@ class SearchPlan(BaseModel):
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
     no_break: bool = False  # "브레이크타임 없는": known hours with no break on the day asked
+    # menu words whose places come first, never a filter ("안 매운 떡볶이": 간장, 로제 …)
+    prefer_menu: list[str] = Field(default_factory=list)
     unused_terms: list[str] = Field(default_factory=list)  # words the data cannot check, said in the answer
     # place ids already shown ("더 보기", "다른 데는?": the next page excludes them)
     exclude_ids: list[str] = Field(default_factory=list)

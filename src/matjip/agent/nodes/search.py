@@ -35,8 +35,8 @@ from matjip.documents import Restaurant
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
-from matjip.kinds import kinds, norm
-from matjip.nlu.kinds import detect_kinds
+from matjip.kinds import kinds, norm, said_as
+from matjip.nlu.kinds import chain_rules, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.nlu.vocabulary import category_leaf, compact
@@ -151,6 +151,9 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "is_covered": is_covered,
         "words": frame.words,
         "theme": frame.theme,
+        "corrections": frame.corrections,
+        "tastes_avoided": frame.tastes_avoided,
+        "eat_in": frame.eat_in,
     }
 
 
@@ -179,26 +182,55 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     intent = nlu.intent
     cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
     atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
+    if nlu.party.with_children and "아이와" not in occasion:
+        occasion.append("아이와")  # "아이랑", "애들 데리고": places reviews call good with children first
     query = state.get("query", "")
     notes: list[str] = []
     frame = _kind_frame(query, nlu)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
-    if frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
+    if frame["theme"] and ents.title:
+        kind_list, kind_dishes = [], []  # "중앙해장 몇 시에 열어?": the word is in a restaurant's name
+    elif frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
         kind_list, kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
         notes.append(frame["theme"])
+    notes += [said_as(typo, word) for typo, word in frame["corrections"] if kinds().lookup(word)]
     if kind_list or frame["exclude_kinds"]:
         # the kind stands for the words it was named by: "치킨집" is not a menu filter "치킨"
         menu = [m for m in menu if not frame["is_covered"](m)]
         if kind_list:
             cuisine = []
-    for name in kind_list:  # a narrow kind's own word lets its broader kind's menus stand in
-        kind = kinds().by_name.get(name)
+        # "짬뽕 맛있는 중국집": a dish of the kind said beside the kind's own word narrows it to
+        # the places listing the dish (the rest follow when too few do, said so)
+        # "마라샹궈": a dish only some places of its kind serve must be on the menu too
+        by_word = {got[0] for w in frame["words"] if (got := kinds().lookup(w)) is not None and not got[1]}
+        menu += [
+            d
+            for d in kind_dishes
+            if ((kinds().lookup(d) or ("", False))[0] in by_word or kinds().is_sub_dish(d)) and d not in menu
+        ]
+    for name in [] if frame["theme"] else kind_list:  # a narrow kind's own word lets its broader
+        kind = kinds().by_name.get(name)  # kind's menus stand in (a theme's family: its kinds only)
         if kind is not None and kind.parent and kind.words and not kind_dishes:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
     exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
+    prefer_menu: list[str] = []
+    if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
+        eat_in = kinds().eat_in
+        frame["exclude_titles"] = list(dict.fromkeys([*frame["exclude_titles"], *eat_in.title]))
+        notes.append(eat_in.note)
+    for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
+        # "안 매운 떡볶이": the kind asked, its mild versions first; "매운 거 못 먹어": the taste's
+        # kinds and the menus naming it ruled out
+        if kind_list:
+            prefer_menu += taste.mild
+            notes.append(taste.note_mild)
+        else:
+            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *taste.kinds]))
+            exclude_menu += [m for m in taste.menu if m not in exclude_menu]
+            notes.append(taste.note_out)
     # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
     ruled_out = {norm(b) for b in frame["exclude_brands"]}
     titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
@@ -355,6 +387,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
         "no_break": no_break,
+        "prefer_menu": prefer_menu,
         "carry_notes": notes,
         "cuisine": cuisine,
         "menu": menu,
@@ -557,8 +590,19 @@ def _typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> boo
 
 
 def chain_names(res: Resources) -> list[str]:
-    """Brand names with three or more branches in the data (excluded by "체인점 말고")."""
-    return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    """Brand names with three or more branches in the data, and the franchise brands of
+    ``data/chains.toml`` (excluded by "체인점 말고")."""
+    in_data = [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    listed = [b for b in chain_rules().brands if len(b) >= 3]
+    return list(dict.fromkeys([*in_data, *listed]))
+
+
+def _branches(res: Resources, head: str) -> int:
+    """How many places of the data carry the brand of ``head`` (a name without its branch word)."""
+    vocabulary = res.nlu.vocabulary
+    info = vocabulary.title_info(head)
+    brand = info.brand if info is not None and info.brand else head
+    return len(vocabulary.brands().get(brand, []))
 
 
 _NO_BREAK = re.compile(r"브레이크\s*(?:타임)?\s*(?:이|가|는)?\s*(?:없|안\s*하|안하|노)|휴게\s*시간\s*없")
@@ -663,12 +707,15 @@ def _not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resour
     under 뚜레쥬르 whatever its name."""
     franchises = res.nlu.vocabulary.franchise_leaves if p.exclude_chains else frozenset()
     brands = [compact(t) for t in p.exclude_titles if len(compact(t)) >= 2]
-    if not franchises and not brands:
+    if not franchises and not brands and not p.exclude_chains:
         return hits
+    rules = chain_rules()
 
     def ruled_out(h: SearchHit) -> bool:
         category = h.document.category
         leaf = category_leaf(category)
+        if p.exclude_chains and rules.is_chain(h.document.title, lambda head: _branches(res, head)):
+            return True  # "○○ 잠실점", a listed franchise brand
         return (leaf is not None and leaf in franchises) or any(b in compact(category) for b in brands)
 
     return [h for h in hits if not ruled_out(h)]
@@ -702,8 +749,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
+    page_all = p.price_max is not None or bool(p.prefer_menu)
     # room to re-rank (by index.ranking) and filter
-    more_k = MAX_K if p.price_max is not None else min(MAX_K, max(RERANK_DEPTH, req.k * 3))
+    more_k = MAX_K if page_all else min(MAX_K, max(RERANK_DEPTH, req.k * 3))
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
     fetched = list(resp.hits)
@@ -730,7 +778,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 }
             )
         )
-        hits += list(more.hits)
+        hits += _not_ruled_out_by_category(list(more.hits), p, res)
         detail["dish_fallback"] = len(more.hits)
     notes: list[str] = []
     plan_update: dict[str, Any] = {}
@@ -744,13 +792,14 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 update={"menu": [], "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)]}
             )
         )
-        if rest.hits:
+        rest_hits = _not_ruled_out_by_category(list(rest.hits), p, res)
+        if rest_hits:
             listed = {h.document.place_id for h in hits}  # these list the dish: first
-            hits += list(rest.hits)
-            detail["menu_topup"] = len(rest.hits)
+            hits += rest_hits
+            detail["menu_topup"] = len(rest_hits)
             plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
             said = ", ".join(f"'{m}'" for m in req.menu)
-            found = len(hits) - len(rest.hits)
+            found = len(hits) - len(rest_hits)
             notes.append(
                 f"메뉴에 {said}이(가) 있는 곳은 {found}곳뿐이라, 나머지는 그 조건 없이 찾았어요."
                 if found
@@ -847,6 +896,8 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits.sort(key=rank)
         if len(p.kinds) > 1:
             hits = _each_kind_in_turn(hits, p.kinds, rank)
+    if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
+        hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     hits = _one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),

@@ -411,8 +411,9 @@ def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
         # "꼬막비빔밥 어디서 팔아": where it is sold at all is the question
         return False
     frame = detect_kinds(text)
-    if not frame.kinds:
-        # "점심 먹을 데 추천", "맛집 추천": any restaurant anywhere would be arbitrary
+    if not frame.kinds or frame.theme is not None:
+        # "점심 먹을 데 추천", "맛집 추천": any restaurant anywhere would be arbitrary; a described
+        # food ("다른 해장 음식") is a family of kinds, searched like a word, not asked where
         return bool(_GENERIC_FOOD.search(text)) and not nlu.entities.menu and not nlu.entities.category
     key = "kinds-everywhere:" + ",".join(sorted(frame.kinds))
     many = res.coverage.get(key)
