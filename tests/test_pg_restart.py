@@ -69,7 +69,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         b.mkdir()
         shutil.copy(a / "documents.sqlite", b / "documents.sqlite")
         # the per-client rate limit is not under test: 8 conversations share one client address
-        extra = {"MATJIP_TURN_TIMEOUT_S": str(TURN_TIMEOUT_S), "MATJIP_RATE_LIMIT_PER_MINUTE": "0"}
+        extra = {
+            "MATJIP_TURN_TIMEOUT_S": str(TURN_TIMEOUT_S),
+            "MATJIP_RATE_LIMIT_PER_MINUTE": "0",
+            "MATJIP_DATABASE_PROBE_S": "0.5",  # probe (and pool reconnect) twice a second
+        }
         workers = [Worker(a, url, root, extra), Worker(b, url, root, extra)]
         try:
             for w in workers:

@@ -50,6 +50,30 @@ def hours_today(doc: Restaurant, now: datetime) -> str | None:
     return doc.hours.label_for(now.weekday()) or None
 
 
+WEEKDAYS = "월화수목금토일"
+
+
+def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
+    """The card's hours line for today: the hours; a day off; a day the crawled timetable does not
+    list (said with the timetable, not as "no information"); or no hours at all."""
+    words = cards_config().hours
+    if today:
+        return words.today.format(hours=today)
+    sched = doc.hours
+    if (
+        sched is not None
+        and sched.parsed
+        and sched.days
+        and sched.kind == "timetable"
+        and not sched.implausible
+    ):
+        day = WEEKDAYS[now.weekday()]
+        if now.weekday() in sched.closed:
+            return words.day_off.format(day=day, raw=sched.raw.strip())
+        return words.day_unlisted.format(day=day, raw=sched.raw.strip())
+    return words.unknown
+
+
 NOW_SLACK_S = 15 * 60  # an asked time this close to the turn's time is "now"
 TONIGHT = timedelta(hours=12)
 EARLY_MORNING_END_H = 6
@@ -183,10 +207,8 @@ def restaurant_block(
     today = hours_today(d, now)
     if asked:
         lines.append(f"- {asked}")  # "토요일에도 해요?": that day's hours
-    elif today:
-        lines.append(f"- 오늘 영업: {today}")
     else:
-        lines.append("- 영업시간: 정보가 없어요")
+        lines.append(hours_line(d, now, today))
     if (
         plan is None
         or plan.open_at is None
@@ -285,6 +307,10 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
             caveats.append(template.format(wish=phrase, numbers="·".join(map(str, backed))))
         else:
             caveats.append((conf.unknown if after_n else conf.unknown_noun).format(wish=phrase))
+    if len(plan.kinds) > 2:  # a family ("다이어트"): name only the kinds the cards are
+        kinds_shown = [k for k in plan.kinds if any(k in s.doc.kinds for s in shown)]
+        if kinds_shown:
+            keep["kinds"] = kinds_shown
     return plan.model_copy(update=keep), caveats
 
 
@@ -330,9 +356,14 @@ def review_term_lines(docs: Sequence[Restaurant], terms: Sequence[str]) -> list[
                 if d.place_id == h.place_id
             )
             lines.append(f"'{term}' 이야기가 있는 리뷰: {said}. {REVIEW_CAUTION}\n")
+        elif any(d.reviews for d in docs):  # nothing was estimated: no caution about estimates
+            quoted = f"'{term}'"
+            lines.append(f"{josa(quoted, '은/는')} 리뷰에서도 찾지 못했어요.\n")
         else:
             quoted = f"'{term}'"
-            lines.append(f"{josa(quoted, '은/는')} 리뷰에서도 찾지 못했어요. {REVIEW_CAUTION}\n")
+            lines.append(
+                f"{josa(quoted, '은/는')} 확인할 수 없었어요 (이 식당들의 리뷰 글이 데이터에 없어요).\n"
+            )
     return lines
 
 

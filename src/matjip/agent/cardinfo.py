@@ -92,6 +92,14 @@ class _Heading(BaseModel):
     mentioned: str
 
 
+class _Hours(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    today: str
+    day_off: str
+    day_unlisted: str
+    unknown: str
+
+
 class CardsConfig(BaseModel):
     """The contents of ``cards.toml``."""
 
@@ -106,6 +114,7 @@ class CardsConfig(BaseModel):
     standing: _Standing
     facts: _Facts
     heading: _Heading
+    hours: _Hours
 
 
 @cache

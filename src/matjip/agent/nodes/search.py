@@ -994,7 +994,8 @@ def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
     its broader kind: a 고깃집 never becomes a café)."""
     for name in _SOFTNESS:
         if name == "open_at" and p.open_at is not None:
-            return p.model_copy(update={"open_at": None, "open_until": None}), (
+            # the label goes with the filter: a heading never claims "지금 영업하는" once dropped
+            return p.model_copy(update={"open_at": None, "open_until": None, "open_label": None}), (
                 f"영업시간({p.open_label or '요청 시간'})"
             )
         if name == "price" and (p.price_min is not None or p.price_max is not None):
