@@ -57,7 +57,7 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     root = tmp_path_factory.mktemp("restart")
-    server = pgserver.start(root / "pg")
+    server = pgserver.start(root / "pg", crash_safe=True)  # a commit a client was told about survives kill -9
     try:
         url = server.database("restart")
         sample = root / "sample.jsonl"

@@ -99,6 +99,7 @@ def asked_day_hours(doc: Restaurant, plan: SearchPlan | None, now: datetime) -> 
 
 # seed 003: what only reviews suggest is said with this caution
 REVIEW_CAUTION = "리뷰로만 추정한 거라 방문 전에 확인해 보세요."
+CHECK_FIRST = "방문 전에 가게에 확인해 보세요."  # nothing was estimated: no "추정" caution
 # asks whose answer always carries the caution (a place's rules change; a review is not a policy)
 ALWAYS_CAUTIOUS = frozenset({"반려동물", "콜키지", "놀이방", "유아의자", "24시"})
 
@@ -358,7 +359,7 @@ def review_term_lines(docs: Sequence[Restaurant], terms: Sequence[str]) -> list[
             lines.append(f"'{term}' 이야기가 있는 리뷰: {said}. {REVIEW_CAUTION}\n")
         elif any(d.reviews for d in docs):  # nothing was estimated: no caution about estimates
             quoted = f"'{term}'"
-            lines.append(f"{josa(quoted, '은/는')} 리뷰에서도 찾지 못했어요.\n")
+            lines.append(f"{josa(quoted, '은/는')} 리뷰에서도 찾지 못했어요. {CHECK_FIRST}\n")
         else:
             quoted = f"'{term}'"
             lines.append(
