@@ -95,3 +95,15 @@ def test_a_party_too_big_to_check_is_said_unknown(sample_agent: Agent) -> None:
     r = Chat(sample_agent)("잠실역 근처 고깃집 우리 8명 들어갈 만한 곳")
     assert r.searched and r.frame is not None and r.frame.kinds == ["고깃집"]
     assert "8명이 함께 앉을 자리가 있는지는 좌석 정보가 없어서 알 수 없어요" in r.answer
+
+
+def test_a_question_about_another_day_answers_that_days_hours(sample_agent: Agent) -> None:
+    """ "토요일에도 열어요?" on a Wednesday: the week's hours, then Saturday's, not today's."""
+    named = Chat(sample_agent)("진대감 토요일에도 열어요?")
+    assert named.intent == "information" and "진대감" in named.answer
+    assert "토요일 영업" in named.answer and "(오늘:" not in named.answer, named.answer
+    chat = Chat(sample_agent)
+    assert chat("잠실역 고깃집").cards
+    r = chat("첫 번째 거기 토요일에도 열어?")
+    assert r.decision == "context"
+    assert "영업시간" in r.answer and "토요일 영업" in r.answer and "(오늘:" not in r.answer, r.answer
