@@ -199,11 +199,10 @@ def _ambiguous_candidates(
     first = candidates[0]
     if len(candidates) == 1:
         return (candidates if gazetteer.homonym_note(name) else []), first
-    split = _dongs_across_borders(name, candidates, covered)
-    if len(split) > 1:
-        return split, split[0]
     if not gazetteer.is_ambiguous(name):
-        return [], first
+        # near places of one name are one place, unless they are dongs of different cities
+        split = _dongs_across_borders(name, candidates, covered)
+        return (split, split[0]) if split else ([], first)
     # the legal and the administrative 신사동 of 강남구 are one answer, not two
     distinct: list[Place] = []
     for c in candidates:
