@@ -423,7 +423,7 @@ def test_a_party_size_anywhere_in_the_sentence_is_said_unknowable(
     assert chat("잠실역 고깃집").cards
     r = chat(said)
     assert r.searched and r.frame is not None and r.frame.kinds == ["고깃집"]
-    assert f"{size}명이 함께 앉을 자리가 있는지는 데이터에 없어요" in r.answer
+    assert f"{size}명이 함께 앉을 자리가 있는지는 좌석 정보가 없어서 알 수 없어요" in r.answer
 
 
 def test_a_per_person_price_is_a_cap_said_per_person(sample_agent: Agent) -> None:

@@ -182,6 +182,9 @@ PRICES: list[tuple[str, int | None, int | None, bool]] = [
     ("3만원 이상 오마카세", 30000, None, False),
     ("1인 2만원 고깃집", None, 20000, True),
     ("2만원 정도 고깃집", 16000, 24000, False),
+    # a budget per person said roughly is still a ceiling ("한 사람당 만오천원 정도")
+    ("한 사람당 만오천원 정도 초밥", None, 15000, True),
+    ("1인 2만원 정도로 맞춰줘", None, 20000, True),
     ("만 오천원 이하", None, 15000, False),
     ("15,000원 이하 점심", None, 15000, False),
     ("3~4만원대 오마카세", 30000, 49999, False),

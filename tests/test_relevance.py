@@ -583,7 +583,7 @@ def test_a_grill_filed_only_as_meat_is_not_a_gogi_jip_when_its_name_says_otherwi
 def test_a_party_size_the_data_cannot_check_is_said(sample_agent: Agent) -> None:
     """ "홍대 20명 단체 회식 고깃집": 20명 was silently ignored."""
     r = ask(sample_agent, "홍대 20명 단체 회식 고깃집")
-    assert "20명이 함께 앉을 자리가 있는지는 데이터에 없어요" in r.answer
+    assert "20명이 함께 앉을 자리가 있는지는 좌석 정보가 없어서 알 수 없어요" in r.answer
     assert "명이 함께" not in ask(sample_agent, "홍대 2명 파스타").answer
 
 

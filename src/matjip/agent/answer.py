@@ -86,14 +86,20 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
     return when.astimezone(now.tzinfo) if when.tzinfo is not None else when.replace(tzinfo=now.tzinfo)
 
 
-def asked_day_hours(doc: Restaurant, plan: SearchPlan | None, now: datetime) -> str | None:
-    """ "토요일 영업: 11:00~22:00" when the plan asks about another day than today; else None."""
+def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
+    """The day the plan asks a place to be open on, in ``now``'s zone (None: none, or tonight)."""
     if plan is None or plan.open_at is None:
         return None
     when = _in_zone_of(plan.open_at, now)
     if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H:
         return None  # "새벽 1시" asked in the evening: tonight, today's (overnight) hours
-    got = other_day_hours(doc.hours, when, now)
+    return when
+
+
+def asked_day_hours(doc: Restaurant, plan: SearchPlan | None, now: datetime) -> str | None:
+    """ "토요일 영업: 11:00~22:00" when the plan asks about another day than today; else None."""
+    when = asked_day(plan, now)
+    got = other_day_hours(doc.hours, when, now) if when is not None else None
     return f"{got[0]}: {got[1]}" if got else None
 
 
@@ -600,9 +606,11 @@ def information_lines(
     now: datetime,
     dishes: Sequence[str] = (),
     wishes: Sequence[str] = (),
+    day: datetime | None = None,
 ) -> list[str]:
     """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요").
-    ``wishes`` ("데이트", "혼술") are answered yes/no from the evidence, or "알 수 없어요"."""
+    ``wishes`` ("데이트", "혼술") are answered yes/no from the evidence, or "알 수 없어요".
+    ``day``: the day asked about ("토요일에도 열어요?"), whose hours follow the week's."""
     lines: list[str] = [wish_line(doc, w) for w in wishes]
     wanted = [a for a in dict.fromkeys(asks) if not (wishes and a == "rating")]
     for c in conveniences:
@@ -623,7 +631,10 @@ def information_lines(
             if doc.hours is not None and doc.hours.raw:
                 today = hours_today(doc, now)
                 text = f"{doc.title} 영업시간은 {doc.hours.raw}이에요"
-                if today and doc.hours.parsed:
+                other = other_day_hours(doc.hours, day, now) if day is not None else None
+                if other is not None:
+                    text += f" ({other[0]}: {other[1]})"
+                elif today and doc.hours.parsed:
                     text += f" (오늘: {today})"
                 lines.append(text + ".\n")
             else:
@@ -702,11 +713,12 @@ def information_answer(
     conveniences: Sequence[str],
     now: datetime,
     origin: str | None,
+    day: datetime | None = None,
 ) -> list[str]:
     if not shown:
         return ["그 식당을 찾지 못했어요. 이름이나 지역을 다시 알려 주세요.\n"]
     first = shown[0]
-    chunks = information_lines(first.doc, asks, conveniences, now)
+    chunks = information_lines(first.doc, asks, conveniences, now, day=day)
     chunks.append("\n")
     chunks += restaurant_block(1, first, None, now, origin)
     # only real branches of one brand ("진대감 마포점", "진대감 잠실점"), never another place found

@@ -200,7 +200,9 @@ def _ambiguous_candidates(
     if len(candidates) == 1:
         return (candidates if gazetteer.homonym_note(name) else []), first
     if not gazetteer.is_ambiguous(name):
-        return [], first
+        # near places of one name are one place, unless they are dongs of different cities
+        split = _dongs_across_borders(name, candidates, covered)
+        return (split, split[0]) if split else ([], first)
     # the legal and the administrative 신사동 of 강남구 are one answer, not two
     distinct: list[Place] = []
     for c in candidates:
@@ -220,6 +222,23 @@ def _ambiguous_candidates(
             return [], with_data[0]
         distinct.sort(key=lambda c: not covered(c))
     return distinct, first
+
+
+def _dongs_across_borders(name: str, candidates: list[Place], covered: Covered | None) -> list[Place]:
+    """ "위례동": one dong name said in full, dongs of several si/gun/gu side by side, each with
+    restaurants in the data. They are different places however close, so which one is asked (one
+    per si/gun/gu, the legal and the administrative dong of one gu being one answer)."""
+    if covered is None:
+        return []
+    said = name.replace(" ", "")
+    by_gu: dict[tuple[str, str], Place] = {}
+    for c in candidates:
+        if str(c.type) in _DONG_TYPES and c.name == said:
+            by_gu.setdefault((c.sido or "", c.sigungu or ""), c)
+    if len(by_gu) < 2:
+        return []
+    with_data = [c for c in by_gu.values() if covered(c)]
+    return with_data if len(with_data) > 1 else []
 
 
 def resolve(
@@ -354,13 +373,20 @@ def pick_choice(text: str, clarification: Clarification) -> Choice | None:
 
 
 def choice_context(
-    choice: Choice, clarification: Clarification, gazetteer: Gazetteer, text: str
+    choice: Choice, clarification: Clarification, gazetteer: Gazetteer, text: str, mode: LocationMode = "near"
 ) -> LocationContext:
-    """The location context for a chosen candidate."""
+    """The location context for a chosen candidate. A dong keeps the mode the question said it
+    with and is named with its si/gun/gu ("하남시 위례동"), so the answer says which one it is."""
     for place in gazetteer.lookup(clarification.name or ""):
         if place.display_name == choice.label:
+            said = clarification.name or place.name
+            dong = str(place.type) in _DONG_TYPES
             return _context_for(
-                place, clarification.name or place.name, "near", explicit_radius_m(text), gazetteer
+                place,
+                place_label(place, said) if dong else said,
+                mode if dong else "near",
+                explicit_radius_m(text),
+                gazetteer,
             )
     return LocationContext(
         type="CONTEXTUAL",

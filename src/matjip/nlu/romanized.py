@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import csv
 import re
+import tomllib
 from functools import cache
 from pathlib import Path
 
+from pydantic import BaseModel
+
 _GAZ = Path(__file__).resolve().parents[1] / "data" / "gazetteer"
+ENGLISH_FILE = Path(__file__).resolve().parents[1] / "data" / "english.toml"
 _PAREN = re.compile(r"\s*\(.*?\)")
 
 
@@ -60,6 +64,51 @@ def _pattern() -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z])({names})\.?(\s+(?:station|stn\.?|역))?(?![a-z])", re.IGNORECASE)
 
 
+class EnglishPhrase(BaseModel):
+    pattern: str
+    korean: str
+
+
+class EnglishWords(BaseModel):
+    """``data/english.toml``: English follow-up words and the Korean they stand for."""
+
+    phrase: list[EnglishPhrase]
+    count_words: dict[str, int]
+    count_nouns: list[str]
+
+
+@cache
+def english_words() -> EnglishWords:
+    raw = tomllib.loads(ENGLISH_FILE.read_text(encoding="utf-8"))
+    return EnglishWords(
+        phrase=raw["phrase"], count_words=raw["count"]["words"], count_nouns=raw["count"]["nouns"]
+    )
+
+
+@cache
+def _english_rules() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p.pattern, re.IGNORECASE), p.korean) for p in english_words().phrase)
+
+
+@cache
+def _english_count() -> re.Pattern[str]:
+    """A count word followed within a few words by a word for places ("one good … restaurant")."""
+    words = english_words()
+    nums = "|".join(words.count_words)
+    nouns = "|".join(re.escape(n) for n in words.count_nouns)
+    return re.compile(rf"\b({nums})\b(?=(?:\s+[a-z]+){{0,3}}?\s+(?:{nouns})\b)", re.IGNORECASE)
+
+
+def koreanize_phrases(text: str) -> str:
+    """English follow-up words ("second one", "cheaper ones?", "one good … restaurant") in the
+    Korean the offline reader understands (``data/english.toml``)."""
+    for rx, korean in _english_rules():
+        text = rx.sub(korean, text)
+    counts = english_words().count_words
+    # "one good chinese restaurant" → "1곳 good chinese restaurant"
+    return _english_count().sub(lambda m: f"{counts[m.group(1).lower()]}곳", text)
+
+
 def koreanize_places(text: str) -> str:
     """Replace romanised place names (with "station", "stn", "near", "in") by their Korean names."""
     names = romanized_names()
@@ -73,4 +122,5 @@ def koreanize_places(text: str) -> str:
     out = re.sub(r"(?i)\b(?:open\s+late|late\s+night)\b", "늦게까지 하는", out)
     out = _station_pattern().sub(lambda m: station_names().get(m.group(1).lower(), m.group(0)), out)
     out = _pattern().sub(korean, out)
+    out = koreanize_phrases(out)
     return re.sub(r"(?i)\bnear\s+([가-힣]+)", r"\1 근처", out)

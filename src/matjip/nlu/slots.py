@@ -244,6 +244,10 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
             spans,
         )
     q = _AROUND_AFTER.match(after)
+    if q and per_person:
+        # "1인 2만원 정도", "한 사람당 만오천원 정도": a budget per person is a ceiling, roughly said
+        spans.append((m.end(), m.end() + q.end()))
+        return PriceSpec(max_won=value, per_person=True, label=f"{who}{_fmt_won(value)} 정도"), spans
     if q:
         spans.append((m.end(), m.end() + q.end()))
         return (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from matjip.agent import answer as tpl
@@ -107,6 +108,8 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     shown = shown_for(refs, res)
     chunks: list[str] = []
     if asks or conveniences or nlu.entities.atmosphere or nlu.entities.occasion:
+        # "거기 토요일에도 열어?": that day's hours follow the week's
+        day = _day_asked(nlu, now)
         for s in shown[:3]:
             chunks += tpl.information_lines(
                 s.doc,
@@ -115,6 +118,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
                 now,
                 nlu.entities.menu,
                 [*nlu.entities.atmosphere, *nlu.entities.occasion],
+                day,
             )
     else:
         # a restaurant keeps the number it was shown with ("두 번째는?" prints "2. …")
@@ -123,6 +127,17 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
             number = position.get(s.doc.place_id, i)
             chunks += tpl.restaurant_block(number, s, None, now, refs[0].get("origin") if refs else None)
     return chunks, refs
+
+
+def _day_asked(nlu: NLUResult, now: datetime) -> datetime | None:
+    """The day a question names ("토요일에도", "내일"): the next such day (today when it is today)."""
+    t = nlu.time
+    if t is None or (t.weekday is None and not t.day_offset):
+        return None
+    day = now + timedelta(days=int(t.day_offset or 0))
+    if t.weekday is not None:
+        day += timedelta(days=(int(t.weekday) - day.weekday()) % 7)
+    return day
 
 
 TRAVEL_MODES: dict[str, TravelMode] = {"walk": "walk", "car": "car", "transit": "transit"}
@@ -213,7 +228,9 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
     if p.intent == "information":
         return [
             *(n + "\n" for n in notes),
-            *tpl.information_answer(shown, nlu.ask, nlu.entities.convenience, now, origin),
+            *tpl.information_answer(
+                shown, nlu.ask, nlu.entities.convenience, now, origin, tpl.asked_day(p, now)
+            ),
         ]
     return tpl.search_answer(shown, p, now, origin, notes)
 

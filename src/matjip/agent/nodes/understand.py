@@ -35,7 +35,7 @@ from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
-from matjip.nlu.models import NLUResult
+from matjip.nlu.models import LocationMode, NLUResult
 from matjip.nlu.normalize import normalize_query
 from matjip.nlu.romanized import koreanize_places
 from matjip.nlu.slots import parse_ordinals
@@ -92,7 +92,8 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
             choice = pick_choice(text, pending)
             if choice is not None:
                 nlu = res.nlu.parse(pending.pending_query)
-                ctx = choice_context(choice, pending, res.gazetteer, pending.pending_query)
+                mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+                ctx = choice_context(choice, pending, res.gazetteer, pending.pending_query, mode)
                 return {
                     "nlu": nlu,
                     "query": pending.pending_query,
