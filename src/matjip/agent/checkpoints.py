@@ -247,7 +247,8 @@ class SqliteCheckpoints:
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
         type_, blob = dumps_typed(dict(checkpoint))
         meta = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
-        with turn_commit().committing(), self.lock:
+        commit = turn_commit()
+        with commit.committing(), self.lock:
             self.conn.execute(
                 "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
                 "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -262,6 +263,7 @@ class SqliteCheckpoints:
                 ),
             )
             self.conn.commit()
+            commit.saved = dict(checkpoint["channel_values"])
         return {
             "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
         }

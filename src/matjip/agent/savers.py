@@ -45,8 +45,11 @@ def sqlite_saver(conn: Any, serde: Any) -> Any:
 
     class GuardedSqliteSaver(_SkipAbandonedWrites, SqliteSaver):
         def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
-            with turn_commit().committing():
-                return super().put(config, checkpoint, metadata, new_versions)
+            commit = turn_commit()
+            with commit.committing():
+                saved = super().put(config, checkpoint, metadata, new_versions)
+                commit.saved = dict(checkpoint["channel_values"])
+                return saved
 
     return GuardedSqliteSaver(conn, serde=serde)
 
@@ -60,7 +63,8 @@ def postgres_saver(pool: Any, serde: Any) -> Any:
             conf = config["configurable"]
             thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
             parent = conf.get("checkpoint_id")
-            with turn_commit().committing(), pool.connection() as conn, conn.transaction():
+            commit = turn_commit()
+            with commit.committing(), pool.connection() as conn, conn.transaction():
                 conn.execute(_LOCK, (f"{thread_id}\n{ns}",))
                 row = conn.execute(_LATEST, (thread_id, ns)).fetchone()
                 latest = (row["checkpoint_id"] if isinstance(row, dict) else row[0]) if row else None
@@ -68,6 +72,8 @@ def postgres_saver(pool: Any, serde: Any) -> Any:
                     raise ConversationMoved(
                         f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
                     )
-                return PostgresSaver(conn, serde=self.serde).put(config, checkpoint, metadata, new_versions)
+                saved = PostgresSaver(conn, serde=self.serde).put(config, checkpoint, metadata, new_versions)
+                commit.saved = dict(checkpoint["channel_values"])
+                return saved
 
     return GuardedPostgresSaver(pool, serde=serde)

@@ -17,8 +17,9 @@ from matjip.agent.configuration import AbroadSearch, AgentConfig, PlaceSearch, R
 from matjip.agent.graph import SequentialGraph, build_graph, checkpoint_serializer
 from matjip.agent.models import MoreResult, Sort, TurnEvent, TurnResult
 from matjip.agent.retention import Retention
-from matjip.agent.state import AgentState
+from matjip.agent.state import AgentState, state_values
 from matjip.errors import StoreError
+from matjip.providers.guard import TurnCommit, bound_commit, commit_scope
 from matjip.settings import Settings
 
 log = logging.getLogger("matjip.agent")
@@ -218,11 +219,23 @@ class Agent:
             "now": now.isoformat() if now else None,
         }
         pin = getattr(self.resources.index, "pinned", None)  # one index version per turn
-        with self._lock(sid), pin() if callable(pin) else nullcontext():
+        bound = bound_commit()  # the API's (commit or abandon, once), else this turn's own
+        commit = bound or TurnCommit()
+        scope = commit_scope(commit) if bound is None else nullcontext()
+        with self._lock(sid), pin() if callable(pin) else nullcontext(), scope:
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
-            final = cast(AgentState, dict(self.graph.get_state(config).values or {}))
-            self.retention.after_turn(sid)
+            # the state this turn saved, as saved: no second read that a database restart could fail
+            # after the save (a saved turn is always delivered)
+            final = (
+                state_values(commit.saved)
+                if commit.saved is not None
+                else cast(AgentState, dict(self.graph.get_state(config).values or {}))
+            )
+            try:
+                self.retention.after_turn(sid)
+            except Exception:  # housekeeping: never fail a saved turn
+                log.warning("session retention failed after a turn", exc_info=True)
         result = self._result(sid, final)
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict, cast
 
 from pydantic import BaseModel
 
@@ -210,3 +210,9 @@ def upgrade_conversation(state: Mapping[str, object]) -> AgentState:
             upgraded.append(new)
         out["searches"] = upgraded
     return out
+
+
+def state_values(channel_values: Mapping[str, Any]) -> AgentState:
+    """A saved checkpoint's channel values as the state (LangGraph's internal channels dropped)."""
+    keys = AgentState.__required_keys__ | AgentState.__optional_keys__
+    return cast(AgentState, {k: v for k, v in channel_values.items() if k in keys})

@@ -65,6 +65,7 @@ class TurnCommit:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._state = "running"
+        self.saved: dict[str, Any] | None = None  # the channel values the turn saved (when committed)
 
     @property
     def state(self) -> str:
@@ -110,6 +111,11 @@ def commit_scope(commit: TurnCommit) -> Iterator[None]:
 def turn_commit() -> TurnCommit:
     """The running turn's :class:`TurnCommit` (a fresh one outside a turn: always saves)."""
     return _commit.get() or TurnCommit()
+
+
+def bound_commit() -> TurnCommit | None:
+    """The :class:`TurnCommit` bound by :func:`commit_scope`, if any."""
+    return _commit.get()
 
 
 def check_cancelled() -> None:
