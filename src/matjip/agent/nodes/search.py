@@ -384,6 +384,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_cuisine": frame["exclude_cuisine"],
         "exclude_menu": exclude_menu,
         "exclude_titles": frame["exclude_titles"],
+        "avoid_tastes": frame["tastes_avoided"],  # places named for the taste out ("매운갈비찜")
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
         "no_break": no_break,
@@ -417,6 +418,7 @@ _OFFLINE_ONLY = (
     "exclude_menu",
     "exclude_titles",
     "exclude_chains",
+    "avoid_tastes",
     "unused_terms",
     "open_until",
     # seed 003's strategies: an LLM plan may choose the strategy, its fields are the offline reading's
@@ -548,7 +550,7 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        if table.weakly(doc.category, kind):
+        if table.weakly(doc.category, kind, doc.title):
             rank = max(rank, 2)
         best = min(best, rank)
     return best
