@@ -113,3 +113,33 @@ def test_spicy_food_ruled_out_with_malgo_is_a_taste() -> None:
 )
 def test_romanised_dish_names_are_kinds(text: str, kind: str) -> None:
     assert kind in detect_kinds(text).kinds
+
+
+# --- 10. good places within the area asked ---------------------------------------------------------------
+
+
+def test_a_dong_means_its_own_streets_first(tmp_path: Path) -> None:
+    """ "방이동 치킨" showed places across the border (오금동, 올림픽공원 side) within the 1.5 km radius
+    ahead of as good ones inside 방이동: a place outside the dong's outline now needs more evidence."""
+    records = [
+        _record(
+            "1",
+            "건너편치킨",
+            "치킨",
+            ["후라이드치킨", "양념치킨"],
+            lat=37.511004,
+            lon=127.128809,
+            reviewCount=40,
+        ),
+        _record(
+            "2",
+            "방이골치킨",
+            "치킨",
+            ["후라이드치킨", "양념치킨"],
+            lat=37.521991,
+            lon=127.125402,
+            reviewCount=40,
+        ),
+    ]
+    r = _ask_over(tmp_path, records, "방이동 치킨")
+    assert [c.name for c in r.cards][:1] == ["방이골치킨"]
