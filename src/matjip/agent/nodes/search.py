@@ -658,15 +658,14 @@ def _outside_dong(hits: list[SearchHit], p: SearchPlan, res: Resources) -> set[s
         ),
         None,
     )
-    located = [h for h in hits if h.document.lat is not None and h.document.lon is not None]
-    if dong is None or not located:
+    located = [(h, h.document.lat, h.document.lon) for h in hits]
+    points = [(h, lat, lon) for h, lat, lon in located if lat is not None and lon is not None]
+    if dong is None or not points:
         return set()
-    inside = res.gazetteer.contains_points(
-        dong, [h.document.lat for h in located], [h.document.lon for h in located]
-    )
+    inside = res.gazetteer.contains_points(dong, [lat for _, lat, _ in points], [lon for _, _, lon in points])
     if inside is None:
         return set()
-    return {h.document.place_id for h, ok in zip(located, inside, strict=True) if not ok}
+    return {h.document.place_id for (h, _, _), ok in zip(points, inside, strict=True) if not ok}
 
 
 def _each_kind_in_turn(
