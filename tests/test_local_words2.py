@@ -71,6 +71,14 @@ def test_hansik_on_its_own_is_a_korean_meal(tmp_path: Path) -> None:
     assert "'한식'" in r.answer
 
 
+def test_a_bapjip_is_a_meal_place_not_a_buffet() -> None:
+    """ "문정역 직장인 밥집" showed a 한식뷔페 beside the 국밥·찌개 places: a local's 밥집 is 백반, 국밥,
+    찌개, 쌈밥, 한정식."""
+    frame = detect_kinds("문정역 직장인 밥집")
+    assert "백반" in frame.kinds and "한정식" in frame.kinds
+    assert "한식뷔페" not in frame.kinds and "뷔페" not in frame.kinds
+
+
 def test_a_shabu_house_filed_under_kalguksu_comes_after_the_noodle_shops(tmp_path: Path) -> None:
     """ "삼전역 근처 칼국수" showed 편백재샤브칼국수 (filed under 칼국수): a 샤브 place first, so it
     follows the noodle shops, and fills in only when they are too few."""
