@@ -53,6 +53,7 @@ class Kind(BaseModel):
     title_not: list[str] = Field(default_factory=list)
     category_unless_title: list[str] = Field(default_factory=list)
     weak_category: list[str] = Field(default_factory=list)
+    weak_title: list[str] = Field(default_factory=list)
     broad: bool = False  # an umbrella ("술집"): its category match says nothing against a narrower kind
     share: float = 0.5
     min_lines: int = 2
@@ -90,6 +91,7 @@ class Taste(BaseModel):
     covers: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
+    title: list[str] = Field(default_factory=list)
     mild: list[str] = Field(default_factory=list)
     note_out: str
     note_mild: str
@@ -118,8 +120,12 @@ class KindTable:
         typo_note: str = "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
         tastes: Sequence[Taste] = (),
         eat_in: EatIn | None = None,
+        typo_slips: Sequence[str] = (),
+        typo_never: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
+        self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
         self.typo_note = typo_note
@@ -230,6 +236,14 @@ class KindTable:
                 return word
         return None
 
+    def taste_titles(self, tastes: Sequence[str], asked: Sequence[str]) -> list[str]:
+        """Name parts of places whose speciality is one of ``tastes`` ("매운갈비찜", "○○짬뽕"), less
+        the kinds and dishes ``asked`` and their words ("안 매운 짬뽕" keeps the 짬뽕 places)."""
+        own = {norm(a) for a in asked} | {
+            norm(w) for a in asked if (kd := self.by_name.get(a)) is not None for w in kd.words
+        }
+        return [t for taste in self.tastes if taste.name in tastes for t in taste.title if norm(t) not in own]
+
     def related(self, names: Sequence[str]) -> set[str]:
         """``names`` with their ancestors and descendants: kinds that do not contradict them."""
         out = set(names)
@@ -238,12 +252,14 @@ class KindTable:
             out.update(self.descendants(n))
         return out
 
-    def weakly(self, category: str, name: str) -> bool:
-        """The category path makes a restaurant only a weaker member of kind ``name`` (a 곱창 place
-        asked as a 고깃집)."""
+    def weakly(self, category: str, name: str, title: str = "") -> bool:
+        """The category path (a 곱창 place asked as a 고깃집) or the restaurant's name (a 샤브칼국수
+        house asked as a 칼국수 place) makes it only a weaker member of kind ``name``."""
         k = self.by_name.get(name)
         cat = norm(category)
-        return k is not None and any(norm(w) in cat for w in k.weak_category)
+        return k is not None and (
+            any(norm(w) in cat for w in k.weak_category) or any(norm(w) in norm(title) for w in k.weak_title)
+        )
 
     def contradicts(self, category: str, name: str) -> bool:
         """The category path's top level names a cuisine other than the kind's ("일식" for a taco
@@ -341,6 +357,8 @@ def kinds() -> KindTable:
         str(raw.get("typo_note", "")) or "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
         [Taste.model_validate(t) for t in raw.get("taste", [])],
         EatIn.model_validate(raw.get("eat_in", {})),
+        [str(w) for w in raw.get("typo_slips", [])],
+        [str(w) for w in raw.get("typo_never", [])],
     )
 
 

@@ -142,6 +142,7 @@ class SearchPlan(BaseModel):
     exclude_menu: list[str] = Field(default_factory=list)
     exclude_titles: list[str] = Field(default_factory=list)
     exclude_chains: bool = False
+    avoid_tastes: list[str] = Field(default_factory=list)  # "매운 거 못 먹어": places named for it out
     semantic: str = ""
     price_min: int | None = None
     price_max: int | None = None

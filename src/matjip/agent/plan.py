@@ -397,6 +397,9 @@ def validate_plan(
             exclude_menu=_terms(raw.get("exclude_menu"), "exclude_menu", notes),
             exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
             exclude_chains=raw.get("exclude_chains") is True,
+            avoid_tastes=_terms(
+                raw.get("avoid_tastes"), "avoid_tastes", notes, [t.name for t in kinds().tastes]
+            ),
             no_break=raw.get("no_break") is True,
             prefer_menu=_terms(raw.get("prefer_menu"), "prefer_menu", notes),
             exclude_ids=_ids(raw.get("exclude_ids"), notes),
@@ -482,6 +485,7 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             exclude_menu=plan.exclude_menu,
             exclude_title=[
                 *plan.exclude_titles,
+                *kinds().taste_titles(plan.avoid_tastes, [*plan.kinds, *plan.kind_dishes, *plan.menu]),
                 *(chains if plan.exclude_chains else ()),
                 *CLOSED_TITLE_WORDS,
             ],

@@ -30,6 +30,7 @@ NO_RATING = 0.4  # the rating part of a place without a rating
 DISTANCE_WEIGHT = 0.25  # at the edge of the radius a place keeps 75 % of its trust
 INNER_SHARE = 0.7  # beyond this share of the radius (the outer ring) ...
 RING_FACTOR = 0.6  # ... a place keeps this share of its trust: near a station means near
+OUTSIDE_FACTOR = 0.85  # a place across the border of the dong asked keeps this share of its trust
 
 
 def _log_share(n: float, full: float) -> float:
@@ -63,16 +64,21 @@ def trust(doc: Restaurant) -> float:
     )
 
 
-def local_key(doc: Restaurant, distance_m: float | None = None, radius_m: float | None = None) -> float:
+def local_key(
+    doc: Restaurant, distance_m: float | None = None, radius_m: float | None = None, outside: bool = False
+) -> float:
     """The sort key of a place among matching ones (lower first): its trust, discounted by up to
     :data:`DISTANCE_WEIGHT` at the edge of the radius the question allows and by
-    :data:`RING_FACTOR` in the outer ring (only a much better-known place beats a nearer one)."""
+    :data:`RING_FACTOR` in the outer ring or ``outside`` the dong asked (within the radius, across
+    its border): only a much better-known place beats a nearer one."""
     score = trust(doc)
     if distance_m is not None and radius_m:
         share = min(1.0, max(0.0, distance_m / radius_m))
         score *= 1.0 - DISTANCE_WEIGHT * share
         if share > INNER_SHARE:
             score *= RING_FACTOR
+    if outside:
+        score *= OUTSIDE_FACTOR
     return -round(score, 6)
 
 

@@ -180,11 +180,8 @@ def detect_kinds(text: str) -> KindFrame:
             if table.lookup(cand) is not None and free(m.start(), m.end()):
                 add(cand, m.start(), m.start() + len(cand))
                 break
-    # 3. words inside words, two syllables or more, longest first
-    for m in _inner_words().finditer(lowered):
-        if free(m.start(), m.end()):
-            add(m.group(0), m.start(), m.end())
-    # 4. a word nobody recognised one jamo away from a kind's word ("순두브", "김치찌게", "떢볶이")
+    # 3. a word nobody recognised one jamo away from a kind's word ("순두브", "김치찌게", "떢볶이"),
+    # before the words inside words: "순두브찌개" is a 순두부찌개, not any 찌개
     for m in re.finditer(r"[가-힣]+", lowered):
         if not free(m.start(), m.end()):
             continue
@@ -195,6 +192,10 @@ def detect_kinds(text: str) -> KindFrame:
                 frame.corrections.append((cand, fix))
                 frame.words.append(cand)
                 break
+    # 4. words inside words, two syllables or more, longest first
+    for m in _inner_words().finditer(lowered):
+        if free(m.start(), m.end()):
+            add(m.group(0), m.start(), m.end())
     compact = norm(text)
     chains_out = re.search(
         r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*"
@@ -300,7 +301,29 @@ def _kind_spellings() -> list[tuple[str, str]]:
     ]
 
 
-TYPO_MIN_SYLLABLES = 3  # "라면" is not a typo of "라멘": two-syllable words are never corrected
+TYPO_MIN_SYLLABLES = 3  # "라면" is not a typo of "라멘": shorter words only by a listed slip
+
+
+@cache
+def _slips() -> frozenset[frozenset[str]]:
+    """The letter pairs a two-syllable typo may swap (data/kinds.toml ``typo_slips``)."""
+    out: set[frozenset[str]] = set()
+    for pair in kinds().typo_slips:
+        a, b = _jamo(pair[0]), _jamo(pair[1])
+        diff = {x for x, y in zip(a, b, strict=False) if x != y} | {
+            y for x, y in zip(a, b, strict=False) if x != y
+        }
+        if len(a) == len(b) and len(diff) == 2:
+            out.add(frozenset(diff))
+    return frozenset(out)
+
+
+def _slipped(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ in exactly one letter, a listed slip ("곱챵" / "곱창")."""
+    if len(a) != len(b):
+        return False
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diff) == 1 and frozenset(diff[0]) in _slips()
 
 
 @cache
@@ -308,11 +331,16 @@ def close_kind_word(word: str) -> str | None:
     """The one kind word a typed word is a typo of (one jamo inserted, dropped or replaced: "순두브"
     → 순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이), else None. A word of fewer than three
     syllables, a word that is itself a kind's, or one close to two different kinds is left alone."""
-    if len(word) < TYPO_MIN_SYLLABLES or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
+    if len(word) < 2 or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
+        return None
+    if word in kinds().typo_never:
         return None
     letters = _jamo(word)
     table = kinds()
-    close = [w for w, j in _kind_spellings() if abs(len(w) - len(word)) <= 1 and _within_one(letters, j)]
+    if len(word) < TYPO_MIN_SYLLABLES:  # "곱챵": only a listed slip, to a word of the same length
+        close = [w for w in table.words() if len(w) == len(word) and _slipped(letters, _jamo(w))]
+    else:
+        close = [w for w, j in _kind_spellings() if abs(len(w) - len(word)) <= 1 and _within_one(letters, j)]
     named = {(table.lookup(w) or ("", False))[0] for w in close}
     if len(named) != 1:
         return None

@@ -32,6 +32,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
+from matjip.geo.gazetteer import PlaceType
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
@@ -384,6 +385,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_cuisine": frame["exclude_cuisine"],
         "exclude_menu": exclude_menu,
         "exclude_titles": frame["exclude_titles"],
+        "avoid_tastes": frame["tastes_avoided"],  # places named for the taste out ("매운갈비찜")
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
         "no_break": no_break,
@@ -417,6 +419,7 @@ _OFFLINE_ONLY = (
     "exclude_menu",
     "exclude_titles",
     "exclude_chains",
+    "avoid_tastes",
     "unused_terms",
     "open_until",
     # seed 003's strategies: an LLM plan may choose the strategy, its fields are the offline reading's
@@ -548,7 +551,7 @@ def _kind_strength(h: SearchHit, wanted: list[str]) -> int:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        if table.weakly(doc.category, kind):
+        if table.weakly(doc.category, kind, doc.title):
             rank = max(rank, 2)
         best = min(best, rank)
     return best
@@ -639,6 +642,30 @@ def _all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
     if len(p.kinds) < 2 or not any(table.by_name[k].conjunctive for k in p.kinds if k in table.by_name):
         return True
     return all(k in h.document.kinds for k in p.kinds)
+
+
+def _outside_dong(hits: list[SearchHit], p: SearchPlan, res: Resources) -> set[str]:
+    """Place ids of ``hits`` across the border of the dong asked ("방이동 치킨": a place in 오금동
+    within the radius), when the dong has an outline (Seoul's legal dongs); else none."""
+    loc = p.location
+    if loc is None or loc.lat is None or loc.lon is None:
+        return set()
+    dong = next(
+        (
+            c
+            for c in res.gazetteer.lookup(loc.name)
+            if c.type == PlaceType.LEGAL_DONG and abs(c.lat - loc.lat) < 1e-6 and abs(c.lon - loc.lon) < 1e-6
+        ),
+        None,
+    )
+    located = [(h, h.document.lat, h.document.lon) for h in hits]
+    points = [(h, lat, lon) for h, lat, lon in located if lat is not None and lon is not None]
+    if dong is None or not points:
+        return set()
+    inside = res.gazetteer.contains_points(dong, [lat for _, lat, _ in points], [lon for _, _, lon in points])
+    if inside is None:
+        return set()
+    return {h.document.place_id for (h, _, _), ok in zip(points, inside, strict=True) if not ok}
 
 
 def _each_kind_in_turn(
@@ -856,6 +883,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         # complete information), a little nearer a little better within the radius asked
         near = p.location is not None and p.location.by_radius
         radius = p.location.radius_m if near and p.location is not None else None
+        outside = _outside_dong(hits, p, res) if near else set()
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         mentioned = _review_mentions(hits, p.unused_terms)
         # a dish the user named beside its kind ("홍대 마제소바" → 라멘): the kind's places listing it first
@@ -890,7 +918,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
                 going_now_tier(h.document.hours, turn) if going_now else 0,
-                local_key(h.document, h.distance_m, radius),
+                local_key(h.document, h.distance_m, radius, h.document.place_id in outside),
             )
 
         hits.sort(key=rank)
