@@ -107,6 +107,47 @@ def test_the_embedded_index_columns_and_vectors_are_memory_mapped(sample_setting
 # -- matjip serve --workers 2 ------------------------------------------------------------------
 
 
+def test_a_worker_socket_gives_its_connections_tcp_nodelay() -> None:
+    """Streamed chunks are not held back by Nagle's algorithm (~40 ms a chunk on a keep-alive
+    connection otherwise: asyncio sets TCP_NODELAY only when the listener says it is TCP)."""
+    import asyncio
+    import socket
+
+    from matjip.commands.workers import reuse_port_socket
+
+    async def accept_one() -> int:
+        sock = reuse_port_socket("127.0.0.1", 0, listen=True)
+        port = sock.getsockname()[1]
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            raw = writer.get_extra_info("socket")
+            seen.set_result(raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(on_connect, sock=sock)
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            return await asyncio.wait_for(seen, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accept_one()) != 0
+
+
+async def _burst(base: str, n: int) -> list[int]:
+    """``n`` connections opened at once (as a browser or a load balancer does): who answered."""
+    import asyncio
+
+    async def one() -> int:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            r = await client.get("/health")
+            return int(r.headers["x-matjip-worker"])
+
+    return list(await asyncio.gather(*(one() for _ in range(n))))
+
+
 def _turn(base: str, message: str, session_id: str | None) -> tuple[dict[str, Any], int]:
     body: dict[str, Any] = {"message": message}
     if session_id:
@@ -153,6 +194,11 @@ def test_two_workers_share_one_port_and_continue_a_conversation(
                 break
         assert len(served) == 2, f"one worker ({served}) served all the turns"
         assert server.proc.pid not in served  # workers are processes of their own
+        # a burst of connections is spread over the workers, not taken by whichever woke first
+        import asyncio
+
+        burst = asyncio.run(_burst(server.base, 16))
+        assert set(burst) == served, burst
 
         # a worker that dies is replaced, and the conversation continues
         victim = served.pop()
