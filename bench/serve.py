@@ -185,6 +185,15 @@ def rate(lv: Level) -> float:
     return lv.turns / lv.seconds if lv.seconds else 0.0
 
 
+def median_levels(rounds: list[list[Level]]) -> list[Level]:
+    """Per session count, the round whose turns/s is the median (the lower one of an even count)."""
+    out = []
+    for i in range(len(rounds[0])):
+        ranked = sorted((r[i] for r in rounds), key=rate)
+        out.append(ranked[(len(ranked) - 1) // 2])
+    return out
+
+
 def compare(runs: dict[int, list[Level]]) -> None:
     """Turns/s and first-chunk p50/p95 per session count, side by side for each worker count,
     with the ratio of turns/s to the first worker count."""
@@ -248,6 +257,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--turns", type=int, default=12, help="Turns per session (default 12)")
     ap.add_argument("--warmup", type=int, default=8, help="Warm-up turns (default 8)")
     ap.add_argument(
+        "--rounds", type=int, default=1, help="Measure each worker count this many times (default 1)"
+    )
+    ap.add_argument(
         "--workers",
         default="1",
         help="Comma-separated `matjip serve --workers` counts, each measured in turn (default 1)",
@@ -257,13 +269,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.url:
         report(asyncio.run(bench(args.url.rstrip("/"), levels, args.turns, args.warmup)))
         return
-    runs: dict[int, list[Level]] = {}
-    for workers in [int(x) for x in args.workers.split(",") if x.strip()]:
-        print(f"\n== matjip serve --workers {workers}")
-        with serve(args.data_dir, workers) as base:
-            runs[workers] = asyncio.run(bench(base, levels, args.turns, args.warmup))
-        report(runs[workers])
-    if len(runs) > 1:
+    counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    rounds: dict[int, list[list[Level]]] = {w: [] for w in counts}
+    for r in range(args.rounds):  # the worker counts alternate, so a busy moment hits each alike
+        for workers in counts:
+            print(f"\n== matjip serve --workers {workers} (round {r + 1} of {args.rounds})")
+            with serve(args.data_dir, workers) as base:
+                rounds[workers].append(asyncio.run(bench(base, levels, args.turns, args.warmup)))
+            report(rounds[workers][-1])
+    runs = {w: median_levels(rounds[w]) for w in counts}
+    if len(runs) > 1 or args.rounds > 1:
+        print(f"\nper session count, the round with the median turns/s of {args.rounds}:")
         compare(runs)
 
 

@@ -562,7 +562,7 @@ def _save_columns(directory: Path, cols: dict[str, np.ndarray], strings: dict[st
             np.lib.format.write_array(buf, np.asanyarray(arr), allow_pickle=False)
             data = buf.getvalue()
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
-            zip64 = 20 if len(data) > zipfile.ZIP64_LIMIT else 0  # zipfile appends its own extra then
+            zip64 = 20 if len(data) * 1.05 > zipfile.ZIP64_LIMIT else 0  # zipfile then appends its own extra
             start = fh.tell() + 30 + len(info.filename.encode()) + zip64
             pad = -start % ALIGN
             if 0 < pad < 4:
