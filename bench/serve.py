@@ -8,6 +8,11 @@ p50/p95 time to ``end``.
     .venv/bin/python bench/serve.py                       # the default data dir (run `matjip ingest` first)
     .venv/bin/python bench/serve.py --data-dir /tmp/data --turns 20 --levels 1,8,32
     .venv/bin/python bench/serve.py --url http://127.0.0.1:8000   # an already running server
+    .venv/bin/python bench/serve.py --workers 1,2         # `serve --workers 1`, then 2: side by side
+
+With ``--workers 1,2`` the same levels run against ``matjip serve --workers 1`` and then
+``--workers 2`` (each started, warmed up, measured and stopped in turn, in this one run), and a last
+table puts turns/s and the first-chunk p50/p95 side by side with the ratio to the first count.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(data_dir: Path | None) -> Iterator[str]:
+def serve(data_dir: Path | None, workers: int = 1) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("MATJIP_HOST", "MATJIP_PORT")}
     env["MATJIP_RATE_LIMIT_PER_MINUTE"] = "0"
@@ -77,9 +82,12 @@ def serve(data_dir: Path | None) -> Iterator[str]:
         "--port",
         str(port),
         "--no-access-log",
+        "--workers",
+        str(workers),
     ]
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
+    ready: set[object] = set()
     try:
         deadline = time.monotonic() + 180
         while True:
@@ -88,8 +96,11 @@ def serve(data_dir: Path | None) -> Iterator[str]:
             try:
                 health = httpx.get(base + "/health", timeout=2).json()
                 if health.get("index_loaded"):
+                    ready.add(health.get("worker_pid"))
+                if len(ready) >= workers:  # every worker answered (each loads its own agent)
                     print(
-                        f"server ready: {base} ({health.get('documents'):,} documents, embedder {health.get('embedder')})"
+                        f"server ready: {base}, {workers} worker(s) ({health.get('documents'):,} documents, "
+                        f"embedder {health.get('embedder')})"
                     )
                     break
                 if health.get("detail") and time.monotonic() > deadline - 170:
@@ -170,6 +181,44 @@ def pct(values: list[float], p: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
 
 
+def rate(lv: Level) -> float:
+    return lv.turns / lv.seconds if lv.seconds else 0.0
+
+
+def median_levels(rounds: list[list[Level]]) -> list[Level]:
+    """Per session count, the round whose turns/s is the median (the lower one of an even count)."""
+    out = []
+    for i in range(len(rounds[0])):
+        ranked = sorted((r[i] for r in rounds), key=rate)
+        out.append(ranked[(len(ranked) - 1) // 2])
+    return out
+
+
+def compare(runs: dict[int, list[Level]]) -> None:
+    """Turns/s and first-chunk p50/p95 per session count, side by side for each worker count,
+    with the ratio of turns/s to the first worker count."""
+    counts = list(runs)
+    base = counts[0]
+    head = f"{'sessions':>8} " + " ".join(
+        f"{f'turns/s w{w}':>12} {f'first p50/p95 w{w}':>20}" for w in counts
+    )
+    head += "".join(f" {f'ratio w{w}/w{base}':>13}" for w in counts[1:])
+    print()
+    print(head)
+    print("-" * len(head))
+    for i, lv0 in enumerate(runs[base]):
+        line = f"{lv0.concurrency:>8} "
+        line += " ".join(
+            f"{rate(runs[w][i]):>12.1f} "
+            f"{f'{pct(runs[w][i].first_chunk_ms, 50):.0f} / {pct(runs[w][i].first_chunk_ms, 95):.0f} ms':>20}"
+            for w in counts
+        )
+        for w in counts[1:]:
+            r0 = rate(lv0)
+            line += f" {(rate(runs[w][i]) / r0 if r0 else float('nan')):>12.2f}×"
+        print(line)
+
+
 def report(levels: list[Level]) -> None:
     head = f"{'sessions':>8} {'turns':>6} {'errors':>6} {'turns/s':>8} {'first p50':>10} {'first p95':>10} {'end p50':>9} {'end p95':>9}"
     print()
@@ -207,14 +256,31 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--levels", default="1,8,32", help="Comma-separated session counts (default 1,8,32)")
     ap.add_argument("--turns", type=int, default=12, help="Turns per session (default 12)")
     ap.add_argument("--warmup", type=int, default=8, help="Warm-up turns (default 8)")
+    ap.add_argument(
+        "--rounds", type=int, default=1, help="Measure each worker count this many times (default 1)"
+    )
+    ap.add_argument(
+        "--workers",
+        default="1",
+        help="Comma-separated `matjip serve --workers` counts, each measured in turn (default 1)",
+    )
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if args.url:
-        results = asyncio.run(bench(args.url.rstrip("/"), levels, args.turns, args.warmup))
-    else:
-        with serve(args.data_dir) as base:
-            results = asyncio.run(bench(base, levels, args.turns, args.warmup))
-    report(results)
+        report(asyncio.run(bench(args.url.rstrip("/"), levels, args.turns, args.warmup)))
+        return
+    counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    rounds: dict[int, list[list[Level]]] = {w: [] for w in counts}
+    for r in range(args.rounds):  # the worker counts alternate, so a busy moment hits each alike
+        for workers in counts:
+            print(f"\n== matjip serve --workers {workers} (round {r + 1} of {args.rounds})")
+            with serve(args.data_dir, workers) as base:
+                rounds[workers].append(asyncio.run(bench(base, levels, args.turns, args.warmup)))
+            report(rounds[workers][-1])
+    runs = {w: median_levels(rounds[w]) for w in counts}
+    if len(runs) > 1 or args.rounds > 1:
+        print(f"\nper session count, the round with the median turns/s of {args.rounds}:")
+        compare(runs)
 
 
 if __name__ == "__main__":

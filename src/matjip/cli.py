@@ -311,8 +311,17 @@ def places_command(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
     help="Server log level.",
 )
 @click.option("--no-access-log", is_flag=True, help="Do not log every request.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes sharing the port (one per core); a worker that dies is restarted.",
+)
 @click.pass_obj
-def serve(settings: object, host: str | None, port: int | None, log_level: str, no_access_log: bool) -> None:
+def serve(
+    settings: object, host: str | None, port: int | None, log_level: str, no_access_log: bool, workers: int
+) -> None:
     """Serve the HTTP API (OpenAPI docs at /docs) and the web page at / .
 
     POST /v1/chat streams a turn as Server-Sent Events; OpenAI-compatible clients can use
@@ -328,6 +337,7 @@ def serve(settings: object, host: str | None, port: int | None, log_level: str, 
         settings.port if port is None else port,
         log_level=log_level,
         access_log=not no_access_log,
+        workers=workers,
     )
 
 

@@ -28,7 +28,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ import ormsgpack
 from pydantic import BaseModel
 
 from matjip.agent.state import CHECKPOINT_MODELS
+from matjip.errors import ConversationMoved
 from matjip.providers.guard import turn_commit
 
 FORMAT = 4  # LangGraph's checkpoint format (langgraph.pregel._checkpoint.LATEST_VERSION)
@@ -200,6 +201,39 @@ class SavedCheckpoint:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
+_LATEST = (
+    "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+    "ORDER BY checkpoint_id DESC LIMIT 1"
+)
+
+
+@contextlib.contextmanager
+def compare_and_set(conn: sqlite3.Connection, thread_id: str, ns: str, parent: object) -> Iterator[None]:
+    """One write transaction that goes ahead only while ``parent`` (the checkpoint the turn
+    started from) is still the session's latest: SQLite's compare and set, for several processes
+    on one ``sessions.sqlite`` (``matjip serve --workers N``, ``matjip ask --local`` beside a
+    server). ``BEGIN IMMEDIATE`` takes the database's write lock at once, so no other process
+    writes between the check and the write; the write inside commits (or this does, at the end).
+    A turn another process overtook raises :class:`~matjip.errors.ConversationMoved` and writes
+    nothing, so a conversation never branches (PostgreSQL: ``agent/savers.py``)."""
+    if conn.in_transaction:
+        conn.commit()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute(_LATEST, (thread_id, ns)).fetchone()
+        if row is not None and str(row[0]) != str(parent):
+            raise ConversationMoved(
+                f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
+            )
+        yield
+    except BaseException:
+        conn.rollback()
+        raise
+    else:
+        if conn.in_transaction:
+            conn.commit()
+
+
 class SqliteCheckpoints:
     """The latest checkpoint of a session, read and written in LangGraph's SQLite tables; the
     subset of ``SqliteSaver`` that :class:`matjip.agent.graph.SequentialGraph` and
@@ -248,7 +282,11 @@ class SqliteCheckpoints:
         type_, blob = dumps_typed(dict(checkpoint))
         meta = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
         commit = turn_commit()
-        with commit.committing(), self.lock:
+        with (
+            commit.committing(),
+            self.lock,
+            compare_and_set(self.conn, thread_id, ns, conf.get("checkpoint_id")),
+        ):
             self.conn.execute(
                 "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
                 "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -4,9 +4,10 @@ A turn's state is written once, at its end (``durability="exit"``). Two rules ho
 
 * **Commit or abandon** (:class:`matjip.providers.guard.TurnCommit`): a turn the API has already
   reported as failed (timed out, client gone) never writes; a turn that is writing is delivered.
-* **Compare and set** (PostgreSQL, shared by every worker): the write succeeds only while the
-  checkpoint the turn started from is still the conversation's latest. Checked and written in one
-  transaction under a per-conversation advisory lock, so a turn that was held up (a database
+* **Compare and set** (shared by every worker): the write succeeds only while the checkpoint the
+  turn started from is still the conversation's latest. Checked and written in one transaction —
+  PostgreSQL under a per-conversation advisory lock, SQLite under its write lock (``BEGIN
+  IMMEDIATE``, :func:`matjip.agent.checkpoints.compare_and_set`; the workers of one machine) — so a turn that was held up (a database
   restart) can never save its state over a newer turn another worker served meanwhile; it raises
   :class:`matjip.errors.ConversationMoved` instead and the conversation does not branch.
 
@@ -41,13 +42,25 @@ class _SkipAbandonedWrites:
 
 def sqlite_saver(conn: Any, serde: Any) -> Any:
     """``SqliteSaver`` whose writes go through the running turn's commit decision."""
+    import threading
+
     from langgraph.checkpoint.sqlite import SqliteSaver
 
+    from matjip.agent.checkpoints import compare_and_set
+
     class GuardedSqliteSaver(_SkipAbandonedWrites, SqliteSaver):
+        def __init__(self, conn: Any, *, serde: Any = None) -> None:
+            super().__init__(conn, serde=serde)
+            self.lock = threading.RLock()  # type: ignore[assignment]  # held around SqliteSaver.put
+
         def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            conf = config["configurable"]
+            thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
             commit = turn_commit()
-            with commit.committing():
-                saved = super().put(config, checkpoint, metadata, new_versions)
+            with commit.committing(), self.lock:
+                self.setup()  # its executescript would commit the transaction below
+                with compare_and_set(self.conn, thread_id, ns, conf.get("checkpoint_id")):
+                    saved = super().put(config, checkpoint, metadata, new_versions)
                 commit.saved = dict(checkpoint["channel_values"])
                 return saved
 

@@ -31,6 +31,7 @@ from matjip.api.middleware import (
     CatchAllMiddleware,
     RateLimitMiddleware,
     TokenBucketLimiter,
+    WorkerHeaderMiddleware,
 )
 from matjip.api.problems import (
     PROBLEM_BASE,
@@ -252,7 +253,7 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     # Middleware: the last added is the outermost. Order, outside in:
-    # CORS → gzip → body size → rate limit → catch-all → routes.
+    # CORS → worker header → gzip → body size → rate limit → catch-all → routes.
     app.add_middleware(CatchAllMiddleware)
     limiter = (
         TokenBucketLimiter(settings.rate_limit_per_minute) if settings.rate_limit_per_minute > 0 else None
@@ -260,12 +261,13 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     app.add_middleware(RateLimitMiddleware, limiter=limiter)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(GZipMiddleware, minimum_size=2048)
+    app.add_middleware(WorkerHeaderMiddleware)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["*"],
-            expose_headers=["Retry-After", "X-Matjip-Session"],
+            expose_headers=["Retry-After", "X-Matjip-Session", "X-Matjip-Worker"],
         )
     return app

@@ -203,3 +203,32 @@ class CatchAllMiddleware:
                     kind="internal-error",
                     instance=scope.get("path", ""),
                 )
+
+
+WORKER_HEADER = "X-Matjip-Worker"
+
+
+class WorkerHeaderMiddleware:
+    """Every response says which process answered (``X-Matjip-Worker: <pid>``): with
+    ``matjip serve --workers N`` the N workers share one port, and a client or an operator can
+    see which one served a request (a conversation continues on any of them)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        import os
+
+        self.app = app
+        self.value = str(os.getpid()).encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_worker(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                headers.append((WORKER_HEADER.lower().encode(), self.value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_worker)

@@ -181,6 +181,11 @@ class HealthResponse(BaseModel):
         default_factory=dict, description="Which providers are configured (no secrets)."
     )
     detail: str | None = None
+    worker_pid: int | None = Field(
+        default=None,
+        description="The process that answered (`matjip serve --workers N` runs N on one port); "
+        "every response also carries it in `X-Matjip-Worker`.",
+    )
 
 
 # --- OpenAI-compatible -----------------------------------------------------------------------

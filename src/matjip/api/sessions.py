@@ -99,10 +99,22 @@ _PG_PUT = (
 )
 
 
+_SQLITE_TAKE = (
+    "DELETE FROM conversation_pool WHERE seq = (SELECT seq FROM conversation_pool WHERE key = ? "
+    "ORDER BY seq LIMIT 1) RETURNING session_id"
+)
+_SQLITE_PUT = (
+    "INSERT INTO conversation_pool (key, session_id) SELECT ?, ? WHERE NOT EXISTS "
+    "(SELECT 1 FROM conversation_pool WHERE key = ? AND session_id = ?)"
+)
+
+
 class ConversationSessions:
     """Conversation-hash → pool of session ids: in PostgreSQL when a database URL is given (shared
-    by every worker on it), else in SQLite when a path is given (survives restarts), else in memory.
-    Each remembered history continues exactly one request (it is taken from the pool)."""
+    by every worker on it), else in SQLite when a path is given (survives restarts; shared by the
+    workers of one data directory, ``matjip serve --workers N``: each take is one atomic
+    ``DELETE … RETURNING``), else in memory. Each remembered history continues exactly one request
+    (it is taken from the pool)."""
 
     def __init__(
         self,
@@ -129,6 +141,7 @@ class ConversationSessions:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(path, check_same_thread=False, timeout=10)
+                self._db.execute("PRAGMA journal_mode=WAL")  # workers read while one writes
                 self._db.execute(
                     "CREATE TABLE IF NOT EXISTS conversation_pool (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
                     "key TEXT NOT NULL, session_id TEXT NOT NULL)"
@@ -161,37 +174,26 @@ class ConversationSessions:
                 row = conn.execute(_PG_TAKE, {"key": key}).fetchone()
             return str(row[0]) if row else None
         with self._lock:
+            if self._db is not None:  # shared by the workers of this data directory: the only pool
+                try:
+                    row = self._db.execute(_SQLITE_TAKE, (key,)).fetchone()
+                    self._db.commit()
+                except sqlite3.Error:
+                    self._rollback()
+                    return None
+                return str(row[0]) if row else None
             pool = self._memory.get(key)
             if pool:
                 found = pool.popleft()
                 if not pool:
                     del self._memory[key]
-                self._delete_db(key, found)
                 return found
-            if self._db is not None:
-                try:
-                    row = self._db.execute(
-                        "SELECT seq, session_id FROM conversation_pool WHERE key = ? ORDER BY seq LIMIT 1",
-                        (key,),
-                    ).fetchone()
-                    if row:
-                        self._db.execute("DELETE FROM conversation_pool WHERE seq = ?", (row[0],))
-                        self._db.commit()
-                        return str(row[1])
-                except sqlite3.Error:
-                    return None
         return None
 
-    def _delete_db(self, key: str, session_id: str) -> None:
-        if self._db is None:
-            return
+    def _rollback(self) -> None:
         try:
-            self._db.execute(
-                "DELETE FROM conversation_pool WHERE seq = (SELECT MIN(seq) FROM conversation_pool "
-                "WHERE key = ? AND session_id = ?)",
-                (key, session_id),
-            )
-            self._db.commit()
+            if self._db is not None:
+                self._db.rollback()
         except sqlite3.Error:
             pass
 
@@ -201,6 +203,13 @@ class ConversationSessions:
                 conn.execute(_PG_PUT, {"key": key, "sid": session_id})
             return
         with self._lock:
+            if self._db is not None:
+                try:
+                    self._db.execute(_SQLITE_PUT, (key, session_id, key, session_id))
+                    self._db.commit()
+                except sqlite3.Error:
+                    self._rollback()
+                return
             pool = self._memory.setdefault(key, deque())
             if session_id in pool:
                 return
@@ -208,14 +217,6 @@ class ConversationSessions:
             self._memory.move_to_end(key)
             while len(self._memory) > self._max:
                 self._memory.popitem(last=False)
-            if self._db is not None:
-                try:
-                    self._db.execute(
-                        "INSERT INTO conversation_pool (key, session_id) VALUES (?, ?)", (key, session_id)
-                    )
-                    self._db.commit()
-                except sqlite3.Error:
-                    pass
 
     def close(self) -> None:
         with self._lock:

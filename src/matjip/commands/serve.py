@@ -1,4 +1,5 @@
-"""``matjip serve``: the HTTP API and the web page, on uvicorn."""
+"""``matjip serve``: the HTTP API and the web page, on uvicorn (``--workers N``:
+:mod:`matjip.commands.workers`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,17 @@ if TYPE_CHECKING:
     import uvicorn
 
 
+LOG_FORMAT = "%(levelname)s:     %(name)s: %(message)s"
+
+
 def uvicorn_config(
-    settings: Settings, app: Any, host: str, port: int, *, log_level: str = "info", access_log: bool = True
+    settings: Settings,
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    access_log: bool = True,
 ) -> uvicorn.Config:
     """The uvicorn configuration ``matjip serve`` runs with.
 
@@ -36,20 +46,38 @@ def uvicorn_config(
 
 
 def run_serve(
-    settings: Settings, host: str, port: int, *, log_level: str = "info", access_log: bool = True
+    settings: Settings,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    access_log: bool = True,
+    workers: int = 1,
 ) -> None:
     import uvicorn
 
-    from matjip.api import create_app
     from matjip.commands.ingest import ensure_index
 
     ensure_index(settings)  # a fresh machine: ingest + index the demo data first
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
-    app = create_app(settings)
+    logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
     display_host = f"[{host}]" if ":" in host else host
     logging.getLogger("matjip.api").info(
-        "matjip serve: http://%s:%d/ (API docs: /docs, data dir: %s)", display_host, port, settings.data_dir
+        "matjip serve: http://%s:%d/ (API docs: /docs, data dir: %s%s)",
+        display_host,
+        port,
+        settings.data_dir,
+        f", {workers} workers" if workers > 1 else "",
     )
+    if workers > 1:
+        from matjip.commands.workers import Supervisor
+
+        supervisor = Supervisor(settings, host, port, workers, log_level=log_level, access_log=access_log)
+        if supervisor.run():
+            raise SystemExit(1)
+        return
+    from matjip.api import create_app
+
+    app = create_app(settings)
     uvicorn.Server(
         uvicorn_config(settings, app, host, port, log_level=log_level, access_log=access_log)
     ).run()

@@ -50,12 +50,15 @@ Search (see :meth:`EmbeddedIndex.search`):
 from __future__ import annotations
 
 import copy
+import io
 import json
 import math
 import os
+import struct
 import threading
 import time
 import weakref
+import zipfile
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
@@ -533,12 +536,66 @@ def _write_json(path: Path, obj: object) -> None:
     os.replace(tmp, path)
 
 
+ALIGN = 64  # where each array's data starts in columns.npz (so a mapped array is aligned)
+_ALIGN_EXTRA_ID = 0xD935  # the zip extra field zipalign pads with; readers skip it
+
+
 def _save_columns(directory: Path, cols: dict[str, np.ndarray], strings: dict[str, list[str]]) -> None:
+    """``columns.npz`` as ``np.savez`` writes it (uncompressed ``.npy`` members, ``np.load`` reads
+    it), each member's data starting at a multiple of :data:`ALIGN` in the file (padding in the
+    zip extra field), so :func:`_map_columns` maps aligned arrays."""
     tmp = directory / "columns.tmp.npz"
-    with tmp.open("wb") as fh:
-        np.savez(fh, **cols)  # type: ignore[arg-type]
+    with tmp.open("wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, arr in cols.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asanyarray(arr), allow_pickle=False)
+            data = buf.getvalue()
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            zip64 = 20 if len(data) * 1.05 > zipfile.ZIP64_LIMIT else 0  # zipfile then appends its own extra
+            start = fh.tell() + 30 + len(info.filename.encode()) + zip64
+            pad = -start % ALIGN
+            if 0 < pad < 4:
+                pad += ALIGN
+            if pad:
+                info.extra = struct.pack("<HH", _ALIGN_EXTRA_ID, pad - 4) + bytes(pad - 4)
+            zf.writestr(info, data)
     os.replace(tmp, directory / "columns.npz")
     _write_json(directory / "strings.json", strings)
+
+
+def _map_columns(path: Path) -> dict[str, np.ndarray]:
+    """``columns.npz`` memory-mapped, read-only: ``np.savez`` stores each array uncompressed
+    (a ``.npy`` member of a plain zip), so each is mapped where its data starts in the file. Every
+    worker of ``matjip serve --workers N`` maps the same pages: the page cache holds the columns
+    once, whatever N. A member that cannot be mapped (compressed, object dtype) is read."""
+    out: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(path) as zf, path.open("rb") as fh:
+        for info in zf.infolist():
+            name = info.filename.removesuffix(".npy")
+            if info.compress_type != zipfile.ZIP_STORED:
+                with zf.open(info) as member:
+                    out[name] = np.lib.format.read_array(member)
+                continue
+            fh.seek(info.header_offset)
+            local = fh.read(30)  # the local file header: its name and extra field lengths at 26..30
+            name_len, extra_len = struct.unpack("<HH", local[26:30])
+            fh.seek(info.header_offset + 30 + name_len + extra_len)
+            version = np.lib.format.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+            if dtype.hasobject or math.prod(shape) == 0:
+                fh.seek(info.header_offset + 30 + name_len + extra_len)
+                out[name] = np.lib.format.read_array(fh)
+                continue
+            mapped = np.memmap(
+                path, dtype=dtype, mode="r", offset=fh.tell(), shape=shape, order="F" if fortran else "C"
+            )
+            # a plain ndarray view that keeps the map alive; an index written before the columns
+            # were aligned is read into memory instead (an unaligned array is slow to compute on)
+            out[name] = np.asarray(mapped) if mapped.flags.aligned else np.array(mapped)
+    return out
 
 
 def _fork(embedder: Embedder) -> Embedder:
@@ -787,8 +844,7 @@ class EmbeddedIndex:
                 f"the index in {d} holds {built['dim']}-dimensional vectors from {built['name']!r}, "
                 f"but the configured embedder produces {embedder.dim}; `matjip ingest` rebuilds the index"
             )
-        with np.load(d / "columns.npz") as z:
-            cols = {k: z[k] for k in z.files}
+        cols = _map_columns(d / "columns.npz")
         strings = json.loads((d / "strings.json").read_text(encoding="utf-8"))
         n = int(meta["rows"])
         dim = int(built["dim"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -219,6 +220,7 @@ async def health(api: Api) -> JSONResponse:
             "web_search": bool(s.tavily_api_key),
         },
         detail=detail,
+        worker_pid=os.getpid(),
     )
     return JSONResponse(body.model_dump(mode="json"), status_code=200)
 
