@@ -400,6 +400,7 @@ def validate_plan(
             avoid_tastes=_terms(
                 raw.get("avoid_tastes"), "avoid_tastes", notes, [t.name for t in kinds().tastes]
             ),
+            eat_in=raw.get("eat_in") is True,
             no_break=raw.get("no_break") is True,
             prefer_menu=_terms(raw.get("prefer_menu"), "prefer_menu", notes),
             exclude_ids=_ids(raw.get("exclude_ids"), notes),
@@ -486,6 +487,7 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             exclude_title=[
                 *plan.exclude_titles,
                 *kinds().taste_titles(plan.avoid_tastes, [*plan.kinds, *plan.kind_dishes, *plan.menu]),
+                *(kinds().eat_in.title if plan.eat_in else ()),
                 *(chains if plan.exclude_chains else ()),
                 *CLOSED_TITLE_WORDS,
             ],

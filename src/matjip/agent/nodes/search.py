@@ -219,9 +219,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
     prefer_menu: list[str] = []
     if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
-        eat_in = kinds().eat_in
-        frame["exclude_titles"] = list(dict.fromkeys([*frame["exclude_titles"], *eat_in.title]))
-        notes.append(eat_in.note)
+        notes.append(kinds().eat_in.note)  # the filter itself is the plan's eat_in (plan.to_requests)
     for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
         # "안 매운 떡볶이": the kind asked, its mild versions first; "매운 거 못 먹어": the taste's
         # kinds and the menus naming it ruled out
@@ -386,6 +384,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_menu": exclude_menu,
         "exclude_titles": frame["exclude_titles"],
         "avoid_tastes": frame["tastes_avoided"],  # places named for the taste out ("매운갈비찜")
+        "eat_in": frame["eat_in"],
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
         "no_break": no_break,
@@ -420,6 +419,7 @@ _OFFLINE_ONLY = (
     "exclude_titles",
     "exclude_chains",
     "avoid_tastes",
+    "eat_in",
     "unused_terms",
     "open_until",
     # seed 003's strategies: an LLM plan may choose the strategy, its fields are the offline reading's
