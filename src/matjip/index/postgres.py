@@ -301,11 +301,11 @@ def url_label(url: str, fallback: str) -> str:
 class ReadSource:
     """A read replica: its pool, whether it answers, and the reads it served."""
 
-    def __init__(self, label: str, pool: Any) -> None:
+    def __init__(self, label: str, url: str, pool: Any) -> None:
         self.label = label
+        self.url = url
         self.pool = pool
-        self.down = False
-        self.retry_at = 0.0
+        self.down = False  # reads skip it until its probe connects again
         self.reads = 0
         self.passed_over = 0  # reads it could not serve because it had not replayed enough yet
         self.warned_build = False
@@ -358,6 +358,7 @@ class PostgresIndex:
         self._on_primary = False
         self._rr = itertools.count()
         self._health = threading.Lock()
+        self._closed = threading.Event()
         size = pool_size or settings.database_pool_size
         self.pool = connection_pool(url, settings, name="matjip", max_size=size)
         with self.pool.connection() as conn:
@@ -365,6 +366,7 @@ class PostgresIndex:
         self.replicas = [
             ReadSource(
                 url_label(u, f"replica {i}"),
+                u,
                 connection_pool(
                     u,
                     settings,
@@ -377,6 +379,7 @@ class PostgresIndex:
         ]
 
     def close(self) -> None:
+        self._closed.set()
         self.pool.close()
         for source in self.replicas:
             source.pool.close()
@@ -397,13 +400,12 @@ class PostgresIndex:
             _PINNED.reset(token)
 
     def _read_order(self) -> list[ReadSource]:
-        """Replicas to try, round robin (the turn's pinned one first); failed ones wait their retry."""
+        """Replicas to try, round robin (the turn's pinned one first), without those that failed."""
         n = len(self.replicas)
         pinned = _PINNED.get()
         start = pinned[1] if pinned is not None and pinned[0] == id(self) else next(self._rr) % n
-        now = time.monotonic()
         order = [self.replicas[(start + i) % n] for i in range(n)]
-        return [s for s in order if not s.down or now >= s.retry_at]
+        return [s for s in order if not s.down]
 
     def _read(self, work: Callable[[Any, tuple[Any, ...] | None], _T]) -> _T:
         """``work(conn, meta)`` in one read-only snapshot: on a replica that answers and has
@@ -416,7 +418,6 @@ class PostgresIndex:
                 except self._db_error as exc:
                     self._replica_failed(source, exc)
                     continue
-                self._replica_answers(source)
                 if result is not _BEHIND:
                     source.reads += 1
                     return result  # type: ignore[return-value]
@@ -456,21 +457,35 @@ class PostgresIndex:
         return behind
 
     def _replica_failed(self, source: ReadSource, exc: Exception) -> None:
+        """Skip ``source`` until a background probe connects to it again (at once, then every
+        ``REPLICA_RETRY_S``): reads never wait for a replica that is away."""
         with self._health:
-            source.retry_at = time.monotonic() + REPLICA_RETRY_S
-            if not source.down:
-                source.down = True
-                log.warning("read replica %s does not answer (%s): reads go elsewhere", source.label, exc)
+            if source.down:
+                return
+            source.down = True
+        log.warning("read replica %s does not answer (%s): reads go elsewhere", source.label, exc)
+        threading.Thread(target=self._probe, args=(source,), name="matjip-replica-probe", daemon=True).start()
 
-    def _replica_answers(self, source: ReadSource) -> None:
-        if source.down or self._on_primary:
+    def _probe(self, source: ReadSource) -> None:
+        import psycopg
+
+        while not self._closed.is_set():
+            try:
+                with psycopg.connect(
+                    source.url, autocommit=True, connect_timeout=self.settings.database_connect_timeout_s
+                ) as conn:
+                    conn.execute(pg_sql.PROBE).fetchone()
+            except psycopg.Error:
+                self._closed.wait(REPLICA_RETRY_S)
+                continue
             with self._health:
-                if source.down:
-                    source.down = False
-                    log.warning("read replica %s answers again", source.label)
-                if self._on_primary:
-                    self._on_primary = False
-                    log.warning("searches are back on the read replicas")
+                source.down = False
+                back = self._on_primary
+                self._on_primary = False
+            log.warning("read replica %s answers again", source.label)
+            if back:
+                log.warning("searches are back on the read replicas")
+            return
 
     def _primary_serves(self) -> None:
         if not self._on_primary and all(s.down for s in self.replicas):
