@@ -288,3 +288,22 @@ def test_a_worker_searches_on_the_replica_and_falls_back_to_the_primary(
         assert "postgres@" not in text  # replicas are named host:port/database in the log
     finally:
         reader.close()
+
+
+def test_a_turn_reads_one_replica(cluster: Cluster) -> None:
+    """Inside ``pinned()`` (one agent turn) every read goes to the same replica, so a turn never steps
+    between replicas at different versions; outside, reads go round robin."""
+    st = settings_()
+    reader = PostgresIndex(
+        cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url(), cluster.replica_url()]
+    ).load()
+    try:
+        with reader.pinned():
+            for _ in range(4):
+                reader.search(SearchRequest(text="카페", k=1))
+        assert sorted(s.reads for s in reader.replicas) == [0, 4]
+        for _ in range(4):
+            reader.count()
+        assert sorted(s.reads for s in reader.replicas) == [2, 6]
+    finally:
+        reader.close()

@@ -352,6 +352,8 @@ class PostgresIndex:
         self._df: OrderedDict[str, dict[str, int]] = OrderedDict()  # index version → term → docs
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         self._db_error = psycopg.OperationalError
+        # a replica cancels a query that conflicts with replay: retried elsewhere, the replica stays up
+        self._conflict = (psycopg.errors.SerializationFailure, psycopg.errors.QueryCanceled)
         self._built_at: datetime | None = None  # the build the embedder's state was loaded from
         self._written_lsn: str | None = None  # the primary's WAL position after this process's last write
         self.primary_reads = 0
@@ -416,7 +418,12 @@ class PostgresIndex:
                     with source.pool.connection(timeout=REPLICA_WAIT_S) as conn:
                         result = self._snapshot(conn, source, work)
                 except self._db_error as exc:
-                    self._replica_failed(source, exc)
+                    if isinstance(exc, self._conflict):
+                        log.info(
+                            "a read on replica %s was cancelled (%s): retried elsewhere", source.label, exc
+                        )
+                    else:
+                        self._replica_failed(source, exc)
                     continue
                 if result is not _BEHIND:
                     source.reads += 1
