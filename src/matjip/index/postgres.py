@@ -22,8 +22,9 @@ index, over one database that many API workers share.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
   robin to streaming replicas, each read one ``REPEATABLE READ`` snapshot in which the index meta is
   read with the rows, so a replica replaying a new version never mixes two; a replica that fails is
-  skipped for a few seconds, one behind this process's own writes or behind the index build its
-  embedder was loaded from is passed over, and when none answers the primary serves (logged).
+  skipped until a background probe reaches it again, one behind this process's own writes or behind
+  the index build its embedder was loaded from is passed over, and when none answers the primary
+  serves (logged).
   Writes (build, upsert, delete) and :meth:`PostgresIndex.load` always use the primary.
 
 Row order (``seq``) is insertion order, as the embedded index's rows are.
@@ -83,7 +84,7 @@ BACKEND_NAME = "postgres"
 DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 REPLICA_WAIT_S = 1.0  # the longest a read waits for a replica's connection before going elsewhere
-REPLICA_RETRY_S = 5.0  # a replica that failed is skipped this long, then a read tries it again
+REPLICA_RETRY_S = 5.0  # a replica that failed is probed every so often until it answers again
 MARGIN = 32  # extra rows read past a cut, re-ordered here exactly
 COPY_BATCH = 1000
 K1 = np.float32(1.2)
@@ -450,7 +451,9 @@ class PostgresIndex:
         """Whether the replica lacks what this process has seen on the primary: the index, the
         build its embedder was loaded from, or this process's own last write."""
         behind = meta is None or (self._built_at is not None and meta[4] < self._built_at)
-        if behind and not source.warned_build:
+        if not behind:
+            source.warned_build = False
+        elif not source.warned_build:
             source.warned_build = True
             log.warning(
                 "read replica %s holds an older index build than the primary: reads go elsewhere until "
