@@ -35,10 +35,10 @@ def test_load_is_cached_and_complete(g: Gazetteer) -> None:
     assert get_gazetteer() is g
     counts = {t: sum(1 for p in g if p.type is t) for t in PlaceType}
     assert counts[PlaceType.SUBWAY_STATION] > 600
-    assert counts[PlaceType.ADMIN_DONG] == 1142
+    assert counts[PlaceType.ADMIN_DONG] == 3512  # every admin dong of Korea (2022-03)
     assert counts[PlaceType.LEGAL_DONG] > 400
     assert counts[PlaceType.SIGUNGU] >= 77
-    assert counts[PlaceType.SIDO] == 3
+    assert counts[PlaceType.SIDO] == 17
     assert 50 < counts[PlaceType.HOT_PLACE] < 115  # hot places that are just a station are folded
 
 
@@ -51,10 +51,10 @@ def test_display_names_are_unique(g: Gazetteer) -> None:
     assert len(seen) == len(set(seen))
 
 
-def test_places_lie_in_the_capital_area_mostly(g: Gazetteer) -> None:
-    outside = [p for p in g if p.sido not in ("서울", "경기", "인천")]
-    assert len(outside) < 15  # a few 경춘선 stations in 춘천, 성환역
-    assert all(36.5 < p.lat < 38.5 and 124.5 < p.lon < 128.0 for p in g)  # 백령도 is at 124.7°E
+def test_places_lie_in_korea_and_the_capital_ones_in_the_capital_area(g: Gazetteer) -> None:
+    capital = [p for p in g if p.sido in ("서울", "경기", "인천")]
+    assert all(36.5 < p.lat < 38.5 and 124.5 < p.lon < 128.0 for p in capital)  # 백령도 is at 124.7°E
+    assert all(33.0 < p.lat < 38.7 and 124.5 < p.lon < 131.0 for p in g)  # 마라도 to 독도
 
 
 # --- lookup -------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def test_whole_city_exists_besides_its_gu(g: Gazetteer) -> None:
 
 def test_gwangju_is_gyeonggi_but_flagged(g: Gazetteer) -> None:
     found = g.lookup("광주")
-    assert [p.display_name for p in found] == ["광주시 (경기)"]
+    assert [p.display_name for p in found] == ["광주시 (경기)", "광주광역시"]
     assert g.is_ambiguous("광주")
     note = g.homonym_note("광주")
     assert note is not None and "광주광역시" in note
@@ -164,7 +164,8 @@ def test_gwangju_is_gyeonggi_but_flagged(g: Gazetteer) -> None:
 
 def test_same_gu_name_in_two_cities(g: Gazetteer) -> None:
     found = g.lookup("중구")
-    assert [p.region for p in found] == ["서울 중구", "인천 중구"]
+    assert [p.region for p in found][:2] == ["서울 중구", "인천 중구"]
+    assert {"부산 중구", "대구 중구"} <= {p.region for p in found}
     assert g.is_ambiguous("중구")
 
 

@@ -24,7 +24,7 @@ from fakes.http import ReplayServer, Script
 from fakes.openai import error_reply
 from matjip.agent.models import TurnEvent
 from matjip.api.runner import TurnRunner
-from matjip.errors import CircuitOpen, HTTPStatusFailure, ProviderBusy, TurnCancelled
+from matjip.errors import CircuitOpen, HTTPStatusFailure, ProviderBusy, TurnCancelled, TurnTimeout
 from matjip.providers.base import CallRecord
 from matjip.providers.guard import CircuitBreaker, GuardedClient, cancel_scope
 from matjip.settings import Settings
@@ -169,38 +169,42 @@ def test_a_json_turn_is_cancelled_when_the_client_disconnects() -> None:
     assert agent.inner.calls == 1
 
 
-def test_the_timeout_counts_from_when_the_turn_starts(api_fake_agent: Any) -> None:
-    """One worker, busy with a slow turn; a queued turn waits longer than its timeout, then runs
-    and finishes (it would have timed out in the queue before)."""
+def test_the_timeout_counts_from_the_request_s_arrival(api_fake_agent: Any) -> None:
+    """One worker, busy with a slow turn; a queued turn whose deadline passes while it waits times
+    out without ever starting (issue 26: time in the queue counts, and a timed-out turn frees its
+    place instead of running later)."""
     runner = TurnRunner(max_workers=1)
+    outcome: list[str] = []
+    waited: list[float] = []
 
-    async def main() -> list[str]:
-        from matjip.agent.models import TurnResult
-
-        results: list[str] = []
-
+    async def main() -> None:
         async def slow() -> None:
             await runner.run(api_fake_agent, "slow", None, None, 30)
-            results.append("slow")
+            outcome.append("slow")
 
         async def queued() -> None:
-            r = await runner.run(api_fake_agent, "강남역 스시", None, None, 0.3)
-            assert isinstance(r, TurnResult)
-            results.append("queued")
+            start = time.monotonic()
+            try:
+                await runner.run(api_fake_agent, "강남역 스시", None, None, 0.3)
+                outcome.append("queued ran")
+            except TurnTimeout:
+                waited.append(time.monotonic() - start)
+                outcome.append("queued timed out")
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(slow)
             await anyio.sleep(0.05)
             tg.start_soon(queued)
-            await anyio.sleep(0.8)  # the queued turn has now waited past its 0.3 s timeout
+            await anyio.sleep(0.8)  # the queued turn's deadline passed while it waited
             api_fake_agent.release.set()
-        return results
 
     try:
-        results = anyio.run(main)
+        anyio.run(main)
     finally:
         runner.close()
-    assert sorted(results) == ["queued", "slow"]
+    assert sorted(outcome) == ["queued timed out", "slow"]
+    assert waited[0] < 0.8  # reported before the busy worker was released, not after
+    assert api_fake_agent.calls == 1  # the queued turn never started
 
 
 @pytest.fixture

@@ -309,3 +309,38 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
     items = J.load_set(path)
     assert len(items) == 120 and all(it.split == "test" for it in items)
     assert J.check_set(items, J.load_raw()) == []
+
+
+def test_pop_at_3_and_low_at_3_read_raw_review_counts() -> None:
+    from matjip.eval.relevance_eval import ItemResult, Report
+
+    def item(shown: list[int], pool: list[int]) -> ItemResult:
+        return ItemResult(
+            id="r001",
+            question="q",
+            expect_none=False,
+            shown=["a"] * len(shown),
+            grades=[2] * len(shown),
+            kind_ok=[True] * len(shown),
+            pool2=len(pool),
+            pool1=0,
+            answer="",
+            ms=1.0,
+            shown_reviews=shown,
+            pool_reviews=pool,
+        )
+
+    # pool 0, 10, 100, 300: a card with 300 reviews is above 3 of 4 and equal to 1 -> 3.5/4
+    top = item([300], [0, 10, 100, 300])
+    assert top.popularity == [0.875]
+    # a card with 2 reviews in a pool holding a place with >= 50 reviews is obscure
+    low = item([2, 300], [2, 300])
+    assert low.popularity == [0.25, 0.75]
+    assert low.obscure == [True, False]
+    # no popular place in the pool: the obscure share does not apply
+    assert item([1], [1, 3]).obscure is None
+    rows = dict(Report(split="test", items=[top, low]).rows())
+    pop = next(v for k, v in rows.items() if k.startswith("pop@3"))
+    low3 = next(v for k, v in rows.items() if k.startswith("low@3"))
+    assert pop == f"{(0.875 + 0.25 + 0.75) / 3:.3f}"
+    assert low3.startswith("0.333 (1/3")

@@ -40,7 +40,8 @@ def test_answer_quotes_the_sentence_with_counts_and_the_caution() -> None:
     [line] = review_term_lines(DOCS, ["테라스"])
     assert "식당a (리뷰 2건 중 2건" in line and REVIEW_CAUTION in line
     [none] = review_term_lines(DOCS, ["루프탑"])
-    assert "찾지 못했어요" in none and REVIEW_CAUTION in none
+    # nothing was estimated from reviews: no "estimated" caution, only "check first" (issue 24 audit, F5)
+    assert "찾지 못했어요" in none and REVIEW_CAUTION not in none and "확인해 보세요" in none
 
 
 def test_the_agent_ranks_places_whose_reviews_mention_the_word_first(tmp_path: Path) -> None:

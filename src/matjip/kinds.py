@@ -42,6 +42,8 @@ class Kind(BaseModel):
     parent: str | None = None
     words: list[str] = Field(default_factory=list)
     dishes: list[str] = Field(default_factory=list)
+    sub_dishes: list[str] = Field(default_factory=list)  # only some of its places serve them
+    yields_to: list[str] = Field(default_factory=list)  # kinds whose category takes the name's word
     category: list[str] = Field(default_factory=list)
     not_category: list[str] = Field(default_factory=list)
     title: list[str] = Field(default_factory=list)
@@ -80,6 +82,29 @@ class Theme(BaseModel):
     note: str
 
 
+class Taste(BaseModel):
+    """A taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): data/kinds.toml documents the fields."""
+
+    name: str
+    avoid: list[str]
+    covers: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list)
+    menu: list[str] = Field(default_factory=list)
+    mild: list[str] = Field(default_factory=list)
+    note_out: str
+    note_mild: str
+
+
+class EatIn(BaseModel):
+    """ "배달 말고": eating at the place (data/kinds.toml ``[eat_in]``)."""
+
+    phrases: list[str] = Field(default_factory=list)
+    covers: list[str] = Field(default_factory=list)
+    title: list[str] = Field(default_factory=list)
+    category: list[str] = Field(default_factory=list)
+    note: str = ""
+
+
 class KindTable:
     """All kinds, with a word index for queries and a classifier for documents."""
 
@@ -90,8 +115,14 @@ class KindTable:
         not_words: Sequence[str] = (),
         category_cuisine: dict[str, str] | None = None,
         themes: Sequence[Theme] = (),
+        typo_note: str = "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
+        tastes: Sequence[Taste] = (),
+        eat_in: EatIn | None = None,
     ) -> None:
         self.kinds = list(kinds)
+        self.tastes = list(tastes)
+        self.eat_in = eat_in or EatIn()
+        self.typo_note = typo_note
         self.themes = list(themes)
         self.category_cuisine = dict(category_cuisine or {})  # top category → cuisine ("일식" → 일식)
         self.cuisines = set(self.category_cuisine.values())
@@ -106,12 +137,17 @@ class KindTable:
             for name in t.kinds:
                 if name not in self.by_name:
                     raise ValueError(f"theme {t.name!r}: unknown kind {name!r}")
+        for taste in self.tastes:
+            for name in taste.kinds:
+                if name not in self.by_name:
+                    raise ValueError(f"taste {taste.name!r}: unknown kind {name!r}")
         self._words: dict[str, tuple[str, bool]] = {}  # word → (kind, is a dish word)
         for k in self.kinds:
             for w in (norm(k.name), *(norm(x) for x in k.words)):
                 self._words.setdefault(w, (k.name, False))
-            for w in k.dishes:
+            for w in [*k.dishes, *k.sub_dishes]:
                 self._words.setdefault(norm(w), (k.name, True))
+        self._sub_dishes = {norm(w) for k in self.kinds for w in k.sub_dishes}
         self._norm = {
             k.name: (
                 [norm(c) for c in k.category],
@@ -156,6 +192,10 @@ class KindTable:
                 if got is not None:
                     return got
         return None
+
+    def is_sub_dish(self, word: str) -> bool:
+        """A dish only some places of its kind serve ("마라샹궈"): it must be on the menu."""
+        return norm(word) in self._sub_dishes
 
     def dish_words(self, name: str) -> list[str]:
         """The menu words of a kind (as written in the data file)."""
@@ -243,11 +283,20 @@ class KindTable:
                 )
                 if own_name or not (named_other or menu_other):
                     found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
+        for name in [n for n in found if any(o in found for o in self.by_name[n].yields_to)]:
+            del found[name]  # "샤브샤브>등촌샤브칼국수": a 샤브 place, its 칼국수 a dish of it
+            ruled_out.add(name)
         by_category = bool(found)
         for k in self.kinds:
             _, _, titles, dishes = self._norm[k.name]
             if k.name in found or k.name in ruled_out:
                 continue
+            if (
+                name
+                and any(t in name for t in titles)
+                and any(found[o].source == "category" for o in k.yields_to if o in found)
+            ):
+                continue  # "등촌샤브칼국수" filed under 샤브샤브 is a 샤브 place, not a 국수집
             if name and any(t in name for t in titles):
                 title_not = self._norm_more[k.name][0]
                 others_on_menu = [line for line in lines if any(x in line for x in title_not)]
@@ -289,4 +338,22 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("not_words", [])],
         {str(k): str(v) for k, v in raw.get("category_cuisine", {}).items()},
         [Theme.model_validate(t) for t in raw.get("theme", [])],
+        str(raw.get("typo_note", "")) or "'{typo}'{eun} '{word}'{ro} 알아듣고 찾았어요.",
+        [Taste.model_validate(t) for t in raw.get("taste", [])],
+        EatIn.model_validate(raw.get("eat_in", {})),
+    )
+
+
+def said_as(typo: str, word: str) -> str:
+    """The note for a typo taken as a kind word ("'순두브'는 '순두부'로 알아듣고 찾았어요.")."""
+
+    def final(w: str) -> int:
+        code = ord(w[-1]) - 0xAC00 if w else -1
+        return code % 28 if 0 <= code < 11172 else 0
+
+    return kinds().typo_note.format(
+        typo=typo,
+        word=word,
+        eun="은" if final(typo) else "는",
+        ro="로" if final(word) in (0, 8) else "으로",  # no final consonant, or ㄹ
     )

@@ -6,12 +6,16 @@ Every name, price, distance, count and hour below is read from a document or a s
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from matjip.agent.acts import compare_criteria
+from matjip.agent.cardinfo import cards_config, mention_only, night_flag, other_day_hours, standing
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import EnrichField, Evidence, Restaurant
+from matjip.index.reference import BRANCH_SUFFIXES
+from matjip.text.josa import final_consonant, josa
 from matjip.vocab import vocab
 
 
@@ -46,8 +50,56 @@ def hours_today(doc: Restaurant, now: datetime) -> str | None:
     return doc.hours.label_for(now.weekday()) or None
 
 
+WEEKDAYS = "월화수목금토일"
+
+
+def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
+    """The card's hours line for today: the hours; a day off; a day the crawled timetable does not
+    list (said with the timetable, not as "no information"); or no hours at all."""
+    words = cards_config().hours
+    if today:
+        return words.today.format(hours=today)
+    sched = doc.hours
+    if (
+        sched is not None
+        and sched.parsed
+        and sched.days
+        and sched.kind == "timetable"
+        and not sched.implausible
+    ):
+        day = WEEKDAYS[now.weekday()]
+        if now.weekday() in sched.closed:
+            return words.day_off.format(day=day, raw=sched.raw.strip())
+        return words.day_unlisted.format(day=day, raw=sched.raw.strip())
+    return words.unknown
+
+
+NOW_SLACK_S = 15 * 60  # an asked time this close to the turn's time is "now"
+TONIGHT = timedelta(hours=12)
+EARLY_MORNING_END_H = 6
+
+
+def _in_zone_of(when: datetime, now: datetime) -> datetime:
+    """``when`` comparable with ``now`` (in its zone; naive when ``now`` is)."""
+    if now.tzinfo is None:
+        return when.replace(tzinfo=None)
+    return when.astimezone(now.tzinfo) if when.tzinfo is not None else when.replace(tzinfo=now.tzinfo)
+
+
+def asked_day_hours(doc: Restaurant, plan: SearchPlan | None, now: datetime) -> str | None:
+    """ "토요일 영업: 11:00~22:00" when the plan asks about another day than today; else None."""
+    if plan is None or plan.open_at is None:
+        return None
+    when = _in_zone_of(plan.open_at, now)
+    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H:
+        return None  # "새벽 1시" asked in the evening: tonight, today's (overnight) hours
+    got = other_day_hours(doc.hours, when, now)
+    return f"{got[0]}: {got[1]}" if got else None
+
+
 # seed 003: what only reviews suggest is said with this caution
 REVIEW_CAUTION = "리뷰로만 추정한 거라 방문 전에 확인해 보세요."
+CHECK_FIRST = "방문 전에 가게에 확인해 보세요."  # nothing was estimated: no "추정" caution
 # asks whose answer always carries the caution (a place's rules change; a review is not a policy)
 ALWAYS_CAUTIOUS = frozenset({"반려동물", "콜키지", "놀이방", "유아의자", "24시"})
 
@@ -98,6 +150,10 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 if hit is not None:
                     reasons.append(f"메뉴 '{hit.name}'")
         for c in plan.convenience:
+            mentions = mention_only(s.doc, "convenience", c)
+            if mentions is not None:  # one visitor tag among many reviews is a mention, not a fact
+                reasons.append(cards_config().facts.mention.format(value=c, n=mentions))
+                continue
             ev = evidence_text(s.doc, "convenience", c)
             reasons.append(f"{c} 가능" + (f" ({ev})" if ev else ""))
         for m in plan.menu:
@@ -142,14 +198,26 @@ def restaurant_block(
     why = _why(s, plan)
     if why:
         lines.append("- 맞는 조건: " + ", ".join(why))
+    said = standing(d)
+    if said:
+        lines.append(cards_config().standing.line.format(evidence=said))
     menus = menu_text(d)
     if menus:
         lines.append(f"- 대표 메뉴: {menus}")
+    asked = asked_day_hours(d, plan, now)
     today = hours_today(d, now)
-    if today:
-        lines.append(f"- 오늘 영업: {today}")
+    if asked:
+        lines.append(f"- {asked}")  # "토요일에도 해요?": that day's hours
     else:
-        lines.append("- 영업시간: 정보가 없어요")
+        lines.append(hours_line(d, now, today))
+    if (
+        plan is None
+        or plan.open_at is None
+        or abs((_in_zone_of(plan.open_at, now) - now).total_seconds()) <= NOW_SLACK_S
+    ):
+        flag = night_flag(d.hours, now)  # at night: closed, or closing within the hour
+        if flag:
+            lines.append(flag)
     if d.display_address:
         lines.append(f"- 주소: {d.display_address}")
     return [line + "\n" for line in lines]
@@ -182,7 +250,7 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
     if excluded:
         notes.append("'" + "', '".join(dict.fromkeys(excluded)) + "'은(는) 빼고 찾았어요.")
     if plan.exclude_chains:
-        notes.append("여러 지점이 있는 체인점은 빼고 찾았어요.")
+        notes.append("체인점은 빼고 찾았어요 (지점 이름이 붙은 곳과 알려진 프랜차이즈).")
     if plan.unused_terms:
         notes.append(
             "'" + "', '".join(plan.unused_terms) + "'은(는) 데이터로 확인할 수 없어서 빼고 찾았어요."
@@ -197,6 +265,56 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
     return notes
 
 
+def wish_shown(doc: Restaurant, wish: str) -> bool:
+    """Does the card show evidence for an atmosphere or occasion wish: the enriched value itself,
+    or a visitor tag the wish names ("분위기 좋은" → '분위기'; a '분위기' tag says nothing of 조용한)?"""
+    if any(wish in getattr(doc, fld) for fld in ("atmosphere", "occasion", "features")):
+        return True
+    said = wish.replace(" ", "")
+    return any(
+        doc.review_keywords.get(t, 0) > 0 for t in vocab().tags_for(wish) if t.replace(" ", "") in said
+    )
+
+
+def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
+    """The plan as the heading may state it — only the wishes every card shows evidence for — and
+    what to say about the others ("조용한 곳인지는 정보가 없어요")."""
+    conf = cards_config().heading
+    caveats: list[str] = []
+    keep: dict[str, list[str]] = {"atmosphere": [], "occasion": [], "convenience": []}
+    asked = [
+        *(("atmosphere", w, w) for w in plan.atmosphere),
+        *(("occasion", w, w) for w in plan.occasion),
+        *(("convenience", c, f"{c} 가능한") for c in plan.convenience),
+    ]
+    for field, wish, phrase in asked:
+        if field == "convenience":
+            backed = [
+                i
+                for i, s in enumerate(shown, 1)
+                if wish in s.doc.convenience and mention_only(s.doc, "convenience", wish) is None
+            ]
+        else:
+            backed = [i for i, s in enumerate(shown, 1) if wish_shown(s.doc, wish)]
+        if len(backed) == len(shown):
+            keep[field].append(wish)
+            continue
+        if field == "convenience" and not backed and any(wish in x.doc.convenience for x in shown):
+            caveats.append(conf.mentioned.format(value=josa(wish, "은/는")))  # tags mention it, no more
+            continue
+        after_n = final_consonant(phrase) == 4  # 조용한, 분위기 좋은: "… 곳인지는"
+        if backed:
+            template = conf.partly if after_n else conf.partly_noun
+            caveats.append(template.format(wish=phrase, numbers="·".join(map(str, backed))))
+        else:
+            caveats.append((conf.unknown if after_n else conf.unknown_noun).format(wish=phrase))
+    if len(plan.kinds) > 2:  # a family ("다이어트"): name only the kinds the cards are
+        kinds_shown = [k for k in plan.kinds if any(k in s.doc.kinds for s in shown)]
+        if kinds_shown:
+            keep["kinds"] = kinds_shown
+    return plan.model_copy(update=keep), caveats
+
+
 def search_answer(
     shown: Sequence[Shown], plan: SearchPlan, now: datetime, origin: str | None, notes: Sequence[str]
 ) -> list[str]:
@@ -205,9 +323,12 @@ def search_answer(
     )
     chunks: list[str] = [note + "\n" for note in notes]
     if not shown:
-        chunks.append(f"{where}{_conditions(plan)}을(를) 찾지 못했어요. 조건을 바꿔서 다시 물어봐 주세요.\n")
+        wanted = f"{where}{_conditions(plan)}"
+        chunks.append(f"{josa(wanted, '을/를')} 찾지 못했어요. 조건을 바꿔서 다시 물어봐 주세요.\n")
         return chunks
-    chunks.append(f"{where}{_conditions(plan)} {len(shown)}곳을 찾았어요.\n\n")
+    backed, caveats = heading_wishes(shown, plan)
+    caveat = f" ({'; '.join(caveats)})" if caveats else ""
+    chunks.append(f"{where}{_conditions(backed)} {len(shown)}곳을 찾았어요{caveat}.\n\n")
     for i, s in enumerate(shown, start=1):
         chunks += restaurant_block(i, s, plan, now, origin)
         chunks.append("\n")
@@ -236,8 +357,14 @@ def review_term_lines(docs: Sequence[Restaurant], terms: Sequence[str]) -> list[
                 if d.place_id == h.place_id
             )
             lines.append(f"'{term}' 이야기가 있는 리뷰: {said}. {REVIEW_CAUTION}\n")
+        elif any(d.reviews for d in docs):  # nothing was estimated: no caution about estimates
+            quoted = f"'{term}'"
+            lines.append(f"{josa(quoted, '은/는')} 리뷰에서도 찾지 못했어요. {CHECK_FIRST}\n")
         else:
-            lines.append(f"'{term}'은(는) 리뷰에서도 찾지 못했어요. {REVIEW_CAUTION}\n")
+            quoted = f"'{term}'"
+            lines.append(
+                f"{josa(quoted, '은/는')} 확인할 수 없었어요 (이 식당들의 리뷰 글이 데이터에 없어요).\n"
+            )
     return lines
 
 
@@ -292,13 +419,13 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         if len(lines) >= 2:
             cheap = min(lines, key=lambda x: x[0][0])[1]
             said = ", ".join(f"{d.title} '{name}' {won(price)}" for (price, name), d in lines)
-            return f"{'/'.join(dishes)}은(는) {cheap.title}이(가) 더 싸요 ({said})."
+            return f"{josa('/'.join(dishes), '은/는')} {josa(cheap.title, '이/가')} 더 싸요 ({said})."
     if criterion == "price":
         prices = [(typical_price(d), d) for d in docs]
         known = [(p, d) for p, d in prices if p is not None]
         if len(known) >= 2:
             p, d = min(known, key=lambda x: x[0])
-            return f"가격은 {d.title}이(가) 더 싸요 (메뉴 가격 중간값 {won(p)} 기준)."
+            return f"가격은 {josa(d.title, '이/가')} 더 싸요 (메뉴 가격 중간값 {won(p)} 기준)."
         return "두 곳 모두의 가격 정보가 없어서 가격으로는 비교하기 어려워요."
     if criterion == "hours":
         times = [(_closing(d, now), d) for d in docs]
@@ -307,22 +434,30 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             late = max(spans, key=lambda x: x[1])
             early = min(spans, key=lambda x: x[0])
             return (
-                f"오늘은 {late[2].title}이(가) 가장 늦게까지 하고, {early[2].title}이(가) 가장 일찍 열어요 "
+                f"오늘은 {josa(late[2].title, '이/가')} 가장 늦게까지 하고, {josa(early[2].title, '이/가')} 가장 일찍 열어요 "
                 "(오늘 영업시간 기준)."
             )
         missing = [d.title for (t, d) in times if t[0] is None]
         return f"{', '.join(missing)}의 오늘 영업시간 정보가 없어서 비교하기 어려워요."
     if criterion == "parking":
+        facts = cards_config().facts
+        votes = [(_tag(d, "주차"), d) for d in docs]
+        if any(n for n, _ in votes):
+            top, best = max(votes, key=lambda x: x[0])
+            counts = ", ".join(f"{d.title} {k}건" for k, d in votes)
+            if sum(k == top for k, _ in votes) > 1:
+                return facts.parking_tie.format(counts=counts)
+            return facts.parking_verdict.format(title=best.title, counts=counts)
         has = [d.title for d in docs if "주차" in d.convenience]
         if has:
-            return f"주차 가능하다는 근거가 있는 곳: {', '.join(has)} (방문자 태그·설명 기준)."
-        return "어느 곳도 주차 정보가 없어요. 방문 전에 전화로 확인해 보세요."
+            return f"주차 가능하다는 근거가 있는 곳: {', '.join(has)} (리뷰·설명 기준)."
+        return facts.parking_none
     tag = {"mood": "분위기", "group": "단체모임", "taste": "맛"}.get(criterion, "맛")
     shares = [(_share(d, tag)[0], d) for d in docs]
     known_shares = [(x, d) for x, d in shares if x is not None and x > 0]
     if len(known_shares) >= 2:
         x, d = max(known_shares, key=lambda t: t[0])
-        return f"방문자 태그 '{tag}'의 리뷰 대비 비율로는 {d.title}이(가) 가장 높아요 ({x:.0%})."
+        return f"방문자 태그 '{tag}'의 리뷰 대비 비율로는 {josa(d.title, '이/가')} 가장 높아요 ({x:.0%})."
     return f"방문자 태그 '{tag}' 자료가 부족해서 {tag}으로는 비교하기 어려워요. 메뉴와 위치로 골라 보세요."
 
 
@@ -355,7 +490,7 @@ def compare_answer(
         ("'맛' 태그", [_share(d, "맛")[1] for d in docs]),
         ("'가성비' 태그", [_share(d, "가성비")[1] for d in docs]),
         ("'분위기' 태그", [_share(d, "분위기")[1] for d in docs]),
-        ("주차", ["가능" if "주차" in d.convenience else "정보 없음" for d in docs]),
+        ("주차", [_parking_cell(d) for d in docs]),
         ("가격(중간값)", [won(p) if (p := typical_price(d)) is not None else "정보 없음" for d in docs]),
         ("오늘 영업", [hours_today(d, now) or "정보 없음" for d in docs]),
         ("대표 메뉴", [menu_text(d, 2) or "정보 없음" for d in docs]),
@@ -370,10 +505,31 @@ def compare_answer(
     return chunks
 
 
+def _parking_cell(doc: Restaurant) -> str:
+    """A comparison's parking cell with the number that decides it: "언급 1건", "가능 (태그 12건)"."""
+    facts = cards_config().facts
+    if "주차" not in doc.convenience:
+        return "정보 없음"
+    mentions = mention_only(doc, "convenience", "주차")
+    if mentions is not None:
+        return facts.mention.format(value="", n=mentions).strip()
+    n = _tag(doc, "주차")
+    return f"가능 ({facts.tag_votes.format(n=n)})" if n else "가능"
+
+
 def typical_price(doc: Restaurant) -> int | None:
-    """The median of the restaurant's priced menu lines."""
-    prices = sorted(m.price for m in doc.priced_menus() if m.price is not None)
-    return prices[len(prices) // 2] if prices else None
+    """The median of the restaurant's priced menu lines (of an even count, the mean of the middle
+    two, rounded to the won)."""
+    prices = [m.price for m in doc.priced_menus() if m.price is not None]
+    return round(statistics.median(prices)) if prices else None
+
+
+def brand_base(title: str) -> str:
+    """A restaurant's name without its branch word ("진대감 마포점" → "진대감"), spaces removed."""
+    words = title.split()
+    if len(words) > 1 and words[-1].endswith(BRANCH_SUFFIXES):
+        words = words[:-1]
+    return "".join(words)
 
 
 ASK_LABELS = {
@@ -403,10 +559,7 @@ def _review_only(doc: Restaurant, field: EnrichField, value: str) -> bool:
 
 def _subject(word: str) -> str:
     """``word`` with its subject particle: 주차가, 예약이."""
-    last = word[-1] if word else ""
-    if "가" <= last <= "힣":
-        return word + ("이" if (ord(last) - 0xAC00) % 28 else "가")
-    return word + "이(가)"
+    return josa(word, "이/가")
 
 
 def convenience_answer(doc: Restaurant, value: str) -> str:
@@ -414,8 +567,16 @@ def convenience_answer(doc: Restaurant, value: str) -> str:
     label = value
     ok, ev = _has_convenience(doc, value)
     against = doc.against_for("convenience", value)
+    mentions = mention_only(doc, "convenience", value) if ok else None
+    if mentions is not None:
+        facts = cards_config().facts
+        total = facts.mention_total.format(reviews=doc.review_count) if doc.review_count else ""
+        line = facts.mention_answer.format(
+            title=josa(doc.title, "은/는"), value=value, n=mentions, total=total, subject=_subject(label)
+        )
+        return line + "\n"
     if ok:
-        line = f"네, {doc.title}은(는) {label} 가능해요" + (f" ({ev})." if ev else ".")
+        line = f"네, {josa(doc.title, '은/는')} {label} 가능해요" + (f" ({ev})." if ev else ".")
         if against:
             line += f" 다만 {_subject(label)} 어렵다거나 안 된다는 리뷰도 {against[0].support}건 있어요."
         if value in ALWAYS_CAUTIOUS or _review_only(doc, "convenience", value):
@@ -424,7 +585,7 @@ def convenience_answer(doc: Restaurant, value: str) -> str:
     if against:
         n = against[0].support or len(against)
         return (
-            f"{doc.title}은(는) {_subject(label)} 어렵거나 안 된다는 리뷰가 {n}건 있어요"
+            f"{josa(doc.title, '은/는')} {_subject(label)} 어렵거나 안 된다는 리뷰가 {n}건 있어요"
             f' (리뷰 "{against[0].span}"). {REVIEW_CAUTION}\n'
         )
     return (
@@ -481,7 +642,7 @@ def information_lines(
             if lines_for:
                 lines.append(f"{doc.title}: " + ", ".join(lines_for[:5]) + "\n")
             else:
-                lines.append(f"{doc.title} 메뉴에 {', '.join(dishes)}은(는) 없어요.\n")
+                lines.append(f"{doc.title} 메뉴에 {josa(', '.join(dishes), '은/는')} 없어요.\n")
         elif ask in ("menu", "price"):
             menus = menu_text(doc, 5)
             if menus:
@@ -521,14 +682,18 @@ def wish_line(doc: Restaurant, wish: str) -> str:
     for field in ("occasion", "atmosphere"):
         if wish in getattr(doc, field):
             ev = evidence_text(doc, field, wish)
-            return f"네, {doc.title}은(는) {wish}에 좋다는 근거가 있어요" + (f" ({ev}).\n" if ev else ".\n")
+            return f"네, {josa(doc.title, '은/는')} {wish}에 좋다는 근거가 있어요" + (
+                f" ({ev}).\n" if ev else ".\n"
+            )
     tags = [(t, _tag(doc, t)) for t in vocab().tags_for(wish)]
     backed = [(t, n) for t, n in tags if n > 0]
     if backed:
         said = ", ".join(f"'{t}' {n}건" for t, n in backed)
         total = f" (리뷰 {doc.review_count}건 중)" if doc.review_count else ""
-        return f"{doc.title}은(는) 방문자 태그 {said}{total}가 있어서 {wish}에 괜찮은 편으로 보여요.\n"
-    return f"{doc.title}이(가) {wish}에 좋은지는 자료로 알 수 없어요 (관련 리뷰·태그가 없어요).\n"
+        return (
+            f"{josa(doc.title, '은/는')} 방문자 태그 {said}{total}가 있어서 {wish}에 괜찮은 편으로 보여요.\n"
+        )
+    return f"{josa(doc.title, '이/가')} {wish}에 좋은지는 자료로 알 수 없어요 (관련 리뷰·태그가 없어요).\n"
 
 
 def information_answer(
@@ -544,8 +709,10 @@ def information_answer(
     chunks = information_lines(first.doc, asks, conveniences, now)
     chunks.append("\n")
     chunks += restaurant_block(1, first, None, now, origin)
-    if len(shown) > 1:
-        others = ", ".join(s.doc.title for s in shown[1:4])
+    # only real branches of one brand ("진대감 마포점", "진대감 잠실점"), never another place found
+    branches = [s for s in shown[1:4] if brand_base(s.doc.title) == brand_base(first.doc.title)]
+    if branches:
+        others = ", ".join(s.doc.title for s in branches)
         chunks.append(f"\n같은 이름의 다른 지점도 있어요: {others}\n")
     return chunks
 

@@ -9,16 +9,18 @@ said plainly ("영업시간 정보 없음") or left out.
 from __future__ import annotations
 
 import re
+import statistics
 import tomllib
 from datetime import datetime
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.agent.models import MapLink, OpenStatus, PriceBand
-from matjip.documents import Restaurant, TimeRange, WeeklySchedule
+from matjip.documents import EnrichField, Restaurant, TimeRange, WeeklySchedule
+from matjip.index.ranking import TASTE_TAG
 from matjip.vocab import vocab
 
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
@@ -47,12 +49,55 @@ class _Walking(BaseModel):
 class _OpenStatusConf(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     closing_soon_minutes: int
+    night_from_hour: int = Field(ge=0, le=23)
+    night_until_hour: int = Field(ge=0, le=23)
+    now_flag: str
+    days: str = Field(min_length=7, max_length=7)
+    other_day: str
 
 
 class _Band(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     below: int | None = None
     label: str
+
+
+class _Standing(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    reviews: str
+    rating: str
+    taste: str
+    separator: str
+    line: str
+
+
+class _Facts(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    mention_only_max: int
+    mention: str
+    tag_votes: str
+    mention_answer: str
+    mention_total: str
+    parking_verdict: str
+    parking_tie: str
+    parking_none: str
+
+
+class _Heading(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    unknown: str
+    unknown_noun: str
+    partly: str
+    partly_noun: str
+    mentioned: str
+
+
+class _Hours(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    today: str
+    day_off: str
+    day_unlisted: str
+    unknown: str
 
 
 class CardsConfig(BaseModel):
@@ -66,6 +111,10 @@ class CardsConfig(BaseModel):
     walking: _Walking
     open_status: _OpenStatusConf
     price_band: tuple[_Band, ...]
+    standing: _Standing
+    facts: _Facts
+    heading: _Heading
+    hours: _Hours
 
 
 @cache
@@ -135,6 +184,46 @@ def open_status(hours: WeeklySchedule | None, now: datetime) -> OpenStatus:
     return OpenStatus(state="closed_now", label="오늘 영업 종료")
 
 
+def is_night(now: datetime) -> bool:
+    """From ``night_from_hour`` until ``night_until_hour`` (cards.toml)."""
+    conf = cards_config().open_status
+    return now.hour >= conf.night_from_hour or now.hour < conf.night_until_hour
+
+
+# states of a place one cannot go to now, or not for long
+CLOSED_NOW = frozenset({"closed_now", "day_off", "before_open"})
+
+
+def going_now_tier(hours: WeeklySchedule | None, now: datetime) -> int:
+    """0 open, 1 unknown hours or closing (or a break) within the hour, 2 closed now."""
+    state = open_status(hours, now).state
+    if state in CLOSED_NOW or state == "break":
+        return 2
+    return 0 if state == "open" else 1
+
+
+def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
+    """At night, "- 지금: 곧 마감 · 22:00" / "- 지금: 오늘 영업 종료" for a place closed or closing
+    within the hour; None otherwise (or by day)."""
+    if not is_night(now):
+        return None
+    status = open_status(hours, now)
+    if status.state == "closing_soon" or status.state in CLOSED_NOW:
+        return cards_config().open_status.now_flag.format(label=status.label)
+    return None
+
+
+def other_day_hours(hours: WeeklySchedule | None, day: datetime, now: datetime) -> tuple[str, str] | None:
+    """(label, hours) of ``day`` when it is another date than ``now`` ("토요일 영업", "11:00~22:00"),
+    "정보 없음" when that day's hours are unknown; None for today."""
+    if day.date() == now.date():
+        return None
+    conf = cards_config().open_status
+    label = conf.other_day.format(day=conf.days[day.weekday()])
+    said = hours.label_for(day.weekday()) if hours is not None and hours.parsed else None
+    return label, said or "정보 없음"
+
+
 # --- price band ----------------------------------------------------------------------------
 
 
@@ -147,12 +236,41 @@ def price_band(doc: Restaurant) -> PriceBand | None:
     )
     if not prices:
         return None
-    median = prices[len(prices) // 2]
+    median = round(statistics.median(prices))  # of an even count, the mean of the middle two
     bands = cards_config().price_band
     label = next((b.label for b in bands if b.below is None or median < b.below), bands[-1].label)
     return PriceBand(
         label=label, median_won=median, min_won=prices[0], max_won=prices[-1], priced_items=len(prices)
     )
+
+
+# --- standing: the evidence the ranking reads ------------------------------------------------
+
+
+def standing(doc: Restaurant) -> str | None:
+    """ "리뷰 218건 · 평점 4.4 · '맛' 태그 31건": the evidence a local trusts, which
+    :mod:`matjip.index.ranking` ranks by; None when the document has none of it."""
+    conf = cards_config().standing
+    parts: list[str] = []
+    if doc.review_count:
+        parts.append(conf.reviews.format(n=f"{doc.review_count:,}"))
+    if doc.rating and doc.review_count:  # a rating nobody's count backs is not evidence
+        parts.append(conf.rating.format(rating=f"{doc.rating:g}"))
+    taste = int(doc.review_keywords.get(TASTE_TAG, 0))
+    if taste:
+        parts.append(conf.taste.format(n=f"{taste:,}"))
+    return conf.separator.join(parts) or None
+
+
+def mention_only(doc: Restaurant, field: EnrichField, value: str) -> int | None:
+    """The tag count when the only evidence for ``value`` is a visitor tag with at most
+    ``facts.mention_only_max`` votes ("주차" tagged once among 218 reviews: a mention, not a fact);
+    None otherwise."""
+    evidence = doc.evidence_for(field, value)
+    if not evidence or any(ev.source != "reviewKeywords" for ev in evidence):
+        return None
+    n = max(ev.count or 0 for ev in evidence)
+    return n if n <= cards_config().facts.mention_only_max else None
 
 
 # --- map links -----------------------------------------------------------------------------

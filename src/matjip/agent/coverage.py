@@ -1,15 +1,18 @@
 """What the data covers, said plainly: a place outside it gets "not in the data yet" instead of
 unrelated results from elsewhere.
 
-Two cases: a name of a place far from the data (``data/gazetteer/outside.txt``: 부산, 시부야 …),
-and a gazetteer place around which the index holds no restaurant (판교역). The covered area is
-described from the index itself (restaurants per si/gun/gu), so the sentence stays true when the
-data changes.
+Everything follows the indexed documents: a gazetteer place (the gazetteer is national) around which
+the index holds no restaurant gets the honest answer (판교역, 대구 동성로), and after ``collect`` +
+``ingest`` of an area its names are searched like any other. ``data/gazetteer/outside.txt`` lists
+names that must never be read as a menu word (부산, 시부야 …); a name of that list counts as outside
+only while the index holds no restaurant for it (``covered``). The covered area is described from
+the index itself (restaurants per si/gun/gu), so the sentence stays true when the data changes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -31,20 +34,25 @@ def outside_names() -> frozenset[str]:
     return frozenset(line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip())
 
 
-def outside_place(text: str) -> str | None:
-    """The first out-of-area place name standing as a word of ``text`` ("부산 서면 돼지국밥" → 부산)."""
+def outside_place(text: str, covered: Callable[[str], bool] | None = None) -> str | None:
+    """The first out-of-area place name standing as a word of ``text`` ("대구 동성로 막창" → 대구);
+    names for which ``covered`` says the index holds restaurants are not outside (a collected 부산)."""
     names = outside_names()
     for token in re.findall(r"[^\s,.!?~]+", text):
         t = token
+        found: str | None = None
         for _ in range(2):
             if t in names:
-                return t
+                found = t
+                break
             for p in _PARTICLES:
                 if t.endswith(p) and len(t) > len(p):
                     t = t[: -len(p)]
                     break
-        if t in names:
-            return t
+        if found is None and t in names:
+            found = t
+        if found is not None and (covered is None or not covered(found)):
+            return found
     return None
 
 
@@ -77,11 +85,20 @@ def covered_area(res: Resources) -> CoveredArea:
     """Restaurants per si/gun/gu of the gazetteer, counted in the index (once per resources)."""
     if res.covered_area is None:
         counts: dict[str, int] = {}
+        # the gazetteer is national: only the sido whose name some address carries are gone through
+        present = set()
         for place in res.gazetteer:
-            if place.type is PlaceType.SIGUNGU and place.sido and place.sigungu:
-                term = place.sigungu.split(" ")[-1]
+            if place.type is PlaceType.SIDO and place.sido:
+                terms = [place.sido, place.name, *place.aliases]  # 전북, 전라북도, 전북특별자치도
+                resp = res.index.search(SearchRequest(region=RegionFilter(name=place.name, terms=terms), k=1))
+                if resp.total_candidates:
+                    present.add(place.sido)
+        for place in res.gazetteer:
+            if place.type is PlaceType.SIGUNGU and place.sido in present and place.sigungu:
+                # the gazetteer's address terms: "부산 중구" and "서울 중구" are told apart
+                terms = res.gazetteer.region_terms(place) or [place.sigungu.split(" ")[-1]]
                 resp = res.index.search(
-                    SearchRequest(region=RegionFilter(name=place.sigungu, terms=[term]), k=1)
+                    SearchRequest(region=RegionFilter(name=place.sigungu, terms=terms), k=1)
                 )
                 counts[f"{place.sido} {place.sigungu}"] = resp.total_candidates
         res.covered_area = CoveredArea.from_counts(counts)

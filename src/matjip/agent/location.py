@@ -7,9 +7,14 @@ or nothing (no location in the question and none to carry over).
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
 
 from matjip.agent.models import Choice, Clarification, LocationContext
 
@@ -50,6 +55,31 @@ _REGION_SYNONYMS = {
 }
 
 
+PLACE_ANSWERS_FILE = Path(__file__).resolve().parents[1] / "data" / "place_answers.toml"
+_DONG_TYPES = ("legal_dong", "admin_dong")
+_CAPITAL = ("서울", "경기", "인천")
+MAX_HOMONYMS = 6
+
+
+class HomonymWording(BaseModel):
+    chosen: str
+    famous_outside: str
+    ask: str
+    ask_plain: str
+    joiner: str
+
+
+class PlaceWording(BaseModel):
+    homonym: HomonymWording
+
+
+@cache
+def place_wording() -> PlaceWording:
+    """The wording of ``data/place_answers.toml``."""
+    with PLACE_ANSWERS_FILE.open("rb") as fh:
+        return PlaceWording.model_validate(tomllib.load(fh))
+
+
 @dataclass
 class LocationOutcome:
     context: LocationContext | None = None
@@ -57,6 +87,57 @@ class LocationOutcome:
     carried: bool = False
     unknown_place: str | None = None
     notes: list[str] = field(default_factory=list)
+    first_line: str | None = None  # said before the answer: which of same-name places it is about
+
+
+def place_label(place: Place, name: str | None = None) -> str:
+    """A short label telling same-name places apart: "종로구 사직동", "부산 동래구 사직동", "부산 중앙역".
+    ``name`` is the name as asked (부산's 사직1동 is said "사직동")."""
+    shown = name if name and place.type in _DONG_TYPES else place.name
+    if place.type == "subway_station":
+        return f"{place.sido} {shown}" if place.sido and place.sido not in _CAPITAL else shown
+    if place.sido and place.sido not in _CAPITAL:
+        region = " ".join(x for x in (place.sido, place.sigungu if place.type != "sigungu" else None) if x)
+    else:
+        region = (place.sigungu if place.type != "sigungu" else place.sido) or ""
+    return f"{region} {shown}" if region else shown
+
+
+def _family(place: Place) -> str:
+    return "dong" if str(place.type) in _DONG_TYPES else str(place.type)
+
+
+def _homonym_outcome(
+    name: str, place: Place, gazetteer: Gazetteer, covered: Covered
+) -> tuple[list[Place], Place, str | None]:
+    """Same-name places of the same kind elsewhere (사직동: 종로구, 부산 동래구, 광주 남구): ask when
+    several have restaurants in the data; otherwise answer about the one that has and say so first."""
+    from matjip.geo.distance import haversine_m
+
+    wording = place_wording().homonym
+    join = wording.joiner.join
+    same = [
+        h
+        for h in gazetteer.homonyms(name)
+        if _family(h) == _family(place) and haversine_m(h.lat, h.lon, place.lat, place.lon) > SAME_PLACE_M
+    ][:MAX_HOMONYMS]
+    if not same:
+        return [], place, None
+    with_data = [h for h in same if covered(h)]
+    if covered(place):
+        if with_data:
+            return [place, *with_data], place, None
+        others = join(dict.fromkeys(place_label(h, name) for h in same))
+        return [], place, wording.chosen.format(chosen=place_label(place, name), others=others)
+    if len(with_data) == 1:
+        chosen = with_data[0]
+        note = wording.famous_outside.format(
+            famous=place_label(place, name), chosen=place_label(chosen, name)
+        )
+        return [], chosen, note
+    if len(with_data) > 1:
+        return with_data, with_data[0], None
+    return [], place, None
 
 
 def explicit_radius_m(text: str) -> int | None:
@@ -97,12 +178,22 @@ def _context_for(
 
 def _ambiguity(
     name: str, candidates: list[Place], gazetteer: Gazetteer, covered: Covered | None, others: list[Place]
-) -> tuple[list[Place], Place]:
-    """Return (the candidates to ask about, the place to use when there is nothing to ask).
+) -> tuple[list[Place], Place, str | None]:
+    """Return (the candidates to ask about, the place to use when there is nothing to ask, the
+    first line of the answer saying which of same-name places it is about).
 
     Another place in the same question settles it ("신사동 가로수길" → the 신사동 near 가로수길).
     Candidates with restaurants around them (``covered``) are listed first.
     """
+    ask, place = _ambiguous_candidates(name, candidates, gazetteer, covered, others)
+    if ask or covered is None or others:
+        return ask, place, None
+    return _homonym_outcome(name, place, gazetteer, covered)
+
+
+def _ambiguous_candidates(
+    name: str, candidates: list[Place], gazetteer: Gazetteer, covered: Covered | None, others: list[Place]
+) -> tuple[list[Place], Place]:
     from matjip.geo.distance import haversine_m
 
     first = candidates[0]
@@ -187,18 +278,24 @@ def resolve(
         if not candidates:
             return LocationOutcome(unknown_place=said)
         others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
-        ask, place = _ambiguity(said, candidates, gazetteer, covered, others)
-        if not ask and place is not candidates[0] and not others:
-            notes.append(f"'{said}'은(는) 식당 데이터가 있는 {place.display_name} 기준으로 찾았어요.")
+        ask, place, first_line = _ambiguity(said, candidates, gazetteer, covered, others)
+        if not ask and place is not candidates[0] and not others and first_line is None:
+            first_line = place_wording().homonym.chosen.format(
+                chosen=place_label(place, said), others=place_label(candidates[0], said)
+            )
         if ask:
             choices = [
                 Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])
             ]
             note = gazetteer.homonym_note(said)
+            wording = place_wording().homonym
+            in_data = [place_label(c, said) for c in ask[:6] if covered is not None and covered(c)]
             question = (
                 f"{note} 아래 지역을 말씀하시는 건가요?"
                 if note and len(choices) == 1
-                else f"'{said}'이(가) 여러 곳 있어요. 어느 곳을 말씀하시는 건가요?"
+                else wording.ask.format(name=said, in_data=wording.joiner.join(in_data))
+                if in_data and len(in_data) < len(choices)
+                else wording.ask_plain.format(name=said)
             )
             return LocationOutcome(
                 clarification=Clarification(
@@ -206,7 +303,9 @@ def resolve(
                 )
             )
         mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
-        return LocationOutcome(_context_for(place, said, mode, radius, gazetteer), notes=notes)
+        return LocationOutcome(
+            _context_for(place, said, mode, radius, gazetteer), notes=notes, first_line=first_line
+        )
     if history and (nlu.followup_place or nlu.intent == "search"):
         last = history[-1]
         if last.status == "resolved":

@@ -149,6 +149,8 @@ class SearchPlan(BaseModel):
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
     no_break: bool = False  # "브레이크타임 없는": known hours with no break on the day asked
+    # menu words whose places come first, never a filter ("안 매운 떡볶이": 간장, 로제 …)
+    prefer_menu: list[str] = Field(default_factory=list)
     unused_terms: list[str] = Field(default_factory=list)  # words the data cannot check, said in the answer
     # place ids already shown ("더 보기", "다른 데는?": the next page excludes them)
     exclude_ids: list[str] = Field(default_factory=list)
@@ -274,6 +276,11 @@ class Card(BaseModel):
     matched: list[str] = Field(default_factory=list)
     menus: list[dict[str, Any]] = Field(default_factory=list)
     hours_today: str | None = None
+    hours_asked: str | None = Field(
+        None,
+        examples=["토요일 영업: 11:00~22:00"],
+        description="The hours of the day the question is about, when it is not today.",
+    )
     score: float = 0.0
     telephone: str | None = None
     source_type: Literal["internal", "web", "kakao", "google"] = Field(
@@ -287,6 +294,11 @@ class Card(BaseModel):
     open_status: OpenStatus | None = None
     rating: float | None = None
     review_count: int | None = None
+    standing: str | None = Field(
+        None,
+        examples=["리뷰 218건 · 평점 4.4 · '맛' 태그 31건"],
+        description="The evidence the ranking reads (why a place is up front).",
+    )
     price_band: PriceBand | None = None
     walk_minutes: int | None = Field(None, description="Estimated from the straight-line distance.")
     # seed 003's strategies (issue 14)

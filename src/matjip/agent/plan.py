@@ -398,6 +398,7 @@ def validate_plan(
             exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
             exclude_chains=raw.get("exclude_chains") is True,
             no_break=raw.get("no_break") is True,
+            prefer_menu=_terms(raw.get("prefer_menu"), "prefer_menu", notes),
             exclude_ids=_ids(raw.get("exclude_ids"), notes),
             unused_terms=_terms(raw.get("unused_terms"), "unused_terms", notes),
             cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),

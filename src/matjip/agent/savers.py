@@ -28,21 +28,25 @@ _LATEST = (
 _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 7157))"
 
 
+class _SkipAbandonedWrites:
+    """A saver mixin: the pending writes of an abandoned turn are not stored either."""
+
+    def put_writes(
+        self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        if turn_commit().state == "abandoned":
+            return
+        super().put_writes(config, writes, task_id, task_path)  # type: ignore[misc]
+
+
 def sqlite_saver(conn: Any, serde: Any) -> Any:
     """``SqliteSaver`` whose writes go through the running turn's commit decision."""
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    class GuardedSqliteSaver(SqliteSaver):
+    class GuardedSqliteSaver(_SkipAbandonedWrites, SqliteSaver):
         def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
             with turn_commit().committing():
                 return super().put(config, checkpoint, metadata, new_versions)
-
-        def put_writes(
-            self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
-        ) -> None:
-            if turn_commit().state == "abandoned":
-                return
-            super().put_writes(config, writes, task_id, task_path)
 
     return GuardedSqliteSaver(conn, serde=serde)
 
@@ -51,7 +55,7 @@ def postgres_saver(pool: Any, serde: Any) -> Any:
     """``PostgresSaver`` over ``pool`` with commit-or-abandon and compare-and-set writes."""
     from langgraph.checkpoint.postgres import PostgresSaver
 
-    class GuardedPostgresSaver(PostgresSaver):
+    class GuardedPostgresSaver(_SkipAbandonedWrites, PostgresSaver):
         def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
             conf = config["configurable"]
             thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
@@ -65,12 +69,5 @@ def postgres_saver(pool: Any, serde: Any) -> Any:
                         f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
                     )
                 return PostgresSaver(conn, serde=self.serde).put(config, checkpoint, metadata, new_versions)
-
-        def put_writes(
-            self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
-        ) -> None:
-            if turn_commit().state == "abandoned":
-                return
-            super().put_writes(config, writes, task_id, task_path)
 
     return GuardedPostgresSaver(pool, serde=serde)

@@ -116,6 +116,7 @@ class AgentState(TypedDict, total=False):
     frame: SearchPlan | None  # the plan as asked, before any relaxation
     cheaper: bool  # "더 싼 데": cheaper than the dearest place shown
     plan_notes: list[str]
+    place_note: str | None  # the answer's first line: which of same-name places it is about
     hits: list[HitRecord]
     compare_groups: list[CompareGroup]
     cards: list[Card]  # restaurant cards of this turn's search results
@@ -168,6 +169,7 @@ PER_TURN_RESET: AgentState = {
     "frame": None,
     "cheaper": False,
     "plan_notes": [],
+    "place_note": None,
     "hits": [],
     "cards": [],
     "compare_groups": [],

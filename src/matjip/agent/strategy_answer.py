@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from matjip.agent.acts import phrases
-from matjip.agent.answer import _conditions, hours_today, menu_text, restaurant_block
+from matjip.agent.answer import _conditions, heading_wishes, hours_today, menu_text, restaurant_block
 from matjip.agent.models import Card, LocationContext, SearchPlan, Shown, StrategyInfo
 from matjip.agent.state import HitRecord
 from matjip.documents import Restaurant
@@ -152,7 +152,9 @@ def route_answer(
     if not shown:
         chunks.append(f"경로 주변에서 {_conditions(plan)}을(를) 찾지 못했어요.\n")
         return chunks
-    chunks.append(f"{_conditions(plan)} {len(shown)}곳을 {a}에서 가까운 순서로 보여 드려요.\n\n")
+    backed, caveats = heading_wishes(shown, plan)  # the heading names only what the cards show
+    said = f" ({'; '.join(caveats)})" if caveats else ""
+    chunks.append(f"{_conditions(backed)} {len(shown)}곳을 {a}에서 가까운 순서로 보여 드려요{said}.\n\n")
     rec = {h["id"]: h for h in hits}
     for i, s in enumerate(shown, start=1):
         h = rec.get(s.doc.place_id, {})
@@ -200,7 +202,8 @@ def travel_answer(
     if not shown:
         chunks.append(f"{limit} 안에서 {_conditions(plan)}을(를) 찾지 못했어요.\n")
         return chunks
-    chunks.append(f"{_conditions(plan)} {len(shown)}곳이에요 (가까운 순).\n\n")
+    backed, caveats = heading_wishes(shown, plan)  # the heading names only what the cards show
+    chunks.append(f"{_conditions(backed)} {len(shown)}곳이에요 ({'; '.join(['가까운 순', *caveats])}).\n\n")
     rec = {h["id"]: h for h in hits}
     for i, s in enumerate(shown, start=1):
         h = rec.get(s.doc.place_id, {})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -99,10 +100,11 @@ def run_eval_dialogues(
         return agent.ask(message, session_id=session_id, location=gps or None)
 
     def price_of(place_id: str) -> int | None:
-        """The median priced menu line of a restaurant (its price level)."""
+        """The median of a restaurant's priced menu lines (its price level; of an even count, the
+        mean of the middle two, as the relevance judge and the answers compute it)."""
         doc = resources.index.get(place_id)
-        prices = sorted(m.price for m in doc.priced_menus() if m.price is not None) if doc else []
-        return prices[len(prices) // 2] if prices else None
+        prices = [m.price for m in doc.priced_menus() if m.price is not None] if doc else []
+        return round(statistics.median(prices)) if prices else None
 
     report = run(ask, split=split, limit=limit, price_of=price_of, path=set_path)
     console.print(_table(f"matjip eval dialogues (split {split}, offline)", report.rows()))

@@ -10,6 +10,12 @@ record of each card (never on the product's own enrichment). Figures:
 * **wrong-kind rate** — shown cards whose raw record is not the asked kind, over all shown cards.
 * **nDCG@3** — gains 2/1/0; the ideal ranking is built from the pool counts.
 * **short answers** — fewer cards than ``min(3, grade-2 pool)`` although better ones exist.
+* **pop@3** — how popular the first three cards are among the places that match: for each judged
+  question with at least one matching place (grade ≥ 1 in the judge's pool), the percentile of each
+  shown card's raw ``reviewCount`` among the review counts of all matching places (mid-rank: places
+  with fewer reviews count 1, equal ones ½; a random pick scores 0.5), averaged over all such cards.
+* **low@3** — among the shown cards of questions whose matching pool holds a place with ≥ 50 reviews,
+  the share with ≤ 5 reviews (a barely-known place shown while locals' favourites exist).
 * **honest when nothing matches** — for ``expect_none`` questions: no card shown, or the answer
   says plainly that nothing was found / the place is not in the data / what was widened or dropped
   to find anything ("1km 안에는 없어서 3km까지 넓혔어요").
@@ -30,6 +36,9 @@ from pathlib import Path
 
 from matjip.eval import relevance_judge as judge
 
+POPULAR_MIN = 50  # low@3: a matching place with at least this many reviews exists ...
+OBSCURE_MAX = 5  # ... and the shown card has at most this many
+
 HONEST_PHRASES = ("없어요", "없어서", "찾지 못", "데이터에 없", "아직 데이터", "없습니다", "못 찾")
 
 Ask = Callable[[str, dict[str, float] | None, datetime], tuple[list[str], str]]
@@ -47,6 +56,27 @@ class ItemResult:
     pool1: int
     answer: str
     ms: float
+    # raw reviewCount of the shown cards and of every matching (grade >= 1) place of the pool
+    shown_reviews: list[int] = field(default_factory=list)
+    pool_reviews: list[int] = field(default_factory=list)
+
+    @property
+    def popularity(self) -> list[float]:
+        """Mid-rank percentile of each shown card's review count within the matching pool."""
+        pool = self.pool_reviews
+        if not pool:
+            return []
+        return [
+            (sum(p < n for p in pool) + 0.5 * sum(p == n for p in pool)) / len(pool)
+            for n in self.shown_reviews[:3]
+        ]
+
+    @property
+    def obscure(self) -> list[bool] | None:
+        """Per shown card: ≤ 5 reviews; None when the pool holds no place with ≥ 50 reviews."""
+        if not any(p >= POPULAR_MIN for p in self.pool_reviews):
+            return None
+        return [n <= OBSCURE_MAX for n in self.shown_reviews[:3]]
 
     @property
     def strict(self) -> float:
@@ -99,6 +129,8 @@ class Report:
             return f"{statistics.fmean(xs):.3f}" if xs else "-"
 
         p95 = ms[min(len(ms) - 1, math.ceil(0.95 * len(ms)) - 1)]
+        pops = [p for r in ans for p in r.popularity]
+        lows = [o for r in ans for o in (r.obscure or [])]
         return [
             ("questions", f"{len(self.items)} ({len(ans)} answerable, {len(none)} nothing-matches)"),
             ("strict P@3", mean([r.strict for r in ans])),
@@ -108,6 +140,11 @@ class Report:
                 f"{(sum(not ok for ok in shown) / len(shown)):.3f} ({sum(not ok for ok in shown)}/{len(shown)} cards)"
                 if shown
                 else "-",
+            ),
+            ("pop@3 (review-count percentile among matches)", mean(pops)),
+            (
+                f"low@3 (≤ {OBSCURE_MAX} reviews while ≥ {POPULAR_MIN} exist)",
+                f"{sum(lows) / len(lows):.3f} ({sum(lows)}/{len(lows)} cards)" if lows else "-",
             ),
             ("nDCG@3", mean([r.ndcg for r in ans])),
             ("short answers (better ones exist)", f"{sum(r.short for r in ans)}/{len(ans)}"),
@@ -124,6 +161,12 @@ class Report:
             elif not r.expect_none and (r.strict < 1.0 or not all(r.kind_ok)):
                 out.append(f"{r.id} {r.question!r}: grades {r.grades} (pool {r.pool2}/{r.pool1})")
         return out
+
+
+def review_count(doc: judge.Doc) -> int:
+    """The raw crawl's ``reviewCount`` (0 when missing or not a number)."""
+    n = doc.get("reviewCount")
+    return int(n) if isinstance(n, int | float) and n > 0 else 0
 
 
 def run(ask: Ask, split: str = "test", limit: int | None = None, path: Path | None = None) -> Report:
@@ -145,6 +188,7 @@ def run(ask: Ask, split: str = "test", limit: int | None = None, path: Path | No
         pool2, pool1 = (
             (it.pool.grade2, it.pool.grade1) if it.pool else judge.count_grades(it.rubric, raw.values())
         )
+        matching = [] if it.rubric.expect_none else judge.matching_docs(it.rubric, raw.values())
         report.items.append(
             ItemResult(
                 id=it.id,
@@ -157,6 +201,8 @@ def run(ask: Ask, split: str = "test", limit: int | None = None, path: Path | No
                 pool1=pool1,
                 answer=answer,
                 ms=ms,
+                shown_reviews=[review_count(d) for d in docs if d],
+                pool_reviews=[review_count(d) for d in matching],
             )
         )
     return report

@@ -467,6 +467,11 @@ def count_grades(rubric: Rubric, docs: Iterable[Doc]) -> tuple[int, int]:
     return n2, n1
 
 
+def matching_docs(rubric: Rubric, docs: Iterable[Doc]) -> list[Doc]:
+    """The documents of grade >= 1 (the places that match the question)."""
+    return [doc for doc in docs if grade(doc, rubric) >= 1]
+
+
 # --------------------------------------------------------------------------- loading / checking
 
 

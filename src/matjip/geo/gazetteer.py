@@ -1,12 +1,21 @@
-"""The gazetteer: place names of the capital area, their coordinates, regions and outlines.
+"""The gazetteer: place names of Korea, their coordinates, regions and outlines.
 
-Sources (package data, see ``data/SOURCES.md``): ``places_capital.csv`` (subway stations, admin
-dongs, si/gun/gu, Seoul hot places), ``subway_stations_kric.csv`` (road addresses of stations),
-``admin_dong_centroids_2022.csv`` (sido/sigungu of admin dongs), ``landmarks.tsv`` (landmarks,
-malls, markets, parks, streets, food alleys and colloquial names; format in
-:mod:`matjip.geo.landmarks`), ``seoul_gu.geojson``, ``seoul_legal_dong.geojson`` and
-``korea_sigungu.geojson`` (outlines). Everything is loaded once per process (:meth:`Gazetteer.load`
-is cached; 0.2-0.6 s the first time).
+National since issue 22: every admin dong, KRIC station, si/gun/gu and sido of Korea, and the
+well-known hot places of the big cities; the capital area (서울·경기·인천) is described in more
+detail (legal dongs with outlines, hot places, landmarks, curated aliases). Which places the
+restaurant data covers is *not* the gazetteer's business: the agent asks the index
+(:mod:`matjip.agent.coverage`), so a collected and ingested area is covered without a change here.
+
+Sources (package data, see ``data/SOURCES.md``): ``places_capital.csv`` (capital-area subway stations,
+admin dongs, si/gun/gu, Seoul hot places), ``subway_stations_kric.csv`` (every station of the country:
+road addresses, and the stations of the other cities and those the capital list misses),
+``admin_dong_centroids_2022.csv`` (sido/sigungu of the capital's admin dongs), ``admin_dongs_kr.csv``
+(the admin dongs outside the capital area, and from them their si/gun/gu and sido),
+``hot_places_kr.tsv`` (hot places of 부산, 대구, 광주, 대전 …), ``landmarks.tsv`` (landmarks, malls,
+markets, parks, streets, food alleys and colloquial names; format in :mod:`matjip.geo.landmarks`),
+``seoul_gu.geojson``, ``seoul_legal_dong.geojson`` and ``korea_sigungu.geojson`` (outlines).
+Everything is loaded once per process (:meth:`Gazetteer.load` is cached; about 5,400 places,
+0.4-0.9 s the first time, against 0.2-0.6 s for the capital alone).
 
 Place types
     ``subway_station`` (same-name stations less than 1 km apart are merged: 서울역 1·4호선/경의중앙선
@@ -17,9 +26,9 @@ Place types
     을지로1가…7가 are grouped into one place "성수동", "을지로" whose outline is the union),
     ``landmark`` (a point from ``landmarks.tsv``: 석촌호수, 롯데월드몰, 방이동 먹자골목, 위례신도시;
     ``category`` tells 랜드마크, 쇼핑몰, 시장, 공원, 거리, 먹자골목 or 생활권 apart),
-    ``admin_dong`` (capital-area administrative dongs, 읍 and 면; centroids only), ``sigungu``
-    (si/gun/gu; Gyeonggi cities split into gu, such as 수원시, also exist as a whole city) and
-    ``sido`` (서울특별시, 경기도, 인천광역시).
+    ``admin_dong`` (administrative dongs, 읍 and 면 of the whole country; centroids only; 전포1동 and
+    전포2동 are also "전포동"), ``sigungu`` (si/gun/gu; cities split into gu, such as 수원시 or 창원시,
+    also exist as a whole city; a 시 outside the capital is also its bare name: 포항) and ``sido`` (all 17).
 
 Default search radius per type (docs/design.md says 500-1000 m for a station and 2 km for a dong;
 docs/design.md used 3 km everywhere):
@@ -49,19 +58,25 @@ Region ("in 강남구") searches
     only; there ``contains_point`` returns ``None`` and region search relies on the address.
 
 Ambiguity (:meth:`Gazetteer.is_ambiguous`): the equally ranked top candidates are more than 5 km
-apart (양평역, 송정동, 신사동, 중구, 법조타운), unless a curated alias decides; a bare name that usually means a
-place outside the area (광주 -> 광주광역시, see :data:`OUT_OF_AREA_HOMONYMS`) is ambiguous too.
+apart (양평역, 송정동, 신사동, 중구, 법조타운, 북구, 고성), unless a curated alias decides; a bare name that
+usually means another place (광주 -> 광주광역시, see :data:`OUT_OF_AREA_HOMONYMS`) is ambiguous too. A
+station, dong or si/gun/gu of another city does not make a name ambiguous when a capital-area place or a
+well-known place (hot place, sido) carries it, as a Korean user means 서울 시청역, 종로구 사직동, 서울
+강서구 and 부산 서면 (not 경주 서면): :meth:`Gazetteer.homonyms` lists those namesakes so that the agent can
+say which one the answer is about, or ask when the data has restaurants around several of them.
 
 Mentions (:meth:`Gazetteer.find_in_text`): longest match over every name and alias, starting at a
 word start; two-letter names must end the word or be followed by a particle ("홍대에", "잠실쪽");
-:data:`TEXT_STOPWORDS` keeps station names that are ordinary words (가능, 국수, 오리, 중앙) out.
+:data:`TEXT_STOPWORDS` keeps station names that are ordinary words (가능, 국수, 오리, 중앙) out, and a
+two-letter name that only stations or dongs of other cities carry (노포, 안심, 내면) is read only with
+its suffix ("노포역").
 
 Lookup (:meth:`Gazetteer.lookup`) returns every candidate, best first. Ranking tiers: a curated
 colloquial alias (the ``*_alias`` rows of ``landmarks.tsv``: "홍대" -> 홍대입구역, "새내" ->
 잠실새내역), then an exact official name, then a data alias or derived alias ("강남" -> 강남구,
 "성수동" -> 성수1가1동, "올공" -> 올림픽공원), then query expansions ("성수" + 동/역/구/시/군, or
 "홍대역" minus its suffix). Within a tier: sigungu, sido, station, hot place, landmark, legal dong,
-admin dong; then Seoul before Gyeonggi before Incheon.
+admin dong; then Seoul before Gyeonggi before Incheon before the rest of the country.
 """
 
 from __future__ import annotations
@@ -122,6 +137,7 @@ RADIUS_SI_GUN_M = 10000
 RADIUS_SIDO_M = 20000
 
 AMBIGUITY_DISTANCE_M = 5000.0
+HOMONYM_SAME_PLACE_M = 3000.0
 MERGE_STATIONS_WITHIN_M = 1000.0
 
 # Curated colloquial names ("홍대" -> 홍대입구역) are the *_alias rows of data/gazetteer/landmarks.tsv;
@@ -144,6 +160,22 @@ OUT_OF_AREA_HOMONYMS: dict[str, str] = {
 }
 
 
+def _secondary(place: Place) -> bool:
+    """A station, dong or si/gun/gu outside the capital area: a namesake people rarely mean when
+    the capital area or a well-known place (a hot place, a sido) has the same name."""
+    return place.sido not in CAPITAL_SIDO and place.type in _SECONDARY_TYPES
+
+
+def _plain_word_risk(place: Place) -> bool:
+    """A station or dong outside the capital area: its two-letter name (노포역's 노포, 안심역's 안심,
+    내면) is read in free text only with its suffix ("노포역", "안심역"); lookup still knows it."""
+    return place.sido not in CAPITAL_SIDO and place.type in (
+        PlaceType.SUBWAY_STATION,
+        PlaceType.ADMIN_DONG,
+        PlaceType.LEGAL_DONG,
+    )
+
+
 def _words(text: str) -> list[str]:
     return text.split()
 
@@ -159,6 +191,8 @@ TEXT_STOPWORDS: frozenset[str] = frozenset(
     구래 마전 완정 독정 검암 도원 주안 간석 동암 부개 백운 송내 소사 역곡 구일 개봉 가좌 정왕 초지 고잔
     반월 대야미 수리산 산본 군포 의왕 성환 두정 봉명 쌍용 배방 신창 사릉 평내 마석 청평 상천 가평
     계산 고양 남성 내방 합동 삼가 연수 일동 하계 장기주차장 워터파크
+    사천 공주 상주 양산 나주 남해 완주 보은 음성 예산 고령 장수 진도 영광 무안 거창 성주 봉화 청양 임실
+    순창 안심 노포 수영 공항 상무 해안 신기 동백 기장 냉정 좌천 사월 대명 만덕 고산
     """)
 )
 
@@ -214,12 +248,49 @@ _SIDO_SHORT: dict[str, str] = {
     "제주특별자치도": "제주",
     "제주": "제주",
 }
-_SIDO_FULL: dict[str, str] = {"서울": "서울특별시", "경기": "경기도", "인천": "인천광역시"}
+_SIDO_FULL: dict[str, str] = {
+    "서울": "서울특별시",
+    "경기": "경기도",
+    "인천": "인천광역시",
+    "부산": "부산광역시",
+    "대구": "대구광역시",
+    "광주": "광주광역시",
+    "대전": "대전광역시",
+    "울산": "울산광역시",
+    "세종": "세종특별자치시",
+    "강원": "강원특별자치도",
+    "충북": "충청북도",
+    "충남": "충청남도",
+    "전북": "전북특별자치도",
+    "전남": "전라남도",
+    "경북": "경상북도",
+    "경남": "경상남도",
+    "제주": "제주특별자치도",
+}
 _SIDO_ALIASES: dict[str, tuple[str, ...]] = {
     "서울": ("서울", "서울시", "서울특별시"),
     "경기": ("경기", "경기도"),
     "인천": ("인천", "인천시", "인천광역시"),
+    "부산": ("부산", "부산시", "부산광역시"),
+    "대구": ("대구", "대구시", "대구광역시"),
+    "광주": ("광주", "광주광역시"),  # 광주시 is the Gyeonggi city
+    "대전": ("대전", "대전시", "대전광역시"),
+    "울산": ("울산", "울산시", "울산광역시"),
+    "세종": ("세종", "세종시", "세종특별자치시"),
+    "강원": ("강원", "강원도", "강원특별자치도"),
+    "충북": ("충북", "충청북도"),
+    "충남": ("충남", "충청남도"),
+    "전북": ("전북", "전라북도", "전북특별자치도"),
+    "전남": ("전남", "전라남도"),
+    "경북": ("경북", "경상북도"),
+    "경남": ("경남", "경상남도"),
+    "제주": ("제주", "제주도", "제주특별자치도"),
 }
+# The capital area: its places come from places_capital.csv and rank first among same-name places.
+CAPITAL_SIDO: frozenset[str] = frozenset({"서울", "경기", "인천"})
+_SECONDARY_TYPES: frozenset[PlaceType] = frozenset(
+    {PlaceType.SUBWAY_STATION, PlaceType.ADMIN_DONG, PlaceType.LEGAL_DONG, PlaceType.SIGUNGU}
+)
 # KOSTAT (2013) sido code prefixes, for outlines from korea_sigungu.geojson.
 _KOSTAT_SIDO: dict[str, str] = {
     "11": "서울",
@@ -342,8 +413,11 @@ def _is_word_char(ch: str) -> bool:
     return _is_hangul(ch) or ch.isalnum()
 
 
+_PARENS = re.compile(r"\s*\([^)]*\)")
+
+
 def _strip_parens(name: str) -> str:
-    return re.sub(r"\s*\([^)]*\)", "", name).strip()
+    return _PARENS.sub("", name).strip() if "(" in name else name.strip()
 
 
 def _split_city_gu(name: str) -> tuple[str, str] | None:
@@ -985,7 +1059,7 @@ def _build_sigungu(rows: list[dict[str, str]], regions: _Regions) -> list[_Draft
     return out
 
 
-def _build_sido(regions: _Regions) -> list[_Draft]:
+def _build_sido(regions: _Regions, dongs: list[dict[str, str]]) -> list[_Draft]:
     out: list[_Draft] = []
     for short, full in _SIDO_FULL.items():
         if short == "서울":
@@ -993,7 +1067,14 @@ def _build_sido(regions: _Regions) -> list[_Draft]:
         else:
             shapes = [s for sd, _, s in regions.sigungu.values() if sd == short]
         union = Shape.union(shapes)
-        _, lat, lon = union.area_centroid()
+        if short in CAPITAL_SIDO:
+            _, lat, lon = union.area_centroid()
+        else:  # the mean of its admin dongs leans to where people live (부산: 부산진구, not the sea)
+            mine = [d for d in dongs if _SIDO_SHORT.get(d["extra"].split()[0]) == short]
+            if not mine:
+                continue
+            lat = sum(float(d["lat"]) for d in mine) / len(mine)
+            lon = sum(float(d["lon"]) for d in mine) / len(mine)
         # Only Seoul's outline is detailed enough for membership tests (see _build_sigungu).
         out.append(
             _Draft(
@@ -1008,6 +1089,133 @@ def _build_sido(regions: _Regions) -> list[_Draft]:
                 sido=short,
                 radius=RADIUS_SIDO_M,
                 shape=union if short == "서울" else None,
+            )
+        )
+    return out
+
+
+def _read_tsv(path: Path) -> list[dict[str, str]]:
+    """A tab-separated file with a header row; lines starting with "#" are comments."""
+    with path.open(encoding="utf-8") as fh:
+        lines = [line for line in fh.read().splitlines() if line.strip() and not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def _national_rows(
+    national: list[dict[str, str]],
+) -> tuple[list[dict[str, str]], dict[str, dict[str, str]], list[dict[str, str]]]:
+    """Admin-dong and si/gun/gu rows (in the format of ``places_capital.csv``) for the dongs of
+    ``admin_dongs_kr.csv`` outside the capital area (the capital's come from places_capital.csv),
+    and the centroid rows :func:`_build_admin_dongs` reads."""
+    source = "vuski/admdongkor 2022-03 (KOSTAT SGIS; free use with attribution)"
+    dongs: list[dict[str, str]] = []
+    centroids: dict[str, dict[str, str]] = {}
+    by_sigungu: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
+    for r in national:
+        sido = _SIDO_SHORT.get(r["sidonm"], r["sidonm"])
+        if sido in CAPITAL_SIDO:
+            continue
+        code = r["adm_cd10"]
+        dongs.append(
+            {
+                "name": r["emd_nm"],
+                "aliases": _collective_dong(r["emd_nm"]) or "",  # 전포1동 -> 전포동
+                "lat": r["lat"],
+                "lon": r["lon"],
+                "code": code,
+                "extra": f"{r['sidonm']} {r['sggnm']}",
+                "source": source,
+            }
+        )
+        centroids[code] = {
+            "sidonm": r["sidonm"],
+            "sggnm": r["sggnm"],
+            "adm_nm": f"{r['sidonm']} {r['sggnm']} {r['emd_nm']}",
+        }
+        by_sigungu[(r["sidonm"], r["sggnm"])].append(r)
+    sigungu: list[dict[str, str]] = []
+    for (sidonm, sggnm), rows in by_sigungu.items():
+        aliases = ""
+        if re.fullmatch(r"[가-힣]{2,}시", sggnm) and _split_city_gu(sggnm) is None:
+            aliases = sggnm[:-1]  # 포항시 -> 포항 (not 군: 예산군, 장수군, 영광군 are words too)
+        sigungu.append(
+            {
+                "name": sggnm,
+                "aliases": aliases,
+                "lat": f"{sum(float(r['lat']) for r in rows) / len(rows):.6f}",
+                "lon": f"{sum(float(r['lon']) for r in rows) / len(rows):.6f}",
+                "code": rows[0]["adm_cd10"][:5],
+                "extra": sidonm,
+                "source": f"{source}; centre = mean of its admin-dong centroids",
+            }
+        )
+    return dongs, centroids, sigungu
+
+
+def _national_station_rows(
+    capital_rows: list[dict[str, str]], kric: dict[str, list[dict[str, str]]]
+) -> list[dict[str, str]]:
+    """Station rows (format of ``places_capital.csv``) for every KRIC station that no row of
+    places_capital.csv stands for (same stem within 3 km): the stations of the other cities, and
+    capital stations missing from that list."""
+    known: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for row in capital_rows:
+        known[_station_stem(row["name"])].append((float(row["lat"]), float(row["lon"])))
+    grouped: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
+    for ks in kric.values():
+        for k in ks:
+            if not k["역위도"] or not k["역경도"]:
+                continue
+            lat, lon = float(k["역위도"]), float(k["역경도"])
+            sido, _ = parse_address_region(k["역사도로명주소"])
+            if sido in CAPITAL_SIDO and not (36.8 < lat < 38.4 and 125.0 < lon < 127.9):
+                continue  # an address that contradicts the point (경북 봉화 양원역 "서울 중랑구")
+            stem = _station_stem(k["역사명"].strip())
+            if any(haversine_m(lat, lon, a, b) < 3000 for a, b in known.get(stem, [])):
+                continue
+            grouped[(stem, k["역번호"].strip(), k["노선명"].strip())].append(k)
+    out: list[dict[str, str]] = []
+    for (stem, code, line), ks in sorted(grouped.items()):
+        k = ks[0]
+        name = stem if stem.endswith("역") else f"{stem}역"
+        plain = _strip_parens(stem)
+        out.append(
+            {
+                "name": name,
+                "aliases": "|".join(dict.fromkeys([stem, plain, f"{plain}역"])),
+                "lat": k["역위도"],
+                "lon": k["역경도"],
+                "code": code,
+                "extra": f"lines={line}" if line else "",
+                "source": "KRIC 전국도시철도역사정보표준데이터 (KOGL type 1)",
+            }
+        )
+    return out
+
+
+def _build_national_hot_places(rows: list[dict[str, str]], regions: _Regions) -> list[_Draft]:
+    """The hot places of ``hot_places_kr.tsv`` (big cities outside the capital area)."""
+    out: list[_Draft] = []
+    for row in rows:
+        sido, sigungu = parse_address_region(row["region"])
+        if not sido or not sigungu:
+            raise ValueError(f"hot_places_kr.tsv: {row['name']}: unknown region {row['region']!r}")
+        category = row["category"] or None
+        radius = int(row["radius_m"]) if row["radius_m"] else RADIUS_HOT_PLACE_M
+        out.append(
+            _Draft(
+                key=f"hot_place:kr:{normalize(row['name'])}",
+                name=row["name"],
+                type=PlaceType.HOT_PLACE,
+                lat=float(row["lat"]),
+                lon=float(row["lon"]),
+                aliases=_clean_aliases([row["name"], *row["aliases"].split(",")]),
+                code="",
+                source="hot_places_kr.tsv (curated from KRIC stations and admin-dong centroids)",
+                sido=sido,
+                sigungu=_spaced_sigungu(sigungu),
+                category=category,
+                radius=radius,
             )
         )
     return out
@@ -1130,21 +1338,36 @@ class Gazetteer:
         by_type: dict[str, list[dict[str, str]]] = defaultdict(list)
         for r in rows:
             by_type[r["type"]].append(r)
-        stations = _build_stations(by_type["subway_station"], kric, regions)
+        # the rest of the country: admin dongs and si/gun/gu (2022), KRIC stations, hot places
+        dongs_kr, centroids_kr, sigungu_kr = _national_rows(
+            _read_csv(root / "gazetteer" / "admin_dongs_kr.csv")
+        )
+        centroids.update(centroids_kr)
+        regions.known_sigungu |= {
+            (_SIDO_SHORT.get(r["extra"], r["extra"]), _spaced_sigungu(r["name"])) for r in sigungu_kr
+        }
+        station_rows = [*by_type["subway_station"], *_national_station_rows(by_type["subway_station"], kric)]
+        stations = _build_stations(station_rows, kric, regions)
         hot = _build_hot_places(by_type["hot_place"], stations, regions)
         landmark_rows = read_landmarks(root / "gazetteer" / "landmarks.tsv")
         drafts = [
             *stations,
             *hot,
+            *_build_national_hot_places(_read_tsv(root / "gazetteer" / "hot_places_kr.tsv"), regions),
             *_build_landmarks(landmark_rows, regions),
             *_build_legal_dongs(regions),
-            *_build_admin_dongs(by_type["admin_dong"], centroids),
-            *_build_sigungu(by_type["sigungu"], regions),
-            *_build_sido(regions),
+            *_build_admin_dongs([*by_type["admin_dong"], *dongs_kr], centroids),
+            *_build_sigungu([*by_type["sigungu"], *sigungu_kr], regions),
+            *_build_sido(regions, dongs_kr),
         ]
         places: list[Place] = []
         shapes: dict[str, Shape] = {}
+        seen: dict[str, int] = {}
         for d in drafts:
+            # KRIC numbers repeat across operators (0214 in Busan and Daegu): later keys get a suffix
+            seen[d.key] = n = seen.get(d.key, 0) + 1
+            if n > 1:
+                d.key = f"{d.key}:{n}"
             places.append(
                 Place(
                     key=d.key,
@@ -1289,6 +1512,13 @@ class Gazetteer:
             return True
         if len(found) < 2 or found[0].tier == TIER_CURATED:
             return False
+        # A station, dong or si/gun/gu of another city does not make a name ambiguous when a
+        # capital-area place or a well-known place carries it (시청역, 사직동, 강서구, 서면):
+        # :meth:`homonyms` lists them so that the answer can say which one it is about.
+        prominent = [c for c in found if not _secondary(c.place)]
+        found = prominent or found
+        if len(found) < 2:
+            return False
         top = found[0]
         for c in found[1:]:
             if c.tier != top.tier:
@@ -1297,12 +1527,26 @@ class Gazetteer:
                 return True
         return False
 
+    def homonyms(self, name: str) -> list[Place]:
+        """The other places ``name`` names exactly (official name or alias), more than 3 km from the
+        best one and from each other, best first: "사직동" → 광주 남구 사직동, 부산 동래구 사직1동 …
+        (the best is 종로구 사직동). Curated aliases and query expansions are no homonyms."""
+        found = [c for c in self.candidates(name) if c.tier in (TIER_NAME, TIER_ALIAS)]
+        if not found:
+            return []
+        kept: list[Place] = [found[0].place]
+        for c in found[1:]:
+            p = c.place
+            if all(haversine_m(p.lat, p.lon, k.lat, k.lon) > HOMONYM_SAME_PLACE_M for k in kept):
+                kept.append(p)
+        return kept[1:]
+
     def homonym_note(self, name: str) -> str | None:
-        """A Korean note when the name also means a place outside the covered area."""
+        """A Korean note when the bare name usually means another place (광주 → 광주광역시)."""
         other = OUT_OF_AREA_HOMONYMS.get(normalize(name))
         if other is None:
             return None
-        return f"'{name.strip()}'은(는) {other}일 수도 있어요. 이 서비스는 서울·경기·인천 지역만 다뤄요."
+        return f"'{name.strip()}'은(는) {other}일 수도 있어요."
 
     # ---- free text ---------------------------------------------------------------------------
 
@@ -1313,6 +1557,8 @@ class Gazetteer:
                 continue
             if not any(tier <= TIER_ALIAS for tier, _ in bucket.values()):
                 continue
+            if len(key) == 2 and all(_plain_word_risk(self.places[i]) for i in bucket):
+                continue  # 노포, 안심, 공항, 수영, 내면: a station or dong of another city, or a word
             keys.add(key)
         self._text_keys = frozenset(keys)
         lengths: dict[str, set[int]] = defaultdict(set)

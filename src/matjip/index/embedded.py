@@ -41,8 +41,8 @@ Search (see :meth:`EmbeddedIndex.search`):
    the rows, one pass over the whole matrix); top ``VECTOR_DEPTH``.
 4. **Fusion** of the two lists: RRF (k = settings.rrf_k) or a min-max convex combination
    (settings.weight_bm25 / weight_vector), chosen by settings.fusion. Candidates in neither list
-   follow by prior. Without text, candidates are ranked by the prior (rating, review and tag
-   counts; exact title matches first) or by distance for ``sort="distance"``; ties go to the
+   follow by prior. Without text, candidates are ranked by the prior (:func:`matjip.index.ranking.trust`:
+   reviews, rating with its count, the '맛' tag, complete information; exact title matches first) or by distance for ``sort="distance"``; ties go to the
    nearer one.
 5. **Scores** are mapped to [0, 1] as documented on :class:`matjip.index.request.SearchHit`.
 """
@@ -76,6 +76,7 @@ from matjip.geo.distance import bounding_box, haversine_m_array
 from matjip.index import fusion, layout
 from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
 from matjip.index.embed.base import Embedder
+from matjip.index.ranking import trust
 from matjip.index.reference import (
     kind_matches,
     menu_entries,
@@ -91,7 +92,7 @@ from matjip.index.reference import (
 from matjip.index.request import OpenAt, SearchHit, SearchRequest, SearchResponse
 from matjip.settings import Settings
 
-FORMAT_VERSION = 4  # 4: restaurant kinds
+FORMAT_VERSION = 5  # 4: restaurant kinds; 5: the prior is index.ranking.trust
 BACKEND_NAME = "embedded"
 
 SearchMode = Literal["hybrid", "bm25", "vector"]
@@ -118,18 +119,6 @@ NO_PRICE_MAX = -1
 _SEP = "\x1f"
 
 T = TypeVar("T")
-
-
-def prior_of(doc: Restaurant) -> float:
-    """Popularity prior in [0, 1]: rating quality × (½ + ½ · saturating vote count).
-
-    Votes are ``review_count`` plus visitor-tag counts; 1000 votes saturate. A missing rating
-    counts as 3.0/5.
-    """
-    q = min(1.0, max(0.0, doc.rating / 5.0)) if doc.rating is not None else 0.6
-    votes = max(0, doc.review_count or 0) + sum(max(0, int(v)) for v in doc.review_keywords.values())
-    pop = min(1.0, math.log1p(votes) / math.log1p(1000))
-    return q * (0.5 + 0.5 * pop)
 
 
 def _cell_terms(lat: float, lon: float, levels: Sequence[float] = GEO_LEVELS) -> list[str]:
@@ -326,7 +315,7 @@ class _Rows:
                     self.open_iv.append((row, int(day), r.start, r.end))
                 for b in dh.breaks:
                     self.break_iv.append((row, int(day), b.start, b.end))
-        self.prior.append(prior_of(doc))
+        self.prior.append(trust(doc))
         s = self.strings
         s["place_ids"].append(doc.place_id)
         s["titles"].append(" ".join(doc.title.split()))

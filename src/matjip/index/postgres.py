@@ -64,8 +64,8 @@ from matjip.index.embedded import (
     _batched,
     _matched,
     hit_score,
-    prior_of,
 )
+from matjip.index.ranking import trust
 from matjip.index.reference import (
     BRANCH_SUFFIXES,
     MAX_BRANCH_CHARS,
@@ -202,7 +202,7 @@ def doc_row(doc: Restaurant, terms: Sequence[str], vector: npt.NDArray[np.float3
         len(prices),
         known,
         _multirange(spans),
-        float(np.float32(prior_of(doc))),
+        float(np.float32(trust(doc))),
         list(counts),
         list(counts.values()),
         len(terms),

@@ -9,9 +9,13 @@ exclusion ("말고", "빼고", "아닌", "제외", "싫어") is an exclusion, no
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from matjip.kinds import kinds, norm
 
@@ -54,6 +58,46 @@ def brand_aliases() -> dict[str, str]:
     return out
 
 
+class ChainRules(BaseModel):
+    """What makes a place a chain's (``data/chains.toml`` documents each rule)."""
+
+    local: list[str]
+    branch: list[str]
+    not_branch: list[str]
+    own_shop: list[str]
+    brands: list[str]
+
+    def brand_of(self, title: str) -> str | None:
+        """The listed franchise brand a name starts with ("교촌치킨 잠실점" → 교촌치킨)."""
+        name = norm(title)
+        return next((b for b in self.brands if name.startswith(norm(b))), None)
+
+    def is_chain(self, title: str, branches: Callable[[str], int]) -> bool:
+        """A listed brand, or a name ending in a branch word ("석촌점", "2호점"); a "본점" only when
+        ``branches(brand)`` (other branches of the name before it in the data) says it has some."""
+        if self.brand_of(title) is not None:
+            return True
+        words = title.split()
+        if len(words) < 2:
+            return False
+        last = words[-1]
+        if not last.endswith(tuple(self.branch)) or last.endswith(tuple(self.not_branch)):
+            return False
+        if last.endswith(tuple(self.own_shop)):  # "방이본점": the shop itself unless it has branches
+            return branches(" ".join(words[:-1])) >= 2
+        return True
+
+
+@cache
+def chain_rules() -> ChainRules:
+    """The chain rules of ``data/chains.toml`` (loaded once)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "chains.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    rules = ChainRules.model_validate(raw)
+    rules.brands.sort(key=len, reverse=True)
+    return rules
+
+
 @cache
 def _inner_words() -> re.Pattern[str]:
     """Every kind word of two or more characters, longest first, as one pattern."""
@@ -73,6 +117,9 @@ class KindFrame:
     exclude_brands: list[str] = field(default_factory=list)  # chains ruled out by what people call them
     words: list[str] = field(default_factory=list)  # every word this frame understood
     theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
+    tastes_avoided: list[str] = field(default_factory=list)  # "매운 거 못 먹어" → ["매운"]
+    eat_in: bool = False  # "배달 말고": eating at the place
+    corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
 
 
 def _strip(token: str) -> str:
@@ -137,13 +184,24 @@ def detect_kinds(text: str) -> KindFrame:
     for m in _inner_words().finditer(lowered):
         if free(m.start(), m.end()):
             add(m.group(0), m.start(), m.end())
+    # 4. a word nobody recognised one jamo away from a kind's word ("순두브", "김치찌게", "떢볶이")
+    for m in re.finditer(r"[가-힣]+", lowered):
+        if not free(m.start(), m.end()):
+            continue
+        for cand in (m.group(0), _strip(m.group(0))):
+            fix = close_kind_word(cand)
+            if fix is not None:
+                add(fix, m.start(), m.start() + len(cand))
+                frame.corrections.append((cand, fix))
+                frame.words.append(cand)
+                break
     compact = norm(text)
     chains_out = re.search(
         r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*"
         r"(?:말고|빼고|뺴고|제외|아닌|싫|좀\s*(?:[.…]|$|별로|그래))",
         lowered,
     )
-    local = re.search(r"동네\s*(?:빵집|카페|치킨|피자|분식)|개인\s*(?:카페|빵집)", lowered)
+    local = next((found for pat in chain_rules().local if (found := re.search(pat, lowered))), None)
     frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
     if local:
         frame.words.extend(w for w in ("동네", "개인") if w in compact)
@@ -176,13 +234,23 @@ def detect_kinds(text: str) -> KindFrame:
     # an umbrella said with a kind under it ("술집인데 호프로"), or a kind that only describes
     # another ("생선구이 백반집"): the other kind
     frame.kinds = [k for k in frame.kinds if not _covered_umbrella(k, frame.kinds)]
+    # a taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): said, and applied by the planner
+    for taste in table.tastes:
+        if any(re.search(pat, lowered) for pat in taste.avoid):
+            frame.tastes_avoided.append(taste.name)
+            frame.words.extend(taste.covers)
+    if any(re.search(pat, lowered) for pat in table.eat_in.phrases):
+        frame.eat_in = True
+        frame.words.extend(table.eat_in.covers)
     # a wish that names a family of kinds ("속이 편한 음식"), when no kind is named
     if not frame.kinds:
         for theme in table.themes:
-            if any(norm(w) in compact for w in theme.words) and not any(
-                norm(w) in compact for w in theme.unless
+            if (
+                any(norm(w) in compact for w in theme.words)
+                and not any(norm(w) in compact for w in theme.unless)
+                and theme.name not in frame.tastes_avoided
             ):
-                frame.kinds = list(theme.kinds)
+                frame.kinds = [k for k in theme.kinds if k not in frame.exclude_kinds]
                 frame.theme = theme.note
                 frame.words.extend([*theme.words, *theme.covers])
                 break
@@ -196,6 +264,61 @@ def detect_kinds(text: str) -> KindFrame:
                 frame.words.extend(w for w in words if any(w.startswith(m) for m in mods))
                 break
     return frame
+
+
+def _jamo(word: str) -> str:
+    """A Hangul word as its letters: initial, vowel and final of each syllable ("떡" → ㄸ ㅓ ㄱ)."""
+    out: list[str] = []
+    for ch in word:
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            out += [chr(0x1100 + code // 588), chr(0x1161 + code % 588 // 28)]
+            if code % 28:
+                out.append(chr(0x11A7 + code % 28))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _within_one(a: str, b: str) -> bool:
+    """At most one letter inserted, dropped or replaced between ``a`` and ``b``."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    return a[i + 1 :] == b[i + 1 :] or a[i:] == b[i + 1 :] or a[i + 1 :] == b[i:]
+
+
+@cache
+def _kind_spellings() -> list[tuple[str, str]]:
+    """(kind word, its letters) for every Hangul kind or dish word of three syllables or more."""
+    return [
+        (w, _jamo(w))
+        for w in kinds().words()
+        if len(w) >= TYPO_MIN_SYLLABLES and re.fullmatch(r"[가-힣]+", w)
+    ]
+
+
+TYPO_MIN_SYLLABLES = 3  # "라면" is not a typo of "라멘": two-syllable words are never corrected
+
+
+@cache
+def close_kind_word(word: str) -> str | None:
+    """The one kind word a typed word is a typo of (one jamo inserted, dropped or replaced: "순두브"
+    → 순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이), else None. A word of fewer than three
+    syllables, a word that is itself a kind's, or one close to two different kinds is left alone."""
+    if len(word) < TYPO_MIN_SYLLABLES or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
+        return None
+    letters = _jamo(word)
+    table = kinds()
+    close = [w for w, j in _kind_spellings() if abs(len(w) - len(word)) <= 1 and _within_one(letters, j)]
+    named = {(table.lookup(w) or ("", False))[0] for w in close}
+    if len(named) != 1:
+        return None
+    # a listed misspelling ("떡복이") is said as the kind's own name ("떡볶이")
+    name = named.pop()
+    return name if _within_one(_jamo(close[0]), _jamo(name)) else close[0]
 
 
 def _covered_umbrella(name: str, named: list[str]) -> bool:

@@ -11,6 +11,8 @@ the common case; ``\\s*`` marks where users may or may not put a space.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Final
 
 from matjip.vocab import check_names, vocab
@@ -1129,6 +1131,15 @@ TITLE_ALIASES: Final[dict[str, tuple[str, ...]]] = {
     "이삭토스트": ("이삭",),
     "한솥도시락": ("한솥",),
 }
+
+
+@cache
+def not_condition_words() -> frozenset[str]:
+    """Words that put no condition on a restaurant ("안쪽", "중요하"): ``data/not_conditions.txt``."""
+    path = Path(__file__).resolve().parents[1] / "data" / "not_conditions.txt"
+    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
 
 # Morphemes that carry no search content of their own (not reported as unknown terms).
 FUNCTION_WORDS: Final[frozenset[str]] = frozenset(

@@ -304,7 +304,7 @@ class OfflineNLU:
             r"^\s*(?:역)?\s*(?:에서|에|의)?\s*(?:" + _alternation(L.NEAR_MARKERS) + ")"
         )
         self._in_after = re.compile(r"^\s*(?:" + _alternation(L.IN_MARKERS) + ")")
-        self._function_words = L.FUNCTION_WORDS
+        self._function_words = L.FUNCTION_WORDS | L.not_condition_words()
 
     # --- public --------------------------------------------------------------------------------
 
@@ -846,7 +846,7 @@ class OfflineNLU:
                 covered[i] = 1
         out: list[str] = []
         for m in morphs:
-            if m.tag not in _CONTENT_TAGS:
+            if m.tag not in _CONTENT_TAGS or m.tag == "VV":  # a verb ("들르", "걸어가") is no condition
                 continue
             s, e = m.start, min(m.end, len(text))
             if e <= s or any(covered[i] for i in range(s, e)):

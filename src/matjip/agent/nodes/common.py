@@ -69,8 +69,8 @@ def shown_for(records: list[HitRecord], res: Resources) -> list[Shown]:
 def card_for(s: Shown, now: datetime, plan: SearchPlan | None = None) -> Card:
     """The card of a shown document; ``plan``'s location (when it has coordinates) is where the
     directions link starts."""
-    from matjip.agent.answer import hours_today
-    from matjip.agent.cardinfo import map_links, open_status, price_band, walk_minutes
+    from matjip.agent.answer import asked_day_hours, hours_today
+    from matjip.agent.cardinfo import map_links, open_status, price_band, standing, walk_minutes
 
     d = s.doc
     dishes = [m for m in d.menus if not vocab().is_menu_badge(m.name)]
@@ -95,6 +95,7 @@ def card_for(s: Shown, now: datetime, plan: SearchPlan | None = None) -> Card:
         matched=list(dict.fromkeys(s.matched)),
         menus=menus,
         hours_today=hours_today(d, now),
+        hours_asked=asked_day_hours(d, plan, now),
         score=s.score,
         telephone=d.telephone,
         url=links[0].url if links else None,
@@ -102,6 +103,7 @@ def card_for(s: Shown, now: datetime, plan: SearchPlan | None = None) -> Card:
         open_status=open_status(d.hours, now),
         rating=d.rating if d.rating else None,
         review_count=d.review_count if d.review_count else None,
+        standing=standing(d),
         price_band=price_band(d),
         walk_minutes=walk_minutes(s.distance_m) if origin is not None else None,
     )

@@ -159,6 +159,8 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
         notes.insert(0, tpl.REPLIES["too_long"])
     if state.get("duplicate_of") is not None:
         notes.insert(0, "앞에서 찾은 결과와 같은 조건이라 그 결과로 답할게요.")
+    if state.get("place_note"):
+        notes.insert(0, str(state.get("place_note")))
     origin = p.location.name if p.location else None
     web = state.get("web_sources") or []
     if not hits and web and not state.get("live_cards"):

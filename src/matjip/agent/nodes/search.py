@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from matjip.agent.acts import (
     per_person_note,
     tastes_ruled_out,
 )
+from matjip.agent.cardinfo import going_now_tier, is_night
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -30,14 +32,17 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.documents import Restaurant
+from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
-from matjip.kinds import kinds, norm
-from matjip.nlu.kinds import detect_kinds
+from matjip.kinds import kinds, norm, said_as
+from matjip.nlu.kinds import chain_rules, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.nlu.vocabulary import category_leaf, compact
 from matjip.vocab import vocab
+
+EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is the coming night
 
 
 def _open_at(
@@ -60,18 +65,26 @@ def _open_at(
     if time_spec.weekday is not None:
         day = day + timedelta(days=(int(time_spec.weekday) - day.weekday()) % 7)
     midnight = day.replace(hour=0, minute=0, second=0, microsecond=0)
+    no_day = time_spec.day_offset is None and time_spec.weekday is None
     if time_spec.start_minute is not None and time_spec.end_minute is not None:
         start = midnight + timedelta(minutes=int(time_spec.start_minute))
         end = midnight + timedelta(minutes=int(time_spec.end_minute))
         if end < start:
             end += timedelta(days=1)
+        if no_day and end <= now and start.hour < EARLY_MORNING_END_H:
+            start, end = start + timedelta(days=1), end + timedelta(days=1)  # "새벽" asked at night
         return start, end, label
     if time_spec.minute is not None:
-        return midnight + timedelta(minutes=int(time_spec.minute)), None, label
+        at = midnight + timedelta(minutes=int(time_spec.minute))
+        if no_day and at < now and at.hour < EARLY_MORNING_END_H:
+            at += timedelta(days=1)  # "새벽 1시" asked in the evening: tonight, not this morning
+        return at, None, label
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
 
+
+RERANK_DEPTH = 24  # places fetched for a search_general re-rank (at least)
 
 _GENERIC = re.compile(r"맛집|식당|밥집|먹을\s*(?:데|곳|만한)|음식점|아무\s*거나")
 
@@ -138,6 +151,9 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
         "is_covered": is_covered,
         "words": frame.words,
         "theme": frame.theme,
+        "corrections": frame.corrections,
+        "tastes_avoided": frame.tastes_avoided,
+        "eat_in": frame.eat_in,
     }
 
 
@@ -166,26 +182,55 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     intent = nlu.intent
     cuisine, menu, convenience = list(ents.category), list(ents.menu), list(ents.convenience)
     atmosphere, occasion = list(ents.atmosphere), list(ents.occasion)
+    if nlu.party.with_children and "아이와" not in occasion:
+        occasion.append("아이와")  # "아이랑", "애들 데리고": places reviews call good with children first
     query = state.get("query", "")
     notes: list[str] = []
     frame = _kind_frame(query, nlu)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
-    if frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
+    if frame["theme"] and ents.title:
+        kind_list, kind_dishes = [], []  # "중앙해장 몇 시에 열어?": the word is in a restaurant's name
+    elif frame["theme"] and [m for m in menu if not frame["is_covered"](m)]:
         kind_list, kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
         notes.append(frame["theme"])
+    notes += [said_as(typo, word) for typo, word in frame["corrections"] if kinds().lookup(word)]
     if kind_list or frame["exclude_kinds"]:
         # the kind stands for the words it was named by: "치킨집" is not a menu filter "치킨"
         menu = [m for m in menu if not frame["is_covered"](m)]
         if kind_list:
             cuisine = []
-    for name in kind_list:  # a narrow kind's own word lets its broader kind's menus stand in
-        kind = kinds().by_name.get(name)
+        # "짬뽕 맛있는 중국집": a dish of the kind said beside the kind's own word narrows it to
+        # the places listing the dish (the rest follow when too few do, said so)
+        # "마라샹궈": a dish only some places of its kind serve must be on the menu too
+        by_word = {got[0] for w in frame["words"] if (got := kinds().lookup(w)) is not None and not got[1]}
+        menu += [
+            d
+            for d in kind_dishes
+            if ((kinds().lookup(d) or ("", False))[0] in by_word or kinds().is_sub_dish(d)) and d not in menu
+        ]
+    for name in [] if frame["theme"] else kind_list:  # a narrow kind's own word lets its broader
+        kind = kinds().by_name.get(name)  # kind's menus stand in (a theme's family: its kinds only)
         if kind is not None and kind.parent and kind.words and not kind_dishes:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
     exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
+    prefer_menu: list[str] = []
+    if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
+        eat_in = kinds().eat_in
+        frame["exclude_titles"] = list(dict.fromkeys([*frame["exclude_titles"], *eat_in.title]))
+        notes.append(eat_in.note)
+    for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
+        # "안 매운 떡볶이": the kind asked, its mild versions first; "매운 거 못 먹어": the taste's
+        # kinds and the menus naming it ruled out
+        if kind_list:
+            prefer_menu += taste.mild
+            notes.append(taste.note_mild)
+        else:
+            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *taste.kinds]))
+            exclude_menu += [m for m in taste.menu if m not in exclude_menu]
+            notes.append(taste.note_out)
     # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
     ruled_out = {norm(b) for b in frame["exclude_brands"]}
     titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
@@ -342,6 +387,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
         "no_break": no_break,
+        "prefer_menu": prefer_menu,
         "carry_notes": notes,
         "cuisine": cuisine,
         "menu": menu,
@@ -520,8 +566,8 @@ def _typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
     menus = doc.priced_menus()
     dishes = [w for k in wanted for w in kinds().dish_words(k)]
     own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
-    prices = sorted(own or [m.price for m in menus if m.price is not None])
-    return prices[len(prices) // 2] if prices else None
+    prices = own or [m.price for m in menus if m.price is not None]
+    return round(statistics.median(prices)) if prices else None  # even count: the middle two's mean
 
 
 def _same_topic(frame: dict[str, Any], menu: list[str], rec: SearchRecord) -> bool:
@@ -544,8 +590,19 @@ def _typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> boo
 
 
 def chain_names(res: Resources) -> list[str]:
-    """Brand names with three or more branches in the data (excluded by "체인점 말고")."""
-    return [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    """Brand names with three or more branches in the data, and the franchise brands of
+    ``data/chains.toml`` (excluded by "체인점 말고")."""
+    in_data = [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    listed = [b for b in chain_rules().brands if len(b) >= 3]
+    return list(dict.fromkeys([*in_data, *listed]))
+
+
+def _branches(res: Resources, head: str) -> int:
+    """How many places of the data carry the brand of ``head`` (a name without its branch word)."""
+    vocabulary = res.nlu.vocabulary
+    info = vocabulary.title_info(head)
+    brand = info.brand if info is not None and info.brand else head
+    return len(vocabulary.brands().get(brand, []))
 
 
 _NO_BREAK = re.compile(r"브레이크\s*(?:타임)?\s*(?:이|가|는)?\s*(?:없|안\s*하|안하|노)|휴게\s*시간\s*없")
@@ -585,7 +642,7 @@ def _all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
 
 
 def _each_kind_in_turn(
-    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], tuple[int, ...]]
+    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], tuple[float, ...]]
 ) -> list[SearchHit]:
     """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
     comes next, so one kind's many places cannot hide the other's."""
@@ -650,12 +707,15 @@ def _not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resour
     under 뚜레쥬르 whatever its name."""
     franchises = res.nlu.vocabulary.franchise_leaves if p.exclude_chains else frozenset()
     brands = [compact(t) for t in p.exclude_titles if len(compact(t)) >= 2]
-    if not franchises and not brands:
+    if not franchises and not brands and not p.exclude_chains:
         return hits
+    rules = chain_rules()
 
     def ruled_out(h: SearchHit) -> bool:
         category = h.document.category
         leaf = category_leaf(category)
+        if p.exclude_chains and rules.is_chain(h.document.title, lambda head: _branches(res, head)):
+            return True  # "○○ 잠실점", a listed franchise brand
         return (leaf is not None and leaf in franchises) or any(b in compact(category) for b in brands)
 
     return [h for h in hits if not ruled_out(h)]
@@ -689,7 +749,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         return search_course(state, res)
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
-    more_k = MAX_K if p.price_max is not None else min(MAX_K, req.k * 3)  # room to re-rank and filter
+    page_all = p.price_max is not None or bool(p.prefer_menu)
+    # room to re-rank (by index.ranking) and filter
+    more_k = MAX_K if page_all else min(MAX_K, max(RERANK_DEPTH, req.k * 3))
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)
     fetched = list(resp.hits)
@@ -716,7 +778,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 }
             )
         )
-        hits += list(more.hits)
+        hits += _not_ruled_out_by_category(list(more.hits), p, res)
         detail["dish_fallback"] = len(more.hits)
     notes: list[str] = []
     plan_update: dict[str, Any] = {}
@@ -730,13 +792,14 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
                 update={"menu": [], "exclude_ids": [*req.exclude_ids, *(h.document.place_id for h in hits)]}
             )
         )
-        if rest.hits:
+        rest_hits = _not_ruled_out_by_category(list(rest.hits), p, res)
+        if rest_hits:
             listed = {h.document.place_id for h in hits}  # these list the dish: first
-            hits += list(rest.hits)
-            detail["menu_topup"] = len(rest.hits)
+            hits += rest_hits
+            detail["menu_topup"] = len(rest_hits)
             plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
             said = ", ".join(f"'{m}'" for m in req.menu)
-            found = len(hits) - len(rest.hits)
+            found = len(hits) - len(rest_hits)
             notes.append(
                 f"메뉴에 {said}이(가) 있는 곳은 {found}곳뿐이라, 나머지는 그 조건 없이 찾았어요."
                 if found
@@ -789,8 +852,10 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         hits.sort(key=lambda h: _typical_price(h.document, p.kinds) or math.inf)
     elif p.sort != "distance":
         # specialists first (a kind shown by the category or the name before one read off a
-        # menu), then — for a "near" search — the closer ones, in steps of 400 m
+        # menu), then the places a local trusts (index.ranking: reviews, rating, the 맛 tag,
+        # complete information), a little nearer a little better within the radius asked
         near = p.location is not None and p.location.by_radius
+        radius = p.location.radius_m if near and p.location is not None else None
         tags = [t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)]
         mentioned = _review_mentions(hits, p.unused_terms)
         # a dish the user named beside its kind ("홍대 마제소바" → 라멘): the kind's places listing it first
@@ -805,24 +870,34 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
             member = bool(set(p.kinds) & set(h.document.kinds))
             return 0 if member and menu_matches(h.document, [dish]) else 1 if member else 2
 
-        def rank(h: SearchHit) -> tuple[int, ...]:
+        # going now ("지금", or no time asked at night): closed or closing places after open ones
+        turn = turn_now(state, res)
+        asked = p.open_at
+        now_ish = asked is not None and abs((asked - turn).total_seconds()) <= 15 * 60
+        going_now = now_ish or (asked is None and is_night(turn))
+
+        def rank(h: SearchHit) -> tuple[float, ...]:
             return (
                 1 if h.document.place_id in farther else 0,
                 -len(set(p.kinds) & set(h.document.kinds)) if len(p.kinds) == 2 else 0,  # both kinds first
                 dish_rank(h),
-                _kind_strength(h, p.kinds) if p.kinds else 0,
+                # the category or the name says the kind (one tier: "○○포차" is a 포차 to a local)
+                max(1, _kind_strength(h, p.kinds)) if p.kinds else 0,
                 0 if not p.kinds or set(p.kinds) & set(h.document.kinds) else 1,  # neighbours last
                 0 if not listed or h.document.place_id in listed else 1,
                 # a word no field records but reviews mention (seed 003): those places first
                 0 if h.document.place_id in mentioned else 1,
                 # visitors' tags back the wish ("데이트" → 분위기): those first, never a filter
                 0 if not tags or any(h.document.review_keywords.get(t, 0) > 0 for t in tags) else 1,
-                int((h.distance_m or 0) // 400) if near else 0,
+                going_now_tier(h.document.hours, turn) if going_now else 0,
+                local_key(h.document, h.distance_m, radius),
             )
 
         hits.sort(key=rank)
         if len(p.kinds) > 1:
             hits = _each_kind_in_turn(hits, p.kinds, rank)
+    if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
+        hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     hits = _one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     update: dict[str, Any] = {
         "hits": _records(hits, p),
@@ -919,7 +994,8 @@ def _drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
     its broader kind: a 고깃집 never becomes a café)."""
     for name in _SOFTNESS:
         if name == "open_at" and p.open_at is not None:
-            return p.model_copy(update={"open_at": None, "open_until": None}), (
+            # the label goes with the filter: a heading never claims "지금 영업하는" once dropped
+            return p.model_copy(update={"open_at": None, "open_until": None, "open_label": None}), (
                 f"영업시간({p.open_label or '요청 시간'})"
             )
         if name == "price" and (p.price_min is not None or p.price_max is not None):

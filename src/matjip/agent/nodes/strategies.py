@@ -21,6 +21,7 @@ from matjip.agent.plan import to_requests
 from matjip.agent.state import AgentState, HitRecord
 from matjip.geo.distance import haversine_m
 from matjip.geo.route import Point, detour_m, length_m, locate, sample, straight
+from matjip.index.ranking import local_key
 from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequest
 from matjip.kinds import kinds
 from matjip.nlu.models import NLUResult, TravelMode, TripRole
@@ -228,7 +229,8 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         h, along, detour = x
         strength = _kind_strength(h, p.kinds) if p.kinds else 0
         centre = abs(along - middle) // 1000 if r.between else 0
-        return (strength, centre, detour // 500, along)
+        # within a detour step, the place a local trusts (index.ranking)
+        return (strength, centre, detour // 500, local_key(h.document), along)
 
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
@@ -306,7 +308,17 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
         for h, leg in zip(hits, legs, strict=True)
         if (leg[1] <= t.minutes if t.minutes is not None else leg[0] <= t.threshold_m)
     ]
-    kept.sort(key=lambda x: (_kind_strength(x[0], p.kinds) if p.kinds else 0, x[1][1], x[1][0]))
+    # within the threshold: the kind, then the place a local trusts (index.ranking), nearer a
+    # little better, then the time
+    limit = float(t.minutes if t.minutes is not None else t.threshold_m)
+    kept.sort(
+        key=lambda x: (
+            _kind_strength(x[0], p.kinds) if p.kinds else 0,
+            local_key(x[0].document, x[1][1] if t.minutes is not None else x[1][0], limit),
+            x[1][1],
+            x[1][0],
+        )
+    )
     chosen = _one_per_brand([h for h, _ in kept], p.k, res)
     leg_of = {h.document.place_id: leg for h, leg in kept}
     chosen.sort(key=lambda h: (leg_of[h.document.place_id][1], leg_of[h.document.place_id][0]))

@@ -196,14 +196,15 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         and gps is None
         and not state.get("searches")
         and _needs_place(nlu, text, res)
-        and outside_place(text) is None  # "시부야 라멘": a place outside the data is said so below
+        and outside_place(text, lambda name: _name_covered(name, res))
+        is None  # "시부야 라멘": a place outside the data is said so below
     ):
         # "치킨 맛집 어디야" with no place and no position: a list from anywhere would be arbitrary
         update["clarification"] = Clarification(kind="where", question=where_question(), pending_query=text)
         update["_decision"] = "clarify where: no place, no position"
         return update
     # a place far outside the data is said so, never searched as a menu word or elsewhere
-    outside = outside_place(text)
+    outside = outside_place(text, lambda name: _name_covered(name, res))
     if nlu.entities.title and (
         nlu.intent != "search" or any(t.replace(" ", "") != outside for t in nlu.entities.title)
     ):
@@ -223,6 +224,19 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
                 if by_address is not None:
                     outcome = replace(outcome, context=by_address, unknown_place=None)
                     break
+    if (
+        outside is None
+        and outcome.context is not None
+        and outcome.context.place_type in ("admin_dong", "legal_dong")
+        and outcome.context.name
+        and res.web is None
+        and res.places is None
+        and not _context_covered(outcome.context, res)
+    ):
+        # a dong of the national gazetteer whose restaurants have addresses but no coordinates
+        by_address = address_region(outcome.context.name, outcome.context.name, res)
+        if by_address is not None:
+            outcome = replace(outcome, context=by_address)
     if outcome.clarification is not None:
         update["clarification"] = outcome.clarification
         update["_decision"] = (
@@ -249,6 +263,7 @@ def understand(state: AgentState, res: Resources) -> dict[str, Any]:
         update["location"] = outcome.context
         update["location_carried"] = outcome.carried
         update["plan_notes"] = [*(state.get("plan_notes") or []), *outcome.notes]
+        update["place_note"] = outcome.first_line
         update["_decision"] = f"{nlu.intent} (conf {nlu.confidence:.2f})" + (
             f", location {outcome.context.display_name or outcome.context.name}" if outcome.context else ""
         )
@@ -396,8 +411,9 @@ def _needs_place(nlu: NLUResult, text: str, res: Resources) -> bool:
         # "꼬막비빔밥 어디서 팔아": where it is sold at all is the question
         return False
     frame = detect_kinds(text)
-    if not frame.kinds:
-        # "점심 먹을 데 추천", "맛집 추천": any restaurant anywhere would be arbitrary
+    if not frame.kinds or frame.theme is not None:
+        # "점심 먹을 데 추천", "맛집 추천": any restaurant anywhere would be arbitrary; a described
+        # food ("다른 해장 음식") is a family of kinds, searched like a word, not asked where
         return bool(_GENERIC_FOOD.search(text)) and not nlu.entities.menu and not nlu.entities.category
     key = "kinds-everywhere:" + ",".join(sorted(frame.kinds))
     many = res.coverage.get(key)
@@ -425,6 +441,14 @@ def _context_covered(ctx: LocationContext, res: Resources) -> bool:
             req = SearchRequest(geo=GeoFilter(lat=ctx.lat, lon=ctx.lon, radius_m=radius), k=1)
         hit = res.coverage[key] = res.index.search(req).total_candidates > 0
     return hit
+
+
+def _name_covered(name: str, res: Resources) -> bool:
+    """Does the index hold restaurants around the place a bare name means ("부산" after a Busan
+    crawl)? The best few gazetteer places of the name are tried."""
+    if any(_covered(p, res) for p in res.gazetteer.lookup(name)[:3]):
+        return True
+    return address_region(name, name, res) is not None  # a crawl without coordinates (issue 12)
 
 
 def _covered(place: Any, res: Resources) -> bool:

@@ -1,0 +1,73 @@
+"""Korean particles that fit the word before them (은/는, 이/가, 을/를, 과/와, 으로/로, 이에요/예요).
+
+A particle's form depends on whether the word's last syllable has a final consonant (받침):
+"주차가" / "예약이", "교촌치킨은" / "스시마이우는", "으로" except after ㄹ ("서울로"). The last
+character decides: a Hangul syllable by its code point, a digit by how it is read (1 일, 3 삼, 6 육,
+7 칠, 8 팔, 0 영 end in a consonant), a Latin letter by its usual Korean reading (L 엘, M 엠, N 엔, R
+알 end in one). Anything else (a symbol, an empty word) gets both forms, "은(는)", as before.
+"""
+
+from __future__ import annotations
+
+_HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
+_RIEUL = 8  # index of ㄹ among the final consonants
+# final consonant (jong index) of digits and Latin letters as read aloud; 0 = none
+_READ_FINAL = {
+    "0": 21,  # 영 (ㅇ)
+    "1": 8,  # 일
+    "2": 0,
+    "3": 16,  # 삼
+    "4": 0,
+    "5": 0,
+    "6": 1,  # 육
+    "7": 8,  # 칠
+    "8": 8,  # 팔
+    "9": 0,
+    "l": 8,  # 엘
+    "m": 16,  # 엠
+    "n": 4,  # 엔
+    "r": 8,  # 알
+}
+_PAIRS = {
+    "은/는": ("은", "는"),
+    "이/가": ("이", "가"),
+    "을/를": ("을", "를"),
+    "과/와": ("과", "와"),
+    "이에요/예요": ("이에요", "예요"),
+    "이라/라": ("이라", "라"),
+    "으로/로": ("으로", "로"),
+}
+
+
+def final_consonant(word: str) -> int | None:
+    """The final-consonant index (0 = none, 8 = ㄹ, …) of the word's last sound; None when unknown."""
+    text = word.rstrip(" )]'\"")
+    if not text:
+        return None
+    last = text[-1]
+    code = ord(last)
+    if _HANGUL_FIRST <= code <= _HANGUL_LAST:
+        return (code - _HANGUL_FIRST) % 28
+    if last.isdigit() or (last.isascii() and last.isalpha()):
+        lower = last.lower()
+        if lower in _READ_FINAL:
+            return _READ_FINAL[lower]
+        return 0 if last.isalpha() else None
+    return None
+
+
+def particle(word: str, pair: str) -> str:
+    """The form of ``pair`` ("은/는", "이/가", "을/를", "과/와", "으로/로", "이에요/예요", "이라/라") that
+    fits ``word`` ("주차", "이/가" → "가"); "은(는)" when the last sound is unknown."""
+    with_final, without = _PAIRS[pair]
+    jong = final_consonant(word)
+    if jong is None:
+        return f"{with_final}({without})" if pair != "으로/로" else "(으)로"
+    if pair == "으로/로":
+        return without if jong in (0, _RIEUL) else with_final
+    return with_final if jong else without
+
+
+def josa(word: str, pair: str) -> str:
+    """``word`` followed by the fitting particle: josa("교촌치킨", "은/는") → "교촌치킨은"."""
+    return word + particle(word, pair)
