@@ -117,6 +117,14 @@ def replay(url: str, paused: bool) -> None:
     raise AssertionError("replay did not change state")
 
 
+def ready(index: PostgresIndex) -> PostgresIndex:
+    """Wait until every replica pool holds its first connection (a loaded machine may take longer
+    than a read waits for one, and the replica would be skipped as not answering)."""
+    for source in index.replicas:
+        source.pool.wait(timeout=30)
+    return index
+
+
 def settings_() -> Settings:
     return Settings(_env_file=None, embedder="hash")  # type: ignore[call-arg]
 
@@ -137,9 +145,9 @@ def wait_seen(index: PostgresIndex, title: str, limit_s: float) -> float:
 def test_an_ingest_on_the_primary_is_seen_on_the_replica(cluster: Cluster) -> None:
     st = settings_()
     writer = PostgresIndex(cluster.url(), get_embedder("hash", st), st).load()
-    reader = PostgresIndex(
-        cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url()]
-    ).load()
+    reader = ready(
+        PostgresIndex(cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url()]).load()
+    )
     try:
         template = writer.get(writer.ids()[0])
         assert template is not None
@@ -160,13 +168,13 @@ def test_an_ingest_on_the_primary_is_seen_on_the_replica(cluster: Cluster) -> No
 
 def test_a_lagging_replica_serves_one_whole_version_and_a_writer_reads_its_writes(cluster: Cluster) -> None:
     st = settings_()
-    reader = PostgresIndex(
-        cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url()]
-    ).load()
+    reader = ready(
+        PostgresIndex(cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url()]).load()
+    )
     # a process that ingests and then searches (matjip ingest; a worker's own upserts)
-    writer = PostgresIndex(
-        cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url()]
-    ).load()
+    writer = ready(
+        PostgresIndex(cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url()]).load()
+    )
     try:
         before = reader.count()
         template = reader.get(reader.ids()[0])
@@ -220,16 +228,20 @@ def test_a_replica_behind_the_loaded_build_is_passed_over(cluster: Cluster) -> N
         except psycopg.Error:
             pass
         time.sleep(0.05)
-    old = PostgresIndex(
-        cluster.url("rebuilt"), FakeEmbedder(), st, read_urls=[cluster.replica_url("rebuilt")]
-    ).load()
+    old = ready(
+        PostgresIndex(
+            cluster.url("rebuilt"), FakeEmbedder(), st, read_urls=[cluster.replica_url("rebuilt")]
+        ).load()
+    )
     assert old.count() == 20 and old.replicas[0].reads == 1
     replay(cluster.replica_url("rebuilt"), paused=True)
     try:
         first.build(docs[10:])  # a rebuild: 10 places fewer, the hand-written ones more
-        new = PostgresIndex(
-            cluster.url("rebuilt"), FakeEmbedder(), st, read_urls=[cluster.replica_url("rebuilt")]
-        ).load()
+        new = ready(
+            PostgresIndex(
+                cluster.url("rebuilt"), FakeEmbedder(), st, read_urls=[cluster.replica_url("rebuilt")]
+            ).load()
+        )
         wanted = docs[-1]
         hits = new.search(SearchRequest(title=wanted.title, k=10)).hits
         assert wanted.place_id in [h.document.place_id for h in hits]
@@ -254,6 +266,8 @@ def test_a_worker_searches_on_the_replica_and_falls_back_to_the_primary(
     )
     try:
         worker.wait_up()
+        warm = httpx.post(worker.base + "/v1/chat", json={"message": "잠실 카페"}, headers=JSON, timeout=60)
+        assert warm.status_code == 200
         before = docs_statements(cluster.url()), docs_statements(cluster.replica_url())
         first = httpx.post(worker.base + "/v1/chat", json={"message": "홍대 카페"}, headers=JSON, timeout=60)
         assert first.status_code == 200 and first.json()["cards"]
@@ -295,9 +309,14 @@ def test_a_turn_reads_one_replica(cluster: Cluster) -> None:
     """Inside ``pinned()`` (one agent turn) every read goes to the same replica, so a turn never steps
     between replicas at different versions; outside, reads go round robin."""
     st = settings_()
-    reader = PostgresIndex(
-        cluster.url(), get_embedder("hash", st), st, read_urls=[cluster.replica_url(), cluster.replica_url()]
-    ).load()
+    reader = ready(
+        PostgresIndex(
+            cluster.url(),
+            get_embedder("hash", st),
+            st,
+            read_urls=[cluster.replica_url(), cluster.replica_url()],
+        ).load()
+    )
     try:
         with reader.pinned():
             for _ in range(4):
