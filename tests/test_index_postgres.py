@@ -270,3 +270,27 @@ def test_writes_and_embedder_state(pg_server: PgServer) -> None:
         other.close()
     finally:
         pg.close()
+
+
+def test_a_read_sees_one_version(pg_server: PgServer) -> None:
+    """Every read (search, count, stats, get) is one read-only snapshot: a write another process
+    commits meanwhile is not half-seen, the index meta and the rows stay of one version (what
+    makes a replica replaying a new version safe to search)."""
+    docs = make_corpus(n=30)
+    st_ = Settings(_env_file=None)  # type: ignore[call-arg]
+    url = pg_server.database("snapshot")
+    pg = PostgresIndex(url, FakeEmbedder(), st_).build(docs[:20])
+    other = PostgresIndex(url, FakeEmbedder(), st_)
+    try:
+
+        def read(conn: object, meta: tuple[object, ...] | None) -> tuple[object, object]:
+            assert meta is not None
+            other.upsert(docs[20:25])  # committed by another connection while this read runs
+            rows = conn.execute("SELECT count(*) FROM matjip_docs").fetchone()  # type: ignore[attr-defined]
+            return meta[2], rows[0]
+
+        assert pg._read(read) == (20, 20)
+        assert pg.count() == 25  # the next read sees the write
+    finally:
+        pg.close()
+        other.close()

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
         None, description="PostgreSQL URL (postgresql://user:pass@host:5432/db) for backend=postgres."
     )
     database_pool_size: int = Field(4, ge=1, le=64, description="Connections in the PostgreSQL pool.")
+    database_read_urls: SecretStr | None = Field(
+        None,
+        description="Read-only replicas of database_url (comma-separated postgresql:// URLs): searches "
+        "go there, writes (ingest, sessions) to the primary.",
+    )
     database_connect_timeout_s: int = Field(
         3, ge=1, le=60, description="Seconds a new PostgreSQL connection may take before it fails."
     )

@@ -185,10 +185,12 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     register_settings_secrets(settings)
     install_log_redaction()
     database_url = secret(settings.database_url)
-    if database_url:  # the password alone too (a driver error may quote it without the URL)
-        from urllib.parse import urlsplit
+    # the password of every database URL (primary and replicas): a driver error may quote it
+    for url in [database_url, *(secret(settings.database_read_urls) or "").split(",")]:
+        if url and url.strip():
+            from urllib.parse import urlsplit
 
-        register_secret(urlsplit(database_url).password)
+            register_secret(urlsplit(url.strip()).password)
     sessions_db = settings.data_dir / "openai_conversations.sqlite" if settings.data_dir.exists() else None
     state = ApiState(
         settings=settings,

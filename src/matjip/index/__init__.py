@@ -32,9 +32,9 @@ def open_index(settings: Settings) -> AnyIndex:
 
     embedder = get_embedder(settings.embedder, settings)
     if settings.backend == "postgres":
-        from matjip.index.postgres import PostgresIndex, database_url
+        from matjip.index.postgres import open_postgres
 
-        return PostgresIndex(database_url(settings), embedder, settings).load()
+        return open_postgres(settings, embedder).load()
     from matjip.index.embedded import EmbeddedIndex
 
     return EmbeddedIndex(settings.index_dir, embedder, settings).load()

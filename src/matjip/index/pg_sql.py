@@ -129,6 +129,15 @@ READ_META = (
     "WHERE id = 1"
 )
 READ_FILES = "SELECT path, data FROM matjip_embedder_files ORDER BY path"
+# every read (search, count, stats, get) runs in one snapshot, on a replica or the primary: the
+# index meta and the rows it describes come from the same committed version
+BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+END_READ = "COMMIT"
+ABORT_READ = "ROLLBACK"
+PROBE = "SELECT 1"  # is a replica that failed reachable again
+# read-your-writes: the primary's WAL position after a write, and whether a replica has replayed it
+WRITTEN_LSN = "SELECT pg_current_wal_insert_lsn()::text"
+REPLAYED = "SELECT coalesce(pg_last_wal_replay_lsn() >= %(lsn)s::pg_lsn, TRUE)"
 GET_DOC = "SELECT doc FROM matjip_docs WHERE place_id = %(id)s"
 ALL_IDS = "SELECT place_id FROM matjip_docs ORDER BY seq"
 EXISTING_IDS = "SELECT place_id FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[])"

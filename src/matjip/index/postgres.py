@@ -19,21 +19,33 @@ index, over one database that many API workers share.
   index, so filters never lose hits), the best ``VECTOR_DEPTH`` (+ a margin) re-scored here.
 - **Fusion and scores**: the embedded backend's (:mod:`matjip.index.fusion`, the same tie
   breaks, the same :class:`SearchHit` scores), so both return the same ranking.
+- **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
+  robin to streaming replicas, each read one ``REPEATABLE READ`` snapshot in which the index meta is
+  read with the rows, so a replica replaying a new version never mixes two; a replica that fails is
+  skipped until a background probe reaches it again, one behind this process's own writes or behind
+  the index build its embedder was loaded from is passed over, and when none answers the primary
+  serves (logged).
+  Writes (build, upsert, delete) and :meth:`PostgresIndex.load` always use the primary.
 
 Row order (``seq``) is insertion order, as the embedded index's rows are.
 """
 
 from __future__ import annotations
 
+import itertools
+import logging
 import math
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -66,8 +78,13 @@ from matjip.index.reference import (
 from matjip.index.request import SearchHit, SearchRequest, SearchResponse
 from matjip.settings import Settings, secret
 
+log = logging.getLogger(__name__)
+
 BACKEND_NAME = "postgres"
 DF_CACHE = 50_000  # terms whose document frequency is kept per index version
+DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
+REPLICA_WAIT_S = 1.0  # the longest a read waits for a replica's connection before going elsewhere
+REPLICA_RETRY_S = 5.0  # a replica that failed is probed every so often until it answers again
 MARGIN = 32  # extra rows read past a cut, re-ordered here exactly
 COPY_BATCH = 1000
 K1 = np.float32(1.2)
@@ -266,12 +283,48 @@ def setup_lock(conn: Any) -> Iterator[None]:
         conn.execute(pg_sql.UNLOCK_SETUP, {"key": pg_sql.SETUP_LOCK})
 
 
+def read_urls(settings: Settings) -> list[str]:
+    """The replica URLs of ``MATJIP_DATABASE_READ_URLS`` (comma-separated), in order."""
+    return [u.strip() for u in (secret(settings.database_read_urls) or "").split(",") if u.strip()]
+
+
+def url_label(url: str, fallback: str) -> str:
+    """``host:port/database`` of a URL, never its user or password (for logs and stats)."""
+    try:
+        parts = urlsplit(url)
+        if parts.scheme.startswith("postgres") and parts.hostname:
+            return f"{parts.hostname}{f':{parts.port}' if parts.port else ''}{parts.path}"
+    except ValueError:
+        pass
+    return fallback
+
+
+class ReadSource:
+    """A read replica: its pool, whether it answers, and the reads it served."""
+
+    def __init__(self, label: str, url: str, pool: Any) -> None:
+        self.label = label
+        self.url = url
+        self.pool = pool
+        self.down = False  # reads skip it until its probe connects again
+        self.reads = 0
+        self.passed_over = 0  # reads it could not serve because it had not replayed enough yet
+        self.warned_build = False
+
+
+_T = TypeVar("_T")
+_BEHIND = object()
+_PINNED: ContextVar[tuple[int, int] | None] = ContextVar("matjip_pinned_replica", default=None)
+"""The replica a turn reads from first (:meth:`PostgresIndex.pinned`), with the index it belongs to."""
+
+
 class PostgresIndex:
     """The search backend over a PostgreSQL database (see the module docstring).
 
     ``PostgresIndex(url, embedder, settings)`` opens a connection pool and migrates the schema;
     :meth:`build` fills it from documents, :meth:`load` restores the embedder's learnt state
-    from the database. Safe to search from many threads and many processes.
+    from the database. Safe to search from many threads and many processes. ``read_urls``: read
+    replicas of ``url`` for searches (the module docstring).
     """
 
     name = BACKEND_NAME
@@ -284,7 +337,10 @@ class PostgresIndex:
         clock: Callable[[], datetime] | None = None,
         *,
         pool_size: int | None = None,
+        read_urls: Sequence[str] = (),
     ) -> None:
+        import psycopg
+
         self.url = url
         self.embedder = embedder
         self.settings = settings
@@ -294,16 +350,164 @@ class PostgresIndex:
         self.load_seconds: float | None = None
         self._stats: tuple[int, int] | None = None
         self._lock = threading.Lock()
-        self._df_version = ""
-        self._df: dict[str, int] = {}
+        self._df: OrderedDict[str, dict[str, int]] = OrderedDict()  # index version → term → docs
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
+        self._db_error = psycopg.OperationalError
+        # a replica cancels a query that conflicts with replay: retried elsewhere, the replica stays up
+        self._conflict = (psycopg.errors.SerializationFailure, psycopg.errors.QueryCanceled)
+        self._built_at: datetime | None = None  # the build the embedder's state was loaded from
+        self._written_lsn: str | None = None  # the primary's WAL position after this process's last write
+        self.primary_reads = 0
+        self._on_primary = False
+        self._rr = itertools.count()
+        self._health = threading.Lock()
+        self._closed = threading.Event()
         size = pool_size or settings.database_pool_size
         self.pool = connection_pool(url, settings, name="matjip", max_size=size)
         with self.pool.connection() as conn:
             migrate(conn)
+        self.replicas = [
+            ReadSource(
+                url_label(u, f"replica {i}"),
+                u,
+                connection_pool(
+                    u,
+                    settings,
+                    name=f"matjip-read-{i}",
+                    max_size=size,
+                    kwargs={"application_name": "matjip-read"},
+                ),
+            )
+            for i, u in enumerate(read_urls, start=1)
+        ]
 
     def close(self) -> None:
+        self._closed.set()
         self.pool.close()
+        for source in self.replicas:
+            source.pool.close()
+
+    # -- where reads go -------------------------------------------------------------------
+
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Reads inside (one agent turn, in this context) try the same replica first, so a turn
+        does not step back and forth between replicas that replayed different versions."""
+        if not self.replicas:
+            yield
+            return
+        token = _PINNED.set((id(self), next(self._rr) % len(self.replicas)))
+        try:
+            yield
+        finally:
+            _PINNED.reset(token)
+
+    def _read_order(self) -> list[ReadSource]:
+        """Replicas to try, round robin (the turn's pinned one first), without those that failed."""
+        n = len(self.replicas)
+        pinned = _PINNED.get()
+        start = pinned[1] if pinned is not None and pinned[0] == id(self) else next(self._rr) % n
+        order = [self.replicas[(start + i) % n] for i in range(n)]
+        return [s for s in order if not s.down]
+
+    def _read(self, work: Callable[[Any, tuple[Any, ...] | None], _T]) -> _T:
+        """``work(conn, meta)`` in one read-only snapshot: on a replica that answers and has
+        replayed enough, else on the primary. ``meta`` is the index meta of that snapshot."""
+        if self.replicas:
+            for source in self._read_order():
+                try:
+                    with source.pool.connection(timeout=REPLICA_WAIT_S) as conn:
+                        result = self._snapshot(conn, source, work)
+                except self._db_error as exc:
+                    if isinstance(exc, self._conflict):
+                        log.info(
+                            "a read on replica %s was cancelled (%s): retried elsewhere", source.label, exc
+                        )
+                    else:
+                        self._replica_failed(source, exc)
+                    continue
+                if result is not _BEHIND:
+                    source.reads += 1
+                    return result  # type: ignore[return-value]
+            self._primary_serves()
+        with self.pool.connection() as conn:
+            result = self._snapshot(conn, None, work)
+        self.primary_reads += 1
+        return result  # type: ignore[return-value]
+
+    def _snapshot(self, conn: Any, source: ReadSource | None, work: Callable[..., Any]) -> Any:
+        self._run(conn, pg_sql.BEGIN_READ)
+        try:
+            meta = self._meta(conn)
+            result = _BEHIND if source is not None and self._behind(conn, source, meta) else work(conn, meta)
+        except BaseException:
+            with suppress(Exception):
+                conn.execute(pg_sql.ABORT_READ)
+            raise
+        self._run(conn, pg_sql.END_READ)
+        return result
+
+    def _behind(self, conn: Any, source: ReadSource, meta: tuple[Any, ...] | None) -> bool:
+        """Whether the replica lacks what this process has seen on the primary: the index, the
+        build its embedder was loaded from, or this process's own last write."""
+        behind = meta is None or (self._built_at is not None and meta[4] < self._built_at)
+        if not behind:
+            source.warned_build = False
+        elif not source.warned_build:
+            source.warned_build = True
+            log.warning(
+                "read replica %s holds an older index build than the primary: reads go elsewhere until "
+                "it catches up",
+                source.label,
+            )
+        if not behind and self._written_lsn is not None:
+            behind = not self._run(conn, pg_sql.REPLAYED, {"lsn": self._written_lsn})[0][0]
+        if behind:
+            source.passed_over += 1
+        return behind
+
+    def _replica_failed(self, source: ReadSource, exc: Exception) -> None:
+        """Skip ``source`` until a background probe connects to it again (at once, then every
+        ``REPLICA_RETRY_S``): reads never wait for a replica that is away."""
+        with self._health:
+            if source.down:
+                return
+            source.down = True
+        log.warning("read replica %s does not answer (%s): reads go elsewhere", source.label, exc)
+        threading.Thread(target=self._probe, args=(source,), name="matjip-replica-probe", daemon=True).start()
+
+    def _probe(self, source: ReadSource) -> None:
+        import psycopg
+
+        while not self._closed.is_set():
+            try:
+                with psycopg.connect(
+                    source.url, autocommit=True, connect_timeout=self.settings.database_connect_timeout_s
+                ) as conn:
+                    conn.execute(pg_sql.PROBE).fetchone()
+            except psycopg.Error:
+                self._closed.wait(REPLICA_RETRY_S)
+                continue
+            with self._health:
+                source.down = False
+                back = self._on_primary
+                self._on_primary = False
+            log.warning("read replica %s answers again", source.label)
+            if back:
+                log.warning("searches are back on the read replicas")
+            return
+
+    def _primary_serves(self) -> None:
+        if not self._on_primary and all(s.down for s in self.replicas):
+            with self._health:
+                if not self._on_primary:
+                    self._on_primary = True
+                    log.warning("no read replica answers: searches go to the primary")
+
+    def _wrote(self, conn: Any) -> None:
+        """Remember the primary's WAL position after a write (read-your-writes on replicas)."""
+        if self.replicas:
+            self._written_lsn = str(self._run(conn, pg_sql.WRITTEN_LSN)[0][0])
 
     # -- statements ----------------------------------------------------------------------
 
@@ -327,6 +531,7 @@ class PostgresIndex:
             if meta is None:
                 raise IndexNotBuiltError("no search index in the database; build it first (matjip ingest)")
             name, dim = meta[0], int(meta[1])
+            self._built_at = meta[4]
             if name != self.embedder.name:
                 raise EmbedderMismatchError(
                     f"the database index was built with embedder {name!r} (dim {dim}), but embedder "
@@ -387,6 +592,10 @@ class PostgresIndex:
                 },
             )
             self._run(conn, pg_sql.REFRESH_COUNTS)
+            built = self._meta(conn)
+        with self.pool.connection() as conn:
+            self._wrote(conn)
+        self._built_at = built[4] if built else None
         self._stats = None
         return self
 
@@ -416,6 +625,8 @@ class PostgresIndex:
             for part in _batched(batch, COPY_BATCH):
                 self._copy(conn, part)
             self._run(conn, pg_sql.REFRESH_COUNTS)
+        with self.pool.connection() as conn:
+            self._wrote(conn)
         self._stats = None
         return len(batch)
 
@@ -428,12 +639,17 @@ class PostgresIndex:
             found = self._run(conn, pg_sql.EXISTING_IDS, {"ids": wanted})
             self._run(conn, pg_sql.DELETE_DOCS, {"ids": wanted})
             self._run(conn, pg_sql.REFRESH_COUNTS)
+        with self.pool.connection() as conn:
+            self._wrote(conn)
         self._stats = None
         return len(found)
 
     def _require(self, conn: Any) -> tuple[int, int, str]:
+        return self._version(self._meta(conn))
+
+    @staticmethod
+    def _version(meta: tuple[Any, ...] | None) -> tuple[int, int, str]:
         """Documents, BM25 tokens, and the index version (the time of the last write)."""
-        meta = self._meta(conn)
         if meta is None:
             raise IndexNotBuiltError("no search index in the database; build it first (matjip ingest)")
         return int(meta[2]), int(meta[3]), str(meta[5])
@@ -447,26 +663,25 @@ class PostgresIndex:
     # -- reads ----------------------------------------------------------------------------
 
     def count(self) -> int:
-        with self.pool.connection() as conn:
-            return self._require(conn)[0]
+        return self._read(lambda conn, meta: self._version(meta)[0])
 
     def get(self, place_id: str) -> Restaurant | None:
-        with self.pool.connection() as conn:
-            rows = self._run(conn, pg_sql.GET_DOC, {"id": place_id})
+        rows = self._read(lambda conn, meta: self._run(conn, pg_sql.GET_DOC, {"id": place_id}))
         return Restaurant.model_validate_json(rows[0][0]) if rows else None
 
     def ids(self) -> list[str]:
-        with self.pool.connection() as conn:
-            return [str(r[0]) for r in self._run(conn, pg_sql.ALL_IDS)]
+        return self._read(lambda conn, meta: [str(r[0]) for r in self._run(conn, pg_sql.ALL_IDS)])
 
     def stats(self) -> dict[str, Any]:
-        with self.pool.connection() as conn:
-            meta = self._meta(conn)
+        def read(conn: Any, meta: tuple[Any, ...] | None) -> tuple[Any, ...]:
             if meta is None:
                 raise IndexNotBuiltError("no search index in the database; build it first (matjip ingest)")
-            n, with_coords, with_hours, with_prices, subs, size = self._run(conn, pg_sql.STATS)[0]
+            row = self._run(conn, pg_sql.STATS)[0]
             cuisines = {str(r[1]): int(r[2]) for r in self._run(conn, pg_sql.CUISINE_COUNTS)}
             conv = int(self._run(conn, pg_sql.CONVENIENCE_VALUES)[0][0])
+            return meta, row, cuisines, conv
+
+        meta, (n, with_coords, with_hours, with_prices, subs, size), cuisines, conv = self._read(read)
         return {
             "backend": BACKEND_NAME,
             "documents": int(n),
@@ -485,21 +700,36 @@ class PostgresIndex:
             "updated_at": meta[5].isoformat(timespec="seconds") if meta[5] else None,
             "build_seconds": meta[6],
             "load_seconds": round(self.load_seconds, 3) if self.load_seconds is not None else None,
+            "reads": {
+                "primary": self.primary_reads,
+                "replicas": [
+                    {
+                        "replica": s.label,
+                        "answers": not s.down,
+                        "reads": s.reads,
+                        "passed_over": s.passed_over,
+                    }
+                    for s in self.replicas
+                ],
+            },
         }
 
     # -- search ---------------------------------------------------------------------------
 
     def search(self, req: SearchRequest, mode: SearchMode = "hybrid") -> SearchResponse:
         started = time.perf_counter()
-        with self.pool.connection() as conn:
-            docs_n, tokens, version = self._require(conn)
+
+        def read(conn: Any, meta: tuple[Any, ...] | None) -> tuple[int, list[SearchHit]]:
+            docs_n, tokens, version = self._version(meta)
             params, names = self._filters(conn, req)
-            total = 0
-            hits: list[SearchHit] = []
-            if names is not None:
-                total = int(self._run(conn, pg_sql.compose("count", names), params)[0][0])
-                if total:
-                    hits = self._rank(conn, req, params, names, total, mode, (docs_n, tokens, version))
+            if names is None:
+                return 0, []
+            total = int(self._run(conn, pg_sql.compose("count", names), params)[0][0])
+            if not total:
+                return 0, []
+            return total, self._rank(conn, req, params, names, total, mode, (docs_n, tokens, version))
+
+        total, hits = self._read(read)
         return SearchResponse(
             hits=hits,
             total_candidates=total,
@@ -675,21 +905,27 @@ class PostgresIndex:
         return seqs[order], scores[order].astype(np.float64)
 
     def _doc_freq(self, conn: Any, terms: list[str], version: str) -> dict[str, int]:
-        """Documents holding each term, cached per index version (any write starts a new one)."""
+        """Documents holding each term, cached per index version (any write starts a new one; the
+        last few are kept, as replicas may be at different ones). ``version`` was read in the same
+        snapshot as ``conn``'s rows, so counts never come from another version."""
         with self._lock:
-            if self._df_version != version:
-                self._df_version, self._df = version, {}
-            missing = [t for t in terms if t not in self._df]
+            cache = self._df.get(version)
+            if cache is None:
+                cache = self._df[version] = {}
+                while len(self._df) > DF_VERSIONS:
+                    self._df.popitem(last=False)
+            else:
+                self._df.move_to_end(version)
+            known = {t: cache[t] for t in terms if t in cache}
+        missing = [t for t in terms if t not in known]
         if missing:
             found = {str(t): int(n) for t, n in self._run(conn, pg_sql.DOC_FREQ, {"terms": missing})}
             with self._lock:
-                if self._df_version == version:
-                    if len(self._df) > DF_CACHE:
-                        self._df = {}
-                    self._df.update(found)
-            return {t: (found[t] if t in found else self._df.get(t, 0)) for t in terms}
-        with self._lock:
-            return {t: self._df.get(t, 0) for t in terms}
+                if len(cache) > DF_CACHE:
+                    cache.clear()
+                cache.update({t: found.get(t, 0) for t in missing})
+            known.update({t: found.get(t, 0) for t in missing})
+        return {t: known[t] for t in terms}
 
     def _vector(
         self, conn: Any, qv: npt.NDArray[np.float32], params: dict[str, Any], names: list[str]
@@ -817,6 +1053,11 @@ class PostgresIndex:
                 )
             )
         return hits
+
+
+def open_postgres(settings: Settings, embedder: Embedder) -> PostgresIndex:
+    """The index of ``settings`` for answering: the primary, and the read replicas when configured."""
+    return PostgresIndex(database_url(settings), embedder, settings, read_urls=read_urls(settings))
 
 
 def database_url(settings: Settings) -> str:
