@@ -143,7 +143,9 @@ class SearchPlan(BaseModel):
     exclude_titles: list[str] = Field(default_factory=list)
     exclude_chains: bool = False
     avoid_tastes: list[str] = Field(default_factory=list)  # "매운 거 못 먹어": places named for it out
-    eat_in: bool = False  # "배달 말고": delivery-only places out (kinds.toml [eat_in]), not an exclusion asked
+    eat_in: bool = (
+        False  # "배달 말고": delivery-only places out (kinds.toml [eat_in]), not an exclusion asked
+    )
     semantic: str = ""
     price_min: int | None = None
     price_max: int | None = None
