@@ -7,13 +7,12 @@ directory and asks one question; expected values are worked out by hand from the
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from matjip.agent.service import Agent
+from fixtures.records import ask_over as records_ask_over
 
 SEOUL = ZoneInfo("Asia/Seoul")
 WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
@@ -40,22 +39,7 @@ def record(place_id: str, title: str, category: str, north_m: float, **extra: An
 def ask_over(
     tmp_path: Path, records: list[dict[str, Any]], text: str, now: datetime = WEDNESDAY_EVENING
 ) -> Any:
-    from click.testing import CliRunner
-
-    from matjip.cli import cli
-    from matjip.settings import Settings
-
-    src = tmp_path / "crawl.jsonl"
-    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
-    data = tmp_path / "data"
-    env = {"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
-    res = CliRunner().invoke(cli, ["ingest", str(src)], env=env)
-    assert res.exit_code == 0, res.output
-    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
-    try:
-        return agent.ask(text, now=now)
-    finally:
-        agent.close()
+    return records_ask_over(tmp_path, records, text, now)
 
 
 # --- class 10: 맛집 means good places first ----------------------------------------------------

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,15 +21,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from click.testing import CliRunner
 
 from conftest import write_sample
 from fakes.embedder import FakeEmbedder
 from fixtures import pgserver
 from fixtures.index import make_corpus
 from fixtures.pgserver import PgServer
+from fixtures.records import ingest_postgres
 from fixtures.workers import Worker
-from matjip.cli import cli
 from matjip.documents import Restaurant
 from matjip.index import postgres
 from matjip.index.embed import get_embedder
@@ -73,14 +71,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         replica = pgserver.start_replica(primary, root / "standby", crash_safe=True, extra_options=STATS)
         sample = root / "sample.jsonl"
         write_sample(sample, every=10)
-        env = {"MATJIP_DATA_DIR": str(root / "a"), "MATJIP_DATABASE_URL": url, "MATJIP_EMBEDDER": "hash"}
-        old = os.getcwd()
-        os.chdir(root)  # no .env from the working tree
-        try:
-            res = CliRunner().invoke(cli, ["ingest", str(sample), "--backend", "postgres"], env=env)
-        finally:
-            os.chdir(old)
-        assert res.exit_code == 0, res.output
+        ingest_postgres(sample, root / "a", url, root)  # no .env from the working tree
         yield Cluster(primary, replica, root)
     finally:
         for server in (replica, primary):

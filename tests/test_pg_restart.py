@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 
 import httpx
 import pytest
-from click.testing import CliRunner
 
 from conftest import write_sample
 from fixtures import pgserver
 from fixtures.pgserver import PgServer
+from fixtures.records import ingest_postgres
 from fixtures.workers import Worker
-from matjip.cli import cli
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -63,9 +62,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         sample = root / "sample.jsonl"
         write_sample(sample, every=10)
         a, b = root / "a", root / "b"
-        env = {"MATJIP_DATA_DIR": str(a), "MATJIP_DATABASE_URL": url, "MATJIP_EMBEDDER": "hash"}
-        res = CliRunner().invoke(cli, ["ingest", str(sample), "--backend", "postgres"], env=env)
-        assert res.exit_code == 0, res.output
+        ingest_postgres(sample, a, url, root)
         b.mkdir()
         shutil.copy(a / "documents.sqlite", b / "documents.sqlite")
         # the per-client rate limit is not under test: 8 conversations share one client address

@@ -4,18 +4,16 @@ on the other (the LangGraph Postgres checkpointer; the OpenAI endpoint's convers
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 
 import httpx
 import pytest
-from click.testing import CliRunner
 
 from conftest import write_sample
 from fixtures.pgserver import PgServer
+from fixtures.records import ingest_postgres
 from fixtures.workers import Worker
-from matjip.cli import cli
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -29,14 +27,7 @@ def two_workers(
     sample = root / "sample.jsonl"
     write_sample(sample, every=10)
     a, b = root / "a", root / "b"
-    env = {"MATJIP_DATA_DIR": str(a), "MATJIP_DATABASE_URL": url, "MATJIP_EMBEDDER": "hash"}
-    old = os.getcwd()
-    os.chdir(root)  # no .env from the working tree
-    try:
-        res = CliRunner().invoke(cli, ["ingest", str(sample), "--backend", "postgres"], env=env)
-    finally:
-        os.chdir(old)
-    assert res.exit_code == 0, res.output
+    ingest_postgres(sample, a, url, root)  # no .env from the working tree
     b.mkdir()
     shutil.copy(a / "documents.sqlite", b / "documents.sqlite")  # worker b's own store (its NLU vocabulary)
     workers = [Worker(a, url, root), Worker(b, url, root)]

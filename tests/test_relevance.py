@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from fixtures.records import ask_over
 from matjip.agent.answer import hours_today
 from matjip.agent.service import Agent
 from matjip.documents import Restaurant
@@ -76,23 +77,7 @@ def _record(
 
 def _ask_over(tmp_path: Path, records: list[dict[str, Any]], text: str) -> Any:
     """Ingest ``records`` (crawl format) into a fresh data directory and ask ``text`` once."""
-    from click.testing import CliRunner
-
-    from matjip.cli import cli
-    from matjip.settings import Settings
-
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    src = tmp_path / "crawl.jsonl"
-    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf-8")
-    data = tmp_path / "data"
-    env = {"MATJIP_DATA_DIR": str(data), "MATJIP_EMBEDDER": "hash"}
-    res = CliRunner().invoke(cli, ["ingest", str(src)], env=env)
-    assert res.exit_code == 0, res.output
-    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
-    try:
-        return ask(agent, text)
-    finally:
-        agent.close()
+    return ask_over(tmp_path, records, text, WEDNESDAY_EVENING)
 
 
 # --- the kind of restaurant ------------------------------------------------------------------

@@ -158,6 +158,24 @@ def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
     }
 
 
+def _apply_tastes(
+    frame: dict[str, Any], kind_list: list[str], exclude_menu: list[str], notes: list[str]
+) -> list[str]:
+    """Tastes ruled out ("안 매운 떡볶이": the kind asked, its mild versions first — returned as the
+    menus to prefer; "매운 거 못 먹어": the taste's kinds and the menus naming it ruled out, in
+    ``frame`` and ``exclude_menu``), each said in ``notes``."""
+    prefer_menu: list[str] = []
+    for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
+        if kind_list:
+            prefer_menu += taste.mild
+            notes.append(taste.note_mild)
+        else:
+            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *taste.kinds]))
+            exclude_menu += [m for m in taste.menu if m not in exclude_menu]
+            notes.append(taste.note_out)
+    return prefer_menu
+
+
 def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     """The raw plan the offline planner writes from NLU + location (validated afterwards)."""
     nlu = state.get("nlu") or NLUResult()
@@ -217,19 +235,9 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
     exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
-    prefer_menu: list[str] = []
     if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
         notes.append(kinds().eat_in.note)  # the filter itself is the plan's eat_in (plan.to_requests)
-    for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
-        # "안 매운 떡볶이": the kind asked, its mild versions first; "매운 거 못 먹어": the taste's
-        # kinds and the menus naming it ruled out
-        if kind_list:
-            prefer_menu += taste.mild
-            notes.append(taste.note_mild)
-        else:
-            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *taste.kinds]))
-            exclude_menu += [m for m in taste.menu if m not in exclude_menu]
-            notes.append(taste.note_out)
+    prefer_menu = _apply_tastes(frame, kind_list, exclude_menu, notes)
     # "korean bbq" is not the brand BBQ; a brand ruled out ("맥날 버거킹 이런거 말고") is not asked about
     ruled_out = {norm(b) for b in frame["exclude_brands"]}
     titles = [t for t in ents.title if not frame["is_covered"](t) and norm(t) not in ruled_out]
