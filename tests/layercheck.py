@@ -18,7 +18,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"agent", "eval"}),
     frozenset({"ingest", "index", "nlu", "geo", "text", "collect"}),
     frozenset({"providers"}),
-    frozenset({"documents", "errors", "settings", "vocab", "kinds", "data", "__init__"}),
+    frozenset({"documents", "errors", "settings", "vocab", "kinds", "words", "wording", "data", "__init__"}),
 )
 
 
