@@ -2,21 +2,11 @@
 
 from matjip.geo.coverage import CoveredArea
 from matjip.geo.distance import EARTH_RADIUS_M, bounding_box, destination, haversine_m, haversine_m_array
-from matjip.geo.gazetteer import (
-    TYPE_LABELS,
-    Candidate,
-    Gazetteer,
-    Place,
-    PlaceType,
-    Shape,
-    contains_point,
-    find_in_text,
-    get_gazetteer,
-    normalize,
-    parse_address_region,
-    region_terms,
-)
+from matjip.geo.gazetteer import Gazetteer, contains_point, find_in_text, get_gazetteer, region_terms
 from matjip.geo.landmarks import LandmarkKind, LandmarkRow, read_landmarks
+from matjip.geo.names import normalize, parse_address_region
+from matjip.geo.places import TYPE_LABELS, Candidate, Place, PlaceType
+from matjip.geo.shapes import Shape
 
 __all__ = [
     "EARTH_RADIUS_M",

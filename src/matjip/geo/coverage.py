@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from matjip.geo.gazetteer import Place, PlaceType, parse_address_region
+from matjip.geo.names import parse_address_region
+from matjip.geo.places import Place, PlaceType
 
 DEFAULT_MIN_COUNT = 20
 _SIDO_ORDER = {"서울": 0, "경기": 1, "인천": 2}
