@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pydantic import BaseModel
 
 from matjip.agent.models import Choice, Clarification, LocationContext
+from matjip.words import word_map, words
 
 if TYPE_CHECKING:
     from matjip.geo.gazetteer import Gazetteer, Place
@@ -43,15 +44,12 @@ _ME = re.compile(
 )
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
-_ORDINAL_WORDS = {"첫": 1, "첫째": 1, "두": 2, "둘째": 2, "세": 3, "셋째": 3, "네": 4, "넷째": 4, "다섯": 5}
+# Ordinal words, answer endings and region synonyms of an answer (data/words/place_choice.toml).
+_ORDINAL_WORDS: Final = {w: int(n) for n, ws in word_map("place_choice", "ordinals").items() for w in ws}
 _ORDINAL_RE = re.compile(r"(첫|두|세|네|다섯)\s*(?:번째|번 째|째)|(\d)\s*(?:번째|번)")
-_SUFFIXES = ("쪽이요", "쪽이에요", "쪽으로", "쪽", "이요", "이에요", "예요", "요", "으로", "로", "에서", "에")
-_REGION_SYNONYMS = {
-    "경기도": "경기",
-    "서울시": "서울",
-    "서울특별시": "서울",
-    "인천시": "인천",
-    "인천광역시": "인천",
+_SUFFIXES: Final = words("place_choice", "answer_suffixes")
+_REGION_SYNONYMS: Final = {
+    name: short for short, names in word_map("place_choice", "region_synonyms").items() for name in names
 }
 
 

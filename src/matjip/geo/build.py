@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from matjip.geo.distance import haversine_m
 from matjip.geo.landmarks import LandmarkRow
@@ -44,25 +45,15 @@ from matjip.geo.places import (
 )
 from matjip.geo.shapes import Shape
 from matjip.geo.sources import Regions, Sources
+from matjip.words import word_map
 
 MERGE_STATIONS_WITHIN_M = 1000.0
 
-_LINE_NAMES = {
-    "서울 도시철도 9호선": "9호선",
-    "수도권  도시철도 9호선": "9호선",
-    "수도권 도시철도 9호선": "9호선",
-    "도시철도 7호선": "7호선",
-    "수도권 광역철도 8호선": "8호선",
-    "수도권 경량도시철도 신림선": "신림선",
-    "인천지하철 1호선": "인천1호선",
-    "인천지하철 2호선": "인천2호선",
-    "인천국제공항선": "공항철도",
-    "분당선": "수인분당선",
-    "수인선": "수인분당선",
-    "의정부": "의정부경전철",
-    "김포도시철도": "김포골드라인",
-    "에버라인": "용인에버라인",
-    "자기부상철도": "인천공항자기부상철도",
+# The spellings of the sources (KRIC, places_capital.csv) → our line name (data/words/gazetteer.toml).
+_LINE_NAMES: Final[dict[str, str]] = {
+    spelling: ours
+    for ours, spellings in word_map("gazetteer", "subway_lines").items()
+    for spelling in spellings
 }
 
 

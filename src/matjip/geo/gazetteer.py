@@ -49,6 +49,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -79,6 +80,7 @@ from matjip.geo.places import (
 )
 from matjip.geo.shapes import BoolArray, Shape
 from matjip.geo.sources import data_root, read_sources
+from matjip.words import word_map, words
 
 __all__ = [
     "CAPITAL_SIDO",
@@ -113,12 +115,8 @@ _ALIAS_TARGETS: dict[LandmarkKind, frozenset[PlaceType]] = {
 }
 
 # Names that, said bare, probably mean a place outside the covered area (Seoul/Gyeonggi/Incheon).
-OUT_OF_AREA_HOMONYMS: dict[str, str] = {
-    "광주": "광주광역시",
-    "중구": "부산·대구·대전·울산의 중구",
-    "동구": "부산·대구·대전·울산·광주의 동구",
-    "서구": "부산·대구·대전·광주의 서구",
-    "남구": "부산·대구·울산·광주의 남구",
+OUT_OF_AREA_HOMONYMS: Final[dict[str, str]] = {
+    name: other for name, (other,) in word_map("gazetteer", "out_of_area_homonyms").items()
 }
 
 _SECONDARY_TYPES: frozenset[PlaceType] = frozenset(
@@ -142,7 +140,7 @@ _TYPE_RANK: dict[PlaceType, int] = {
     PlaceType.LEGAL_DONG: 5,
     PlaceType.ADMIN_DONG: 6,
 }
-_EXPAND_SUFFIXES = ("역", "동", "구", "시", "군")
+_EXPAND_SUFFIXES: Final = words("gazetteer", "expand_suffixes")
 
 
 class Gazetteer:

@@ -39,6 +39,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Final
+
+from matjip.words import word_map, words
 
 
 class LandmarkKind(StrEnum):
@@ -63,15 +66,9 @@ ALIAS_KINDS: frozenset[LandmarkKind] = frozenset(
 )
 POINT_KINDS: frozenset[LandmarkKind] = frozenset(k for k in LandmarkKind if k not in ALIAS_KINDS)
 
-# Korean labels of the point kinds (Place.category of a landmark).
-KIND_LABELS: dict[LandmarkKind, str] = {
-    LandmarkKind.LANDMARK: "랜드마크",
-    LandmarkKind.MALL: "쇼핑몰",
-    LandmarkKind.MARKET: "시장",
-    LandmarkKind.PARK: "공원",
-    LandmarkKind.STREET: "거리",
-    LandmarkKind.FOOD_ALLEY: "먹자골목",
-    LandmarkKind.AREA: "생활권",
+# Korean labels of the point kinds (Place.category of a landmark; data/words/gazetteer.toml).
+KIND_LABELS: Final[dict[LandmarkKind, str]] = {
+    LandmarkKind(kind): label for kind, (label,) in word_map("gazetteer", "landmark_kinds").items()
 }
 
 # A building or a park is "근처" within walking distance (as a station); streets, markets and food
@@ -89,7 +86,8 @@ DEFAULT_RADIUS_M: dict[LandmarkKind, int] = {
 ALIAS_TARGET_MAX_M = 1000.0
 # (min lat, min lon, max lat, max lon): the capital area and a margin.
 CAPITAL_AREA_BOX = (36.8, 125.9, 38.3, 127.9)
-HEADER = ("name", "type", "aliases", "lat", "lon", "radius_m", "region", "note")
+# The header row, column by column (data/words/gazetteer.toml).
+HEADER: Final = words("gazetteer", "landmark_columns")
 _REGION_SIDO = ("서울", "경기", "인천")
 _REQUIRED = 5
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from matjip.geo.names import CAPITAL_SIDO, INTERPUNCT
 from matjip.geo.places import TIER_ALIAS, Place, PlaceType
+from matjip.words import word_set, words
 
 
 def _plain_word_risk(place: Place) -> bool:
@@ -26,38 +28,10 @@ def _plain_word_risk(place: Place) -> bool:
     )
 
 
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-# Keys that are ordinary words far more often than place names: never found inside free text
-# (lookup still resolves them). Mostly station names: 가능역, 국수역, 오리역, 구성역, 장기역 ...
-TEXT_STOPWORDS: frozenset[str] = frozenset(
-    _words("""
-    가능 가정 가오리 강변 경기 구성 국수 금곡 단원 대화 도심 동구 동안 마산 미아 방학 방화 보정 사리 사우
-    상수 서구 남구 수유 신원 양수 오리 온수 원시 이동 작전 장기 정자 중동 중앙 중화 진위 청구 초당 효자
-    시민공원 예술회관 운동장 송산 신정 중앙시장 신흥 산성 상동 본동 사동 대동 내동 신동 원동 하동 궁동
-    능동 명학 세류 직산 야목 어천 고색 화서 석수 당정 금정 신현 선부 시우 달미 원덕 지평 오빈 아신 용문
-    구래 마전 완정 독정 검암 도원 주안 간석 동암 부개 백운 송내 소사 역곡 구일 개봉 가좌 정왕 초지 고잔
-    반월 대야미 수리산 산본 군포 의왕 성환 두정 봉명 쌍용 배방 신창 사릉 평내 마석 청평 상천 가평
-    계산 고양 남성 내방 합동 삼가 연수 일동 하계 장기주차장 워터파크
-    사천 공주 상주 양산 나주 남해 완주 보은 음성 예산 고령 장수 진도 영광 무안 거창 성주 봉화 청양 임실
-    순창 안심 노포 수영 공항 상무 해안 신기 동백 기장 냉정 좌천 사월 대명 만덕 고산
-    """)
-)
-
-# What may follow a short (2-character) name inside a word: particles and place words.
-_FOLLOWERS: tuple[str, ...] = tuple(
-    sorted(
-        set(
-            _words("""
-            에서 에선 에도 에 엔 의 은 는 이 가 을 를 도 만 쪽 근처 주변 부근 인근 근방 앞 뒤 옆 일대 로 으로
-            까지 부터 랑 이랑 하고 과 와 서 맛집 권 안 내 쯤 방면 점 지역 인데 이나 나 역 동 구 께
-            """)
-        ),
-        key=lambda w: (-len(w), w),
-    )
-)
+# Keys that are ordinary words far more often than place names, and what may follow a short name
+# inside a word (data/words/place_mentions.toml); the longest follower is tried first.
+TEXT_STOPWORDS: Final = word_set("place_mentions", "text_stopwords")
+_FOLLOWERS: Final = tuple(sorted(set(words("place_mentions", "followers")), key=lambda w: (-len(w), w)))
 
 
 def _is_hangul(ch: str) -> bool:

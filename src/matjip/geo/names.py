@@ -6,92 +6,24 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import Final
 
 from matjip.geo.places import Place, PlaceType
+from matjip.words import word_map, words
 
-SIDO_SHORT: dict[str, str] = {
-    "서울특별시": "서울",
-    "서울시": "서울",
-    "서울": "서울",
-    "경기도": "경기",
-    "경기": "경기",
-    "인천광역시": "인천",
-    "인천시": "인천",
-    "인천": "인천",
-    "부산광역시": "부산",
-    "부산": "부산",
-    "대구광역시": "대구",
-    "대구": "대구",
-    "광주광역시": "광주",
-    "대전광역시": "대전",
-    "대전": "대전",
-    "울산광역시": "울산",
-    "울산": "울산",
-    "세종특별자치시": "세종",
-    "세종": "세종",
-    "강원도": "강원",
-    "강원특별자치도": "강원",
-    "강원": "강원",
-    "충청북도": "충북",
-    "충북": "충북",
-    "충청남도": "충남",
-    "충남": "충남",
-    "전라북도": "전북",
-    "전북특별자치도": "전북",
-    "전북": "전북",
-    "전라남도": "전남",
-    "전남": "전남",
-    "경상북도": "경북",
-    "경북": "경북",
-    "경상남도": "경남",
-    "경남": "경남",
-    "제주특별자치도": "제주",
-    "제주": "제주",
+# data/words/sido.toml: the forms of each sido in addresses (서울특별시 → 서울), its official name
+# today and the names that qualify a place ("서울 강남구").
+SIDO_SHORT: Final[dict[str, str]] = {
+    name: short for short, names in word_map("sido", "address_names").items() for name in names
 }
-SIDO_FULL: dict[str, str] = {
-    "서울": "서울특별시",
-    "경기": "경기도",
-    "인천": "인천광역시",
-    "부산": "부산광역시",
-    "대구": "대구광역시",
-    "광주": "광주광역시",
-    "대전": "대전광역시",
-    "울산": "울산광역시",
-    "세종": "세종특별자치시",
-    "강원": "강원특별자치도",
-    "충북": "충청북도",
-    "충남": "충청남도",
-    "전북": "전북특별자치도",
-    "전남": "전라남도",
-    "경북": "경상북도",
-    "경남": "경상남도",
-    "제주": "제주특별자치도",
-}
-SIDO_ALIASES: dict[str, tuple[str, ...]] = {
-    "서울": ("서울", "서울시", "서울특별시"),
-    "경기": ("경기", "경기도"),
-    "인천": ("인천", "인천시", "인천광역시"),
-    "부산": ("부산", "부산시", "부산광역시"),
-    "대구": ("대구", "대구시", "대구광역시"),
-    "광주": ("광주", "광주광역시"),  # 광주시 is the Gyeonggi city
-    "대전": ("대전", "대전시", "대전광역시"),
-    "울산": ("울산", "울산시", "울산광역시"),
-    "세종": ("세종", "세종시", "세종특별자치시"),
-    "강원": ("강원", "강원도", "강원특별자치도"),
-    "충북": ("충북", "충청북도"),
-    "충남": ("충남", "충청남도"),
-    "전북": ("전북", "전라북도", "전북특별자치도"),
-    "전남": ("전남", "전라남도"),
-    "경북": ("경북", "경상북도"),
-    "경남": ("경남", "경상남도"),
-    "제주": ("제주", "제주도", "제주특별자치도"),
-}
+SIDO_FULL: Final[dict[str, str]] = {short: full for short, (full,) in word_map("sido", "official").items()}
+SIDO_ALIASES: Final[dict[str, tuple[str, ...]]] = word_map("sido", "qualifiers")
 # The capital area: its places come from places_capital.csv and rank first among same-name places.
 CAPITAL_SIDO: frozenset[str] = frozenset({"서울", "경기", "인천"})
 
 # Old names in the 2013/2018 outlines and lists.
 RENAMED_SIGUNGU = {("인천", "남구"): "미추홀구"}
-INTERPUNCT = str.maketrans({"ㆍ": "·", "‧": "·", "・": "·", "•": "·", "．": "·"})
+INTERPUNCT: Final = str.maketrans(dict.fromkeys(words("gazetteer", "interpuncts"), "·"))
 
 
 def normalize(text: str) -> str:

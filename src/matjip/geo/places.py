@@ -36,8 +36,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from matjip.words import word_map
 
 
 class PlaceType(StrEnum):
@@ -50,14 +53,9 @@ class PlaceType(StrEnum):
     SIDO = "sido"
 
 
-TYPE_LABELS: dict[PlaceType, str] = {
-    PlaceType.SUBWAY_STATION: "지하철역",
-    PlaceType.HOT_PLACE: "명소·상권",
-    PlaceType.LANDMARK: "랜드마크",
-    PlaceType.LEGAL_DONG: "법정동",
-    PlaceType.ADMIN_DONG: "행정동",
-    PlaceType.SIGUNGU: "시군구",
-    PlaceType.SIDO: "시도",
+# Korean labels (data/words/gazetteer.toml).
+TYPE_LABELS: Final[dict[PlaceType, str]] = {
+    PlaceType(t): label for t, (label,) in word_map("gazetteer", "type_labels").items()
 }
 
 RADIUS_STATION_M = 1000

@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -41,28 +41,13 @@ from matjip.geo.names import (
     strip_parens,
 )
 from matjip.geo.shapes import Shape
+from matjip.words import word_map
 
 Row = dict[str, str]
 
-# KOSTAT (2013) sido code prefixes, for outlines from korea_sigungu.geojson.
-_KOSTAT_SIDO: dict[str, str] = {
-    "11": "서울",
-    "21": "부산",
-    "22": "대구",
-    "23": "인천",
-    "24": "광주",
-    "25": "대전",
-    "26": "울산",
-    "29": "세종",
-    "31": "경기",
-    "32": "강원",
-    "33": "충북",
-    "34": "충남",
-    "35": "전북",
-    "36": "전남",
-    "37": "경북",
-    "38": "경남",
-    "39": "제주",
+# KOSTAT (2013) sido code prefixes, for outlines from korea_sigungu.geojson (data/words/sido.toml).
+_KOSTAT_SIDO: Final[dict[str, str]] = {
+    code: short for short, codes in word_map("sido", "kostat_codes").items() for code in codes
 }
 
 
