@@ -252,83 +252,108 @@ def resolve(
     # "여기서 걸어갈 만한 초밥집" (without a device location these stay as they were)
     near_me = gps is not None and not nlu.entities.location and bool(_NEARNESS.search(text))
     if nlu.user_location or near_me:
-        if gps is not None:
-            return LocationOutcome(
-                LocationContext(
-                    type="GPS",
-                    name="내 위치",
-                    lat=gps[0],
-                    lon=gps[1],
-                    radius_m=radius or GPS_DEFAULT_RADIUS_M,
-                )
-            )
-        last_gps = next((h for h in reversed(history) if h.type == "GPS"), None)
-        if last_gps is not None:
-            return LocationOutcome(
-                last_gps.model_copy(update={"radius_m": radius or last_gps.radius_m}), carried=True
-            )
-        if history and history[-1].status == "resolved" and not _ME.search(text):
-            # "근처 빵집도" after a search around 문정역: that place, not the device's
-            return LocationOutcome(history[-1], carried=True)
-        return LocationOutcome(
-            clarification=Clarification(
-                kind="gps",
-                question="현재 위치를 알 수 없어요. '내 위치' 버튼으로 위치를 보내 주시거나 역·동 이름을 알려 주세요.",
-                pending_query=text,
-            )
-        )
+        return _around_me(text, gps, history, radius)
     names = list(nlu.entities.location)
     if names:
-        said = names[0]
-        broad = ("sigungu", "sido")  # PlaceType values
-        first = gazetteer.best(said)
-        if first is not None and first.type in broad:
-            # "성남 위례 치킨": the narrower place inside the city is the one meant
-            for later in names[1:]:
-                p = gazetteer.best(later)
-                if p is not None and p.type not in broad and not gazetteer.is_ambiguous(later):
-                    names = [later, said, *[n for n in names[1:] if n != later]]
-                    said = later
-                    break
-        notes = [f"여러 장소 중 '{said}' 기준으로 찾았어요"] if len(names) > 1 else []
-        candidates = gazetteer.lookup(said)
-        if not candidates:
-            return LocationOutcome(unknown_place=said)
-        others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
-        ask, place, first_line = _ambiguity(said, candidates, gazetteer, covered, others)
-        if not ask and place is not candidates[0] and not others and first_line is None:
-            first_line = place_wording().homonym.chosen.format(
-                chosen=place_label(place, said), others=place_label(candidates[0], said)
-            )
-        if ask:
-            choices = [
-                Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])
-            ]
-            note = gazetteer.homonym_note(said)
-            wording = place_wording().homonym
-            in_data = [place_label(c, said) for c in ask[:6] if covered is not None and covered(c)]
-            question = (
-                f"{note} 아래 지역을 말씀하시는 건가요?"
-                if note and len(choices) == 1
-                else wording.ask.format(name=said, in_data=wording.joiner.join(in_data))
-                if in_data and len(in_data) < len(choices)
-                else wording.ask_plain.format(name=said)
-            )
-            return LocationOutcome(
-                clarification=Clarification(
-                    kind="place", name=said, question=question, choices=choices, pending_query=text
-                )
-            )
-        mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
-        return LocationOutcome(
-            _context_for(place, said, mode, radius, gazetteer), notes=notes, first_line=first_line
-        )
+        return _named(names, nlu, text, radius, gazetteer, covered)
     if history and (nlu.followup_place or nlu.intent == "search"):
         last = history[-1]
         if last.status == "resolved":
             ctx = last.model_copy(update={"radius_m": radius or last.radius_m}) if radius else last
             return LocationOutcome(ctx, carried=True)
     return LocationOutcome()
+
+
+def _around_me(
+    text: str, gps: tuple[float, float] | None, history: list[LocationContext], radius: int | None
+) -> LocationOutcome:
+    """ "내 주변", "가까운": the device location, the last one sent, the last place, or a question."""
+    if gps is not None:
+        return LocationOutcome(
+            LocationContext(
+                type="GPS",
+                name="내 위치",
+                lat=gps[0],
+                lon=gps[1],
+                radius_m=radius or GPS_DEFAULT_RADIUS_M,
+            )
+        )
+    last_gps = next((h for h in reversed(history) if h.type == "GPS"), None)
+    if last_gps is not None:
+        return LocationOutcome(
+            last_gps.model_copy(update={"radius_m": radius or last_gps.radius_m}), carried=True
+        )
+    if history and history[-1].status == "resolved" and not _ME.search(text):
+        # "근처 빵집도" after a search around 문정역: that place, not the device's
+        return LocationOutcome(history[-1], carried=True)
+    return LocationOutcome(
+        clarification=Clarification(
+            kind="gps",
+            question="현재 위치를 알 수 없어요. '내 위치' 버튼으로 위치를 보내 주시거나 역·동 이름을 알려 주세요.",
+            pending_query=text,
+        )
+    )
+
+
+def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
+    """The place names, the one the search is about first: "성남 위례 치킨" is about the narrower
+    place inside the city."""
+    said = names[0]
+    broad = ("sigungu", "sido")  # PlaceType values
+    first = gazetteer.best(said)
+    if first is not None and first.type in broad:
+        for later in names[1:]:
+            p = gazetteer.best(later)
+            if p is not None and p.type not in broad and not gazetteer.is_ambiguous(later):
+                return [later, said, *[n for n in names[1:] if n != later]]
+    return names
+
+
+def _named(
+    names: list[str],
+    nlu: NLUResult,
+    text: str,
+    radius: int | None,
+    gazetteer: Gazetteer,
+    covered: Covered | None,
+) -> LocationOutcome:
+    """A named place: its context, or a question which of same-name places is meant."""
+    names = _main_first(names, gazetteer)
+    said = names[0]
+    notes = [f"여러 장소 중 '{said}' 기준으로 찾았어요"] if len(names) > 1 else []
+    candidates = gazetteer.lookup(said)
+    if not candidates:
+        return LocationOutcome(unknown_place=said)
+    others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
+    ask, place, first_line = _ambiguity(said, candidates, gazetteer, covered, others)
+    if not ask and place is not candidates[0] and not others and first_line is None:
+        first_line = place_wording().homonym.chosen.format(
+            chosen=place_label(place, said), others=place_label(candidates[0], said)
+        )
+    if ask:
+        return LocationOutcome(clarification=_which_place(said, ask, text, gazetteer, covered))
+    mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+    return LocationOutcome(
+        _context_for(place, said, mode, radius, gazetteer), notes=notes, first_line=first_line
+    )
+
+
+def _which_place(
+    said: str, ask: list[Place], text: str, gazetteer: Gazetteer, covered: Covered | None
+) -> Clarification:
+    """The question which of the places called ``said`` is meant, with up to six choices."""
+    choices = [Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])]
+    note = gazetteer.homonym_note(said)
+    wording = place_wording().homonym
+    in_data = [place_label(c, said) for c in ask[:6] if covered is not None and covered(c)]
+    question = (
+        f"{note} 아래 지역을 말씀하시는 건가요?"
+        if note and len(choices) == 1
+        else wording.ask.format(name=said, in_data=wording.joiner.join(in_data))
+        if in_data and len(in_data) < len(choices)
+        else wording.ask_plain.format(name=said)
+    )
+    return Clarification(kind="place", name=said, question=question, choices=choices, pending_query=text)
 
 
 def _strip_suffix(word: str) -> str:

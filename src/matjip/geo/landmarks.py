@@ -143,57 +143,86 @@ def parse_landmarks(text: str, source: str = "landmarks.tsv") -> list[LandmarkRo
                 raise LandmarkFileError(f"{where}: expected the header {'<TAB>'.join(HEADER)}")
             header_seen = True
             continue
-        if not _REQUIRED <= len(cells) <= len(HEADER):
-            raise LandmarkFileError(f"{where}: {len(cells)} columns, expected {_REQUIRED}-{len(HEADER)}")
-        cells += [""] * (len(HEADER) - len(cells))
-        name, kind_s, aliases_s, lat_s, lon_s, radius_s, region, note = cells
-        if len(_compact(name)) < 2:
-            raise LandmarkFileError(f"{where}: empty or one-letter name {name!r}")
-        try:
-            kind = LandmarkKind(kind_s)
-        except ValueError:
-            kinds = ", ".join(k.value for k in LandmarkKind)
-            raise LandmarkFileError(f"{where}: unknown type {kind_s!r} (one of {kinds})") from None
-        try:
-            lat, lon = float(lat_s), float(lon_s)
-        except ValueError:
-            raise LandmarkFileError(f"{where}: lat/lon {lat_s!r}, {lon_s!r} are no numbers") from None
-        lat0, lon0, lat1, lon1 = CAPITAL_AREA_BOX
-        if not (lat0 <= lat <= lat1 and lon0 <= lon <= lon1):
-            raise LandmarkFileError(f"{where}: {lat}, {lon} is outside the capital area (lat/lon swapped?)")
-        radius: int | None = None
-        if radius_s:
-            if not radius_s.isdigit() or not 100 <= int(radius_s) <= 20_000:
-                raise LandmarkFileError(f"{where}: radius_m {radius_s!r} is not 100-20000")
-            if kind.is_alias:
-                raise LandmarkFileError(f"{where}: an alias row has no radius of its own")
-            radius = int(radius_s)
-        region = " ".join(region.split())
-        if region and (kind.is_alias or len(region.split()) < 2 or region.split()[0] not in _REGION_SIDO):
-            raise LandmarkFileError(
-                f"{where}: region {region!r} is not '<서울|경기|인천> <si/gun/gu>' of a point place"
-            )
-        aliases: list[str] = []
-        for a in aliases_s.split(","):
-            a = " ".join(a.split())
-            if not a:
-                continue
-            if len(_compact(a)) < 2:
-                raise LandmarkFileError(f"{where}: alias {a!r} is shorter than two letters")
-            # an alias row may boost its target's own name ("종로" -> the legal dong 종로)
-            if (a != name or kind.is_alias) and a not in aliases:
-                aliases.append(a)
-        if kind.is_alias and not aliases:
-            raise LandmarkFileError(f"{where}: an alias row without aliases")
-        if not kind.is_alias:
-            key = _compact(name)
+        row = _parse_row(cells, where, lineno)
+        if not row.kind.is_alias:
+            key = _compact(row.name)
             if key in point_names:
-                raise LandmarkFileError(f"{where}: {name!r} is already on line {point_names[key]}")
+                raise LandmarkFileError(f"{where}: {row.name!r} is already on line {point_names[key]}")
             point_names[key] = lineno
-        rows.append(LandmarkRow(name, kind, tuple(aliases), lat, lon, radius, region, note, lineno))
+        rows.append(row)
     if not header_seen:
         raise LandmarkFileError(f"{source}: no header row")
     return rows
+
+
+def _parse_row(cells: list[str], where: str, lineno: int) -> LandmarkRow:
+    """One row after the header, checked cell by cell."""
+    if not _REQUIRED <= len(cells) <= len(HEADER):
+        raise LandmarkFileError(f"{where}: {len(cells)} columns, expected {_REQUIRED}-{len(HEADER)}")
+    cells = cells + [""] * (len(HEADER) - len(cells))
+    name, kind_s, aliases_s, lat_s, lon_s, radius_s, region, note = cells
+    if len(_compact(name)) < 2:
+        raise LandmarkFileError(f"{where}: empty or one-letter name {name!r}")
+    kind = _parse_kind(kind_s, where)
+    lat, lon = _parse_point(lat_s, lon_s, where)
+    radius = _parse_radius(radius_s, kind, where)
+    region = _parse_region(region, kind, where)
+    aliases = _parse_aliases(aliases_s, name, kind, where)
+    return LandmarkRow(name, kind, aliases, lat, lon, radius, region, note, lineno)
+
+
+def _parse_kind(kind_s: str, where: str) -> LandmarkKind:
+    try:
+        return LandmarkKind(kind_s)
+    except ValueError:
+        kinds = ", ".join(k.value for k in LandmarkKind)
+        raise LandmarkFileError(f"{where}: unknown type {kind_s!r} (one of {kinds})") from None
+
+
+def _parse_point(lat_s: str, lon_s: str, where: str) -> tuple[float, float]:
+    try:
+        lat, lon = float(lat_s), float(lon_s)
+    except ValueError:
+        raise LandmarkFileError(f"{where}: lat/lon {lat_s!r}, {lon_s!r} are no numbers") from None
+    lat0, lon0, lat1, lon1 = CAPITAL_AREA_BOX
+    if not (lat0 <= lat <= lat1 and lon0 <= lon <= lon1):
+        raise LandmarkFileError(f"{where}: {lat}, {lon} is outside the capital area (lat/lon swapped?)")
+    return lat, lon
+
+
+def _parse_radius(radius_s: str, kind: LandmarkKind, where: str) -> int | None:
+    if not radius_s:
+        return None
+    if not radius_s.isdigit() or not 100 <= int(radius_s) <= 20_000:
+        raise LandmarkFileError(f"{where}: radius_m {radius_s!r} is not 100-20000")
+    if kind.is_alias:
+        raise LandmarkFileError(f"{where}: an alias row has no radius of its own")
+    return int(radius_s)
+
+
+def _parse_region(region: str, kind: LandmarkKind, where: str) -> str:
+    region = " ".join(region.split())
+    if region and (kind.is_alias or len(region.split()) < 2 or region.split()[0] not in _REGION_SIDO):
+        raise LandmarkFileError(
+            f"{where}: region {region!r} is not '<서울|경기|인천> <si/gun/gu>' of a point place"
+        )
+    return region
+
+
+def _parse_aliases(aliases_s: str, name: str, kind: LandmarkKind, where: str) -> tuple[str, ...]:
+    aliases: list[str] = []
+    for a in aliases_s.split(","):
+        a = " ".join(a.split())
+        if not a:
+            continue
+        if len(_compact(a)) < 2:
+            raise LandmarkFileError(f"{where}: alias {a!r} is shorter than two letters")
+        # an alias row may boost its target's own name ("종로" -> the legal dong 종로)
+        if (a != name or kind.is_alias) and a not in aliases:
+            aliases.append(a)
+    if kind.is_alias and not aliases:
+        raise LandmarkFileError(f"{where}: an alias row without aliases")
+    return tuple(aliases)
 
 
 def read_landmarks(path: Path) -> list[LandmarkRow]:
