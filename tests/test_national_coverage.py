@@ -395,9 +395,10 @@ def test_a_name_of_several_places_is_asked_back_saying_which_are_in_the_data(bus
 
 
 def test_place_wording_is_data() -> None:
-    from matjip.agent.location import place_wording
+    from matjip import wording
 
-    wording = place_wording().homonym
-    assert "{chosen}" in wording.chosen and "{others}" in wording.chosen
-    assert "{famous}" in wording.famous_outside and "{chosen}" in wording.famous_outside
-    assert "{in_data}" in wording.ask and "{name}" in wording.ask_plain
+    chosen, famous = wording.text("location.homonym.chosen"), wording.text("location.homonym.famous_outside")
+    assert "{chosen}" in chosen and "{others}" in chosen
+    assert "{famous}" in famous and "{chosen}" in famous
+    assert "{in_data}" in wording.text("location.homonym.ask")
+    assert "{name}" in wording.text("location.homonym.ask_plain")

@@ -7,15 +7,11 @@ or nothing (no location in the question and none to carry over).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from pydantic import BaseModel
-
+from matjip import wording
 from matjip.agent.models import Choice, Clarification, LocationContext
 from matjip.words import word_map, words
 
@@ -53,29 +49,9 @@ _REGION_SYNONYMS: Final = {
 }
 
 
-PLACE_ANSWERS_FILE = Path(__file__).resolve().parents[1] / "data" / "place_answers.toml"
 _DONG_TYPES = ("legal_dong", "admin_dong")
 _CAPITAL = ("서울", "경기", "인천")
 MAX_HOMONYMS = 6
-
-
-class HomonymWording(BaseModel):
-    chosen: str
-    famous_outside: str
-    ask: str
-    ask_plain: str
-    joiner: str
-
-
-class PlaceWording(BaseModel):
-    homonym: HomonymWording
-
-
-@cache
-def place_wording() -> PlaceWording:
-    """The wording of ``data/place_answers.toml``."""
-    with PLACE_ANSWERS_FILE.open("rb") as fh:
-        return PlaceWording.model_validate(tomllib.load(fh))
 
 
 @dataclass
@@ -112,8 +88,7 @@ def _homonym_outcome(
     several have restaurants in the data; otherwise answer about the one that has and say so first."""
     from matjip.geo.distance import haversine_m
 
-    wording = place_wording().homonym
-    join = wording.joiner.join
+    join = wording.text("location.homonym.joiner").join
     same = [
         h
         for h in gazetteer.homonyms(name)
@@ -126,11 +101,17 @@ def _homonym_outcome(
         if with_data:
             return [place, *with_data], place, None
         others = join(dict.fromkeys(place_label(h, name) for h in same))
-        return [], place, wording.chosen.format(chosen=place_label(place, name), others=others)
+        return (
+            [],
+            place,
+            wording.say("location.homonym.chosen", chosen=place_label(place, name), others=others),
+        )
     if len(with_data) == 1:
         chosen = with_data[0]
-        note = wording.famous_outside.format(
-            famous=place_label(place, name), chosen=place_label(chosen, name)
+        note = wording.say(
+            "location.homonym.famous_outside",
+            famous=place_label(place, name),
+            chosen=place_label(chosen, name),
         )
         return [], chosen, note
     if len(with_data) > 1:
@@ -272,7 +253,7 @@ def _around_me(
         return LocationOutcome(
             LocationContext(
                 type="GPS",
-                name="내 위치",
+                name=wording.text("location.gps.name"),
                 lat=gps[0],
                 lon=gps[1],
                 radius_m=radius or GPS_DEFAULT_RADIUS_M,
@@ -289,7 +270,7 @@ def _around_me(
     return LocationOutcome(
         clarification=Clarification(
             kind="gps",
-            question="현재 위치를 알 수 없어요. '내 위치' 버튼으로 위치를 보내 주시거나 역·동 이름을 알려 주세요.",
+            question=wording.text("location.gps.unknown"),
             pending_query=text,
         )
     )
@@ -320,15 +301,17 @@ def _named(
     """A named place: its context, or a question which of same-name places is meant."""
     names = _main_first(names, gazetteer)
     said = names[0]
-    notes = [f"여러 장소 중 '{said}' 기준으로 찾았어요"] if len(names) > 1 else []
+    notes = [wording.say("location.notes.several_places", name=said)] if len(names) > 1 else []
     candidates = gazetteer.lookup(said)
     if not candidates:
         return LocationOutcome(unknown_place=said)
     others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
     ask, place, first_line = _ambiguity(said, candidates, gazetteer, covered, others)
     if not ask and place is not candidates[0] and not others and first_line is None:
-        first_line = place_wording().homonym.chosen.format(
-            chosen=place_label(place, said), others=place_label(candidates[0], said)
+        first_line = wording.say(
+            "location.homonym.chosen",
+            chosen=place_label(place, said),
+            others=place_label(candidates[0], said),
         )
     if ask:
         return LocationOutcome(clarification=_which_place(said, ask, text, gazetteer, covered))
@@ -344,14 +327,14 @@ def _which_place(
     """The question which of the places called ``said`` is meant, with up to six choices."""
     choices = [Choice(index=i + 1, label=c.display_name, lat=c.lat, lon=c.lon) for i, c in enumerate(ask[:6])]
     note = gazetteer.homonym_note(said)
-    wording = place_wording().homonym
     in_data = [place_label(c, said) for c in ask[:6] if covered is not None and covered(c)]
+    joiner = wording.text("location.homonym.joiner")
     question = (
-        f"{note} 아래 지역을 말씀하시는 건가요?"
+        wording.say("location.homonym.ask_one", note=note)
         if note and len(choices) == 1
-        else wording.ask.format(name=said, in_data=wording.joiner.join(in_data))
+        else wording.say("location.homonym.ask", name=said, in_data=joiner.join(in_data))
         if in_data and len(in_data) < len(choices)
-        else wording.ask_plain.format(name=said)
+        else wording.say("location.homonym.ask_plain", name=said)
     )
     return Clarification(kind="place", name=said, question=question, choices=choices, pending_query=text)
 

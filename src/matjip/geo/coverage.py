@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from matjip import wording
 from matjip.geo.names import parse_address_region
 from matjip.geo.places import Place, PlaceType
 
@@ -111,7 +112,7 @@ class CoveredArea:
             groups.setdefault(sido, []).append(sigungu)
         text = ", ".join(f"{sido} {'·'.join(gus)}" for sido, gus in groups.items())
         rest = len(districts) - len(shown)
-        return f"{text} 외 {rest}곳" if rest > 0 else text
+        return wording.say("location.coverage.more_regions", regions=text, rest=rest) if rest > 0 else text
 
     def districts(self) -> list[tuple[str, str, int]]:
         """:meth:`regions` without a whole city whose gu are listed too ("성남시" beside
@@ -129,8 +130,12 @@ class CoveredArea:
         last_sido = None
         for sido, sigungu, n in shown:
             name = sigungu if sido == last_sido else f"{sido} {sigungu}"
-            parts.append(f"{name} {n:,}곳")
+            parts.append(wording.say("location.coverage.district", name=name, n=n))
             last_sido = sido
         rest = len(districts) - len(shown)
-        text = f"식당 {documents:,}곳 · " + ", ".join(parts) if parts else f"식당 {documents:,}곳"
-        return f"{text} 외 {rest}개 지역" if rest > 0 else text
+        text = (
+            wording.say("location.coverage.restaurants_in", documents=documents, districts=", ".join(parts))
+            if parts
+            else wording.say("location.coverage.restaurants", documents=documents)
+        )
+        return wording.say("location.coverage.more_districts", line=text, rest=rest) if rest > 0 else text

@@ -54,6 +54,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from matjip import wording
 from matjip.geo.build import build_places
 from matjip.geo.distance import haversine_m, haversine_m_array
 from matjip.geo.landmarks import ALIAS_TARGET_MAX_M, LandmarkKind, LandmarkRow
@@ -395,7 +396,7 @@ class Gazetteer:
         other = OUT_OF_AREA_HOMONYMS.get(normalize(name))
         if other is None:
             return None
-        return f"'{name.strip()}'은(는) {other}일 수도 있어요."
+        return wording.say("location.homonym.out_of_area", name=name.strip(), other=other)
 
     # ---- free text ---------------------------------------------------------------------------
 
