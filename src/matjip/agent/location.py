@@ -29,15 +29,9 @@ DRIVE_M_PER_MIN = 400
 _RADIUS_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s*(km|킬로미터|킬로|키로|m|미터)\s*(?:이내|안|반경|내|까지|정도)?", re.I
 )
-_NEARNESS = re.compile(
-    r"가까운|가까이|가깝|여기|이\s*근처|걸어서|걸어갈|도보|주변|근처|near\s*(?:here|me|by)|nearby|around\s*here"
-    r"|close\s*by|nearest|closest",
-    re.IGNORECASE,
-)
-_ME = re.compile(
-    r"내\s*(?:위치|근처|주변)|여기|현재\s*위치|지금\s*위치|나\s*있는|제\s*위치|near\s*(?:here|me)|around\s*here",
-    re.IGNORECASE,
-)
+# "가까운", "주변" and "내 위치", "여기" (data/words/location_cues.toml): one alternation each.
+_NEARNESS = re.compile("|".join(words("location_cues", "nearness")), re.IGNORECASE)
+_ME = re.compile("|".join(words("location_cues", "me")), re.IGNORECASE)
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
 # Ordinal words, answer endings and region synonyms of an answer (data/words/place_choice.toml).
