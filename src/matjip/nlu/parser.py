@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
-from matjip.nlu import lexicon as L
+from matjip.nlu import terms as L
 from matjip.nlu._regex import FastRegex
 from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
 from matjip.nlu.normalize import MAX_QUERY_CHARS, normalize_query

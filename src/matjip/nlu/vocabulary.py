@@ -14,7 +14,7 @@ Titles
     a branch suffix ("메이 잠실점") or, for ``short``, in an information/compare question.
 
 Menus
-    A curated lexicon with synonyms (:data:`matjip.nlu.lexicon.MENU_SYNONYMS`), the dish list
+    A curated lexicon with synonyms (:data:`matjip.nlu.terms.MENU_SYNONYMS`), the dish list
     of the enrichment lexicon when present, and terms mined from the documents' menu names:
     words of menu names (character rules: parentheses, sizes and prices dropped, split on
     spaces and punctuation) found in at least two restaurants.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from matjip.nlu.lexicon import (
+from matjip.nlu.terms import (
     FUNCTION_WORDS,
     GENERIC_TITLE_WORDS,
     MENU_COMBOS,
