@@ -39,7 +39,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index.embedded import EmbeddedIndex
     from matjip.ingest.category import CUISINES
-    from matjip.nlu import lexicon
+    from matjip.nlu import terms
     from matjip.nlu.parser import OfflineNLU
     from matjip.nlu.vocabulary import Vocabulary
 
@@ -53,7 +53,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "gazetteer": gazetteer,
         "nlu": OfflineNLU(Vocabulary.from_restaurants(docs), gazetteer),
         "cuisines": frozenset(CUISINES),
-        "conveniences": frozenset(getattr(lexicon, "CONVENIENCE_VALUES", None) or lexicon.CONVENIENCE),
+        "conveniences": frozenset(getattr(terms, "CONVENIENCE_VALUES", None) or terms.CONVENIENCE),
     }
 
 

@@ -151,7 +151,7 @@ def test_opposite_values_are_resolved_by_majority() -> None:
 
 
 def test_query_side_reads_the_same_vocabulary() -> None:
-    from matjip.nlu.lexicon import CONVENIENCE, OCCASION
+    from matjip.nlu.terms import CONVENIENCE, OCCASION
     from matjip.vocab import vocab
 
     for name in ("콘센트", "좌식", "입식", "혼밥석", "창가석"):

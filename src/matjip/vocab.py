@@ -51,7 +51,7 @@ class Convenience(BaseModel):
 
     name: str
     review: tuple[str, ...] = ()  # literal surfaces in review text (ingest.enrich.lexicon)
-    query: tuple[str, ...] = ()  # regexes of how people ask (nlu.lexicon)
+    query: tuple[str, ...] = ()  # regexes of how people ask (nlu.terms)
 
 
 class Wish(BaseModel):

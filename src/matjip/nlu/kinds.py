@@ -17,33 +17,15 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from matjip.kinds import kinds, norm
+from matjip.kinds import KindTable, kinds, norm
+from matjip.words import words
 
 _EXCLUDE = re.compile(
     r"^\s*(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
     r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노)"
 )
-_ENDINGS = (
-    "맛집",
-    "전문점",
-    "집",
-    "은",
-    "는",
-    "이",
-    "가",
-    "을",
-    "를",
-    "도",
-    "랑",
-    "이랑",
-    "하고",
-    "로",
-    "으로",
-    "에서",
-    "요",
-    "?",
-)
-_CHAIN_WORDS = ("체인점", "체인", "프랜차이즈", "프렌차이즈", "프차")
+_ENDINGS = words("query_kinds", "endings")
+_CHAIN_WORDS = words("query_kinds", "chain_words")
 
 
 @cache
@@ -132,24 +114,27 @@ def _strip(token: str) -> str:
     return t
 
 
-def detect_kinds(text: str) -> KindFrame:
-    """The kinds ``text`` names, longest words first, each place in the text used once."""
-    table = kinds()
-    frame = KindFrame()
-    lowered = text.lower()
-    taken: list[tuple[int, int]] = []
-    dish_only: set[str] = set()  # kinds named only by a dish others serve too ("볶음밥")
+@dataclass
+class _KindScan:
+    """A message read for kinds: the text lower-cased, the spans already used, the frame so far."""
 
-    def free(a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in taken)
+    table: KindTable
+    lowered: str
+    frame: KindFrame = field(default_factory=KindFrame)
+    taken: list[tuple[int, int]] = field(default_factory=list)
+    dish_only: set[str] = field(default_factory=set)  # kinds named only by a dish others serve too ("볶음밥")
 
-    def add(word: str, start: int, end: int) -> None:
-        got = table.lookup(word)
+    def free(self, a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in self.taken)
+
+    def add(self, word: str, start: int, end: int) -> None:
+        got = self.table.lookup(word)
         if got is None:
             return
+        frame = self.frame
         kind, is_dish = got
-        taken.append((start, end))
-        rest = lowered[end:]
+        self.taken.append((start, end))
+        rest = self.lowered[end:]
         if _EXCLUDE.match(rest):
             if kind not in frame.exclude_kinds and not is_dish:  # a dish ruled out rules out the dish only
                 frame.exclude_kinds.append(kind)
@@ -158,45 +143,77 @@ def detect_kinds(text: str) -> KindFrame:
             frame.kinds.append(kind)
             if is_dish:
                 frame.dishes.append(word)
-                dish_only.add(kind)
+                self.dish_only.add(kind)
         elif not is_dish:
-            dish_only.discard(kind)
+            self.dish_only.discard(kind)
         frame.words.append(word)
 
+
+def detect_kinds(text: str) -> KindFrame:
+    """The kinds ``text`` names, longest words first, each place in the text used once."""
+    scan = _KindScan(kinds(), text.lower())
+    frame = scan.frame
+    _find_kind_words(scan)
+    compact = norm(text)
+    _read_chains(scan, compact)
+    _read_brands(scan)
+    # a kind asked for is never also ruled out
+    frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
+    # "쌀국수말고 분짜": a contrast inside the kind asked for, not a menu word to rule places out by
+    frame.exclude_words = [
+        w for w in frame.exclude_words if (scan.table.lookup(w) or ("", False))[0] not in frame.kinds
+    ]
+    if frame.exclude_chains:
+        frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
+    _settle_kinds(scan)
+    _read_tastes(scan)
+    if not frame.kinds:
+        _read_theme(scan, compact)
+    _refine_by_modifiers(scan)
+    return frame
+
+
+def _find_kind_words(scan: _KindScan) -> None:
+    """The kind words of the message, each place in the text used once, in this order."""
+    table, lowered, frame = scan.table, scan.lowered, scan.frame
     # 0. words that contain a kind's word but name something else ("스터디카페") are set aside
     for w in table.not_words:
         for m in re.finditer(re.escape(w), lowered):
-            taken.append((m.start(), m.end()))
+            scan.taken.append((m.start(), m.end()))
     # 1. two-word phrases first ("디저트 카페" is one kind, not 디저트 + 카페) ("korean bbq", "디저트 카페")
     for m in re.finditer(r"(?=([^\s]+\s+[^\s]+))", lowered):
         phrase = m.group(1)
         stripped = _strip(phrase)
-        if table.lookup(stripped) is not None and free(m.start(), m.start() + len(stripped)):
-            add(stripped, m.start(), m.start() + len(stripped))
+        if table.lookup(stripped) is not None and scan.free(m.start(), m.start() + len(stripped)):
+            scan.add(stripped, m.start(), m.start() + len(stripped))
     # 2. whole words (with endings stripped): any length, single syllables included
     for m in re.finditer(r"[^\s,.!?~]+", lowered):
         token = m.group(0)
         for cand in (token, _strip(token)):
-            if table.lookup(cand) is not None and free(m.start(), m.end()):
-                add(cand, m.start(), m.start() + len(cand))
+            if table.lookup(cand) is not None and scan.free(m.start(), m.end()):
+                scan.add(cand, m.start(), m.start() + len(cand))
                 break
     # 3. a word nobody recognised one jamo away from a kind's word ("순두브", "김치찌게", "떢볶이"),
     # before the words inside words: "순두브찌개" is a 순두부찌개, not any 찌개
     for m in re.finditer(r"[가-힣]+", lowered):
-        if not free(m.start(), m.end()):
+        if not scan.free(m.start(), m.end()):
             continue
         for cand in (m.group(0), _strip(m.group(0))):
             fix = close_kind_word(cand)
             if fix is not None:
-                add(fix, m.start(), m.start() + len(cand))
+                scan.add(fix, m.start(), m.start() + len(cand))
                 frame.corrections.append((cand, fix))
                 frame.words.append(cand)
                 break
     # 4. words inside words, two syllables or more, longest first
     for m in _inner_words().finditer(lowered):
-        if free(m.start(), m.end()):
-            add(m.group(0), m.start(), m.end())
-    compact = norm(text)
+        if scan.free(m.start(), m.end()):
+            scan.add(m.group(0), m.start(), m.end())
+
+
+def _read_chains(scan: _KindScan, compact: str) -> None:
+    """Chains ruled out ("프랜차이즈 말고") or a local shop asked for ("동네 국밥집")."""
+    lowered, frame = scan.lowered, scan.frame
     chains_out = re.search(
         r"(?:체인|프랜차이즈|프렌차이즈|프차)\S*\s*(?:은|는|이|가|점)?\s*"
         r"(?:말고|빼고|뺴고|제외|아닌|싫|좀\s*(?:[.…]|$|별로|그래))",
@@ -206,7 +223,12 @@ def detect_kinds(text: str) -> KindFrame:
     frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
     if local:
         frame.words.extend(w for w in ("동네", "개인") if w in compact)
-    # brands ruled out ("파바 뚜쥬 말고", "맥날 버거킹 이런거말고"): every brand before the exclusion word
+
+
+def _read_brands(scan: _KindScan) -> None:
+    """Brands asked for, or ruled out ("파바 뚜쥬 말고", "맥날 버거킹 이런거말고"): every brand before
+    the exclusion word."""
+    lowered, frame = scan.lowered, scan.frame
     marker = re.search(r"말고|말구|빼고|제외|아닌\s*(?:곳|데)|싫어", lowered)
     for alias, brand in brand_aliases().items():
         pos = lowered.find(alias.lower())
@@ -218,24 +240,25 @@ def detect_kinds(text: str) -> KindFrame:
             target.append(brand)
             if ruled_out:  # a brand asked for stays a name the rest of the plan may use
                 frame.words.append(alias)
-    # a kind asked for is never also ruled out
-    frame.exclude_kinds = [k for k in frame.exclude_kinds if k not in frame.kinds]
-    # "쌀국수말고 분짜": a contrast inside the kind asked for, not a menu word to rule places out by
-    frame.exclude_words = [
-        w for w in frame.exclude_words if (table.lookup(w) or ("", False))[0] not in frame.kinds
-    ]
-    if frame.exclude_chains:
-        frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
+
+
+def _settle_kinds(scan: _KindScan) -> None:
+    """Kinds said together reduced to the ones meant."""
+    table, frame = scan.table, scan.frame
     # a dish others serve too, said beside a kind ("닭갈비 볶음밥까지"), belongs to that kind
-    if any(k not in dish_only for k in frame.kinds):
-        frame.kinds = [k for k in frame.kinds if k not in dish_only]
+    if any(k not in scan.dish_only for k in frame.kinds):
+        frame.kinds = [k for k in frame.kinds if k not in scan.dish_only]
         frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", True))[0] in frame.kinds]
     # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")
     frame.kinds = [k for k in frame.kinds if not any(k in table.ancestors(c) for c in frame.kinds)]
     # an umbrella said with a kind under it ("술집인데 호프로"), or a kind that only describes
     # another ("생선구이 백반집"): the other kind
     frame.kinds = [k for k in frame.kinds if not _covered_umbrella(k, frame.kinds)]
-    # a taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): said, and applied by the planner
+
+
+def _read_tastes(scan: _KindScan) -> None:
+    """A taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): said, and applied by the planner; eating in."""
+    table, lowered, frame = scan.table, scan.lowered, scan.frame
     for taste in table.tastes:
         if any(re.search(pat, lowered) for pat in taste.avoid):
             frame.tastes_avoided.append(taste.name)
@@ -243,20 +266,27 @@ def detect_kinds(text: str) -> KindFrame:
     if any(re.search(pat, lowered) for pat in table.eat_in.phrases):
         frame.eat_in = True
         frame.words.extend(table.eat_in.covers)
-    # a wish that names a family of kinds ("속이 편한 음식"), when no kind is named
-    if not frame.kinds:
-        for theme in table.themes:
-            if (
-                any(norm(w) in compact for w in theme.words)
-                and not any(norm(w) in compact for w in theme.unless)
-                and theme.name not in frame.tastes_avoided
-            ):
-                frame.kinds = [k for k in theme.kinds if k not in frame.exclude_kinds]
-                frame.theme = theme.note
-                frame.words.extend([*theme.words, *theme.covers])
-                break
-    # a parent kind with a child's modifier said apart ("버거 수제로"): the child
-    words = [w for w in re.findall(r"[^\s,.!?~]+", lowered) if table.lookup(_strip(w)) is None]
+
+
+def _read_theme(scan: _KindScan, compact: str) -> None:
+    """A wish that names a family of kinds ("속이 편한 음식"), when no kind is named."""
+    frame = scan.frame
+    for theme in scan.table.themes:
+        if (
+            any(norm(w) in compact for w in theme.words)
+            and not any(norm(w) in compact for w in theme.unless)
+            and theme.name not in frame.tastes_avoided
+        ):
+            frame.kinds = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            frame.theme = theme.note
+            frame.words.extend([*theme.words, *theme.covers])
+            break
+
+
+def _refine_by_modifiers(scan: _KindScan) -> None:
+    """A parent kind with a child's modifier said apart ("버거 수제로"): the child."""
+    table, frame = scan.table, scan.frame
+    words = [w for w in re.findall(r"[^\s,.!?~]+", scan.lowered) if table.lookup(_strip(w)) is None]
     for i, name in enumerate(frame.kinds):
         for child in table.descendants(name):
             mods = table.by_name[child].modifiers
@@ -264,7 +294,6 @@ def detect_kinds(text: str) -> KindFrame:
                 frame.kinds[i] = child
                 frame.words.extend(w for w in words if any(w.startswith(m) for m in mods))
                 break
-    return frame
 
 
 def _jamo(word: str) -> str:

@@ -24,16 +24,6 @@ TravelMode = Literal["walk", "car", "transit"]
 TripRole = Literal["식사", "카페", "디저트", "술집", "관광지", "숙박"]
 Caution = Literal["pet", "activity"]
 
-ENTITY_TYPES: tuple[str, ...] = (
-    "location",
-    "title",
-    "menu",
-    "category",
-    "convenience",
-    "atmosphere",
-    "occasion",
-)
-
 
 class Entities(BaseModel):
     """docs/design.md entities. Values are canonical (lexicon values, cuisine names, brand names),
@@ -54,6 +44,9 @@ class Entities(BaseModel):
         value = getattr(self, kind)
         assert isinstance(value, list)
         return value
+
+
+ENTITY_TYPES: tuple[str, ...] = tuple(Entities.model_fields)  # "location", "title", "menu", … in field order
 
 
 class PriceSpec(BaseModel):

@@ -32,14 +32,26 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
-from matjip.nlu import lexicon as L
+from matjip.nlu import terms as L
 from matjip.nlu._regex import FastRegex
-from matjip.nlu.models import Ask, Entities, LocationMode, NLUResult, Order, Smalltalk
+from matjip.nlu.models import (
+    ENTITY_TYPES,
+    Ask,
+    Entities,
+    LocationMode,
+    NLUResult,
+    Order,
+    PartySpec,
+    PriceSpec,
+    Smalltalk,
+    TimeSpec,
+)
 from matjip.nlu.normalize import MAX_QUERY_CHARS, normalize_query
 from matjip.nlu.slots import (
+    Counted,
     Span,
     parse_count,
     parse_lines,
@@ -50,8 +62,9 @@ from matjip.nlu.slots import (
 )
 from matjip.nlu.strategy import detect_strategy
 from matjip.nlu.strategy import rules as strategy_rules
-from matjip.nlu.vocabulary import Vocabulary, lower_same_length
+from matjip.nlu.vocabulary import VocabMatch, Vocabulary, lower_same_length
 from matjip.text.kiwi import Morph, tokenize
+from matjip.words import word_set, words
 
 if TYPE_CHECKING:
     from matjip.geo.gazetteer import Gazetteer
@@ -71,67 +84,7 @@ _JAMO_ONLY = re.compile(r"^[\sㄱ-ㅎㅏ-ㅣ!?.~^]+$")
 # priorities for equal-length overlaps
 _P_LEXICON, _P_PLACE, _P_MENU, _P_TITLE, _P_DATA_MENU, _P_WEAK_TITLE = 5, 4, 3, 2, 1, 0
 
-_PARTICLES: Final[tuple[str, ...]] = tuple(
-    sorted(
-        [
-            "은",
-            "는",
-            "이",
-            "가",
-            "을",
-            "를",
-            "에",
-            "에서",
-            "에선",
-            "의",
-            "도",
-            "만",
-            "랑",
-            "이랑",
-            "하고",
-            "과",
-            "와",
-            "까지",
-            "부터",
-            "처럼",
-            "보다",
-            "로",
-            "으로",
-            "께",
-            "한테",
-            "이나",
-            "나",
-            "이요",
-            "요",
-            "야",
-            "이야",
-            "점",
-            "집",
-            "쪽",
-            "근처",
-            "주변",
-            "앞",
-            "옆",
-            "거",
-            "꺼",
-            "중",
-            "vs",
-            "맛집",
-            "메뉴",
-            "영업",
-            "주차",
-            "전화",
-            "위치",
-            "몇",
-            "어디",
-            "예약",
-            "가격",
-            "얼마",
-        ],
-        key=len,
-        reverse=True,
-    )
-)
+_PARTICLES: Final = tuple(sorted(words("query_words", "particles"), key=len, reverse=True))
 _FUNCTIONAL_TAG_PREFIXES: Final[tuple[str, ...]] = ("J", "E", "XS", "VCP", "VCN", "VX", "XPN")
 _NOUNISH_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "NR", "SL", "SH"})
 _CONTENT_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "SL", "SH", "XR", "VV", "VA"})
@@ -150,83 +103,19 @@ _NEAR_WORD = re.compile(r"근처|주변|근방|인근|부근|주위|앞(?!으로
 _REFERENT_BEFORE = re.compile(r"(?:번\s*째|째|(?<![가-힣])(?:그|저|이|거기|저기|마지막|첫))\s*$")
 _TRAILING_PARTICLE = re.compile(r"(?:에서|에|의|쪽)$")
 _HANGUL_OR_LATIN = re.compile(r"[가-힣A-Za-z]")
-_PERSONAL_PLACES: Final[frozenset[str]] = frozenset(
-    [
-        "집",
-        "우리집",
-        "회사",
-        "학교",
-        "직장",
-        "사무실",
-        "학원",
-        "숙소",
-        "호텔",
-        "본가",
-        "자취방",
-        "기숙사",
-        "우리회사",
-        "우리학교",
-    ]
-)
+_PERSONAL_PLACES: Final = word_set("query_words", "personal_places")
 # a word ending like a predicate ("배고파", "출출한데", "심심해서") is no landmark
 _PREDICATE_END: Final[re.Pattern[str]] = re.compile(
     r"(?:고파|고픈데|고프다|한데|는데|인데|해서|어서|아서|니까|싶어|싶다|했어|해요|하다|네요|거든|잖아)$"
 )
 
-_NOT_LANDMARKS: Final[frozenset[str]] = (
-    frozenset(
-        [
-            "그",
-            "거기",
-            "저기",
-            "여기",
-            "이",
-            "요",
-            "내",
-            "제",
-            "우리",
-            "그곳",
-            "이곳",
-            "저곳",
-            "출구",
-            "입구",
-            "정문",
-            "후문",
-            "사거리",
-            "삼거리",
-            "골목",
-            "동네",
-            "지역",
-            "바로",
-            "집",
-            "가게",
-            "식당",
-            "맛집",
-            "카페",
-            "번째",
-            "첫",
-            "마지막",
-        ]
-    )
-    - _PERSONAL_PLACES
-)
-_AREA_SUFFIXES: Final[tuple[str, ...]] = (
-    "신도시",
-    "사거리",
-    "삼거리",
-    "로데오",
-    "먹자골목",
-    "카페거리",
-    "거리",
-    "골목",
-    "시장",
-    "일대",
-)
+_NOT_LANDMARKS: Final = word_set("query_words", "not_landmarks") - _PERSONAL_PLACES
+_AREA_SUFFIXES: Final = words("query_words", "area_suffixes")
 _LOOKUP_TYPES: Final[frozenset[str]] = frozenset({"legal_dong", "admin_dong", "subway_station"})
 _EXPLICIT_ASKS: Final[frozenset[str]] = frozenset({"hours", "price", "menu", "address", "phone", "rating"})
 _GENERIC_RATING = re.compile(r"어때|괜찮(?:아|나|니|냐|아요|나요|을까|은가)")
 _RUNS = re.compile(r"([^\d])\1{3,}")
-_MENU_HEAD_FOLLOWERS: Final[tuple[str, ...]] = ("집", "맛집", "전문점", "가게", "식당", *_PARTICLES)
+_MENU_HEAD_FOLLOWERS: Final = (*words("query_words", "menu_head_followers"), *_PARTICLES)
 
 
 @dataclass(slots=True)
@@ -238,6 +127,55 @@ class _Cand:
     priority: int
     weak: str | None = None
     extended: bool = False
+
+
+@dataclass(slots=True)
+class _Scan:
+    """One message as the passes of :meth:`OfflineNLU._parse` read it: the text and its boundaries,
+    then what each pass finds. Passes add the spans they understand to ``consumed`` (what is left
+    are the unknown terms) and their observations to ``notes``."""
+
+    text: str
+    notes: list[str]
+    has_hangul: bool = False
+    lang: Literal["ko", "other"] = "ko"
+    injection: list[Span] = field(default_factory=list)
+    structured: bool = False
+    # words (_read_words)
+    lower: str = ""
+    morphs: list[Morph] = field(default_factory=list)
+    word_starts: set[int] = field(default_factory=set)
+    word_ends: set[int] = field(default_factory=set)
+    morph_at: dict[int, Morph] = field(default_factory=dict)
+    morph_ends: set[int] = field(default_factory=set)
+    starts_ok: set[int] = field(default_factory=set)
+    consumed: list[Span] = field(default_factory=list)
+    # cues (_read_cues)
+    compare_spans: list[Span] = field(default_factory=list)
+    search_spans: list[Span] = field(default_factory=list)
+    asks_raw: list[tuple[str, int, int]] = field(default_factory=list)
+    # entities (_accept, _read_entities)
+    personal_place: bool = False
+    entities: Entities = field(default_factory=Entities)
+    exclude: Entities = field(default_factory=Entities)
+    # slots (_read_slots)
+    price: PriceSpec | None = None
+    time: TimeSpec | None = None
+    counted: Counted = field(default_factory=Counted)
+    party: PartySpec = field(default_factory=PartySpec)
+    ordinals: list[int] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    order: Order | None = None
+    # references, smalltalk, location, intent
+    followup_spans: list[Span] = field(default_factory=list)
+    pronoun_spans: list[Span] = field(default_factory=list)
+    user_spans: list[Span] = field(default_factory=list)
+    smalltalk: Smalltalk | None = None
+    user_location: bool = False
+    location_mode: LocationMode | Literal["none"] = "none"
+    intent: str = "search"
+    asks: list[Ask] = field(default_factory=list)
+    asked: list[Ask] = field(default_factory=list)
 
 
 def _normalize(text: str) -> str:
@@ -344,222 +282,270 @@ class OfflineNLU:
     # --- internals -----------------------------------------------------------------------------
 
     def _parse(self, raw: str) -> NLUResult:
+        scan = self._scan(raw)
+        early = self._early_result(scan)
+        if early is not None:
+            return early
+        self._read_words(scan)
+        self._read_cues(scan)
+        accepted = self._accept(scan, self._candidates(scan))
+        self._read_entities(scan, accepted)
+        self._read_slots(scan)
+        self._read_references(scan)
+        scan.smalltalk = self._smalltalk_of(scan.text, scan.consumed)
+        self._read_location(scan, accepted)
+        self._read_intent(scan)
+        return self._result(scan)
+
+    # --- the passes of _parse, in order -------------------------------------------------------
+
+    def _scan(self, raw: str) -> _Scan:
+        """Normalised, cut text and what shows at a glance (language, injection, structured input)."""
         notes: list[str] = []
         text = _normalize(raw[: MAX_QUERY_CHARS * 4])
         if len(text) > MAX_QUERY_CHARS or len(raw) > MAX_QUERY_CHARS * 4:
             notes.append(f"truncated:{len(raw)}→{MAX_QUERY_CHARS}")
             text = text[:MAX_QUERY_CHARS].rstrip()
+        scan = _Scan(text=text, notes=notes)
+        if not text:
+            return scan
+        scan.has_hangul = bool(_HANGUL_SYLLABLE.search(text))
+        scan.lang = "ko" if _HANGUL_ANY.search(text) or not _LETTER.search(text) else "other"
+        scan.injection = [m.span() for m in self._injection.finditer(text)]
+        if scan.injection:
+            notes.append("possible_prompt_injection")
+        scan.structured = bool(_STRUCTURED.search(text))
+        if scan.structured:
+            notes.append("structured_input")
+        return scan
+
+    def _early_result(self, scan: _Scan) -> NLUResult | None:
+        """The result of an empty message or one of jamo only ("ㅋㅋ", "ㄳ"); None for the rest."""
+        text, notes = scan.text, scan.notes
         if not text:
             return NLUResult(confidence=0.0, lang="ko", notes=[*notes, "empty"])
-        has_hangul = bool(_HANGUL_SYLLABLE.search(text))
-        lang = "ko" if _HANGUL_ANY.search(text) or not _LETTER.search(text) else "other"
-        injection = [m.span() for m in self._injection.finditer(text)]
-        if injection:
-            notes.append("possible_prompt_injection")
-        structured = bool(_STRUCTURED.search(text))
-        if structured:
-            notes.append("structured_input")
-        if not has_hangul and _JAMO_ONLY.match(text):
-            small = self._smalltalk_of(text)
-            if small is not None:
-                return NLUResult(smalltalk=small, confidence=0.7, lang="ko", notes=notes)
-            return NLUResult(
-                confidence=0.1, lang="ko", unknown_terms=[text[:20]], notes=[*notes, "jamo_only"]
-            )
+        if scan.has_hangul or not _JAMO_ONLY.match(text):
+            return None
+        small = self._smalltalk_of(text)
+        if small is not None:
+            return NLUResult(smalltalk=small, confidence=0.7, lang="ko", notes=notes)
+        return NLUResult(confidence=0.1, lang="ko", unknown_terms=[text[:20]], notes=[*notes, "jamo_only"])
 
-        lower = lower_same_length(text)
-        morphs = tokenize(text) if has_hangul or lang == "other" else []
-        word_starts, word_ends = _word_bounds(text)
-        morph_at: dict[int, Morph] = {}
-        morph_ends: set[int] = set()
-        for m in morphs:
-            morph_at.setdefault(m.start, m)
-            morph_ends.add(m.end)
-        starts_ok = word_starts | set(morph_at)
+    def _read_words(self, scan: _Scan) -> None:
+        """Kiwi morphemes and the word and morpheme boundaries of the text."""
+        text = scan.text
+        scan.lower = lower_same_length(text)
+        scan.morphs = tokenize(text) if scan.has_hangul or scan.lang == "other" else []
+        scan.word_starts, scan.word_ends = _word_bounds(text)
+        for m in scan.morphs:
+            scan.morph_at.setdefault(m.start, m)
+            scan.morph_ends.add(m.end)
+        scan.starts_ok = scan.word_starts | set(scan.morph_at)
+        scan.consumed = list(scan.injection)
 
-        consumed: list[Span] = list(injection)
+    def _read_cues(self, scan: _Scan) -> None:
+        """Compare, search and question cues (first: weak titles depend on them)."""
+        scan.compare_spans = [m.span() for m in self._compare.finditer(scan.lower)]
+        scan.search_spans = [m.span() for m in self._search.finditer(scan.text)]
+        scan.asks_raw = list(self._ask.finditer(scan.text))
+        scan.consumed += scan.compare_spans + scan.search_spans + [(s, e) for _, s, e in scan.asks_raw]
 
-        # cues first: weak titles depend on them
-        compare_spans = [m.span() for m in self._compare.finditer(lower)]
-        search_spans = [m.span() for m in self._search.finditer(text)]
-        asks_raw = list(self._ask.finditer(text))
-        consumed += compare_spans + search_spans + [(s, e) for _, s, e in asks_raw]
-
+    def _candidates(self, scan: _Scan) -> list[_Cand]:
+        """Candidate spans: places, lexicon entities, then the vocabulary's menus and titles."""
+        text = scan.text
         cands: list[_Cand] = []
-        # places
-        place_types: dict[tuple[int, int], str] = {}
         if self.gazetteer is not None:
             for surface, s, e in self.gazetteer.find_in_text(text):
                 if e > s:
                     cands.append(_Cand(s, e, "location", (surface,), _P_PLACE))
-        # lexicon entities
         for kind, lex in self._entity_lexicons.items():
             for canonical, s, e in lex.finditer(text):
-                if s not in starts_ok and not (e - s >= 3):
+                if s not in scan.starts_ok and not (e - s >= 3):
                     continue
                 cands.append(_Cand(s, e, kind, (canonical,), _P_LEXICON))
         place_ends = {c.end for c in cands if c.kind == "location"}
-        # vocabulary
-        info_like = bool(asks_raw or compare_spans)
-        for vm in self.vocabulary.scan(lower):
-            s, e = vm.start, vm.end
-            head = morph_at.get(s)
+        info_like = bool(scan.asks_raw or scan.compare_spans)
+        for vm in self.vocabulary.scan(scan.lower):
+            head = scan.morph_at.get(vm.start)
             if head is not None and head.tag.startswith(_FUNCTIONAL_TAG_PREFIXES):
                 continue
             if vm.kind == "menu":
                 cand = self._menu_candidate(
                     vm.values,
                     vm.source,
-                    s,
-                    e,
+                    vm.start,
+                    vm.end,
                     text,
                     head,
-                    starts_ok,
-                    word_starts | place_ends,
-                    word_ends,
-                    morph_ends,
-                    morphs,
+                    scan.starts_ok,
+                    scan.word_starts | place_ends,
+                    scan.word_ends,
+                    scan.morph_ends,
+                    scan.morphs,
                 )
-                if cand is not None:
-                    cands.append(cand)
-                continue
-            # titles
-            chain = vm.n_titles >= 2 and e - s >= 3 and vm.weak is None
-            if s not in starts_ok and s not in place_ends and not chain:
-                continue
-            if s not in word_starts and s not in place_ends and not chain:
-                continue  # a single shop's name inside a word ("황금올리브" ≠ 올리브)
-            value = vm.values[0]
-            extended_end = e
-            extended = False
-            if vm.source != "title":
-                bm = _BRANCH_AFTER.match(text[e:])
-                if bm and (
-                    len(bm.group("stem")) >= 2
-                    or bm.group("b") in ("본점", "직영점")
-                    or bm.group("stem").isdigit()
-                ):
-                    branch = bm.group("b")
-                    full = f"{value} {branch}"
-                    info = self.vocabulary.title_info(full)
-                    value = info.display if info is not None and info.source == "title" else full
-                    extended_end = e + bm.end()
-                    extended = True
-            if not extended and not _right_ok(text, e, word_ends, morph_ends):
-                continue
-            if (
-                vm.weak is not None
-                and not extended
-                and not self._weak_title_ok(vm.weak, lower[s:e], info_like)
-            ):
-                continue
-            prio = _P_WEAK_TITLE if vm.weak and not extended else _P_TITLE
-            cands.append(_Cand(s, extended_end, "title", (value,), prio, vm.weak, extended))
+            else:
+                cand = self._title_candidate(scan, vm, place_ends, info_like)
+            if cand is not None:
+                cands.append(cand)
+        return cands
 
+    def _title_candidate(
+        self, scan: _Scan, vm: VocabMatch, place_ends: set[int], info_like: bool
+    ) -> _Cand | None:
+        """A title the vocabulary found, extended by a branch after it ("진대감 잠실점"), or None."""
+        text, s, e = scan.text, vm.start, vm.end
+        chain = vm.n_titles >= 2 and e - s >= 3 and vm.weak is None
+        if s not in scan.starts_ok and s not in place_ends and not chain:
+            return None
+        if s not in scan.word_starts and s not in place_ends and not chain:
+            return None  # a single shop's name inside a word ("황금올리브" ≠ 올리브)
+        value = vm.values[0]
+        extended_end = e
+        extended = False
+        if vm.source != "title":
+            bm = _BRANCH_AFTER.match(text[e:])
+            if bm and (
+                len(bm.group("stem")) >= 2
+                or bm.group("b") in ("본점", "직영점")
+                or bm.group("stem").isdigit()
+            ):
+                branch = bm.group("b")
+                full = f"{value} {branch}"
+                info = self.vocabulary.title_info(full)
+                value = info.display if info is not None and info.source == "title" else full
+                extended_end = e + bm.end()
+                extended = True
+        if not extended and not _right_ok(text, e, scan.word_ends, scan.morph_ends):
+            return None
+        if (
+            vm.weak is not None
+            and not extended
+            and not self._weak_title_ok(vm.weak, scan.lower[s:e], info_like)
+        ):
+            return None
+        prio = _P_WEAK_TITLE if vm.weak and not extended else _P_TITLE
+        return _Cand(s, extended_end, "title", (value,), prio, vm.weak, extended)
+
+    def _accept(self, scan: _Scan, cands: list[_Cand]) -> list[_Cand]:
+        """Overlaps resolved, places found by lookup or glued to titles, else a landmark; in text order."""
+        text, notes = scan.text, scan.notes
         accepted = _resolve(cands)
-        accepted.extend(self._places_by_lookup(text, morphs, accepted, word_starts, word_ends, notes))
-        accepted.extend(self._places_glued_to_titles(text, accepted, word_starts))
-        personal_place = False
+        accepted.extend(
+            self._places_by_lookup(text, scan.morphs, accepted, scan.word_starts, scan.word_ends, notes)
+        )
+        accepted.extend(self._places_glued_to_titles(text, accepted, scan.word_starts))
         if not any(c.kind == "location" for c in accepted):
-            landmark, personal_place = self._landmark(text, accepted, notes)
+            landmark, scan.personal_place = self._landmark(text, accepted, notes)
             if landmark is not None:
                 accepted.append(landmark)
         accepted.sort(key=lambda c: c.start)
+        return accepted
 
-        entities = Entities()
-        exclude = Entities()
+    def _read_entities(self, scan: _Scan, accepted: list[_Cand]) -> None:
+        """Accepted spans as entities, or as exclusions when "말고", "빼고" … follows."""
         for c in accepted:
-            consumed.append((c.start, c.end))
-            after = text[c.end : c.end + 12]
+            scan.consumed.append((c.start, c.end))
+            after = scan.text[c.end : c.end + 12]
             ex = _EXCLUDE_AFTER.match(after)
-            target = exclude if ex else entities
+            target = scan.exclude if ex else scan.entities
             if ex:
-                consumed.append((c.end, c.end + ex.end()))
+                scan.consumed.append((c.end, c.end + ex.end()))
             bucket = target.get(c.kind)
             for v in c.values:
                 if v not in bucket:
                     bucket.append(v)
 
-        # slots
-        price, price_spans = parse_price(text)
-        time, time_spans = parse_time(text)
-        counted = parse_count(text)
-        party, party_spans = parse_party(text, price_spans)
-        ordinals, ordinal_spans = parse_ordinals(text)
-        lines, line_spans = parse_lines(text)
-        consumed += price_spans + time_spans + counted.spans + party_spans + ordinal_spans + line_spans
-        if counted.clamped:
-            notes.append("count_clamped:20")
-
-        order: Order | None = None
+    def _read_slots(self, scan: _Scan) -> None:
+        """Price, time, count, party, ordinals, lines and the order asked for."""
+        text = scan.text
+        scan.price, price_spans = parse_price(text)
+        scan.time, time_spans = parse_time(text)
+        scan.counted = parse_count(text)
+        scan.party, party_spans = parse_party(text, price_spans)
+        scan.ordinals, ordinal_spans = parse_ordinals(text)
+        scan.lines, line_spans = parse_lines(text)
+        scan.consumed += (
+            price_spans + time_spans + scan.counted.spans + party_spans + ordinal_spans + line_spans
+        )
+        if scan.counted.clamped:
+            scan.notes.append("count_clamped:20")
         for name, s, e in self._order.finditer(text):
-            order = cast(Order, name)
-            consumed.append((s, e))
+            scan.order = cast(Order, name)
+            scan.consumed.append((s, e))
             break
 
-        followup_spans = [m.span() for m in self._followup.finditer(text)]
-        pronoun_spans = [
+    def _read_references(self, scan: _Scan) -> None:
+        """Follow-up places ("그 근처"), pronouns ("거기") and the user's own location ("내 근처")."""
+        text = scan.text
+        scan.followup_spans = [m.span() for m in self._followup.finditer(text)]
+        scan.pronoun_spans = [
             m.span()
             for m in self._pronoun.finditer(text)
-            if not any(_overlap(m.span(), f) for f in followup_spans)
+            if not any(_overlap(m.span(), f) for f in scan.followup_spans)
         ]
         excluded_ref = False
-        for s, e in list(pronoun_spans):
+        for s, e in list(scan.pronoun_spans):
             if _EXCLUDE_AFTER.match(text[e : e + 10]):
-                pronoun_spans.remove((s, e))
+                scan.pronoun_spans.remove((s, e))
                 excluded_ref = True
         if excluded_ref:
-            notes.append("exclude_referent")
-        user_spans = [m.span() for m in self._user_loc.finditer(text)]
-        consumed += followup_spans + pronoun_spans + user_spans
+            scan.notes.append("exclude_referent")
+        scan.user_spans = [m.span() for m in self._user_loc.finditer(text)]
+        scan.consumed += scan.followup_spans + scan.pronoun_spans + scan.user_spans
 
-        smalltalk = self._smalltalk_of(text, consumed)
-
-        # location mode
-        user_location = bool(user_spans)
-        followup_place = bool(followup_spans)
-        location_mode: LocationMode | Literal["none"] = "none"
-        locs = [c for c in accepted if c.kind == "location" and c.values[0] in entities.location]
+    def _read_location(self, scan: _Scan, accepted: list[_Cand]) -> None:
+        """Location mode: near the user, near or in the place named, or near the place before."""
+        text, notes = scan.text, scan.notes
+        scan.user_location = bool(scan.user_spans)
+        followup_place = bool(scan.followup_spans)
+        place_types: dict[tuple[int, int], str] = {}
+        locs = [c for c in accepted if c.kind == "location" and c.values[0] in scan.entities.location]
         if locs:
             place_types[(locs[0].start, locs[0].end)] = self._place_type(locs[0].values[0])
-        anchors = [c for c in accepted if c.kind in ("location", "title")]
-        bare_near = [
-            m.span()
-            for m in _BARE_NEAR.finditer(text)
-            if not any(0 <= m.start() - a.end <= 4 for a in anchors)
-            and not any(_overlap(m.span(), f) for f in followup_spans + user_spans)
-            and not any(m.start() - p[1] in range(0, 3) for p in pronoun_spans)
-        ]
-        if personal_place:
-            user_location = True
-        if bare_near and not locs and not followup_place and not user_location:
-            user_location = True
+        bare_near = self._bare_near(scan, accepted)
+        if scan.personal_place:
+            scan.user_location = True
+        if bare_near and not locs and not followup_place and not scan.user_location:
+            scan.user_location = True
             notes.append("bare_near_as_user_location")
-        consumed += bare_near
-        if user_location:
-            location_mode = "near"
+        scan.consumed += bare_near
+        if scan.user_location:
+            scan.location_mode = "near"
             if locs:
                 notes.append("place_and_user_location")
         elif locs:
-            location_mode = self._location_mode(
-                text, locs[0], place_types.get((locs[0].start, locs[0].end), ""), consumed
+            scan.location_mode = self._location_mode(
+                text, locs[0], place_types.get((locs[0].start, locs[0].end), ""), scan.consumed
             )
         elif followup_place:
-            location_mode = "near"
+            scan.location_mode = "near"
         # markers after places count as understood
         for c in locs:
             nm = self._near_after.match(text[c.end :]) or self._in_after.match(text[c.end :])
             if nm:
-                consumed.append((c.end, c.end + nm.end()))
+                scan.consumed.append((c.end, c.end + nm.end()))
 
-        # intent
+    def _bare_near(self, scan: _Scan, accepted: list[_Cand]) -> list[Span]:
+        """ "근처", "주변" … standing alone: not after a place or title, a reference or a follow-up."""
+        anchors = [c for c in accepted if c.kind in ("location", "title")]
+        return [
+            m.span()
+            for m in _BARE_NEAR.finditer(scan.text)
+            if not any(0 <= m.start() - a.end <= 4 for a in anchors)
+            and not any(_overlap(m.span(), f) for f in scan.followup_spans + scan.user_spans)
+            and not any(m.start() - p[1] in range(0, 3) for p in scan.pronoun_spans)
+        ]
+
+    def _read_intent(self, scan: _Scan) -> None:
+        """Intent (compare, information or search) and what is asked."""
+        entities, ordinals = scan.entities, scan.ordinals
         titles = entities.title
-        has_ref = bool(pronoun_spans or ordinals)
-        compare_cue = bool(compare_spans)
-        search_cue = bool(search_spans)
-        asks = self._asks(text, asks_raw, entities)
+        has_ref = bool(scan.pronoun_spans or ordinals)
+        compare_cue = bool(scan.compare_spans)
+        search_cue = bool(scan.search_spans)
+        followup_place = bool(scan.followup_spans)
+        asks = self._asks(scan.text, scan.asks_raw, entities)
         search_targets = bool(entities.menu or entities.category or entities.atmosphere or entities.occasion)
-        intent: str
         if len(titles) >= 2 or (
             compare_cue
             and (
@@ -575,7 +561,7 @@ class OfflineNLU:
             explicit = [a for a in asks if a in _EXPLICIT_ASKS]
             if search_cue and not explicit:
                 intent = "search"  # "엽떡 배달 되는 곳", "진대감 같은 고깃집 추천"
-                notes.append("title_in_search")
+                scan.notes.append("title_in_search")
             else:
                 intent = "information"
         elif has_ref and (asks or not search_cue) and not followup_place:
@@ -585,84 +571,87 @@ class OfflineNLU:
             or entities.location
             or search_cue
             or followup_place
-            or user_location
-            or price
-            or time
-            or counted.value
-            or party.size
+            or scan.user_location
+            or scan.price
+            or scan.time
+            or scan.counted.value
+            or scan.party.size
         ):
             intent = "information"
-            notes.append("implicit_reference")
+            scan.notes.append("implicit_reference")
         else:
             intent = "search"
-        asked = list(asks)  # kept for follow-ups about a restaurant in focus
-        if intent == "search":
-            asks = []
+        scan.asked = list(asks)  # kept for follow-ups about a restaurant in focus
+        scan.asks = [] if intent == "search" else asks
         if intent == "compare" and len(ordinals) >= 2:
-            notes.append("compare_ordinals")
+            scan.notes.append("compare_ordinals")
+        scan.intent = intent
 
-        unknown = self._unknown_terms(text, morphs, consumed)
-        entity_types = sum(
-            1
-            for k in ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion")
-            if entities.get(k)
-        )
+    def _confidence_of(self, scan: _Scan, unknown: list[str]) -> float:
+        """Confidence from the clarity of the cues and the share of content words understood."""
+        entities, intent = scan.entities, scan.intent
+        has_ref = bool(scan.pronoun_spans or scan.ordinals)
+        entity_types = sum(1 for k in ENTITY_TYPES if entities.get(k))
         signal = bool(
             entity_types
-            or price
-            or time
-            or counted.value
-            or order
-            or party.size
-            or party.with_children
+            or scan.price
+            or scan.time
+            or scan.counted.value
+            or scan.order
+            or scan.party.size
+            or scan.party.with_children
             or has_ref
-            or followup_place
-            or user_location
-            or asks
-            or lines
-            or smalltalk
+            or scan.followup_spans
+            or scan.user_location
+            or scan.asks
+            or scan.lines
+            or scan.smalltalk
         )
         clear_cue = bool(
-            search_cue
-            or (compare_cue and intent == "compare")
-            or (intent == "information" and (asks or titles))
+            scan.search_spans
+            or (scan.compare_spans and intent == "compare")
+            or (intent == "information" and (scan.asks or entities.title))
             or intent == "compare"
             or entity_types >= 2
-            or (entity_types >= 1 and (location_mode != "none" or price or time))
+            or (entity_types >= 1 and (scan.location_mode != "none" or scan.price or scan.time))
         )
         confidence = _confidence(
-            signal, clear_cue, entity_types, len(unknown), smalltalk is not None, has_hangul
+            signal, clear_cue, entity_types, len(unknown), scan.smalltalk is not None, scan.has_hangul
         )
-        if injection:
+        if scan.injection:
             confidence = min(confidence, 0.2)
-        if structured:
+        if scan.structured:
             confidence = min(confidence, 0.3)
-        if notes and notes[0].startswith("truncated"):
+        if scan.notes and scan.notes[0].startswith("truncated"):
             confidence = min(confidence, 0.5)
+        return confidence
 
+    def _result(self, scan: _Scan) -> NLUResult:
+        unknown = self._unknown_terms(scan.text, scan.morphs, scan.consumed)
+        confidence = self._confidence_of(scan, unknown)
         return NLUResult(
-            intent=cast(Any, intent),
-            entities=entities,
-            exclude=exclude,
-            price=price,
-            time=time,
-            count=counted.value,
-            order=order,
-            party=party,
-            location_mode=location_mode,
-            user_location=user_location,
-            ordinal=ordinals[0] if ordinals else None,
-            ordinals=ordinals,
-            pronoun_ref=bool(pronoun_spans),
-            followup_place=followup_place,
-            smalltalk=smalltalk,
-            ask=asks,
-            asked=asked,
-            lines=lines,
+            intent=cast(Any, scan.intent),
+            entities=scan.entities,
+            exclude=scan.exclude,
+            price=scan.price,
+            time=scan.time,
+            count=scan.counted.value,
+            order=scan.order,
+            party=scan.party,
+            location_mode=scan.location_mode,
+            user_location=scan.user_location,
+            ordinal=scan.ordinals[0] if scan.ordinals else None,
+            ordinals=scan.ordinals,
+            pronoun_ref=bool(scan.pronoun_spans),
+            followup_place=bool(scan.followup_spans),
+            smalltalk=scan.smalltalk,
+            ask=scan.asks,
+            asked=scan.asked,
+            lines=scan.lines,
             confidence=round(confidence, 3),
             unknown_terms=unknown,
-            lang=lang,
-            notes=notes,
+            lang=scan.lang,
+            notes=scan.notes,
         )
 
     def _menu_candidate(

@@ -14,40 +14,18 @@ from pathlib import Path
 from typing import Final
 
 from matjip.nlu.models import PartySpec, PriceSpec, TimeSpec
+from matjip.words import word_map
 
 Span = tuple[int, int]
 
-NATIVE_NUMBERS: Final[dict[str, int]] = {
-    "한": 1,
-    "하나": 1,
-    "두": 2,
-    "둘": 2,
-    "세": 3,
-    "셋": 3,
-    "석": 3,
-    "네": 4,
-    "넷": 4,
-    "다섯": 5,
-    "여섯": 6,
-    "일곱": 7,
-    "여덟": 8,
-    "아홉": 9,
-    "열": 10,
-    "열한": 11,
-    "열두": 12,
-    "스무": 20,
-}
-SINO_DIGITS: Final[dict[str, int]] = {
-    "일": 1,
-    "이": 2,
-    "삼": 3,
-    "사": 4,
-    "오": 5,
-    "육": 6,
-    "칠": 7,
-    "팔": 8,
-    "구": 9,
-}
+
+def _numbers(table: str) -> dict[str, int]:
+    """A table of ``data/words/numbers.toml`` as word → value, in the file's order."""
+    return {word: int(value) for value, said in word_map("numbers", table).items() for word in said}
+
+
+NATIVE_NUMBERS: Final = _numbers("native")
+SINO_DIGITS: Final = _numbers("sino_digits")
 _NATIVE_ALT = "|".join(sorted(NATIVE_NUMBERS, key=len, reverse=True))
 
 
@@ -153,20 +131,38 @@ _SHARED_UNIT_RANGE = re.compile(
 
 
 def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
-    spans: list[Span] = []
+    shared = _shared_unit_range(text)
+    if shared is not None:
+        return shared
+    found = _amounts(text)
+    if not found:
+        cheap = _CHEAP.search(text)
+        if cheap:
+            return PriceSpec(label="저렴한"), [cheap.span()]
+        return None, []
+    return _price_of(text, found)
+
+
+def _shared_unit_range(text: str) -> tuple[PriceSpec, list[Span]] | None:
+    """ "2~3만원", "1-2만원대": a range whose ends share one unit."""
     shared = _SHARED_UNIT_RANGE.search(text)
-    if shared:
-        unit = 10000 if shared.group("unit") == "만" else 1000
-        lo = int(float(shared.group("a")) * unit)
-        hi = int(float(shared.group("b")) * unit)
-        lo, hi = min(lo, hi), max(lo, hi)
-        if shared.group("band"):
-            hi += _band_width(hi) - 1
-        before = text[max(0, shared.start() - 12) : shared.start()]
-        per_person = bool(_PER_PERSON_BEFORE.search(before))
-        return PriceSpec(min_won=lo, max_won=hi, per_person=per_person, label=shared.group(0).strip()), [
-            shared.span()
-        ]
+    if not shared:
+        return None
+    unit = 10000 if shared.group("unit") == "만" else 1000
+    lo = int(float(shared.group("a")) * unit)
+    hi = int(float(shared.group("b")) * unit)
+    lo, hi = min(lo, hi), max(lo, hi)
+    if shared.group("band"):
+        hi += _band_width(hi) - 1
+    before = text[max(0, shared.start() - 12) : shared.start()]
+    per_person = bool(_PER_PERSON_BEFORE.search(before))
+    return PriceSpec(min_won=lo, max_won=hi, per_person=per_person, label=shared.group(0).strip()), [
+        shared.span()
+    ]
+
+
+def _amounts(text: str) -> list[tuple[re.Match[str], int]]:
+    """Every amount of money in ``text`` with its value in won, in text order."""
     found: list[tuple[re.Match[str], int]] = []
     for m in _AMOUNT_RE.finditer(text):
         value = _amount_value(m)
@@ -191,12 +187,12 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
             if "만" in m.group(0) and not m.group("man"):  # bare "만" is the particle, not 10,000
                 continue
         found.append((m, value))
-    if not found:
-        cheap = _CHEAP.search(text)
-        if cheap:
-            spans.append(cheap.span())
-            return PriceSpec(label="저렴한"), spans
-        return None, spans
+    return found
+
+
+def _price_of(text: str, found: list[tuple[re.Match[str], int]]) -> tuple[PriceSpec, list[Span]]:
+    """The budget the first amount says: per person or not, a range, a ceiling, a floor, a band."""
+    spans: list[Span] = []
     m, value = found[0]
     spans.append(m.span())
     after = text[m.end() : m.end() + 12]
@@ -206,7 +202,6 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
         pm = _PER_PERSON_BEFORE.search(before)
         assert pm is not None
         spans.append((m.start() - len(before) + pm.start(), m.start()))
-    surface = m.group(0).strip()
     # a range: "1만~2만원", "2만원에서 3만원"
     rj = _RANGE_JOIN.match(after)
     if rj and len(found) >= 2 and found[1][0].start() == m.end() + rj.end():
@@ -216,52 +211,47 @@ def parse_price(text: str) -> tuple[PriceSpec | None, list[Span]]:
         return PriceSpec(
             min_won=lo, max_won=hi, per_person=per_person, label=f"{_fmt_won(lo)}~{_fmt_won(hi)}"
         ), spans
+    return _qualified_price(value, m.end(), after, per_person, spans), spans
+
+
+def _qualified_price(value: int, end: int, after: str, per_person: bool, spans: list[Span]) -> PriceSpec:
+    """One amount with what follows it ("이하", "이상", "대", "정도"; ``after`` starts at ``end``);
+    the qualifier's span is added to ``spans``."""
     who = "1인 " if per_person else ""  # "1인당 2만원 정도": the label says it is per person
     q = _MAX_AFTER.match(after)
     if q:
-        spans.append((m.end(), m.end() + q.end()))
+        spans.append((end, end + q.end()))
         hi = value - 1 if "미만" in q.group(0) else value
         said = "이하" if "넘" in q.group(0) else q.group(0).strip()  # "넘으면 안 돼" says "이하"
-        return PriceSpec(max_won=hi, per_person=per_person, label=f"{who}{_fmt_won(value)} {said}"), spans
+        return PriceSpec(max_won=hi, per_person=per_person, label=f"{who}{_fmt_won(value)} {said}")
     q = _MIN_AFTER.match(after)
     if q:
-        spans.append((m.end(), m.end() + q.end()))
+        spans.append((end, end + q.end()))
         lo = value + 1 if "초과" in q.group(0) else value
         return PriceSpec(
             min_won=lo, per_person=per_person, label=f"{who}{_fmt_won(value)} {q.group(0).strip()}"
-        ), spans
+        )
     q = _BAND_AFTER.match(after)
     if q:
-        spans.append((m.end(), m.end() + q.end()))
+        spans.append((end, end + q.end()))
         width = _band_width(value)
-        return (
-            PriceSpec(
-                min_won=value,
-                max_won=value + width - 1,
-                per_person=per_person,
-                label=f"{who}{_fmt_won(value)}대",
-            ),
-            spans,
+        return PriceSpec(
+            min_won=value, max_won=value + width - 1, per_person=per_person, label=f"{who}{_fmt_won(value)}대"
         )
     q = _AROUND_AFTER.match(after)
     if q and per_person:
         # "1인 2만원 정도", "한 사람당 만오천원 정도": a budget per person is a ceiling, roughly said
-        spans.append((m.end(), m.end() + q.end()))
-        return PriceSpec(max_won=value, per_person=True, label=f"{who}{_fmt_won(value)} 정도"), spans
+        spans.append((end, end + q.end()))
+        return PriceSpec(max_won=value, per_person=True, label=f"{who}{_fmt_won(value)} 정도")
     if q:
-        spans.append((m.end(), m.end() + q.end()))
-        return (
-            PriceSpec(
-                min_won=int(value * 0.8),
-                max_won=int(value * 1.2),
-                per_person=per_person,
-                label=f"{who}{_fmt_won(value)} 정도",
-            ),
-            spans,
+        spans.append((end, end + q.end()))
+        return PriceSpec(
+            min_won=int(value * 0.8),
+            max_won=int(value * 1.2),
+            per_person=per_person,
+            label=f"{who}{_fmt_won(value)} 정도",
         )
-    label = who + _fmt_won(value)
-    del surface
-    return PriceSpec(max_won=value, per_person=per_person, label=label), spans
+    return PriceSpec(max_won=value, per_person=per_person, label=who + _fmt_won(value))
 
 
 # --- time ------------------------------------------------------------------------------------
@@ -316,8 +306,8 @@ def _clock_minute(ampm: str | None, hour: int, minute: int) -> int | None:
     return min(total, 1439) if total >= 1440 else total
 
 
-def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
-    spans: list[Span] = []
+def _day_of(text: str, spans: list[Span]) -> tuple[int | None, int | None, list[str]]:
+    """(weekday, day offset, labels) the text says ("토요일", "주말", "내일"); their spans added."""
     weekday: int | None = None
     labels: list[str] = []
     m = _WEEKDAY_RE.search(text)
@@ -337,6 +327,12 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
         day_offset = {"오늘": 0, "내일": 1, "낼": 1, "모레": 2}.get(m.group(1), 0)
         spans.append(m.span())
         labels.insert(0, m.group(1))
+    return weekday, day_offset, labels
+
+
+def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
+    spans: list[Span] = []
+    weekday, day_offset, labels = _day_of(text, spans)
     now = _NOW_RE.search(text)
     if now:
         spans.append(now.span())
@@ -440,7 +436,7 @@ _ORDINAL_RE = re.compile(
     r"|(?<![가-힣])(?P<top>맨\s*(?:처음|위|앞)|처음\s*(?:꺼|거|것|집|가게|식당))"
 )
 _ORDINAL_LIST_RE = re.compile(r"(?<![\d가-힣])(\d{1,2}(?:\s*[,/]\s*\d{1,2})+)\s*번(?!\s*(?:째|출구|버스))")
-_WORD_ORDINALS: Final[dict[str, int]] = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5}
+_WORD_ORDINALS: Final = _numbers("word_ordinals")
 _LINE_RE = re.compile(
     r"(?<!\d)(\d{1,2})\s*호선"
     r"|(?<![가-힣])(경의\s*중앙|신분당|수인\s*분당|분당|공항\s*철도|경춘|우이\s*신설|신림|김포\s*골드|경강|서해|GTX-?A)\s*(?:선|라인)(?![가-힣])",

@@ -14,14 +14,14 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
 from matjip.nlu.models import StrategySpec, TravelMode, TripRole
 
 STRATEGIES_FILE = Path(__file__).resolve().parent.parent / "data" / "strategies.toml"
-TRIP_ROLES: tuple[TripRole, ...] = ("식사", "카페", "디저트", "술집", "관광지", "숙박")
+TRIP_ROLES: tuple[TripRole, ...] = get_args(TripRole)
 
 
 class ModeRule(BaseModel):

@@ -14,7 +14,7 @@ Titles
     a branch suffix ("메이 잠실점") or, for ``short``, in an information/compare question.
 
 Menus
-    A curated lexicon with synonyms (:data:`matjip.nlu.lexicon.MENU_SYNONYMS`), the dish list
+    A curated lexicon with synonyms (:data:`matjip.nlu.terms.MENU_SYNONYMS`), the dish list
     of the enrichment lexicon when present, and terms mined from the documents' menu names:
     words of menu names (character rules: parentheses, sizes and prices dropped, split on
     spaces and punctuation) found in at least two restaurants.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from matjip.nlu.lexicon import (
+from matjip.nlu.terms import (
     FUNCTION_WORDS,
     GENERIC_TITLE_WORDS,
     MENU_COMBOS,
@@ -40,6 +40,7 @@ from matjip.nlu.lexicon import (
     SINGLE_CHAR_MENUS,
     TITLE_ALIASES,
 )
+from matjip.words import word_set
 
 if TYPE_CHECKING:
     from matjip.documents import Restaurant
@@ -66,44 +67,7 @@ _HAS_HANGUL_OR_LATIN = re.compile(r"[가-힣A-Za-z]")
 
 # Cuisine and venue words used to decide that a title is generic (plain strings).
 _ADNOMINAL_ENDINGS = frozenset("한운은는된쁜찬센큰")
-_CUISINE_WORDS = frozenset(
-    [
-        "한식",
-        "일식",
-        "중식",
-        "양식",
-        "분식",
-        "카페",
-        "술집",
-        "호프",
-        "주점",
-        "포차",
-        "뷔페",
-        "부페",
-        "베이커리",
-        "디저트",
-        "커피",
-        "이자카야",
-        "레스토랑",
-        "다이닝",
-        "한식당",
-        "일식당",
-        "중식당",
-        "양식당",
-        "중국집",
-        "횟집",
-        "고깃집",
-        "고기집",
-        "밥집",
-        "빵집",
-        "떡집",
-        "국숫집",
-        "국수집",
-        "분식집",
-        "치킨집",
-        "피자집",
-    ]
-)
+_CUISINE_WORDS = word_set("menu", "cuisine_words")
 
 
 def lower_same_length(text: str) -> str:
