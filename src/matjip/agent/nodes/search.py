@@ -50,6 +50,8 @@ _GENERIC: Final = re.compile("|".join(words("search", "generic")))  # names no f
 _REPLACED_AFTER: Final = "|".join(words("search", "replaced_after"))  # "주차말고", "주차 대신"
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
+_WITH_CHILDREN: Final = words("search", "with_children")[0]  # the occasion a party with children asks
+_NO_BREAK_WORDS: Final = words("search", "no_break_words")  # read by the no-break cue
 
 
 def _open_at(
@@ -258,8 +260,10 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         time_spec = TimeSpec(kind="now", label=text("search.time.now"))
     open_at, open_until, open_label = _open_at(time_spec, turn_now(state, res))
     occasion = list(ents.occasion)
-    if nlu.party.with_children and "아이와" not in occasion:
-        occasion.append("아이와")  # "아이랑", "애들 데리고": places reviews call good with children first
+    if nlu.party.with_children and _WITH_CHILDREN not in occasion:
+        occasion.append(
+            _WITH_CHILDREN
+        )  # "아이랑", "애들 데리고": places reviews call good with children first
     return _Draft(
         intent=nlu.intent,
         location=_location(state.get("location")),
@@ -495,7 +499,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult, quer
         "avoid_tastes": frame["tastes_avoided"],  # places named for the taste out ("매운갈비찜")
         "eat_in": frame["eat_in"],
         "exclude_chains": frame["exclude_chains"],
-        "unused_terms": [t for t in unused if not (no_break and t.startswith("브레이크"))],
+        "unused_terms": [t for t in unused if not (no_break and t.startswith(_NO_BREAK_WORDS))],
         "no_break": no_break,
         "prefer_menu": d.prefer_menu,
         "carry_notes": d.notes,

@@ -26,7 +26,7 @@ from matjip.geo.route import Point, detour_m, length_m, locate, sample, straight
 from matjip.index.ranking import local_key
 from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequest
 from matjip.kinds import kinds
-from matjip.nlu.models import NLUResult, TravelMode, TripRole
+from matjip.nlu.models import NLUResult, StrategySpec, TravelMode, TripRole
 from matjip.nlu.strategy import RoleRule, estimate_travel, rules, travel_threshold_m
 from matjip.wording import say, text, variants
 
@@ -82,29 +82,7 @@ def seed_plan_fields(
     if state.get("refine") or state.get("anchor") or state.get("compare_titles"):
         return out, notes
     if spec.strategy == "route":
-        ends = [_end(n, res) for n in (spec.origin, spec.destination)]
-        gps = state.get("gps")
-        if spec.origin is None and gps:
-            # "잠실 가는 길목에": from where the person is
-            ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
-        a, b = ends
-        if a is not None and b is not None:
-            total = haversine_m(a.lat, a.lon, b.lat, b.lon)
-            radius = route_radius(total)
-            out["strategy"] = "route"
-            out["route"] = {
-                "origin": {"name": spec.origin or GPS_NAME, "lat": a.lat, "lon": a.lon},
-                "destination": {"name": spec.destination, "lat": b.lat, "lon": b.lon},
-                "between": spec.between,
-                "search_radius_m": radius,
-                "interval_m": route_interval(total, radius),
-            }
-        else:
-            missing = next(n for n, p in zip((spec.origin, spec.destination), ends, strict=True) if p is None)
-            if missing is None:  # "잠실 가는 길목에" with no position sent
-                notes.append(say("strategies.route.no_origin", destination=spec.destination))
-            else:
-                notes.append(say("strategies.route.unknown_end", place=missing))
+        _route_fields(spec, state, res, out, notes)
     elif spec.strategy == "point_travel" and location is not None:
         threshold, mode = travel_threshold_m(spec)
         out["strategy"] = "point_travel"
@@ -127,6 +105,36 @@ def seed_plan_fields(
             "leg_m": c.walk_leg_m if mode == "walk" else c.car_leg_m,
         }
     return out, notes
+
+
+def _route_fields(
+    spec: StrategySpec, state: AgentState, res: Resources, out: dict[str, Any], notes: list[str]
+) -> None:
+    """A route's plan fields when both ends are known places (no start said: the device's
+    position), else a note saying why the search is around one place instead."""
+    ends = [_end(n, res) for n in (spec.origin, spec.destination)]
+    gps = state.get("gps")
+    if spec.origin is None and gps:
+        # "잠실 가는 길목에": from where the person is
+        ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
+    a, b = ends
+    if a is not None and b is not None:
+        total = haversine_m(a.lat, a.lon, b.lat, b.lon)
+        radius = route_radius(total)
+        out["strategy"] = "route"
+        out["route"] = {
+            "origin": {"name": spec.origin or GPS_NAME, "lat": a.lat, "lon": a.lon},
+            "destination": {"name": spec.destination, "lat": b.lat, "lon": b.lon},
+            "between": spec.between,
+            "search_radius_m": radius,
+            "interval_m": route_interval(total, radius),
+        }
+        return
+    missing = next(n for n, p in zip((spec.origin, spec.destination), ends, strict=True) if p is None)
+    if missing is None:  # "잠실 가는 길목에" with no position sent
+        notes.append(say("strategies.route.no_origin", destination=spec.destination))
+    else:
+        notes.append(say("strategies.route.unknown_end", place=missing))
 
 
 GPS_NAME: Final = text("strategies.route.gps_name")
@@ -194,13 +202,7 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     a: Point = (r.origin.lat, r.origin.lon)
     b: Point = (r.destination.lat, r.destination.lon)
     info = StrategyInfo()
-    line: list[Point] = straight(a, b)
-    if res.routing is not None:
-        try:
-            got = res.routing.route(a, b, "car")
-            line, info.line_source = list(got.points), got.source
-        except Exception as exc:  # any provider failure: the straight line, said as an estimate
-            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); straight line"
+    line = _route_line(a, b, res, info)
     total = length_m(line)
     radius = r.search_radius_m
     interval = route_interval(total, radius)
@@ -233,17 +235,7 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
     ordered = one_per_brand([h for h, _, _ in scored], len(scored), res)
-    picked: list[SearchHit] = []
-    # spread over the route's segments: the best of each in turn (the middle first "사이")
-    segments: dict[int, list[SearchHit]] = {0: [], 1: [], 2: []}
-    for h in ordered:
-        segments[_segment(by_id[h.document.place_id][0], total)].append(h)
-    turn = [1, 0, 2] if r.between else [0, 1, 2]
-    while len(picked) < p.k and any(segments.values()):
-        for s in turn:
-            if segments[s] and len(picked) < p.k:
-                picked.append(segments[s].pop(0))
-    picked.sort(key=lambda h: by_id[h.document.place_id][0])  # in the order of the way
+    picked = _spread(ordered, {i: x[0] for i, x in by_id.items()}, total, r.between, p.k)
     records: list[HitRecord] = []
     for h in picked:
         along, detour = by_id[h.document.place_id]
@@ -260,6 +252,36 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         f"{resp.total_candidates} candidates, {len(records)} picked",
         "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
     }
+
+
+def _route_line(a: Point, b: Point, res: Resources, info: StrategyInfo) -> list[Point]:
+    """The routing provider's polyline, else the straight line (said as an estimate in ``info``)."""
+    line: list[Point] = straight(a, b)
+    if res.routing is not None:
+        try:
+            got = res.routing.route(a, b, "car")
+            line, info.line_source = list(got.points), got.source
+        except Exception as exc:  # any provider failure: the straight line, said as an estimate
+            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); straight line"
+    return line
+
+
+def _spread(
+    ordered: list[SearchHit], along: dict[str, float], total: float, between: bool, k: int
+) -> list[SearchHit]:
+    """Spread over the route's segments: the best of each in turn (the middle first for "사이"),
+    then in the order of the way."""
+    picked: list[SearchHit] = []
+    segments: dict[int, list[SearchHit]] = {0: [], 1: [], 2: []}
+    for h in ordered:
+        segments[_segment(along[h.document.place_id], total)].append(h)
+    turn = [1, 0, 2] if between else [0, 1, 2]
+    while len(picked) < k and any(segments.values()):
+        for s in turn:
+            if segments[s] and len(picked) < k:
+                picked.append(segments[s].pop(0))
+    picked.sort(key=lambda h: along[h.document.place_id])  # in the order of the way
+    return picked
 
 
 def _segment(along: float, total: float) -> int:
@@ -281,24 +303,7 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
     hits = [h for h in resp.hits if _point(h) is not None]
     info = StrategyInfo(radius_m=loc.radius_m or 0)
     mode: TravelMode = t.estimate_mode
-    legs: list[tuple[float, int, bool]] = []
-    if res.routing is not None and hits:
-        try:
-            got = res.routing.travel((loc.lat, loc.lon), [_point(h) or (0.0, 0.0) for h in hits], mode)
-            for leg in got:
-                if leg.distance_m is None or leg.duration_s is None:
-                    raise ValueError("a destination without a route")
-                legs.append((leg.distance_m, max(1, math.ceil(leg.duration_s / 60)), False))
-            info.travel_source = res.routing.source
-        except Exception as exc:
-            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); offline estimate"
-            legs = []
-    if len(legs) != len(hits):
-        legs = []
-    if not legs:
-        for h in hits:
-            metres, minutes = estimate_travel(h.distance_m or 0.0, mode)
-            legs.append((metres, minutes, True))
+    legs = _legs((loc.lat, loc.lon), hits, mode, res, info)
     kept: list[tuple[SearchHit, tuple[float, int, bool]]] = [
         (h, leg)
         for h, leg in zip(hits, legs, strict=True)
@@ -331,6 +336,32 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
         f"{len(kept)} of {len(hits)} within, {len(records)} shown",
         "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
     }
+
+
+def _legs(
+    start: Point, hits: list[SearchHit], mode: TravelMode, res: Resources, info: StrategyInfo
+) -> list[tuple[float, int, bool]]:
+    """(metres, minutes, estimate) of each hit from ``start``: the routing provider's, else (it
+    fails or misses one) the offline estimate (distance × detour ÷ speed)."""
+    legs: list[tuple[float, int, bool]] = []
+    if res.routing is not None and hits:
+        try:
+            got = res.routing.travel(start, [_point(h) or (0.0, 0.0) for h in hits], mode)
+            for leg in got:
+                if leg.distance_m is None or leg.duration_s is None:
+                    raise ValueError("a destination without a route")
+                legs.append((leg.distance_m, max(1, math.ceil(leg.duration_s / 60)), False))
+            info.travel_source = res.routing.source
+        except Exception as exc:
+            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); offline estimate"
+            legs = []
+    if len(legs) != len(hits):
+        legs = []
+    if not legs:
+        for h in hits:
+            metres, minutes = estimate_travel(h.distance_m or 0.0, mode)
+            legs.append((metres, minutes, True))
+    return legs
 
 
 def course_days(roles: list[TripRole], words: list[str], days: int) -> list[list[tuple[TripRole, str]]]:
