@@ -47,7 +47,7 @@ EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is t
 # "지금 여기 근처", "지금 내 위치": where the person is now, not a time
 _NOW_WORD: Final = re.compile("|".join(words("search", "now")))
 _GENERIC: Final = re.compile("|".join(words("search", "generic")))  # names no food: "맛집", "먹을 데"
-_REPLACED_AFTER: Final = "|".join(words("search", "replaced_after"))  # "주차말고", "주차 대신"
+_REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + ")"  # "주차말고", "주차 대신"
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
 _WITH_CHILDREN: Final = words("search", "with_children")[0]  # the occasion a party with children asks
