@@ -31,6 +31,7 @@ from matjip.nlu.strategy import RoleRule, estimate_travel, rules, travel_thresho
 from matjip.wording import say, text, variants
 
 SEGMENTS: Final = variants("strategies.route.segments")  # a route's thirds, in order
+GPS_NAME: Final = text("strategies.route.gps_name")  # a route's start at the device's position
 
 
 # --- planning ------------------------------------------------------------------------------------
@@ -135,9 +136,6 @@ def _route_fields(
         notes.append(say("strategies.route.no_origin", destination=spec.destination))
     else:
         notes.append(say("strategies.route.unknown_end", place=missing))
-
-
-GPS_NAME: Final = text("strategies.route.gps_name")
 
 
 class _GpsEnd(BaseModel):
