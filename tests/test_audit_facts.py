@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from matjip.agent.answer import heading_wishes, restaurant_block, review_term_lines, search_answer
 from matjip.agent.models import SearchPlan, Shown
-from matjip.agent.nodes.search import _drop_filter
+from matjip.agent.retrieval.widen import drop_filter as _drop_filter
 from matjip.documents import Restaurant
 from matjip.ingest.hours import parse_business_hours
 

@@ -130,7 +130,7 @@ def hit(title: str, category: str, menus: list[str]) -> SearchHit:
 
 
 def test_a_name_match_under_another_cuisine_or_kind_ranks_below_a_plain_name_match() -> None:
-    from matjip.agent.nodes.search import _kind_strength
+    from matjip.agent.retrieval.rank import kind_strength as _kind_strength
 
     taco = hit("타코하우스", "양식", ["치킨 타코", "비프 부리또"])
     takoyaki = hit("타코몽", "일식", ["타코야끼 (20개)", "야끼우동"])
@@ -402,7 +402,7 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
 
 
 def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip() -> None:
-    from matjip.agent.nodes.search import _kind_strength
+    from matjip.agent.retrieval.rank import kind_strength as _kind_strength
 
     grill = hit("명가생삼겹", "한식>육류,고기>삼겹살", ["생삼겹살", "목살"])
     gopchang = hit("소문난이모네곱창", "한식>육류,고기>곱창,막창", ["야채곱창", "순대곱창"])

@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final, get_args
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
@@ -41,7 +41,10 @@ from matjip.agent.models import (
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.kinds import kinds
+from matjip.nlu.models import TripRole
 from matjip.settings import DEFAULT_TIMEZONE
+from matjip.wording import text
+from matjip.words import words
 
 LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
@@ -49,7 +52,7 @@ PRICE_MAX = 10_000_000
 _INTENTS = ("search", "compare", "information")
 _SORTS = ("relevance", "distance", "rating", "price")
 _MODES = ("walk", "car", "transit")
-_ROLES = ("식사", "카페", "디저트", "술집", "관광지", "숙박")
+_ROLES: Final = get_args(TripRole)  # a course's stops
 _CAUTIONS = ("pet", "activity")
 _SEED_STRATEGIES = ("route", "point_travel", "course")
 TRAVEL_RADIUS_FACTOR = 1.5  # seed 003: straight line < travel distance
@@ -132,7 +135,7 @@ def _location(value: Any, notes: list[str]) -> PlanLocation | None:
     if not isinstance(value, Mapping):
         notes.append("location is not an object; dropped")
         return None
-    name = str(value.get("name") or "")[:MAX_TERM_CHARS] or "지정 위치"
+    name = str(value.get("name") or "")[:MAX_TERM_CHARS] or text("search.place.unnamed")
     mode = value.get("mode", "near")
     if mode not in ("near", "in"):
         notes.append(f"location.mode={mode!r} unknown; using near")
@@ -334,102 +337,158 @@ def validate_plan(
             f"plan is {type(raw).__name__}, not an object; using the default plan"
         ]
     try:
-        intent = raw.get("intent", "search")
-        if intent not in _INTENTS:
-            notes.append(f"intent={intent!r} unknown; using search")
-            intent = "search"
-        sort = raw.get("sort", "relevance")
-        if sort not in _SORTS:
-            notes.append(f"sort={sort!r} unknown; using relevance")
-            sort = "relevance"
-        location = _location(raw.get("location"), notes)
-        titles = _terms(raw.get("titles"), "titles", notes)
-        price_min = _price(raw.get("price_min"), "price_min", notes)
-        price_max = _price(raw.get("price_max"), "price_max", notes)
-        if price_min is not None and price_max is not None and price_min > price_max:
-            notes.append("price_min > price_max; swapped")
-            price_min, price_max = price_max, price_min
-        open_at = raw.get("open_at")
-        if open_at is not None and not isinstance(open_at, datetime):
-            try:
-                open_at = datetime.fromisoformat(str(open_at))
-            except ValueError:
-                notes.append(f"open_at={open_at!r} is not a time; dropped")
-                open_at = None
-        if isinstance(open_at, datetime) and open_at.tzinfo is None:
-            open_at = open_at.replace(tzinfo=ZoneInfo(timezone))
-        open_until = _open_until(raw.get("open_until"), open_at, timezone, notes)
-        semantic = raw.get("semantic") or ""
-        if not isinstance(semantic, str):
-            notes.append("semantic is not text; dropped")
-            semantic = ""
-        if len(semantic) > MAX_SEMANTIC_CHARS:
-            notes.append(f"semantic text truncated to {MAX_SEMANTIC_CHARS} characters")
-            semantic = semantic[:MAX_SEMANTIC_CHARS]
-        if intent == "compare" and len(titles) < 2:
-            notes.append("compare needs two titles; using search")
-            intent = "search" if not titles else "information"
-        if intent == "information" and not titles and location is None:
-            notes.append("information without a title or a place; using search")
-            intent = "search"
-        strategy = "global"
-        if titles and intent in ("compare", "information"):
-            strategy = "title"
-        elif location is not None:
-            strategy = "radius" if location.lat is not None and location.mode == "near" else "region"
-        seed, seed_fields = _seed_strategy(raw, location, notes) if intent == "search" else (None, {})
-        if seed is not None:
-            strategy = seed
-            location = seed_fields.pop("location", location)
-        overseas = raw.get("overseas")
-        overseas_s = " ".join(str(overseas).split())[:MAX_TERM_CHARS] or None if overseas else None
-        caution = raw.get("caution") if raw.get("caution") in _CAUTIONS else None
-        default_k = 5 if intent == "information" and not titles else 3
-        plan = SearchPlan(
-            intent=intent,
-            strategy=strategy,
-            location=location,
-            titles=titles,
-            kinds=_terms(raw.get("kinds"), "kinds", notes, kinds().names),
-            kind_dishes=_terms(raw.get("kind_dishes"), "kind_dishes", notes),
-            exclude_kinds=_terms(raw.get("exclude_kinds"), "exclude_kinds", notes, kinds().names),
-            exclude_cuisine=_terms(raw.get("exclude_cuisine"), "exclude_cuisine", notes, cuisines),
-            exclude_menu=_terms(raw.get("exclude_menu"), "exclude_menu", notes),
-            exclude_titles=_terms(raw.get("exclude_titles"), "exclude_titles", notes),
-            exclude_chains=raw.get("exclude_chains") is True,
-            avoid_tastes=_terms(
-                raw.get("avoid_tastes"), "avoid_tastes", notes, [t.name for t in kinds().tastes]
-            ),
-            eat_in=raw.get("eat_in") is True,
-            no_break=raw.get("no_break") is True,
-            prefer_menu=_terms(raw.get("prefer_menu"), "prefer_menu", notes),
-            exclude_ids=_ids(raw.get("exclude_ids"), notes),
-            unused_terms=_terms(raw.get("unused_terms"), "unused_terms", notes),
-            cuisine=_terms(raw.get("cuisine"), "cuisine", notes, cuisines),
-            menu=_terms(raw.get("menu"), "menu", notes),
-            convenience=_terms(raw.get("convenience"), "convenience", notes, conveniences),
-            atmosphere=_terms(raw.get("atmosphere"), "atmosphere", notes),
-            occasion=_terms(raw.get("occasion"), "occasion", notes),
-            semantic=" ".join(semantic.split()),
-            price_min=price_min,
-            price_max=price_max,
-            open_at=open_at,
-            open_until=open_until,
-            open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
-            k=_clamp_int(raw.get("k", default_k), K_MIN, K_MAX, "k", notes, default_k),
-            per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
-            sort=sort,
-            relaxed=_terms(raw.get("relaxed"), "relaxed", notes)[:MAX_LIST],
-            overseas=overseas_s,
-            caution=caution,
-            **seed_fields,
-        )
-        return plan, notes
+        return _validated(raw, notes, cuisines, conveniences, timezone), notes
     except (ValidationError, TypeError, ValueError, AttributeError) as exc:
         return default_plan(fallback_text), [
             *notes,
             f"invalid plan ({type(exc).__name__}); using the default plan",
         ]
+
+
+def _validated(
+    raw: Mapping[str, Any],
+    notes: list[str],
+    cuisines: Iterable[str] | None,
+    conveniences: Iterable[str] | None,
+    timezone: str,
+) -> SearchPlan:
+    """The plan of :func:`validate_plan`, field by field (the notes in the order of the fields)."""
+    intent = _choice(raw, "intent", _INTENTS, "search", notes)
+    sort = _choice(raw, "sort", _SORTS, "relevance", notes)
+    location = _location(raw.get("location"), notes)
+    titles = _terms(raw.get("titles"), "titles", notes)
+    price_min, price_max = _price_range(raw, notes)
+    open_at = _open_time(raw.get("open_at"), timezone, notes)
+    open_until = _open_until(raw.get("open_until"), open_at, timezone, notes)
+    semantic = _semantic(raw.get("semantic"), notes)
+    intent = _intent_for(intent, titles, location, notes)
+    strategy, location, seed_fields = _strategy(raw, intent, titles, location, notes)
+    overseas = raw.get("overseas")
+    overseas_s = " ".join(str(overseas).split())[:MAX_TERM_CHARS] or None if overseas else None
+    caution = raw.get("caution") if raw.get("caution") in _CAUTIONS else None
+    default_k = 5 if intent == "information" and not titles else 3
+    lists = _lists(raw, notes, cuisines, conveniences)
+    return SearchPlan(
+        intent=intent,
+        strategy=strategy,
+        location=location,
+        titles=titles,
+        **lists,
+        semantic=" ".join(semantic.split()),
+        price_min=price_min,
+        price_max=price_max,
+        open_at=open_at,
+        open_until=open_until,
+        open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
+        k=_clamp_int(raw.get("k", default_k), K_MIN, K_MAX, "k", notes, default_k),
+        per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
+        sort=sort,
+        relaxed=_terms(raw.get("relaxed"), "relaxed", notes)[:MAX_LIST],
+        overseas=overseas_s,
+        caution=caution,
+        **seed_fields,
+    )
+
+
+def _choice(raw: Mapping[str, Any], key: str, allowed: Sequence[str], default: str, notes: list[str]) -> Any:
+    value = raw.get(key, default)
+    if value not in allowed:
+        notes.append(f"{key}={value!r} unknown; using {default}")
+        value = default
+    return value
+
+
+def _price_range(raw: Mapping[str, Any], notes: list[str]) -> tuple[int | None, int | None]:
+    price_min = _price(raw.get("price_min"), "price_min", notes)
+    price_max = _price(raw.get("price_max"), "price_max", notes)
+    if price_min is not None and price_max is not None and price_min > price_max:
+        notes.append("price_min > price_max; swapped")
+        price_min, price_max = price_max, price_min
+    return price_min, price_max
+
+
+def _open_time(value: Any, timezone: str, notes: list[str]) -> Any:
+    """``open_at`` as a time in ``timezone`` (a naive one is taken to be there), else dropped."""
+    open_at = value
+    if open_at is not None and not isinstance(open_at, datetime):
+        try:
+            open_at = datetime.fromisoformat(str(open_at))
+        except ValueError:
+            notes.append(f"open_at={open_at!r} is not a time; dropped")
+            open_at = None
+    if isinstance(open_at, datetime) and open_at.tzinfo is None:
+        open_at = open_at.replace(tzinfo=ZoneInfo(timezone))
+    return open_at
+
+
+def _semantic(value: Any, notes: list[str]) -> str:
+    semantic = value or ""
+    if not isinstance(semantic, str):
+        notes.append("semantic is not text; dropped")
+        semantic = ""
+    if len(semantic) > MAX_SEMANTIC_CHARS:
+        notes.append(f"semantic text truncated to {MAX_SEMANTIC_CHARS} characters")
+        semantic = semantic[:MAX_SEMANTIC_CHARS]
+    return semantic
+
+
+def _intent_for(intent: Any, titles: list[str], location: PlanLocation | None, notes: list[str]) -> Any:
+    """The intent the titles and the place allow."""
+    if intent == "compare" and len(titles) < 2:
+        notes.append("compare needs two titles; using search")
+        intent = "search" if not titles else "information"
+    if intent == "information" and not titles and location is None:
+        notes.append("information without a title or a place; using search")
+        intent = "search"
+    return intent
+
+
+def _strategy(
+    raw: Mapping[str, Any], intent: Any, titles: list[str], location: PlanLocation | None, notes: list[str]
+) -> tuple[Strategy, PlanLocation | None, dict[str, Any]]:
+    """How the plan searches (title, radius, region, global, or seed 003's runnable strategy), the
+    place it searches around, and the strategy's own fields."""
+    strategy: Strategy = "global"
+    if titles and intent in ("compare", "information"):
+        strategy = "title"
+    elif location is not None:
+        strategy = "radius" if location.lat is not None and location.mode == "near" else "region"
+    seed, seed_fields = _seed_strategy(raw, location, notes) if intent == "search" else (None, {})
+    if seed is not None:
+        strategy = seed
+        location = seed_fields.pop("location", location)
+    return strategy, location, seed_fields
+
+
+def _lists(
+    raw: Mapping[str, Any],
+    notes: list[str],
+    cuisines: Iterable[str] | None,
+    conveniences: Iterable[str] | None,
+) -> dict[str, Any]:
+    """The plan's term lists and flags, each term list validated (in this order, for the notes)."""
+    return {
+        "kinds": _terms(raw.get("kinds"), "kinds", notes, kinds().names),
+        "kind_dishes": _terms(raw.get("kind_dishes"), "kind_dishes", notes),
+        "exclude_kinds": _terms(raw.get("exclude_kinds"), "exclude_kinds", notes, kinds().names),
+        "exclude_cuisine": _terms(raw.get("exclude_cuisine"), "exclude_cuisine", notes, cuisines),
+        "exclude_menu": _terms(raw.get("exclude_menu"), "exclude_menu", notes),
+        "exclude_titles": _terms(raw.get("exclude_titles"), "exclude_titles", notes),
+        "exclude_chains": raw.get("exclude_chains") is True,
+        "avoid_tastes": _terms(
+            raw.get("avoid_tastes"), "avoid_tastes", notes, [t.name for t in kinds().tastes]
+        ),
+        "eat_in": raw.get("eat_in") is True,
+        "no_break": raw.get("no_break") is True,
+        "prefer_menu": _terms(raw.get("prefer_menu"), "prefer_menu", notes),
+        "exclude_ids": _ids(raw.get("exclude_ids"), notes),
+        "unused_terms": _terms(raw.get("unused_terms"), "unused_terms", notes),
+        "cuisine": _terms(raw.get("cuisine"), "cuisine", notes, cuisines),
+        "menu": _terms(raw.get("menu"), "menu", notes),
+        "convenience": _terms(raw.get("convenience"), "convenience", notes, conveniences),
+        "atmosphere": _terms(raw.get("atmosphere"), "atmosphere", notes),
+        "occasion": _terms(raw.get("occasion"), "occasion", notes),
+    }
 
 
 def default_plan(text: str = "") -> SearchPlan:
@@ -456,7 +515,7 @@ def _base_request(plan: SearchPlan, k: int) -> dict[str, Any]:
 
 # a name the crawl marked as closed ("왓쇼이켄 (휴업중)"): never recommended by a search (asked by
 # name, it is still found)
-CLOSED_TITLE_WORDS = ("휴업", "폐업")
+CLOSED_TITLE_WORDS: Final = words("search", "closed_title")
 
 
 def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequest]:

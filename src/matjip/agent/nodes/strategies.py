@@ -9,25 +9,29 @@ what is an estimate.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final, NamedTuple
 
 from pydantic import BaseModel
 
 from matjip.agent.configuration import LivePlaceLike, Resources
-from matjip.agent.models import Card, LocationContext, SearchPlan, StrategyInfo
+from matjip.agent.models import Card, CoursePlan, LocationContext, PlanLocation, SearchPlan, StrategyInfo
 from matjip.agent.nodes.common import hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests
+from matjip.agent.retrieval.rank import kind_strength, one_per_brand
 from matjip.agent.state import AgentState, HitRecord
 from matjip.geo.distance import haversine_m
 from matjip.geo.route import Point, detour_m, length_m, locate, sample, straight
 from matjip.index.ranking import local_key
 from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequest
 from matjip.kinds import kinds
-from matjip.nlu.models import NLUResult, TravelMode, TripRole
-from matjip.nlu.strategy import estimate_travel, rules, travel_threshold_m
+from matjip.nlu.models import NLUResult, StrategySpec, TravelMode, TripRole
+from matjip.nlu.strategy import RoleRule, estimate_travel, rules, travel_threshold_m
+from matjip.wording import say, text, variants
 
-SEGMENTS = ("출발 지점", "중간 지점", "도착 지점")
+SEGMENTS: Final = variants("strategies.route.segments")  # a route's thirds, in order
+GPS_NAME: Final = text("strategies.route.gps_name")  # a route's start at the device's position
 
 
 # --- planning ------------------------------------------------------------------------------------
@@ -79,32 +83,7 @@ def seed_plan_fields(
     if state.get("refine") or state.get("anchor") or state.get("compare_titles"):
         return out, notes
     if spec.strategy == "route":
-        ends = [_end(n, res) for n in (spec.origin, spec.destination)]
-        gps = state.get("gps")
-        if spec.origin is None and gps:
-            # "잠실 가는 길목에": from where the person is
-            ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
-        a, b = ends
-        if a is not None and b is not None:
-            total = haversine_m(a.lat, a.lon, b.lat, b.lon)
-            radius = route_radius(total)
-            out["strategy"] = "route"
-            out["route"] = {
-                "origin": {"name": spec.origin or GPS_NAME, "lat": a.lat, "lon": a.lon},
-                "destination": {"name": spec.destination, "lat": b.lat, "lon": b.lon},
-                "between": spec.between,
-                "search_radius_m": radius,
-                "interval_m": route_interval(total, radius),
-            }
-        else:
-            missing = next(n for n, p in zip((spec.origin, spec.destination), ends, strict=True) if p is None)
-            if missing is None:  # "잠실 가는 길목에" with no position sent
-                notes.append(
-                    f"출발지를 몰라서 경로 대신 {spec.destination} 근처에서 찾았어요. "
-                    "위치를 보내 주시면 가는 길을 따라 찾아 드릴게요."
-                )
-            else:
-                notes.append(f"'{missing}'의 위치를 알 수 없어서 경로 대신 한 곳 근처에서 찾았어요.")
+        _route_fields(spec, state, res, out, notes)
     elif spec.strategy == "point_travel" and location is not None:
         threshold, mode = travel_threshold_m(spec)
         out["strategy"] = "point_travel"
@@ -129,7 +108,34 @@ def seed_plan_fields(
     return out, notes
 
 
-GPS_NAME = "내 위치"
+def _route_fields(
+    spec: StrategySpec, state: AgentState, res: Resources, out: dict[str, Any], notes: list[str]
+) -> None:
+    """A route's plan fields when both ends are known places (no start said: the device's
+    position), else a note saying why the search is around one place instead."""
+    ends = [_end(n, res) for n in (spec.origin, spec.destination)]
+    gps = state.get("gps")
+    if spec.origin is None and gps:
+        # "잠실 가는 길목에": from where the person is
+        ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
+    a, b = ends
+    if a is not None and b is not None:
+        total = haversine_m(a.lat, a.lon, b.lat, b.lon)
+        radius = route_radius(total)
+        out["strategy"] = "route"
+        out["route"] = {
+            "origin": {"name": spec.origin or GPS_NAME, "lat": a.lat, "lon": a.lon},
+            "destination": {"name": spec.destination, "lat": b.lat, "lon": b.lon},
+            "between": spec.between,
+            "search_radius_m": radius,
+            "interval_m": route_interval(total, radius),
+        }
+        return
+    missing = next(n for n, p in zip((spec.origin, spec.destination), ends, strict=True) if p is None)
+    if missing is None:  # "잠실 가는 길목에" with no position sent
+        notes.append(say("strategies.route.no_origin", destination=spec.destination))
+    else:
+        notes.append(say("strategies.route.unknown_end", place=missing))
 
 
 class _GpsEnd(BaseModel):
@@ -187,8 +193,6 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     """Seed 003's route strategy: a polyline (routing provider, else the straight line marked as an
     estimate), samples every ``min(2 × radius, ceil(total / 20))`` m, one request for places near any
     sample, then deduplicated, ranked by detour and distance from the start, spread over segments."""
-    from matjip.agent.nodes.search import _kind_strength, _one_per_brand
-
     p = state_plan(state)
     r = p.route
     assert r is not None and r.origin.lat is not None and r.origin.lon is not None
@@ -196,13 +200,7 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     a: Point = (r.origin.lat, r.origin.lon)
     b: Point = (r.destination.lat, r.destination.lon)
     info = StrategyInfo()
-    line: list[Point] = straight(a, b)
-    if res.routing is not None:
-        try:
-            got = res.routing.route(a, b, "car")
-            line, info.line_source = list(got.points), got.source
-        except Exception as exc:  # any provider failure: the straight line, said as an estimate
-            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); straight line"
+    line = _route_line(a, b, res, info)
     total = length_m(line)
     radius = r.search_radius_m
     interval = route_interval(total, radius)
@@ -227,25 +225,15 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
 
     def rank(x: tuple[SearchHit, float, float]) -> tuple[float, ...]:
         h, along, detour = x
-        strength = _kind_strength(h, p.kinds) if p.kinds else 0
+        strength = kind_strength(h, p.kinds) if p.kinds else 0
         centre = abs(along - middle) // 1000 if r.between else 0
         # within a detour step, the place a local trusts (index.ranking)
         return (strength, centre, detour // 500, local_key(h.document), along)
 
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
-    ordered = _one_per_brand([h for h, _, _ in scored], len(scored), res)
-    picked: list[SearchHit] = []
-    # spread over the route's segments: the best of each in turn (the middle first "사이")
-    segments: dict[int, list[SearchHit]] = {0: [], 1: [], 2: []}
-    for h in ordered:
-        segments[_segment(by_id[h.document.place_id][0], total)].append(h)
-    turn = [1, 0, 2] if r.between else [0, 1, 2]
-    while len(picked) < p.k and any(segments.values()):
-        for s in turn:
-            if segments[s] and len(picked) < p.k:
-                picked.append(segments[s].pop(0))
-    picked.sort(key=lambda h: by_id[h.document.place_id][0])  # in the order of the way
+    ordered = one_per_brand([h for h, _, _ in scored], len(scored), res)
+    picked = _spread(ordered, {i: x[0] for i, x in by_id.items()}, total, r.between, p.k)
     records: list[HitRecord] = []
     for h in picked:
         along, detour = by_id[h.document.place_id]
@@ -264,6 +252,36 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     }
 
 
+def _route_line(a: Point, b: Point, res: Resources, info: StrategyInfo) -> list[Point]:
+    """The routing provider's polyline, else the straight line (said as an estimate in ``info``)."""
+    line: list[Point] = straight(a, b)
+    if res.routing is not None:
+        try:
+            got = res.routing.route(a, b, "car")
+            line, info.line_source = list(got.points), got.source
+        except Exception as exc:  # any provider failure: the straight line, said as an estimate
+            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); straight line"
+    return line
+
+
+def _spread(
+    ordered: list[SearchHit], along: dict[str, float], total: float, between: bool, k: int
+) -> list[SearchHit]:
+    """Spread over the route's segments: the best of each in turn (the middle first for "사이"),
+    then in the order of the way."""
+    picked: list[SearchHit] = []
+    segments: dict[int, list[SearchHit]] = {0: [], 1: [], 2: []}
+    for h in ordered:
+        segments[_segment(along[h.document.place_id], total)].append(h)
+    turn = [1, 0, 2] if between else [0, 1, 2]
+    while len(picked) < k and any(segments.values()):
+        for s in turn:
+            if segments[s] and len(picked) < k:
+                picked.append(segments[s].pop(0))
+    picked.sort(key=lambda h: along[h.document.place_id])  # in the order of the way
+    return picked
+
+
 def _segment(along: float, total: float) -> int:
     if total <= 0:
         return 0
@@ -274,8 +292,6 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
     """Seed 003's point travel: a radius of threshold × 1.5, then the travel distance or time of
     each place — from the routing provider, else the offline estimate (distance × detour ÷ speed) —
     filtered by the threshold and sorted by it."""
-    from matjip.agent.nodes.search import _kind_strength, _one_per_brand
-
     p = state_plan(state)
     t = p.travel
     loc = p.location
@@ -285,24 +301,7 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
     hits = [h for h in resp.hits if _point(h) is not None]
     info = StrategyInfo(radius_m=loc.radius_m or 0)
     mode: TravelMode = t.estimate_mode
-    legs: list[tuple[float, int, bool]] = []
-    if res.routing is not None and hits:
-        try:
-            got = res.routing.travel((loc.lat, loc.lon), [_point(h) or (0.0, 0.0) for h in hits], mode)
-            for leg in got:
-                if leg.distance_m is None or leg.duration_s is None:
-                    raise ValueError("a destination without a route")
-                legs.append((leg.distance_m, max(1, math.ceil(leg.duration_s / 60)), False))
-            info.travel_source = res.routing.source
-        except Exception as exc:
-            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); offline estimate"
-            legs = []
-    if len(legs) != len(hits):
-        legs = []
-    if not legs:
-        for h in hits:
-            metres, minutes = estimate_travel(h.distance_m or 0.0, mode)
-            legs.append((metres, minutes, True))
+    legs = _legs((loc.lat, loc.lon), hits, mode, res, info)
     kept: list[tuple[SearchHit, tuple[float, int, bool]]] = [
         (h, leg)
         for h, leg in zip(hits, legs, strict=True)
@@ -313,13 +312,13 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
     limit = float(t.minutes if t.minutes is not None else t.threshold_m)
     kept.sort(
         key=lambda x: (
-            _kind_strength(x[0], p.kinds) if p.kinds else 0,
+            kind_strength(x[0], p.kinds) if p.kinds else 0,
             local_key(x[0].document, x[1][1] if t.minutes is not None else x[1][0], limit),
             x[1][1],
             x[1][0],
         )
     )
-    chosen = _one_per_brand([h for h, _ in kept], p.k, res)
+    chosen = one_per_brand([h for h, _ in kept], p.k, res)
     leg_of = {h.document.place_id: leg for h, leg in kept}
     chosen.sort(key=lambda h: (leg_of[h.document.place_id][1], leg_of[h.document.place_id][0]))
     records: list[HitRecord] = []
@@ -335,6 +334,32 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
         f"{len(kept)} of {len(hits)} within, {len(records)} shown",
         "_detail": {**info.model_dump(exclude_none=True), "took_ms": resp.took_ms},
     }
+
+
+def _legs(
+    start: Point, hits: list[SearchHit], mode: TravelMode, res: Resources, info: StrategyInfo
+) -> list[tuple[float, int, bool]]:
+    """(metres, minutes, estimate) of each hit from ``start``: the routing provider's, else (it
+    fails or misses one) the offline estimate (distance × detour ÷ speed)."""
+    legs: list[tuple[float, int, bool]] = []
+    if res.routing is not None and hits:
+        try:
+            got = res.routing.travel(start, [_point(h) or (0.0, 0.0) for h in hits], mode)
+            for leg in got:
+                if leg.distance_m is None or leg.duration_s is None:
+                    raise ValueError("a destination without a route")
+                legs.append((leg.distance_m, max(1, math.ceil(leg.duration_s / 60)), False))
+            info.travel_source = res.routing.source
+        except Exception as exc:
+            info.fallback = f"routing failed ({type(exc).__name__}: {str(exc)[:120]}); offline estimate"
+            legs = []
+    if len(legs) != len(hits):
+        legs = []
+    if not legs:
+        for h in hits:
+            metres, minutes = estimate_travel(h.distance_m or 0.0, mode)
+            legs.append((metres, minutes, True))
+    return legs
 
 
 def course_days(roles: list[TripRole], words: list[str], days: int) -> list[list[tuple[TripRole, str]]]:
@@ -367,7 +392,7 @@ def _live_card(place: LivePlaceLike, extra: dict[str, Any]) -> Card:
     return Card(
         id=place.id,
         name=place.name,
-        cuisine=place.category.split(">")[-1].strip() or "장소",
+        cuisine=place.category.split(">")[-1].strip() or text("strategies.live.unknown_category"),
         category=place.category,
         address=place.address,
         lat=place.lat,
@@ -379,121 +404,188 @@ def _live_card(place: LivePlaceLike, extra: dict[str, Any]) -> Card:
     )
 
 
+@dataclass
+class _Trip:
+    """A course being built (:func:`search_course`): its plan and the stops chosen so far."""
+
+    plan: SearchPlan
+    course: CoursePlan
+    loc: PlanLocation
+    base: SearchRequest  # the plan's filters without its place
+    span: int  # later stops of a day stay this close to its first
+    info: StrategyInfo
+    chosen: set[str] = field(default_factory=set)
+    records: list[HitRecord] = field(default_factory=list)
+    live: list[Card] = field(default_factory=list)
+    stop: int = 0
+
+
+class _Stop(NamedTuple):
+    """One stop to fill: its role, the word that named it, its day and time, where it starts."""
+
+    role: TripRole
+    word: str
+    day: int
+    slot: str  # "점심 12:30"
+    when: datetime
+    prev: Point  # the previous stop (the plan's place for a day's first)
+    radius: int
+    first: bool
+
+
 def search_course(state: AgentState, res: Resources) -> dict[str, Any]:
     """Seed 003's course: for each day and each role in order, the best place of the role open at
     the stop's time within walking distance (``leg_m``) of the previous stop (the first around the
     plan's place). 관광지 and 숙박 come from Kakao Local when configured, else are named as not
     covered."""
-    from matjip.agent.nodes.search import _kind_strength, _one_per_brand
-
     p = state_plan(state)
     c = p.course
     loc = p.location
     assert c is not None and loc is not None and loc.lat is not None and loc.lon is not None
-    info = StrategyInfo(days=c.days)
-    role_rules = rules().course.roles
-    base = _base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 30})
-    span = rules().course.walk_span_m if c.mode == "walk" else rules().course.car_span_m
+    trip = _Trip(
+        plan=p,
+        course=c,
+        loc=loc,
+        base=_base_request(p).model_copy(update={"kind": [], "cuisine": [], "menu": [], "k": 30}),
+        span=rules().course.walk_span_m if c.mode == "walk" else rules().course.car_span_m,
+        info=StrategyInfo(days=c.days),
+    )
     start = turn_now(state, res)
-    chosen: set[str] = set()
-    records: list[HitRecord] = []
-    live: list[Card] = []
-    stop = 0
     for day, plan_day in enumerate(course_days(c.roles, c.slot_words, c.days), start=1):
-        date = start + timedelta(days=day - 1)
-        prev: Point = (loc.lat, loc.lon)
-        day_first: Point | None = None  # later stops stay within ``span`` of the day's first stop
-        for role, word in plan_day:
-            when, slot = _slot_time(date, word, role)
-            rule = role_rules[role]
-            first = prev == (loc.lat, loc.lon)
-            radius = max(loc.radius_m or 1000, c.leg_m) if first else c.leg_m
-            if rule.live_category:
-                if res.places is None:
-                    if role not in info.uncovered_roles:
-                        info.uncovered_roles.append(role)
-                    continue
-                try:
-                    found = res.places.category(rule.live_category, prev[0], prev[1], max(radius, 2000), 5)
-                except Exception as exc:
-                    info.fallback = f"kakao local failed ({type(exc).__name__}: {str(exc)[:120]})"
-                    if role not in info.uncovered_roles:
-                        info.uncovered_roles.append(role)
-                    continue
-                pick = next((f for f in found if f.id not in chosen and f.lat is not None), None)
-                if pick is None or pick.lat is None or pick.lon is None:
-                    continue
-                stop += 1
-                leg = haversine_m(prev[0], prev[1], pick.lat, pick.lon)
-                chosen.add(pick.id)
-                info.live_source = "kakao"
-                live.append(
-                    _live_card(
-                        pick,
-                        {
-                            "stop": stop,
-                            "trip_role": role,
-                            "day_group": day,
-                            "slot": slot,
-                            "leg_m": None if first else round(leg),
-                            "leg_minutes": None if first else estimate_travel(leg, c.mode)[1],
-                        },
-                    )
-                )
-                prev = (pick.lat, pick.lon)
-                continue
-            update: dict[str, Any] = {
-                "geo": GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(radius)),
-                "open_at": OpenAt(when=when),
-                "exclude_ids": [*base.exclude_ids, *chosen],
-                "kind": list(rule.kinds) or list(p.kinds),
-                "exclude_cuisine": [*base.exclude_cuisine, *rule.exclude_cuisine],
-            }
-            other_roles = {k for r in role_rules.values() for k in r.kinds}
-            meal_kinds = [k for k in p.kinds if k not in other_roles]
-            if role == "식사":
-                update["kind"] = meal_kinds  # "고기-카페 코스": the food asked for at the meal
-            else:
-                named = kinds().lookup(word)
-                if named is not None and named[0] in rule.kinds:
-                    update["kind"] = [named[0]]  # "빵집 투어": bakeries, not any dessert place
-            cands: list[SearchHit] = _within_span(
-                res.index.search(base.model_copy(update=update)).hits, day_first, span
-            )
-            if not cands:  # nothing open at that time within the leg: twice as far
-                wider = GeoFilter(lat=prev[0], lon=prev[1], radius_m=float(min(2 * radius, 20_000)))
-                resp = res.index.search(base.model_copy(update={**update, "geo": wider}))
-                cands = _within_span(resp.hits, day_first, span)
-            if not cands and day_first is not None:
-                # still none: anywhere within the walk of the day's first stop
-                near = GeoFilter(lat=day_first[0], lon=day_first[1], radius_m=float(span))
-                cands = res.index.search(base.model_copy(update={**update, "geo": near})).hits
-            cands = cands[:5]  # the best five of the role, as before the span filter
-            hits = sorted(cands, key=lambda h: _kind_strength(h, update["kind"]) if update["kind"] else 0)
-            hits = _one_per_brand(hits, 1, res)
-            if not hits or _point(hits[0]) is None:
-                continue
-            h = hits[0]
-            pt = _point(h) or prev
-            leg = haversine_m(prev[0], prev[1], pt[0], pt[1])
-            stop += 1
-            rec = hit_record(h, loc.name)
-            rec["stop"], rec["role"], rec["day"], rec["slot"] = stop, role, day, slot
-            if not first:
-                rec["leg_m"], rec["leg_min"] = round(leg), estimate_travel(leg, c.mode)[1]
-            records.append(rec)
-            chosen.add(h.document.place_id)
-            prev = pt
-            day_first = day_first or pt
+        _course_day(trip, res, day, start + timedelta(days=day - 1), plan_day)
+    info = trip.info
     return {
-        "hits": records,
-        "live_cards": live,
+        "hits": trip.records,
+        "live_cards": trip.live,
         "strategy_info": info,
-        "_decision": f"course {c.days}일 {'-'.join(c.roles)}: {len(records)} stops"
-        + (f" + {len(live)} live" if live else "")
+        "_decision": f"course {c.days}일 {'-'.join(c.roles)}: {len(trip.records)} stops"
+        + (f" + {len(trip.live)} live" if trip.live else "")
         + (f"; not covered: {', '.join(info.uncovered_roles)}" if info.uncovered_roles else ""),
         "_detail": info.model_dump(exclude_none=True),
     }
+
+
+def _course_day(
+    trip: _Trip, res: Resources, day: int, date: datetime, stops: list[tuple[TripRole, str]]
+) -> None:
+    """One day's stops in order, each within a leg of the one before."""
+    loc, c = trip.loc, trip.course
+    assert loc.lat is not None and loc.lon is not None
+    prev: Point = (loc.lat, loc.lon)
+    day_first: Point | None = None  # later stops stay within ``span`` of the day's first stop
+    for role, word in stops:
+        when, slot = _slot_time(date, word, role)
+        first = prev == (loc.lat, loc.lon)
+        radius = max(loc.radius_m or 1000, c.leg_m) if first else c.leg_m
+        stop = _Stop(role, word, day, slot, when, prev, radius, first)
+        rule = rules().course.roles[role]
+        if rule.live_category:
+            prev = _live_stop(trip, res, stop, rule.live_category)
+            continue
+        pt = _index_stop(trip, res, stop, rule, day_first)
+        if pt is not None:
+            prev = pt
+            day_first = day_first or pt
+
+
+def _uncovered(info: StrategyInfo, role: TripRole) -> None:
+    if role not in info.uncovered_roles:
+        info.uncovered_roles.append(role)
+
+
+def _live_stop(trip: _Trip, res: Resources, s: _Stop, category: str) -> Point:
+    """A 관광지 or 숙박 stop from Kakao Local (none configured: named as not covered); where the
+    next stop starts."""
+    if res.places is None:
+        _uncovered(trip.info, s.role)
+        return s.prev
+    try:
+        found = res.places.category(category, s.prev[0], s.prev[1], max(s.radius, 2000), 5)
+    except Exception as exc:
+        trip.info.fallback = f"kakao local failed ({type(exc).__name__}: {str(exc)[:120]})"
+        _uncovered(trip.info, s.role)
+        return s.prev
+    pick = next((f for f in found if f.id not in trip.chosen and f.lat is not None), None)
+    if pick is None or pick.lat is None or pick.lon is None:
+        return s.prev
+    trip.stop += 1
+    leg = haversine_m(s.prev[0], s.prev[1], pick.lat, pick.lon)
+    trip.chosen.add(pick.id)
+    trip.info.live_source = "kakao"
+    extra = {
+        "stop": trip.stop,
+        "trip_role": s.role,
+        "day_group": s.day,
+        "slot": s.slot,
+        "leg_m": None if s.first else round(leg),
+        "leg_minutes": None if s.first else estimate_travel(leg, trip.course.mode)[1],
+    }
+    trip.live.append(_live_card(pick, extra))
+    return (pick.lat, pick.lon)
+
+
+def _index_stop(
+    trip: _Trip, res: Resources, s: _Stop, rule: RoleRule, day_first: Point | None
+) -> Point | None:
+    """The best place of the role from the index, open at the stop's time; where it is, or None
+    when there is none."""
+    update = _stop_request(trip, s, rule)
+    cands = _stop_candidates(trip, res, update, s, day_first)[:5]  # the best five, as before the span
+    hits = sorted(cands, key=lambda h: kind_strength(h, update["kind"]) if update["kind"] else 0)
+    hits = one_per_brand(hits, 1, res)
+    if not hits or _point(hits[0]) is None:
+        return None
+    h = hits[0]
+    pt = _point(h) or s.prev
+    leg = haversine_m(s.prev[0], s.prev[1], pt[0], pt[1])
+    trip.stop += 1
+    rec = hit_record(h, trip.loc.name)
+    rec["stop"], rec["role"], rec["day"], rec["slot"] = trip.stop, s.role, s.day, s.slot
+    if not s.first:
+        rec["leg_m"], rec["leg_min"] = round(leg), estimate_travel(leg, trip.course.mode)[1]
+    trip.records.append(rec)
+    trip.chosen.add(h.document.place_id)
+    return pt
+
+
+def _stop_request(trip: _Trip, s: _Stop, rule: RoleRule) -> dict[str, Any]:
+    """The request fields of a stop: around the previous stop, open then, the role's kinds."""
+    p, base = trip.plan, trip.base
+    update: dict[str, Any] = {
+        "geo": GeoFilter(lat=s.prev[0], lon=s.prev[1], radius_m=float(s.radius)),
+        "open_at": OpenAt(when=s.when),
+        "exclude_ids": [*base.exclude_ids, *trip.chosen],
+        "kind": list(rule.kinds) or list(p.kinds),
+        "exclude_cuisine": [*base.exclude_cuisine, *rule.exclude_cuisine],
+    }
+    other_roles = {k for r in rules().course.roles.values() for k in r.kinds}
+    meal_kinds = [k for k in p.kinds if k not in other_roles]
+    if s.role == "식사":
+        update["kind"] = meal_kinds  # "고기-카페 코스": the food asked for at the meal
+    else:
+        named = kinds().lookup(s.word)
+        if named is not None and named[0] in rule.kinds:
+            update["kind"] = [named[0]]  # "빵집 투어": bakeries, not any dessert place
+    return update
+
+
+def _stop_candidates(
+    trip: _Trip, res: Resources, update: dict[str, Any], s: _Stop, day_first: Point | None
+) -> list[SearchHit]:
+    """The role's places within the leg and the day's span; none open then: twice as far; still
+    none: anywhere within the walk of the day's first stop."""
+    base, span = trip.base, trip.span
+    cands: list[SearchHit] = _within_span(
+        res.index.search(base.model_copy(update=update)).hits, day_first, span
+    )
+    if not cands:
+        wider = GeoFilter(lat=s.prev[0], lon=s.prev[1], radius_m=float(min(2 * s.radius, 20_000)))
+        resp = res.index.search(base.model_copy(update={**update, "geo": wider}))
+        cands = _within_span(resp.hits, day_first, span)
+    if not cands and day_first is not None:
+        near = GeoFilter(lat=day_first[0], lon=day_first[1], radius_m=float(span))
+        cands = res.index.search(base.model_copy(update={**update, "geo": near})).hits
+    return cands
 
 
 def _within_span(hits: list[SearchHit], first: Point | None, span: int) -> list[SearchHit]:
@@ -513,7 +605,7 @@ def search_abroad(state: AgentState, res: Resources) -> dict[str, Any]:
     info = StrategyInfo()
     if res.abroad is None:
         return {"hits": [], "strategy_info": info, "_decision": "abroad: no provider configured"}
-    food = " ".join([*p.kinds, *p.menu, *p.cuisine]) or "맛집"
+    food = " ".join([*p.kinds, *p.menu, *p.cuisine]) or text("strategies.live.any_food")
     query = f"{p.overseas} {food}"
     try:
         found = res.abroad.text(query, p.k)
@@ -543,7 +635,7 @@ def live_nearby(p: SearchPlan, res: Resources) -> tuple[list[Card], StrategyInfo
     loc = p.location
     if res.places is None or loc is None or loc.lat is None or loc.lon is None:
         return [], info
-    food = " ".join([*p.kinds, *p.menu, *p.cuisine, *p.occasion]) or "맛집"
+    food = " ".join([*p.kinds, *p.menu, *p.cuisine, *p.occasion]) or text("strategies.live.any_food")
     try:
         found = res.places.keyword(food, loc.lat, loc.lon, max(loc.radius_m or 1000, 1000), p.k)
     except Exception as exc:
@@ -567,7 +659,9 @@ def strategy_card_fields(rec: HitRecord, total_m: int | None = None) -> dict[str
         )
         out.update(leg_m=rec.get("leg_m"), leg_minutes=rec.get("leg_min"))
     if "segment" in rec:
-        out["route_note"] = f"경로 {rec.get('segment')} 근처 · 우회 약 {_km(rec.get('detour_m') or 0)}"
+        out["route_note"] = say(
+            "strategies.route.card_note", segment=rec.get("segment"), detour=_km(rec.get("detour_m") or 0)
+        )
     if "travel_min" in rec:
         out.update(
             travel_minutes=rec.get("travel_min"),

@@ -1,0 +1,70 @@
+"""The first requests of a general search, and the places found so far (:class:`Found`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from matjip.agent.configuration import Resources
+from matjip.agent.models import SearchPlan
+from matjip.agent.plan import to_requests
+from matjip.agent.retrieval.filters import chain_names, kept
+from matjip.index.request import MAX_K, SearchHit, SearchRequest, SearchResponse
+
+RERANK_DEPTH = 24  # places fetched for a search_general re-rank (at least)
+
+
+@dataclass
+class Found:
+    """A general search in progress: the plan (its radius may be widened), the request and the
+    wider page it fetched, the places kept so far and what the answer will say about them."""
+
+    plan: SearchPlan
+    req: SearchRequest  # the plan's request
+    wide: SearchRequest  # the same with room to re-rank
+    resp: SearchResponse  # what the first request returned
+    hits: list[SearchHit]
+    detail: dict[str, Any]  # for the trace
+    notes: list[str] = field(default_factory=list)  # said in the answer
+    plan_update: dict[str, Any] = field(default_factory=dict)  # what the grader must read
+    farther: set[str] = field(default_factory=set)  # filled from a wider circle: after the near ones
+    listed: set[str] = field(default_factory=set)  # list the dish beside the kind: first
+
+    def shown_ids(self) -> list[str]:
+        """The request's excluded ids and every place kept so far (a top-up leaves them out)."""
+        return [*self.req.exclude_ids, *(h.document.place_id for h in self.hits)]
+
+
+def fetch(p: SearchPlan, res: Resources) -> Found:
+    """The plan's request with room to re-rank (by index.ranking) and filter, each kind of two
+    fetched on its own too, and the places no filter rules out."""
+    chains = chain_names(res) if p.exclude_chains else []
+    req = to_requests(p, chains)[0]
+    page_all = p.price_max is not None or bool(p.prefer_menu)
+    more_k = MAX_K if page_all else min(MAX_K, max(RERANK_DEPTH, req.k * 3))
+    wide = req.model_copy(update={"k": more_k}) if not p.titles else req
+    resp = res.index.search(wide)
+    fetched = list(resp.hits)
+    if len(req.kind) > 1 and not p.titles:
+        fetched += _each_kind(wide, fetched, res)
+    return Found(
+        plan=p,
+        req=req,
+        wide=wide,
+        resp=resp,
+        hits=kept(fetched, p, res),
+        detail={"took_ms": resp.took_ms, "candidates": resp.total_candidates},
+    )
+
+
+def _each_kind(wide: SearchRequest, fetched: list[SearchHit], res: Resources) -> list[SearchHit]:
+    """ "브런치 카페": each kind fetched on its own, so the likelier one cannot crowd the other out of
+    the page that is re-ranked; the places not fetched yet."""
+    seen = {h.document.place_id for h in fetched}
+    out: list[SearchHit] = []
+    for kind in wide.kind:
+        for h in res.index.search(wide.model_copy(update={"kind": [kind]})).hits:
+            if h.document.place_id not in seen:
+                seen.add(h.document.place_id)
+                out.append(h)
+    return out

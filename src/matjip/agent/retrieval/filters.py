@@ -1,0 +1,107 @@
+"""What rules a fetched place out, and the typical price a budget is checked against."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from typing import Final
+
+from matjip.agent.configuration import Resources
+from matjip.agent.models import SearchPlan
+from matjip.documents import Restaurant
+from matjip.index.request import SearchHit
+from matjip.kinds import kinds
+from matjip.nlu.kinds import chain_rules
+from matjip.nlu.vocabulary import category_leaf, compact
+from matjip.words import words
+
+NO_BREAK: Final = re.compile("|".join(words("search", "no_break")))  # "브레이크타임 없는"
+
+
+def chain_names(res: Resources) -> list[str]:
+    """Brand names with three or more branches in the data, and the franchise brands of
+    ``data/chains.toml`` (excluded by "체인점 말고")."""
+    in_data = [b for b, titles in res.nlu.vocabulary.brands().items() if len(titles) >= 3 and len(b) >= 2]
+    listed = [b for b in chain_rules().brands if len(b) >= 3]
+    return list(dict.fromkeys([*in_data, *listed]))
+
+
+def _branches(res: Resources, head: str) -> int:
+    """How many places of the data carry the brand of ``head`` (a name without its branch word)."""
+    vocabulary = res.nlu.vocabulary
+    info = vocabulary.title_info(head)
+    brand = info.brand if info is not None and info.brand else head
+    return len(vocabulary.brands().get(brand, []))
+
+
+def not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resources) -> list[SearchHit]:
+    """Hits whose category path does not say a brand ruled out: "체인 말고" rules out a franchise
+    Kakao files under its brand ("치킨>본스치킨", one branch in the data), "뚜레쥬르 말고" a place filed
+    under 뚜레쥬르 whatever its name."""
+    franchises = res.nlu.vocabulary.franchise_leaves if p.exclude_chains else frozenset()
+    brands = [compact(t) for t in p.exclude_titles if len(compact(t)) >= 2]
+    if not franchises and not brands and not p.exclude_chains:
+        return hits
+    rules = chain_rules()
+
+    def ruled_out(h: SearchHit) -> bool:
+        category = h.document.category
+        leaf = category_leaf(category)
+        if p.exclude_chains and rules.is_chain(h.document.title, lambda head: _branches(res, head)):
+            return True  # "○○ 잠실점", a listed franchise brand
+        return (leaf is not None and leaf in franchises) or any(b in compact(category) for b in brands)
+
+    return [h for h in hits if not ruled_out(h)]
+
+
+def all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
+    """A kind that qualifies another ("비건 디저트"): the place must be both; otherwise any kind does."""
+    table = kinds()
+    if len(p.kinds) < 2 or not any(table.by_name[k].conjunctive for k in p.kinds if k in table.by_name):
+        return True
+    return all(k in h.document.kinds for k in p.kinds)
+
+
+def kept(hits: list[SearchHit], p: SearchPlan, res: Resources) -> list[SearchHit]:
+    """The hits neither ruled out by category nor missing a qualified kind."""
+    return [h for h in not_ruled_out_by_category(hits, p, res) if all_kinds_if_qualified(h, p)]
+
+
+def broader(names: list[str]) -> list[str]:
+    """The parents of ``names`` when every one has a parent, else ``[]``."""
+    table = kinds()
+    parents = [table.by_name[k].parent if k in table.by_name else None for k in names]
+    return [x for x in dict.fromkeys(parents) if x] if all(parents) else []
+
+
+def break_on(doc: Restaurant, weekday: int) -> bool:
+    """The parsed hours state a break that day."""
+    hours = doc.hours
+    day = hours.days.get(weekday) if hours is not None and hours.parsed else None
+    return day is not None and bool(day.breaks)
+
+
+def typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
+    """The median of the priced menu lines — of the wanted kinds' dishes when there are any."""
+    menus = doc.priced_menus()
+    dishes = [w for k in wanted for w in kinds().dish_words(k)]
+    own = [m.price for m in menus if m.price is not None and any(w in m.name for w in dishes)]
+    prices = own or [m.price for m in menus if m.price is not None]
+    return round(statistics.median(prices)) if prices else None  # even count: the middle two's mean
+
+
+def typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> bool:
+    """The typical price (:func:`typical_price`; of the whole menu when ``overall``) is within the
+    plan's price range."""
+    mid = typical_price(h.document, [] if overall else p.kinds)
+    if mid is None:
+        return False
+    return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
+
+
+def within_budget(hits: list[SearchHit], p: SearchPlan, overall: bool) -> list[SearchHit]:
+    """ "만원 이하": the place's typical price, not one cheap side dish, must be within budget
+    (``overall``: of the whole menu, "더 싼 데")."""
+    if p.price_max is None:
+        return hits
+    return [h for h in hits if typical_price_ok(h, p, overall=overall)]

@@ -1,0 +1,250 @@
+"""The order of the places found: :class:`RankKey`, each kind in turn, one branch per chain.
+
+Within the radius asked, ``index.ranking.local_key`` (the trust a local puts in a place) is the
+last word; the parts before it say what the question asked for: the kind by its own category or
+name, a dish named beside the kind, a word reviews mention, visitors' tags, open now.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import NamedTuple
+
+from matjip.agent.cardinfo import going_now_tier, is_night
+from matjip.agent.configuration import Resources
+from matjip.agent.models import SearchPlan
+from matjip.agent.retrieval.fetch import Found
+from matjip.agent.retrieval.filters import typical_price
+from matjip.geo.gazetteer import PlaceType
+from matjip.index.ranking import local_key
+from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
+from matjip.index.request import SearchHit
+from matjip.kinds import kinds, norm
+from matjip.vocab import vocab
+
+GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
+
+
+class RankKey(NamedTuple):
+    """The sort key of a general search's places (lower first), part by part."""
+
+    farther: int  # 1: filled from a wider circle, after the near ones
+    both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
+    dish: int  # a dish said beside its kind: 0 the kind listing it, 1 the kind, 2 neither
+    strength: int  # the kind said by category or name 1 (one tier: "○○포차" is a 포차), menu 2, none 3
+    neighbour: int  # 1: a neighbouring kind standing in (last)
+    unlisted: int  # 1: not listing the dish asked beside the kind, when some do
+    unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
+    untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
+    going_now: int  # going now: 0 open, 1 unknown hours or closing, 2 closed
+    trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
+
+
+TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """What the parts of a :class:`RankKey` are measured against, read once per search."""
+
+    plan: SearchPlan
+    farther: set[str]
+    listed: set[str]
+    mentioned: set[str]  # places whose reviews mention an unused word
+    tags: list[str]  # review tags backing the atmosphere and occasion asked
+    dish: str | None  # the dish said beside its kind
+    radius: float | None  # the radius asked ("near" searches)
+    outside: set[str]  # places across the border of the dong asked
+    now: datetime
+    going_now: bool
+
+    def key(self, h: SearchHit) -> RankKey:
+        p, doc = self.plan, h.document
+        place = doc.place_id
+        return RankKey(
+            farther=1 if place in self.farther else 0,
+            both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
+            dish=self._dish(h),
+            strength=max(1, kind_strength(h, p.kinds)) if p.kinds else 0,
+            neighbour=0 if not p.kinds or set(p.kinds) & set(doc.kinds) else 1,
+            unlisted=0 if not self.listed or place in self.listed else 1,
+            unmentioned=0 if place in self.mentioned else 1,
+            untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
+            going_now=going_now_tier(doc.hours, self.now) if self.going_now else 0,
+            trust=local_key(doc, h.distance_m, self.radius, place in self.outside),
+        )
+
+    def _dish(self, h: SearchHit) -> int:
+        if self.dish is None:
+            return 0
+        member = bool(set(self.plan.kinds) & set(h.document.kinds))
+        return 0 if member and menu_matches(h.document, [self.dish]) else 1 if member else 2
+
+
+def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
+    """The :class:`Ranker` of a general search; ``said``: the message, normalised (a dish the user
+    named beside its kind, "홍대 마제소바" → 라멘, puts the kind's places listing it first)."""
+    p = f.plan
+    near = p.location is not None and p.location.by_radius
+    radius = p.location.radius_m if near and p.location is not None else None
+    dish = next((d for d in p.kind_dishes if norm(d) in said and (kinds().lookup(d) or ("", False))[1]), None)
+    # going now ("지금", or no time asked at night): closed or closing places after open ones
+    asked = p.open_at
+    now_ish = asked is not None and abs((asked - now).total_seconds()) <= GOING_NOW_S
+    return Ranker(
+        plan=p,
+        farther=f.farther,
+        listed=f.listed,
+        mentioned=review_mentions(f.hits, p.unused_terms),
+        tags=[t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)],
+        dish=dish,
+        radius=radius,
+        outside=outside_dong(f.hits, p, res) if near else set(),
+        now=now,
+        going_now=now_ish or (asked is None and is_night(now)),
+    )
+
+
+def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
+    """Order ``f.hits`` by the plan's sort and keep ``k``: by rating, by typical price, by distance
+    (as fetched), or by :class:`RankKey` (specialists first, then the places a local trusts); a
+    mild version asked for first; at most one branch of a chain."""
+    p, hits = f.plan, f.hits
+    if p.sort == "rating":
+        hits.sort(key=rating_key, reverse=True)
+    elif p.sort == "price":
+        # cheapest typical price first; places with no priced menu last
+        hits.sort(key=lambda h: typical_price(h.document, p.kinds) or math.inf)
+    elif p.sort != "distance":
+        rank = ranker(f, res, said, now)
+        hits.sort(key=rank.key)
+        if len(p.kinds) > 1:
+            hits = each_kind_in_turn(hits, p.kinds, rank.key)
+    if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
+        hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
+    f.hits = one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
+
+
+def rating_key(h: SearchHit) -> float:
+    d = h.document
+    return (d.rating or 0.0) + 0.001 * (d.review_count or 0)
+
+
+def kind_strength(h: SearchHit, wanted: list[str]) -> int:
+    """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind, or a
+    category the kind counts only weakly (``weak_category``); 3: none.
+
+    A name or menu match is weaker (2, 3) when the category path says something else — another,
+    unrelated kind ("양식>햄버거" for "…버거펍" asked as a 호프) or another cuisine ("일식" for
+    "타코몽" asked as tacos).
+    """
+    table = kinds()
+    doc = h.document
+    source = {ev.value: ev for ev in doc.evidence if ev.field == "kind"}
+    related = table.related(wanted)
+    other = any(
+        ev.source == "category" and k not in related and not (k in table.by_name and table.by_name[k].broad)
+        for k, ev in source.items()
+    )
+    best = 3
+    for kind in wanted:
+        ev = source.get(kind)
+        for _ in range(3):  # a parent kind is as strong as the child it comes from
+            if ev is None or not ev.source.startswith("kind:"):
+                break
+            ev = source.get(ev.span)
+        if ev is None:
+            continue
+        rank = {"category": 0, "title": 1}.get(ev.source, 2)
+        if rank > 0 and (other or table.contradicts(doc.category, kind)):
+            rank += 1
+        if table.weakly(doc.category, kind, doc.title):
+            rank = max(rank, 2)
+        best = min(best, rank)
+    return best
+
+
+def brand(title: str, res: Resources) -> str:
+    """The chain a restaurant belongs to, as the NLU vocabulary knows it ("교촌치킨 잠실점" → 교촌치킨);
+    otherwise its name without the branch word."""
+    info = res.nlu.vocabulary.title_info(title)
+    if info is not None and info.brand:
+        return info.brand
+    words = title.split()
+    if len(words) > 1 and words[-1].endswith(BRANCH_SUFFIXES):
+        words = words[:-1]
+    return "".join(words).lower()
+
+
+def one_per_brand(hits: list[SearchHit], k: int, res: Resources) -> list[SearchHit]:
+    """At most one branch of a chain among the first ``k`` (more only when nothing else is left)."""
+    seen: set[str] = set()
+    first: list[SearchHit] = []
+    rest: list[SearchHit] = []
+    for h in hits:
+        b = brand(h.document.title, res)
+        (rest if b in seen else first).append(h)
+        seen.add(b)
+    return (first + rest)[:k]
+
+
+def each_kind_in_turn(
+    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], RankKey]
+) -> list[SearchHit]:
+    """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
+    comes next, so one kind's many places cannot hide the other's."""
+    tier = {id(h): rank(h)[:TIER] for h in hits}  # each hit ranked once (rank reads its menu)
+    out: list[SearchHit] = []
+    shown: set[str] = set()
+    rest = list(hits)
+    while rest:
+        top = tier[id(rest[0])]
+        pick = next(
+            (
+                h
+                for h in rest
+                if tier[id(h)] == top and any(k in h.document.kinds and k not in shown for k in wanted)
+            ),
+            rest[0],
+        )
+        out.append(pick)
+        shown.update(k for k in wanted if k in pick.document.kinds)
+        rest.remove(pick)
+    return out
+
+
+def review_mentions(hits: list[SearchHit], terms: list[str]) -> set[str]:
+    """Place ids among ``hits`` whose review sentences mention one of ``terms`` (BM25 over sentences)."""
+    if not terms or not any(h.document.reviews for h in hits):
+        return set()
+    from matjip.index.review_search import ReviewIndex
+
+    index = ReviewIndex([h.document for h in hits if h.document.reviews])
+    return {hit.place_id for t in terms for hit in index.search(t, k=len(hits))}
+
+
+def outside_dong(hits: list[SearchHit], p: SearchPlan, res: Resources) -> set[str]:
+    """Place ids of ``hits`` across the border of the dong asked ("방이동 치킨": a place in 오금동
+    within the radius), when the dong has an outline (Seoul's legal dongs); else none."""
+    loc = p.location
+    if loc is None or loc.lat is None or loc.lon is None:
+        return set()
+    dong = next(
+        (
+            c
+            for c in res.gazetteer.lookup(loc.name)
+            if c.type == PlaceType.LEGAL_DONG and abs(c.lat - loc.lat) < 1e-6 and abs(c.lon - loc.lon) < 1e-6
+        ),
+        None,
+    )
+    located = [(h, h.document.lat, h.document.lon) for h in hits]
+    points = [(h, lat, lon) for h, lat, lon in located if lat is not None and lon is not None]
+    if dong is None or not points:
+        return set()
+    inside = res.gazetteer.contains_points(dong, [lat for _, lat, _ in points], [lon for _, _, lon in points])
+    if inside is None:
+        return set()
+    return {h.document.place_id for (h, _, _), ok in zip(points, inside, strict=True) if not ok}

@@ -1,0 +1,85 @@
+"""Too few places of the kind: fill the list from what stands in for it, and say so."""
+
+from __future__ import annotations
+
+from matjip.agent.configuration import Resources
+from matjip.agent.retrieval.fetch import Found
+from matjip.agent.retrieval.filters import broader, not_ruled_out_by_category
+from matjip.index.request import MAX_K, SearchHit
+from matjip.kinds import kinds
+from matjip.wording import say
+
+
+def dish_fallback(f: Found, res: Resources) -> None:
+    """A kind named by a dish: a narrow kind's broader kind whose menu names the dish ("한우" on a
+    고깃집's menu), or — for a dish others serve too ("짜장면") — any menu naming it."""
+    p, req = f.plan, f.req
+    if not (p.kinds and p.kind_dishes and len(f.hits) < p.k):
+        return
+    more = res.index.search(
+        req.model_copy(
+            update={
+                "kind": broader(p.kinds),
+                "menu": [*req.menu, p.kind_dishes[0]],
+                "exclude_ids": f.shown_ids(),
+            }
+        )
+    )
+    f.hits += not_ruled_out_by_category(list(more.hits), p, res)
+    f.detail["dish_fallback"] = len(more.hits)
+
+
+def menu_topup(f: Found, res: Resources) -> None:
+    """ "이자카야 하이볼": a dish beside the kind narrows it; when too few list the dish, the kind's
+    other restaurants follow (after the ones listing it), and the answer says so."""
+    p, req = f.plan, f.req
+    if not (p.kinds and req.menu and len(f.hits) < p.k and not p.titles):
+        return
+    rest = res.index.search(req.model_copy(update={"menu": [], "exclude_ids": f.shown_ids()}))
+    rest_hits = not_ruled_out_by_category(list(rest.hits), p, res)
+    if not rest_hits:
+        return
+    found = len(f.hits)
+    f.listed = {h.document.place_id for h in f.hits}  # these list the dish: first
+    f.hits += rest_hits
+    f.detail["menu_topup"] = len(rest_hits)
+    f.plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
+    menus = ", ".join(f"'{m}'" for m in req.menu)
+    f.notes.append(
+        say("search.topup.menu_some", menus=menus, found=found)
+        if found
+        else say("search.topup.menu_none", menus=menus)
+    )
+
+
+def neighbours(f: Found, res: Resources) -> None:
+    """Too few of the kind ("잠실 카페": four cafés in the crawl): restaurants of its neighbouring
+    kinds whose menu names one of the kind's menu words (a bakery selling coffee), said so."""
+    p, req = f.plan, f.req
+    if not (p.kinds and len(f.hits) < p.k and not p.titles and not req.menu):
+        return
+    table = kinds()
+    wanted = [table.by_name[k] for k in p.kinds if k in table.by_name]
+    near = list(dict.fromkeys(n for k in wanted for n in k.neighbours))
+    if not near:
+        return
+    more = res.index.search(req.model_copy(update={"kind": near, "k": MAX_K, "exclude_ids": f.shown_ids()}))
+    said: dict[str, str] = {}
+    for h in more.hits:
+        word = table.stands_in(p.kinds, h.document.kinds, [m.name for m in h.document.menus])
+        if word is not None:
+            said[h.document.place_id] = word
+    extra: list[SearchHit] = not_ruled_out_by_category(
+        [h for h in more.hits if h.document.place_id in said], p, res
+    )
+    if extra:
+        f.notes.append(
+            say(
+                "search.topup.neighbours",
+                kinds=", ".join(k.name for k in wanted),
+                found=len(f.hits),
+                menu=said[extra[0].document.place_id],
+                neighbours=", ".join(near),
+            )
+        )
+    f.hits += extra

@@ -1,0 +1,152 @@
+"""A wider circle: filling a short list from farther, and relaxation's one step at a time."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from matjip.agent.configuration import AgentConfig, Resources
+from matjip.agent.models import SearchPlan
+from matjip.agent.retrieval.fetch import Found
+from matjip.agent.retrieval.filters import all_kinds_if_qualified, not_ruled_out_by_category
+from matjip.index.request import GeoFilter
+from matjip.kinds import kinds
+from matjip.wording import say, text
+from matjip.words import words
+
+WIDENED_BY_RELAX: Final = words("search", "widened_by_relax")  # relaxation never widens twice
+WIDENED_ANY: Final = words("search", "widened_any")
+SOFTNESS = ("open_at", "price", "menu", "cuisine")  # the filters relaxation drops, softest first
+
+
+def km(m: int) -> str:
+    """A radius as a note says it: "500m", "1km", "1.5km"."""
+    return f"{m / 1000:g}km" if m >= 1000 else f"{m}m"
+
+
+def _wider(radius_m: int, cfg: AgentConfig) -> int:
+    return int(min(radius_m * cfg.widen_factor, cfg.widen_cap_m))
+
+
+def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Resources) -> bool:
+    """A short list around a place may be filled from a wider circle: a plain radius search, not
+    "더 가까운 데" and not one already widened (relaxation's cap holds)."""
+    loc = p.location
+    return (
+        p.strategy == "radius"
+        and loc is not None
+        and loc.by_radius
+        and loc.lat is not None
+        and loc.lon is not None
+        and loc.radius_m is not None
+        and loc.radius_m < res.config.widen_cap_m
+        and not p.titles
+        and anchor != "closer"
+        and not any(mark in n for n in notes for mark in WIDENED_ANY)
+    )
+
+
+def fill_wider(f: Found, anchor: str | None, notes: list[str], res: Resources) -> None:
+    """ "강남역 오마카세": one within 1 km; the next ones a little further, said so, nearest first
+    (``notes``: the relaxation notes so far)."""
+    if not (0 < len(f.hits) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
+        return
+    loc = f.plan.location
+    assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
+    wider = _wider(loc.radius_m, res.config)
+    geo = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=float(wider))
+    more = res.index.search(
+        f.wide.model_copy(update={"geo": geo, "exclude_ids": f.shown_ids(), "sort": "distance"})
+    )
+    extra = [
+        h
+        for h in not_ruled_out_by_category(list(more.hits), f.plan, res)
+        if all_kinds_if_qualified(h, f.plan)
+    ]
+    if not extra:
+        return
+    f.notes.append(
+        say(
+            "search.widen.filled", place=loc.name, radius=km(loc.radius_m), found=len(f.hits), wider=km(wider)
+        )
+    )
+    f.hits += extra
+    f.farther = {h.document.place_id for h in extra}
+    f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
+    f.plan = f.plan.model_copy(update={"location": f.plan_update["location"]})
+
+
+def relax_step(
+    p: SearchPlan, anchor: str | None, notes: list[str], cfg: AgentConfig
+) -> tuple[SearchPlan, str | None]:
+    """Relaxation's next step and its note, or ``(p, None)`` when nothing is left to relax. The
+    order: a title search anywhere, a convenience (the data rarely records one, so its absence
+    says little), then a "near" radius (widened at most to ``widen_cap_m``), then the other
+    filters from the softest (:func:`drop_filter`)."""
+    loc = p.location
+    if p.strategy == "title" and loc is not None:
+        return p.model_copy(update={"location": None, "strategy": "title"}), say(
+            "search.relax.everywhere", place=loc.name
+        )
+    if p.convenience:
+        dropped = p.convenience[-1]
+        return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
+            "search.relax.convenience", condition=dropped
+        )
+    if (
+        loc is not None
+        and loc.by_radius
+        and p.strategy != "point_travel"  # the travel threshold, not the radius, is the limit
+        and anchor != "closer"  # "더 가까운 데" never widens past what was shown
+        and loc.radius_m is not None
+        and loc.radius_m < cfg.widen_cap_m
+        and not any(mark in n for n in notes for mark in WIDENED_BY_RELAX)
+    ):
+        wider = _wider(loc.radius_m, cfg)
+        return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), say(
+            "search.relax.widened", place=loc.name, radius=km(loc.radius_m), wider=km(wider)
+        )
+    return drop_filter(p)
+
+
+def drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
+    """Drop the softest hard filter left and say so; the kind is never dropped, only widened to
+    its broader kind (a 고깃집 never becomes a café). ``(p, None)`` when none is left."""
+    dropped, condition = _drop_soft(p)
+    if condition is not None:
+        return dropped, say("search.relax.dropped", condition=condition)
+    table = kinds()
+    parents = [table.by_name[k].parent for k in p.kinds if k in table.by_name]
+    if p.kinds and all(parents):
+        # a narrow kind found nothing: its broader kind ("오마카세" → "초밥·오마카세"), said so
+        wider = list(dict.fromkeys(x for x in parents if x))
+        return p.model_copy(update={"kinds": wider}), say(
+            "search.relax.broader_kind", kinds=", ".join(p.kinds), wider=", ".join(wider)
+        )
+    return p, None
+
+
+def _drop_soft(p: SearchPlan) -> tuple[SearchPlan, str | None]:
+    """The plan without its softest filter (:data:`SOFTNESS`) and the condition's name."""
+    for name in SOFTNESS:
+        if name == "open_at" and p.open_at is not None:
+            # the label goes with the filter: a heading never claims "지금 영업하는" once dropped
+            label = p.open_label or text("search.relax.condition.hours_unlabelled")
+            return p.model_copy(update={"open_at": None, "open_until": None, "open_label": None}), say(
+                "search.relax.condition.hours", label=label
+            )
+        if name == "price" and (p.price_min is not None or p.price_max is not None):
+            return p.model_copy(update={"price_min": None, "price_max": None}), text(
+                "search.relax.condition.price"
+            )
+        if name == "menu" and p.menu and (p.kinds or p.cuisine or len(p.menu) > 1):
+            # the last word of what to eat is never dropped: "석촌 케밥집" never becomes any restaurant
+            semantic = (p.semantic + " " + p.menu[-1]).strip()
+            return p.model_copy(update={"menu": p.menu[:-1], "semantic": semantic}), say(
+                "search.relax.condition.menu", menu=p.menu[-1]
+            )
+        if name == "cuisine" and p.cuisine and (p.kinds or p.menu):
+            semantic = (p.semantic + " " + " ".join(p.cuisine)).strip()
+            return p.model_copy(update={"cuisine": [], "semantic": semantic}), say(
+                "search.relax.condition.cuisine", cuisines=", ".join(p.cuisine)
+            )
+    return p, None
