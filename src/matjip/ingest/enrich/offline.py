@@ -10,7 +10,7 @@ Sources and how each is read:
   ``data/review_rules.toml``). Dishes for
   ``review_food`` are noun runs that match the menu names or the food lexicon.
 * ``reviewKeywords`` (visitor tag counts): mapped through ``REVIEW_KEYWORD_TAGS`` with minimum
-  counts (see :mod:`.lexicon`). Tags that are phrases ("주차하기 편해요", Naver style) are read
+  counts (see :mod:`.tables`). Tags that are phrases ("주차하기 편해요", Naver style) are read
   like free text.
 * ``category``, ``businessHours``, ``menus[i].name``, ``title``: plain regex/dictionary rules,
   never Kiwi (demo records carry no free text, so Kiwi is not even loaded for them).
@@ -35,7 +35,8 @@ from typing import NamedTuple
 from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich.base import Enrichment
-from matjip.ingest.enrich.lexicon import (
+from matjip.ingest.enrich.rules import Target, rules
+from matjip.ingest.enrich.tables import (
     CATEGORY_LEAF_ONLY,
     CATEGORY_RULES,
     EXCLUSIONS,
@@ -44,15 +45,14 @@ from matjip.ingest.enrich.lexicon import (
     FOOD_MODIFIERS,
     FOOD_STOPWORDS,
     IMPLIES,
-    LEXICONS,
     MENU_RULES,
     NEGATIVE_VARIANTS,
+    PARTICLES,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
-    Target,
+    lexicons,
 )
-from matjip.ingest.enrich.rules import rules
 from matjip.settings import Settings
 from matjip.text.kiwi import Morph
 from matjip.text.pairs import tokenize_pairs_iter
@@ -100,7 +100,7 @@ def _surface_regex(surface: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _compiled() -> _Compiled:
     positive: dict[str, dict[Target, None]] = {}
-    for fld, table in LEXICONS.items():
+    for fld, table in lexicons().items():
         for value, surfaces in table.items():
             for s in surfaces:
                 positive.setdefault(s.lower(), {})[(fld, value)] = None
@@ -131,7 +131,7 @@ def _compiled() -> _Compiled:
             (n, {h: tuple(group) for h, group in table.items()}) for n, table in sorted(by_len.items())
         )
     order: dict[EnrichField, dict[str, int]] = {
-        f: {v: i for i, v in enumerate(LEXICONS.get(f, {}))} for f in ENRICH_FIELDS
+        f: {v: i for i, v in enumerate(lexicons().get(f, {}))} for f in ENRICH_FIELDS
     }
     menu_rules = tuple((re.compile(rx, re.IGNORECASE), t) for rx, t in MENU_RULES)
     any_surface = re.compile("|".join(p.pattern for p, _ in dispatch.values()), re.IGNORECASE)
@@ -145,7 +145,7 @@ def _compiled() -> _Compiled:
 def check_lexicon_consistency() -> list[str]:
     """Problems in the lexicon tables (targets that are not canonical values); empty when sound."""
     problems: list[str] = []
-    known = {(f, v) for f, table in LEXICONS.items() for v in table}
+    known = {(f, v) for f, table in lexicons().items() for v in table}
 
     def check(t: Target, where: str) -> None:
         if t not in known:
@@ -845,25 +845,7 @@ def _is_dish(name: str, forms: Sequence[str], menu: _MenuVocab) -> bool:
     return False
 
 
-_PARTICLES = (
-    "이랑",
-    "하고",
-    "으로",
-    "에서",
-    "랑",
-    "과",
-    "와",
-    "을",
-    "를",
-    "이",
-    "가",
-    "은",
-    "는",
-    "도",
-    "에",
-    "로",
-    "만",
-)
+_PARTICLES = PARTICLES  # in order: the first that leaves a known dish is stripped
 
 
 # _PARTICLES by length, longest first: a form ends with at most one particle of each length, so
