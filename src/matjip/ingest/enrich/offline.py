@@ -597,6 +597,10 @@ def _words(
     return absence, difficulty, sticky, strong, uncertain
 
 
+# (absence words, difficulty words, sticky negative, strong positive, uncertain) of the clauses read
+_Counts = tuple[int, int, bool, bool, bool]
+
+
 def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int]:
     """The polarity of one mention for one target: True (for), False (against), None (says nothing);
     and the evidence span (the mention's whole clause and the clauses read after it).
@@ -609,83 +613,142 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     conditionals and questions. Sense and subject rules drop mentions in another sense.
     """
     r = rules()
-    text = ctx.text
     k = ctx.clause_at(hit.start)
     own = ctx.clauses[k]
     s_start, s_end = ctx.sentence_span(k)
-    for before, after, window in r.sense.get(target, ()):
-        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
-            after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
-        ):
-            return None, hit.start, hit.end
-    for who in r.subject.get(target, ()):
-        if who.search(text, own.start, hit.start):
-            return None, hit.start, hit.end
+    if _other_sense(ctx, hit, target, own.start, s_start, s_end):
+        return None, hit.start, hit.end
     fact = target in r.facts
-    adjective = target[0] == "atmosphere"
-    clauses_read = [own]
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
         ctx, own, hit.end, fact=fact, own_subject=own_subject
     )
+    absence += _absence_adverb_before(ctx, hit)
+    if own.kind == "cond":
+        decided = _conditional(ctx, hit, target, own, s_end, absence)
+        if decided is not None:
+            return decided
+    purpose = r.purpose.match(ctx.text[hit.start : own.end]) is not None
+    turned = _turned(ctx, hit, k, s_end)
+    # a fact used in the past tense is a first-hand use: what the next clause says is about something else
+    first_hand = fact and _first_hand(ctx, hit, own)
+    last, counts = _read_on(
+        ctx,
+        hit,
+        own,
+        (absence, difficulty, sticky, strong, uncertain),
+        steps=0 if turned else 2,
+        fact=fact,
+        carry_cause=target[0] != "atmosphere" and not first_hand,
+        own_subject=own_subject,
+    )
+    return _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
+
+
+def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_start: int, s_end: int) -> bool:
+    """Whether a sense or subject rule of ``review_rules.toml`` drops the mention (another sense of
+    the word, or the owner as the clause's subject)."""
+    r = rules()
+    text = ctx.text
+    for before, after, window in r.sense.get(target, ()):
+        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
+            after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
+        ):
+            return True
+    return any(who.search(text, clause_start, hit.start) for who in r.subject.get(target, ()))
+
+
+def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
+    """1 when an absence adverb ("안", "못") stands right before the mention, else 0."""
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
-        if prev.tag == "MAG" and prev.form in r.p.absence_adverbs and not text[prev.end : hit.start].strip():
-            absence += 1
-    if (
-        own.kind == "cond"
-        and target[0] == "convenience"
-        and r.advice_conditional.search(text, hit.end, own.end)
-    ):
-        return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
-    if own.kind == "cond" and not absence:
-        forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
         if (
-            target[0] == "convenience"
-            and r.factual_conditional.search(text, own.start, own.end)
-            and not r.wish.search(text, hit.end, s_end)
-            and not r.counterfactual.search(text, hit.end, s_end)
+            prev.tag == "MAG"
+            and prev.form in rules().p.absence_adverbs
+            and not ctx.text[prev.end : hit.start].strip()
         ):
-            return True, own.start, own.end  # "예약하면 테라스에서 먹을 수 있어요": how it works
-        if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
-            return False, own.start, own.end
-    purpose = r.purpose.match(text[hit.start : own.end]) is not None
-    # a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") is judged on its own clause
-    # ("좋을 거라 기대했는데": Kiwi ends a clause at 거라/이/라, so the expectation is read one clause on)
+            return 1
+    return 0
+
+
+def _conditional(
+    ctx: _Text, hit: _Hit, target: Target, own: _Clause, s_end: int, absence: int
+) -> tuple[bool | None, int, int] | None:
+    """The judgement of a mention in a conditional clause, or None when the clause reads on."""
+    r = rules()
+    text = ctx.text
+    convenience = target[0] == "convenience"
+    if convenience and r.advice_conditional.search(text, hit.end, own.end):
+        return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
+    if absence:
+        return None
+    forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
+    if (
+        convenience
+        and r.factual_conditional.search(text, own.start, own.end)
+        and not r.wish.search(text, hit.end, s_end)
+        and not r.counterfactual.search(text, hit.end, s_end)
+    ):
+        return True, own.start, own.end  # "예약하면 테라스에서 먹을 수 있어요": how it works
+    if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
+        return False, own.start, own.end
+    return None
+
+
+def _turned(ctx: _Text, hit: _Hit, k: int, s_end: int) -> bool:
+    """Whether a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") turns the mention's
+    own clause ("좋을 거라 기대했는데": Kiwi ends a clause at 거라/이/라, so the expectation is read
+    one clause on)."""
+    r = rules()
+    own = ctx.clauses[k]
     expectation_end = own.end
     if own.kind == "cause" and k + 1 < len(ctx.clauses) and ctx.clauses[k + 1].sentence == own.sentence:
         expectation_end = ctx.clauses[k + 1].end
-    turned = bool(
-        r.expectation.search(text, hit.end, expectation_end)
-        or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
+    return bool(
+        r.expectation.search(ctx.text, hit.end, expectation_end)
+        or r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
     )
-    # a fact used in the past tense is a first-hand use ("룸에서 코스 먹었는데, 직원이 불친절했어요"):
-    # what the next clause says is about something else
-    # ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데": a question asked is no use)
+
+
+def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
+    """Whether the mention's clause tells a past use ("룸에서 코스 먹었는데, 직원이 불친절했어요");
+    a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데")."""
+    p = rules().p
     own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
-    first_hand = (
-        fact
-        and any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after)
-        and not any(
-            m.tag in ("EC", "EF", "ETM")
-            and (m.form in r.p.question_endings or m.form in r.p.continuing_endings)
-            for m in own_after
-        )
+    return any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after) and not any(
+        m.tag in ("EC", "EF", "ETM") and (m.form in p.question_endings or m.form in p.continuing_endings)
+        for m in own_after
     )
+
+
+def _read_on(
+    ctx: _Text,
+    hit: _Hit,
+    own: _Clause,
+    counts: _Counts,
+    *,
+    steps: int,
+    fact: bool,
+    carry_cause: bool,
+    own_subject: bool,
+) -> tuple[_Clause, _Counts]:
+    """Read on from the mention's clause into up to ``steps`` next clauses of the same judgement: past
+    a clause with no predicate, and (``carry_cause``) past a cause or contrast connective when nothing
+    judged yet; stop before another mention. Returns the last clause read and the summed counts."""
+    absence, difficulty, sticky, strong, uncertain = counts
     last = own
-    for _ in range(0 if turned else 2):
+    for _ in range(steps):
         has_pred = _has_pred(ctx, last, hit.start)
         if last.kind in ("final", "question", "cond") and has_pred:
             break
         fragment = not has_pred
         carry = fragment or (
             last.kind in ("cause", "contrast")
-            and not adjective
+            and carry_cause
             and not absence
             and not difficulty
             and not strong
-            and not first_hand
         )
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
@@ -693,7 +756,6 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         j = bisect_left(ctx.hit_starts, nxt.start)
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
-        clauses_read.append(nxt)
         a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact, own_subject=own_subject)
         absence, difficulty, sticky, strong, uncertain = (
             absence + a,
@@ -703,27 +765,46 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             uncertain or u,
         )
         last = nxt
-    end = clauses_read[-1].end
-    if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
-        return None, own.start, end
+    return last, (absence, difficulty, sticky, strong, uncertain)
+
+
+def _verdict(
+    ctx: _Text,
+    hit: _Hit,
+    target: Target,
+    start: int,
+    last: _Clause,
+    counts: _Counts,
+    *,
+    purpose: bool,
+    turned: bool,
+) -> tuple[bool | None, int, int]:
+    """The polarity of a mention from the words and frames of the clauses read (``start`` to the end
+    of ``last``)."""
+    r = rules()
+    text = ctx.text
+    absence, difficulty, sticky, strong, uncertain = counts
+    end = last.end
+    if uncertain or (last.kind == "question" and not absence and not difficulty):
+        return None, start, end
     if r.hypothetical.search(text, hit.end, end):
-        return None, own.start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
+        return None, start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
     if purpose and not difficulty and not absence:
-        return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
+        return strong, start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
         r.rather_not.search(text, hit.end, end)
         or r.rather_than.match(text, hit.end, end)
         or r.counterfactual.search(text, hit.end, end)
         or (target[0] == "convenience" and r.wish.search(text, hit.end, end))
     ):
-        return False, own.start, end
+        return False, start, end
     negated = (difficulty > 0) != (absence % 2 == 1)
     if sticky and not (difficulty > 1 and absence % 2 == 1):
         negated = True
     positive = not negated
     if turned:
         positive = not positive
-    return positive, own.start, end
+    return positive, start, end
 
 
 def _modified(morphs: Sequence[Morph], start: int) -> bool:
