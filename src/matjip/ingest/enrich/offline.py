@@ -30,7 +30,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
 from matjip.ingest.crawl import CrawlDocument
@@ -56,6 +56,7 @@ from matjip.ingest.enrich.tables import (
 from matjip.settings import Settings
 from matjip.text.kiwi import Morph
 from matjip.text.pairs import tokenize_pairs_iter
+from matjip.words import word_set
 
 MAX_EVIDENCE_PER_VALUE = 3
 MAX_REVIEW_FOOD = 20
@@ -430,8 +431,8 @@ class _Cover:
 
 
 _BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
-_SYMBOL_TAGS = frozenset({"SW", "SF", "SO", "SS", "SE"})
-_PRED_TAGS = frozenset({"VV", "VA", "VX", "VCP", "VCN", "XSA", "XSV", "EF"})
+_SYMBOL_TAGS: Final = word_set("review_tags", "symbol_tags")
+_PRED_TAGS: Final = word_set("review_tags", "predicate_tags")
 
 
 def _is_boundary_gap(gap: str) -> bool:
@@ -536,9 +537,9 @@ def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
     return False
 
 
-_ABSENCE_TAGS = frozenset({"VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"})
-_DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB", "IC"})  # IC: "흠이라면 흠"
-_STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
+_ABSENCE_TAGS: Final = word_set("review_tags", "absence_tags")
+_DIFFICULTY_TAGS: Final = word_set("review_tags", "difficulty_tags")
+_STRONG_TAGS: Final = word_set("review_tags", "strong_tags")
 
 
 def _words(
