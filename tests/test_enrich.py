@@ -19,16 +19,15 @@ from matjip.errors import ConfigurationError
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich import Enricher, Enrichment, OfflineEnricher, get_enricher
 from matjip.ingest.enrich import offline as offline_mod
-from matjip.ingest.enrich.lexicon import (
+from matjip.ingest.enrich.offline import check_lexicon_consistency, menu_dish_names
+from matjip.ingest.enrich.tables import (
     CATEGORY_RULES,
-    CONVENIENCE,
     IMPLIES,
-    LEXICONS,
     MENU_RULES,
     NEGATIVE_VARIANTS,
     lexicon_sizes,
+    lexicons,
 )
-from matjip.ingest.enrich.offline import check_lexicon_consistency, menu_dish_names
 from matjip.settings import Settings
 
 ENRICHER = OfflineEnricher()
@@ -82,8 +81,8 @@ def test_lexicon_is_consistent_and_has_required_vocabulary() -> None:
         "단체석",
         "놀이방",
     }
-    assert required <= set(CONVENIENCE)
-    for field, table in LEXICONS.items():
+    assert required <= set(lexicons()["convenience"])
+    for field, table in lexicons().items():
         for value, surfaces in table.items():
             assert surfaces, (field, value)
             assert len(set(surfaces)) == len(surfaces), f"duplicate surface in {field}/{value}"
@@ -288,7 +287,7 @@ def _triggered_by_lexicon(ev: Evidence) -> bool:
     targets = [(ev.field, ev.value)] + [
         src for src, implied in IMPLIES.items() if (ev.field, ev.value) in implied
     ]
-    surfaces = [s for f, v in targets if f in LEXICONS for s in LEXICONS[f][v]]
+    surfaces = [s for f, v in targets if f in lexicons() for s in lexicons()[f][v]]
     if ev.source == "description" or ev.source.startswith("reviews["):
         return any(offline_mod._surface_regex(s).search(ev.span) is not None for s in surfaces)
     return any(offline_mod._surface_regex(s).match(ev.span) is not None for s in surfaces)
@@ -518,7 +517,7 @@ def test_menu_dish_names() -> None:
 
 def test_negative_variants_are_not_positive_surfaces() -> None:
     for (field, value), surfaces in NEGATIVE_VARIANTS.items():
-        assert not set(surfaces) & set(LEXICONS[field][value]), (field, value)
+        assert not set(surfaces) & set(lexicons()[field][value]), (field, value)
 
 
 # --- demo data -------------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ import pytest
 
 from matjip.eval.review_eval import load
 from matjip.ingest.enrich import offline as offline_mod
-from matjip.ingest.enrich.lexicon import FOOD_DISHES
-from matjip.ingest.enrich.offline import _PARTICLES, _MenuVocab, _strip_particle
+from matjip.ingest.enrich.offline import _MenuVocab, _strip_particle
+from matjip.ingest.enrich.tables import FOOD_DISHES
+from matjip.ingest.enrich.tables import PARTICLES as _PARTICLES
 from matjip.text import kiwi as kiwi_mod
 from matjip.text import pairs as pairs_mod
 from matjip.text.kiwi import Morph, tokenize, tokenize_iter, tokenize_many

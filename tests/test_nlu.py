@@ -450,14 +450,14 @@ def test_vocabulary_from_restaurants() -> None:
 
 def test_canonical_values_match_the_document_vocabularies(nlu: OfflineNLU) -> None:
     from matjip.ingest.category import CUISINES
-    from matjip.ingest.enrich.lexicon import ATMOSPHERE, CONVENIENCE, OCCASION
+    from matjip.ingest.enrich.tables import lexicons
     from matjip.nlu import terms
 
     assert set(terms.CATEGORY) <= set(CUISINES)
-    assert set(terms.CONVENIENCE) <= set(CONVENIENCE)
-    assert set(terms.OCCASION) <= set(OCCASION)
+    assert set(terms.CONVENIENCE) <= set(lexicons()["convenience"])
+    assert set(terms.OCCASION) <= set(lexicons()["occasion"])
     # "색다른" is a seed example value with no document counterpart (vector search only)
-    assert set(terms.ATMOSPHERE) - {"색다른"} <= set(ATMOSPHERE)
+    assert set(terms.ATMOSPHERE) - {"색다른"} <= set(lexicons()["atmosphere"])
 
 
 def test_latency(nlu: OfflineNLU) -> None:

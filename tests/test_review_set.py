@@ -9,7 +9,7 @@ from pathlib import Path
 
 from matjip.eval.review_eval import FIELDS, load, run, score
 from matjip.ingest.enrich import Enrichment, OfflineEnricher
-from matjip.ingest.enrich.lexicon import LEXICONS
+from matjip.ingest.enrich.tables import lexicons
 
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 PHENOMENA = {"negation", "sense", "subject", "variant", "plain"}
@@ -22,7 +22,7 @@ def test_review_set_parses_with_known_values() -> None:
     for item in items:
         assert set(item.phenomena) <= PHENOMENA and item.text.strip(), item.id
         for f in FIELDS:
-            assert set(item.gold[f]) <= set(LEXICONS[f]), (item.id, item.gold[f])
+            assert set(item.gold[f]) <= set(lexicons()[f]), (item.id, item.gold[f])
     # every phenomenon of the issue is in both splits
     for split in ("dev", "test"):
         assert {p for i in load(split) for p in i.phenomena} == PHENOMENA

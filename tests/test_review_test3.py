@@ -8,7 +8,7 @@ from pathlib import Path
 
 from matjip.eval.review_eval import FIELDS, load, load_places, place_document, run_by_place, score_places
 from matjip.ingest.enrich import Enrichment, OfflineEnricher
-from matjip.ingest.enrich.lexicon import LEXICONS
+from matjip.ingest.enrich.tables import lexicons
 
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 SET = EVAL / "review_test3.jsonl"
@@ -29,10 +29,10 @@ def test_the_real_review_set_parses_with_known_values() -> None:
     for p in places:
         assert p.reviews == sum(1 for i in items if i.place == p.place)
         for f in FIELDS:
-            assert p.gold[f] <= set(LEXICONS[f]), (p.place, f)
+            assert p.gold[f] <= set(lexicons()[f]), (p.place, f)
     for item in items:
         for f in FIELDS:
-            assert set(item.gold[f]) <= set(LEXICONS[f]), (item.id, item.gold[f])
+            assert set(item.gold[f]) <= set(lexicons()[f]), (item.id, item.gold[f])
 
 
 def test_place_scoring_counts_values_per_place() -> None:

@@ -50,7 +50,7 @@ class Convenience(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
-    review: tuple[str, ...] = ()  # literal surfaces in review text (ingest.enrich.lexicon)
+    review: tuple[str, ...] = ()  # literal surfaces in review text (ingest.enrich.tables)
     query: tuple[str, ...] = ()  # regexes of how people ask (nlu.terms)
 
 

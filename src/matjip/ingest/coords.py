@@ -22,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from matjip.words import word_map
+
 
 @dataclass(frozen=True)
 class Bounds:
@@ -72,12 +74,8 @@ def parse_coordinates(mapx: str | None, mapy: str | None) -> tuple[float, float]
 CENTROIDS_FILE: Final = (
     Path(__file__).resolve().parents[1] / "data" / "gazetteer" / "admin_dong_centroids_2022.csv"
 )
-_SIDO_ALIASES: Final = {
-    "서울": "서울특별시",
-    "서울시": "서울특별시",
-    "인천": "인천광역시",
-    "인천시": "인천광역시",
-    "경기": "경기도",
+_SIDO_ALIASES: Final[dict[str, str]] = {
+    alias: sido for sido, aliases in word_map("address_regions", "sido_aliases").items() for alias in aliases
 }
 _DONG_STEM = re.compile(r"^(.+?)(?:제?\d+)?(?:본)?(?:동|가|읍|면)$")
 

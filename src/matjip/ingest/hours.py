@@ -50,14 +50,12 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from matjip.documents import WEEKDAYS, DayHours, TimeRange, WeeklySchedule
+from matjip.words import word_map
 
 ALL_DAYS: Final[frozenset[int]] = frozenset(range(7))
 _WEEKDAY_SETS: Final[dict[str, frozenset[int]]] = {
-    "매일": ALL_DAYS,
-    "연중무휴": ALL_DAYS,
-    "평일": frozenset(range(5)),
-    "주말": frozenset({5, 6}),
-    "공휴일": frozenset(),
+    word: frozenset(WEEKDAYS.index(day) for day in days)
+    for word, days in word_map("business_hours", "day_sets").items()
 }
 
 _D = r"[월화수목금토일](?:요일)?"

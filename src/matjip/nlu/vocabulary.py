@@ -339,13 +339,9 @@ class Vocabulary:
             canon = surface_to_canon.get(term, term)
             self._menus[term] = MenuInfo((canon,), "data")
             self._canon_surfaces[canon].add(term)
-        try:
-            from matjip.ingest.enrich.lexicon import FOOD_DISHES
-        except ImportError:  # pragma: no cover - enrichment module absent
-            dishes: frozenset[str] = frozenset()
-        else:
-            dishes = FOOD_DISHES
-        for dish in dishes:
+        from matjip.words import word_set  # the review reader's dishes (data/words/review_food.toml)
+
+        for dish in word_set("review_food", "dishes"):
             d = lower_same_length(dish)
             if (len(d) < 2 and d not in SINGLE_CHAR_MENUS) or d in MENU_STOPWORDS:
                 continue

@@ -196,10 +196,10 @@ def _locate(span: str, sources: Sequence[tuple[str, str]]) -> tuple[str, str, in
 
 def _canonical_conveniences() -> dict[str, str]:
     """Surface (compact, lower-case) → canonical convenience value."""
-    from matjip.ingest.enrich.lexicon import CONVENIENCE
+    from matjip.ingest.enrich.tables import lexicons
 
     out: dict[str, str] = {}
-    for canon, surfaces in CONVENIENCE.items():
+    for canon, surfaces in lexicons()["convenience"].items():
         out["".join(canon.split()).lower()] = canon
         for s in surfaces:
             out.setdefault("".join(s.split()).lower(), canon)

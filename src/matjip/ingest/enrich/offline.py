@@ -10,7 +10,7 @@ Sources and how each is read:
   ``data/review_rules.toml``). Dishes for
   ``review_food`` are noun runs that match the menu names or the food lexicon.
 * ``reviewKeywords`` (visitor tag counts): mapped through ``REVIEW_KEYWORD_TAGS`` with minimum
-  counts (see :mod:`.lexicon`). Tags that are phrases ("주차하기 편해요", Naver style) are read
+  counts (see :mod:`.tables`). Tags that are phrases ("주차하기 편해요", Naver style) are read
   like free text.
 * ``category``, ``businessHours``, ``menus[i].name``, ``title``: plain regex/dictionary rules,
   never Kiwi (demo records carry no free text, so Kiwi is not even loaded for them).
@@ -30,12 +30,13 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from matjip.documents import ENRICH_FIELDS, EnrichField, Evidence
 from matjip.ingest.crawl import CrawlDocument
 from matjip.ingest.enrich.base import Enrichment
-from matjip.ingest.enrich.lexicon import (
+from matjip.ingest.enrich.rules import Target, rules
+from matjip.ingest.enrich.tables import (
     CATEGORY_LEAF_ONLY,
     CATEGORY_RULES,
     EXCLUSIONS,
@@ -44,18 +45,18 @@ from matjip.ingest.enrich.lexicon import (
     FOOD_MODIFIERS,
     FOOD_STOPWORDS,
     IMPLIES,
-    LEXICONS,
     MENU_RULES,
     NEGATIVE_VARIANTS,
+    PARTICLES,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
-    Target,
+    lexicons,
 )
-from matjip.ingest.enrich.rules import rules
 from matjip.settings import Settings
 from matjip.text.kiwi import Morph
 from matjip.text.pairs import tokenize_pairs_iter
+from matjip.words import word_set
 
 MAX_EVIDENCE_PER_VALUE = 3
 MAX_REVIEW_FOOD = 20
@@ -100,7 +101,7 @@ def _surface_regex(surface: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1)
 def _compiled() -> _Compiled:
     positive: dict[str, dict[Target, None]] = {}
-    for fld, table in LEXICONS.items():
+    for fld, table in lexicons().items():
         for value, surfaces in table.items():
             for s in surfaces:
                 positive.setdefault(s.lower(), {})[(fld, value)] = None
@@ -131,7 +132,7 @@ def _compiled() -> _Compiled:
             (n, {h: tuple(group) for h, group in table.items()}) for n, table in sorted(by_len.items())
         )
     order: dict[EnrichField, dict[str, int]] = {
-        f: {v: i for i, v in enumerate(LEXICONS.get(f, {}))} for f in ENRICH_FIELDS
+        f: {v: i for i, v in enumerate(lexicons().get(f, {}))} for f in ENRICH_FIELDS
     }
     menu_rules = tuple((re.compile(rx, re.IGNORECASE), t) for rx, t in MENU_RULES)
     any_surface = re.compile("|".join(p.pattern for p, _ in dispatch.values()), re.IGNORECASE)
@@ -145,7 +146,7 @@ def _compiled() -> _Compiled:
 def check_lexicon_consistency() -> list[str]:
     """Problems in the lexicon tables (targets that are not canonical values); empty when sound."""
     problems: list[str] = []
-    known = {(f, v) for f, table in LEXICONS.items() for v in table}
+    known = {(f, v) for f, table in lexicons().items() for v in table}
 
     def check(t: Target, where: str) -> None:
         if t not in known:
@@ -430,8 +431,8 @@ class _Cover:
 
 
 _BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
-_SYMBOL_TAGS = frozenset({"SW", "SF", "SO", "SS", "SE"})
-_PRED_TAGS = frozenset({"VV", "VA", "VX", "VCP", "VCN", "XSA", "XSV", "EF"})
+_SYMBOL_TAGS: Final = word_set("review_tags", "symbol_tags")
+_PRED_TAGS: Final = word_set("review_tags", "predicate_tags")
 
 
 def _is_boundary_gap(gap: str) -> bool:
@@ -536,9 +537,9 @@ def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
     return False
 
 
-_ABSENCE_TAGS = frozenset({"VX", "VA", "VCN", "MAG", "NNG", "XR", "VV"})
-_DIFFICULTY_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "VA-I", "NNB", "IC"})  # IC: "흠이라면 흠"
-_STRONG_TAGS = frozenset({"VA", "XR", "NNG", "VV", "MAG", "XSA", "VX"})
+_ABSENCE_TAGS: Final = word_set("review_tags", "absence_tags")
+_DIFFICULTY_TAGS: Final = word_set("review_tags", "difficulty_tags")
+_STRONG_TAGS: Final = word_set("review_tags", "strong_tags")
 
 
 def _words(
@@ -597,6 +598,10 @@ def _words(
     return absence, difficulty, sticky, strong, uncertain
 
 
+# (absence words, difficulty words, sticky negative, strong positive, uncertain) of the clauses read
+_Counts = tuple[int, int, bool, bool, bool]
+
+
 def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int]:
     """The polarity of one mention for one target: True (for), False (against), None (says nothing);
     and the evidence span (the mention's whole clause and the clauses read after it).
@@ -609,83 +614,142 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     conditionals and questions. Sense and subject rules drop mentions in another sense.
     """
     r = rules()
-    text = ctx.text
     k = ctx.clause_at(hit.start)
     own = ctx.clauses[k]
     s_start, s_end = ctx.sentence_span(k)
-    for before, after, window in r.sense.get(target, ()):
-        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
-            after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
-        ):
-            return None, hit.start, hit.end
-    for who in r.subject.get(target, ()):
-        if who.search(text, own.start, hit.start):
-            return None, hit.start, hit.end
+    if _other_sense(ctx, hit, target, own.start, s_start, s_end):
+        return None, hit.start, hit.end
     fact = target in r.facts
-    adjective = target[0] == "atmosphere"
-    clauses_read = [own]
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
         ctx, own, hit.end, fact=fact, own_subject=own_subject
     )
+    absence += _absence_adverb_before(ctx, hit)
+    if own.kind == "cond":
+        decided = _conditional(ctx, hit, target, own, s_end, absence)
+        if decided is not None:
+            return decided
+    purpose = r.purpose.match(ctx.text[hit.start : own.end]) is not None
+    turned = _turned(ctx, hit, k, s_end)
+    # a fact used in the past tense is a first-hand use: what the next clause says is about something else
+    first_hand = fact and _first_hand(ctx, hit, own)
+    last, counts = _read_on(
+        ctx,
+        hit,
+        own,
+        (absence, difficulty, sticky, strong, uncertain),
+        steps=0 if turned else 2,
+        fact=fact,
+        carry_cause=target[0] != "atmosphere" and not first_hand,
+        own_subject=own_subject,
+    )
+    return _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
+
+
+def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_start: int, s_end: int) -> bool:
+    """Whether a sense or subject rule of ``review_rules.toml`` drops the mention (another sense of
+    the word, or the owner as the clause's subject)."""
+    r = rules()
+    text = ctx.text
+    for before, after, window in r.sense.get(target, ()):
+        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
+            after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
+        ):
+            return True
+    return any(who.search(text, clause_start, hit.start) for who in r.subject.get(target, ()))
+
+
+def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
+    """1 when an absence adverb ("안", "못") stands right before the mention, else 0."""
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
-        if prev.tag == "MAG" and prev.form in r.p.absence_adverbs and not text[prev.end : hit.start].strip():
-            absence += 1
-    if (
-        own.kind == "cond"
-        and target[0] == "convenience"
-        and r.advice_conditional.search(text, hit.end, own.end)
-    ):
-        return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
-    if own.kind == "cond" and not absence:
-        forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
         if (
-            target[0] == "convenience"
-            and r.factual_conditional.search(text, own.start, own.end)
-            and not r.wish.search(text, hit.end, s_end)
-            and not r.counterfactual.search(text, hit.end, s_end)
+            prev.tag == "MAG"
+            and prev.form in rules().p.absence_adverbs
+            and not ctx.text[prev.end : hit.start].strip()
         ):
-            return True, own.start, own.end  # "예약하면 테라스에서 먹을 수 있어요": how it works
-        if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
-            return False, own.start, own.end
-    purpose = r.purpose.match(text[hit.start : own.end]) is not None
-    # a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") is judged on its own clause
-    # ("좋을 거라 기대했는데": Kiwi ends a clause at 거라/이/라, so the expectation is read one clause on)
+            return 1
+    return 0
+
+
+def _conditional(
+    ctx: _Text, hit: _Hit, target: Target, own: _Clause, s_end: int, absence: int
+) -> tuple[bool | None, int, int] | None:
+    """The judgement of a mention in a conditional clause, or None when the clause reads on."""
+    r = rules()
+    text = ctx.text
+    convenience = target[0] == "convenience"
+    if convenience and r.advice_conditional.search(text, hit.end, own.end):
+        return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
+    if absence:
+        return None
+    forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
+    if (
+        convenience
+        and r.factual_conditional.search(text, own.start, own.end)
+        and not r.wish.search(text, hit.end, s_end)
+        and not r.counterfactual.search(text, hit.end, s_end)
+    ):
+        return True, own.start, own.end  # "예약하면 테라스에서 먹을 수 있어요": how it works
+    if forms & r.p.wish_predicates or r.wish.search(text, hit.end, own.end):
+        return False, own.start, own.end
+    return None
+
+
+def _turned(ctx: _Text, hit: _Hit, k: int, s_end: int) -> bool:
+    """Whether a contradicted expectation or hearsay ("줄 알았는데", "좋다던데") turns the mention's
+    own clause ("좋을 거라 기대했는데": Kiwi ends a clause at 거라/이/라, so the expectation is read
+    one clause on)."""
+    r = rules()
+    own = ctx.clauses[k]
     expectation_end = own.end
     if own.kind == "cause" and k + 1 < len(ctx.clauses) and ctx.clauses[k + 1].sentence == own.sentence:
         expectation_end = ctx.clauses[k + 1].end
-    turned = bool(
-        r.expectation.search(text, hit.end, expectation_end)
-        or r.hearsay.search(text, hit.end, min(s_end, hit.end + 40))
+    return bool(
+        r.expectation.search(ctx.text, hit.end, expectation_end)
+        or r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
     )
-    # a fact used in the past tense is a first-hand use ("룸에서 코스 먹었는데, 직원이 불친절했어요"):
-    # what the next clause says is about something else
-    # ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데": a question asked is no use)
+
+
+def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
+    """Whether the mention's clause tells a past use ("룸에서 코스 먹었는데, 직원이 불친절했어요");
+    a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데")."""
+    p = rules().p
     own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
-    first_hand = (
-        fact
-        and any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after)
-        and not any(
-            m.tag in ("EC", "EF", "ETM")
-            and (m.form in r.p.question_endings or m.form in r.p.continuing_endings)
-            for m in own_after
-        )
+    return any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after) and not any(
+        m.tag in ("EC", "EF", "ETM") and (m.form in p.question_endings or m.form in p.continuing_endings)
+        for m in own_after
     )
+
+
+def _read_on(
+    ctx: _Text,
+    hit: _Hit,
+    own: _Clause,
+    counts: _Counts,
+    *,
+    steps: int,
+    fact: bool,
+    carry_cause: bool,
+    own_subject: bool,
+) -> tuple[_Clause, _Counts]:
+    """Read on from the mention's clause into up to ``steps`` next clauses of the same judgement: past
+    a clause with no predicate, and (``carry_cause``) past a cause or contrast connective when nothing
+    judged yet; stop before another mention. Returns the last clause read and the summed counts."""
+    absence, difficulty, sticky, strong, uncertain = counts
     last = own
-    for _ in range(0 if turned else 2):
+    for _ in range(steps):
         has_pred = _has_pred(ctx, last, hit.start)
         if last.kind in ("final", "question", "cond") and has_pred:
             break
         fragment = not has_pred
         carry = fragment or (
             last.kind in ("cause", "contrast")
-            and not adjective
+            and carry_cause
             and not absence
             and not difficulty
             and not strong
-            and not first_hand
         )
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
@@ -693,7 +757,6 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         j = bisect_left(ctx.hit_starts, nxt.start)
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
-        clauses_read.append(nxt)
         a, d, st, sp, u = _words(ctx, nxt, nxt.start, fact=fact, own_subject=own_subject)
         absence, difficulty, sticky, strong, uncertain = (
             absence + a,
@@ -703,27 +766,46 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
             uncertain or u,
         )
         last = nxt
-    end = clauses_read[-1].end
-    if uncertain or (clauses_read[-1].kind == "question" and not absence and not difficulty):
-        return None, own.start, end
+    return last, (absence, difficulty, sticky, strong, uncertain)
+
+
+def _verdict(
+    ctx: _Text,
+    hit: _Hit,
+    target: Target,
+    start: int,
+    last: _Clause,
+    counts: _Counts,
+    *,
+    purpose: bool,
+    turned: bool,
+) -> tuple[bool | None, int, int]:
+    """The polarity of a mention from the words and frames of the clauses read (``start`` to the end
+    of ``last``)."""
+    r = rules()
+    text = ctx.text
+    absence, difficulty, sticky, strong, uncertain = counts
+    end = last.end
+    if uncertain or (last.kind == "question" and not absence and not difficulty):
+        return None, start, end
     if r.hypothetical.search(text, hit.end, end):
-        return None, own.start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
+        return None, start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
     if purpose and not difficulty and not absence:
-        return strong, own.start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
+        return strong, start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
         r.rather_not.search(text, hit.end, end)
         or r.rather_than.match(text, hit.end, end)
         or r.counterfactual.search(text, hit.end, end)
         or (target[0] == "convenience" and r.wish.search(text, hit.end, end))
     ):
-        return False, own.start, end
+        return False, start, end
     negated = (difficulty > 0) != (absence % 2 == 1)
     if sticky and not (difficulty > 1 and absence % 2 == 1):
         negated = True
     positive = not negated
     if turned:
         positive = not positive
-    return positive, own.start, end
+    return positive, start, end
 
 
 def _modified(morphs: Sequence[Morph], start: int) -> bool:
@@ -845,25 +927,7 @@ def _is_dish(name: str, forms: Sequence[str], menu: _MenuVocab) -> bool:
     return False
 
 
-_PARTICLES = (
-    "이랑",
-    "하고",
-    "으로",
-    "에서",
-    "랑",
-    "과",
-    "와",
-    "을",
-    "를",
-    "이",
-    "가",
-    "은",
-    "는",
-    "도",
-    "에",
-    "로",
-    "만",
-)
+_PARTICLES = PARTICLES  # in order: the first that leaves a known dish is stripped
 
 
 # _PARTICLES by length, longest first: a form ends with at most one particle of each length, so

@@ -43,7 +43,7 @@ def parse_target(text: str) -> Target:
 
 
 # compatibility jamo → the final-consonant jamo Kiwi writes in endings
-_KIWI_JAMO = str.maketrans({"ㄱ": "ᆨ", "ㄴ": "ᆫ", "ㄹ": "ᆯ", "ㅁ": "ᆷ", "ㅂ": "ᆸ", "ㅅ": "ᆺ", "ㅆ": "ᆻ", "ㅇ": "ᆼ"})
+_KIWI_JAMO = str.maketrans("ㄱㄴㄹㅁㅂㅅㅆㅇ", "ᆨᆫᆯᆷᆸᆺᆻᆼ")
 
 
 class Polarity(BaseModel):
