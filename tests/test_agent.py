@@ -10,7 +10,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from fixtures.index import build_index_dir, hand_written, resources_over
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.location import explicit_radius_m, pick_choice
 from matjip.agent.models import Choice, Clarification, SearchPlan, TurnResult
@@ -20,6 +19,7 @@ from matjip.agent.plan import default_plan, to_requests, validate_plan
 from matjip.agent.service import Agent
 from matjip.geo.distance import haversine_m
 from matjip.settings import Settings
+from support.index import build_index_dir, hand_written, resources_over
 
 HANGUL = re.compile(r"[가-힣]")
 

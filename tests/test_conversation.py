@@ -7,27 +7,17 @@ checks what a user sees (cards, answer text, the frame) against the raw crawl re
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Any
 
 import pytest
 
-from matjip.agent.models import TurnResult
 from matjip.agent.service import Agent
 from matjip.eval.relevance_judge import coords
 from matjip.geo.distance import haversine_m
-from test_relevance import WEDNESDAY_EVENING, raw
+from support.chat import Chat
+from support.demo import raw
 
 JAMSIL = (37.513977, 127.102198)  # 잠실역 in data/gazetteer/places_capital.csv
-
-
-class Chat:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.sid = f"t-{uuid.uuid4().hex}"
-
-    def __call__(self, text: str, **kw: Any) -> TurnResult:
-        return self.agent.ask(text, session_id=self.sid, now=WEDNESDAY_EVENING, **kw)
 
 
 def test_a_reaction_is_small_talk_and_keeps_the_list(sample_agent: Agent) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from layercheck import violations
+from support.layercheck import imports_of, violations
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -75,3 +75,16 @@ def test_checker_accepts_downward_imports(tmp_path: Path) -> None:
         },
     )
     assert violations(src) == []
+
+
+def test_no_test_file_imports_another_test_file() -> None:
+    """Shared test code lives in ``tests/support`` (and fakes in ``tests/fakes``): a test module
+    or ``conftest`` is never imported, so each test file can move or go on its own."""
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for name, line in imports_of(path, "tests"):
+            top = name.split(".")[0]
+            if top.startswith("test_") or top == "conftest" or name.startswith("tests."):
+                found.append(f"{path.relative_to(tests)}:{line}: {name}")
+    assert found == []

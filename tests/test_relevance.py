@@ -8,77 +8,21 @@ product's own pipeline).
 
 from __future__ import annotations
 
-import gzip
-import json
 from datetime import datetime
-from functools import cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from fixtures.records import ask_over
 from matjip.agent.answer import hours_today
 from matjip.agent.service import Agent
 from matjip.documents import Restaurant
 from matjip.index.request import SearchHit
 from matjip.ingest.hours import parse_business_hours
 from matjip.kinds import kinds
-from matjip.settings import DEMO_DATA
-
-SEOUL = ZoneInfo("Asia/Seoul")
-WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
-
-
-@cache
-def raw_records() -> dict[str, dict[str, Any]]:
-    with gzip.open(DEMO_DATA, "rt", encoding="utf-8") as f:
-        return {str(r["place_id"]): r for r in map(json.loads, f)}
-
-
-def raw(place_id: str) -> dict[str, Any]:
-    return raw_records()[place_id]
-
-
-def menu_names(rec: dict[str, Any]) -> list[str]:
-    return [str(m.get("name") or "") for m in rec.get("menus") or []]
-
-
-def ask(agent: Agent, text: str, **kw: Any) -> Any:
-    return agent.ask(text, now=kw.pop("now", WEDNESDAY_EVENING), **kw)
-
-
-def _record(
-    place_id: str,
-    title: str,
-    category: str,
-    menus: list[str] | dict[str, str],
-    *,
-    step: int = 0,
-    lat: float | None = None,
-    lon: float | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """A crawl record near 잠실역 (``step`` moves it ~100 m; or an exact ``lat``/``lon``); a menu list
-    is priced 9,000원 each, a dict names its prices."""
-    priced = menus if isinstance(menus, dict) else dict.fromkeys(menus, "9,000")
-    return {
-        "place_id": place_id,
-        "title": title,
-        "category": category,
-        "mapx": str(round(lon * 1e7)) if lon is not None else str(1271002000 + 1000 * step),
-        "mapy": str(round(lat * 1e7)) if lat is not None else str(375133000 + 700 * step),
-        "roadAddress": "서울 송파구 올림픽로 300",
-        "menus": [{"name": m, "price": p} for m, p in priced.items()],
-        **extra,
-    }
-
-
-def _ask_over(tmp_path: Path, records: list[dict[str, Any]], text: str) -> Any:
-    """Ingest ``records`` (crawl format) into a fresh data directory and ask ``text`` once."""
-    return ask_over(tmp_path, records, text, WEDNESDAY_EVENING)
-
+from support.chat import WEDNESDAY_EVENING, ask
+from support.demo import menu_names, raw
+from support.records import ask_once, jamsil_record
 
 # --- the kind of restaurant ------------------------------------------------------------------
 
@@ -479,7 +423,7 @@ def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(tmp_path
     bibimbap; "오사카 도톤보리 타코야끼" showed a Seoul bar named 도톤보리 under "해외 장소는 지원하지 않아요"."""
 
     records = [
-        _record(f"o{i}", title, category, menus, step=i)
+        jamsil_record(f"o{i}", title, category, menus, step=i)
         for i, (title, category, menus) in enumerate(
             [
                 ("전주 콩나물국밥", "한식>국밥", ["콩나물국밥", "비빔밥"]),
@@ -490,9 +434,9 @@ def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(tmp_path
         )
     ]
     for i, (text, place) in enumerate((("전주 비빔밥 맛집", "전주"), ("오사카 도톤보리 타코야끼", "오사카"))):
-        r = _ask_over(tmp_path / str(i), records, text)
+        r = ask_once(tmp_path / str(i), records, text)
         assert not r.cards and f"'{place}' 쪽은 아직 식당 데이터에 없어요" in r.answer, text
-    asked = _ask_over(tmp_path / "named", records, "도톤보리 잠실 영업시간")  # a restaurant asked by name
+    asked = ask_once(tmp_path / "named", records, "도톤보리 잠실 영업시간")  # a restaurant asked by name
     assert [c.name for c in asked.cards] == ["도톤보리"]
 
 
@@ -533,11 +477,11 @@ def test_two_kinds_named_are_each_searched(tmp_path: Path) -> None:
 
     def rec(i: int, title: str, category: str, menus: list[str], reviews: int) -> dict[str, Any]:
         rating = 4.9 if reviews > 100 else 3.0
-        return _record(f"t{i}", title, category, menus, step=i, rating=rating, reviewCount=reviews)
+        return jamsil_record(f"t{i}", title, category, menus, step=i, rating=rating, reviewCount=reviews)
 
     records = [rec(i, f"커피하우스{i}", "카페", ["아메리카노", "카페라떼"], 900 + i) for i in range(14)]
     records += [rec(20, "선데이브런치", "양식>브런치", ["에그베네딕트", "팬케이크"], 2)]
-    r = _ask_over(tmp_path, records, "잠실 brunch 카페 추천좀")
+    r = ask_once(tmp_path, records, "잠실 brunch 카페 추천좀")
     assert r.plan is not None and set(r.plan.kinds) == {"브런치", "카페"}
     assert "선데이브런치" in [c.name for c in r.cards]
 
@@ -681,12 +625,12 @@ def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path
 
     def rec(i: int, lat_offset: float) -> dict[str, Any]:
         menus = {"짜장면": "7,000", "짬뽕": "8,000"}
-        return _record(
+        return jamsil_record(
             f"c{i}", f"차이나{i}", "중식>중국요리", menus, lat=37.513977 + lat_offset, lon=127.102198
         )
 
     records = [rec(0, 0.003), rec(1, 0.015), rec(2, 0.016), rec(3, 0.017), rec(4, 0.05)]
-    r = _ask_over(tmp_path, records, "잠실역 중국집")
+    r = ask_once(tmp_path, records, "잠실역 중국집")
     assert r.cards[0].name == "차이나0" and len(r.cards) == 3
     assert "차이나4" not in [c.name for c in r.cards]  # 5.5 km: past the cap
     assert "1km 안에는 1곳뿐이라, 3km까지 넓혀 더 찾았어요" in r.answer
