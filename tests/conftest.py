@@ -174,3 +174,15 @@ def api_live_server(api_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+# --- node-level tests over the small hand-written corpus (tests/support/small.py) -------------
+
+
+@pytest.fixture(scope="session")
+def small_res(tmp_path_factory: pytest.TempPathFactory) -> Resources:
+    """The agent's real resources over an index of the 32-restaurant corpus, built once; the clock
+    stands at ``support.chat.WEDNESDAY_EVENING``. Nodes only read it."""
+    from support.small import small_resources
+
+    return small_resources(tmp_path_factory.mktemp("small"))

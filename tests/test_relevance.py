@@ -8,7 +8,6 @@ product's own pipeline).
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +24,6 @@ from support.demo import menu_names, raw
 from support.records import ask_once, jamsil_record
 
 # --- the kind of restaurant ------------------------------------------------------------------
-
-
-def test_readme_example_returns_chicken_restaurants(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "잠실역 치킨집 추천해줘")
-    assert r.cards
-    for c in r.cards:
-        rec = raw(c.id)
-        assert "치킨" in rec["category"] or any(w in rec["title"] for w in ("치킨", "통닭")), rec["title"]
-        assert "피자" not in rec["category"]
 
 
 def test_page_example_returns_meat_grills(sample_agent: Agent) -> None:
@@ -116,58 +106,10 @@ def test_mixed_categories_and_neighbour_kinds_are_not_the_kind() -> None:
     assert "오뎅바" not in fishcake
 
 
-def test_spelling_variants_are_one_term(sample_agent: Agent) -> None:
-    a = ask(sample_agent, "망원동 돈까스")
-    b = ask(sample_agent, "망원동 돈가스")
-    assert a.cards and [c.id for c in a.cards] == [c.id for c in b.cards]
-    for c in a.cards:
-        rec = raw(c.id)
-        text = rec["category"] + rec["title"] + " ".join(menu_names(rec))
-        assert any(w in text for w in ("돈까스", "돈가스", "카츠", "돈카츠")), rec["title"]
-
-
 # --- exclusions ------------------------------------------------------------------------------
 
 
-def test_exclusions_are_applied_and_said(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "강남역 일식 스시 말고")
-    assert r.plan is not None and r.plan.exclude_kinds
-    for c in r.cards:
-        rec = raw(c.id)
-        assert "초밥" not in rec["category"]
-        assert not any(w in m for m in menu_names(rec) for w in ("초밥", "스시"))
-    assert "빼고 찾았어요" in r.answer
-
-
-def test_chains_can_be_excluded(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "체인점 말고 잠실 카페")
-    assert r.plan is not None and r.plan.exclude_chains
-    brands = {b for b, titles in sample_agent.resources.nlu.vocabulary.brands().items() if len(titles) >= 3}
-    for c in r.cards:
-        assert not any(b in c.name.replace(" ", "") for b in brands if len(b) >= 2)
-    assert "체인점은 빼고" in r.answer
-
-
 # --- hours -----------------------------------------------------------------------------------
-
-
-def test_unknown_hours_never_count_as_open(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "잠실 지금 영업중인 국밥")
-    assert r.cards
-    for c in r.cards:
-        sched = parse_business_hours(raw(c.id).get("businessHours"))
-        assert sched is not None and sched.is_open(WEDNESDAY_EVENING) is True, c.name
-    assert "영업시간 정보가 없는" in r.answer
-
-
-def test_day_and_meal_words_become_a_day_and_a_window(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "강남역 내일 점심 냉면")
-    p = r.plan
-    assert p is not None and p.open_at is not None and p.open_until is not None
-    assert p.open_at.date() == datetime(2026, 11, 26).date() and p.open_at.hour == 11
-    sat = ask(sample_agent, "잠실 토요일에 여는 고기집").plan
-    assert sat is not None and sat.open_at is not None and sat.open_at.weekday() == 5
-    assert sat.open_until is not None and sat.open_until > sat.open_at
 
 
 def test_a_live_crawl_status_is_not_todays_hours() -> None:
@@ -194,19 +136,6 @@ def test_a_place_outside_the_data_is_said_plainly(sample_agent: Agent, text: str
     assert "데이터에 없어요" in r.answer and "중심이에요" in r.answer
 
 
-def test_landmarks_and_everyday_names_are_places(sample_agent: Agent) -> None:
-    for text, place in (("석촌호수 근처 카페", "석촌호수"), ("새내 포차", "새내")):
-        r = ask(sample_agent, text)
-        assert r.plan is not None and r.plan.location is not None and r.plan.location.name == place
-
-
-def test_the_device_location_is_used_for_nearness(sample_agent: Agent) -> None:
-    gps = {"lat": 37.5133, "lon": 127.1001}
-    for text in ("가까운 중국집", "여기서 걸어갈 만한 초밥집"):
-        r = ask(sample_agent, text, location=gps)
-        assert r.location is not None and r.location.type == "GPS", text
-
-
 def test_unusable_words_are_named(sample_agent: Agent) -> None:
     r = ask(sample_agent, "강남역 프로젝터 있는 카페")
     assert (
@@ -223,24 +152,6 @@ def test_weak_results_get_a_caveat(sample_agent: Agent) -> None:
     r = ask(sample_agent, "데이트 식당", location={"lat": 37.5133, "lon": 127.1001})
     assert r.grade is not None and r.grade.tier == "insufficient"
     assert "확신하기 어려워요" in r.answer
-
-
-def test_a_request_for_any_restaurant_without_a_place_asks_where(sample_agent: Agent) -> None:
-    for text in ("데이트 식당", "점심 먹을 데 추천", "맛집 추천해줘"):
-        r = ask(sample_agent, text)
-        assert r.clarification is not None and r.clarification.kind == "where", text
-        assert not r.cards
-
-
-def test_english_and_mixed_questions(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "gangnam station korean bbq")
-    assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "강남역"
-    assert r.plan.kinds == ["고깃집"]
-    mixed = ask(sample_agent, "잠실 sushi 맛집")
-    assert mixed.plan is not None and mixed.plan.kinds == ["초밥·오마카세"]
-    for c in mixed.cards:
-        rec = raw(c.id)
-        assert "초밥" in rec["category"] or "참치" in rec["category"] or "스시" in rec["title"], rec["title"]
 
 
 def test_exclusion_words_people_use() -> None:
