@@ -228,14 +228,6 @@ def test_multi_turn_follow_ups(sample_agent: Agent) -> None:
     assert thanks.decision == "reply" and "천만에요" in thanks.answer
 
 
-def test_duplicate_search_reuses_results(sample_agent: Agent) -> None:
-    first = sample_agent.ask("잠실역 피자집")
-    again = sample_agent.ask("잠실역 피자집", first.session_id)
-    assert again.reused and not again.searched
-    assert [c.id for c in again.cards] == [c.id for c in first.cards]
-    assert any(t.node == "check_duplicate" and "reusing" in t.decision for t in again.trace)
-
-
 def test_ambiguous_place_asks_and_the_answer_resolves_it(sample_agent: Agent) -> None:
     asked = sample_agent.ask("양평역 맛집")
     assert asked.clarification is not None and len(asked.clarification.choices) == 2
@@ -278,14 +270,6 @@ def test_interleaved_sessions_answer_from_their_own_results(sample_agent: Agent)
         assert leaked.name not in follow.answer and leaked.address not in follow.answer
 
 
-def test_gps_near_me(sample_agent: Agent) -> None:
-    no_gps = sample_agent.ask("내 근처 국밥집")
-    assert no_gps.clarification is not None and no_gps.clarification.kind == "gps"
-    with_gps = sample_agent.ask("내 근처 국밥집", None, {"lat": 37.5133, "lon": 127.1001})
-    assert with_gps.plan is not None and with_gps.plan.location is not None
-    assert with_gps.plan.location.lat == pytest.approx(37.5133)
-
-
 def test_sessions_persist_across_processes(sample_settings: Settings, tmp_path: Path) -> None:
     settings = sample_settings.model_copy()
     object.__setattr__(settings, "data_dir", sample_settings.data_dir)
@@ -308,20 +292,3 @@ def test_bare_number_answers_a_clarification(sample_agent: Agent) -> None:
     chosen = sample_agent.ask("1", asked.session_id)
     assert chosen.clarification is None and chosen.resumed
     assert chosen.plan is not None and chosen.plan.location is not None
-
-
-def test_short_follow_ups_keep_the_topic(sample_agent: Agent) -> None:
-    """'5개 보여줘' and '이번엔 송파역 쪽으로' name no food: the kind asked before stays."""
-    first = sample_agent.ask("잠실역 중국집")
-    more = sample_agent.ask("5개 보여줘", session_id=first.session_id)
-    assert more.plan is not None and more.plan.kinds == ["중국집"] and more.plan.k == 5
-    moved = sample_agent.ask("이번엔 송파역 쪽으로", session_id=first.session_id)
-    assert moved.plan is not None and moved.plan.kinds == ["중국집"]
-    assert moved.plan.location is not None and moved.plan.location.name == "송파역"
-
-
-def test_cheaper_is_a_refinement_not_a_duplicate(sample_agent: Agent) -> None:
-    first = sample_agent.ask("잠실역 고깃집")
-    cheaper = sample_agent.ask("좀 더 싼 데 없어?", session_id=first.session_id)
-    assert not cheaper.reused and cheaper.plan is not None and cheaper.plan.price_max is not None
-    assert cheaper.plan.kinds == ["고깃집"] and "싼 곳" in cheaper.answer
