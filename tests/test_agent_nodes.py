@@ -18,7 +18,7 @@ from matjip.geo.distance import haversine_m
 from matjip.ingest.hours import parse_business_hours
 from support.chat import WEDNESDAY_EVENING
 from support.demo import menu_names
-from support.small import answer_of, run_node, run_turn, small_raw, state_before
+from support.small import answer_of, path_of, run_node, run_turn, small_raw, state_before
 
 HANGUL = re.compile(r"[가-힣]")
 JAMSIL_GPS = {"lat": 37.5133, "lon": 127.1001}
@@ -210,3 +210,50 @@ def test_near_me_asks_for_the_position_and_uses_it_when_sent(small_res: Resource
     assert asked["clarification"] is not None and asked["clarification"].kind == "gps"
     plan = planned(small_res, "내 근처 국밥집", gps=JAMSIL_GPS)["plan"]
     assert plan.location is not None and plan.location.lat == pytest.approx(37.5133)
+
+
+# --- conversations: the list shown stays what follow-ups refer to ----------------------------
+
+
+def _titles(state: dict[str, Any]) -> list[str]:
+    return [small_raw(str(h["id"]))["title"] for h in state["hits"]]
+
+
+def test_a_reaction_is_small_talk_and_keeps_the_list(small_res: Resources) -> None:
+    first = run_turn(small_res, "잠실역 중국집")
+    assert len(first["hits"]) >= 2
+    for text in ("오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "ㄳㄳ", "아 그렇구나"):
+        path = path_of(small_res, text, state=first)
+        assert not any(n.startswith("search_") for n in path), (text, path)
+        said = state_before(small_res, text, "generate", state=first)
+        assert said["decision"] == "reply" and not said.get("hits"), text
+    second = state_before(small_res, "두 번째 집 주소 알려줘", "generate", state=first)
+    assert second["decision"] == "context"
+    assert _titles(first)[1] in answer_of(run_node(small_res, "generate", second))
+
+
+def test_follow_ups_that_need_no_search_make_no_search(small_res: Resources) -> None:
+    first = run_turn(small_res, "잠실역 중국집")
+    for text in ("첫번째 집 몇시까지 해?", "1번이랑 2번 비교해줘", "오 좋다 ㅋㅋ"):
+        path = path_of(small_res, text, state=first)
+        assert not any(n.startswith("search_") for n in path), (text, path)
+
+
+def test_compare_two_shown_restaurants_by_ordinal(small_res: Resources) -> None:
+    first = run_turn(small_res, "잠실역 중국집")
+    assert len(first["hits"]) >= 3
+    a, b, c = _titles(first)[:3]
+    state = state_before(small_res, "첫번째랑 세번째 비교해줘", "generate", state=first)
+    assert state["decision"] == "context" and state["compare_ids"]
+    answer = answer_of(run_node(small_res, "generate", state))
+    assert a in answer and c in answer and b not in answer
+    assert "| 가격(중간값) |" in answer  # side by side
+    last = state_before(small_res, "처음꺼랑 마지막꺼 중에 어디가 더 늦게까지 해?", "generate", state=first)
+    assert last["compare_ids"] and "늦게까지" in answer_of(run_node(small_res, "generate", last))
+
+
+def test_a_shown_restaurant_keeps_its_number(small_res: Resources) -> None:
+    first = run_turn(small_res, "잠실 카페")
+    state = state_before(small_res, "두 번째는?", "generate", state=first)
+    assert state["decision"] == "context"
+    assert f"**2. {_titles(first)[1]}**" in answer_of(run_node(small_res, "generate", state))

@@ -1,4 +1,4 @@
-"""The small hand-written corpus (``tests/data/small_corpus.jsonl``: 32 restaurants in the demo
+"""The small hand-written corpus (``tests/data/small_corpus.jsonl``: 33 restaurants in the demo
 data's crawl format around 잠실역, 강남역 and 망원동) and what node-level tests need over it.
 
 ``small_documents`` runs the records through the product's own preprocessing and offline
@@ -9,8 +9,9 @@ that node directly on the typed state it would get, and check the update it retu
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -75,6 +76,29 @@ def merge(state: dict[str, Any], update: Mapping[str, Any]) -> None:
         state[key] = reducer(state.get(key, []), value) if reducer is not None else value
 
 
+def _steps(
+    res: Resources,
+    text: str,
+    gps: Mapping[str, float] | None,
+    now: datetime,
+    state: Mapping[str, Any] | None,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(node about to run, state)`` for each node of a turn asking ``text``, then ``(END, state)``:
+    the graph's own node table and routes, run in sequence (no checkpointer)."""
+    from matjip.agent.graph import EDGES, END, FIRST, NODES
+
+    edges = {e.source: e for e in EDGES}
+    values: dict[str, Any] = copy.deepcopy(dict(state or {}))  # an earlier turn may be asked on again
+    values.update({"query": text, "gps": dict(gps) if gps else None, "now": now.isoformat()})
+    current = FIRST
+    while current != END:
+        yield current, values
+        merge(values, NODES[current](values, res))  # type: ignore[arg-type]
+        edge = edges[current]
+        current = edge.target if edge.target is not None else edge.route(values, res)  # type: ignore[arg-type,misc]
+    yield END, values
+
+
 def state_before(
     res: Resources,
     text: str,
@@ -84,23 +108,24 @@ def state_before(
     now: datetime = WEDNESDAY_EVENING,
     state: Mapping[str, Any] | None = None,
 ) -> AgentState:
-    """The state a turn asking ``text`` has when ``node`` is about to run (the graph's own nodes
-    and routes, no checkpointer); ``state`` is the conversation so far. Fails if the turn never
-    reaches ``node``."""
-    from matjip.agent.graph import EDGES, END, FIRST, NODES
-
-    edges = {e.source: e for e in EDGES}
-    values: dict[str, Any] = dict(state or {})
-    values.update({"query": text, "gps": dict(gps) if gps else None, "now": now.isoformat()})
-    current, ran = FIRST, []
-    while current != node:
-        if current == END:
-            raise AssertionError(f"the turn never reached {node!r}: it ran {ran}")
-        merge(values, NODES[current](values, res))  # type: ignore[arg-type]
+    """The state a turn asking ``text`` has when ``node`` is about to run (``END``: the final
+    state); ``state`` is the conversation so far. Fails if the turn never reaches ``node``."""
+    ran = []
+    for current, values in _steps(res, text, gps, now, state):
+        if current == node:
+            return values  # type: ignore[return-value]
         ran.append(current)
-        edge = edges[current]
-        current = edge.target if edge.target is not None else edge.route(values, res)  # type: ignore[arg-type,misc]
-    return values  # type: ignore[return-value]
+    raise AssertionError(f"the turn never reached {node!r}: it ran {ran}")
+
+
+def path_of(res: Resources, text: str, **kw: Any) -> list[str]:
+    """The nodes a turn asking ``text`` runs, in order (keywords as :func:`state_before`)."""
+    from matjip.agent.graph import END
+
+    kw.setdefault("gps", None)
+    kw.setdefault("now", WEDNESDAY_EVENING)
+    kw.setdefault("state", None)
+    return [node for node, _ in _steps(res, text, kw["gps"], kw["now"], kw["state"]) if node != END]
 
 
 def run_turn(res: Resources, text: str, **kw: Any) -> AgentState:
