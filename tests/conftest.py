@@ -181,7 +181,7 @@ def api_live_server(api_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
 
 @pytest.fixture(scope="session")
 def small_res(tmp_path_factory: pytest.TempPathFactory) -> Resources:
-    """The agent's real resources over an index of the 33-restaurant corpus, built once; the clock
+    """The agent's real resources over an index of the 34-restaurant corpus, built once; the clock
     stands at ``support.chat.WEDNESDAY_EVENING``. Nodes only read it."""
     from support.small import small_resources
 

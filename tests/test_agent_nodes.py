@@ -257,3 +257,27 @@ def test_a_shown_restaurant_keeps_its_number(small_res: Resources) -> None:
     state = state_before(small_res, "두 번째는?", "generate", state=first)
     assert state["decision"] == "context"
     assert f"**2. {_titles(first)[1]}**" in answer_of(run_node(small_res, "generate", state))
+
+
+# --- formerly tests of private helpers of the search node (kind strength, kind frame) ---------
+
+
+def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip(small_res: Resources) -> None:
+    """The best-reviewed 고깃집 near 잠실역 is a 곱창 place: asked as 고깃집 it comes after the grills,
+    asked as 곱창 it is the kind."""
+    _, hits = searched(small_res, "잠실역 고깃집 5곳")
+    kinds = ["곱창" in small_raw(str(h["id"]))["category"] for h in hits]
+    assert True in kinds and False in kinds
+    assert kinds == sorted(kinds), [small_raw(str(h["id"]))["title"] for h in hits]
+    _, gopchang = searched(small_res, "잠실역 곱창")
+    assert gopchang and small_raw(str(gopchang[0]["id"]))["title"] == "소문난이모네곱창"
+
+
+def test_a_contrast_inside_the_kind_asked_for_rules_nothing_out(small_res: Resources) -> None:
+    """ "쌀국수말고 분짜": every 분짜 place also sells 쌀국수, so 쌀국수 as an excluded menu word left
+    none; the wanted dish is the request."""
+    plan = planned(small_res, "쌀국수말고 분짜 먹고싶음 송파")["plan"]
+    assert plan.kinds == ["쌀국수·베트남"] and plan.kind_dishes == ["분짜"]
+    assert plan.exclude_menu == []
+    other = planned(small_res, "강남역 일식 스시 말고")["plan"]
+    assert "스시" in other.exclude_menu

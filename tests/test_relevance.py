@@ -256,15 +256,6 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
     assert "칵테일바" in of("술집", "어리", ["칵테일", "칵테일4잔세트"])
 
 
-def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip() -> None:
-    from matjip.agent.nodes.search import _kind_strength
-
-    grill = hit("명가생삼겹", "한식>육류,고기>삼겹살", ["생삼겹살", "목살"])
-    gopchang = hit("소문난이모네곱창", "한식>육류,고기>곱창,막창", ["야채곱창", "순대곱창"])
-    assert _kind_strength(grill, ["고깃집"]) < _kind_strength(gopchang, ["고깃집"])
-    assert _kind_strength(gopchang, ["곱창·막창"]) == 0  # asked as 곱창, it is the kind
-
-
 def test_a_place_the_crawl_marks_closed_is_not_recommended() -> None:
     """ "왓쇼이켄 (휴업중)" was recommended with today's hours; a search leaves such names out, a
     question by name still finds them."""
@@ -505,19 +496,6 @@ def test_a_dish_named_ranks_its_kinds_places_listing_it_first(sample_agent: Agen
     if r.cards:  # judged on the raw menu: a place listing it is never after one that does not
         lists = ["마제" in " ".join(menu_names(raw(c.id))) for c in r.cards]
         assert lists == sorted(lists, reverse=True)
-
-
-def test_a_contrast_inside_the_kind_asked_for_rules_nothing_out() -> None:
-    """ "쌀국수말고 분짜": every 분짜 place also sells 쌀국수, so 쌀국수 as an excluded menu word left
-    none; the wanted dish is the request."""
-    from matjip.agent.nodes.search import _kind_frame
-    from matjip.nlu.models import NLUResult
-
-    frame = _kind_frame("쌀국수말고 분짜 먹고싶음 송파", NLUResult())
-    assert frame["kinds"] == ["쌀국수·베트남"] and frame["kind_dishes"] == ["분짜"]
-    assert frame["exclude_menu"] == []
-    other = _kind_frame("홍대 일식 스시 말고", NLUResult())
-    assert "스시" in other["exclude_menu"]
 
 
 def test_no_break_time_is_said_to_be_unknowable(sample_agent: Agent) -> None:

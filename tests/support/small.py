@@ -1,4 +1,4 @@
-"""The small hand-written corpus (``tests/data/small_corpus.jsonl``: 33 restaurants in the demo
+"""The small hand-written corpus (``tests/data/small_corpus.jsonl``: 34 restaurants in the demo
 data's crawl format around 잠실역, 강남역 and 망원동) and what node-level tests need over it.
 
 ``small_documents`` runs the records through the product's own preprocessing and offline
