@@ -8,6 +8,7 @@ tests over the ingested sample (issue 10's relevance and honesty cases)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -189,7 +190,8 @@ def test_the_same_search_again_is_a_duplicate_and_reuses_the_results(small_res: 
 def test_cheaper_is_a_refinement_not_a_duplicate(small_res: Resources) -> None:
     first = run_turn(small_res, "잠실역 고깃집")
     state = state_before(small_res, "좀 더 싼 데 없어?", "check_duplicate", state=first)
-    assert state["plan"].price_max is not None and state["plan"].kinds == ["고깃집"]
+    plan = state["plan"]
+    assert plan is not None and plan.price_max is not None and plan.kinds == ["고깃집"]
     assert run_node(small_res, "check_duplicate", state).get("duplicate_of") is None
     later = state_before(small_res, "좀 더 싼 데 없어?", "generate", state=first)
     assert "싼 곳" in answer_of(run_node(small_res, "generate", later))
@@ -215,7 +217,7 @@ def test_near_me_asks_for_the_position_and_uses_it_when_sent(small_res: Resource
 # --- conversations: the list shown stays what follow-ups refer to ----------------------------
 
 
-def _titles(state: dict[str, Any]) -> list[str]:
+def _titles(state: Mapping[str, Any]) -> list[str]:
     return [small_raw(str(h["id"]))["title"] for h in state["hits"]]
 
 
