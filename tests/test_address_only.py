@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixtures.index import build_index_dir, resources_over, sushi_near_gangnam
 from matjip.agent.service import Agent
 from matjip.settings import Settings
+from support.index import build_index_dir, resources_over, sushi_near_gangnam
 
 
 def test_a_nearness_search_says_which_places_it_cannot_place(tmp_path: Path) -> None:

@@ -12,10 +12,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from matjip.agent.answer import heading_wishes, restaurant_block, review_term_lines, search_answer
+from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan, Shown
-from matjip.agent.retrieval.widen import drop_filter as _drop_filter
 from matjip.documents import Restaurant
 from matjip.ingest.hours import parse_business_hours
+from support.small import run_node
 
 SATURDAY_MORNING = datetime(2026, 11, 28, 6, 3, tzinfo=ZoneInfo("Asia/Seoul"))
 
@@ -52,10 +53,11 @@ def test_no_review_caution_when_nothing_was_estimated_from_reviews() -> None:
     assert "추정" not in lines and "'순두브'" in lines
 
 
-def test_a_dropped_hours_condition_leaves_the_heading() -> None:
+def test_a_dropped_hours_condition_leaves_the_heading(small_res: Resources) -> None:
     plan = SearchPlan(kinds=["술집"], open_at=SATURDAY_MORNING, open_label="지금")
-    relaxed, said = _drop_filter(plan)
-    assert said is not None and "지금" in said
+    update = run_node(small_res, "relax", {"plan": plan, "relax_step": 0, "relax_notes": []})
+    relaxed, said = update["plan"], update["relax_notes"][-1]
+    assert "지금" in said
     assert relaxed.open_at is None and relaxed.open_label is None
     heading = search_answer([Shown(doc=_doc("A", kinds=["술집"]))], relaxed, SATURDAY_MORNING, "역삼역", [])[
         0

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 from fakes.kakao_local import KEY, KakaoLocalFake
 from fakes.local_area import AREA, FakePlace, FakeServer, synthetic_area
 from fakes.naver_local import CLIENT_ID, CLIENT_SECRET, NaverLocalFake
-from fixtures.settings import clear_options
 from matjip.cli import cli
 from matjip.collect import details, kakao, naver
 from matjip.collect.area import Rect, area_place_names
@@ -25,6 +24,7 @@ from matjip.collect.state import CollectState
 from matjip.errors import CollectKeyError, QuotaReached
 from matjip.geo import get_gazetteer
 from matjip.settings import Settings
+from support.settings import clear_options
 
 RECT = Rect(*AREA)
 RECT_ARG = ",".join(str(v) for v in AREA)

@@ -21,11 +21,11 @@ import pytest
 
 from fakes.kakao_local import KEY, KakaoLocalFake
 from fakes.local_area import AREA
-from fixtures.settings import clear_options
 from matjip.collect import kakao, naver
 from matjip.collect.area import Rect
 from matjip.collect.runner import Collection, export
 from matjip.settings import Settings
+from support.settings import clear_options
 
 TESTS = Path(__file__).parent
 SRC = TESTS.parent / "src"

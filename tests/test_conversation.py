@@ -7,39 +7,17 @@ checks what a user sees (cards, answer text, the frame) against the raw crawl re
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Any
 
 import pytest
 
-from matjip.agent.models import TurnResult
 from matjip.agent.service import Agent
 from matjip.eval.relevance_judge import coords
 from matjip.geo.distance import haversine_m
-from test_relevance import WEDNESDAY_EVENING, raw
+from support.chat import Chat
+from support.demo import raw
 
 JAMSIL = (37.513977, 127.102198)  # 잠실역 in data/gazetteer/places_capital.csv
-
-
-class Chat:
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.sid = f"t-{uuid.uuid4().hex}"
-
-    def __call__(self, text: str, **kw: Any) -> TurnResult:
-        return self.agent.ask(text, session_id=self.sid, now=WEDNESDAY_EVENING, **kw)
-
-
-def test_a_reaction_is_small_talk_and_keeps_the_list(sample_agent: Agent) -> None:
-    chat = Chat(sample_agent)
-    first = chat("잠실역 중국집")
-    assert len(first.cards) >= 2
-    for text in ("오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "ㄳㄳ", "아 그렇구나"):
-        r = chat(text)
-        assert r.decision == "reply" and not r.cards and not r.searched, text
-    second = chat("두 번째 집 주소 알려줘")
-    assert second.decision == "context"
-    assert raw(first.cards[1].id)["title"] in second.answer
 
 
 def test_other_places_page_without_repeating(sample_agent: Agent) -> None:
@@ -91,19 +69,6 @@ def test_a_search_around_a_shown_restaurant(sample_agent: Agent) -> None:
     assert r.plan.location.name == anchor["title"]
 
 
-def test_compare_two_shown_restaurants_by_ordinal(sample_agent: Agent) -> None:
-    chat = Chat(sample_agent)
-    first = chat("잠실역 중국집")
-    assert len(first.cards) >= 3
-    r = chat("첫번째랑 세번째 비교해줘")
-    assert r.decision == "context" and r.intent == "compare" and not r.searched
-    a, c = raw(first.cards[0].id)["title"], raw(first.cards[2].id)["title"]
-    assert a in r.answer and c in r.answer and raw(first.cards[1].id)["title"] not in r.answer
-    assert "| 가격(중간값) |" in r.answer  # side by side
-    last = chat("처음꺼랑 마지막꺼 중에 어디가 더 늦게까지 해?")
-    assert last.intent == "compare" and "늦게까지" in last.answer
-
-
 def test_compare_here_with_a_named_restaurant_and_a_brand_said_once(sample_agent: Agent) -> None:
     chat = Chat(sample_agent)
     first = chat("잠실역 고깃집 하나만")
@@ -128,14 +93,6 @@ def test_an_answer_about_the_focus_names_the_dish_price(sample_agent: Agent) -> 
         assert "없어요" in r.answer
 
 
-def test_a_shown_restaurant_keeps_its_number(sample_agent: Agent) -> None:
-    chat = Chat(sample_agent)
-    first = chat("홍대 카페")
-    r = chat("두 번째는?")
-    assert r.decision == "context"
-    assert f"**2. {raw(first.cards[1].id)['title']}**" in r.answer
-
-
 def test_a_refinement_keeps_what_was_asked_even_when_the_search_had_to_drop_it(sample_agent: Agent) -> None:
     chat = Chat(sample_agent)
     chat("잠실역 카페 5개")
@@ -151,16 +108,6 @@ def test_a_common_kind_with_no_place_asks_where_then_resumes(sample_agent: Agent
     assert asked.clarification is not None and not asked.cards
     r = chat("잠실역")
     assert r.resumed and r.cards and r.plan is not None and r.plan.kinds == ["카페"]
-
-
-def test_follow_ups_that_need_no_search_make_no_search_and_no_llm_call(sample_agent: Agent) -> None:
-    chat = Chat(sample_agent)
-    chat("잠실역 중국집")
-    for text in ("첫번째 집 몇시까지 해?", "1번이랑 2번 비교해줘", "오 좋다 ㅋㅋ"):
-        r = chat(text)
-        nodes = [t.node for t in r.trace]
-        assert not any(n.startswith("search_") for n in nodes), (text, nodes)
-        assert all("llm" not in (t.detail or {}) for t in r.trace)
 
 
 def test_exclusion_slang_on_a_follow_up(sample_agent: Agent) -> None:

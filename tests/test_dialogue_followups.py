@@ -10,7 +10,7 @@ from matjip.agent.service import Agent
 from matjip.nlu import OfflineNLU
 from matjip.nlu.evaluate import build_default_nlu
 from matjip.nlu.romanized import english_words, koreanize_places
-from test_conversation import Chat
+from support.chat import Chat
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,12 @@ import httpx
 import numpy as np
 import pytest
 
-from fixtures.settings import clear_options
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout
 from matjip.index.embed import Embedder
 from matjip.index.embed.registry import create
 from matjip.index.embed.remote import GeminiEmbedder, OpenAIEmbedder
 from matjip.settings import Settings
+from support.settings import clear_options
 
 
 def _vec(text: str, dim: int) -> list[float]:

@@ -12,15 +12,14 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from fakes.embedder import FakeEmbedder
-from fixtures.index import make_corpus
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.index.embedded import EmbeddedIndex, _any_price_in, _Blob
 from matjip.index.reference import brute_force_filter, title_matches
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.settings import Settings
-
-MAPO = (37.5566, 126.9236)
+from support.index import make_corpus
+from support.index_checks import COMBINED, GEO, MAPO, SINGLE, WHEN, check
 
 
 @pytest.fixture(scope="module")
@@ -31,51 +30,6 @@ def corpus() -> list[Restaurant]:
 @pytest.fixture(scope="module")
 def index(corpus: list[Restaurant], tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIndex:
     return EmbeddedIndex(tmp_path_factory.mktemp("idx") / "index", FakeEmbedder(), Settings()).build(corpus)
-
-
-def check(index: EmbeddedIndex, corpus: list[Restaurant], req: SearchRequest) -> set[str]:
-    """Hits obey the reference; as many as possible are returned; returns the hit ids."""
-    expected = brute_force_filter(corpus, req)
-    res = index.search(req)
-    got = [h.document.place_id for h in res.hits]
-    assert len(got) == len(set(got)), "duplicate hits"
-    assert set(got) <= expected, f"hits violating a hard filter: {set(got) - expected}"
-    assert res.total_candidates == len(expected)
-    assert len(got) == min(req.k, len(expected))
-    for h in res.hits:
-        assert 0.0 <= h.score <= 1.0
-    return set(got)
-
-
-GEO = GeoFilter(lat=MAPO[0], lon=MAPO[1], radius_m=3000)
-WHEN = datetime(2025, 3, 5, 12, 30, tzinfo=SEOUL)  # a Wednesday
-
-SINGLE = {
-    "geo": SearchRequest(geo=GEO, k=50),
-    # a route's samples (issue 14): any of the circles
-    "near_any": SearchRequest(
-        near_any=[
-            GeoFilter(lat=MAPO[0], lon=MAPO[1], radius_m=800),
-            GeoFilter(lat=MAPO[0] + 0.02, lon=MAPO[1] + 0.03, radius_m=1500),
-        ],
-        k=50,
-    ),
-    "region": SearchRequest(region=RegionFilter(name="강남구"), k=50),
-    "cuisine": SearchRequest(cuisine=["일식"], k=50),
-    "cuisine_any": SearchRequest(cuisine=["일식", "중식"], k=50),
-    "sub": SearchRequest(sub_category=["초밥"], k=50),
-    "menu": SearchRequest(menu=["라멘"], k=50),
-    "menu_all": SearchRequest(menu=["파스타", "스테이크"], k=50),
-    "convenience": SearchRequest(convenience=["주차", "예약"], k=50),
-    "title": SearchRequest(title="진대감", k=50),
-    "price": SearchRequest(price=PriceRange(min_won=10000, max_won=15000), k=50),
-    "price_max": SearchRequest(price=PriceRange(max_won=8000), k=50),
-    "open": SearchRequest(open_at=OpenAt(when=WHEN), k=50),
-    "open_known": SearchRequest(open_at=OpenAt(when=WHEN, include_unknown=False), k=50),
-    "exclude": SearchRequest(exclude_ids=["s1", "s2", "h-pasta"], k=50),
-    "unknown_cuisine": SearchRequest(cuisine=["우주식"], k=5),
-    "unknown_convenience": SearchRequest(convenience=["헬리패드"], k=5),
-}
 
 
 @pytest.mark.parametrize("name", list(SINGLE))
@@ -91,21 +45,6 @@ def test_filters_are_not_trivial(corpus: list[Restaurant]) -> None:
             assert n == 0
         else:
             assert 0 < n < len(corpus), name
-
-
-COMBINED = [
-    SearchRequest(geo=GEO, cuisine=["한식"], convenience=["주차"], k=10),
-    SearchRequest(geo=GEO, menu=["라멘"], text="혼밥", k=10),
-    SearchRequest(
-        region=RegionFilter(name="마포구"), open_at=OpenAt(when=WHEN), price=PriceRange(max_won=20000)
-    ),
-    SearchRequest(cuisine=["양식"], menu=["파스타"], convenience=["예약"], text="데이트 분위기", k=5),
-    SearchRequest(title="진대감", geo=GeoFilter(lat=MAPO[0], lon=MAPO[1], radius_m=2000)),
-    SearchRequest(
-        geo=GeoFilter(lat=37.5665, lon=126.978, radius_m=20000), text="회식", sort="distance", k=20
-    ),
-    SearchRequest(sub_category=["고기", "국밥"], open_at=OpenAt(when=WHEN.replace(hour=23)), k=20),
-]
 
 
 @pytest.mark.parametrize("req", COMBINED, ids=range(len(COMBINED)))

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from fakes.embedder import FakeEmbedder
-from fixtures.index import make_corpus, tuned
 from matjip.documents import MenuItem, Restaurant
 from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
 from matjip.index import build_index, fusion, open_index
@@ -18,7 +17,8 @@ from matjip.index.embedded import EmbeddedIndex
 from matjip.index.reference import brute_force_filter
 from matjip.index.request import GeoFilter, PriceRange, RegionFilter, SearchRequest
 from matjip.settings import Settings
-from test_index_property import check_bm25, check_response
+from support.index import make_corpus, tuned
+from support.index_checks import check_bm25, check_response
 
 REQUESTS = [
     SearchRequest(text="데이트 파스타", k=5),

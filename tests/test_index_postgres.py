@@ -18,8 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fakes.embedder import FakeEmbedder
-from fixtures.index import CUISINES, GUS, demo_sample, make_corpus
-from fixtures.pgserver import PgServer
 from matjip.documents import Restaurant
 from matjip.errors import EmbedderMismatchError, IndexNotBuiltError
 from matjip.index import pg_sql
@@ -27,8 +25,9 @@ from matjip.index.embedded import EmbeddedIndex
 from matjip.index.postgres import PostgresIndex, open_minutes
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.settings import Settings
-from test_index_filters import COMBINED, SINGLE, check
-from test_index_property import check_response, requests
+from support.index import CUISINES, GUS, demo_sample, make_corpus
+from support.index_checks import COMBINED, SINGLE, check, check_response, requests
+from support.pgserver import PgServer
 
 pytestmark = pytest.mark.postgres
 
@@ -116,7 +115,7 @@ def test_combined_filters(synthetic: Pair, req: SearchRequest) -> None:
 
 def test_region_outline(demo: Pair) -> None:
     """A dong searched by its outline (polygon_place): the rows inside it pass, as in the embedded index."""
-    from fixtures.index import gazetteer
+    from support.index import gazetteer
 
     pg, emb, docs = demo
     located = [d for d in docs if d.lat is not None and d.lon is not None]

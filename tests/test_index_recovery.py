@@ -17,7 +17,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fakes.embedder import FakeEmbedder
-from fixtures.index import make_corpus, sushi_near_gangnam
 from matjip.documents import Restaurant
 from matjip.errors import IndexDamagedError, SearchIndexError
 from matjip.index import layout, sync
@@ -25,6 +24,7 @@ from matjip.index.embedded import EmbeddedIndex
 from matjip.index.request import SearchRequest
 from matjip.ingest.store import DocumentStore
 from matjip.settings import Settings
+from support.index import make_corpus, sushi_near_gangnam
 
 
 @pytest.fixture
@@ -220,9 +220,9 @@ def test_a_running_index_notices_a_new_version_and_never_mixes(tmp_path: Path) -
 
 def test_chats_during_a_rebuild_never_fail_or_mix(tmp_path: Path) -> None:
     """The HTTP API over the real offline agent while the index is rebuilt in the background."""
-    from fixtures.index import resources_over
     from matjip.agent.service import Agent
     from matjip.api import create_app
+    from support.index import resources_over
 
     settings = Settings(data_dir=tmp_path, rate_limit_per_minute=0, _env_file=None)  # type: ignore[call-arg]
     directory = tmp_path / "index"
@@ -269,9 +269,9 @@ def test_chats_during_a_rebuild_never_fail_or_mix(tmp_path: Path) -> None:
 
 
 def test_health_is_degraded_with_the_reason(tmp_path: Path) -> None:
-    from fixtures.index import resources_over
     from matjip.agent.service import Agent
     from matjip.api import create_app
+    from support.index import resources_over
 
     settings = Settings(data_dir=tmp_path, _env_file=None)  # type: ignore[call-arg]
     directory = tmp_path / "index"

@@ -19,7 +19,6 @@ pytest.importorskip("matjip.geo.gazetteer")
 from fakes import tavily as tfake
 from fakes.embedder import FakeEmbedder
 from fakes.http import Reply, Script
-from fixtures.index import make_corpus
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.service import Agent
 from matjip.agent.stages import LLMStages
@@ -29,6 +28,7 @@ from matjip.errors import ProviderError, ProviderTimeout
 from matjip.providers.fake import Chunks, FakeCall, FakeLLM
 from matjip.providers.tavily import TavilyClient
 from matjip.settings import Settings
+from support.index import make_corpus
 
 CONFIDENT = AgentConfig(top1_threshold=0.0, mean_threshold=0.0, high_threshold=0.0)
 MIDDLE = AgentConfig(top1_threshold=0.0, mean_threshold=0.0, high_threshold=1.01)

@@ -14,7 +14,6 @@ from fakes import gemini as gfake
 from fakes import openai as ofake
 from fakes import tavily as tfake
 from fakes.http import ReplayServer, Reply, Script
-from fixtures.settings import settings_from_env
 from matjip.agent.stages.schemas import GradeOut, NLUOut
 from matjip.errors import ConfigurationError, ProviderError, ProviderTimeout, ValidationFailure
 from matjip.providers.base import (
@@ -31,6 +30,7 @@ from matjip.providers.fake import Chunks, FakeLLM
 from matjip.providers.openai_compat import OpenAICompatClient
 from matjip.providers.pricing import cost_usd, price_of
 from matjip.settings import Settings
+from support.settings import settings_from_env
 
 MSGS: list[Message] = [
     {"role": "system", "content": "JSON만 출력하세요."},

@@ -12,7 +12,6 @@ import pytest
 
 from fakes import openai as ofake
 from fakes.http import Reply, Script
-from fixtures.index import resources_over, scratch_index_dir
 from matjip.agent.configuration import Resources
 from matjip.agent.models import PlanLocation, SearchPlan, Shown
 from matjip.agent.stages import LLMStages
@@ -24,6 +23,7 @@ from matjip.nlu.models import Entities, NLUResult
 from matjip.providers.base import RetryPolicy
 from matjip.providers.fake import Chunks, FakeCall, FakeLLM
 from matjip.providers.openai_compat import OpenAICompatClient
+from support.index import resources_over, scratch_index_dir
 
 GANGNAM = (37.497952, 127.027619)
 

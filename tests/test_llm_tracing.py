@@ -12,8 +12,6 @@ import pytest
 
 from fakes import tavily as tfake
 from fakes.http import Script
-from fixtures.index import build_index_dir, hand_written, resources_over
-from fixtures.settings import settings_from_env
 from matjip.agent.graph import collect_node_calls
 from matjip.agent.models import SearchPlan, Shown
 from matjip.agent.stages import LLMStages
@@ -25,6 +23,8 @@ from matjip.providers.base import CallRecord, Message
 from matjip.providers.fake import FakeLLM
 from matjip.providers.tavily import TavilyClient
 from matjip.providers.tracing import TracingConfig
+from support.index import build_index_dir, hand_written, resources_over
+from support.settings import settings_from_env
 
 MSGS: list[Message] = [{"role": "user", "content": "hi"}]
 

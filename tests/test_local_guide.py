@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fixtures.records import ask_over as records_ask_over
+from support.records import ask_over as records_ask_over
 
 SEOUL = ZoneInfo("Asia/Seoul")
 WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)

@@ -15,7 +15,9 @@ import pytest
 
 from matjip.agent.service import Agent
 from matjip.nlu.kinds import detect_kinds
-from test_relevance import _ask_over, _record, ask, menu_names, raw
+from support.chat import ask
+from support.demo import menu_names, raw
+from support.records import ask_once, jamsil_record
 
 
 def _text(place_id: str) -> str:
@@ -87,11 +89,11 @@ def test_no_chain_rules_out_branch_names_and_known_franchises(sample_agent: Agen
 def test_a_single_shops_main_branch_is_not_a_chain(tmp_path: Path) -> None:
     """The 본점 of a shop with no other branch is the shop itself; "○○ 석촌점" is a branch."""
     records = [
-        _record("1", "할매순대국 방이본점", "한식>순대", ["순대국", "머리고기"]),
-        _record("2", "토종순대국 석촌점", "한식>순대", ["순대국", "순대"], step=1),
-        _record("3", "옛날순대국", "한식>순대", ["순대국", "수육"], step=2),
+        jamsil_record("1", "할매순대국 방이본점", "한식>순대", ["순대국", "머리고기"]),
+        jamsil_record("2", "토종순대국 석촌점", "한식>순대", ["순대국", "순대"], step=1),
+        jamsil_record("3", "옛날순대국", "한식>순대", ["순대국", "수육"], step=2),
     ]
-    r = _ask_over(tmp_path, records, "잠실 체인 말고 순대국")
+    r = ask_once(tmp_path, records, "잠실 체인 말고 순대국")
     names = [c.name for c in r.cards]
     assert "할매순대국 방이본점" in names and "옛날순대국" in names
     assert "토종순대국 석촌점" not in names
@@ -132,11 +134,11 @@ def test_real_words_are_not_corrected() -> None:
 
 def test_a_dish_only_some_shops_serve_must_be_on_the_menu(tmp_path: Path) -> None:
     records = [
-        _record("1", "라라마라탕", "중식>중국요리", ["마라탕", "꿔바로우"]),
-        _record("2", "탕탕마라", "중식>중국요리", ["마라탕", "마라샹궈"], step=1),
-        _record("3", "소소마라탕", "중식>중국요리", ["마라탕", "마라샹궈", "꿔바로우"], step=2),
+        jamsil_record("1", "라라마라탕", "중식>중국요리", ["마라탕", "꿔바로우"]),
+        jamsil_record("2", "탕탕마라", "중식>중국요리", ["마라탕", "마라샹궈"], step=1),
+        jamsil_record("3", "소소마라탕", "중식>중국요리", ["마라탕", "마라샹궈", "꿔바로우"], step=2),
     ]
-    r = _ask_over(tmp_path, records, "잠실 마라샹궈")
+    r = ask_once(tmp_path, records, "잠실 마라샹궈")
     names = [c.name for c in r.cards]
     assert names[:2] and set(names[:2]) == {"탕탕마라", "소소마라탕"}
     assert "라라마라탕" not in names[:2]
@@ -207,10 +209,10 @@ def test_cannot_eat_spicy_rules_spicy_places_out(sample_agent: Agent, text: str)
 
 def test_mild_tteokbokki_lists_mild_versions_first(tmp_path: Path) -> None:
     records = [
-        _record("1", "불맛떡볶이", "분식>떡볶이", ["매운떡볶이", "순대"]),
-        _record("2", "궁중떡볶이집", "분식>떡볶이", ["궁중떡볶이", "간장떡볶이"], step=3),
-        _record("3", "엽엽떡볶이", "분식>떡볶이", ["엽기떡볶이", "튀김"], step=1),
+        jamsil_record("1", "불맛떡볶이", "분식>떡볶이", ["매운떡볶이", "순대"]),
+        jamsil_record("2", "궁중떡볶이집", "분식>떡볶이", ["궁중떡볶이", "간장떡볶이"], step=3),
+        jamsil_record("3", "엽엽떡볶이", "분식>떡볶이", ["엽기떡볶이", "튀김"], step=1),
     ]
-    r = _ask_over(tmp_path, records, "잠실 안 매운 떡볶이")
+    r = ask_once(tmp_path, records, "잠실 안 매운 떡볶이")
     assert r.cards and r.cards[0].name == "궁중떡볶이집"
     assert "안 매운" in r.answer

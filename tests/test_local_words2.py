@@ -15,7 +15,7 @@ import pytest
 
 from matjip.kinds import kinds
 from matjip.nlu.kinds import close_kind_word, detect_kinds
-from test_relevance import _ask_over, _record
+from support.records import ask_once, jamsil_record
 
 # --- 5. typos --------------------------------------------------------------------------------------
 
@@ -63,10 +63,10 @@ def test_hansik_on_its_own_is_a_korean_meal(tmp_path: Path) -> None:
     assert "백반" in frame.kinds and "고깃집" not in frame.kinds
     assert detect_kinds("한식 말고 뭐 먹지").kinds == []
     records = [
-        _record("1", "잠실곱창", "한식>육류,고기>곱창,막창", ["소곱창", "대창구이"], reviewCount=400),
-        _record("2", "엄마손백반", "한식>백반", ["제육백반", "김치찌개"], step=2, reviewCount=8),
+        jamsil_record("1", "잠실곱창", "한식>육류,고기>곱창,막창", ["소곱창", "대창구이"], reviewCount=400),
+        jamsil_record("2", "엄마손백반", "한식>백반", ["제육백반", "김치찌개"], step=2, reviewCount=8),
     ]
-    r = _ask_over(tmp_path, records, "잠실 한식")
+    r = ask_once(tmp_path, records, "잠실 한식")
     assert r.cards and r.cards[0].name == "엄마손백반"
     assert "'한식'" in r.answer
 
@@ -85,10 +85,12 @@ def test_a_shabu_house_filed_under_kalguksu_comes_after_the_noodle_shops(tmp_pat
     assert kinds().weakly("한식>국수>칼국수", "칼국수", "편백재샤브칼국수")
     assert not kinds().weakly("한식>국수>칼국수", "칼국수", "원칼국수")
     records = [
-        _record("1", "편백재샤브칼국수", "한식>국수>칼국수", ["칼국수", "소고기(160g)"], reviewCount=400),
-        _record("2", "원칼국수", "한식>국수>칼국수", ["칼국수", "칼만둣국"], step=2, reviewCount=6),
+        jamsil_record(
+            "1", "편백재샤브칼국수", "한식>국수>칼국수", ["칼국수", "소고기(160g)"], reviewCount=400
+        ),
+        jamsil_record("2", "원칼국수", "한식>국수>칼국수", ["칼국수", "칼만둣국"], step=2, reviewCount=6),
     ]
-    r = _ask_over(tmp_path, records, "잠실 칼국수")
+    r = ask_once(tmp_path, records, "잠실 칼국수")
     assert [c.name for c in r.cards] == ["원칼국수", "편백재샤브칼국수"]
 
 
@@ -98,10 +100,10 @@ def test_a_shabu_house_filed_under_kalguksu_comes_after_the_noodle_shops(tmp_pat
 def test_places_named_for_the_taste_are_out_with_it(tmp_path: Path) -> None:
     """ "매운 거 못 먹는 애랑 갈 중국집" showed a 짬뽕 specialist first."""
     records = [
-        _record("1", "불타는짬뽕", "중식>중국요리", ["짬뽕", "짜장면"], reviewCount=300),
-        _record("2", "조용반점", "중식>중국요리", ["짜장면", "탕수육"], step=2, reviewCount=10),
+        jamsil_record("1", "불타는짬뽕", "중식>중국요리", ["짬뽕", "짜장면"], reviewCount=300),
+        jamsil_record("2", "조용반점", "중식>중국요리", ["짜장면", "탕수육"], step=2, reviewCount=10),
     ]
-    r = _ask_over(tmp_path, records, "잠실 매운 거 못 먹는 애랑 갈 중국집")
+    r = ask_once(tmp_path, records, "잠실 매운 거 못 먹는 애랑 갈 중국집")
     assert [c.name for c in r.cards] == ["조용반점"]
 
 
@@ -130,7 +132,7 @@ def test_a_dong_means_its_own_streets_first(tmp_path: Path) -> None:
     """ "방이동 치킨" showed places across the border (오금동, 올림픽공원 side) within the 1.5 km radius
     ahead of as good ones inside 방이동: a place outside the dong's outline now needs more evidence."""
     records = [
-        _record(
+        jamsil_record(
             "1",
             "건너편치킨",
             "치킨",
@@ -139,7 +141,7 @@ def test_a_dong_means_its_own_streets_first(tmp_path: Path) -> None:
             lon=127.128809,
             reviewCount=40,
         ),
-        _record(
+        jamsil_record(
             "2",
             "방이골치킨",
             "치킨",
@@ -149,5 +151,5 @@ def test_a_dong_means_its_own_streets_first(tmp_path: Path) -> None:
             reviewCount=40,
         ),
     ]
-    r = _ask_over(tmp_path, records, "방이동 치킨")
+    r = ask_once(tmp_path, records, "방이동 치킨")
     assert [c.name for c in r.cards][:1] == ["방이골치킨"]

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_sample
 from matjip.agent.service import Agent
 from matjip.geo.gazetteer import Gazetteer, PlaceType
 from matjip.settings import Settings
+from support.demo import write_sample
 
 # (title, category, road address, lat, lon, menus)
 _SEOMYEON = [

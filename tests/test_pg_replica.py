@@ -22,19 +22,19 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import write_sample
 from fakes.embedder import FakeEmbedder
-from fixtures import pgserver
-from fixtures.index import make_corpus
-from fixtures.pgserver import PgServer
-from fixtures.records import ingest_postgres
-from fixtures.workers import Worker
 from matjip.documents import Restaurant
 from matjip.index import postgres
 from matjip.index.embed import get_embedder
 from matjip.index.postgres import PostgresIndex
 from matjip.index.request import SearchRequest
 from matjip.settings import Settings
+from support import pgserver
+from support.demo import write_sample
+from support.index import make_corpus
+from support.pgserver import PgServer
+from support.records import ingest_postgres
+from support.workers import Worker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

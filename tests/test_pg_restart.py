@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 import httpx
 import pytest
 
-from conftest import write_sample
-from fixtures import pgserver
-from fixtures.pgserver import PgServer
-from fixtures.records import ingest_postgres
-from fixtures.workers import Worker
+from support import pgserver
+from support.demo import write_sample
+from support.pgserver import PgServer
+from support.records import ingest_postgres
+from support.workers import Worker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

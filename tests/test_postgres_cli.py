@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import write_sample
-from fixtures.pgserver import PgServer
 from matjip.cli import cli
 from matjip.settings import Settings
+from support.demo import write_sample
+from support.pgserver import PgServer
 
 pytestmark = pytest.mark.postgres
 

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from conftest import write_sample
-from fixtures.pgserver import PgServer
-from fixtures.records import ingest_postgres
-from fixtures.workers import Worker
+from support.demo import write_sample
+from support.pgserver import PgServer
+from support.records import ingest_postgres
+from support.workers import Worker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -8,88 +8,22 @@ product's own pipeline).
 
 from __future__ import annotations
 
-import gzip
-import json
-from datetime import datetime
-from functools import cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from fixtures.records import ask_over
 from matjip.agent.answer import hours_today
 from matjip.agent.service import Agent
 from matjip.documents import Restaurant
 from matjip.index.request import SearchHit
 from matjip.ingest.hours import parse_business_hours
 from matjip.kinds import kinds
-from matjip.settings import DEMO_DATA
-
-SEOUL = ZoneInfo("Asia/Seoul")
-WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
-
-
-@cache
-def raw_records() -> dict[str, dict[str, Any]]:
-    with gzip.open(DEMO_DATA, "rt", encoding="utf-8") as f:
-        return {str(r["place_id"]): r for r in map(json.loads, f)}
-
-
-def raw(place_id: str) -> dict[str, Any]:
-    return raw_records()[place_id]
-
-
-def menu_names(rec: dict[str, Any]) -> list[str]:
-    return [str(m.get("name") or "") for m in rec.get("menus") or []]
-
-
-def ask(agent: Agent, text: str, **kw: Any) -> Any:
-    return agent.ask(text, now=kw.pop("now", WEDNESDAY_EVENING), **kw)
-
-
-def _record(
-    place_id: str,
-    title: str,
-    category: str,
-    menus: list[str] | dict[str, str],
-    *,
-    step: int = 0,
-    lat: float | None = None,
-    lon: float | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """A crawl record near 잠실역 (``step`` moves it ~100 m; or an exact ``lat``/``lon``); a menu list
-    is priced 9,000원 each, a dict names its prices."""
-    priced = menus if isinstance(menus, dict) else dict.fromkeys(menus, "9,000")
-    return {
-        "place_id": place_id,
-        "title": title,
-        "category": category,
-        "mapx": str(round(lon * 1e7)) if lon is not None else str(1271002000 + 1000 * step),
-        "mapy": str(round(lat * 1e7)) if lat is not None else str(375133000 + 700 * step),
-        "roadAddress": "서울 송파구 올림픽로 300",
-        "menus": [{"name": m, "price": p} for m, p in priced.items()],
-        **extra,
-    }
-
-
-def _ask_over(tmp_path: Path, records: list[dict[str, Any]], text: str) -> Any:
-    """Ingest ``records`` (crawl format) into a fresh data directory and ask ``text`` once."""
-    return ask_over(tmp_path, records, text, WEDNESDAY_EVENING)
-
+from support.chat import WEDNESDAY_EVENING, ask
+from support.demo import menu_names, raw
+from support.records import ask_once, jamsil_record
 
 # --- the kind of restaurant ------------------------------------------------------------------
-
-
-def test_readme_example_returns_chicken_restaurants(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "잠실역 치킨집 추천해줘")
-    assert r.cards
-    for c in r.cards:
-        rec = raw(c.id)
-        assert "치킨" in rec["category"] or any(w in rec["title"] for w in ("치킨", "통닭")), rec["title"]
-        assert "피자" not in rec["category"]
 
 
 def test_page_example_returns_meat_grills(sample_agent: Agent) -> None:
@@ -172,58 +106,10 @@ def test_mixed_categories_and_neighbour_kinds_are_not_the_kind() -> None:
     assert "오뎅바" not in fishcake
 
 
-def test_spelling_variants_are_one_term(sample_agent: Agent) -> None:
-    a = ask(sample_agent, "망원동 돈까스")
-    b = ask(sample_agent, "망원동 돈가스")
-    assert a.cards and [c.id for c in a.cards] == [c.id for c in b.cards]
-    for c in a.cards:
-        rec = raw(c.id)
-        text = rec["category"] + rec["title"] + " ".join(menu_names(rec))
-        assert any(w in text for w in ("돈까스", "돈가스", "카츠", "돈카츠")), rec["title"]
-
-
 # --- exclusions ------------------------------------------------------------------------------
 
 
-def test_exclusions_are_applied_and_said(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "강남역 일식 스시 말고")
-    assert r.plan is not None and r.plan.exclude_kinds
-    for c in r.cards:
-        rec = raw(c.id)
-        assert "초밥" not in rec["category"]
-        assert not any(w in m for m in menu_names(rec) for w in ("초밥", "스시"))
-    assert "빼고 찾았어요" in r.answer
-
-
-def test_chains_can_be_excluded(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "체인점 말고 잠실 카페")
-    assert r.plan is not None and r.plan.exclude_chains
-    brands = {b for b, titles in sample_agent.resources.nlu.vocabulary.brands().items() if len(titles) >= 3}
-    for c in r.cards:
-        assert not any(b in c.name.replace(" ", "") for b in brands if len(b) >= 2)
-    assert "체인점은 빼고" in r.answer
-
-
 # --- hours -----------------------------------------------------------------------------------
-
-
-def test_unknown_hours_never_count_as_open(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "잠실 지금 영업중인 국밥")
-    assert r.cards
-    for c in r.cards:
-        sched = parse_business_hours(raw(c.id).get("businessHours"))
-        assert sched is not None and sched.is_open(WEDNESDAY_EVENING) is True, c.name
-    assert "영업시간 정보가 없는" in r.answer
-
-
-def test_day_and_meal_words_become_a_day_and_a_window(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "강남역 내일 점심 냉면")
-    p = r.plan
-    assert p is not None and p.open_at is not None and p.open_until is not None
-    assert p.open_at.date() == datetime(2026, 11, 26).date() and p.open_at.hour == 11
-    sat = ask(sample_agent, "잠실 토요일에 여는 고기집").plan
-    assert sat is not None and sat.open_at is not None and sat.open_at.weekday() == 5
-    assert sat.open_until is not None and sat.open_until > sat.open_at
 
 
 def test_a_live_crawl_status_is_not_todays_hours() -> None:
@@ -250,19 +136,6 @@ def test_a_place_outside_the_data_is_said_plainly(sample_agent: Agent, text: str
     assert "데이터에 없어요" in r.answer and "중심이에요" in r.answer
 
 
-def test_landmarks_and_everyday_names_are_places(sample_agent: Agent) -> None:
-    for text, place in (("석촌호수 근처 카페", "석촌호수"), ("새내 포차", "새내")):
-        r = ask(sample_agent, text)
-        assert r.plan is not None and r.plan.location is not None and r.plan.location.name == place
-
-
-def test_the_device_location_is_used_for_nearness(sample_agent: Agent) -> None:
-    gps = {"lat": 37.5133, "lon": 127.1001}
-    for text in ("가까운 중국집", "여기서 걸어갈 만한 초밥집"):
-        r = ask(sample_agent, text, location=gps)
-        assert r.location is not None and r.location.type == "GPS", text
-
-
 def test_unusable_words_are_named(sample_agent: Agent) -> None:
     r = ask(sample_agent, "강남역 프로젝터 있는 카페")
     assert (
@@ -279,24 +152,6 @@ def test_weak_results_get_a_caveat(sample_agent: Agent) -> None:
     r = ask(sample_agent, "데이트 식당", location={"lat": 37.5133, "lon": 127.1001})
     assert r.grade is not None and r.grade.tier == "insufficient"
     assert "확신하기 어려워요" in r.answer
-
-
-def test_a_request_for_any_restaurant_without_a_place_asks_where(sample_agent: Agent) -> None:
-    for text in ("데이트 식당", "점심 먹을 데 추천", "맛집 추천해줘"):
-        r = ask(sample_agent, text)
-        assert r.clarification is not None and r.clarification.kind == "where", text
-        assert not r.cards
-
-
-def test_english_and_mixed_questions(sample_agent: Agent) -> None:
-    r = ask(sample_agent, "gangnam station korean bbq")
-    assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "강남역"
-    assert r.plan.kinds == ["고깃집"]
-    mixed = ask(sample_agent, "잠실 sushi 맛집")
-    assert mixed.plan is not None and mixed.plan.kinds == ["초밥·오마카세"]
-    for c in mixed.cards:
-        rec = raw(c.id)
-        assert "초밥" in rec["category"] or "참치" in rec["category"] or "스시" in rec["title"], rec["title"]
 
 
 def test_exclusion_words_people_use() -> None:
@@ -401,15 +256,6 @@ def test_narrow_dishes_people_name_are_their_own_kinds() -> None:
     assert "칵테일바" in of("술집", "어리", ["칵테일", "칵테일4잔세트"])
 
 
-def test_a_gopchang_place_ranks_after_grills_for_a_gogi_jip() -> None:
-    from matjip.agent.retrieval.rank import kind_strength as _kind_strength
-
-    grill = hit("명가생삼겹", "한식>육류,고기>삼겹살", ["생삼겹살", "목살"])
-    gopchang = hit("소문난이모네곱창", "한식>육류,고기>곱창,막창", ["야채곱창", "순대곱창"])
-    assert _kind_strength(grill, ["고깃집"]) < _kind_strength(gopchang, ["고깃집"])
-    assert _kind_strength(gopchang, ["곱창·막창"]) == 0  # asked as 곱창, it is the kind
-
-
 def test_a_place_the_crawl_marks_closed_is_not_recommended() -> None:
     """ "왓쇼이켄 (휴업중)" was recommended with today's hours; a search leaves such names out, a
     question by name still finds them."""
@@ -479,7 +325,7 @@ def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(tmp_path
     bibimbap; "오사카 도톤보리 타코야끼" showed a Seoul bar named 도톤보리 under "해외 장소는 지원하지 않아요"."""
 
     records = [
-        _record(f"o{i}", title, category, menus, step=i)
+        jamsil_record(f"o{i}", title, category, menus, step=i)
         for i, (title, category, menus) in enumerate(
             [
                 ("전주 콩나물국밥", "한식>국밥", ["콩나물국밥", "비빔밥"]),
@@ -490,9 +336,9 @@ def test_a_place_outside_the_data_wins_over_a_restaurant_named_after_it(tmp_path
         )
     ]
     for i, (text, place) in enumerate((("전주 비빔밥 맛집", "전주"), ("오사카 도톤보리 타코야끼", "오사카"))):
-        r = _ask_over(tmp_path / str(i), records, text)
+        r = ask_once(tmp_path / str(i), records, text)
         assert not r.cards and f"'{place}' 쪽은 아직 식당 데이터에 없어요" in r.answer, text
-    asked = _ask_over(tmp_path / "named", records, "도톤보리 잠실 영업시간")  # a restaurant asked by name
+    asked = ask_once(tmp_path / "named", records, "도톤보리 잠실 영업시간")  # a restaurant asked by name
     assert [c.name for c in asked.cards] == ["도톤보리"]
 
 
@@ -533,11 +379,11 @@ def test_two_kinds_named_are_each_searched(tmp_path: Path) -> None:
 
     def rec(i: int, title: str, category: str, menus: list[str], reviews: int) -> dict[str, Any]:
         rating = 4.9 if reviews > 100 else 3.0
-        return _record(f"t{i}", title, category, menus, step=i, rating=rating, reviewCount=reviews)
+        return jamsil_record(f"t{i}", title, category, menus, step=i, rating=rating, reviewCount=reviews)
 
     records = [rec(i, f"커피하우스{i}", "카페", ["아메리카노", "카페라떼"], 900 + i) for i in range(14)]
     records += [rec(20, "선데이브런치", "양식>브런치", ["에그베네딕트", "팬케이크"], 2)]
-    r = _ask_over(tmp_path, records, "잠실 brunch 카페 추천좀")
+    r = ask_once(tmp_path, records, "잠실 brunch 카페 추천좀")
     assert r.plan is not None and set(r.plan.kinds) == {"브런치", "카페"}
     assert "선데이브런치" in [c.name for c in r.cards]
 
@@ -652,19 +498,6 @@ def test_a_dish_named_ranks_its_kinds_places_listing_it_first(sample_agent: Agen
         assert lists == sorted(lists, reverse=True)
 
 
-def test_a_contrast_inside_the_kind_asked_for_rules_nothing_out() -> None:
-    """ "쌀국수말고 분짜": every 분짜 place also sells 쌀국수, so 쌀국수 as an excluded menu word left
-    none; the wanted dish is the request."""
-    from matjip.agent.nodes.search import _kind_frame
-    from matjip.nlu.models import NLUResult
-
-    frame = _kind_frame("쌀국수말고 분짜 먹고싶음 송파", NLUResult())
-    assert frame["kinds"] == ["쌀국수·베트남"] and frame["kind_dishes"] == ["분짜"]
-    assert frame["exclude_menu"] == []
-    other = _kind_frame("홍대 일식 스시 말고", NLUResult())
-    assert "스시" in other["exclude_menu"]
-
-
 def test_no_break_time_is_said_to_be_unknowable(sample_agent: Agent) -> None:
     """ "잠실 브레이크타임 없는 돈까스" was answered as if the wish were met; the crawl writes a break
     down for 4 places in 11,854, so a place that states one is left out and the rest is said plainly."""
@@ -681,12 +514,12 @@ def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path
 
     def rec(i: int, lat_offset: float) -> dict[str, Any]:
         menus = {"짜장면": "7,000", "짬뽕": "8,000"}
-        return _record(
+        return jamsil_record(
             f"c{i}", f"차이나{i}", "중식>중국요리", menus, lat=37.513977 + lat_offset, lon=127.102198
         )
 
     records = [rec(0, 0.003), rec(1, 0.015), rec(2, 0.016), rec(3, 0.017), rec(4, 0.05)]
-    r = _ask_over(tmp_path, records, "잠실역 중국집")
+    r = ask_once(tmp_path, records, "잠실역 중국집")
     assert r.cards[0].name == "차이나0" and len(r.cards) == 3
     assert "차이나4" not in [c.name for c in r.cards]  # 5.5 km: past the cap
     assert "1km 안에는 1곳뿐이라, 3km까지 넓혀 더 찾았어요" in r.answer

@@ -47,9 +47,9 @@ def test_answer_quotes_the_sentence_with_counts_and_the_caution() -> None:
 def test_the_agent_ranks_places_whose_reviews_mention_the_word_first(tmp_path: Path) -> None:
     """A word no field records ("테라스") puts the places whose reviews mention it first, quoted, with
     seed 003's caution."""
-    from fixtures.index import build_index_dir, resources_over, sushi_near_gangnam
     from matjip.agent.service import Agent
     from matjip.settings import Settings
+    from support.index import build_index_dir, resources_over, sushi_near_gangnam
 
     docs = sushi_near_gangnam()
     docs[2] = docs[2].model_copy(update={"reviews": ["초밥이 맛있어요. 테라스 자리가 있어서 좋았어요"]})

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from pydantic import AliasChoices, SecretStr
 
-from fixtures.settings import clear_options
 from matjip.providers.config import STAGES, LLMOptions
 from matjip.providers.tavily import TavilyClient
 from matjip.settings import Settings
+from support.settings import clear_options
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "matjip"
 

@@ -18,7 +18,6 @@ import pytest
 
 from fakes import live as fake
 from fakes.http import Reply, Script
-from fixtures.index import build_index_dir, offline_settings, resources_over
 from matjip.agent.configuration import Resources
 from matjip.agent.models import TurnResult
 from matjip.agent.plan import validate_plan
@@ -29,6 +28,7 @@ from matjip.geo.route import detour_m, length_m, locate, sample, straight
 from matjip.ingest.preprocess import with_kinds
 from matjip.nlu.strategy import detect_strategy, estimate_travel, rules, travel_threshold_m
 from matjip.settings import Settings
+from support.index import build_index_dir, offline_settings, resources_over
 
 GANGNAM = (37.497718, 127.027914)
 JAMSIL = (37.513282, 127.100150)

@@ -16,19 +16,11 @@ from urllib.parse import unquote
 
 import pytest
 
+from support.browser import CHROMIUM, LAUNCH_ARGS, PHONE, new_page, open_app
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 HONGDAE = {"latitude": 37.5571, "longitude": 126.9245}
 
@@ -61,27 +53,6 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
         yield b
         b.close()
-
-
-def new_page(browser: Any, viewport: dict[str, int], **ctx: Any) -> Any:
-    context = browser.new_context(viewport=viewport, locale="ko-KR", **ctx)
-    context.route(  # offline: no request may leave the loopback server
-        "**/*",
-        lambda route: (
-            route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort()
-        ),
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    return page
-
-
-def open_app(page: Any, base: str) -> None:
-    page.goto(base + "/")
-    page.wait_for_selector("#map[data-base-loaded=true]")
-    assert page.locator("#map-base path").count() > 25  # Seoul gu + capital-region sigungu
 
 
 def ask(page: Any, text: str) -> Any:

@@ -17,9 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fixtures.workers import Worker
 from matjip.agent.checkpoints import SqliteCheckpoints
 from matjip.settings import Settings
+from support.workers import Worker
 
 pytestmark = pytest.mark.slow
 

@@ -174,7 +174,7 @@ def _health_pids(base: str, tries: int = 12) -> set[int]:
 def test_two_workers_share_one_port_and_continue_a_conversation(
     sample_settings: Settings, tmp_path: Path
 ) -> None:
-    from fixtures.workers import Worker
+    from support.workers import Worker
 
     data = tmp_path / "data"
     shutil.copytree(sample_settings.data_dir, data)

@@ -3,7 +3,7 @@
 A *literal table* is a module-level assignment whose value is a literal list/tuple/set/dict (or a
 call wrapping one, e.g. ``frozenset({...})``) holding at least ``MIN_STRINGS`` string constants;
 ``__all__`` is not one. Vocabulary and wording belong in data files (``matjip.words``,
-``matjip.wording``). Run ``python tests/codeshape.py`` for the current lists.
+``matjip.wording``). Run ``python tests/support/codeshape.py`` for the current lists.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "matjip"
+SRC = Path(__file__).resolve().parents[2] / "src" / "matjip"
 MIN_STRINGS = 5
 
 
