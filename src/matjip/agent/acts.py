@@ -17,11 +17,9 @@ from pydantic import BaseModel
 
 from matjip.nlu.models import TravelMode
 from matjip.nlu.strategy import rules as strategy_rules
+from matjip.words import words
 
 DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
-_BRANCH = re.compile(
-    r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8}(?:본점|직영점|지점|점|본관))(?=$|[\s,.?!]|이랑|랑|하고|과|와|중|vs|이나|보다)"
-)
 
 
 class Phrases(BaseModel):
@@ -70,15 +68,25 @@ def phrases() -> Phrases:
     )
 
 
-def _has(text: str, words: list[str]) -> bool:
+@cache
+def _cues() -> dict[str, re.Pattern[str]]:
+    """The regexes of ``data/words/dialogue_cues.toml`` read here (a table's strings joined with ``|``)."""
+    return {
+        "branch": re.compile("|".join(words("dialogue_cues", "branch"))),
+        "ruled_out_after": re.compile("|".join(words("dialogue_cues", "ruled_out_after"))),
+        "not_asked": re.compile("|".join(words("dialogue_cues", "not_asked"))),
+    }
+
+
+def _has(text: str, markers: list[str]) -> bool:
     low = text.lower()
-    return any(w.lower() in low for w in words)
+    return any(w.lower() in low for w in markers)
 
 
 def is_reaction(text: str) -> bool:
     """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "오 괜찮은데?": a reaction with nothing asked."""
     p = phrases()
-    asked = re.sub(r"맛있|멋있|재밌|재미있", "", text)  # "맛있어 보여" is no "있어?"
+    asked = _cues()["not_asked"].sub("", text)  # "맛있어 보여" is no "있어?"
     return _has(text, p.reaction) and not _has(asked, p.request) and not _has(text, p.require)
 
 
@@ -143,12 +151,7 @@ def relative_marker(text: str) -> bool:
 
 def branch_words(text: str) -> list[str]:
     """Branch names said without their brand ("방이본점", "석촌호수직영점")."""
-    return [m.group(1) for m in _BRANCH.finditer(text)]
-
-
-_RULED_OUT = re.compile(
-    r"^\s*(?:거|것|건|게|걸)?\s*(?:은|는|이|가|을|를|도)?\s*(?:말고|말구|빼고|뺴고|빼구|제외|싫어|싫은데|ㄴㄴ|노노)"
-)
+    return [m.group(1) for m in _cues()["branch"].finditer(text)]
 
 
 def tastes_ruled_out(text: str) -> list[str]:
@@ -157,7 +160,7 @@ def tastes_ruled_out(text: str) -> list[str]:
     for forms in phrases().tastes:
         for form in sorted(forms, key=len, reverse=True):
             i = text.find(form)
-            if i >= 0 and _RULED_OUT.match(text[i + len(form) :]):
+            if i >= 0 and _cues()["ruled_out_after"].match(text[i + len(form) :]):
                 out.append(forms[0])
                 break
     return out

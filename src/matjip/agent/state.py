@@ -26,6 +26,7 @@ from matjip.agent.models import (
     TraceEntry,
     WebSource,
 )
+from matjip.agent.understanding import Understanding
 from matjip.nlu.models import NLUResult
 
 
@@ -99,6 +100,7 @@ class AgentState(TypedDict, total=False):
     now: str  # ISO time of the turn (in settings.timezone)
     reply: str | None  # a canned reply kind (empty, not_korean, smalltalk:thanks, unknown_place:…)
     nlu: NLUResult | None  # None until the understand node ran (and on turns it skips)
+    understanding: Understanding | None  # the message read once (its nlu is ``nlu``); None as ``nlu``
     location: LocationContext | None
     location_carried: bool
     resumed: bool  # this turn answered a clarification and resumed the question that asked it
@@ -137,6 +139,7 @@ class AgentState(TypedDict, total=False):
 
 CHECKPOINT_MODELS: tuple[type[BaseModel], ...] = (
     NLUResult,
+    Understanding,
     LocationContext,
     Clarification,
     SearchPlan,
@@ -152,6 +155,7 @@ nested inside them are serialized as their fields."""
 PER_TURN_RESET: AgentState = {
     "reply": None,
     "nlu": None,
+    "understanding": None,
     "location": None,
     "location_carried": False,
     "resumed": False,

@@ -13,7 +13,7 @@ from matjip.agent.markdown import inert
 from matjip.agent.models import LocationContext
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
-from matjip.nlu.kinds import detect_kinds
+from matjip.agent.understanding import kinds_said
 from matjip.nlu.models import NLUResult, TravelMode
 
 
@@ -87,7 +87,7 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
 def _dishes(state: AgentState) -> list[str]:
     """The dishes a comparison is about ("삼겹살 어디가 더 싸?")."""
     nlu = state.get("nlu") or NLUResult()
-    return list(dict.fromkeys([*nlu.entities.menu, *detect_kinds(state.get("query", "")).words]))
+    return list(dict.fromkeys([*nlu.entities.menu, *kinds_said(state).words]))
 
 
 def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:

@@ -9,14 +9,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from matjip.agent.acts import (
-    asks_cheaper,
-    cheaper_words,
-    drops_condition,
-    party_note,
-    per_person_note,
-    tastes_ruled_out,
-)
+from matjip.agent.acts import party_note, per_person_note
 from matjip.agent.cardinfo import going_now_tier, is_night
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
@@ -31,13 +24,14 @@ from matjip.agent.nodes.strategies import (
 )
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
+from matjip.agent.understanding import understanding_of
 from matjip.documents import Restaurant
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import MAX_K, GeoFilter, SearchHit, SearchRequest
 from matjip.kinds import kinds, norm, said_as
-from matjip.nlu.kinds import chain_rules, detect_kinds
+from matjip.nlu.kinds import KindFrame, chain_rules, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.nlu.vocabulary import category_leaf, compact
@@ -112,9 +106,9 @@ def _frame_of(rec: SearchRecord) -> SearchPlan:
     return rec.get("frame") or rec.get("plan") or SearchPlan()
 
 
-def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
+def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dict[str, Any]:
     """Kinds asked for and ruled out, and the NLU menu/category terms they stand for."""
-    frame = detect_kinds(text)
+    frame = said if said is not None else detect_kinds(text)
     table = kinds()
     covered = {norm(w) for w in frame.words}
     related = table.related(frame.kinds)  # "양갈비" also stands for its broader 양고기
@@ -205,7 +199,8 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         occasion.append("아이와")  # "아이랑", "애들 데리고": places reviews call good with children first
     query = state.get("query", "")
     notes: list[str] = []
-    frame = _kind_frame(query, nlu)
+    reading = understanding_of(state)
+    frame = _kind_frame(query, nlu, reading.kinds)
     kind_list: list[str] = list(frame["kinds"])
     kind_dishes: list[str] = list(frame["kind_dishes"])
     if frame["theme"] and ents.title:
@@ -234,7 +229,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         if kind is not None and kind.parent and kind.words and not kind_dishes:
             kind_dishes.append(kind.words[0])
     exclude_menu = [m for m in frame["exclude_menu"] if m]
-    exclude_menu += [t for t in tastes_ruled_out(query) if t not in exclude_menu]
+    exclude_menu += [t for t in reading.acts.tastes_ruled_out if t not in exclude_menu]
     if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
         notes.append(kinds().eat_in.note)  # the filter itself is the plan's eat_in (plan.to_requests)
     prefer_menu = _apply_tastes(frame, kind_list, exclude_menu, notes)
@@ -284,7 +279,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             convenience = [c for c in convenience if c not in replaced]
             prev = prev.model_copy(update={"convenience": [c for c in prev.convenience if c not in replaced]})
             notes.append(f"'{', '.join(replaced)}' 조건은 빼고 찾았어요.")
-        if drops_condition(query):
+        if reading.acts.drops:
             # "주차 안 돼도 괜찮아": the conditions this message names leave the frame
             dropped = [*convenience, *atmosphere, *occasion]
             convenience, atmosphere, occasion = (
@@ -346,7 +341,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             if location is None and prev.location is not None:
                 location = prev.location.model_dump(mode="json")
     cheaper = False
-    if searches and asks_cheaper(query) and _same_topic(frame, ents.menu, searches[-1]):
+    if searches and reading.acts.cheaper and _same_topic(frame, ents.menu, searches[-1]):
         # "더 싼 데": below the dearest place shown, by each place's median menu price (a
         # refinement, never a duplicate); the places shown are left out
         shown = _typical_prices(res, searches[-1].get("hits") or [], [])
@@ -357,7 +352,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
             exclude_ids = [*exclude_ids, *(h["id"] for h in searches[-1].get("hits") or [])]
             notes.append(f"앞에서 보여 드린 곳보다 싼 곳(메뉴 가격 중간값 {bound:,}원 이하)으로 찾았어요.")
         # "가격대 낮춰서": the words that asked for it are no condition the data lacks
-        said = cheaper_words(query)
+        said = reading.acts.cheaper_words
         unused = [t for t in unused if not any(t[:1] in w for w in said)]
     if nlu.price is not None and nlu.price.per_person and nlu.price.max_won is not None:
         # "1인 2만원": a budget per person, checked against each place's typical dish price
