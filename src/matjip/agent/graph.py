@@ -38,7 +38,7 @@ from matjip.agent.state import CHECKPOINT_MODELS, AgentState
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-NodeFn = Callable[[AgentState, Resources], dict[str, Any]]
+NodeFn = Callable[[AgentState, Resources], Mapping[str, Any]]  # a NodeUpdate
 Route = Callable[[AgentState, Resources], str]
 
 END = "__end__"  # LangGraph's END
@@ -143,7 +143,7 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
 
     def run(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        update = fn(state, res)
+        update = dict(fn(state, res))
         ms = (time.perf_counter() - started) * 1000
         decision = str(update.pop("_decision", ""))
         detail = update.pop("_detail", {}) or {}

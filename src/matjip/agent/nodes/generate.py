@@ -240,7 +240,7 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     update: dict[str, Any] = {}
     now = turn_now(state, res)
     if decision == "reply":
-        chunks = _reply_chunks(state.get("reply") or "no_content", res)
+        chunks = _reply_chunks(reply.key if (reply := state.get("reply")) else "no_content", res)
     elif decision == "clarify":
         clar = state.get("clarification")
         assert clar is not None, "the clarify decision needs a clarification"

@@ -21,9 +21,25 @@ from matjip.agent.location import (
     pick_choice,
     resolve,
 )
-from matjip.agent.models import Clarification, LocationContext
+from matjip.agent.models import (
+    CannedReply,
+    Clarification,
+    LocationContext,
+    OutsideReply,
+    OverseasReply,
+    SmalltalkReply,
+    UnknownFoodReply,
+    UnknownPlaceReply,
+)
 from matjip.agent.nodes.strategies import route_context
-from matjip.agent.state import PER_TURN_RESET, AgentState, HitRecord, Replace, upgrade_conversation
+from matjip.agent.state import (
+    PER_TURN_RESET,
+    AgentState,
+    HitRecord,
+    NodeUpdate,
+    Replace,
+    upgrade_conversation,
+)
 from matjip.agent.understanding import Understanding, cue_patterns, read_message, understanding_of
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
@@ -35,7 +51,7 @@ from matjip.nlu.romanized import koreanize_places
 from matjip.wording import text as wording_text
 from matjip.words import word_set
 
-Update = dict[str, Any]
+Update = NodeUpdate
 
 # --- query input ----------------------------------------------------------------------------
 
@@ -46,14 +62,15 @@ def query_input(state: AgentState, res: Resources) -> Update:
     update: Update = {**PER_TURN_RESET, **upgrade_conversation(state)}
     update["turn"] = int(state.get("turn") or 0) + 1
     update["now"] = state.get("now") or res.now().isoformat()
-    update["messages"] = _history(state, res, text)
+    update["messages"] = _history(state, res, text)  # type: ignore[typeddict-item]  # a Replace replaces
     notes: list[str] = []
     if len(text) > res.config.max_query_chars:
         notes.append("too_long")
         text = text[: res.config.max_query_chars]
-    text, update["reply"] = _classify_input(state, text)
+    text, reply = _classify_input(state, text)
+    update["reply"] = reply
     update["query"] = text
-    update["_decision"] = update["reply"] or ("truncated" if notes else "ok")
+    update["_decision"] = reply.key if reply is not None else ("truncated" if notes else "ok")
     update["plan_notes"] = notes
     return update
 
@@ -67,11 +84,11 @@ def _history(state: AgentState, res: Resources, text: str) -> list[dict[str, str
     return Replace([*prior[len(prior) - kept :], said]) if len(prior) > kept else [said]
 
 
-def _classify_input(state: AgentState, text: str) -> tuple[str, str | None]:
+def _classify_input(state: AgentState, text: str) -> tuple[str, CannedReply | SmalltalkReply | None]:
     """The text to understand and the canned reply for input that cannot be (``None`` when it can)."""
     hangul = cue_patterns().hangul
     if not text:
-        return text, "empty"
+        return text, CannedReply(kind="empty")
     if state.get("pending") and text.strip(" .").isdigit():
         return text, None  # "2" answers a pending clarification
     if cue_patterns().latin.search(text):
@@ -80,10 +97,12 @@ def _classify_input(state: AgentState, text: str) -> tuple[str, str | None]:
         text = koreanize_places(text)
         if not hangul.search(text) and not detect_kinds(text).kinds:
             # "ok thx" is small talk in any script; other English with no dish is not understood
-            return text, "smalltalk:reaction" if is_reaction(text) else "not_korean"
+            return text, SmalltalkReply(topic="reaction") if is_reaction(text) else CannedReply(
+                kind="not_korean"
+            )
         return text, None
     if not hangul.search(text):
-        return text, "no_content"
+        return text, CannedReply(kind="no_content")
     return text, None
 
 
@@ -188,7 +207,7 @@ def _locate(
         # seed 003's provider split: abroad is Google's, or said plainly not supported
         if res.abroad is None:
             return {
-                "reply": f"overseas:{spec.overseas}",
+                "reply": OverseasReply(place=spec.overseas),
                 "_decision": f"{spec.overseas} is abroad; no provider for places abroad",
             }
         return {
@@ -324,10 +343,10 @@ def _place_update(
             "_decision": f"clarify {outcome.clarification.kind}: {outcome.clarification.name or ''}".strip(),
         }
     if outside is not None:
-        return {"reply": f"outside:{outside}", "_decision": f"{outside} is outside the data"}
+        return {"reply": OutsideReply(place=outside), "_decision": f"{outside} is outside the data"}
     if outcome.unknown_place:
         return {
-            "reply": f"unknown_place:{outcome.unknown_place}",
+            "reply": UnknownPlaceReply(place=outcome.unknown_place),
             "_decision": f"unknown place {outcome.unknown_place}",
         }
     ctx = outcome.context
@@ -335,7 +354,7 @@ def _place_update(
         # with a web provider the search runs and finds nothing, and the web fallback answers; with
         # Kakao Local the places around it come live
         name = ctx.name or ctx.display_name or wording_text("understand.place.there")
-        return {"reply": f"outside:{name}", "_decision": f"no restaurant in the data around {name}"}
+        return {"reply": OutsideReply(place=name), "_decision": f"no restaurant in the data around {name}"}
     return {
         "location": ctx,
         "location_carried": outcome.carried,
@@ -626,7 +645,7 @@ class _Turn:
 
 def _need_search_offline(state: AgentState, res: Resources) -> Update:
     if state.get("reply"):
-        small = str(state.get("reply")).startswith("smalltalk:")
+        small = isinstance(state.get("reply"), SmalltalkReply)
         return {"decision": "reply", "_decision": "smalltalk" if small else "reply"}
     if state.get("clarification") is not None:
         return {"decision": "clarify", "_decision": "clarify"}
@@ -640,7 +659,11 @@ def _need_search_offline(state: AgentState, res: Resources) -> Update:
 
 def _smalltalk(t: _Turn) -> Update | None:
     nlu, ents = t.nlu, t.nlu.entities
-    said = {"decision": "reply", "reply": f"smalltalk:{nlu.smalltalk}", "_decision": "smalltalk"}
+    said: NodeUpdate = {
+        "decision": "reply",
+        "reply": SmalltalkReply(topic=str(nlu.smalltalk)),
+        "_decision": "smalltalk",
+    }
     if _thanks_over_searched_food(t):
         # "오늘 치맥 ㄱㄱ 땡큐": thanks over the food already searched is a goodbye, not a search
         return said
@@ -648,7 +671,7 @@ def _smalltalk(t: _Turn) -> Update | None:
         return said
     if not ents.location and t.u.acts.reaction and (t.context or ents.is_empty()):
         # "오 늦게까지 하네 ㅋㅋ": a reaction keeps the list and the focus
-        return {"decision": "reply", "reply": "smalltalk:reaction", "_decision": "smalltalk"}
+        return {"decision": "reply", "reply": SmalltalkReply(topic="reaction"), "_decision": "smalltalk"}
     return None
 
 
@@ -913,7 +936,11 @@ def _search_or_not(t: _Turn) -> Update:
         or nlu.time is not None
     )
     if not has_anything and not t.context:
-        return {"decision": "reply", "reply": "no_content", "_decision": "nothing to search for"}
+        return {
+            "decision": "reply",
+            "reply": CannedReply(kind="no_content"),
+            "_decision": "nothing to search for",
+        }
     if not has_anything and t.context:
         return {"decision": "context", "_decision": "answer from context (no new entities)"}
     food = None if t.kinds_named or ents.menu or ents.title else _not_a_kind(t.u)
@@ -921,7 +948,11 @@ def _search_or_not(t: _Turn) -> Update:
         food = _unknown_food(t.u)
     if food is not None:
         # "잠실 조지아음식": the food is the request; any restaurant instead would be arbitrary
-        return {"decision": "reply", "reply": f"unknown_food:{food}", "_decision": f"unknown food '{food}'"}
+        return {
+            "decision": "reply",
+            "reply": UnknownFoodReply(food=food),
+            "_decision": f"unknown food '{food}'",
+        }
     return {"decision": "search", "_decision": "search"}
 
 
@@ -951,7 +982,7 @@ def _compare_refs(t: _Turn) -> Update | None:
     """A comparison of shown restaurants (ordinals, "거기", names) answered from the context, or —
     when one of them was only named ("거기랑 별미곱창이랑") — searched by name."""
     compare = t.nlu.model_copy(update={"intent": "compare", "ordinals": []})
-    changed = {"nlu": compare, "understanding": t.u.with_nlu(compare)}
+    changed: NodeUpdate = {"nlu": compare, "understanding": t.u.with_nlu(compare)}
     across = _across_lists(t)
     if across is not None:
         return {
