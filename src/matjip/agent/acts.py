@@ -188,5 +188,11 @@ def compare_criteria() -> dict[str, list[str]]:
     return phrases().criteria
 
 
+def compare_criterion(text: str) -> str:
+    """By what a comparison is asked ("어디가 더 늦게까지 해?" → hours): the first criterion whose
+    words ``text`` says; taste when none."""
+    return next((c for c, said in compare_criteria().items() if any(w in text for w in said)), "taste")
+
+
 def where_question() -> str:
     return phrases().where_question

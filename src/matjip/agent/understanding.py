@@ -106,6 +106,7 @@ class Acts(BaseModel):
     travel_mode: TravelMode = "walk"  # the travel mode named first
     branches: list[str] = []  # "방이본점": branch names said without their brand
     tastes_ruled_out: list[str] = []  # "매운거 말고" → ["매운"]
+    criterion: str = "taste"  # by what a comparison is asked ("어디가 더 싸?" → price)
 
 
 def read_acts(scan: Scan) -> Acts:
@@ -124,6 +125,7 @@ def read_acts(scan: Scan) -> Acts:
         travel_mode=acts.travel_mode(t),
         branches=acts.branch_words(t),
         tastes_ruled_out=acts.tastes_ruled_out(t),
+        criterion=acts.compare_criterion(t),
     )
 
 

@@ -13,7 +13,7 @@ from matjip.agent.markdown import inert
 from matjip.agent.models import LocationContext
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
-from matjip.agent.understanding import kinds_said
+from matjip.agent.understanding import kinds_said, understanding_of
 from matjip.nlu.models import NLUResult, TravelMode
 
 
@@ -79,7 +79,7 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     refs = [by_id[i] for i in state.get("compare_ids") or [] if i in by_id]
     shown = shown_for(refs, res)
     groups = [(s.doc.title, [s]) for s in shown]
-    criterion = tpl.compare_criterion(state.get("query", ""))
+    criterion = understanding_of(state).acts.criterion
     numbers = [position[s.doc.place_id] for s in shown]
     return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state)), refs
 
@@ -222,7 +222,7 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
             (g["title"], [by_id[i] for i in g["ids"] if i in by_id])
             for g in state.get("compare_groups") or []
         ]
-        criterion = tpl.compare_criterion(state.get("query", ""))
+        criterion = understanding_of(state).acts.criterion
         dishes = _dishes(state)
         return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now, criterion, dishes=dishes)]
     if p.intent == "information":
