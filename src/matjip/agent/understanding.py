@@ -1,6 +1,6 @@
 """One reading of the turn's message: the :class:`Understanding` the understand step builds once.
 
-The message is read in passes over a small :class:`Scan` (the text, lower-cased once):
+The message is read in passes over a small :class:`Scan` of it:
 
 * the NLU result (:mod:`matjip.nlu`: intent, entities, slots, strategy) — by the understand node;
 * the kinds it names (:func:`matjip.nlu.kinds.detect_kinds`);
@@ -82,10 +82,6 @@ class Scan:
     """The message as the passes read it."""
 
     text: str
-
-    @classmethod
-    def of(cls, text: str) -> Scan:
-        return cls(text=text)
 
 
 class Acts(BaseModel):
@@ -209,7 +205,7 @@ class Understanding(BaseModel):
 
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
-    scan = Scan.of(text)
+    scan = Scan(text)
     return Understanding(
         text=text,
         nlu=nlu or NLUResult(),

@@ -38,6 +38,7 @@ from matjip.agent.state import (
     HitRecord,
     NodeUpdate,
     Replace,
+    SearchRecord,
     upgrade_conversation,
 )
 from matjip.agent.understanding import Understanding, cue_patterns, read_message, understanding_of
@@ -626,8 +627,8 @@ class _Turn:
         return self.state.get("context") or []
 
     @property
-    def searches(self) -> list[Any]:
-        return list(self.state.get("searches") or [])
+    def searches(self) -> list[SearchRecord]:
+        return self.state.get("searches") or []
 
     @property
     def new_topic(self) -> bool:
