@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from matjip.nlu.models import TravelMode
 from matjip.nlu.strategy import rules as strategy_rules
+from matjip.wording import say, text
 from matjip.words import words
 
 DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
@@ -29,7 +30,6 @@ class Phrases(BaseModel):
     closer: list[str]
     relative_near: list[str]
     compare: list[str]
-    where_question: str
     tastes: list[list[str]]
     require: list[str]
     cheaper: list[str]
@@ -39,8 +39,6 @@ class Phrases(BaseModel):
     travel_answer: str
     travel_from_unknown: str
     travel_no_coordinates: str
-    party_note: str
-    per_person_note: str
 
 
 @cache
@@ -53,7 +51,6 @@ def phrases() -> Phrases:
         closer=raw["closer"]["phrases"],
         relative_near=raw["place_relative"]["near"],
         compare=raw["compare"]["markers"],
-        where_question=raw["where"]["question"],
         drop=raw["drop"]["patterns"],
         tastes=raw["taste"]["words"],
         require=raw["require"]["phrases"],
@@ -63,8 +60,6 @@ def phrases() -> Phrases:
         travel_answer=raw["travel"]["answer"],
         travel_from_unknown=raw["travel"]["from_unknown"],
         travel_no_coordinates=raw["travel"]["no_coordinates"],
-        party_note=raw["party"]["note"],
-        per_person_note=raw["cheaper"]["per_person_note"],
     )
 
 
@@ -117,12 +112,12 @@ def cheaper_words(text: str) -> list[str]:
 
 def party_note(size: int) -> str:
     """ "우리 여섯이": the data has no seats, so a party's size is said to be unchecked."""
-    return phrases().party_note.format(size=size)
+    return say("understand.notes.party", size=size)
 
 
 def per_person_note(label: str) -> str:
     """ "1인 2만원": how a budget per person is checked."""
-    return phrases().per_person_note.format(label=label)
+    return say("understand.notes.per_person", label=label)
 
 
 @cache
@@ -195,4 +190,5 @@ def compare_criterion(text: str) -> str:
 
 
 def where_question() -> str:
-    return phrases().where_question
+    """Asked when a search names no place and no position was sent."""
+    return text("understand.ask.where")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from matjip import wording
 from matjip.agent.acts import is_reaction, where_question
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import address_region, outside_place
@@ -49,7 +50,6 @@ from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import LocationMode, NLUResult
 from matjip.nlu.normalize import normalize_query
 from matjip.nlu.romanized import koreanize_places
-from matjip.wording import text as wording_text
 from matjip.words import word_set
 
 Update = NodeUpdate
@@ -259,7 +259,7 @@ def _resolve_place(
     ):
         # "지금 위치에서 차로 20분": a travel time or a course with no place is from the device
         here = LocationContext(
-            type="GPS", name=wording_text("understand.place.my_position"), lat=gps[0], lon=gps[1]
+            type="GPS", name=wording.text("understand.place.my_position"), lat=gps[0], lon=gps[1]
         )
         outcome = replace(outcome, context=here)
     if (
@@ -354,7 +354,7 @@ def _place_update(
     if ctx is not None and res.web is None and res.places is None and not _context_covered(ctx, res):
         # with a web provider the search runs and finds nothing, and the web fallback answers; with
         # Kakao Local the places around it come live
-        name = ctx.name or ctx.display_name or wording_text("understand.place.there")
+        name = ctx.name or ctx.display_name or wording.text("understand.place.there")
         return {"reply": OutsideReply(place=name), "_decision": f"no restaurant in the data around {name}"}
     return {
         "location": ctx,
@@ -518,7 +518,7 @@ def _context_covered(ctx: LocationContext, res: Resources) -> bool:
     if hit is None:
         if ctx.mode == "in" and ctx.region_terms:
             region = RegionFilter(
-                name=ctx.name or wording_text("understand.place.region"), terms=ctx.region_terms
+                name=ctx.name or wording.text("understand.place.region"), terms=ctx.region_terms
             )
             req = SearchRequest(region=region, k=1)
         else:
