@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from matjip.agent import understanding
-from matjip.agent.understanding import cache_key, cache_path, load_understanding, read_cache
+from matjip.agent import cache as understanding
+from matjip.agent.cache import cache_key, cache_path, load_understanding, read_cache
 from matjip.geo.gazetteer import Gazetteer, get_gazetteer
 from matjip.index import open_index
 from matjip.nlu.vocabulary import Vocabulary

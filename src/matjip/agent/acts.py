@@ -17,11 +17,10 @@ from pydantic import BaseModel
 
 from matjip.nlu.models import TravelMode
 from matjip.nlu.strategy import rules as strategy_rules
+from matjip.wording import say, text
+from matjip.words import words
 
 DIALOGUE_FILE = Path(__file__).resolve().parent.parent / "data" / "dialogue.toml"
-_BRANCH = re.compile(
-    r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8}(?:본점|직영점|지점|점|본관))(?=$|[\s,.?!]|이랑|랑|하고|과|와|중|vs|이나|보다)"
-)
 
 
 class Phrases(BaseModel):
@@ -31,7 +30,6 @@ class Phrases(BaseModel):
     closer: list[str]
     relative_near: list[str]
     compare: list[str]
-    where_question: str
     tastes: list[list[str]]
     require: list[str]
     cheaper: list[str]
@@ -41,8 +39,6 @@ class Phrases(BaseModel):
     travel_answer: str
     travel_from_unknown: str
     travel_no_coordinates: str
-    party_note: str
-    per_person_note: str
 
 
 @cache
@@ -55,7 +51,6 @@ def phrases() -> Phrases:
         closer=raw["closer"]["phrases"],
         relative_near=raw["place_relative"]["near"],
         compare=raw["compare"]["markers"],
-        where_question=raw["where"]["question"],
         drop=raw["drop"]["patterns"],
         tastes=raw["taste"]["words"],
         require=raw["require"]["phrases"],
@@ -65,20 +60,28 @@ def phrases() -> Phrases:
         travel_answer=raw["travel"]["answer"],
         travel_from_unknown=raw["travel"]["from_unknown"],
         travel_no_coordinates=raw["travel"]["no_coordinates"],
-        party_note=raw["party"]["note"],
-        per_person_note=raw["cheaper"]["per_person_note"],
     )
 
 
-def _has(text: str, words: list[str]) -> bool:
+@cache
+def _cues() -> dict[str, re.Pattern[str]]:
+    """The regexes of ``data/words/dialogue_cues.toml`` read here (a table's strings joined with ``|``)."""
+    return {
+        "branch": re.compile("|".join(words("turn_cues", "branch"))),
+        "ruled_out_after": re.compile("|".join(words("turn_cues", "ruled_out_after"))),
+        "not_asked": re.compile("|".join(words("turn_cues", "not_asked"))),
+    }
+
+
+def _has(text: str, markers: list[str]) -> bool:
     low = text.lower()
-    return any(w.lower() in low for w in words)
+    return any(w.lower() in low for w in markers)
 
 
 def is_reaction(text: str) -> bool:
     """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "오 괜찮은데?": a reaction with nothing asked."""
     p = phrases()
-    asked = re.sub(r"맛있|멋있|재밌|재미있", "", text)  # "맛있어 보여" is no "있어?"
+    asked = _cues()["not_asked"].sub("", text)  # "맛있어 보여" is no "있어?"
     return _has(text, p.reaction) and not _has(asked, p.request) and not _has(text, p.require)
 
 
@@ -109,12 +112,12 @@ def cheaper_words(text: str) -> list[str]:
 
 def party_note(size: int) -> str:
     """ "우리 여섯이": the data has no seats, so a party's size is said to be unchecked."""
-    return phrases().party_note.format(size=size)
+    return say("understand.notes.party", size=size)
 
 
 def per_person_note(label: str) -> str:
     """ "1인 2만원": how a budget per person is checked."""
-    return phrases().per_person_note.format(label=label)
+    return say("understand.notes.per_person", label=label)
 
 
 @cache
@@ -143,12 +146,7 @@ def relative_marker(text: str) -> bool:
 
 def branch_words(text: str) -> list[str]:
     """Branch names said without their brand ("방이본점", "석촌호수직영점")."""
-    return [m.group(1) for m in _BRANCH.finditer(text)]
-
-
-_RULED_OUT = re.compile(
-    r"^\s*(?:거|것|건|게|걸)?\s*(?:은|는|이|가|을|를|도)?\s*(?:말고|말구|빼고|뺴고|빼구|제외|싫어|싫은데|ㄴㄴ|노노)"
-)
+    return [m.group(1) for m in _cues()["branch"].finditer(text)]
 
 
 def tastes_ruled_out(text: str) -> list[str]:
@@ -157,7 +155,7 @@ def tastes_ruled_out(text: str) -> list[str]:
     for forms in phrases().tastes:
         for form in sorted(forms, key=len, reverse=True):
             i = text.find(form)
-            if i >= 0 and _RULED_OUT.match(text[i + len(form) :]):
+            if i >= 0 and _cues()["ruled_out_after"].match(text[i + len(form) :]):
                 out.append(forms[0])
                 break
     return out
@@ -185,5 +183,12 @@ def compare_criteria() -> dict[str, list[str]]:
     return phrases().criteria
 
 
+def compare_criterion(text: str) -> str:
+    """By what a comparison is asked ("어디가 더 늦게까지 해?" → hours): the first criterion whose
+    words ``text`` says; taste when none."""
+    return next((c for c, said in compare_criteria().items() if any(w in text for w in said)), "taste")
+
+
 def where_question() -> str:
-    return phrases().where_question
+    """Asked when a search names no place and no position was sent."""
+    return text("understand.ask.where")

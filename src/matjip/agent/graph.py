@@ -38,7 +38,7 @@ from matjip.agent.state import CHECKPOINT_MODELS, AgentState
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-NodeFn = Callable[[AgentState, Resources], dict[str, Any]]
+NodeFn = Callable[[AgentState, Resources], Mapping[str, Any]]  # a NodeUpdate
 Route = Callable[[AgentState, Resources], str]
 
 END = "__end__"  # LangGraph's END
@@ -48,21 +48,25 @@ RECURSION_LIMIT = 25  # LangGraph's default: more node runs than this in one tur
 # --- the wiring: one table, run by LangGraph (build_graph) or in sequence (SequentialGraph) ----
 
 NODES: dict[str, NodeFn] = {
-    "query_input": query_input,
-    "understand": understand,
-    "need_search": need_search,
-    "check_session": check_session,
-    "plan": plan,
-    "check_duplicate": check_duplicate,
-    "search_general": search_general,
-    "search_compare": search_compare,
-    "search_information": search_information,
-    "evaluate_relevance": evaluate_relevance,
-    "relax": relax,
-    "web_search": web_search,
-    "update_session": update_session,
-    "generate": generate,
+    fn.__name__: fn
+    for fn in (
+        query_input,
+        understand,
+        need_search,
+        check_session,
+        plan,
+        check_duplicate,
+        search_general,
+        search_compare,
+        search_information,
+        evaluate_relevance,
+        relax,
+        web_search,
+        update_session,
+        generate,
+    )
 }
+"""Every node by its name (the function's name)."""
 
 SEARCHES = ("search_general", "search_compare", "search_information")
 
@@ -107,19 +111,35 @@ class Edge:
     targets: tuple[str, ...] = ()
 
 
+def _name(node: NodeFn | str) -> str:
+    return node if isinstance(node, str) else node.__name__
+
+
+def _edge(
+    source: NodeFn,
+    target: NodeFn | str | None = None,
+    *,
+    then: Route | None = None,
+    to: tuple[NodeFn | str, ...] = (),
+) -> Edge:
+    """An edge between nodes given as their functions (or names): to ``target``, or where the route
+    ``then`` says (one of ``to``)."""
+    return Edge(source.__name__, _name(target) if target is not None else None, then, tuple(map(_name, to)))
+
+
 EDGES: tuple[Edge, ...] = (
-    Edge("query_input", "understand"),
-    Edge("understand", "need_search"),
-    Edge("need_search", route=_route_need, targets=("check_session", "generate")),
-    Edge("check_session", "plan"),
-    Edge("plan", route=_route_plan, targets=("check_duplicate", *SEARCHES)),
-    Edge("check_duplicate", route=_route_duplicate, targets=("update_session", *SEARCHES)),
-    *(Edge(s, "evaluate_relevance") for s in SEARCHES),
-    Edge("evaluate_relevance", route=_route_grade, targets=("update_session", "relax", "web_search")),
-    Edge("relax", route=_route_relax, targets=(*SEARCHES, "web_search")),
-    Edge("web_search", "update_session"),
-    Edge("update_session", "generate"),
-    Edge("generate", END),
+    _edge(query_input, understand),
+    _edge(understand, need_search),
+    _edge(need_search, then=_route_need, to=(check_session, generate)),
+    _edge(check_session, plan),
+    _edge(plan, then=_route_plan, to=(check_duplicate, *SEARCHES)),
+    _edge(check_duplicate, then=_route_duplicate, to=(update_session, *SEARCHES)),
+    *(Edge(s, evaluate_relevance.__name__) for s in SEARCHES),
+    _edge(evaluate_relevance, then=_route_grade, to=(update_session, relax, web_search)),
+    _edge(relax, then=_route_relax, to=(*SEARCHES, web_search)),
+    _edge(web_search, update_session),
+    _edge(update_session, generate),
+    _edge(generate, END),
 )
 
 
@@ -143,7 +163,7 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
 
     def run(state: AgentState) -> dict[str, Any]:
         started = time.perf_counter()
-        update = fn(state, res)
+        update = dict(fn(state, res))
         ms = (time.perf_counter() - started) * 1000
         decision = str(update.pop("_decision", ""))
         detail = update.pop("_detail", {}) or {}

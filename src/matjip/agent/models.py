@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_validator
 
@@ -65,6 +65,90 @@ class Clarification(BaseModel):
     name: str | None = None
     choices: list[Choice] = Field(default_factory=list)
     pending_query: str = ""  # the question to resume once the user has chosen
+
+
+class CannedReply(BaseModel):
+    """Input there is nothing to understand in: empty, not Korean, or nothing to search for."""
+
+    kind: Literal["empty", "not_korean", "no_content"]
+
+    @property
+    def key(self) -> str:
+        return self.kind
+
+
+class SmalltalkReply(BaseModel):
+    """Small talk answered in kind ("고마워", "ㅋㅋ 맛있겠다"): ``topic`` is the NLU's small-talk
+    label (greeting, thanks, bye, offtopic …) or ``reaction``."""
+
+    kind: Literal["smalltalk"] = "smalltalk"
+    topic: str
+
+    @property
+    def key(self) -> str:
+        return f"smalltalk:{self.topic}"
+
+
+class OutsideReply(BaseModel):
+    """A place outside the data ("대구 동성로", a dong with no restaurant in the index)."""
+
+    kind: Literal["outside"] = "outside"
+    place: str
+
+    @property
+    def key(self) -> str:
+        return f"outside:{self.place}"
+
+
+class OverseasReply(BaseModel):
+    """A place abroad, with no provider for places abroad."""
+
+    kind: Literal["overseas"] = "overseas"
+    place: str
+
+    @property
+    def key(self) -> str:
+        return f"overseas:{self.place}"
+
+
+class UnknownFoodReply(BaseModel):
+    """A food the data cannot hold ("조지아음식", "키즈카페")."""
+
+    kind: Literal["unknown_food"] = "unknown_food"
+    food: str
+
+    @property
+    def key(self) -> str:
+        return f"unknown_food:{self.food}"
+
+
+class UnknownPlaceReply(BaseModel):
+    """A place name no gazetteer entry and no address knows."""
+
+    kind: Literal["unknown_place"] = "unknown_place"
+    place: str
+
+    @property
+    def key(self) -> str:
+        return f"unknown_place:{self.place}"
+
+
+Reply = Annotated[
+    CannedReply | SmalltalkReply | OutsideReply | OverseasReply | UnknownFoodReply | UnknownPlaceReply,
+    Field(discriminator="kind"),
+]
+"""A canned reply instead of a search (``state["reply"]``), by its ``kind``. ``key`` is its name
+as the answer's wording knows it ("smalltalk:thanks", "outside:대구" — the prefixed strings the
+state held before)."""
+
+REPLY_MODELS: tuple[type[BaseModel], ...] = (
+    CannedReply,
+    SmalltalkReply,
+    OutsideReply,
+    OverseasReply,
+    UnknownFoodReply,
+    UnknownPlaceReply,
+)
 
 
 class PlanLocation(BaseModel):

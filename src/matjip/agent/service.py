@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 def load_resources(settings: Settings, index: SearchBackend | None = None) -> Resources:
     """Open the index, the gazetteer and the NLU vocabulary (compiled once, cached:
-    :mod:`matjip.agent.understanding`)."""
-    from matjip.agent.understanding import load_understanding
+    :mod:`matjip.agent.cache`)."""
+    from matjip.agent.cache import load_understanding
     from matjip.index import open_index
     from matjip.vocab import vocab
 

@@ -1,7 +1,17 @@
 """The agent state: typed values (Pydantic models, typed dicts) the SQLite checkpointer persists.
 
-Conversation-long fields: ``messages``, ``location_history``, ``searches``, ``context``, ``focus``,
-``pending``. Per-turn fields are reset by the first node of every turn.
+The state is three parts (:class:`AgentState` is their union, as LangGraph reads it):
+
+* :class:`ConversationState` — what a conversation keeps from turn to turn: the history, the
+  places and searches so far, the list it is about (``context``, ``focus``), a pending question;
+* :class:`TurnInput` — what the caller gives each turn: the message, the position, the time;
+* :class:`TurnState` — what a turn works out (the understanding, the decision, the plan, the
+  hits, the answer …). The first node of every turn resets all of it to :data:`PER_TURN_RESET`,
+  so nothing of one turn's work leaks into the next; what must outlive the turn is written into
+  the conversation's fields (``searches``, ``context``, ``focus``, ``pending``) by the nodes that
+  decide it.
+
+A node returns a :class:`NodeUpdate`: only the keys it changes.
 
 Every Pydantic model the state holds is listed in :data:`CHECKPOINT_MODELS`: the checkpointer's
 serializer may rebuild exactly those (see :func:`matjip.agent.graph.checkpoint_serializer`).
@@ -11,21 +21,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, TypedDict, cast
+from typing import Annotated, Any, TypedDict, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel
 
 # imported at runtime (not under TYPE_CHECKING): LangGraph reads these annotations
 from matjip.agent.models import (
+    REPLY_MODELS,
     Card,
     Clarification,
     Grade,
     LocationContext,
+    Reply,
     SearchPlan,
     StrategyInfo,
     TraceEntry,
     WebSource,
 )
+from matjip.agent.understanding import Understanding
 from matjip.nlu.models import NLUResult
 
 
@@ -83,8 +96,9 @@ class CompareGroup(TypedDict):
     ids: list[str]  # place ids found for the title, in shown order
 
 
-class AgentState(TypedDict, total=False):
-    # conversation
+class ConversationState(TypedDict, total=False):
+    """What a conversation keeps from one turn to the next (saved with the session)."""
+
     session_id: str
     turn: int
     messages: Annotated[list[dict[str, str]], extend_messages]
@@ -93,12 +107,24 @@ class AgentState(TypedDict, total=False):
     context: list[HitRecord]  # the documents the conversation is currently about, in shown order
     focus: str | None  # place_id a pronoun ("거기") refers to
     pending: Clarification | None  # a clarification waiting for the user's answer
-    # this turn
+
+
+class TurnInput(TypedDict, total=False):
+    """What the caller gives a turn: the message, the device's position, the time."""
+
     query: str
     gps: dict[str, float] | None
     now: str  # ISO time of the turn (in settings.timezone)
-    reply: str | None  # a canned reply kind (empty, not_korean, smalltalk:thanks, unknown_place:…)
+
+
+class TurnState(TypedDict, total=False):
+    """What one turn works out; the first node of every turn resets all of it (:data:`PER_TURN_RESET`)."""
+
+    reply: (
+        Reply | None
+    )  # a canned reply instead of a search (empty, not Korean, small talk, a place outside …)
     nlu: NLUResult | None  # None until the understand node ran (and on turns it skips)
+    understanding: Understanding | None  # the message read once (its nlu is ``nlu``); None as ``nlu``
     location: LocationContext | None
     location_carried: bool
     resumed: bool  # this turn answered a clarification and resumed the question that asked it
@@ -135,8 +161,21 @@ class AgentState(TypedDict, total=False):
     llm_calls: int
 
 
+class AgentState(ConversationState, TurnInput, TurnState, total=False):
+    """The whole state of a session: the conversation, this turn's input and this turn's work."""
+
+
+class NodeUpdate(AgentState, total=False):
+    """What a node returns: the state keys it changes, and for the trace its decision in words
+    and any detail (popped by :func:`matjip.agent.graph.traced` before the update is applied)."""
+
+    _decision: str
+    _detail: dict[str, Any]
+
+
 CHECKPOINT_MODELS: tuple[type[BaseModel], ...] = (
     NLUResult,
+    Understanding,
     LocationContext,
     Clarification,
     SearchPlan,
@@ -145,48 +184,29 @@ CHECKPOINT_MODELS: tuple[type[BaseModel], ...] = (
     WebSource,
     TraceEntry,
     StrategyInfo,
+    *REPLY_MODELS,
 )
 """The Pydantic models stored in :class:`AgentState` (directly or in a list or record); models
 nested inside them are serialized as their fields."""
 
-PER_TURN_RESET: AgentState = {
-    "reply": None,
-    "nlu": None,
-    "location": None,
-    "location_carried": False,
-    "resumed": False,
-    "refine": False,
-    "anchor": None,
-    "page": False,
-    "compare_titles": [],
-    "compare_ids": [],
-    "travel": None,
-    "clarification": None,
-    "decision": "search",
-    "is_followup": False,
-    "duplicate_of": None,
-    "plan": None,
-    "frame": None,
-    "cheaper": False,
-    "plan_notes": [],
-    "place_note": None,
-    "hits": [],
-    "cards": [],
-    "compare_groups": [],
-    "grade": None,
-    "relax_step": 0,
-    "relax_notes": [],
-    "unknown_hours": None,
-    "no_coordinates": None,
-    "web_wanted": False,
-    "web_sources": [],
-    "live_cards": [],
-    "strategy_info": None,
-    "answer": "",
-    "answer_source": "template",
-    "trace": [],
-    "llm_calls": 0,
-}
+_RESET_SPECIAL: dict[str, object] = {"decision": "search", "answer_source": "template"}
+
+
+def _reset_value(key: str, hint: Any) -> object:
+    """A per-turn field's value at the start of a turn: None when it may be None, else empty."""
+    if key in _RESET_SPECIAL:
+        return _RESET_SPECIAL[key]
+    if type(None) in get_args(hint):
+        return None
+    origin = get_origin(hint) or hint
+    return {list: [], bool: False, int: 0, str: ""}[origin]
+
+
+PER_TURN_RESET: AgentState = cast(
+    AgentState, {k: _reset_value(k, h) for k, h in get_type_hints(TurnState).items()}
+)
+"""Every :class:`TurnState` field as a turn starts: ``None``, empty, ``False`` or ``0`` (a search
+decision and a template answer until decided otherwise)."""
 
 
 def upgrade_conversation(state: Mapping[str, object]) -> AgentState:

@@ -1,162 +1,231 @@
-"""The gazetteer and the NLU vocabulary, compiled once and cached between processes.
+"""One reading of the turn's message: the :class:`Understanding` the understand step builds once.
 
-Building them is most of a second of every start: the gazetteer from its tables (stations, dongs,
-landmarks, outlines), the vocabulary from the documents' titles and menus (itself cached as JSON
-next to the index) plus the gazetteer's place names. A cold ``matjip ask`` reads both back from
-one pickle instead, in about a tenth of that.
+The message is read in passes over a small :class:`Scan` of it:
 
-The cache is ``<index dir>/cache-understanding-<key>.pickle`` (``cache-`` files are never part of an
-index version's manifest: replacing one cannot make the index look damaged). The key is a SHA-256 of what the two
-are built from:
+* the NLU result (:mod:`matjip.nlu`: intent, entities, slots, strategy) — by the understand node;
+* the kinds it names (:func:`matjip.nlu.kinds.detect_kinds`);
+* its dialogue acts (:class:`Acts`: a reaction, "다른 데", "더 가까운 데", a comparison … —
+  :mod:`matjip.agent.acts`, phrases of ``data/dialogue.toml``);
+* its cues (:class:`Cues`: "거기", a question, "그 중", a food word … — regular expressions of
+  ``data/words/dialogue_cues.toml``).
 
-- the source of every module of the ``matjip`` package and every package data file but the demo
-  crawl (code, lexicons, gazetteer tables, vocabularies): a new version of either rebuilds it;
-- the document store's version and document count (the vocabulary's source);
-- the cache format and the Python version.
-
-Anything wrong with the file — missing, truncated, corrupt, from another key, of other types — is
-ignored and the cache rebuilt; it is written atomically (a temporary file renamed over it) and
-older caches are removed. A pickle runs code when read: the file lives in the user's own data
-directory, trusted like the index and the sessions beside it.
+The result is kept in the turn's state (``state["understanding"]``); the nodes after the
+understand step read it and never the raw message for kinds or acts again. ``state["nlu"]`` holds
+the same NLU result (``Understanding.nlu``) for readers that need nothing else.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import logging
-import os
-import pickle
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
 
-from matjip.index.layout import CACHE_PREFIX
+from pydantic import BaseModel, ConfigDict, Field
 
-if TYPE_CHECKING:
-    from matjip.geo.gazetteer import Gazetteer
-    from matjip.index.backend import SearchBackend
-    from matjip.nlu.parser import OfflineNLU
-    from matjip.nlu.vocabulary import Vocabulary
-    from matjip.settings import Settings
-
-log = logging.getLogger("matjip.agent")
-
-CACHE_FORMAT = 1
-PREFIX = CACHE_PREFIX + "understanding-"
-_PACKAGE = Path(__file__).resolve().parents[1]  # src/matjip
-_NOT_SOURCES = (".gz",)  # the demo crawl: documents, read through the store
+from matjip.agent import acts
+from matjip.nlu.kinds import KindFrame, detect_kinds
+from matjip.nlu.models import NLUResult, StrategySpec, TravelMode
+from matjip.nlu.slots import parse_ordinals
+from matjip.words import words
 
 
-def source_files(package: Path = _PACKAGE) -> list[Path]:
-    """The files the key hashes: every module and every package data file but the demo crawl."""
-    modules = package.rglob("*.py")
-    data = (p for p in (package / "data").rglob("*") if p.is_file() and not p.name.endswith(_NOT_SOURCES))
-    return sorted({*modules, *data})
+def either(alternatives: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex of a word file's table: its strings joined with ``|`` in file order."""
+    return re.compile("|".join(alternatives))
 
 
-def cache_key(settings: Settings, package: Path = _PACKAGE) -> str:
-    from matjip.ingest.store import DocumentStore
+@dataclass(frozen=True)
+class CuePatterns:
+    """The compiled tables of ``data/words/dialogue_cues.toml``."""
 
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{sys.version}|{pickle.HIGHEST_PROTOCOL}".encode())
-    for path in source_files(package):
-        h.update(str(path.relative_to(package)).encode() + b"\0")
-        h.update(path.read_bytes())
-        h.update(b"\0")
-    with DocumentStore(settings.store_path) as store:
-        h.update(f"|store {store.version} {store.count()}".encode())
-    return h.hexdigest()
-
-
-def cache_path(settings: Settings, key: str) -> Path:
-    return settings.index_dir / f"{PREFIX}{key[:32]}.pickle"
-
-
-def read_cache(path: Path, key: str) -> tuple[Gazetteer, Vocabulary] | None:
-    """The cached pair, or ``None`` when the file is missing or not a good cache for ``key``."""
-    from matjip.geo.gazetteer import Gazetteer
-    from matjip.nlu.vocabulary import Vocabulary
-
-    try:
-        with path.open("rb") as fh:
-            data: Any = pickle.load(fh)
-    except FileNotFoundError:
-        return None
-    except Exception as exc:  # truncated, corrupt, from an incompatible version: rebuild
-        log.warning("%s is not a readable cache (%s): rebuilding it", path, type(exc).__name__)
-        return None
-    if (
-        not isinstance(data, dict)
-        or data.get("key") != key
-        or not isinstance(data.get("gazetteer"), Gazetteer)
-        or not isinstance(data.get("vocabulary"), Vocabulary)
-    ):
-        log.warning("%s does not hold this data's gazetteer and vocabulary: rebuilding it", path)
-        return None
-    return data["gazetteer"], data["vocabulary"]
+    hangul: re.Pattern[str]
+    latin: re.Pattern[str]
+    address_word: re.Pattern[str]
+    pronoun: re.Pattern[str]
+    near_that: re.Pattern[str]
+    that_kind: re.Pattern[str]
+    question: re.Pattern[str]
+    among: re.Pattern[str]
+    generic_food: re.Pattern[str]
+    sells: re.Pattern[str]
+    rules_out: re.Pattern[str]
+    food_place: re.Pattern[str]
+    earlier: re.Pattern[str]
+    joins: re.Pattern[str]
+    menu_word: re.Pattern[str]
 
 
-def write_cache(path: Path, key: str, gazetteer: Gazetteer, vocabulary: Vocabulary) -> None:
-    """Write the pair atomically and remove older caches; a failure to write is only logged."""
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("wb") as fh:
-            pickle.dump(
-                {"key": key, "gazetteer": gazetteer, "vocabulary": vocabulary},
-                fh,
-                protocol=pickle.HIGHEST_PROTOCOL,
-            )
-        tmp.replace(path)
-        for old in path.parent.glob(f"{PREFIX}*.pickle"):
-            if old != path:
-                old.unlink(missing_ok=True)
-    except OSError as exc:
-        log.warning("could not write %s (%s): the next start builds it again", path, exc)
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+@cache
+def cue_patterns() -> CuePatterns:
+    return CuePatterns(
+        hangul=either(words("turn_cues", "hangul")),
+        latin=either(words("turn_cues", "latin")),
+        address_word=either(words("turn_cues", "address_word")),
+        pronoun=either(words("turn_cues", "pronoun")),
+        near_that=either(words("turn_cues", "near_that")),
+        that_kind=either(words("turn_cues", "that_kind")),
+        question=either(words("turn_cues", "question")),
+        among=either(words("turn_cues", "among")),
+        generic_food=either(words("turn_cues", "generic_food")),
+        sells=either(words("turn_cues", "sells")),
+        rules_out=either(words("turn_cues", "rules_out")),
+        food_place=either(words("turn_cues", "food_place")),
+        earlier=either(words("turn_cues", "earlier")),
+        joins=either(words("turn_cues", "and")),
+        menu_word=either(words("turn_cues", "menu_word")),
+    )
 
 
-def _vocabulary(settings: Settings, index: SearchBackend) -> tuple[Vocabulary, bool]:
-    """The vocabulary from its JSON next to the index, else built from the documents; ``True``
-    when built (to be saved once the gazetteer's place names are in)."""
-    from matjip.ingest.store import DocumentStore
-    from matjip.nlu.vocabulary import Vocabulary
+@dataclass(frozen=True)
+class Scan:
+    """The message as the passes read it."""
 
-    vocab_path = _vocabulary_path(settings, index)
-    if vocab_path.exists():
-        try:
-            return Vocabulary.load(vocab_path), False
-        except Exception:
-            pass
-    with DocumentStore(settings.store_path) as store:
-        return Vocabulary.from_restaurants(store.iter_documents()), True
+    text: str
 
 
-def _vocabulary_path(settings: Settings, index: SearchBackend) -> Path:
-    # a rebuilt index removes it, a changed document count renames it
-    return settings.index_dir / f"{CACHE_PREFIX}nlu-vocabulary-{index.count()}.json"
+class Acts(BaseModel):
+    """What the message does in the conversation (:mod:`matjip.agent.acts`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reaction: bool = False  # "오 맛있겠다 ㅋㅋ": nothing asked
+    other: bool = False  # "다른 데는 없어?": the next results
+    closer: bool = False  # "좀 더 가까운 데"
+    cheaper: bool = False  # "더 싼 데"
+    cheaper_words: list[str] = []  # the words that asked for cheaper places
+    requires: bool = False  # "룸도 있어야됨": a condition the list must meet
+    drops: bool = False  # "주차 안 돼도 괜찮아": conditions no longer wanted
+    compare: bool = False  # "1번이랑 3번 비교", "어디가 나아"
+    relative: bool = False  # "2번 근처에": a nearness word after a shown restaurant
+    travel: bool = False  # "걸어가면 몇 분?"
+    travel_mode: TravelMode = "walk"  # the travel mode named first
+    branches: list[str] = []  # "방이본점": branch names said without their brand
+    tastes_ruled_out: list[str] = []  # "매운거 말고" → ["매운"]
+    criterion: str = "taste"  # by what a comparison is asked ("어디가 더 싸?" → price)
 
 
-def load_understanding(settings: Settings, index: SearchBackend) -> tuple[Gazetteer, OfflineNLU]:
-    """The gazetteer (also made the process-wide one) and the offline NLU over the index's
-    vocabulary: from the cache when it is good, otherwise built and cached."""
-    from matjip.geo.gazetteer import Gazetteer, install_gazetteer
-    from matjip.nlu import OfflineNLU
+def read_acts(scan: Scan) -> Acts:
+    t = scan.text
+    return Acts(
+        reaction=acts.is_reaction(t),
+        other=acts.asks_other(t),
+        closer=acts.asks_closer(t),
+        cheaper=acts.asks_cheaper(t),
+        cheaper_words=acts.cheaper_words(t),
+        requires=acts.requires(t),
+        drops=acts.drops_condition(t),
+        compare=acts.asks_compare(t),
+        relative=acts.relative_marker(t),
+        travel=acts.asks_travel(t),
+        travel_mode=acts.travel_mode(t),
+        branches=acts.branch_words(t),
+        tastes_ruled_out=acts.tastes_ruled_out(t),
+        criterion=acts.compare_criterion(t),
+    )
 
-    key = cache_key(settings)
-    path = cache_path(settings, key)
-    cached = read_cache(path, key)
-    if cached is not None:
-        gazetteer, vocabulary = cached
-        install_gazetteer(gazetteer)
-        return gazetteer, OfflineNLU(vocabulary, gazetteer)
-    gazetteer = Gazetteer.load()
-    vocabulary, fresh = _vocabulary(settings, index)
-    nlu = OfflineNLU(vocabulary, gazetteer)  # adds the gazetteer's place names to the vocabulary
-    if fresh:
-        for old in settings.index_dir.glob(f"{CACHE_PREFIX}nlu-vocabulary-*.json"):
-            old.unlink(missing_ok=True)
-        vocabulary.save(_vocabulary_path(settings, index))
-    write_cache(path, key, gazetteer, vocabulary)
-    return gazetteer, nlu
+
+class Cues(BaseModel):
+    """Signals of single words and patterns (``data/words/dialogue_cues.toml``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pronoun: bool = False  # "거기", "그 집", "여기" (not "여기 근처")
+    near_that: bool = False  # "그 근처"
+    that_kind: str | None = None  # "그 족발집": the word after "그"
+    question: bool = False  # "팔아요?", "가능"
+    among: bool = False  # "그 중에"
+    generic_food: bool = False  # "맛집", "먹을 데"
+    sells: bool = False  # "어디서 팔아"
+    rules_out: bool = False  # "말고", "빼고"
+    two: bool = False  # "둘": the first two of a list
+    food_places: list[tuple[str, str]] = []  # "조지아음식" → ("조지아", "조지아음식")
+    menu_words: list[str] = []  # words that may name a line of a menu
+    earlier: bool = False  # "아까": an earlier list
+    compare_parts: list[tuple[int, bool]] = []  # per part with an ordinal: (first ordinal, said "아까")
+
+
+def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
+    """ "아까 첫번째랑 지금 첫번째": each part's first ordinal and whether it said "아까"."""
+    out: list[tuple[int, bool]] = []
+    for part in p.joins.split(text):
+        values, _ = parse_ordinals(part)
+        if values:
+            out.append((values[0], p.earlier.search(part) is not None))
+    return out
+
+
+def _menu_words(text: str, p: CuePatterns) -> list[str]:
+    said = p.menu_word.findall(text)
+    # "로스가츠는": the word without its particle too
+    said += [w[:-1] for w in said if len(w) > 2 and w[-1] in "은는이가을를도만요"]
+    return said
+
+
+def read_cues(scan: Scan) -> Cues:
+    t, p = scan.text, cue_patterns()
+    that = p.that_kind.search(t)
+    earlier = p.earlier.search(t) is not None
+    return Cues(
+        pronoun=p.pronoun.search(t) is not None,
+        near_that=p.near_that.search(t) is not None,
+        that_kind=that.group(1) if that else None,
+        question=p.question.search(t) is not None,
+        among=p.among.search(t) is not None,
+        generic_food=p.generic_food.search(t) is not None,
+        sells=p.sells.search(t) is not None,
+        rules_out=p.rules_out.search(t) is not None,
+        two="둘" in t,
+        food_places=[(m.group(1), m.group(0).strip()) for m in p.food_place.finditer(t)],
+        menu_words=_menu_words(t, p),
+        earlier=earlier,
+        compare_parts=_compare_parts(t, p) if earlier else [],
+    )
+
+
+class Understanding(BaseModel):
+    """The turn's message understood once: its NLU result, kinds, dialogue acts and cues."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str  # the message as understood (a resumed question's, when a clarification was answered)
+    nlu: NLUResult = Field(default_factory=NLUResult)
+    kinds: KindFrame = Field(default_factory=KindFrame)
+    acts: Acts = Field(default_factory=Acts)
+    cues: Cues = Field(default_factory=Cues)
+
+    @property
+    def strategy(self) -> StrategySpec:
+        return self.nlu.strategy
+
+    def with_nlu(self, nlu: NLUResult) -> Understanding:
+        """The same reading with another NLU result (an LLM's, or a comparison's)."""
+        return self.model_copy(update={"nlu": nlu})
+
+
+def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
+    """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
+    scan = Scan(text)
+    return Understanding(
+        text=text,
+        nlu=nlu or NLUResult(),
+        kinds=detect_kinds(text),
+        acts=read_acts(scan),
+        cues=read_cues(scan),
+    )
+
+
+def understanding_of(state: Mapping[str, object]) -> Understanding:
+    """The turn's understanding; for a state the understand step did not see (a node run on its
+    own), the message read now."""
+    got = state.get("understanding")
+    if isinstance(got, Understanding):
+        return got
+    nlu = state.get("nlu")
+    return read_message(str(state.get("query") or ""), nlu if isinstance(nlu, NLUResult) else None)
+
+
+def kinds_said(state: Mapping[str, object]) -> KindFrame:
+    """The kinds the turn's message names."""
+    got = state.get("understanding")
+    return got.kinds if isinstance(got, Understanding) else detect_kinds(str(state.get("query") or ""))

@@ -13,7 +13,7 @@ from matjip.agent.markdown import inert
 from matjip.agent.models import LocationContext
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
-from matjip.nlu.kinds import detect_kinds
+from matjip.agent.understanding import kinds_said, understanding_of
 from matjip.nlu.models import NLUResult, TravelMode
 
 
@@ -79,7 +79,7 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     refs = [by_id[i] for i in state.get("compare_ids") or [] if i in by_id]
     shown = shown_for(refs, res)
     groups = [(s.doc.title, [s]) for s in shown]
-    criterion = tpl.compare_criterion(state.get("query", ""))
+    criterion = understanding_of(state).acts.criterion
     numbers = [position[s.doc.place_id] for s in shown]
     return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state)), refs
 
@@ -87,7 +87,7 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
 def _dishes(state: AgentState) -> list[str]:
     """The dishes a comparison is about ("삼겹살 어디가 더 싸?")."""
     nlu = state.get("nlu") or NLUResult()
-    return list(dict.fromkeys([*nlu.entities.menu, *detect_kinds(state.get("query", "")).words]))
+    return list(dict.fromkeys([*nlu.entities.menu, *kinds_said(state).words]))
 
 
 def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[HitRecord]]:
@@ -222,7 +222,7 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
             (g["title"], [by_id[i] for i in g["ids"] if i in by_id])
             for g in state.get("compare_groups") or []
         ]
-        criterion = tpl.compare_criterion(state.get("query", ""))
+        criterion = understanding_of(state).acts.criterion
         dishes = _dishes(state)
         return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now, criterion, dishes=dishes)]
     if p.intent == "information":
@@ -240,7 +240,7 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     update: dict[str, Any] = {}
     now = turn_now(state, res)
     if decision == "reply":
-        chunks = _reply_chunks(state.get("reply") or "no_content", res)
+        chunks = _reply_chunks(reply.key if (reply := state.get("reply")) else "no_content", res)
     elif decision == "clarify":
         clar = state.get("clarification")
         assert clar is not None, "the clarify decision needs a clarification"

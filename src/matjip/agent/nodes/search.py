@@ -11,14 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from matjip.agent.acts import (
-    asks_cheaper,
-    cheaper_words,
-    drops_condition,
-    party_note,
-    per_person_note,
-    tastes_ruled_out,
-)
+from matjip.agent.acts import party_note, per_person_note
 from matjip.agent.configuration import Resources
 from matjip.agent.models import LocationContext, SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -35,9 +28,10 @@ from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
 from matjip.agent.retrieval.filters import NO_BREAK, typical_price, within_budget
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
+from matjip.agent.understanding import Understanding, understanding_of
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm, said_as
-from matjip.nlu.kinds import detect_kinds
+from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.wording import say, text
@@ -98,9 +92,9 @@ def _frame_of(rec: SearchRecord) -> SearchPlan:
     return rec.get("frame") or rec.get("plan") or SearchPlan()
 
 
-def _kind_frame(text: str, nlu: NLUResult) -> dict[str, Any]:
+def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dict[str, Any]:
     """Kinds asked for and ruled out, and the NLU menu/category terms they stand for."""
-    frame = detect_kinds(text)
+    frame = said if said is not None else detect_kinds(text)
     table = kinds()
     covered = {norm(w) for w in frame.words}
     related = table.related(frame.kinds)  # "양갈비" also stands for its broader 양고기
@@ -203,6 +197,7 @@ class _Draft:
     atmosphere: list[str]
     occasion: list[str]
     sort: str
+    reading: Understanding  # the turn's one reading of the message (kinds, dialogue acts)
     frame: dict[str, Any] = field(default_factory=dict)  # :func:`_kind_frame`, its exclusions kept
     kinds: list[str] = field(default_factory=list)
     kind_dishes: list[str] = field(default_factory=list)
@@ -278,12 +273,13 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         atmosphere=list(ents.atmosphere),
         occasion=occasion,
         sort=nlu.order or "relevance",
+        reading=understanding_of(state),
     )
 
 
 def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
     """The kinds asked for and ruled out, the menus they stand for, tastes avoided."""
-    frame = d.frame = _kind_frame(query, nlu)
+    frame = d.frame = _kind_frame(query, nlu, d.reading.kinds)
     d.kinds, d.kind_dishes = list(frame["kinds"]), list(frame["kind_dishes"])
     if frame["theme"] and nlu.entities.title:
         d.kinds, d.kind_dishes = [], []  # "중앙해장 몇 시에 열어?": the word is in a restaurant's name
@@ -299,7 +295,7 @@ def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
         if kind is not None and kind.parent and kind.words and not d.kind_dishes:
             d.kind_dishes.append(kind.words[0])
     d.exclude_menu = [m for m in frame["exclude_menu"] if m]
-    d.exclude_menu += [t for t in tastes_ruled_out(query) if t not in d.exclude_menu]
+    d.exclude_menu += [t for t in d.reading.acts.tastes_ruled_out if t not in d.exclude_menu]
     if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
         d.notes.append(kinds().eat_in.note)  # the filter itself is the plan's eat_in (plan.to_requests)
     d.prefer_menu = _apply_tastes(frame, d.kinds, d.exclude_menu, d.notes)
@@ -398,7 +394,7 @@ def _replace_conditions(d: _Draft, prev: SearchPlan, query: str) -> SearchPlan:
 def _merge_conditions(d: _Draft, prev: SearchPlan, query: str) -> None:
     """The previous search's conditions and this turn's; "주차 안 돼도 괜찮아": the conditions this
     message names leave the frame."""
-    if drops_condition(query):
+    if d.reading.acts.drops:
         dropped = [*d.convenience, *d.atmosphere, *d.occasion]
         d.convenience, d.atmosphere, d.occasion = (
             [c for c in prev.convenience if c not in dropped],
@@ -451,7 +447,7 @@ def _keep_topic(d: _Draft, query: str, last: SearchRecord) -> None:
 def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, query: str, last: SearchRecord) -> None:
     """ "더 싼 데": below the dearest place shown, by each place's median menu price (a refinement,
     never a duplicate); the places shown are left out."""
-    if not (asks_cheaper(query) and _same_topic(d.frame, nlu.entities.menu, last)):
+    if not (d.reading.acts.cheaper and _same_topic(d.frame, nlu.entities.menu, last)):
         return
     shown = _typical_prices(res, last.get("hits") or [], [])
     bound = max(1000, max(shown) - 1) if shown else None
@@ -461,7 +457,7 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, query: str, last: Search
         d.exclude_ids = [*d.exclude_ids, *(h["id"] for h in last.get("hits") or [])]
         d.notes.append(say("search.refine.cheaper", bound=bound))
     # "가격대 낮춰서": the words that asked for it are no condition the data lacks
-    said = cheaper_words(query)
+    said = d.reading.acts.cheaper_words
     d.unused = [t for t in d.unused if not any(t[:1] in w for w in said)]
 
 

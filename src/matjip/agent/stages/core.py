@@ -19,6 +19,7 @@ from matjip.providers.config import LLMOptions
 from matjip.providers.prompts import PromptSet
 from matjip.settings import DEFAULT_TIMEZONE
 from matjip.vocab import vocab
+from matjip.words import words
 
 PROMPTS = PromptSet(Path(__file__).parent / "prompts")
 
@@ -34,18 +35,7 @@ HISTORY_MESSAGES = 4
 DESCRIPTION_CHARS = 200
 
 # validate_plan repairs that mean "the model wrote something wrong", worth one retry
-_PLAN_REJECTS = (
-    "using the default plan",
-    "not an object",
-    "unknown",
-    "not a number",
-    "not a list",
-    "non-text",
-    "is not a time",
-    "is not text",
-    "compare needs two titles",
-    "information without a title",
-)
+_PLAN_REJECTS: tuple[str, ...] = words("llm_checks", "plan_rejects")
 
 
 def _clean_terms(values: Iterable[str]) -> list[str]:

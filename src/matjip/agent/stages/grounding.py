@@ -31,15 +31,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from matjip.errors import Ungrounded
+from matjip.words import pattern_map, word_set
 
 IssueKind = Literal["name", "bold", "price", "number"]
 
-_STOPWORD_TEXT = """
-맛집 식당 음식점 추천 가성비 분위기 메뉴 가격 주차 포장 배달 예약 위치 주소 영업시간 영업 리뷰 평점
-한식 일식 중식 양식 분식 카페 디저트 술집 주점 뷔페 패스트푸드 치킨 피자 고기 해산물 아시안 기타
-오늘 내일 지금 근처 주변 여기 거기 정보 문서 웹 검색 결과 요약 참고 안녕하세요 감사합니다
-"""
-STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS: frozenset[str] = word_set("llm_checks", "stopwords")
 
 _PARTICLES = "은는이가을를에의도와과랑로만께서요"
 
@@ -145,11 +141,8 @@ class NameIndex:
 
 # --- prices -----------------------------------------------------------------------------------
 
-_PRICE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(\d+(?:\.\d+)?)\s*만\s*(?:(\d+)\s*천)?\s*(?:(\d+)\s*백)?\s*원(대)?"), "man"),
-    (re.compile(r"(?<![\d.,만])(\d+)\s*천\s*(?:(\d+)\s*백)?\s*원(대)?"), "cheon"),
-    (re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)\s*원(대)?"), "plain"),
-    (re.compile(r"(?<![\d가-힣.,])만\s*원(대)?"), "manwon"),
+_PRICE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (p, form) for form, ps in pattern_map("llm_checks", "price").items() for p in ps
 )
 
 
