@@ -11,7 +11,6 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 from typing_extensions import is_typeddict
 
-from matjip.agent.graph import checkpoint_serializer
 from matjip.agent.models import (
     Card,
     Choice,
@@ -23,6 +22,7 @@ from matjip.agent.models import (
     TraceEntry,
     WebSource,
 )
+from matjip.agent.serde import checkpoint_serializer
 from matjip.agent.service import Agent
 from matjip.agent.state import CHECKPOINT_MODELS, AgentState, upgrade_conversation
 from matjip.nlu.models import NLUResult

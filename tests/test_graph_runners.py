@@ -183,7 +183,7 @@ def test_checkpoints_are_written_and_read_as_langgraph_does(agents: tuple[Agent,
     from datetime import timedelta
 
     from matjip.agent import checkpoints
-    from matjip.agent.graph import checkpoint_serializer
+    from matjip.agent.serde import checkpoint_serializer
 
     langgraph, _ = agents
     serde = checkpoint_serializer()

@@ -8,7 +8,6 @@ import pytest
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from matjip.agent.checkpoints import dumps_typed, loads_typed
-from matjip.agent.graph import checkpoint_serializer
 from matjip.agent.models import (
     CannedReply,
     OutsideReply,
@@ -18,6 +17,7 @@ from matjip.agent.models import (
     UnknownFoodReply,
     UnknownPlaceReply,
 )
+from matjip.agent.serde import checkpoint_serializer
 from matjip.agent.state import PER_TURN_RESET, ConversationState, TurnInput, TurnState
 from matjip.agent.understanding import Understanding, kinds_said, read_message, understanding_of
 from matjip.nlu.kinds import detect_kinds

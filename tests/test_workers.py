@@ -29,8 +29,8 @@ JSON = {"Accept": "application/json"}
 
 
 def _langgraph_saver(path: Path) -> Any:
-    from matjip.agent.graph import checkpoint_serializer
     from matjip.agent.savers import sqlite_saver
+    from matjip.agent.serde import checkpoint_serializer
     from matjip.agent.service import open_sessions
 
     return sqlite_saver(open_sessions(path), checkpoint_serializer())

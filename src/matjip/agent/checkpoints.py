@@ -35,6 +35,7 @@ from typing import Any
 import ormsgpack
 from pydantic import BaseModel
 
+from matjip.agent.serde import checkpoint_serializer
 from matjip.agent.state import CHECKPOINT_MODELS
 from matjip.errors import ConversationMoved
 from matjip.providers.guard import turn_commit
@@ -118,8 +119,6 @@ def dumps_typed(value: Any) -> tuple[str, bytes]:
             return "msgpack", _pack(value)
         except (ormsgpack.MsgpackEncodeError, _Unsupported):
             pass
-    from matjip.agent.graph import checkpoint_serializer
-
     return checkpoint_serializer().dumps_typed(value)
 
 
@@ -131,8 +130,6 @@ def loads_typed(data: tuple[str, bytes]) -> Any:
             return ormsgpack.unpackb(payload, ext_hook=_ext_hook, option=ormsgpack.OPT_NON_STR_KEYS)
         except (ormsgpack.MsgpackDecodeError, _Unsupported, ValueError, TypeError):
             pass
-    from matjip.agent.graph import checkpoint_serializer
-
     return checkpoint_serializer().loads_typed(data)
 
 

@@ -33,10 +33,10 @@ from matjip.agent.nodes.search import (
     search_information,
 )
 from matjip.agent.nodes.understand import check_session, need_search, query_input, understand
-from matjip.agent.state import CHECKPOINT_MODELS, AgentState
+from matjip.agent.state import AgentState
 
 if TYPE_CHECKING:
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+    pass
 
 NodeFn = Callable[[AgentState, Resources], Mapping[str, Any]]  # a NodeUpdate
 Route = Callable[[AgentState, Resources], str]
@@ -181,14 +181,6 @@ def traced(name: str, fn: NodeFn, res: Resources) -> Callable[[AgentState], dict
 
     run.__name__ = name
     return run
-
-
-def checkpoint_serializer() -> JsonPlusSerializer:
-    """LangGraph's serializer, allowed to rebuild the state's models (:data:`CHECKPOINT_MODELS`)
-    from a checkpoint besides its own safe types; any other class stays its serialized fields."""
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-
-    return JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_MODELS)
 
 
 def build_graph(res: Resources, checkpointer: Any = None) -> Any:

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from matjip.agent.configuration import AbroadSearch, AgentConfig, PlaceSearch, Resources, Routing
-from matjip.agent.graph import SequentialGraph, build_graph, checkpoint_serializer
+from matjip.agent.graph import SequentialGraph, build_graph
 from matjip.agent.models import MoreResult, Sort, TurnEvent, TurnResult
 from matjip.agent.retention import Retention
+from matjip.agent.serde import checkpoint_serializer
 from matjip.agent.state import AgentState, state_values
 from matjip.errors import StoreError
 from matjip.providers.guard import TurnCommit, bound_commit, commit_scope

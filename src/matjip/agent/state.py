@@ -14,7 +14,7 @@ The state is three parts (:class:`AgentState` is their union, as LangGraph reads
 A node returns a :class:`NodeUpdate`: only the keys it changes.
 
 Every Pydantic model the state holds is listed in :data:`CHECKPOINT_MODELS`: the checkpointer's
-serializer may rebuild exactly those (see :func:`matjip.agent.graph.checkpoint_serializer`).
+serializer may rebuild exactly those (see :func:`matjip.agent.serde.checkpoint_serializer`).
 """
 
 from __future__ import annotations
