@@ -16,8 +16,6 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 KNOWN_CIRCLES: frozenset[frozenset[str]] = frozenset(
     frozenset(f"matjip.{m}" for m in circle.split())
     for circle in (
-        "agent.configuration agent.grader agent.stages agent.stages.core agent.stages.decide"
-        " agent.stages.generate agent.stages.grade agent.stages.plan agent.stages.understand",
         "commands.serve commands.workers",
     )
 )

@@ -1,4 +1,6 @@
-"""Agent configuration and the resources every node may use (index, gazetteer, NLU, providers)."""
+"""Agent configuration and the resources every node may use (index, gazetteer, NLU, providers).
+
+``AgentConfig`` (the tuning values) lives in :mod:`matjip.agent.tuning`, imported here for callers."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
-from matjip.agent.answer import CHUNK_CHARS
-from matjip.nlu.normalize import MAX_QUERY_CHARS
+from matjip.agent.tuning import AgentConfig
 from matjip.settings import DEFAULT_TIMEZONE
 
 if TYPE_CHECKING:
@@ -18,36 +19,6 @@ if TYPE_CHECKING:
     from matjip.geo.gazetteer import Gazetteer
     from matjip.index.backend import SearchBackend
     from matjip.nlu.parser import OfflineNLU
-    from matjip.settings import Settings
-
-
-@dataclass(frozen=True)
-class AgentConfig:
-    default_k: int = 3
-    information_k: int = 5
-    compare_k: int = 2
-    top1_threshold: float = 0.65
-    mean_threshold: float = 0.60
-    high_threshold: float = 0.75
-    any_high_threshold: float = 0.70
-    max_relax_steps: int = 4
-    widen_factor: float = 3.0
-    widen_cap_m: int = 3000  # a "near" search never widens past this
-    where_min_results: int = 15  # a kind with more restaurants than this, asked with no place: ask where
-    party_note_min: int = 4  # a party this large ("4명인데") is told that seats are not in the data
-    max_query_chars: int = MAX_QUERY_CHARS
-    chunk_chars: int = CHUNK_CHARS
-    max_history_turns: int = 20  # turns of ``messages`` a session keeps (settings.session_max_turns)
-
-    @classmethod
-    def from_settings(cls, s: Settings) -> AgentConfig:
-        return cls(
-            max_history_turns=s.session_max_turns,
-            default_k=s.default_k,
-            top1_threshold=s.sufficiency_top1,
-            mean_threshold=s.sufficiency_mean,
-            high_threshold=s.sufficiency_high,
-        )
 
 
 class WebResultLike(Protocol):
@@ -167,3 +138,17 @@ class Resources:
         if self.clock is not None:
             return self.clock()
         return datetime.now(ZoneInfo(self.timezone))
+
+
+__all__ = [
+    "AbroadSearch",
+    "AgentConfig",
+    "LegLike",
+    "LivePlaceLike",
+    "PlaceSearch",
+    "Resources",
+    "RouteLineLike",
+    "Routing",
+    "WebResultLike",
+    "WebSearch",
+]

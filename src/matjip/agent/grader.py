@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from matjip.agent.configuration import AgentConfig
 from matjip.agent.models import DocumentScore, Grade, SearchPlan, Shown
+from matjip.agent.tuning import AgentConfig
 from matjip.documents import Restaurant
 from matjip.index import reference as ref
 from matjip.index.request import PriceRange

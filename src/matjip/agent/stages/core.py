@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from matjip.agent.stages.budget import Ledgers, TurnLedger
 from matjip.agent.stages.grounding import NameIndex, compact
@@ -24,9 +24,29 @@ from matjip.words import words
 PROMPTS = PromptSet(Path(__file__).parent / "prompts")
 
 if TYPE_CHECKING:
-    from matjip.agent.configuration import Resources
     from matjip.documents import Restaurant
+    from matjip.geo.gazetteer import Gazetteer
     from matjip.index.backend import SearchBackend
+    from matjip.nlu.parser import OfflineNLU
+
+
+class Bindable(Protocol):
+    """What :meth:`LLMStages.bind` reads of the agent's resources
+    (:class:`matjip.agent.configuration.Resources` is one)."""
+
+    @property
+    def index(self) -> SearchBackend: ...
+    @property
+    def gazetteer(self) -> Gazetteer: ...
+    @property
+    def nlu(self) -> OfflineNLU: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def cuisines(self) -> frozenset[str]: ...
+    @property
+    def conveniences(self) -> frozenset[str]: ...
+
 
 MAX_ENTITY_ITEMS = 5
 MAX_ENTITY_CHARS = 40
@@ -119,7 +139,7 @@ class StageCore:
 
     def bind(
         self,
-        res: Resources,
+        res: Bindable,
         *,
         titles: Iterable[str] | Callable[[], Iterable[str]] | None = None,
         title_exists: Callable[[str], bool] | None = None,
