@@ -105,7 +105,7 @@ def test_forwarded_for_from_loopback_is_not_trusted_by_default(
     ``X-Forwarded-For`` on every request is still one client for the rate limit."""
     import uvicorn
 
-    from matjip.commands.serve import uvicorn_config
+    from matjip.commands.server import uvicorn_config
 
     settings = api_settings.model_copy(update={"rate_limit_per_minute": 2})
     config = uvicorn_config(settings, create_app(settings, agent=api_fake_agent), "127.0.0.1", 0)

@@ -10,34 +10,13 @@ from support.layercheck import imports_of, package_circles, violations
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-# Circles inside a package found on the base of issue 25 (the circle check is new); issue 25 removes
-# them. Each entry is the set of modules in one circle: a circle not listed, or one listed that is
-# gone (delete its entry), fails ``test_source_tree_has_no_circle_inside_a_package``.
-KNOWN_CIRCLES: frozenset[frozenset[str]] = frozenset(
-    frozenset(f"matjip.{m}" for m in circle.split())
-    for circle in (
-        "commands.serve commands.workers",
-    )
-)
-
-
-def _circle_modules(found: str) -> frozenset[str]:
-    """The modules of one ``package_circles`` line (all of them when it names more than its way)."""
-    if "modules in a circle: " in found:
-        return frozenset(found.rsplit("modules in a circle: ", 1)[1].rstrip(")").split(", "))
-    return frozenset(found.split(": ", 1)[1].split(" (", 1)[0].split(" → "))
-
 
 def test_source_tree_has_no_upward_import_and_no_circle_between_packages() -> None:
     assert [v for v in violations(SRC) if not v.startswith("circle inside ")] == []
 
 
 def test_source_tree_has_no_circle_inside_a_package() -> None:
-    found = package_circles(SRC)
-    new = [f for f in found if _circle_modules(f) not in KNOWN_CIRCLES]
-    gone = KNOWN_CIRCLES - {_circle_modules(f) for f in found}
-    assert new == [], "new import circles"
-    assert not gone, f"circles removed: delete them from KNOWN_CIRCLES: {sorted(map(sorted, gone))}"
+    assert package_circles(SRC) == []
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:

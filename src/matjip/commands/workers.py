@@ -62,7 +62,7 @@ def worker_main(settings: Settings, host: str, port: int, log_level: str, access
     import uvicorn
 
     from matjip.api import create_app
-    from matjip.commands.serve import LOG_FORMAT, uvicorn_config
+    from matjip.commands.server import LOG_FORMAT, uvicorn_config
 
     logging.basicConfig(level=log_level.upper(), format=LOG_FORMAT)
     try:
