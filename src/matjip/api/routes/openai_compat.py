@@ -41,6 +41,7 @@ from matjip.api.state import Api, ApiState
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 from matjip.errors import ProblemError
 from matjip.settings import redact
+from matjip.wording import say, text
 
 T = TypeVar("T")
 log = logging.getLogger("matjip.api")
@@ -48,7 +49,7 @@ log = logging.getLogger("matjip.api")
 router = APIRouter(tags=["openai"])
 
 MODEL_ID = "matjip-agent"
-RESET_NOTE = "\n\n(답변을 다시 작성합니다)\n\n"
+RESET_NOTE = text("api.openai.reset_note")
 MODEL_CREATED = 1_735_689_600  # 2025-01-01T00:00:00Z, fixed so the listing is stable
 
 
@@ -63,7 +64,7 @@ def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
         check_text(m.text(), f"messages[{i}].content")
     last = max((i for i, m in enumerate(req.messages) if m.role == "user" and m.text().strip()), default=None)
     if last is None:
-        raise ProblemError(422, "messages에 내용이 있는 user 메시지가 없습니다.", kind="validation-error")
+        raise ProblemError(422, text("api.error.no_user_message"), kind="validation-error")
     history: list[tuple[str, str]] = [(str(m.role), m.text()) for m in req.messages[:last]]
     return req.messages[last].text(), history
 
@@ -110,7 +111,7 @@ async def list_models() -> OAModelList:
 async def get_model(model_id: str) -> OAModel:
     if model_id != MODEL_ID:
         raise ProblemError(
-            404, f"모델 '{model_id}'이(가) 없습니다. '{MODEL_ID}'를 사용하세요.", kind="not-found"
+            404, say("api.error.unknown_model", model=model_id, known=MODEL_ID), kind="not-found"
         )
     return OAModel(id=MODEL_ID, created=MODEL_CREATED)
 
