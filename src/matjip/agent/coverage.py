@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 from pydantic import BaseModel
 
@@ -24,9 +25,10 @@ from matjip.geo.coverage import CoveredArea
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.request import RegionFilter, SearchRequest
 from matjip.wording import say
+from matjip.words import words
 
 OUTSIDE_FILE = Path(__file__).resolve().parents[1] / "data" / "gazetteer" / "outside.txt"
-_PARTICLES = ("에서", "에", "의", "은", "는", "이", "가", "쪽", "근처", "역", "시", "도", "맛집")
+_PARTICLES: Final = words("coverage", "place_endings")
 
 
 @cache

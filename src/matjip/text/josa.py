@@ -9,6 +9,10 @@ character decides: a Hangul syllable by its code point, a digit by how it is rea
 
 from __future__ import annotations
 
+from typing import Final
+
+from matjip.words import word_map
+
 _HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
 _RIEUL = 8  # index of ㄹ among the final consonants
 # final consonant (jong index) of digits and Latin letters as read aloud; 0 = none
@@ -28,15 +32,7 @@ _READ_FINAL = {
     "n": 4,  # 엔
     "r": 8,  # 알
 }
-_PAIRS = {
-    "은/는": ("은", "는"),
-    "이/가": ("이", "가"),
-    "을/를": ("을", "를"),
-    "과/와": ("과", "와"),
-    "이에요/예요": ("이에요", "예요"),
-    "이라/라": ("이라", "라"),
-    "으로/로": ("으로", "로"),
-}
+_PAIRS: Final = word_map("josa", "pairs")  # "은/는" → ("은", "는")
 
 
 def final_consonant(word: str) -> int | None:
