@@ -39,3 +39,11 @@ def test_every_template_the_source_says_exists() -> None:
     assert missing == []
     used_sections = {m.group(1) for t in texts if "wording" in t for m in sections.finditer(t)}
     assert sorted(s for s in used_sections if not any(k.startswith(s + ".") for k in known)) == []
+
+
+def test_table_reads_a_section_of_fixed_phrases_in_file_order() -> None:
+    labels = wording.table("answer.ask_label")
+    assert list(labels)[:2] == ["hours", "price"] and labels["hours"] == "영업시간"
+    assert "row" not in wording.table("answer.compare")  # a subsection is not a phrase of its parent
+    with pytest.raises(wording.WordingError, match="no section"):
+        wording.table("answer.no_such_section")
