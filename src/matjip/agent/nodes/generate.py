@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, get_args
 
 from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
@@ -141,7 +141,7 @@ def _day_asked(nlu: NLUResult, now: datetime) -> datetime | None:
     return day
 
 
-TRAVEL_MODES: dict[str, TravelMode] = {"walk": "walk", "car": "car", "transit": "transit"}
+TRAVEL_MODES: dict[str, TravelMode] = {m: m for m in get_args(TravelMode)}  # "walk" → "walk" …
 
 
 def _travel_origin(state: AgentState) -> LocationContext | None:
