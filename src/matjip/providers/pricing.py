@@ -1,7 +1,7 @@
 """Token prices of known models, for the cost column of the trace.
 
 USD per one million tokens (input, output), list prices of the providers' standard tiers as
-published in 2025 (``data/model_prices.toml``). Matching is by the longest known prefix of the model name, so dated
+published in 2025 (``data/models.toml``). Matching is by the longest known prefix of the model name, so dated
 snapshots ("gpt-4o-mini-2024-07-18") and suffixes ("gemini-2.5-flash-lite-preview") resolve.
 Unknown models (local servers, new releases) cost ``None``: the trace shows tokens only.
 """
@@ -12,11 +12,11 @@ import tomllib
 from pathlib import Path
 from typing import Final
 
-PRICES_FILE = Path(__file__).resolve().parents[1] / "data" / "model_prices.toml"
+MODELS_FILE = Path(__file__).resolve().parents[1] / "data" / "models.toml"
 
 
 def _load_prices() -> dict[str, tuple[float, float]]:
-    with PRICES_FILE.open("rb") as f:
+    with MODELS_FILE.open("rb") as f:
         table = tomllib.load(f)["prices"]
     return {str(name): (float(p[0]), float(p[1])) for name, p in table.items()}
 

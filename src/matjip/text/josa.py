@@ -15,22 +15,10 @@ from matjip.words import word_map
 
 _HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
 _RIEUL = 8  # index of ㄹ among the final consonants
-# final consonant (jong index) of digits and Latin letters as read aloud; 0 = none
-_READ_FINAL = {
-    "0": 21,  # 영 (ㅇ)
-    "1": 8,  # 일
-    "2": 0,
-    "3": 16,  # 삼
-    "4": 0,
-    "5": 0,
-    "6": 1,  # 육
-    "7": 8,  # 칠
-    "8": 8,  # 팔
-    "9": 0,
-    "l": 8,  # 엘
-    "m": 16,  # 엠
-    "n": 4,  # 엔
-    "r": 8,  # 알
+# final consonant (jong index) of digits and Latin letters as read aloud ("3" 삼: ㅁ); 0 = none
+_READ_FINAL: Final = {
+    char: (ord(reading[0][-1]) - _HANGUL_FIRST) % 28
+    for char, reading in word_map("josa", "read_aloud").items()
 }
 _PAIRS: Final = word_map("josa", "pairs")  # "은/는" → ("은", "는")
 
