@@ -31,8 +31,19 @@ def test_say_fills_fields_and_names_a_missing_one(tmp_path: Path) -> None:
 def test_every_template_the_source_says_exists() -> None:
     src = Path(wording.__file__).parent
     call = re.compile(r"\b(?:say|text|variants)\(\s*\"([\w.]+)\"")
+    sections = re.compile(r"\btable\(\s*\"([\w.]+)\"")
     texts = [p.read_text(encoding="utf-8") for p in src.rglob("*.py") if p.name != "wording.py"]
     used = {m.group(1) for t in texts if "wording" in t for m in call.finditer(t)}
     known = wording.templates()
     missing = sorted(n for n in used if "." in n and n not in known)
     assert missing == []
+    used_sections = {m.group(1) for t in texts if "wording" in t for m in sections.finditer(t)}
+    assert sorted(s for s in used_sections if not any(k.startswith(s + ".") for k in known)) == []
+
+
+def test_table_reads_a_section_of_fixed_phrases_in_file_order() -> None:
+    labels = wording.table("answer.ask_label")
+    assert list(labels)[:2] == ["hours", "price"] and labels["hours"] == "영업시간"
+    assert "row" not in wording.table("answer.compare")  # a subsection is not a phrase of its parent
+    with pytest.raises(wording.WordingError, match="no section"):
+        wording.table("answer.no_such_section")

@@ -15,6 +15,7 @@ import click
 
 from matjip import __version__
 from matjip.errors import MatjipError
+from matjip.wording import say
 
 
 class _Group(click.Group):
@@ -24,7 +25,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except MatjipError as exc:
-            click.secho(f"오류: {exc}", fg="red", err=True)
+            click.secho(say("cli.errors.line", error=exc), fg="red", err=True)
             sys.exit(2)
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.vocab import vocab
+from matjip.wording import say, text
 
 WEEKDAYS = "월화수목금토일"  # index 0 = Monday, as datetime.weekday()
 
@@ -99,15 +100,15 @@ class WeeklySchedule(BaseModel):
         d = self.days.get(weekday)
         if d is None:
             if self.parsed and weekday in self.closed:
-                return "휴무"
+                return text("cards.day_hours.day_off")
             return None
         parts = [r.label() for r in d.open]
-        text = ", ".join(parts)
+        said = ", ".join(parts)
         if d.breaks:
-            text += " (브레이크 " + ", ".join(b.label() for b in d.breaks) + ")"
+            said += say("cards.day_hours.breaks", breaks=", ".join(b.label() for b in d.breaks))
         if d.last_order is not None:
-            text += f" (라스트오더 {d.last_order // 60:02d}:{d.last_order % 60:02d})"
-        return text
+            said += say("cards.day_hours.last_order", at=f"{d.last_order // 60:02d}:{d.last_order % 60:02d}")
+        return said
 
 
 class Restaurant(BaseModel):

@@ -9,9 +9,10 @@ is ``"search.relax.widened"``. A template is a ``str.format`` string with named 
 
 Code says a sentence with :func:`say` (``say("search.relax.widened", old=1, new=3)``) and a
 fixed phrase with :func:`text`; a template is never built from pieces in code. A list of
-alternatives (an array of strings) is read with :func:`variants`. :func:`problems` checks every
+alternatives (an array of strings) is read with :func:`variants`, a section of fixed phrases by
+key (``[smalltalk] thanks = "…"``) with :func:`table`. :func:`problems` checks every
 file (fields are plain names, no positional ``{}``); ``tests/test_wording.py`` asserts it finds none
-and that every name the source passes to :func:`say`/:func:`text`/:func:`variants` exists.
+and that every name the source passes to :func:`say`/:func:`text`/:func:`variants`/:func:`table` exists.
 """
 
 from __future__ import annotations
@@ -79,6 +80,20 @@ def variants(name: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
     return value
+
+
+def table(name: str) -> dict[str, str]:
+    """The fixed sentences under the section ``name``, by their last key, in file order
+    (``table("answer.smalltalk")`` → ``{"thanks": "…", …}``)."""
+    prefix = name + "."
+    found = {
+        k[len(prefix) :]: v
+        for k, v in templates().items()
+        if k.startswith(prefix) and "." not in k[len(prefix) :] and isinstance(v, str)
+    }
+    if not found:
+        raise WordingError(f"no section {name!r}")
+    return found
 
 
 def fields(template: str) -> list[str]:

@@ -1,5 +1,8 @@
 """Offline answers: Korean templates that state only facts found in the documents.
 
+The sentences are named templates in ``data/wording/answer.toml`` (and ``cards.toml``), said through
+:mod:`matjip.wording`; this module picks which one to say and fills in the facts.
+
 Each function returns the answer as a list of chunks (lines), so callers can stream them.
 Every name, price, distance, count and hour below is read from a document or a search hit.
 """
@@ -9,18 +12,21 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Final
 
 from matjip.agent.acts import compare_criteria
-from matjip.agent.cardinfo import cards_config, mention_only, night_flag, other_day_hours, standing
+from matjip.agent.cardinfo import mention_only, night_flag, other_day_hours, standing
 from matjip.agent.models import SearchPlan, Shown
-from matjip.documents import EnrichField, Evidence, Restaurant
+from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
 from matjip.text.josa import final_consonant, josa
 from matjip.vocab import vocab
+from matjip.wording import say, table, text
+from matjip.words import word_set
 
 
 def won(value: int) -> str:
-    return f"{value:,}원"
+    return say("answer.units.won", value=value)
 
 
 def distance_text(m: float | None) -> str | None:
@@ -50,15 +56,11 @@ def hours_today(doc: Restaurant, now: datetime) -> str | None:
     return doc.hours.label_for(now.weekday()) or None
 
 
-WEEKDAYS = "월화수목금토일"
-
-
 def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
     """The card's hours line for today: the hours; a day off; a day the crawled timetable does not
     list (said with the timetable, not as "no information"); or no hours at all."""
-    words = cards_config().hours
     if today:
-        return words.today.format(hours=today)
+        return say("cards.hours.today", hours=today)
     sched = doc.hours
     if (
         sched is not None
@@ -69,9 +71,9 @@ def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
     ):
         day = WEEKDAYS[now.weekday()]
         if now.weekday() in sched.closed:
-            return words.day_off.format(day=day, raw=sched.raw.strip())
-        return words.day_unlisted.format(day=day, raw=sched.raw.strip())
-    return words.unknown
+            return say("cards.hours.day_off", day=day, raw=sched.raw.strip())
+        return say("cards.hours.day_unlisted", day=day, raw=sched.raw.strip())
+    return text("cards.hours.unknown")
 
 
 NOW_SLACK_S = 15 * 60  # an asked time this close to the turn's time is "now"
@@ -104,16 +106,16 @@ def asked_day_hours(doc: Restaurant, plan: SearchPlan | None, now: datetime) -> 
 
 
 # seed 003: what only reviews suggest is said with this caution
-REVIEW_CAUTION = "리뷰로만 추정한 거라 방문 전에 확인해 보세요."
-CHECK_FIRST = "방문 전에 가게에 확인해 보세요."  # nothing was estimated: no "추정" caution
+REVIEW_CAUTION: Final = text("answer.caution.reviews")
+CHECK_FIRST: Final = text("answer.caution.check_first")  # nothing was estimated: no "추정" caution
 # asks whose answer always carries the caution (a place's rules change; a review is not a policy)
-ALWAYS_CAUTIOUS = frozenset({"반려동물", "콜키지", "놀이방", "유아의자", "24시"})
+ALWAYS_CAUTIOUS: Final = word_set("answers", "always_cautious")
 
 
 def _review_count(ev: Evidence) -> str:
     """ "리뷰 12건 중 5건 " when the evidence carries its support, else ""."""
     if ev.support and ev.reviews:
-        return f"리뷰 {ev.reviews}건 중 {ev.support}건 "
+        return say("answer.evidence.review_count", reviews=ev.reviews, support=ev.support)
     return ""
 
 
@@ -121,16 +123,16 @@ def evidence_text(doc: Restaurant, field: str, value: str) -> str | None:
     for ev in doc.evidence:
         if ev.field == field and ev.value == value:
             if ev.source == "reviewKeywords" and ev.count:
-                return f"방문자 태그 '{ev.span}' {ev.count}건"
+                return say("answer.evidence.visitor_tag", span=ev.span, count=ev.count)
             if ev.source.startswith("reviews"):
-                return f'{_review_count(ev)}리뷰 "{ev.span}"'
+                return say("answer.evidence.review", count=_review_count(ev), span=ev.span)
             if ev.source == "description":
-                return f'소개글 "{ev.span}"'
+                return say("answer.evidence.description", span=ev.span)
             return f"{ev.span}"
     return None
 
 
-_KIND_SOURCE = {"category": "카테고리", "title": "상호", "menus": "메뉴"}
+_KIND_SOURCE: Final = table("answer.kind_source")
 
 
 def kind_text(doc: Restaurant, kind: str) -> str | None:
@@ -139,8 +141,13 @@ def kind_text(doc: Restaurant, kind: str) -> str | None:
         if ev.field == "kind" and ev.value == kind:
             if ev.source.startswith("kind:"):
                 return kind_text(doc, ev.span)
-            return f"{_KIND_SOURCE.get(ev.source, ev.source)} '{ev.span}'"
+            return say("answer.evidence.kind", source=_KIND_SOURCE.get(ev.source, ev.source), span=ev.span)
     return None
+
+
+def _with_evidence(reason: str, evidence: str | None) -> str:
+    """A card's reason, with where it was read in brackets when known."""
+    return say("answer.reason.with_evidence", reason=reason, evidence=evidence) if evidence else reason
 
 
 def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
@@ -149,34 +156,36 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
         for k in plan.kinds:
             if k in s.doc.kinds:
                 ev = kind_text(s.doc, k)
-                reasons.append(f"{k}" + (f" ({ev})" if ev else ""))
+                reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:
             if not any(k in s.doc.kinds for k in plan.kinds):
                 hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
                 if hit is not None:
-                    reasons.append(f"메뉴 '{hit.name}'")
+                    reasons.append(say("answer.reason.menu", name=hit.name))
         for c in plan.convenience:
             mentions = mention_only(s.doc, "convenience", c)
             if mentions is not None:  # one visitor tag among many reviews is a mention, not a fact
-                reasons.append(cards_config().facts.mention.format(value=c, n=mentions))
+                reasons.append(say("cards.facts.mention", value=c, n=mentions))
                 continue
             ev = evidence_text(s.doc, "convenience", c)
-            reasons.append(f"{c} 가능" + (f" ({ev})" if ev else ""))
+            reasons.append(_with_evidence(say("answer.reason.convenience", value=c), ev))
         for m in plan.menu:
             hit = next((x for x in s.doc.menus if m in x.name.replace(" ", "")), None)
-            if hit is not None:
-                reasons.append(f"메뉴 '{hit.name}'" + (f" {won(hit.price)}" if hit.price is not None else ""))
+            if hit is not None and hit.price is not None:
+                reasons.append(say("answer.reason.menu_priced", name=hit.name, price=won(hit.price)))
+            elif hit is not None:
+                reasons.append(say("answer.reason.menu", name=hit.name))
             elif m in s.doc.review_food:
-                reasons.append(f"리뷰 음식 '{m}'")
+                reasons.append(say("answer.reason.review_food", menu=m))
         for a in [*plan.atmosphere, *plan.occasion]:
             for fld in ("atmosphere", "occasion", "features"):
                 ev = evidence_text(s.doc, fld, a)
                 if ev:
-                    reasons.append(f"{a} ({ev})")
+                    reasons.append(_with_evidence(a, ev))
                     break
         if plan.open_at is not None and s.open_now:
-            label = plan.open_label or "요청한 시간"
-            reasons.append(label if label.endswith("영업 중") else f"{label} 영업")
+            label = plan.open_label or text("answer.reason.asked_time")
+            reasons.append(label if _is_open_now(label) else say("answer.reason.open_at", label=label))
         if plan.price_max is not None or plan.price_min is not None:
             inside = [
                 x
@@ -185,35 +194,54 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 and (plan.price_max is None or (x.price or 0) <= plan.price_max)
             ]
             if inside:
-                reasons.append(f"'{inside[0].name}' {won(inside[0].price or 0)}")
+                reasons.append(
+                    say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
+                )
     return list(dict.fromkeys(reasons))  # a menu line that answers two wishes is said once
+
+
+OPEN_NOW_ENDING: Final = text("answer.conditions.open_now_ending")
+
+
+def _is_open_now(label: str) -> bool:
+    """An open label that already says "영업 중" ("지금 영업 중") is said as it is."""
+    return label.endswith(OPEN_NOW_ENDING)
+
+
+def _card_distance(s: Shown, origin: str | None) -> str:
+    """The head's distance part: " · 강남역에서 350m", " · 약 1.2km (동 중심 기준 추정)", or ""."""
+    dist = distance_text(s.distance_m)
+    if dist and "approximate_coordinates" in s.doc.flags:
+        dist = say("answer.card.approximate_distance", distance=dist)
+    if not dist:
+        return ""
+    if origin:
+        return say("answer.card.distance_from", origin=origin, distance=dist)
+    return say("answer.card.distance", distance=dist)
 
 
 def restaurant_block(
     i: int, s: Shown, plan: SearchPlan | None, now: datetime, origin: str | None
 ) -> list[str]:
     d = s.doc
-    head = f"**{i}. {d.title}** ({d.cuisine}"
-    dist = distance_text(s.distance_m)
-    if dist and "approximate_coordinates" in s.doc.flags:
-        dist = f"약 {dist} (동 중심 기준 추정)"
-    if dist:
-        head += f" · {origin}에서 {dist}" if origin else f" · {dist}"
-    head += ")"
-    lines = [head]
+    lines = [
+        say(
+            "answer.card.head", number=i, title=d.title, cuisine=d.cuisine, distance=_card_distance(s, origin)
+        )
+    ]
     why = _why(s, plan)
     if why:
-        lines.append("- 맞는 조건: " + ", ".join(why))
+        lines.append(say("answer.card.reasons", reasons=", ".join(why)))
     said = standing(d)
     if said:
-        lines.append(cards_config().standing.line.format(evidence=said))
+        lines.append(say("cards.standing.line", evidence=said))
     menus = menu_text(d)
     if menus:
-        lines.append(f"- 대표 메뉴: {menus}")
+        lines.append(say("answer.card.menus", menus=menus))
     asked = asked_day_hours(d, plan, now)
     today = hours_today(d, now)
     if asked:
-        lines.append(f"- {asked}")  # "토요일에도 해요?": that day's hours
+        lines.append(say("answer.card.asked_day", hours=asked))  # "토요일에도 해요?": that day's hours
     else:
         lines.append(hours_line(d, now, today))
     if (
@@ -225,26 +253,35 @@ def restaurant_block(
         if flag:
             lines.append(flag)
     if d.display_address:
-        lines.append(f"- 주소: {d.display_address}")
+        lines.append(say("answer.card.address", address=d.display_address))
     return [line + "\n" for line in lines]
 
 
 def _conditions(plan: SearchPlan) -> str:
     parts: list[str] = []
     parts += plan.atmosphere + plan.occasion
-    parts += [f"{c} 가능한" for c in plan.convenience]
+    parts += [say("answer.conditions.convenience", value=c) for c in plan.convenience]
     if plan.price_max is not None and plan.price_min is None:
-        parts.append(f"{won(plan.price_max)} 이하")
+        parts.append(say("answer.conditions.price_max", max=won(plan.price_max)))
     elif plan.price_min is not None and plan.price_max is not None:
-        parts.append(f"{won(plan.price_min)}~{won(plan.price_max)}")
+        parts.append(say("answer.conditions.price_range", min=won(plan.price_min), max=won(plan.price_max)))
     elif plan.price_min is not None:
-        parts.append(f"{won(plan.price_min)} 이상")
+        parts.append(say("answer.conditions.price_min", min=won(plan.price_min)))
     if plan.open_label:
         label = plan.open_label
-        parts.append(f"{label}인" if label.endswith("영업 중") else f"{label} 영업하는")
+        parts.append(
+            say(
+                "answer.conditions.open_now" if _is_open_now(label) else "answer.conditions.open_at",
+                label=label,
+            )
+        )
     # a theme's family of kinds ("속이 편한"): the first few, "등"
-    kinds_said = plan.kinds if len(plan.kinds) <= 2 else [", ".join(plan.kinds[:3]) + " 등"]
-    target = " ".join(kinds_said + plan.menu + plan.cuisine) or "식당"
+    kinds_said = (
+        plan.kinds
+        if len(plan.kinds) <= 2
+        else [say("answer.conditions.kind_family", kinds=", ".join(plan.kinds[:3]))]
+    )
+    target = " ".join(kinds_said + plan.menu + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
 
 
@@ -254,20 +291,15 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
     notes: list[str] = []
     excluded = [*plan.exclude_menu, *plan.exclude_cuisine, *plan.exclude_titles] or plan.exclude_kinds
     if excluded:
-        notes.append("'" + "', '".join(dict.fromkeys(excluded)) + "'은(는) 빼고 찾았어요.")
+        notes.append(say("answer.notes.excluded", terms="', '".join(dict.fromkeys(excluded))))
     if plan.exclude_chains:
-        notes.append("체인점은 빼고 찾았어요 (지점 이름이 붙은 곳과 알려진 프랜차이즈).")
+        notes.append(text("answer.notes.no_chains"))
     if plan.unused_terms:
-        notes.append(
-            "'" + "', '".join(plan.unused_terms) + "'은(는) 데이터로 확인할 수 없어서 빼고 찾았어요."
-        )
+        notes.append(say("answer.notes.unused", terms="', '".join(plan.unused_terms)))
     if plan.open_at is not None and unknown_hours:
-        notes.append(f"영업시간 정보가 없는 {unknown_hours}곳은 영업 중인지 알 수 없어서 뺐어요.")
+        notes.append(say("answer.notes.unknown_hours", n=unknown_hours))
     if no_coordinates:
-        notes.append(
-            f"조건에 맞는 곳 중 좌표가 없는 {no_coordinates}곳(주소만 있는 곳)은 거리를 알 수 없어서 "
-            "가까운 곳 찾기에서 빠졌어요. 동네 이름으로 물어봐 주시면 주소로 찾아 드릴게요."
-        )
+        notes.append(say("answer.notes.no_coordinates", n=no_coordinates))
     return notes
 
 
@@ -285,13 +317,12 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
 def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
     """The plan as the heading may state it — only the wishes every card shows evidence for — and
     what to say about the others ("조용한 곳인지는 정보가 없어요")."""
-    conf = cards_config().heading
     caveats: list[str] = []
     keep: dict[str, list[str]] = {"atmosphere": [], "occasion": [], "convenience": []}
     asked = [
         *(("atmosphere", w, w) for w in plan.atmosphere),
         *(("occasion", w, w) for w in plan.occasion),
-        *(("convenience", c, f"{c} 가능한") for c in plan.convenience),
+        *(("convenience", c, say("answer.conditions.convenience", value=c)) for c in plan.convenience),
     ]
     for field, wish, phrase in asked:
         if field == "convenience":
@@ -306,14 +337,18 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
             keep[field].append(wish)
             continue
         if field == "convenience" and not backed and any(wish in x.doc.convenience for x in shown):
-            caveats.append(conf.mentioned.format(value=josa(wish, "은/는")))  # tags mention it, no more
+            caveats.append(
+                say("cards.heading.mentioned", value=josa(wish, "은/는"))
+            )  # tags mention it, no more
             continue
         after_n = final_consonant(phrase) == 4  # 조용한, 분위기 좋은: "… 곳인지는"
         if backed:
-            template = conf.partly if after_n else conf.partly_noun
-            caveats.append(template.format(wish=phrase, numbers="·".join(map(str, backed))))
+            template = "cards.heading.partly" if after_n else "cards.heading.partly_noun"
+            caveats.append(say(template, wish=phrase, numbers="·".join(map(str, backed))))
         else:
-            caveats.append((conf.unknown if after_n else conf.unknown_noun).format(wish=phrase))
+            caveats.append(
+                say("cards.heading.unknown" if after_n else "cards.heading.unknown_noun", wish=phrase)
+            )
     if len(plan.kinds) > 2:  # a family ("다이어트"): name only the kinds the cards are
         kinds_shown = [k for k in plan.kinds if any(k in s.doc.kinds for s in shown)]
         if kinds_shown:
@@ -324,23 +359,27 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
 def search_answer(
     shown: Sequence[Shown], plan: SearchPlan, now: datetime, origin: str | None, notes: Sequence[str]
 ) -> list[str]:
+    near = plan.location is not None and plan.location.mode == "near"
     where = (
-        f"{origin} " + ("근처 " if plan.location and plan.location.mode == "near" else "") if origin else ""
+        say("answer.search.where_near" if near else "answer.search.where", origin=origin) if origin else ""
     )
     chunks: list[str] = [note + "\n" for note in notes]
     if not shown:
         wanted = f"{where}{_conditions(plan)}"
-        chunks.append(f"{josa(wanted, '을/를')} 찾지 못했어요. 조건을 바꿔서 다시 물어봐 주세요.\n")
+        chunks.append(say("answer.search.none", wanted=josa(wanted, "을/를")) + "\n")
         return chunks
     backed, caveats = heading_wishes(shown, plan)
-    caveat = f" ({'; '.join(caveats)})" if caveats else ""
-    chunks.append(f"{where}{_conditions(backed)} {len(shown)}곳을 찾았어요{caveat}.\n\n")
+    caveat = say("answer.search.caveats", caveats="; ".join(caveats)) if caveats else ""
+    found = say(
+        "answer.search.found", where=where, conditions=_conditions(backed), n=len(shown), caveats=caveat
+    )
+    chunks.append(found + "\n\n")
     for i, s in enumerate(shown, start=1):
         chunks += restaurant_block(i, s, plan, now, origin)
         chunks.append("\n")
     chunks += review_term_lines([s.doc for s in shown], plan.unused_terms)
     if plan.location is None:
-        chunks.append("지역을 알려 주시면 더 가까운 곳으로 찾아 드릴게요.\n")
+        chunks.append(text("answer.search.ask_area") + "\n")
     return chunks
 
 
@@ -357,20 +396,24 @@ def review_term_lines(docs: Sequence[Restaurant], terms: Sequence[str]) -> list[
         hits = index.search(term, k=3)
         if hits:
             said = "; ".join(
-                f'{h.title} (리뷰 {len(d.reviews)}건 중 {index.count(term, h.place_id)}건, "{h.sentence}")'
+                say(
+                    "answer.reviews.hit",
+                    title=h.title,
+                    reviews=len(d.reviews),
+                    count=index.count(term, h.place_id),
+                    sentence=h.sentence,
+                )
                 for h in hits
                 for d in docs
                 if d.place_id == h.place_id
             )
-            lines.append(f"'{term}' 이야기가 있는 리뷰: {said}. {REVIEW_CAUTION}\n")
+            lines.append(say("answer.reviews.found", term=term, hits=said, caution=REVIEW_CAUTION) + "\n")
         elif any(d.reviews for d in docs):  # nothing was estimated: no caution about estimates
-            quoted = f"'{term}'"
-            lines.append(f"{josa(quoted, '은/는')} 리뷰에서도 찾지 못했어요. {CHECK_FIRST}\n")
+            quoted = josa(say("answer.reviews.quoted", term=term), "은/는")
+            lines.append(say("answer.reviews.not_in_reviews", term=quoted, check=CHECK_FIRST) + "\n")
         else:
-            quoted = f"'{term}'"
-            lines.append(
-                f"{josa(quoted, '은/는')} 확인할 수 없었어요 (이 식당들의 리뷰 글이 데이터에 없어요).\n"
-            )
+            quoted = josa(say("answer.reviews.quoted", term=term), "은/는")
+            lines.append(say("answer.reviews.no_reviews", term=quoted) + "\n")
     return lines
 
 
@@ -388,8 +431,8 @@ def _share(doc: Restaurant, tag: str) -> tuple[float | None, str]:
     n = _tag(doc, tag)
     if doc.review_count and n <= doc.review_count:  # more tags than reviews: the counts do not compare
         share = n / doc.review_count
-        return share, f"{n}건 ({share:.0%})"
-    return None, f"{n}건" if n else "-"
+        return share, say("answer.compare.share", n=n, share=share)
+    return None, say("answer.compare.count", n=n) if n else "-"
 
 
 def _closing(doc: Restaurant, now: datetime) -> tuple[int | None, int | None]:
@@ -424,47 +467,53 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         lines = [(line, d) for d in docs if (line := _dish_price(d, dishes)) is not None]
         if len(lines) >= 2:
             cheap = min(lines, key=lambda x: x[0][0])[1]
-            said = ", ".join(f"{d.title} '{name}' {won(price)}" for (price, name), d in lines)
-            return f"{josa('/'.join(dishes), '은/는')} {josa(cheap.title, '이/가')} 더 싸요 ({said})."
+            said = ", ".join(
+                say("answer.compare.dish_line", title=d.title, name=name, price=won(price))
+                for (price, name), d in lines
+            )
+            return say(
+                "answer.compare.dish_cheaper",
+                dishes=josa("/".join(dishes), "은/는"),
+                title=josa(cheap.title, "이/가"),
+                lines=said,
+            )
     if criterion == "price":
         prices = [(typical_price(d), d) for d in docs]
         known = [(p, d) for p, d in prices if p is not None]
         if len(known) >= 2:
             p, d = min(known, key=lambda x: x[0])
-            return f"가격은 {josa(d.title, '이/가')} 더 싸요 (메뉴 가격 중간값 {won(p)} 기준)."
-        return "두 곳 모두의 가격 정보가 없어서 가격으로는 비교하기 어려워요."
+            return say("answer.compare.price_cheaper", title=josa(d.title, "이/가"), price=won(p))
+        return text("answer.compare.price_unknown")
     if criterion == "hours":
         times = [(_closing(d, now), d) for d in docs]
         spans = [(a, b, d) for (a, b), d in times if a is not None and b is not None]
         if len(spans) >= 2:
             late = max(spans, key=lambda x: x[1])
             early = min(spans, key=lambda x: x[0])
-            return (
-                f"오늘은 {josa(late[2].title, '이/가')} 가장 늦게까지 하고, {josa(early[2].title, '이/가')} 가장 일찍 열어요 "
-                "(오늘 영업시간 기준)."
+            return say(
+                "answer.compare.hours", late=josa(late[2].title, "이/가"), early=josa(early[2].title, "이/가")
             )
         missing = [d.title for (t, d) in times if t[0] is None]
-        return f"{', '.join(missing)}의 오늘 영업시간 정보가 없어서 비교하기 어려워요."
+        return say("answer.compare.hours_unknown", titles=", ".join(missing))
     if criterion == "parking":
-        facts = cards_config().facts
         votes = [(_tag(d, "주차"), d) for d in docs]
         if any(n for n, _ in votes):
             top, best = max(votes, key=lambda x: x[0])
-            counts = ", ".join(f"{d.title} {k}건" for k, d in votes)
+            counts = ", ".join(say("answer.compare.parking_count", title=d.title, n=k) for k, d in votes)
             if sum(k == top for k, _ in votes) > 1:
-                return facts.parking_tie.format(counts=counts)
-            return facts.parking_verdict.format(title=best.title, counts=counts)
+                return say("cards.facts.parking_tie", counts=counts)
+            return say("cards.facts.parking_verdict", title=best.title, counts=counts)
         has = [d.title for d in docs if "주차" in d.convenience]
         if has:
-            return f"주차 가능하다는 근거가 있는 곳: {', '.join(has)} (리뷰·설명 기준)."
-        return facts.parking_none
+            return say("answer.compare.parking_evidence", titles=", ".join(has))
+        return text("cards.facts.parking_none")
     tag = {"mood": "분위기", "group": "단체모임", "taste": "맛"}.get(criterion, "맛")
     shares = [(_share(d, tag)[0], d) for d in docs]
     known_shares = [(x, d) for x, d in shares if x is not None and x > 0]
     if len(known_shares) >= 2:
         x, d = max(known_shares, key=lambda t: t[0])
-        return f"방문자 태그 '{tag}'의 리뷰 대비 비율로는 {josa(d.title, '이/가')} 가장 높아요 ({x:.0%})."
-    return f"방문자 태그 '{tag}' 자료가 부족해서 {tag}으로는 비교하기 어려워요. 메뉴와 위치로 골라 보세요."
+        return say("answer.compare.tag_share", tag=tag, title=josa(d.title, "이/가"), share=x)
+    return say("answer.compare.tag_unknown", tag=tag)
 
 
 def compare_answer(
@@ -480,27 +529,19 @@ def compare_answer(
     found = [(t, g[0]) for t, g in groups if g]
     missing = [t for t, g in groups if not g]
     if missing:
-        chunks.append("찾지 못한 곳: " + ", ".join(missing) + "\n")
+        chunks.append(say("answer.compare.missing", titles=", ".join(missing)) + "\n")
     if not found:
-        chunks.append("비교할 식당을 찾지 못했어요. 식당 이름을 다시 확인해 주세요.\n")
+        chunks.append(text("answer.compare.none") + "\n")
         return chunks
     docs = [s.doc for _, s in found]
     names = [
-        (f"{numbers[i]}. " if numbers and i < len(numbers) else "") + d.title for i, d in enumerate(docs)
+        say("answer.compare.numbered", number=numbers[i], title=d.title)
+        if numbers and i < len(numbers)
+        else d.title
+        for i, d in enumerate(docs)
     ]
-    chunks.append(" vs ".join(names) + " 비교예요.\n\n")
-    rows: list[tuple[str, list[str]]] = [
-        ("종류", [d.cuisine for d in docs]),
-        ("평점", [f"{d.rating}" if d.rating is not None else "정보 없음" for d in docs]),
-        ("리뷰", [f"{d.review_count}건" if d.review_count else "정보 없음" for d in docs]),
-        ("'맛' 태그", [_share(d, "맛")[1] for d in docs]),
-        ("'가성비' 태그", [_share(d, "가성비")[1] for d in docs]),
-        ("'분위기' 태그", [_share(d, "분위기")[1] for d in docs]),
-        ("주차", [_parking_cell(d) for d in docs]),
-        ("가격(중간값)", [won(p) if (p := typical_price(d)) is not None else "정보 없음" for d in docs]),
-        ("오늘 영업", [hours_today(d, now) or "정보 없음" for d in docs]),
-        ("대표 메뉴", [menu_text(d, 2) or "정보 없음" for d in docs]),
-    ]
+    chunks.append(say("answer.compare.heading", names=" vs ".join(names)) + "\n\n")
+    rows = _compare_rows(docs, now)
     chunks.append("| | " + " | ".join(names) + " |\n")
     chunks.append("|---|" + "---|" * len(names) + "\n")
     for label, values in rows:
@@ -511,16 +552,38 @@ def compare_answer(
     return chunks
 
 
+def _compare_rows(docs: Sequence[Restaurant], now: datetime) -> list[tuple[str, list[str]]]:
+    """The comparison table's rows: a label and one cell per restaurant."""
+    unknown = text("answer.compare.unknown")
+    row = table("answer.compare.row")
+    return [
+        (row["kind"], [d.cuisine for d in docs]),
+        (row["rating"], [f"{d.rating}" if d.rating is not None else unknown for d in docs]),
+        (
+            row["reviews"],
+            [say("answer.compare.count", n=d.review_count) if d.review_count else unknown for d in docs],
+        ),
+        (row["taste"], [_share(d, "맛")[1] for d in docs]),
+        (row["value"], [_share(d, "가성비")[1] for d in docs]),
+        (row["mood"], [_share(d, "분위기")[1] for d in docs]),
+        (row["parking"], [_parking_cell(d) for d in docs]),
+        (row["price"], [won(p) if (p := typical_price(d)) is not None else unknown for d in docs]),
+        (row["hours"], [hours_today(d, now) or unknown for d in docs]),
+        (row["menus"], [menu_text(d, 2) or unknown for d in docs]),
+    ]
+
+
 def _parking_cell(doc: Restaurant) -> str:
     """A comparison's parking cell with the number that decides it: "언급 1건", "가능 (태그 12건)"."""
-    facts = cards_config().facts
     if "주차" not in doc.convenience:
-        return "정보 없음"
+        return text("answer.compare.unknown")
     mentions = mention_only(doc, "convenience", "주차")
     if mentions is not None:
-        return facts.mention.format(value="", n=mentions).strip()
+        return say("cards.facts.mention", value="", n=mentions).strip()
     n = _tag(doc, "주차")
-    return f"가능 ({facts.tag_votes.format(n=n)})" if n else "가능"
+    if n:
+        return say("answer.compare.parking_yes_votes", votes=say("cards.facts.tag_votes", n=n))
+    return text("answer.compare.parking_yes")
 
 
 def typical_price(doc: Restaurant) -> int | None:
@@ -538,17 +601,7 @@ def brand_base(title: str) -> str:
     return "".join(words)
 
 
-ASK_LABELS = {
-    "hours": "영업시간",
-    "price": "가격",
-    "menu": "메뉴",
-    "parking": "주차",
-    "address": "위치",
-    "phone": "전화번호",
-    "reservation": "예약",
-    "convenience": "편의시설",
-    "rating": "평점",
-}
+ASK_LABELS: Final = table("answer.ask_label")
 
 
 def _has_convenience(doc: Restaurant, value: str) -> tuple[bool, str | None]:
@@ -575,28 +628,41 @@ def convenience_answer(doc: Restaurant, value: str) -> str:
     against = doc.against_for("convenience", value)
     mentions = mention_only(doc, "convenience", value) if ok else None
     if mentions is not None:
-        facts = cards_config().facts
-        total = facts.mention_total.format(reviews=doc.review_count) if doc.review_count else ""
-        line = facts.mention_answer.format(
-            title=josa(doc.title, "은/는"), value=value, n=mentions, total=total, subject=_subject(label)
+        total = say("cards.facts.mention_total", reviews=doc.review_count) if doc.review_count else ""
+        line = say(
+            "cards.facts.mention_answer",
+            title=josa(doc.title, "은/는"),
+            value=value,
+            n=mentions,
+            total=total,
+            subject=_subject(label),
         )
         return line + "\n"
     if ok:
-        line = f"네, {josa(doc.title, '은/는')} {label} 가능해요" + (f" ({ev})." if ev else ".")
+        title = josa(doc.title, "은/는")
+        if ev:
+            line = say("answer.convenience.yes_evidence", title=title, value=label, evidence=ev)
+        else:
+            line = say("answer.convenience.yes", title=title, value=label)
         if against:
-            line += f" 다만 {_subject(label)} 어렵다거나 안 된다는 리뷰도 {against[0].support}건 있어요."
+            line += " " + say("answer.convenience.but_against", subject=_subject(label), n=against[0].support)
         if value in ALWAYS_CAUTIOUS or _review_only(doc, "convenience", value):
             line += " " + REVIEW_CAUTION
         return line + "\n"
     if against:
         n = against[0].support or len(against)
         return (
-            f"{josa(doc.title, '은/는')} {_subject(label)} 어렵거나 안 된다는 리뷰가 {n}건 있어요"
-            f' (리뷰 "{against[0].span}"). {REVIEW_CAUTION}\n'
+            say(
+                "answer.convenience.against",
+                title=josa(doc.title, "은/는"),
+                subject=_subject(label),
+                n=n,
+                span=against[0].span,
+                caution=REVIEW_CAUTION,
+            )
+            + "\n"
         )
-    return (
-        f"{doc.title}의 {label} 정보는 모르겠어요. 리뷰에도 언급이 없어요. 방문 전에 전화로 확인해 보세요.\n"
-    )
+    return say("answer.convenience.unknown", title=doc.title, value=label) + "\n"
 
 
 def information_lines(
@@ -621,71 +687,83 @@ def information_lines(
         if ask == "parking":
             lines.append(convenience_answer(doc, "주차"))
         elif ask == "reservation":
-            ok, ev = _has_convenience(doc, "예약")
-            lines.append(
-                f"네, 예약 가능해요 ({ev}).\n"
-                if ok and ev
-                else ("네, 예약 가능해요.\n" if ok else "예약 정보가 없어요.\n")
-            )
+            lines.append(_reservation_line(doc) + "\n")
         elif ask == "hours":
-            if doc.hours is not None and doc.hours.raw:
-                today = hours_today(doc, now)
-                text = f"{doc.title} 영업시간은 {doc.hours.raw}이에요"
-                other = other_day_hours(doc.hours, day, now) if day is not None else None
-                if other is not None:
-                    text += f" ({other[0]}: {other[1]})"
-                elif today and doc.hours.parsed:
-                    text += f" (오늘: {today})"
-                lines.append(text + ".\n")
-            else:
-                lines.append(f"{doc.title}의 영업시간 정보가 없어요.\n")
+            lines.append(_hours_answer(doc, now, day) + "\n")
         elif ask in ("menu", "price") and dishes:
-            # "거기 삼겹살 얼마야?": the menu lines that name the dish, with their prices
-            # "삼겹살" also finds "본삼겹 (180g)": the word without its last syllable when longer
-            stems = [
-                d.replace(" ", "")[:-1] if len(d.replace(" ", "")) > 2 else d.replace(" ", "") for d in dishes
-            ]
-            lines_for = [
-                m.name + (f" {won(m.price)}" if m.price is not None else " (가격 정보 없음)")
-                for m in doc.menus
-                if any(stem in m.name.replace(" ", "") for stem in stems)
-            ]
-            if lines_for:
-                lines.append(f"{doc.title}: " + ", ".join(lines_for[:5]) + "\n")
-            else:
-                lines.append(f"{doc.title} 메뉴에 {josa(', '.join(dishes), '은/는')} 없어요.\n")
+            lines.append(_dish_answer(doc, dishes) + "\n")
         elif ask in ("menu", "price"):
             menus = menu_text(doc, 5)
             if menus:
-                lines.append(f"{doc.title} 메뉴: {menus}\n")
+                lines.append(say("answer.info.menu", title=doc.title, menus=menus) + "\n")
             else:
-                lines.append(f"{doc.title}의 메뉴 정보가 없어요.\n")
+                lines.append(say("answer.info.menu_unknown", title=doc.title) + "\n")
         elif ask == "address":
             lines.append(
-                f"{doc.title} 주소는 {doc.display_address}예요.\n"
+                say("answer.info.address", title=doc.title, address=doc.display_address) + "\n"
                 if doc.display_address
-                else f"{doc.title}의 주소 정보가 없어요.\n"
+                else say("answer.info.address_unknown", title=doc.title) + "\n"
             )
         elif ask == "phone":
             lines.append(
-                f"{doc.title} 전화번호는 {doc.telephone}예요.\n"
+                say("answer.info.phone", title=doc.title, phone=doc.telephone) + "\n"
                 if doc.telephone
-                else f"{doc.title}의 전화번호 정보가 없어요.\n"
+                else say("answer.info.phone_unknown", title=doc.title) + "\n"
             )
         elif ask == "rating":
-            lines.append(
-                f"{doc.title} 평점은 {doc.rating}이에요"
-                + (f" (리뷰 {doc.review_count}건).\n" if doc.review_count else ".\n")
-                if doc.rating is not None
-                else f"{doc.title}의 평점 정보가 없어요.\n"
-            )
+            lines.append(_rating_line(doc) + "\n")
         elif ask == "convenience":
             lines.append(
-                f"{doc.title} 편의시설: {', '.join(doc.convenience)}\n"
+                say("answer.info.convenience", title=doc.title, values=", ".join(doc.convenience)) + "\n"
                 if doc.convenience
-                else "편의시설 정보가 없어요.\n"
+                else text("answer.info.convenience_unknown") + "\n"
             )
     return lines
+
+
+def _reservation_line(doc: Restaurant) -> str:
+    ok, ev = _has_convenience(doc, "예약")
+    if ok and ev:
+        return say("answer.info.reservation_evidence", evidence=ev)
+    return text("answer.info.reservation" if ok else "answer.info.reservation_unknown")
+
+
+def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
+    """The week's hours as crawled, with the asked day's (or today's) in brackets."""
+    if doc.hours is None or not doc.hours.raw:
+        return say("answer.info.hours_unknown", title=doc.title)
+    today = hours_today(doc, now)
+    other = other_day_hours(doc.hours, day, now) if day is not None else None
+    detail = ""
+    if other is not None:
+        detail = say("answer.info.hours_other_day", day=other[0], hours=other[1])
+    elif today and doc.hours.parsed:
+        detail = say("answer.info.hours_today", hours=today)
+    return say("answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail)
+
+
+def _dish_answer(doc: Restaurant, dishes: Sequence[str]) -> str:
+    """ "거기 삼겹살 얼마야?": the menu lines that name the dish, with their prices.
+    "삼겹살" also finds "본삼겹 (180g)": the word without its last syllable when longer."""
+    stems = [d.replace(" ", "")[:-1] if len(d.replace(" ", "")) > 2 else d.replace(" ", "") for d in dishes]
+    lines_for = [
+        say("answer.info.dish_priced", name=m.name, price=won(m.price))
+        if m.price is not None
+        else say("answer.info.dish_unpriced", name=m.name)
+        for m in doc.menus
+        if any(stem in m.name.replace(" ", "") for stem in stems)
+    ]
+    if lines_for:
+        return say("answer.info.dish_lines", title=doc.title, lines=", ".join(lines_for[:5]))
+    return say("answer.info.dish_missing", title=doc.title, dishes=josa(", ".join(dishes), "은/는"))
+
+
+def _rating_line(doc: Restaurant) -> str:
+    if doc.rating is None:
+        return say("answer.info.rating_unknown", title=doc.title)
+    if doc.review_count:
+        return say("answer.info.rating_reviews", title=doc.title, rating=doc.rating, reviews=doc.review_count)
+    return say("answer.info.rating", title=doc.title, rating=doc.rating)
 
 
 def wish_line(doc: Restaurant, wish: str) -> str:
@@ -693,18 +771,18 @@ def wish_line(doc: Restaurant, wish: str) -> str:
     for field in ("occasion", "atmosphere"):
         if wish in getattr(doc, field):
             ev = evidence_text(doc, field, wish)
-            return f"네, {josa(doc.title, '은/는')} {wish}에 좋다는 근거가 있어요" + (
-                f" ({ev}).\n" if ev else ".\n"
-            )
+            title = josa(doc.title, "은/는")
+            if ev:
+                return say("answer.wish.yes_evidence", title=title, wish=wish, evidence=ev) + "\n"
+            return say("answer.wish.yes", title=title, wish=wish) + "\n"
     tags = [(t, _tag(doc, t)) for t in vocab().tags_for(wish)]
     backed = [(t, n) for t, n in tags if n > 0]
     if backed:
-        said = ", ".join(f"'{t}' {n}건" for t, n in backed)
-        total = f" (리뷰 {doc.review_count}건 중)" if doc.review_count else ""
-        return (
-            f"{josa(doc.title, '은/는')} 방문자 태그 {said}{total}가 있어서 {wish}에 괜찮은 편으로 보여요.\n"
-        )
-    return f"{josa(doc.title, '이/가')} {wish}에 좋은지는 자료로 알 수 없어요 (관련 리뷰·태그가 없어요).\n"
+        said = ", ".join(say("answer.wish.tag", tag=t, n=n) for t, n in backed)
+        total = say("answer.wish.total", reviews=doc.review_count) if doc.review_count else ""
+        title = josa(doc.title, "은/는")
+        return say("answer.wish.tags", title=title, tags=said, total=total, wish=wish) + "\n"
+    return say("answer.wish.unknown", title=josa(doc.title, "이/가"), wish=wish) + "\n"
 
 
 def information_answer(
@@ -716,7 +794,7 @@ def information_answer(
     day: datetime | None = None,
 ) -> list[str]:
     if not shown:
-        return ["그 식당을 찾지 못했어요. 이름이나 지역을 다시 알려 주세요.\n"]
+        return [text("answer.info.not_found") + "\n"]
     first = shown[0]
     chunks = information_lines(first.doc, asks, conveniences, now, day=day)
     chunks.append("\n")
@@ -725,7 +803,7 @@ def information_answer(
     branches = [s for s in shown[1:4] if brand_base(s.doc.title) == brand_base(first.doc.title)]
     if branches:
         others = ", ".join(s.doc.title for s in branches)
-        chunks.append(f"\n같은 이름의 다른 지점도 있어요: {others}\n")
+        chunks.append("\n" + say("answer.info.branches", titles=others) + "\n")
     return chunks
 
 
@@ -736,38 +814,16 @@ def clarification_answer(question: str, labels: Sequence[str]) -> list[str]:
     return chunks
 
 
-SMALLTALK = {
-    "thanks": "천만에요! 더 궁금한 식당이 있으면 언제든 물어봐 주세요.",
-    "greeting": "안녕하세요! 지역과 음식을 알려 주시면 맛집을 찾아 드릴게요. 예: '강남역 주차되는 일식집'",
-    "bye": "맛있는 식사 되세요! 또 찾아 주세요.",
-    "offtopic": "그건 제가 알 수 없어요. 저는 식당 정보(메뉴, 영업시간, 편의시설, 위치)만 찾아 드릴 수 있어요.",
-    "about": "저는 맛집 검색 도우미예요. 식당 정보(메뉴, 영업시간, 편의시설, 위치)를 찾아 드릴 수 있어요. "
-    "지역과 음식을 알려 주세요. 예: '잠실역 주차되는 고깃집'",
-    "reaction": "좋아요! 더 궁금한 점(영업시간, 주차, 메뉴, 비교)이 있으면 물어봐 주세요.",
-}
-
-REPLIES = {
-    "empty": "질문이 비어 있어요. 예: '잠실역 근처 조용한 카페', '마포 진대감 주차되나요?'",
-    "too_long": "질문이 너무 길어요. 앞부분만 읽고 찾아 봤어요.",
-    "not_korean": "한국어로 물어봐 주세요. 예: '강남역 근처 파스타 맛집 추천해줘'",
-    "no_content": "무엇을 찾으시는지 알 수 없었어요. 지역과 음식 종류를 알려 주세요. 예: '홍대 삼겹살 회식'",
-    "no_context": "앞에서 찾은 식당이 없어요. 먼저 지역과 음식을 알려 주세요.",
-    "bad_ordinal": "그 번호의 식당은 앞의 결과에 없어요. 번호를 다시 확인해 주세요.",
-}
+SMALLTALK: Final = table("answer.smalltalk")  # by the small talk's kind ("smalltalk:thanks")
+REPLIES: Final = table("answer.reply")  # a question that cannot be searched as it stands
 
 
 def unknown_food_answer(name: str) -> list[str]:
-    return [
-        f"'{name}'은(는) 데이터에 있는 음식 종류나 메뉴에서 찾지 못했어요. 엉뚱한 식당을 추천하지 않도록 "
-        "찾지 않았어요.\n",
-        "다른 음식이나 메뉴 이름으로 물어봐 주세요. 예: '잠실 양꼬치', '강남역 쌀국수'\n",
-    ]
+    return [say("answer.unknown.food", name=name) + "\n", text("answer.unknown.food_hint") + "\n"]
 
 
 def unknown_place_answer(name: str) -> list[str]:
-    return [
-        f"'{name}' 위치를 찾지 못했어요. 역 이름이나 동·구 이름으로 다시 알려 주세요. 예: '잠실역', '역삼동'\n"
-    ]
+    return [say("answer.unknown.place", name=name) + "\n"]
 
 
 CHUNK_CHARS = 24  # characters per streamed piece

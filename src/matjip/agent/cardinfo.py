@@ -1,5 +1,6 @@
 """What a card says beside the document's own fields: is it open now, its price band, its map
-links and an estimated walking time. Wording and thresholds are data (``data/cards.toml``).
+links and an estimated walking time. Thresholds, links and bands are data (``data/cards.toml``), the
+sentences are wording (``data/wording/cards.toml``).
 
 Every value is derived from the document (parsed hours, priced menu lines, coordinates, place id
 and source) and the turn's time in the settings' time zone; what the document does not know is
@@ -22,6 +23,7 @@ from matjip.agent.models import MapLink, OpenStatus, PriceBand
 from matjip.documents import EnrichField, Restaurant, TimeRange, WeeklySchedule
 from matjip.index.ranking import TASTE_TAG
 from matjip.vocab import vocab
+from matjip.wording import say, text
 
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
 
@@ -51,9 +53,7 @@ class _OpenStatusConf(BaseModel):
     closing_soon_minutes: int
     night_from_hour: int = Field(ge=0, le=23)
     night_until_hour: int = Field(ge=0, le=23)
-    now_flag: str
     days: str = Field(min_length=7, max_length=7)
-    other_day: str
 
 
 class _Band(BaseModel):
@@ -62,42 +62,9 @@ class _Band(BaseModel):
     label: str
 
 
-class _Standing(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    reviews: str
-    rating: str
-    taste: str
-    separator: str
-    line: str
-
-
 class _Facts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     mention_only_max: int
-    mention: str
-    tag_votes: str
-    mention_answer: str
-    mention_total: str
-    parking_verdict: str
-    parking_tie: str
-    parking_none: str
-
-
-class _Heading(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    unknown: str
-    unknown_noun: str
-    partly: str
-    partly_noun: str
-    mentioned: str
-
-
-class _Hours(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    today: str
-    day_off: str
-    day_unlisted: str
-    unknown: str
 
 
 class CardsConfig(BaseModel):
@@ -111,10 +78,7 @@ class CardsConfig(BaseModel):
     walking: _Walking
     open_status: _OpenStatusConf
     price_band: tuple[_Band, ...]
-    standing: _Standing
     facts: _Facts
-    heading: _Heading
-    hours: _Hours
 
 
 @cache
@@ -152,36 +116,40 @@ def open_status(hours: WeeklySchedule | None, now: datetime) -> OpenStatus:
     "오늘 영업 종료", "오늘 휴무" or "영업시간 정보 없음", read from the parsed weekly hours at ``now``
     (a time in the settings' time zone). Unparsed hours are unknown, never guessed."""
     if hours is None or not hours.parsed or not hours.days:
-        return OpenStatus(state="unknown", label="영업시간 정보 없음")
+        return OpenStatus(state="unknown", label=text("cards.open_status.unknown"))
     soon = cards_config().open_status.closing_soon_minutes
     wd = now.weekday()
     minute = now.hour * 60 + now.minute
     opens, breaks = _ranges_today(hours, wd)
     for b in breaks:
         if b.contains(minute):
-            return OpenStatus(state="break", label=f"브레이크타임 {_hhmm(b.start)}–{_hhmm(b.end)}")
+            label = say("cards.open_status.break_now", start=_hhmm(b.start), end=_hhmm(b.end))
+            return OpenStatus(state="break", label=label)
     for r in opens:
         if r.contains(minute):
             if r.start == 0 and r.end >= 1440 and not breaks:
-                return OpenStatus(state="open", label="영업 중 · 24시간")
+                return OpenStatus(state="open", label=text("cards.open_status.all_day"))
             upcoming = [b for b in breaks if r.start <= b.start and minute < b.start < r.end]
             if upcoming:
                 at = min(b.start for b in upcoming)
-                label, soon_label = f"{_hhmm(at)} 브레이크타임", f"곧 브레이크타임 · {_hhmm(at)}"
+                label = say("cards.open_status.break_at", at=_hhmm(at))
+                soon_label = say("cards.open_status.break_soon", at=_hhmm(at))
             else:
                 at = r.end
-                label, soon_label = f"{_hhmm(at)} 마감", f"곧 마감 · {_hhmm(at)}"
+                label = say("cards.open_status.closing_at", at=_hhmm(at))
+                soon_label = say("cards.open_status.closing_soon", at=_hhmm(at))
             if at - minute <= soon:
                 return OpenStatus(state="closing_soon", label=soon_label)
-            return OpenStatus(state="open", label=f"영업 중 · {label}")
+            return OpenStatus(state="open", label=say("cards.open_status.open", label=label))
     if wd not in hours.days:
         if wd in hours.closed:
-            return OpenStatus(state="day_off", label="오늘 휴무")
-        return OpenStatus(state="unknown", label="오늘 영업시간 정보 없음")
+            return OpenStatus(state="day_off", label=text("cards.open_status.day_off"))
+        return OpenStatus(state="unknown", label=text("cards.open_status.today_unknown"))
     later = [r.start for r in opens if r.start > minute]
     if later:
-        return OpenStatus(state="before_open", label=f"영업 전 · {_hhmm(min(later))} 오픈")
-    return OpenStatus(state="closed_now", label="오늘 영업 종료")
+        label = say("cards.open_status.before_open", at=_hhmm(min(later)))
+        return OpenStatus(state="before_open", label=label)
+    return OpenStatus(state="closed_now", label=text("cards.open_status.closed"))
 
 
 def is_night(now: datetime) -> bool:
@@ -209,7 +177,7 @@ def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
         return None
     status = open_status(hours, now)
     if status.state == "closing_soon" or status.state in CLOSED_NOW:
-        return cards_config().open_status.now_flag.format(label=status.label)
+        return say("cards.open_status.now_flag", label=status.label)
     return None
 
 
@@ -218,10 +186,9 @@ def other_day_hours(hours: WeeklySchedule | None, day: datetime, now: datetime) 
     "정보 없음" when that day's hours are unknown; None for today."""
     if day.date() == now.date():
         return None
-    conf = cards_config().open_status
-    label = conf.other_day.format(day=conf.days[day.weekday()])
+    label = say("cards.open_status.other_day", day=cards_config().open_status.days[day.weekday()])
     said = hours.label_for(day.weekday()) if hours is not None and hours.parsed else None
-    return label, said or "정보 없음"
+    return label, said or text("cards.open_status.other_day_unknown")
 
 
 # --- price band ----------------------------------------------------------------------------
@@ -250,16 +217,15 @@ def price_band(doc: Restaurant) -> PriceBand | None:
 def standing(doc: Restaurant) -> str | None:
     """ "리뷰 218건 · 평점 4.4 · '맛' 태그 31건": the evidence a local trusts, which
     :mod:`matjip.index.ranking` ranks by; None when the document has none of it."""
-    conf = cards_config().standing
     parts: list[str] = []
     if doc.review_count:
-        parts.append(conf.reviews.format(n=f"{doc.review_count:,}"))
+        parts.append(say("cards.standing.reviews", n=f"{doc.review_count:,}"))
     if doc.rating and doc.review_count:  # a rating nobody's count backs is not evidence
-        parts.append(conf.rating.format(rating=f"{doc.rating:g}"))
+        parts.append(say("cards.standing.rating", rating=f"{doc.rating:g}"))
     taste = int(doc.review_keywords.get(TASTE_TAG, 0))
     if taste:
-        parts.append(conf.taste.format(n=f"{taste:,}"))
-    return conf.separator.join(parts) or None
+        parts.append(say("cards.standing.taste", n=f"{taste:,}"))
+    return text("cards.standing.separator").join(parts) or None
 
 
 def mention_only(doc: Restaurant, field: EnrichField, value: str) -> int | None:
@@ -303,10 +269,10 @@ def map_links(doc: Restaurant, origin: tuple[str, float, float] | None = None) -
     if origin is not None and doc.lat is not None and doc.lon is not None:
         name, lat, lon = origin
         url = conf.directions.url.format(
-            from_name=_q(_link_name(name) or "출발"),
+            from_name=_q(_link_name(name) or text("cards.links.from_default")),
             from_lat=f"{lat:.6f}",
             from_lon=f"{lon:.6f}",
-            name=_q(_link_name(doc.title) or "도착"),
+            name=_q(_link_name(doc.title) or text("cards.links.to_default")),
             lat=f"{doc.lat:.6f}",
             lon=f"{doc.lon:.6f}",
         )

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 from pydantic import BaseModel
 
@@ -23,9 +24,11 @@ from matjip.agent.models import LocationContext
 from matjip.geo.coverage import CoveredArea
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.request import RegionFilter, SearchRequest
+from matjip.wording import say
+from matjip.words import words
 
 OUTSIDE_FILE = Path(__file__).resolve().parents[1] / "data" / "gazetteer" / "outside.txt"
-_PARTICLES = ("에서", "에", "의", "은", "는", "이", "가", "쪽", "근처", "역", "시", "도", "맛집")
+_PARTICLES: Final = words("coverage", "place_endings")
 
 
 @cache
@@ -74,7 +77,7 @@ def address_region(name: str, text: str, res: Resources) -> LocationContext | No
             return LocationContext(
                 type="CONTEXTUAL",
                 name=term,
-                display_name=f"{term} (주소 기준)",
+                display_name=say("answer.coverage.by_address", term=term),
                 mode="in",
                 region_terms=[term],
             )
@@ -121,6 +124,6 @@ def coverage_summary(res: Resources, limit: int = 5) -> CoverageSummary:
 def not_covered_answer(name: str, res: Resources) -> list[str]:
     area = covered_area(res).describe(limit=6)
     return [
-        f"'{name}' 쪽은 아직 식당 데이터에 없어요. 엉뚱한 곳을 추천하지 않도록 찾지 않았어요.\n",
-        f"지금 데이터는 {area} 중심이에요. 이 지역의 역·동 이름으로 물어봐 주세요.\n",
+        say("answer.coverage.not_covered", name=name) + "\n",
+        say("answer.coverage.covered", area=area) + "\n",
     ]

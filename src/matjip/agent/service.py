@@ -22,6 +22,7 @@ from matjip.agent.state import AgentState, state_values
 from matjip.errors import StoreError
 from matjip.providers.guard import TurnCommit, bound_commit, commit_scope
 from matjip.settings import Settings
+from matjip.wording import text
 
 log = logging.getLogger("matjip.agent")
 
@@ -277,7 +278,7 @@ class Agent:
             plan = last.get("plan") if last else None
             if last is None or plan is None or plan.intent != "search":
                 return MoreResult(
-                    session_id=session_id, exhausted=True, notes=["더 보여 드릴 검색 결과가 없어요."]
+                    session_id=session_id, exhausted=True, notes=[text("answer.more.exhausted")]
                 )
             excluded = list(exclude_ids or [])
             raw = plan.model_dump()
@@ -290,7 +291,7 @@ class Agent:
             )
             notes: list[str] = []
             if new_plan.sort == "distance" and (new_plan.location is None or new_plan.location.lat is None):
-                notes.append("기준 위치가 없어서 관련도 순으로 보여 드려요.")
+                notes.append(text("answer.more.no_origin"))
             when = now or res.now()
             update = search_general({"plan": new_plan, "now": when.isoformat()}, res)
             hits = list(update.get("hits") or [])

@@ -54,6 +54,7 @@ from matjip.settings import (
     register_settings_secrets,
     secret,
 )
+from matjip.wording import say, text
 
 log = logging.getLogger("matjip.api")
 
@@ -102,7 +103,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404 and isinstance(exc.detail, str) and exc.detail == "Not Found":
-            exc = StarletteHTTPException(404, f"'{request.url.path}' 경로가 없습니다.")
+            exc = StarletteHTTPException(404, say("api.error.no_path", path=request.url.path))
         return from_http_exception(exc, instance=request.url.path)  # type: ignore[arg-type]
 
     @app.exception_handler(RequestValidationError)
@@ -112,7 +113,7 @@ def _install_error_handlers(app: FastAPI) -> None:
             for e in exc.errors()
         ]
         if any(e["type"] == "string_unicode" for e in errors):
-            detail = "요청에 올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 있습니다."
+            detail = text("api.error.invalid_unicode")
             extra400: dict[str, Any] = {"errors": errors, **(_problem_extra(request, 400, detail) or {})}
             return problem_response(
                 400, detail, kind="invalid-text", instance=request.url.path, extra=extra400
@@ -120,7 +121,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         first = errors[0] if errors else {"loc": [], "msg": ""}
         where = ".".join(str(p) for p in first["loc"])
         detail = (
-            f"요청이 올바르지 않습니다: {where}: {first['msg']}" if where else "요청이 올바르지 않습니다."
+            say("api.error.invalid_request_at", where=where, message=first["msg"])
+            if where
+            else text("api.error.invalid_request")
         )
         extra: dict[str, Any] = {"errors": errors}
         extra.update(_problem_extra(request, 422, detail) or {})
@@ -249,7 +252,7 @@ def create_app(settings: Settings | None = None, agent: AgentLike | None = None)
     @app.get("/problems/{kind}", include_in_schema=False)
     async def problem_type(kind: str) -> JSONResponse:
         if kind not in PROBLEM_TYPES:
-            raise ProblemError(404, f"알 수 없는 문제 유형입니다: {kind}", kind="not-found")
+            raise ProblemError(404, say("api.error.unknown_problem_type", kind=kind), kind="not-found")
         return JSONResponse({"type": PROBLEM_BASE + kind, "description": PROBLEM_TYPES[kind]})
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -21,11 +21,12 @@ import time
 from typing import Any
 
 from matjip.errors import DatabaseUnavailable, ProblemError
+from matjip.wording import text
 
 log = logging.getLogger("matjip.api")
 
 RETRY_AFTER_S = 5
-UNAVAILABLE = "데이터베이스에 잠시 연결할 수 없어요. 몇 초 뒤에 다시 시도해 주세요."
+UNAVAILABLE = text("api.error.database_unavailable")
 
 
 def is_database_failure(exc: BaseException | None) -> bool:

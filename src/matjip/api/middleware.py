@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from matjip.api.problems import PROBLEM_MEDIA_TYPE, problem_bytes
+from matjip.wording import say, text
 
 log = logging.getLogger("matjip.api")
 
@@ -52,7 +53,7 @@ class BodySizeLimitMiddleware:
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
-        detail = f"요청 본문이 너무 큽니다 (최대 {self.max_bytes:,} 바이트)."
+        detail = say("api.error.body_too_large", max_bytes=f"{self.max_bytes:,}")
         for name, value in scope.get("headers") or []:
             if name == b"content-length":
                 try:
@@ -164,7 +165,7 @@ class RateLimitMiddleware:
             await send_problem(
                 send,
                 429,
-                f"요청이 너무 많습니다. {retry}초 후에 다시 시도해 주세요.",
+                say("api.error.rate_limited", retry=retry),
                 kind="rate-limited",
                 instance=path,
                 headers={"Retry-After": str(retry)},
@@ -199,7 +200,7 @@ class CatchAllMiddleware:
                 await send_problem(
                     send,
                     500,
-                    "서버 내부 오류가 발생했습니다.",
+                    text("api.error.internal"),
                     kind="internal-error",
                     instance=scope.get("path", ""),
                 )

@@ -9,35 +9,19 @@ from __future__ import annotations
 
 import json
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Final
 
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import JSONResponse
 
 from matjip.settings import redact, redact_data
+from matjip.wording import table
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"  # a relative URI reference; GET it for a description
 
-PROBLEM_TYPES: dict[str, str] = {
-    "validation-error": "The request does not match the schema (see `errors`).",
-    "malformed-body": "The request body could not be parsed (not JSON, or not UTF-8).",
-    "invalid-text": "A text contains a character that is not valid Unicode (a lone UTF-16 surrogate).",
-    "message-too-long": "The message exceeds settings.max_message_chars.",
-    "payload-too-large": "The request body exceeds settings.max_body_bytes.",
-    "rate-limited": "Too many requests from this client; retry after `Retry-After` seconds.",
-    "not-found": "No such resource.",
-    "method-not-allowed": "The path exists but not with this method.",
-    "turn-timeout": "The turn took longer than settings.turn_timeout_s.",
-    "index-unavailable": "The search index is not built or cannot be opened; run `matjip ingest`.",
-    "gazetteer-unavailable": "The place gazetteer could not be loaded.",
-    "database-unavailable": "PostgreSQL is unreachable (a restart or failover); retry after `Retry-After` seconds.",
-    "conversation-moved": "Another turn of this conversation was saved first; this turn was not saved. Ask again.",
-    "provider-error": "A remote model provider failed.",
-    "provider-timeout": "A remote model provider did not answer in time.",
-    "internal-error": "An unexpected server error; details are in the server log.",
-}
+PROBLEM_TYPES: Final = table("api.problem_type")  # kind → what it means (GET /problems/{kind})
 
 
 class Problem(BaseModel):

@@ -17,11 +17,12 @@ from matjip.api.runner import AgentLike, TurnRunner
 from matjip.api.sessions import ConversationSessions
 from matjip.errors import MatjipError, ProblemError
 from matjip.settings import Settings
+from matjip.wording import text
 
 log = logging.getLogger("matjip.api")
 
 AGENT_RETRY_S = 5.0
-UNAVAILABLE = "검색 색인이 준비되지 않았습니다. 먼저 `matjip ingest`를 실행해 주세요."
+UNAVAILABLE = text("api.error.index_run_ingest")
 
 
 def _load_agent(settings: Settings) -> AgentLike:
@@ -100,7 +101,7 @@ class ApiState:
             except Exception as exc:
                 log.exception("gazetteer could not be loaded")
                 raise ProblemError(
-                    503, "지명 사전을 불러올 수 없습니다.", kind="gazetteer-unavailable"
+                    503, text("api.error.gazetteer_unavailable"), kind="gazetteer-unavailable"
                 ) from exc
         return self._gazetteer
 

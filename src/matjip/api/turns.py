@@ -26,6 +26,7 @@ from matjip.errors import (
     TurnTimeout,
 )
 from matjip.settings import redact
+from matjip.wording import say, text
 
 log = logging.getLogger("matjip.api")
 
@@ -48,7 +49,7 @@ def failure_problem(
     if isinstance(exc, TurnTimeout):
         return ProblemError(
             504,
-            f"응답 생성이 제한 시간({timeout_s:g}초)을 넘었습니다. 다시 시도해 주세요.",
+            say("api.error.turn_timeout", timeout_s=timeout_s),
             kind="turn-timeout",
         )
     cause = exc.cause
@@ -56,7 +57,7 @@ def failure_problem(
         log.warning("turn not saved: %s", cause)
         return ProblemError(
             409,
-            "같은 대화의 다른 요청이 먼저 저장되어 이 답변은 저장하지 않았어요. 다시 물어봐 주세요.",
+            text("api.error.conversation_moved"),
             kind="conversation-moved",
         )
     if is_database_failure(cause):
@@ -69,12 +70,12 @@ def failure_problem(
         return ProblemError(503, str(cause), kind="index-unavailable")
     if isinstance(cause, ProviderTimeout):
         log.warning("provider timeout: %s", cause)
-        return ProblemError(504, "외부 모델 제공자가 제시간에 응답하지 않았습니다.", kind="provider-timeout")
+        return ProblemError(504, text("api.error.provider_timeout"), kind="provider-timeout")
     if isinstance(cause, ProviderError):
         log.warning("provider error: %s", cause)
-        return ProblemError(502, "외부 모델 제공자 호출에 실패했습니다.", kind="provider-error")
+        return ProblemError(502, text("api.error.provider_failed"), kind="provider-error")
     log.error("turn failed", exc_info=(type(cause), cause, cause.__traceback__))
-    return ProblemError(500, "답변을 만드는 중 서버 내부 오류가 발생했습니다.", kind="internal-error")
+    return ProblemError(500, text("api.error.turn_failed"), kind="internal-error")
 
 
 def problem_dict(p: ProblemError, instance: str | None = None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from matjip.errors import ConfigurationError, PlaceNotFoundError
 from matjip.geo import Gazetteer, Place, PlaceType, bounding_box, get_gazetteer
+from matjip.wording import say
 
 AREA_TYPES = (PlaceType.SIDO, PlaceType.SIGUNGU, PlaceType.ADMIN_DONG, PlaceType.LEGAL_DONG)
 # the gazetteer places whose names seed 000's recipe searches with ("강남역 국밥")
@@ -26,7 +27,7 @@ class Rect:
         try:
             a, b, c, d = (float(v) for v in text.split(","))
         except ValueError as exc:
-            raise ConfigurationError(f"--rect는 LON1,LAT1,LON2,LAT2 형식이에요: {text!r}") from exc
+            raise ConfigurationError(say("collect.area.bad_rect", value=repr(text))) from exc
         rect = cls(min(a, c), min(b, d), max(a, c), max(b, d))
         if not (
             -180 <= rect.x1 <= 180
@@ -34,9 +35,9 @@ class Rect:
             and -180 <= rect.x2 <= 180
             and -90 <= rect.y2 <= 90
         ):
-            raise ConfigurationError(f"--rect 좌표가 경도/위도 범위를 벗어났어요: {text!r}")
+            raise ConfigurationError(say("collect.area.rect_out_of_range", value=repr(text)))
         if rect.x1 == rect.x2 or rect.y1 == rect.y2:
-            raise ConfigurationError(f"--rect의 넓이가 0이에요: {text!r}")
+            raise ConfigurationError(say("collect.area.empty_rect", value=repr(text)))
         return rect
 
     @classmethod
@@ -75,14 +76,12 @@ def area_place(name: str, gazetteer: Gazetteer | None = None) -> Place:
     gaz = gazetteer or get_gazetteer()
     found = [p for p in gaz.lookup(name) if p.type in AREA_TYPES]
     if not found:
-        raise PlaceNotFoundError(f"'{name}'은(는) 지명 사전에 없는 시군구·동이에요 (matjip places {name})")
+        raise PlaceNotFoundError(say("collect.area.unknown", name=name))
     exact = [p for p in found if p.name == name] or found
     kinds = {(p.type, p.name) for p in exact}
     if len(exact) > 1 and len(kinds) < len(exact):
         names = ", ".join(p.display_name for p in exact[:5])
-        raise ConfigurationError(
-            f"'{name}'이(가) 여러 곳이에요: {names}. 더 구체적으로 (예: '서울 {name}') 또는 --rect"
-        )
+        raise ConfigurationError(say("collect.area.ambiguous", name=name, names=names))
     return exact[0]
 
 

@@ -24,6 +24,7 @@ import httpx
 from matjip.collect.state import CollectState
 from matjip.errors import CollectKeyError, ProviderError, QuotaReached
 from matjip.settings import Settings
+from matjip.wording import say
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,7 @@ class ApiClient:
     def _stop(self, why: str) -> QuotaReached:
         n = self.calls_today
         return QuotaReached(
-            f"{self.label} 할당량에 닿았어요: 오늘({self.day}) {n:,}회 호출 ({why}). "
-            f"quota reached after {n:,} calls; run again tomorrow with --resume",
+            say("collect.client.quota", label=self.label, day=self.day, n=f"{n:,}", why=why),
             calls=n,
         )
 
@@ -152,7 +152,9 @@ class ApiClient:
                 if attempt < self.policy.max_retries:
                     self._backoff(attempt, None)
                     continue
-                raise ProviderError(f"{self.label}에 닿지 못했어요 ({last}, {self.base_url})") from exc
+                raise ProviderError(
+                    say("collect.client.unreachable", label=self.label, last=last, url=self.base_url)
+                ) from exc
             self.state.count_call(self.day, self.source)
             self.calls_this_run += 1
             status = resp.status_code
@@ -160,16 +162,22 @@ class ApiClient:
                 try:
                     data = resp.json()
                 except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
-                    raise ProviderError(f"{self.label}의 응답이 JSON이 아니에요") from exc
+                    raise ProviderError(say("collect.client.not_json", label=self.label)) from exc
                 if not isinstance(data, dict):
-                    raise ProviderError(f"{self.label}의 응답 형식이 달라요")
+                    raise ProviderError(say("collect.client.bad_shape", label=self.label))
                 return data
             message = error_message(resp)
             if status == 404 and missing_ok:
                 return {}
             if status in (401, 403):
                 raise CollectKeyError(
-                    f"{self.key_name}가 없거나 틀렸어요 ({self.label} {status} {message})".strip()
+                    say(
+                        "collect.client.bad_key",
+                        key=self.key_name,
+                        label=self.label,
+                        status=status,
+                        message=message,
+                    ).strip()
                 )
             if status == 429 or status >= 500:
                 last = f"HTTP {status} {message}".strip()
@@ -177,9 +185,18 @@ class ApiClient:
                     self._backoff(attempt, resp)
                     continue
                 if status == 429:
-                    raise self._stop(f"API가 429로 거절: {message}")
-                raise ProviderError(f"{self.label} {last} (재시도 {self.policy.max_retries}회 후)")
+                    raise self._stop(say("collect.client.refused_429", message=message))
+                raise ProviderError(
+                    say(
+                        "collect.client.retries_failed",
+                        label=self.label,
+                        last=last,
+                        retries=self.policy.max_retries,
+                    )
+                )
             if _quota_words(message):
-                raise self._stop(f"API: {message}")
-            raise ProviderError(f"{self.label}가 요청을 거절했어요 (HTTP {status} {message})")
+                raise self._stop(say("collect.client.quota_message", message=message))
+            raise ProviderError(
+                say("collect.client.refused", label=self.label, status=status, message=message)
+            )
         raise ProviderError(f"{self.label}: {last}")  # pragma: no cover - the loop always returns or raises

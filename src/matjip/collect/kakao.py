@@ -27,6 +27,7 @@ from matjip.collect.client import ApiClient
 from matjip.collect.records import CollectedPlace, crawl_category, to_e7
 from matjip.collect.state import CollectState, Task
 from matjip.errors import ProviderError
+from matjip.wording import text
 
 SOURCE = "kakao"
 PAGE_SIZE = 15
@@ -95,7 +96,7 @@ class KakaoCollector:
         data = self.client.get(f"/v2/local/search/{path}", {**params, "page": page, "size": PAGE_SIZE})
         meta, docs = data.get("meta"), data.get("documents")
         if not isinstance(meta, dict) or not isinstance(docs, list):
-            raise ProviderError("Kakao Local의 응답에 meta/documents가 없어요")
+            raise ProviderError(text("collect.provider.kakao_shape"))
         return meta, [d for d in docs if isinstance(d, dict)]
 
     def _all_pages(self, path: str, params: dict[str, Any]) -> tuple[int, list[CollectedPlace]]:

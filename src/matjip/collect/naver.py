@@ -21,6 +21,7 @@ from matjip.collect.records import CollectedPlace, from_e7, naver_place_id, stri
 from matjip.collect.state import CollectState, Task
 from matjip.errors import ProviderError
 from matjip.kinds import kinds
+from matjip.wording import text
 
 SOURCE = "naver"
 DISPLAY = 5
@@ -94,7 +95,7 @@ class NaverCollector:
             data = self.client.get("/v1/search/local.json", params)
             items = data.get("items")
             if not isinstance(items, list):
-                raise ProviderError("Naver 지역 검색의 응답에 items가 없어요")
+                raise ProviderError(text("collect.provider.naver_shape"))
             places = [p for it in items if isinstance(it, dict) and (p := place_of(it)) is not None]
             if self.area is not None:
                 places = [p for p in places if self._inside(p)]

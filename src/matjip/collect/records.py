@@ -13,11 +13,12 @@ import html
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, Field
 
 from matjip.geo.distance import haversine_m
+from matjip.words import word_map
 
 # the root of Kakao's category paths ("음식점 > 한식 > 국밥"): every collected place is one
 CATEGORY_ROOTS = ("음식점",)
@@ -26,26 +27,9 @@ _TAG = re.compile(r"<[^>]+>")
 _NAME_NOISE = re.compile(r"[^0-9a-z가-힣]")
 _ADDRESS_NOISE = re.compile(r"[\s,.\-()]")
 # Naver writes "서울특별시 …", Kakao "서울 …": the first word compared in its short form
-_SIDO_SHORT = {
-    "서울특별시": "서울",
-    "부산광역시": "부산",
-    "대구광역시": "대구",
-    "인천광역시": "인천",
-    "광주광역시": "광주",
-    "대전광역시": "대전",
-    "울산광역시": "울산",
-    "세종특별자치시": "세종",
-    "경기도": "경기",
-    "강원도": "강원",
-    "강원특별자치도": "강원",
-    "충청북도": "충북",
-    "충청남도": "충남",
-    "전라북도": "전북",
-    "전북특별자치도": "전북",
-    "전라남도": "전남",
-    "경상북도": "경북",
-    "경상남도": "경남",
-    "제주특별자치도": "제주",
+# a full sido name → its short name ("서울특별시" → "서울")
+_SIDO_SHORT: Final = {
+    full: short for short, fulls in word_map("record_regions", "sido_short").items() for full in fulls
 }
 
 

@@ -18,6 +18,7 @@ from matjip.collect.records import CollectedPlace, merge_places
 from matjip.collect.state import CollectState, state_path
 from matjip.errors import CollectKeyError, ConfigurationError
 from matjip.settings import Settings, secret
+from matjip.wording import say, text
 
 
 @dataclass
@@ -99,7 +100,7 @@ class Collection:
         key = secret(self.settings.kakao_rest_api_key)
         if not key:
             raise CollectKeyError(
-                "KAKAO_REST_API_KEY가 없거나 틀렸어요 (Kakao Local: 키가 설정되지 않았어요)"
+                say("collect.runner.no_key", key="KAKAO_REST_API_KEY", service="Kakao Local")
             )
         return self._client(
             source=kakao.SOURCE,
@@ -115,10 +116,11 @@ class Collection:
         cid, csecret = secret(self.settings.naver_client_id), secret(self.settings.naver_client_secret)
         if not cid or not csecret:
             missing = "NAVER_CLIENT_ID" if not cid else "NAVER_CLIENT_SECRET"
-            raise CollectKeyError(f"{missing}가 없거나 틀렸어요 (Naver 지역 검색: 키가 설정되지 않았어요)")
+            service = text("collect.runner.naver_label")
+            raise CollectKeyError(say("collect.runner.no_key", key=missing, service=service))
         return self._client(
             source=naver.SOURCE,
-            label="Naver 지역 검색",
+            label=text("collect.runner.naver_label"),
             key_name="NAVER_CLIENT_ID/NAVER_CLIENT_SECRET",
             base_url=self.settings.naver_search_url,
             headers={"X-Naver-Client-Id": cid, "X-Naver-Client-Secret": csecret},
@@ -129,7 +131,7 @@ class Collection:
     def detail_client(self) -> ApiClient:
         return self._client(
             source=details.SOURCE,
-            label="Kakao Map 장소 상세(비공식)",
+            label=text("collect.runner.details_label"),
             key_name="-",
             base_url=self.settings.collect_detail_url,
             headers={"User-Agent": "matjip-collect", "Accept": "application/json"},
@@ -162,8 +164,7 @@ class Collection:
             before = self.state.get_meta(f"spec:{source}")
             if before is not None and before != spec:
                 raise ConfigurationError(
-                    f"{self.out}의 {source} 수집은 다른 지역·설정으로 진행 중이에요 ({before}). "
-                    "같은 옵션으로 --resume 하거나, --resume 없이 새로 시작하세요."
+                    say("collect.runner.other_spec", out=self.out, source=source, before=before)
                 )
             return True
         self.state.start(source, spec, tasks_factory())

@@ -22,6 +22,7 @@ from rich.table import Table
 from matjip.agent.models import TraceEntry, TurnEvent, TurnResult
 from matjip.errors import ServerError
 from matjip.settings import Settings, redact, redact_data, register_settings_secrets
+from matjip.wording import text
 
 HEALTH_TIMEOUT_S = 0.5
 
@@ -277,14 +278,11 @@ def run_chat(settings: Settings, lat: float | None, lon: float | None, session: 
     from matjip.agent.service import Agent
 
     assert isinstance(agent, Agent)
-    with console.status("준비 중…"):
+    with console.status(text("cli.chat.preparing")):
         agent.warm()
     sid = session or uuid.uuid4().hex
     location = {"lat": lat, "lon": lon} if lat is not None and lon is not None else None
-    console.print(
-        "[bold]matjip[/] 맛집을 물어보세요. 예: '강남역 주차되는 일식집', '그 중 두 번째 집 몇 시까지 해?'\n"
-        "[dim]/new 새 대화 · /trace 직전 턴의 trace · /quit 종료[/]"
-    )
+    console.print(text("cli.chat.welcome"))
     last: TurnResult | None = None
     while True:
         try:
@@ -297,13 +295,13 @@ def run_chat(settings: Settings, lat: float | None, lon: float | None, session: 
             break
         if cmd == "/new":
             sid = uuid.uuid4().hex
-            console.print("[dim]새 대화를 시작합니다.[/]")
+            console.print(text("cli.chat.new_session"))
             continue
         if cmd == "/trace":
             if last is not None:
                 console.print(trace_table(last))
             else:
-                console.print("[dim]아직 실행한 턴이 없어요.[/]")
+                console.print(text("cli.chat.no_turn_yet"))
             continue
         if not cmd:
             continue

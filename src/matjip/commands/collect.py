@@ -27,13 +27,14 @@ from matjip.collect.client import ApiClient
 from matjip.collect.runner import Collection, RunReport, export, kakao_spec, merge_files, naver_spec
 from matjip.errors import ConfigurationError, MatjipError, QuotaReached
 from matjip.settings import Settings
+from matjip.wording import say, text
 
 EXIT_QUOTA = 3
 
 
 def resolve_rect(area: str | None, rect: str | None) -> Rect:
     if bool(area) == bool(rect):
-        raise ConfigurationError("--area NAME 또는 --rect LON1,LAT1,LON2,LAT2 중 하나를 주세요")
+        raise ConfigurationError(text("cli.collect.area_or_rect"))
     if rect:
         return Rect.parse(rect)
     assert area is not None
@@ -51,7 +52,7 @@ def _progress(console: Console) -> Progress:
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("장소 {task.fields[places]:,} · 호출 {task.fields[calls]:,}"),
+        TextColumn(say("cli.collect.progress")),
         TimeElapsedColumn(),
         console=console,
         transient=True,  # an error (a refused key) stays one line; the summary is printed after
@@ -94,9 +95,7 @@ def _run(
         except KeyboardInterrupt:
             bar.stop()
             written = export(coll.state, coll.out)
-            console.print(
-                f"[yellow]중단됨.[/] {written:,}곳을 {coll.out}에 저장했어요. `--resume` 으로 이어서 하세요."
-            )
+            console.print(say("cli.collect.interrupted", written=f"{written:,}", out=coll.out))
             sys.exit(130)
         tick()
     report = coll.report(source, client)
@@ -106,10 +105,17 @@ def _run(
 
 def _summary(report: RunReport, out: Path, console: Console) -> None:
     console.print(
-        f"[bold]{report.source}[/]: 장소 {report.places:,}곳 · 이번 실행 호출 {report.calls_run:,}회 "
-        f"(오늘 {report.calls_today:,}회) · 작업 {report.tasks_done:,}/{report.tasks_all:,}"
+        say(
+            "cli.collect.summary",
+            source=report.source,
+            places=f"{report.places:,}",
+            calls_run=f"{report.calls_run:,}",
+            calls_today=f"{report.calls_today:,}",
+            tasks_done=f"{report.tasks_done:,}",
+            tasks_all=f"{report.tasks_all:,}",
+        )
     )
-    console.print(f"{report.written:,}곳 → {out}  (matjip ingest {out})")
+    console.print(say("cli.collect.written", written=f"{report.written:,}", out=out))
 
 
 def _finish(stopped: str | None, console: Console) -> None:
@@ -131,7 +137,9 @@ def run_collect_kakao(
     console = Console(stderr=True)
     bad = [c for c in categories if c not in kakao.CATEGORIES]
     if bad:
-        raise ConfigurationError(f"--category는 {', '.join(kakao.CATEGORIES)} 중에서: {', '.join(bad)}")
+        raise ConfigurationError(
+            say("cli.collect.bad_category", known=", ".join(kakao.CATEGORIES), bad=", ".join(bad))
+        )
     box = resolve_rect(area, rect)
     coll = Collection(settings, out)
     try:
@@ -139,17 +147,19 @@ def run_collect_kakao(
         resumed = coll.prepare(
             kakao.SOURCE, kakao_spec(box, categories), lambda: kakao.start_tasks(box, categories), resume
         )
-        label = f"Kakao Local {area or box.param()} {','.join(categories)}{' (이어서)' if resumed else ''}"
+        label = say(
+            "cli.collect.kakao_label",
+            area=area or box.param(),
+            categories=",".join(categories),
+            resumed=text("cli.collect.resumed") if resumed else "",
+        )
         collector = kakao.KakaoCollector(client, coll.state, naver.menu_words())
         report, stopped = _run(
             coll, kakao.SOURCE, client, label, lambda tick: _kakao_work(collector, tick), console
         )
         _summary(report, out, console)
         if report.unreached:
-            console.print(
-                f"[yellow]닿지 못한 곳 {report.unreached:,}곳[/]: 한 지점에 45곳이 넘게 모여 있어 API가 보여 주지 않아요 "
-                "(키워드·정렬을 바꿔 물어도 남은 수). 그 지점은 state의 unreached 표에 있어요."
-            )
+            console.print(say("cli.collect.unreached", n=f"{report.unreached:,}"))
         if with_details and not stopped:
             dclient = coll.detail_client()
             reader = details.DetailReader(dclient, coll.state)
@@ -157,11 +167,18 @@ def run_collect_kakao(
                 coll,
                 details.SOURCE,
                 dclient,
-                "장소 상세 (비공식 Kakao Map 페이지, 초당 1회 이하)",
+                text("cli.collect.details_label"),
                 lambda tick: _detail_work(reader, tick),
                 console,
             )
-            console.print(f"상세 읽기 {dclient.calls_this_run:,}회 · {dreport.written:,}곳 → {out}")
+            console.print(
+                say(
+                    "cli.collect.details_done",
+                    calls=f"{dclient.calls_this_run:,}",
+                    written=f"{dreport.written:,}",
+                    out=out,
+                )
+            )
         _finish(stopped, console)
     finally:
         coll.close()
@@ -191,16 +208,18 @@ def run_collect_naver(
     console = Console(stderr=True)
     bad = [s for s in sorts if s not in naver.SORTS]
     if bad:
-        raise ConfigurationError(f"--sort는 {', '.join(naver.SORTS)} 중에서: {', '.join(bad)}")
+        raise ConfigurationError(
+            say("cli.collect.bad_sort", known=", ".join(naver.SORTS), bad=", ".join(bad))
+        )
     box = resolve_rect(area, rect) if (area or rect) else None
     if places_file is not None:
         place_names = _read_words(places_file)
     elif box is not None:
         place_names = area_place_names(box)
     else:
-        raise ConfigurationError("--area/--rect 또는 --places FILE 을 주세요")
+        raise ConfigurationError(text("cli.collect.area_or_places"))
     if not place_names:
-        raise ConfigurationError("이 지역 안에 지명 사전의 역·동·명소가 없어요: --places FILE 로 주세요")
+        raise ConfigurationError(text("cli.collect.no_places_in_area"))
     menus = _read_words(menus_file) if menus_file is not None else naver.menu_words()
     coll = Collection(settings, out)
     try:
@@ -211,9 +230,12 @@ def run_collect_naver(
             lambda: naver.query_tasks(place_names, menus, tuple(sorts)),
             resume,
         )
-        label = (
-            f"Naver 지역 검색: 장소명 {len(place_names):,} × 메뉴 {len(menus):,} × 정렬 {len(sorts)}"
-            f"{' (이어서)' if resumed else ''}"
+        label = say(
+            "cli.collect.naver_label",
+            places=f"{len(place_names):,}",
+            menus=f"{len(menus):,}",
+            sorts=len(sorts),
+            resumed=text("cli.collect.resumed") if resumed else "",
         )
         collector = naver.NaverCollector(client, coll.state, box)
         report, stopped = _run(
@@ -233,4 +255,4 @@ def _naver_work(collector: naver.NaverCollector, tick: Callable[[], None]) -> No
 def run_collect_merge(paths: list[Path], out: Path) -> None:
     console = Console(stderr=True)
     read, written = merge_files(paths, out)
-    console.print(f"{read:,}건을 읽어 {written:,}곳으로 합쳤어요 → {out}")
+    console.print(say("cli.collect.merged", read=f"{read:,}", written=f"{written:,}", out=out))

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from matjip.settings import Settings
+from matjip.wording import text
 
 
 def _table(title: str, rows: Iterable[tuple[str, str]]) -> Table:
@@ -66,7 +67,7 @@ def run_eval_agent(settings: Settings, limit: int | None, llm: bool, show_failur
     if not llm:
         settings = _offline(settings)
     if llm and settings.llm_provider == "none":
-        console.print("[yellow]--llm: MATJIP_LLM_PROVIDER가 설정되지 않아 오프라인으로 평가합니다.[/]")
+        console.print(text("cli.evaluate.llm_not_set"))
     index = ensure_index(settings)
     agent = Agent(settings, load_resources(settings, index), persist=False)
     report = run(agent, limit=limit)

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from matjip.index import sync
 from matjip.settings import Settings
+from matjip.wording import say, table
 
 if TYPE_CHECKING:
     from matjip.index.embedded import BuildProgress
     from matjip.ingest.store import DocumentStore
 
-_STAGES = {"analyze": "형태소 분석", "fit": "임베딩 학습", "embed": "임베딩", "write": "저장"}
+_STAGES: Final = table("cli.index.stage")  # a build stage → its progress bar's label
 
 
 @contextmanager
@@ -51,17 +52,19 @@ def build_progress(console: Console) -> Iterator[BuildProgress]:
 
 def rebuild_notice(console: Console) -> sync.Notice:
     """Say why an unusable index is about to be rebuilt."""
-    return lambda reason: console.print(f"[yellow]{reason}[/] → 다시 색인합니다.")
+    return lambda reason: console.print(say("cli.index.rebuild", reason=reason))
 
 
 def print_result(settings: Settings, result: sync.SyncResult, console: Console) -> None:
     """One line on what the synchronisation did (nothing when it only opened the index)."""
     if result.action == "rebuilt":
-        console.print(f"색인 완료: 문서 {result.index.count():,}건 ({settings.index_dir})")
+        console.print(say("cli.index.rebuilt", n=f"{result.index.count():,}", path=settings.index_dir))
     elif result.action == "current":
-        console.print(f"색인 최신 상태: 문서 {result.index.count():,}건")
+        console.print(say("cli.index.current", n=f"{result.index.count():,}"))
     elif result.action == "updated":
-        console.print(f"색인 갱신: {result.upserted:,}건 반영, 문서 {result.index.count():,}건")
+        console.print(
+            say("cli.index.updated", upserted=f"{result.upserted:,}", n=f"{result.index.count():,}")
+        )
 
 
 def update_index(settings: Settings, store: DocumentStore, console: Console) -> None:

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from matjip.settings import DEMO_DATA, Settings
+from matjip.wording import say, text
 
 if TYPE_CHECKING:
     from matjip.index import AnyIndex
@@ -40,7 +41,7 @@ def run_ingest(
         console=console,
         transient=False,
     ) as bar:
-        task = bar.add_task("문서 처리", total=total)
+        task = bar.add_task(text("cli.ingest.progress"), total=total)
         try:
             report = ingest(
                 inputs,
@@ -53,9 +54,7 @@ def run_ingest(
             )
         except KeyboardInterrupt:
             bar.stop()
-            console.print(
-                "[yellow]중단됨.[/] 처리한 배치는 저장되었습니다. `matjip ingest --resume` 으로 이어서 진행하세요."
-            )
+            console.print(text("cli.ingest.interrupted"))
             sys.exit(130)
 
     write_rejects(settings.rejects_path, report.rejects)
@@ -73,18 +72,15 @@ def run_ingest(
         f"{report.docs_per_s:,.0f}" if report.processed else "-",
     )
     Console().print(table)
-    console.print(f"문서 {store.count():,}건 저장됨 ({settings.store_path})")
+    console.print(say("cli.ingest.stored", n=f"{store.count():,}", path=settings.store_path))
     if report.rejects:
-        console.print(f"[yellow]거부된 레코드 {len(report.rejects)}건[/] → {settings.rejects_path}")
+        console.print(say("cli.ingest.rejected", n=len(report.rejects), path=settings.rejects_path))
     if report.truncated:
-        console.print(
-            f"[yellow]크기 제한으로 잘린 레코드 {report.truncated}건[/] (플래그 'truncated'; "
-            "MATJIP_INGEST_MAX_FIELD_CHARS / MATJIP_INGEST_MAX_RECORD_CHARS)"
-        )
+        console.print(say("cli.ingest.truncated", n=report.truncated))
         for r in report.rejects[:5]:
             console.print(f"  {r.source}:{r.line}: {r.reason}")
     if report.superseded:
-        console.print(f"같은 place_id가 중복된 레코드 {report.superseded}건: 뒤의 레코드를 사용했습니다.")
+        console.print(say("cli.ingest.superseded", n=report.superseded))
     stats = getattr(enricher, "stats", None)
     if stats:
         console.print(f"LLM enrichment: {stats}")
@@ -110,6 +106,6 @@ def ensure_index(settings: Settings) -> AnyIndex:
     if result is not None:
         print_result(settings, result, console)
         return result.index
-    console.print("[bold]색인이 없어 내장 데모 데이터를 먼저 준비합니다.[/]")
+    console.print(text("cli.ingest.demo_first"))
     run_ingest(settings, [], resume=False, enricher_name="offline", do_index=True)
     return open_index(settings)

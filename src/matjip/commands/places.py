@@ -11,6 +11,8 @@ from rich.table import Table
 
 from matjip.errors import PlaceNotFoundError
 from matjip.geo.gazetteer import Gazetteer
+from matjip.wording import say, text
+from matjip.wording import table as wording_table
 
 
 def run_places(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
@@ -30,10 +32,10 @@ def run_places(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
             click.echo(json.dumps({"query": query, "mentions": rows}, ensure_ascii=False, indent=2))
             return
         if not found:
-            console.print("문장에서 장소를 찾지 못했어요.")
+            console.print(text("cli.places.none_in_text"))
             return
-        table = Table(title=f"문장 속 장소: {query}")
-        for col in ("위치", "표현", "장소", "종류", "기본 반경"):
+        table = Table(title=say("cli.places.in_text_title", query=query))
+        for col in wording_table("cli.places.mention_columns").values():
             table.add_column(col)
         for s, a, b, p in found:
             table.add_row(f"{a}-{b}", s, p.display_name, p.type_label, f"{p.default_radius_m:,} m")
@@ -42,7 +44,7 @@ def run_places(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
 
     candidates = gazetteer.lookup(query)
     if not candidates:
-        raise PlaceNotFoundError(f"'{query}'에 해당하는 장소를 찾지 못했어요.")
+        raise PlaceNotFoundError(say("cli.places.not_found", query=query))
     ambiguous = gazetteer.is_ambiguous(query)
     note = gazetteer.homonym_note(query)
     if as_json:
@@ -57,16 +59,17 @@ def run_places(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"'{query}' 후보 {len(candidates)}곳")
+    table = Table(title=say("cli.places.candidates_title", query=query, n=len(candidates)))
+    cols = wording_table("cli.places.candidate_columns")
     for col, justify in (
-        ("번호", "right"),
-        ("이름", "left"),
-        ("종류", "left"),
-        ("지역", "left"),
-        ("노선", "left"),
-        ("위도", "right"),
-        ("경도", "right"),
-        ("기본 반경", "right"),
+        (cols["number"], "right"),
+        (cols["name"], "left"),
+        (cols["kind"], "left"),
+        (cols["region"], "left"),
+        (cols["lines"], "left"),
+        (cols["lat"], "right"),
+        (cols["lon"], "right"),
+        (cols["radius"], "right"),
     ):
         table.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for i, p in enumerate(candidates, 1):
@@ -83,9 +86,6 @@ def run_places(name: tuple[str, ...], as_json: bool, in_text: bool) -> None:
     console.print(table)
     if ambiguous and len(candidates) > 1:
         example = f"{candidates[0].region} {query}".strip()
-        console.print(
-            f"[yellow]'{query}'은(는) 서로 멀리 떨어진 여러 곳을 가리킬 수 있어요. "
-            f"번호나 지역을 붙여 다시 찾아 보세요 (예: '{example}').[/yellow]"
-        )
+        console.print(say("cli.places.ambiguous", query=query, example=example))
     if note:
         console.print(f"[yellow]{note}[/yellow]")

@@ -14,6 +14,8 @@ from rich.table import Table
 from matjip.errors import ConfigurationError, PlaceNotFoundError
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.settings import Settings
+from matjip.wording import say, text
+from matjip.wording import table as wording_table
 
 _DAYS = "월화수목금토일"
 
@@ -22,7 +24,7 @@ def parse_radius(text: str) -> int:
     """``"1km"``, ``"1.5 km"``, ``"800m"``, ``"800"`` → metres."""
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(km|m)?\s*", text.lower())
     if not m:
-        raise ConfigurationError(f"반경 형식을 알 수 없어요: {text!r} (예: 1km, 800m)")
+        raise ConfigurationError(say("cli.search.bad_radius", value=repr(text)))
     value = float(m.group(1))
     return int(value * 1000) if m.group(2) == "km" else int(value)
 
@@ -43,7 +45,7 @@ def parse_open_at(text: str, tz: str) -> datetime:
     try:
         dt = datetime.fromisoformat(t)
     except ValueError as exc:
-        raise ConfigurationError(f"시간 형식을 알 수 없어요: {text!r} (예: '토 20:00', '지금')") from exc
+        raise ConfigurationError(say("cli.search.bad_time", value=repr(text))) from exc
     return dt if dt.tzinfo else dt.replace(tzinfo=ZoneInfo(tz))
 
 
@@ -73,14 +75,10 @@ def build_request(
         gaz = Gazetteer.load()
         candidates = gaz.lookup(near)
         if not candidates:
-            raise PlaceNotFoundError(
-                f"'{near}' 위치를 찾지 못했어요. `matjip places {near}` 로 확인해 보세요."
-            )
+            raise PlaceNotFoundError(say("cli.search.near_not_found", near=near))
         if gaz.is_ambiguous(near) and len(candidates) > 1:
             names = ", ".join(c.display_name for c in candidates[:5])
-            raise PlaceNotFoundError(
-                f"'{near}'이(가) 여러 곳이에요: {names}. 지역을 붙여 주세요 (예: '서울 {near}')."
-            )
+            raise PlaceNotFoundError(say("cli.search.near_ambiguous", near=near, names=names))
         place = candidates[0]
         geo = GeoFilter(
             lat=place.lat, lon=place.lon, radius_m=parse_radius(radius) if radius else place.default_radius_m
@@ -118,25 +116,33 @@ def run_search(settings: Settings, req: SearchRequest, origin: str | None, as_js
         sys.stdout.write(json.dumps(resp.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
         return
     console = Console()
-    title = f"{len(resp.hits)}건 / 조건 충족 {resp.total_candidates:,}건 · {resp.took_ms:.1f} ms"
+    title = say(
+        "cli.search.title",
+        hits=len(resp.hits),
+        candidates=f"{resp.total_candidates:,}",
+        ms=f"{resp.took_ms:.1f}",
+    )
     if origin:
-        title = f"{origin} 기준 · " + title
+        title = say("cli.search.title_from", origin=origin, title=title)
     table = Table(title=title, show_lines=True)
+    cols = wording_table("cli.search.columns")
     for col, just in (
         ("#", "right"),
-        ("이름", "left"),
-        ("종류", "left"),
-        ("거리", "right"),
-        ("맞는 조건", "left"),
-        ("대표 메뉴", "left"),
-        ("점수", "right"),
+        (cols["name"], "left"),
+        (cols["kind"], "left"),
+        (cols["distance"], "right"),
+        (cols["matched"], "left"),
+        (cols["menus"], "left"),
+        (cols["score"], "right"),
     ):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for i, h in enumerate(resp.hits, start=1):
         d = h.document
-        menus = [f"{m.name} {m.price:,}원" for m in d.priced_menus()[:3] if m.price is not None] or [
-            m.name for m in d.menus[:3]
-        ]
+        menus = [
+            say("cli.search.menu", name=m.name, price=f"{m.price:,}")
+            for m in d.priced_menus()[:3]
+            if m.price is not None
+        ] or [m.name for m in d.menus[:3]]
         dist = (
             ""
             if h.distance_m is None
@@ -147,7 +153,7 @@ def run_search(settings: Settings, req: SearchRequest, origin: str | None, as_js
         )
     console.print(table)
     if not resp.hits:
-        console.print("[yellow]조건에 맞는 식당이 없어요. 반경을 넓히거나 조건을 줄여 보세요.[/]")
+        console.print(text("cli.search.none"))
 
 
 def run_stats(settings: Settings, as_json: bool) -> None:
@@ -198,8 +204,8 @@ def run_stats(settings: Settings, as_json: bool) -> None:
         return
     console = Console()
     t = Table(title="matjip stats")
-    t.add_column("항목")
-    t.add_column("값", justify="right")
+    t.add_column(text("cli.search.stats_item"))
+    t.add_column(text("cli.search.stats_value"), justify="right")
     t.add_row("documents (store / index)", f"{len(docs):,} / {stats['documents']:,}")
     t.add_row("embedder", f"{stats['embedder']['name']} ({stats['embedder']['dim']}d)")
     t.add_row("fusion", str(stats["fusion"]))
@@ -217,4 +223,4 @@ def run_stats(settings: Settings, as_json: bool) -> None:
         "cuisines", ", ".join(f"{c} {n:,}" for c, n in sorted(stats["cuisines"].items(), key=lambda x: -x[1]))
     )
     console.print(t)
-    console.print(f"데이터 범위: {covered}")
+    console.print(say("cli.search.covered", covered=covered))

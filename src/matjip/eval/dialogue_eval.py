@@ -92,15 +92,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from matjip.agent.models import Card, SearchPlan, TurnResult
+from matjip.words import words
 
 SET_PATH = Path(__file__).with_name("dialogue_set.jsonl")
 DECISIONS = ("search", "refine", "answer", "compare", "place_relative", "smalltalk", "clarify_answer")
 LISTING = ("search", "refine", "clarify_answer", "place_relative")
 SAME_SPOT_M = 100.0
-NOT_KNOWN = ("모르겠", "정보가 없", "나와 있지 않", "확인되지 않", "알 수 없")
+NOT_KNOWN: Final = words("eval_phrases", "not_known")
 _PHONE = re.compile(r"\d{2,4}-\d{3,4}-\d{4}")
 _BRANCH = re.compile(r"\S*점$|\S*호점$|본관$|별관$")
 

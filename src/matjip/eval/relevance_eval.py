@@ -33,13 +33,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Final
 
 from matjip.eval import relevance_judge as judge
+from matjip.words import words
 
 POPULAR_MIN = 50  # low@3: a matching place with at least this many reviews exists ...
 OBSCURE_MAX = 5  # ... and the shown card has at most this many
 
-HONEST_PHRASES = ("없어요", "없어서", "찾지 못", "데이터에 없", "아직 데이터", "없습니다", "못 찾")
+HONEST_PHRASES: Final = words("eval_phrases", "honest")
 
 Ask = Callable[[str, dict[str, float] | None, datetime], tuple[list[str], str]]
 

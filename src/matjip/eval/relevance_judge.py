@@ -76,9 +76,11 @@ import re
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from matjip.words import words
 
 EVAL_DIR = Path(__file__).resolve().parent
 RAW_DATA = EVAL_DIR.parent / "data" / "kakao_capital.jsonl.gz"
@@ -291,7 +293,7 @@ _SPAN = re.compile(
 )
 _NOTE = re.compile(r"^(?P<body>[^()]*?)\s*(?:\((?P<note>.*)\))?\s*$")
 # notes that change or restrict the schedule -> the string is treated as unknown
-_SCHEDULE_NOTES = ("요일", "격주", "런치만", "예약", "코로나", "포장", "배달", "픽업", "휴무")
+_SCHEDULE_NOTES: Final = words("eval_phrases", "schedule_notes")
 _LATEST_CLOSE = 8 * 60  # an overnight span may run to 08:00 the next morning
 
 Schedule = list[tuple[frozenset[int], int, int]]

@@ -11,8 +11,10 @@ keys ``openai_api_key`` (``OPENAI_API_KEY``), ``openai_base_url`` (``OPENAI_BASE
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Final, Literal
 
 from matjip.errors import ConfigurationError
 from matjip.providers.tracing import OFF, TracingConfig
@@ -20,11 +22,15 @@ from matjip.settings import Settings, secret
 
 STAGES: tuple[str, ...] = ("understand", "decide", "plan", "grade", "generate")
 DEFAULT_STAGES: frozenset[str] = frozenset({"grade", "generate"})
-DEFAULT_MODELS: dict[str, str] = {
-    "openai": "gpt-4o-mini",
-    "gemini": "gemini-2.5-flash-lite",
-    "fake": "fake",
-}
+MODELS_FILE = Path(__file__).resolve().parents[1] / "data" / "models.toml"
+
+
+def _default_models() -> dict[str, str]:
+    with MODELS_FILE.open("rb") as f:
+        return {str(k): str(v) for k, v in tomllib.load(f)["default_model"].items()}
+
+
+DEFAULT_MODELS: Final = _default_models()  # provider → its model when MATJIP_LLM_MODEL is unset
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 JsonMode = Literal["json_schema", "json_object", "none"]

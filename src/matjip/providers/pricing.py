@@ -1,31 +1,27 @@
 """Token prices of known models, for the cost column of the trace.
 
 USD per one million tokens (input, output), list prices of the providers' standard tiers as
-published in 2025. Matching is by the longest known prefix of the model name, so dated
+published in 2025 (``data/models.toml``). Matching is by the longest known prefix of the model name, so dated
 snapshots ("gpt-4o-mini-2024-07-18") and suffixes ("gemini-2.5-flash-lite-preview") resolve.
 Unknown models (local servers, new releases) cost ``None``: the trace shows tokens only.
 """
 
 from __future__ import annotations
 
-PRICES_PER_MTOK: dict[str, tuple[float, float]] = {
-    # OpenAI
-    "gpt-4o-mini": (0.15, 0.60),
-    "gpt-4o": (2.50, 10.00),
-    "gpt-4.1-nano": (0.10, 0.40),
-    "gpt-4.1-mini": (0.40, 1.60),
-    "gpt-4.1": (2.00, 8.00),
-    "gpt-5-nano": (0.05, 0.40),
-    "gpt-5-mini": (0.25, 2.00),
-    "gpt-5": (1.25, 10.00),
-    "o4-mini": (1.10, 4.40),
-    # Google
-    "gemini-2.0-flash-lite": (0.075, 0.30),
-    "gemini-2.0-flash": (0.10, 0.40),
-    "gemini-2.5-flash-lite": (0.10, 0.40),
-    "gemini-2.5-flash": (0.30, 2.50),
-    "gemini-2.5-pro": (1.25, 10.00),
-}
+import tomllib
+from pathlib import Path
+from typing import Final
+
+MODELS_FILE = Path(__file__).resolve().parents[1] / "data" / "models.toml"
+
+
+def _load_prices() -> dict[str, tuple[float, float]]:
+    with MODELS_FILE.open("rb") as f:
+        table = tomllib.load(f)["prices"]
+    return {str(name): (float(p[0]), float(p[1])) for name, p in table.items()}
+
+
+PRICES_PER_MTOK: Final = _load_prices()  # model name (prefix) → (input, output) USD per million tokens
 
 
 def price_of(model: str) -> tuple[float, float] | None:

@@ -23,6 +23,7 @@ from matjip.providers import tracing
 from matjip.providers.base import CallRecord, RetryPolicy, error_text, finished_call
 from matjip.providers.http import send_with_retries
 from matjip.settings import Settings, secret
+from matjip.wording import text
 
 TAVILY_URL = "https://api.tavily.com/search"
 MAX_CONTENT_CHARS = 600
@@ -136,7 +137,11 @@ class TavilyClient:
                     content = content[:MAX_CONTENT_CHARS].rstrip() + " …"
                 url = item.get("url")
                 sources.append(
-                    WebResult(title=title or "(제목 없음)", content=content, url=str(url) if url else None)
+                    WebResult(
+                        title=title or text("answer.web.untitled"),
+                        content=content,
+                        url=str(url) if url else None,
+                    )
                 )
         except ProviderError as exc:
             record = self._record(started, attempts, error_text(exc))

@@ -9,34 +9,18 @@ character decides: a Hangul syllable by its code point, a digit by how it is rea
 
 from __future__ import annotations
 
+from typing import Final
+
+from matjip.words import word_map
+
 _HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
 _RIEUL = 8  # index of ㄹ among the final consonants
-# final consonant (jong index) of digits and Latin letters as read aloud; 0 = none
-_READ_FINAL = {
-    "0": 21,  # 영 (ㅇ)
-    "1": 8,  # 일
-    "2": 0,
-    "3": 16,  # 삼
-    "4": 0,
-    "5": 0,
-    "6": 1,  # 육
-    "7": 8,  # 칠
-    "8": 8,  # 팔
-    "9": 0,
-    "l": 8,  # 엘
-    "m": 16,  # 엠
-    "n": 4,  # 엔
-    "r": 8,  # 알
+# final consonant (jong index) of digits and Latin letters as read aloud ("3" 삼: ㅁ); 0 = none
+_READ_FINAL: Final = {
+    char: (ord(reading[0][-1]) - _HANGUL_FIRST) % 28
+    for char, reading in word_map("josa", "read_aloud").items()
 }
-_PAIRS = {
-    "은/는": ("은", "는"),
-    "이/가": ("이", "가"),
-    "을/를": ("을", "를"),
-    "과/와": ("과", "와"),
-    "이에요/예요": ("이에요", "예요"),
-    "이라/라": ("이라", "라"),
-    "으로/로": ("으로", "로"),
-}
+_PAIRS: Final = word_map("josa", "pairs")  # "은/는" → ("은", "는")
 
 
 def final_consonant(word: str) -> int | None:

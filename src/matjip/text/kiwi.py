@@ -10,7 +10,9 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+from matjip.words import word_set
 
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi
@@ -175,7 +177,7 @@ def tokenize_iter(texts: Sequence[str]) -> Iterator[list[Morph]]:
         yield list(morphs_t)
 
 
-CONTENT_TAGS = frozenset({"NNG", "NNP", "NNB", "VV", "VA", "XR", "SL", "SN", "MAG", "SH"})
+CONTENT_TAGS: Final = word_set("text_tags", "content")
 
 
 def content_forms(morphs: Iterable[Morph]) -> list[str]:

@@ -10,6 +10,7 @@ from matjip.agent.models import Grade, WebSource
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.nodes.strategies import strategy_card_fields
 from matjip.agent.state import AgentState, SearchRecord
+from matjip.wording import text
 
 
 def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -50,9 +51,7 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
     if grade.tier == "insufficient" and grade.overall_relevance == "relevant":
         # docs/design.md: weak scores have consequences — a caveat in the answer, and the web fallback
         web_wanted = res.web is not None
-        grade.reason += "\n→ 점수가 낮음: 답변에 주의 문구" + (
-            " + 웹 검색" if web_wanted else " (웹 검색 미설정)"
-        )
+        grade.reason += "\n" + text("grade.tier.low_web" if web_wanted else "grade.tier.low_no_web")
     return {
         "grade": grade,
         "hits": kept,
@@ -133,7 +132,7 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
             {
                 "id": w.url or w.title,
                 "name": w.title,
-                "cuisine": "웹",
+                "cuisine": text("answer.web.cuisine"),
                 "source_type": "web",
                 "url": w.url,
                 "matched": [],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, get_args
 
 from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
@@ -15,6 +15,7 @@ from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, tur
 from matjip.agent.state import AgentState, HitRecord
 from matjip.agent.understanding import kinds_said, understanding_of
 from matjip.nlu.models import NLUResult, TravelMode
+from matjip.wording import say, text
 
 
 def _reply_chunks(kind: str, res: Resources) -> list[str]:
@@ -140,7 +141,7 @@ def _day_asked(nlu: NLUResult, now: datetime) -> datetime | None:
     return day
 
 
-TRAVEL_MODES: dict[str, TravelMode] = {"walk": "walk", "car": "car", "transit": "transit"}
+TRAVEL_MODES: dict[str, TravelMode] = {m: m for m in get_args(TravelMode)}  # "walk" → "walk" …
 
 
 def _travel_origin(state: AgentState) -> LocationContext | None:
@@ -150,7 +151,8 @@ def _travel_origin(state: AgentState) -> LocationContext | None:
         return loc
     gps = state.get("gps")
     if gps:
-        return LocationContext(type="GPS", name="내 위치", lat=float(gps["lat"]), lon=float(gps["lon"]))
+        name = text("answer.turn.device_origin")
+        return LocationContext(type="GPS", name=name, lat=float(gps["lat"]), lon=float(gps["lon"]))
     history = state.get("location_history") or []
     return history[-1] if history else None
 
@@ -173,7 +175,7 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
     if any(n == "too_long" for n in state.get("plan_notes") or []):
         notes.insert(0, tpl.REPLIES["too_long"])
     if state.get("duplicate_of") is not None:
-        notes.insert(0, "앞에서 찾은 결과와 같은 조건이라 그 결과로 답할게요.")
+        notes.insert(0, text("answer.turn.duplicate"))
     if state.get("place_note"):
         notes.insert(0, str(state.get("place_note")))
     origin = p.location.name if p.location else None
@@ -181,25 +183,26 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
     if not hits and web and not state.get("live_cards"):
         chunks = [
             *(n + "\n" for n in notes),
-            "식당 자료에서 찾지 못해 웹 검색 결과를 알려 드려요 (웹 출처).\n",
+            text("answer.web.intro") + "\n",
         ]
         for i, w in enumerate(web[:3], start=1):
-            chunks.append(f"{i}. [웹] {w.title}: {w.content[:160]}\n")
+            chunks.append(say("answer.web.item", number=i, title=w.title, content=w.content[:160]) + "\n")
         return chunks
     seed = p.strategy in ("route", "point_travel", "course")  # their answers say how they searched
     if not hits and not state.get("live_cards") and not p.overseas and not seed:
-        msg = "조건에 맞는 식당을 찾지 못했어요."
-        if state.get("grade") is not None:
-            msg += " 웹 검색도 설정되어 있지 않아요. 지역이나 조건을 바꿔서 물어봐 주세요."
+        msg = text("answer.turn.nothing_no_web" if state.get("grade") is not None else "answer.turn.nothing")
         return [*(n + "\n" for n in notes), msg + "\n"]
     grade = state.get("grade")
     if grade is not None and grade.tier == "insufficient":
-        notes.append("검색 점수가 낮아서 요청과 딱 맞는 곳인지 확신하기 어려워요. 참고로만 봐 주세요.")
+        notes.append(text("answer.turn.low_scores"))
     if web:
-        notes.append(
-            "웹 검색 결과도 함께 참고하세요 (웹 출처): "
-            + "; ".join(f"{w.title}" + (f" ({w.url})" if w.url else "") for w in web[:3])
+        sources = "; ".join(
+            say("answer.web.source_url", title=w.title, url=w.url)
+            if w.url
+            else say("answer.web.source", title=w.title)
+            for w in web[:3]
         )
+        notes.append(say("answer.web.also", sources=sources))
     live = state.get("live_cards") or []
     info = state.get("strategy_info")
     if p.overseas and not live:  # the provider failed: as without one
@@ -268,17 +271,17 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     # crawled names, menus and quotes (and what a model makes of them) stay text: no link, image
     # or HTML tag in an answer comes alive in any Markdown reader (agent/markdown.py)
     chunks = [inert(c) for c in chunks]
-    text = "".join(chunks)
+    said = "".join(chunks)
     if source == "template":
         for line in chunks:
             for piece in tpl.split_chunks(line, res.config.chunk_chars):
                 emit("answer", piece)
     update.update(
         {
-            "answer": text,
+            "answer": said,
             "answer_source": source,
-            "messages": [{"role": "assistant", "content": text}],
-            "_decision": f"{decision} answer, {len(text)} chars ({source})",
+            "messages": [{"role": "assistant", "content": said}],
+            "_decision": f"{decision} answer, {len(said)} chars ({source})",
         }
     )
     return update

@@ -26,6 +26,7 @@ from matjip.api.state import Api
 from matjip.documents import Restaurant
 from matjip.errors import ProblemError
 from matjip.settings import PACKAGE_DATA
+from matjip.wording import say, text
 
 router = APIRouter()
 
@@ -58,10 +59,10 @@ async def restaurant(
     res = api.resources()
     index = getattr(res, "index", None)
     if index is None:
-        raise ProblemError(503, "검색 색인이 준비되지 않았습니다.", kind="index-unavailable")
+        raise ProblemError(503, text("api.error.index_unavailable"), kind="index-unavailable")
     doc = await anyio.to_thread.run_sync(index.get, place_id)
     if doc is None:
-        raise ProblemError(404, f"식당 '{place_id}'을(를) 찾을 수 없습니다.", kind="not-found")
+        raise ProblemError(404, say("api.error.unknown_restaurant", place_id=place_id), kind="not-found")
     assert isinstance(doc, Restaurant)
     return doc
 
@@ -189,9 +190,7 @@ async def health(api: Api) -> JSONResponse:
     detail: str | None = None
     database_down = api.database.enabled and not api.database.available
     if database_down:
-        detail = (
-            f"데이터베이스에 연결할 수 없습니다 ({api.database.reason}). 다시 연결되면 자동으로 복구됩니다."
-        )
+        detail = say("api.health.database_down", reason=api.database.reason)
         documents = api.last_documents
     elif index is not None:
         try:
@@ -199,14 +198,12 @@ async def health(api: Api) -> JSONResponse:
                 documents, embedder, problem = await _index_health(index, s.embedder)
             api.last_documents = documents
             if problem:
-                detail = f"검색 색인에 문제가 있습니다: {problem}"
+                detail = say("api.health.index_problem", problem=problem)
         except Exception:
-            detail = "색인 정보를 제시간에 읽지 못했습니다."
+            detail = text("api.health.index_slow")
     loaded = api.agent is not None and index is not None and documents is not None
     if api.agent is None:
-        detail = detail or (
-            api.agent_error and "검색 색인이 준비되지 않았습니다. `matjip ingest`를 실행하세요."
-        )
+        detail = detail or (api.agent_error and text("api.error.index_ingest_health"))
     body = HealthResponse(
         status="ok" if loaded and detail is None else "degraded",
         version=__version__,
@@ -238,7 +235,7 @@ async def coverage(api: Api) -> CoverageResponse:
     await api.require_agent()
     res = api.resources()
     if res is None or getattr(res, "index", None) is None:
-        raise ProblemError(503, "검색 색인이 준비되지 않았습니다.", kind="index-unavailable")
+        raise ProblemError(503, text("api.error.index_unavailable"), kind="index-unavailable")
     summary = await anyio.to_thread.run_sync(coverage_summary, res)
     return CoverageResponse(
         documents=summary.documents,

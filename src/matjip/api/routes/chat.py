@@ -16,6 +16,7 @@ from matjip.api.state import Api
 from matjip.api.turns import run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
 from matjip.settings import redact_data
+from matjip.wording import say, text
 
 router = APIRouter(tags=["chat"])
 
@@ -74,7 +75,7 @@ def check_text(text: str, field: str) -> str:
     except UnicodeEncodeError as exc:
         raise ProblemError(
             400,
-            f"{field}에 올바르지 않은 유니코드 문자(짝이 없는 서로게이트, 위치 {exc.start})가 있습니다.",
+            say("api.error.invalid_text", field=field, position=exc.start),
             kind="invalid-text",
             extra={"field": field},
         ) from None
@@ -84,11 +85,13 @@ def check_text(text: str, field: str) -> str:
 def check_message(message: str, max_chars: int, field: str = "message") -> str:
     check_text(message, field)
     if not message.strip():
-        raise ProblemError(422, "메시지가 비어 있습니다.", kind="validation-error", extra={"field": field})
+        raise ProblemError(
+            422, text("api.error.empty_message"), kind="validation-error", extra={"field": field}
+        )
     if len(message) > max_chars:
         raise ProblemError(
             422,
-            f"메시지가 너무 깁니다 ({len(message):,}자, 최대 {max_chars:,}자).",
+            say("api.error.message_too_long", length=f"{len(message):,}", max_chars=f"{max_chars:,}"),
             kind="message-too-long",
             extra={"field": field, "max_chars": max_chars},
         )
@@ -148,7 +151,7 @@ async def more_results(body: ResultsRequest, api: Api) -> MoreResult:
     agent = await api.require_agent()
     more = getattr(agent, "more", None)
     if not callable(more):
-        raise ProblemError(503, "이 서버에서는 결과를 더 볼 수 없습니다.", kind="not-available")
+        raise ProblemError(503, text("api.error.more_unavailable"), kind="not-available")
     result = await anyio.to_thread.run_sync(partial(more, body.session_id, body.sort, body.exclude_ids))
     assert isinstance(result, MoreResult)
     return result

@@ -14,6 +14,7 @@ import math
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import anyio
@@ -23,6 +24,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from matjip.api.database import is_database_failure, unavailable_problem
 from matjip.api.problems import problem_responses
 from matjip.api.routes.chat import SSE_HEADERS, check_message, check_text
+from matjip.api.runner import AgentLike
 from matjip.api.schemas import (
     OA_SSE_EXAMPLE,
     OAChatCompletion,
@@ -39,6 +41,7 @@ from matjip.api.state import Api, ApiState
 from matjip.api.turns import HEARTBEAT, run_turn, turn_events
 from matjip.errors import ProblemError
 from matjip.settings import redact
+from matjip.wording import say, text
 
 T = TypeVar("T")
 log = logging.getLogger("matjip.api")
@@ -46,7 +49,7 @@ log = logging.getLogger("matjip.api")
 router = APIRouter(tags=["openai"])
 
 MODEL_ID = "matjip-agent"
-RESET_NOTE = "\n\n(답변을 다시 작성합니다)\n\n"
+RESET_NOTE = text("api.openai.reset_note")
 MODEL_CREATED = 1_735_689_600  # 2025-01-01T00:00:00Z, fixed so the listing is stable
 
 
@@ -61,7 +64,7 @@ def split_conversation(req: OAChatRequest) -> tuple[str, list[tuple[str, str]]]:
         check_text(m.text(), f"messages[{i}].content")
     last = max((i for i, m in enumerate(req.messages) if m.role == "user" and m.text().strip()), default=None)
     if last is None:
-        raise ProblemError(422, "messages에 내용이 있는 user 메시지가 없습니다.", kind="validation-error")
+        raise ProblemError(422, text("api.error.no_user_message"), kind="validation-error")
     history: list[tuple[str, str]] = [(str(m.role), m.text()) for m in req.messages[:last]]
     return req.messages[last].text(), history
 
@@ -108,7 +111,7 @@ async def list_models() -> OAModelList:
 async def get_model(model_id: str) -> OAModel:
     if model_id != MODEL_ID:
         raise ProblemError(
-            404, f"모델 '{model_id}'이(가) 없습니다. '{MODEL_ID}'를 사용하세요.", kind="not-found"
+            404, say("api.error.unknown_model", model=model_id, known=MODEL_ID), kind="not-found"
         )
     return OAModel(id=MODEL_ID, created=MODEL_CREATED)
 
@@ -152,110 +155,162 @@ async def chat_completions(
     message, history = split_conversation(body)
     check_message(message, api.settings.max_message_chars, field="messages")
     namespace = client_namespace(request.headers.get("authorization"))
-    echoed = echoed_session(x_matjip_session, namespace)
-    if echoed is not None:
-        session_id = echoed
-    elif body.user:
-        session_id = user_session_id(body.user, namespace)
-    else:
-        api.database.require()
-        found = await conversation_call(api, api.conversations.session_for, history, namespace)
-        session_id = found or api.conversations.new_session(namespace)
+    session_id = await _session_for(api, body, history, namespace, x_matjip_session)
     agent = await api.require_agent()
-    completion_id = "chatcmpl-" + uuid.uuid4().hex
-    created = int(time.time())
-    model = body.model or MODEL_ID
-    prompt_tokens = sum(approx_tokens(m.text()) for m in body.messages)
+    turn = _Turn(
+        api=api,
+        body=body,
+        message=message,
+        history=history,
+        session_id=session_id,
+        namespace=namespace,
+        completion_id="chatcmpl-" + uuid.uuid4().hex,
+        created=int(time.time()),
+        prompt_tokens=sum(approx_tokens(m.text()) for m in body.messages),
+    )
+    if not body.stream:
+        result = await run_turn(api, agent, message, session_id, None, request.is_disconnected)
+        return JSONResponse(await turn.completion(result.answer), headers={SESSION_HEADER: session_id})
+    return StreamingResponse(
+        turn.frames(agent, request.url.path),
+        media_type="text/event-stream",
+        headers={**SSE_HEADERS, SESSION_HEADER: session_id},
+    )
 
-    async def remember(answer: str) -> None:
-        if not body.user:
+
+async def _session_for(
+    api: ApiState,
+    body: OAChatRequest,
+    history: list[tuple[str, str]],
+    namespace: str,
+    echoed_header: str | None,
+) -> str:
+    """The agent session of this conversation: the echoed session header, the request's ``user``,
+    or the session remembered for these earlier messages (else a new one)."""
+    echoed = echoed_session(echoed_header, namespace)
+    if echoed is not None:
+        return echoed
+    if body.user:
+        return user_session_id(body.user, namespace)
+    api.database.require()
+    found = await conversation_call(api, api.conversations.session_for, history, namespace)
+    return found or api.conversations.new_session(namespace)
+
+
+def _usage(prompt_tokens: int, completion_tokens: int) -> dict[str, int]:
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+
+
+def _error_frame(data: object) -> bytes:
+    """A mid-stream error as OpenAI's ``data: {"error": …}`` line."""
+    err = dict(data) if isinstance(data, dict) else {}
+    status = int(err.get("status") or 500)
+    payload = {
+        "error": {
+            "message": str(err.get("detail") or "error"),
+            "type": _oa_error(status),
+            "code": status,
+            "param": None,
+        }
+    }
+    return f"data: {redact(json.dumps(payload, ensure_ascii=False))}\n\n".encode()
+
+
+@dataclass
+class _Turn:
+    """One chat completion: the turn's ids and the conversation it continues."""
+
+    api: ApiState
+    body: OAChatRequest
+    message: str
+    history: list[tuple[str, str]]
+    session_id: str
+    namespace: str
+    completion_id: str
+    created: int
+    prompt_tokens: int
+
+    @property
+    def model(self) -> str:
+        return self.body.model or MODEL_ID
+
+    @property
+    def include_usage(self) -> bool:
+        return bool(self.body.stream_options and self.body.stream_options.include_usage)
+
+    async def remember(self, answer: str) -> None:
+        """The conversation with this answer, so its next request finds the session (not for ``user``)."""
+        if not self.body.user:
             await conversation_call(
-                api,
-                api.conversations.remember,
-                [*history, ("user", message), ("assistant", answer)],
-                session_id,
-                namespace,
+                self.api,
+                self.api.conversations.remember,
+                [*self.history, ("user", self.message), ("assistant", answer)],
+                self.session_id,
+                self.namespace,
                 required=False,
             )
 
-    if not body.stream:
-        result = await run_turn(api, agent, message, session_id, None, request.is_disconnected)
-        await remember(redact(result.answer))
-        completion_tokens = approx_tokens(result.answer)
+    async def completion(self, answer: str) -> dict[str, Any]:
+        """The ``chat.completion`` of a turn that was not streamed."""
+        await self.remember(redact(answer))
+        completion_tokens = approx_tokens(answer)
         completion = OAChatCompletion(
-            id=completion_id,
-            created=created,
-            model=model,
-            choices=[OAChoice(message=OAResponseMessage(content=redact(result.answer)))],
-            usage=OAUsage(
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
-                total_tokens=prompt_tokens + completion_tokens,
-            ),
+            id=self.completion_id,
+            created=self.created,
+            model=self.model,
+            choices=[OAChoice(message=OAResponseMessage(content=redact(answer)))],
+            usage=OAUsage(**_usage(self.prompt_tokens, completion_tokens)),
         )
-        return JSONResponse(completion.model_dump(mode="json"), headers={SESSION_HEADER: session_id})
+        return completion.model_dump(mode="json")
 
-    include_usage = bool(body.stream_options and body.stream_options.include_usage)
-
-    def chunk(delta: dict[str, Any], finish: str | None = None, usage: dict[str, int] | None = None) -> bytes:
+    def chunk(
+        self, delta: dict[str, Any], finish: str | None = None, usage: dict[str, int] | None = None
+    ) -> bytes:
         obj: dict[str, Any] = {
-            "id": completion_id,
+            "id": self.completion_id,
             "object": "chat.completion.chunk",
-            "created": created,
-            "model": model,
+            "created": self.created,
+            "model": self.model,
             "system_fingerprint": None,
             "choices": []
             if usage is not None
             else [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
         }
-        if include_usage:
+        if self.include_usage:
             obj["usage"] = usage
         return f"data: {redact(json.dumps(obj, ensure_ascii=False, separators=(',', ':')))}\n\n".encode()
 
-    async def frames() -> AsyncIterator[bytes]:
-        yield chunk({"role": "assistant", "content": ""})
+    async def frames(self, agent: AgentLike, path: str) -> AsyncIterator[bytes]:
+        """The SSE stream: a role chunk, the answer's deltas, the stop (and usage) chunk, ``[DONE]``."""
+        yield self.chunk({"role": "assistant", "content": ""})
         parts: list[str] = []
-        async for event, data in turn_events(api, agent, message, session_id, None, request.url.path):
+        async for event, data in turn_events(self.api, agent, self.message, self.session_id, None, path):
             if event == HEARTBEAT:
                 yield b": keep-alive\n\n"
             elif event == "answer" and isinstance(data, str) and data:
                 parts.append(redact(data))
-                yield chunk({"content": data})
+                yield self.chunk({"content": data})
             elif event == "answer_reset" and parts:
                 # deltas cannot be taken back: mark the restart visibly, then the answer follows
                 parts.append(RESET_NOTE)
-                yield chunk({"content": RESET_NOTE})
+                yield self.chunk({"content": RESET_NOTE})
             elif event == "error":
-                err = dict(data) if isinstance(data, dict) else {}
-                status = int(err.get("status") or 500)
-                payload = {
-                    "error": {
-                        "message": str(err.get("detail") or "error"),
-                        "type": _oa_error(status),
-                        "code": status,
-                        "param": None,
-                    }
-                }
-                yield f"data: {redact(json.dumps(payload, ensure_ascii=False))}\n\n".encode()
+                yield _error_frame(data)
             elif event == "end":
                 if data is not None:
-                    await remember(redact(data.answer))
-                    streamed = "".join(parts)
-                    if streamed != redact(data.answer):  # the client will resend what it received
-                        await remember(streamed)
-                    yield chunk({}, "stop")
-                    if include_usage:
-                        completion_tokens = approx_tokens("".join(parts))
-                        yield chunk(
-                            {},
-                            usage={
-                                "prompt_tokens": prompt_tokens,
-                                "completion_tokens": completion_tokens,
-                                "total_tokens": prompt_tokens + completion_tokens,
-                            },
-                        )
+                    async for frame in self._end(data.answer, parts):
+                        yield frame
                 yield b"data: [DONE]\n\n"
 
-    return StreamingResponse(
-        frames(), media_type="text/event-stream", headers={**SSE_HEADERS, SESSION_HEADER: session_id}
-    )
+    async def _end(self, answer: str, parts: list[str]) -> AsyncIterator[bytes]:
+        await self.remember(redact(answer))
+        streamed = "".join(parts)
+        if streamed != redact(answer):  # the client will resend what it received
+            await self.remember(streamed)
+        yield self.chunk({}, "stop")
+        if self.include_usage:
+            yield self.chunk({}, usage=_usage(self.prompt_tokens, approx_tokens("".join(parts))))

@@ -13,6 +13,7 @@ from matjip.api.schemas import SESSION_ID_PATTERN, ParsedQuery, SearchResponse
 from matjip.api.state import Api
 from matjip.api.turns import run_turn
 from matjip.settings import redact_data
+from matjip.wording import say, text
 
 router = APIRouter(tags=["search"])
 
@@ -41,12 +42,11 @@ def summary_for(query: str, result: TurnResult, cards: list[Card], top_score: fl
     if result.clarification is not None:
         return result.clarification.question
     if not cards:
-        return f"'{query}'에 맞는 식당을 찾지 못했습니다."
+        return say("api.search.none", query=query)
     top = cards[0]
     pct = round(max(0.0, min(1.0, top_score or top.score)) * 100)
-    return (
-        f"'{query}' 검색 결과 {len(cards)}건을 찾았습니다. "
-        f"'{top.name}'{_josa_i_ga(top.name)} 가장 관련도가 높습니다(점수 {pct}%)."
+    return say(
+        "api.search.found", query=query, n=len(cards), top=top.name, particle=_josa_i_ga(top.name), pct=pct
     )
 
 
@@ -76,7 +76,15 @@ def parsed_query_for(result: TurnResult) -> ParsedQuery:
 def search_response(query: str, result: TurnResult) -> SearchResponse:
     cards = [c.model_copy() for c in result.cards]
     for w in result.web_sources:
-        cards.append(Card(id=w.url or w.title, name=w.title, cuisine="웹", source_type="web", url=w.url))
+        cards.append(
+            Card(
+                id=w.url or w.title,
+                name=w.title,
+                cuisine=text("answer.web.cuisine"),
+                source_type="web",
+                url=w.url,
+            )
+        )
     grade = result.grade
     top_score = (
         grade.top_score
@@ -89,9 +97,9 @@ def search_response(query: str, result: TurnResult) -> SearchResponse:
     else:
         sufficient = bool(result.cards)
         reason = (
-            "이전 검색 결과를 재사용했습니다."
+            text("api.search.reused")
             if result.reused
-            else ("" if result.cards else "검색하지 않았습니다.")
+            else ("" if result.cards else text("api.search.not_searched"))
         )
     return SearchResponse(
         session_id=result.session_id,
