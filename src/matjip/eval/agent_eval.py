@@ -17,11 +17,10 @@ from typing import Any
 from matjip.agent.grader import constraint_violations
 from matjip.agent.models import TurnResult
 from matjip.agent.service import Agent
+from matjip.nlu.models import ENTITY_TYPES
 
 # a client that sends GPS when the user says "내 근처" (near 잠실역)
 DEFAULT_GPS = {"lat": 37.5133, "lon": 127.1001}
-
-ENTITY_TYPES = ("location", "title", "menu", "category", "convenience", "atmosphere", "occasion")
 
 
 def load_jsonl(name: str) -> list[dict[str, Any]]:

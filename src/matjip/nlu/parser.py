@@ -85,9 +85,9 @@ _JAMO_ONLY = re.compile(r"^[\sㄱ-ㅎㅏ-ㅣ!?.~^]+$")
 _P_LEXICON, _P_PLACE, _P_MENU, _P_TITLE, _P_DATA_MENU, _P_WEAK_TITLE = 5, 4, 3, 2, 1, 0
 
 _PARTICLES: Final = tuple(sorted(words("query_words", "particles"), key=len, reverse=True))
-_FUNCTIONAL_TAG_PREFIXES: Final[tuple[str, ...]] = ("J", "E", "XS", "VCP", "VCN", "VX", "XPN")
-_NOUNISH_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "NR", "SL", "SH"})
-_CONTENT_TAGS: Final[frozenset[str]] = frozenset({"NNG", "NNP", "SL", "SH", "XR", "VV", "VA"})
+_FUNCTIONAL_TAG_PREFIXES: Final = words("text_tags", "functional_prefixes")
+_NOUNISH_TAGS: Final = word_set("text_tags", "nounish")
+_CONTENT_TAGS: Final = word_set("text_tags", "query_content")
 
 _BRANCH_AFTER = re.compile(
     r"^\s?(?P<b>(?P<stem>[0-9A-Za-z가-힣]{1,12}?)(?:본점|직영점|지점|분점|호점|점))"
