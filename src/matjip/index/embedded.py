@@ -66,7 +66,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -78,16 +78,15 @@ from matjip.errors import EmbedderMismatchError, IndexDamagedError, IndexNotBuil
 from matjip.geo.distance import bounding_box, haversine_m_array
 from matjip.index import fusion, layout
 from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
+from matjip.index.backend import BuildProgress
+from matjip.index.batches import batched
 from matjip.index.embed.base import Embedder
-from matjip.index.ranking import trust
+from matjip.index.ranking import BM25_DEPTH, VECTOR_DEPTH, HitRow, SearchMode, rank, trust
 from matjip.index.reference import (
-    kind_matches,
     menu_entries,
     normalize_key,
     normalize_phrase,
-    open_in_window,
     polygon_place,
-    sub_category_matches,
     title_exact,
     title_matches,
     title_words,
@@ -98,9 +97,6 @@ from matjip.settings import Settings
 FORMAT_VERSION = 5  # 4: restaurant kinds; 5: the prior is index.ranking.trust
 BACKEND_NAME = "embedded"
 
-SearchMode = Literal["hybrid", "bm25", "vector"]
-BuildProgress = Callable[[str, int, int | None], None]
-"""``progress(stage, done, total)``; stages: "analyze", "fit", "embed", "write"."""
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -108,15 +104,10 @@ BoolArray = npt.NDArray[np.bool_]
 
 GEO_LEVELS = (0.005, 0.02, 0.08)  # cell sizes (degrees) of the coarse tantivy geo restriction; kept in meta
 MAX_GEO_CELLS = 64
-BM25_DEPTH = 100  # BM25 hits inside the candidates that take part in fusion
-VECTOR_DEPTH = 50  # vector hits inside the candidates that take part in fusion
 FIRST_FETCH = 2000  # first tantivy page; grows x4 while the top BM25_DEPTH inside C is uncertain
 ROW_SET_MAX = 200  # up to this many candidates, restrict tantivy by their row ids (~5 µs per row)
 PY_CHECK_MAX = 2000  # per-candidate Python checks up to this many, else a cached full mask
 CACHE_SIZE = 128
-SEM_FULL = 0.6  # a cosine at or above this counts as a full semantic match
-CONSTRAINED_BASE = 0.5
-UNKNOWN_HOURS_PENALTY = 0.05
 NO_PRICE_MIN = np.iinfo(np.int64).max
 NO_PRICE_MAX = -1
 _SEP = "\x1f"
@@ -163,17 +154,6 @@ def _bigrams(texts: Iterable[str]) -> set[str]:
     """Character bigrams of each text (never across texts): a text containing a substring of
     two or more characters contains all of that substring's bigrams."""
     return {t[i : i + 2] for t in texts for i in range(len(t) - 1)}
-
-
-def _batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    batch: list[T] = []
-    for it in items:
-        batch.append(it)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 class _LRU:
@@ -612,40 +592,6 @@ def _dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def hit_score(
-    req: SearchRequest,
-    doc: Restaurant,
-    doc_terms: Sequence[str],
-    terms: Sequence[str],
-    cos: float | None,
-    prior: float,
-    when: datetime,
-    weights: tuple[float, float],
-) -> tuple[float, bool | None]:
-    """A hit's score in [0, 1] (before the relevance order's cap) and whether it is open, by the
-    rule :class:`~matjip.index.request.SearchHit` documents; every backend scores with this."""
-    if req.open_at is not None:
-        open_now = open_in_window(doc, req.open_at)
-    else:
-        open_now = doc.hours.is_open(when) if doc.hours is not None else None
-    if req.text:
-        wb, wv = weights
-        parts: list[tuple[float, float]] = []
-        if terms:
-            have = set(doc_terms)
-            parts.append((wb, sum(t in have for t in terms) / len(terms)))
-        if cos is not None:
-            parts.append((wv, min(1.0, max(0.0, cos / SEM_FULL))))
-        wsum = sum(w for w, _ in parts)
-        rel = sum(w * v for w, v in parts) / wsum if wsum > 0 else 0.0
-        score = CONSTRAINED_BASE + (1 - CONSTRAINED_BASE) * rel if req.has_hard_filters else rel
-    else:
-        score = 0.75 + 0.25 * prior if req.has_hard_filters else 0.5 * prior
-    if req.open_at is not None and open_now is None:
-        score -= UNKNOWN_HOURS_PENALTY
-    return min(1.0, max(0.0, score)), open_now
-
-
 _PINNED: ContextVar[tuple[int, _Snapshot] | None] = ContextVar("matjip_pinned_snapshot", default=None)
 """The snapshot a turn reads (:meth:`EmbeddedIndex.pinned`), with the index it belongs to."""
 
@@ -736,7 +682,7 @@ class EmbeddedIndex:
         dead: list[int] = []
         done = 0
         with (tmp / "docs.tsv").open("w", encoding="utf-8") as fh:
-            for batch in _batched(docs, 1000):
+            for batch in batched(docs, 1000):
                 for doc, terms in zip(batch, analyze_documents(batch), strict=True):
                     prev = latest.get(doc.place_id)
                     if prev is not None:
@@ -954,6 +900,10 @@ class EmbeddedIndex:
                 self._snap.by_day(name)
             self.search(SearchRequest(text="맛집", k=1))
 
+    def close(self) -> None:
+        """Nothing to release: a snapshot's files close (and its version is unpinned) when the
+        last search holding it ends."""
+
     # -- writes ---------------------------------------------------------------------------
 
     def upsert(self, docs: Iterable[Restaurant], *, state: dict[str, Any] | None = None) -> int:
@@ -1103,7 +1053,8 @@ class EmbeddedIndex:
         total = len(idx)
         hits: list[SearchHit] = []
         if total:
-            hits = self._rank(s, req, idx, dist, mode)
+            source = _Candidates(self, s, req, idx, dist)
+            hits = rank(source, req, total, mode=mode, settings=self.settings, clock=self._clock or self._now)
         return SearchResponse(
             hits=hits,
             total_candidates=total,
@@ -1519,127 +1470,79 @@ class EmbeddedIndex:
         out: IntArray = pos[order][:k]
         return out
 
-    def _rank(
-        self, s: _Snapshot, req: SearchRequest, idx: IntArray, dist: FloatArray | None, mode: SearchMode
-    ) -> list[SearchHit]:
-        k = min(req.k, len(idx))
-        terms = query_terms(req.text) if req.text and mode != "vector" else []
-        qv: npt.NDArray[np.float32] | None = None
-        if req.text and mode != "bm25":
-            q = np.asarray(s.embedder.embed_query(req.text), dtype=np.float32).reshape(-1)
-            if q.shape[0] == s.vectors.shape[1] and float(np.abs(q).sum()) > 0:
-                qv = q
-        bm25: dict[int, float] = {}
-        boost = None
-        if req.title is not None:
-            titles = s.strings["titles"]
-            boost = np.fromiter((title_exact(titles[r], req.title) for r in idx.tolist()), np.bool_, len(idx))
 
-        if req.sort == "distance":
-            assert dist is not None
-            pos = np.arange(len(idx))
-            if len(idx) > max(k, 64):  # only the k nearest (and ties) need sorting
-                pos = np.flatnonzero(dist <= np.partition(dist, k - 1)[k - 1])
-            d_order = np.lexsort((idx[pos], -s.cols["prior"][idx[pos]], dist[pos]))[:k]
-            chosen = idx[pos[d_order]]
-            if terms:
-                b_rows, b_scores = self._bm25(s, terms, req, idx)
-                bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
-        elif terms or qv is not None:
-            lists: list[fusion.Ranked] = []
-            weights: list[float] = []
-            if terms:
-                b_rows, b_scores = self._bm25(s, terms, req, idx)
-                bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
-                lists.append((b_rows, b_scores))
-                weights.append(self.settings.weight_bm25)
-            if qv is not None:
-                lists.append(self._vector(s, qv, idx))
-                weights.append(self.settings.weight_vector)
-            if self.settings.fusion == "convex":
-                f_rows, f_scores = fusion.convex(lists, weights)
-            else:
-                f_rows, f_scores = fusion.rrf(lists, k=self.settings.rrf_k, weights=weights)
-            if dist is not None and len(f_rows):
-                f_dist = dist[np.searchsorted(idx, f_rows)]
-            else:
-                f_dist = np.zeros(len(f_rows))
-            order = np.lexsort((f_rows, f_dist, -np.round(f_scores, 12)))
-            chosen = f_rows[order][:k]
-            if len(chosen) < k:
-                rest = ~np.isin(idx, chosen)
-                extra = self._by_prior(
-                    s,
-                    idx[rest],
-                    dist[rest] if dist is not None else None,
-                    k - len(chosen),
-                    boost[rest] if boost is not None else None,
-                )
-                chosen = np.concatenate([chosen, idx[rest][extra]])
-        else:
-            chosen = idx[self._by_prior(s, idx, dist, k, boost)]
-        return self._hits(s, req, chosen, idx, dist, terms, qv, bm25)
+class _Candidates:
+    """The candidates of one request in one snapshot: the :class:`~matjip.index.ranking.CandidateSource`
+    the shared ranking reads."""
 
-    def _hits(
-        self,
-        s: _Snapshot,
-        req: SearchRequest,
-        chosen: IntArray,
-        idx: IntArray,
-        dist: FloatArray | None,
-        terms: Sequence[str],
-        qv: npt.NDArray[np.float32] | None,
-        bm25: dict[int, float],
-    ) -> list[SearchHit]:
-        rows = chosen.tolist()
+    def __init__(
+        self, index: EmbeddedIndex, s: _Snapshot, req: SearchRequest, idx: IntArray, dist: FloatArray | None
+    ) -> None:
+        self.index = index
+        self.s = s
+        self.req = req
+        self.idx = idx
+        self.dist = dist
+        self._boost: BoolArray | None = None
+
+    @property
+    def embedder(self) -> Embedder:
+        embedder: Embedder = self.s.embedder
+        return embedder
+
+    @property
+    def dim(self) -> int:
+        return int(self.s.vectors.shape[1])
+
+    def bm25(self, terms: Sequence[str]) -> fusion.Ranked:
+        return self.index._bm25(self.s, terms, self.req, self.idx)
+
+    def vector(self, qv: npt.NDArray[np.float32]) -> fusion.Ranked:
+        return self.index._vector(self.s, qv, self.idx)
+
+    def nearest(self, k: int) -> list[int]:
+        idx, dist = self.idx, self.dist
+        assert dist is not None
+        pos = np.arange(len(idx))
+        if len(idx) > max(k, 64):  # only the k nearest (and ties) need sorting
+            pos = np.flatnonzero(dist <= np.partition(dist, k - 1)[k - 1])
+        d_order = np.lexsort((idx[pos], -self.s.cols["prior"][idx[pos]], dist[pos]))[:k]
+        return [int(r) for r in idx[pos[d_order]].tolist()]
+
+    def by_prior(self, k: int, exclude: Sequence[int] | None = None) -> list[int]:
+        idx, dist, boost = self.idx, self.dist, self._title_boost()
+        if exclude is not None:
+            rest = ~np.isin(idx, exclude)
+            idx = idx[rest]
+            dist = dist[rest] if dist is not None else None
+            boost = boost[rest] if boost is not None else None
+        return [int(r) for r in idx[self.index._by_prior(self.s, idx, dist, k, boost)].tolist()]
+
+    def _title_boost(self) -> BoolArray | None:
+        """Per candidate: does its title match the request's title exactly (ranked first)?"""
+        title = self.req.title
+        if title is None:
+            return None
+        if self._boost is None:
+            titles, idx = self.s.strings["titles"], self.idx
+            self._boost = np.fromiter(
+                (title_exact(titles[r], title) for r in idx.tolist()), np.bool_, len(idx)
+            )
+        return self._boost
+
+    def distances(self, rows: IntArray) -> FloatArray:
+        if self.dist is not None and len(rows):
+            out: FloatArray = self.dist[np.searchsorted(self.idx, rows)]
+            return out
+        return np.zeros(len(rows))
+
+    def hit_rows(self, rows: list[int]) -> list[HitRow]:
+        s = self.s
         dist_of: dict[int, float] = {}
-        if dist is not None:
-            dist_of = dict(zip(rows, dist[np.searchsorted(idx, chosen)].tolist(), strict=True))
-        when = req.open_at.when if req.open_at is not None else (self._clock or self._now)()
-        wb, wv = self.settings.weight_bm25, self.settings.weight_vector
-        hits: list[SearchHit] = []
-        cap = 1.0
-        for r, (doc, doc_terms) in zip(rows, s.read_docs(rows), strict=True):
-            cos = float(np.asarray(s.vectors[r], dtype=np.float32) @ qv) if qv is not None else None
-            score, open_now = hit_score(
-                req, doc, doc_terms, terms, cos, float(s.cols["prior"][r]), when, (wb, wv)
-            )
-            if req.sort == "relevance":
-                score = min(score, cap)
-                cap = score
-            hits.append(
-                SearchHit(
-                    document=doc,
-                    score=round(score, 4),
-                    bm25=bm25.get(r),
-                    vector=cos,
-                    distance_m=dist_of.get(r),
-                    matched=_matched(req, doc, open_now),
-                    open_now=open_now,
-                )
-            )
-        return hits
-
-
-def _matched(req: SearchRequest, doc: Restaurant, open_now: bool | None) -> list[str]:
-    """Labels of the hard constraints this hit satisfies."""
-    out: list[str] = []
-    if req.geo is not None:
-        out.append(req.geo.label())
-    if req.region is not None:
-        out.append(f"지역:{req.region.name}")
-    if req.cuisine:
-        out.append(doc.cuisine)
-    for v in req.sub_category:
-        if sub_category_matches(doc, [v]):
-            out.append(f"분류:{v}")
-    out.extend(f"메뉴:{t}" for t in req.menu)
-    out.extend(f"종류:{v}" for v in req.kind if kind_matches(doc, [v]))
-    out.extend(f"편의:{v}" for v in req.convenience)
-    if req.title is not None:
-        out.append(f"상호:{req.title}")
-    if req.price is not None:
-        out.append(req.price.label())
-    if req.open_at is not None and open_now:
-        out.append("영업중")
-    return out
+        if self.dist is not None:
+            at = np.searchsorted(self.idx, np.asarray(rows, dtype=np.int64))
+            dist_of = dict(zip(rows, self.dist[at].tolist(), strict=True))
+        return [
+            HitRow(doc, terms, s.vectors[r], float(s.cols["prior"][r]), dist_of.get(r))
+            for r, (doc, terms) in zip(rows, s.read_docs(rows), strict=True)
+        ]
