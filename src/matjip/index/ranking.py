@@ -7,6 +7,13 @@ both index backends store it as the document's prior (the order of a request wit
 fill-up of a ranked list) and every search node ranks with it through :func:`local_key` (within
 the distance the question allows, a little nearer is a little better). :func:`leading_evidence`
 is the evidence that puts a place first, which a card says ("리뷰 218건").
+
+The second half is the ranking of one request, the same in both backends: :func:`rank` reads a
+:class:`CandidateSource` (the rows that passed the hard filters, in the backend's own storage:
+:mod:`matjip.index.embedded_candidates`, or the SQL of :mod:`matjip.index.postgres`) for a BM25
+list, a vector list, the nearest rows or the best by prior, fuses the lists
+(:mod:`matjip.index.fusion`), breaks every tie the same way (nearer, then the lower row) and
+scores each hit (:func:`hit_score`). A new backend implements the source, never the ranking.
 """
 
 from __future__ import annotations
