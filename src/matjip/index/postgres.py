@@ -160,7 +160,7 @@ def _vector_text(v: npt.NDArray[np.float32]) -> str:
 
 
 def doc_row(doc: Restaurant, terms: Sequence[str], vector: npt.NDArray[np.float32]) -> tuple[Any, ...]:
-    """The ``matjip_docs`` row of a document (columns :data:`pg_sql.DOC_COLUMNS`)."""
+    """The ``matjip_docs`` row of a document (the columns of :data:`pg_sql.COPY_DOCS`, in order)."""
     lat, lon = doc.lat, doc.lon
     has_geo = lat is not None and lon is not None and math.isfinite(lat) and math.isfinite(lon)
     words = title_words(doc.title)
