@@ -106,9 +106,10 @@ class EmbeddedIndex:
 
     ``EmbeddedIndex(directory, embedder, settings)`` is inert; call :meth:`build` (from documents) or
     :meth:`load` (from disk) before searching. The keyword-only arguments tune the search's code
-    paths (defaults: the module constants of the same names); results do not depend on them,
-    except that ``bm25_depth`` is how many BM25 hits take part in fusion. Searches may run concurrently from many threads;
-    writes (:meth:`upsert`, :meth:`delete`) are serialised and swap in a new snapshot atomically.
+    paths (defaults: the constants of the same names in :mod:`~matjip.index.ranking`,
+    :mod:`~matjip.index.bm25` and :mod:`~matjip.index.filters`); results do not depend on them,
+    except that ``bm25_depth`` is how many BM25 hits take part in fusion. Searches may run
+    concurrently from many threads; writes (:meth:`upsert`, :meth:`delete`) are serialised and swap in a new snapshot atomically.
     :meth:`build` refits the embedder in place, so rebuild in another process (or another
     instance with its own embedder) while this one serves searches, then :meth:`load`.
     Documents in hits are freshly decoded per search; callers may keep or modify them.
