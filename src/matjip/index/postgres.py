@@ -17,8 +17,9 @@ index, over one database that many API workers share.
   ``BM25_DEPTH`` (+ a margin) are re-scored here in float32 as tantivy does.
 - **Vectors** with pgvector: exact inner-product search over the filtered rows (no approximate
   index, so filters never lose hits), the best ``VECTOR_DEPTH`` (+ a margin) re-scored here.
-- **Fusion and scores**: the embedded backend's (:mod:`matjip.index.fusion`, the same tie
-  breaks, the same :class:`SearchHit` scores), so both return the same ranking.
+- **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
+  backend, over this module's candidate source (the filtered rows as SQL: BM25, vectors, nearest,
+  by prior, distances, hit rows), so both return the same ranking.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
   robin to streaming replicas, each read one ``REPEATABLE READ`` snapshot in which the index meta is
   read with the rows, so a replica replaying a new version never mixes two; a replica that fails is
