@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 from fakes.embedder import FakeEmbedder
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
-from matjip.index.embedded import EmbeddedIndex, _any_price_in, _Blob
+from matjip.index.embedded import EmbeddedIndex
+from matjip.index.filters import any_price_in
 from matjip.index.reference import brute_force_filter, title_matches
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.index.snapshot import Blob
 from matjip.settings import Settings
 from support.index import make_corpus
 from support.index_checks import COMBINED, GEO, MAPO, SINGLE, WHEN, check
@@ -235,7 +237,7 @@ _ALPHABET = "ab가나 😀\x1f"
     needle=st.text(alphabet=_ALPHABET + "\n", max_size=4),
 )
 def test_blob_find_is_plain_substring_search(texts: list[str], needle: str) -> None:
-    got = _Blob(texts).find(needle)
+    got = Blob(texts).find(needle)
     want = [i for i, t in enumerate(texts) if needle and "\n" not in needle and needle in t]
     assert got.dtype == np.int64
     assert got.tolist() == want
@@ -255,5 +257,5 @@ def test_any_price_in_is_a_per_row_check(
     vals = np.asarray([p for row in prices for p in row], dtype=np.int64)
     off = np.concatenate([[0], np.cumsum([len(row) for row in prices])]).astype(np.int64)
     rows = sorted(data.draw(st.sets(st.integers(0, len(prices) - 1))))
-    got = _any_price_in(vals, off, np.asarray(rows, dtype=np.int64), lo, hi)
+    got = any_price_in(vals, off, np.asarray(rows, dtype=np.int64), lo, hi)
     assert got.tolist() == [any(lo <= p <= hi for p in prices[r]) for r in rows]

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from matjip.documents import Restaurant
 from matjip.index import embedded
+from matjip.index.bm25 import top_hits
 from matjip.index.embedded import EmbeddedIndex
+from matjip.index.filters import candidates
 from matjip.index.reference import brute_force_filter
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from support.index import CONVENIENCE
@@ -150,11 +152,19 @@ def check_bm25(index: EmbeddedIndex, docs: list[Restaurant], req: SearchRequest,
     import tantivy
 
     s = index._require()
-    idx, _ = index._candidates(s, req)
+    idx, _ = candidates(s, req, index.timezone, index.py_check_max)
     terms = embedded.query_terms(req.text)
     if not terms:
         return
-    rows, scores = index._bm25(s, terms, req, idx)
+    rows, scores = top_hits(
+        s,
+        terms,
+        req,
+        idx,
+        depth=index.bm25_depth,
+        first_fetch=index.first_fetch,
+        row_set_max=index.row_set_max,
+    )
     allowed = {s.pid_row[p] for p in brute_force_filter(docs, req)}
     assert set(idx.tolist()) == allowed
     text_q = tantivy.Query.boolean_query(

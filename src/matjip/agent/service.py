@@ -191,9 +191,7 @@ class Agent:
 
     def warm(self) -> None:
         """Load Kiwi and prime caches so the first real turn is as fast as the rest."""
-        warm = getattr(self.resources.index, "warm", None)
-        if callable(warm):
-            warm()
+        self.resources.index.warm()
         self.resources.nlu.parse("강남역 근처 조용한 일식집")
 
     def _lock(self, session_id: str) -> threading.Lock:
@@ -220,11 +218,10 @@ class Agent:
             "gps": location,
             "now": now.isoformat() if now else None,
         }
-        pin = getattr(self.resources.index, "pinned", None)  # one index version per turn
         bound = bound_commit()  # the API's (commit or abandon, once), else this turn's own
         commit = bound or TurnCommit()
         scope = commit_scope(commit) if bound is None else nullcontext()
-        with self._lock(sid), pin() if callable(pin) else nullcontext(), scope:
+        with self._lock(sid), self.resources.index.pinned(), scope:  # one index version per turn
             for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
                 yield TurnEvent.model_validate(chunk)
             # the state this turn saved, as saved: no second read that a database restart could fail

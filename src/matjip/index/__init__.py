@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from matjip.documents import Restaurant
-    from matjip.index.embedded import BuildProgress, EmbeddedIndex
+    from matjip.index.backend import BuildProgress
+    from matjip.index.embedded import EmbeddedIndex
     from matjip.index.postgres import PostgresIndex
     from matjip.settings import Settings
 

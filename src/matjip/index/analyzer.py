@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Final
 
 from matjip.documents import Restaurant
 from matjip.text.kiwi import CONTENT_TAGS, Morph, tokenize_many
+from matjip.words import word_set
 
 _WORD = re.compile(r"[0-9A-Za-z\u3131-\u318e\uac00-\ud7a3]+")
 # tags that may be part of a compound word kept whole
-_COMPOUND_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "SL", "SN", "SH", "XR", "XSN", "XPN"})
+_COMPOUND_TAGS: Final = word_set("index_tags", "compound")
 
 
 def _is_content(tag: str) -> bool:

@@ -84,33 +84,12 @@ UNLOCK_SETUP = "SELECT pg_advisory_unlock(%(key)s)"
 SCHEMA_VERSION = "SELECT coalesce(max(version), 0) FROM matjip_schema"
 RECORD_VERSION = "INSERT INTO matjip_schema (version) VALUES (%(version)s)"
 
-DOC_COLUMNS = (
-    "place_id",
-    "doc",
-    "lat",
-    "lon",
-    "cuisine_key",
-    "sub_key",
-    "conv_keys",
-    "kind_keys",
-    "title",
-    "title_key",
-    "title_words",
-    "title_prefixes",
-    "menu_text",
-    "addr_text",
-    "prices",
-    "price_count",
-    "hours_known",
-    "open_minutes",
-    "prior",
-    "terms",
-    "tf",
-    "doc_len",
-    "fieldnorm",
-    "embedding",
+# the columns of a document row, in the order of :func:`matjip.index.postgres.doc_row`
+COPY_DOCS = (
+    "COPY matjip_docs (place_id, doc, lat, lon, cuisine_key, sub_key, conv_keys, kind_keys, title, title_key, "
+    "title_words, title_prefixes, menu_text, addr_text, prices, price_count, hours_known, open_minutes, prior, "
+    "terms, tf, doc_len, fieldnorm, embedding) FROM STDIN"
 )
-COPY_DOCS = f"COPY matjip_docs ({', '.join(DOC_COLUMNS)}) FROM STDIN"
 TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta"
 RESET_SEQ = "ALTER SEQUENCE matjip_docs_seq RESTART WITH 1"
 DELETE_DOCS = "DELETE FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[])"

@@ -17,8 +17,9 @@ index, over one database that many API workers share.
   ``BM25_DEPTH`` (+ a margin) are re-scored here in float32 as tantivy does.
 - **Vectors** with pgvector: exact inner-product search over the filtered rows (no approximate
   index, so filters never lose hits), the best ``VECTOR_DEPTH`` (+ a margin) re-scored here.
-- **Fusion and scores**: the embedded backend's (:mod:`matjip.index.fusion`, the same tie
-  breaks, the same :class:`SearchHit` scores), so both return the same ranking.
+- **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
+  backend, over this module's candidate source (the filtered rows as SQL: BM25, vectors, nearest,
+  by prior, distances, hit rows), so both return the same ranking.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
   robin to streaming replicas, each read one ``REPEATABLE READ`` snapshot in which the index meta is
   read with the rows, so a replica replaying a new version never mixes two; a replica that fails is
@@ -55,17 +56,10 @@ from matjip.documents import Restaurant
 from matjip.errors import ConfigurationError, EmbedderMismatchError, IndexNotBuiltError
 from matjip.index import fusion, pg_sql
 from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
+from matjip.index.backend import BuildProgress
+from matjip.index.batches import batched
 from matjip.index.embed.base import Embedder
-from matjip.index.embedded import (
-    BM25_DEPTH,
-    VECTOR_DEPTH,
-    BuildProgress,
-    SearchMode,
-    _batched,
-    _matched,
-    hit_score,
-)
-from matjip.index.ranking import trust
+from matjip.index.ranking import BM25_DEPTH, VECTOR_DEPTH, HitRow, SearchMode, rank, trust
 from matjip.index.reference import (
     BRANCH_SUFFIXES,
     MAX_BRANCH_CHARS,
@@ -167,7 +161,7 @@ def _vector_text(v: npt.NDArray[np.float32]) -> str:
 
 
 def doc_row(doc: Restaurant, terms: Sequence[str], vector: npt.NDArray[np.float32]) -> tuple[Any, ...]:
-    """The ``matjip_docs`` row of a document (columns :data:`pg_sql.DOC_COLUMNS`)."""
+    """The ``matjip_docs`` row of a document (the columns of :data:`pg_sql.COPY_DOCS`, in order)."""
     lat, lon = doc.lat, doc.lon
     has_geo = lat is not None and lon is not None and math.isfinite(lat) and math.isfinite(lon)
     words = title_words(doc.title)
@@ -387,6 +381,11 @@ class PostgresIndex:
         for source in self.replicas:
             source.pool.close()
 
+    def health(self) -> str | None:
+        """Always None: whether the database answers is the service's own probe
+        (:mod:`matjip.api.database`), and a replica that fails is skipped on its own."""
+        return None
+
     # -- where reads go -------------------------------------------------------------------
 
     @contextmanager
@@ -572,7 +571,7 @@ class PostgresIndex:
             self._run(conn, pg_sql.TRUNCATE_DOCS)
             self._run(conn, pg_sql.RESET_SEQ)
             done = 0
-            for batch in _batched(ordered, COPY_BATCH):
+            for batch in batched(ordered, COPY_BATCH):
                 self._copy(conn, batch)
                 done += len(batch)
                 report("write", done, total)
@@ -622,7 +621,7 @@ class PostgresIndex:
         with self.pool.connection() as conn, conn.transaction():
             self._require(conn)
             self._run(conn, pg_sql.DELETE_DOCS, {"ids": list(latest)})
-            for part in _batched(batch, COPY_BATCH):
+            for part in batched(batch, COPY_BATCH):
                 self._copy(conn, part)
             self._run(conn, pg_sql.REFRESH_COUNTS)
         with self.pool.connection() as conn:
@@ -727,7 +726,8 @@ class PostgresIndex:
             total = int(self._run(conn, pg_sql.compose("count", names), params)[0][0])
             if not total:
                 return 0, []
-            return total, self._rank(conn, req, params, names, total, mode, (docs_n, tokens, version))
+            source = _Candidates(self, conn, req, params, names, (docs_n, tokens, version))
+            return total, rank(source, req, total, mode=mode, settings=self.settings, clock=self.clock)
 
         total, hits = self._read(read)
         return SearchResponse(
@@ -956,103 +956,75 @@ class PostgresIndex:
         order = np.lexsort((seqs, d, -key))[:k]
         return [int(s) for s in seqs[order].tolist()]
 
-    def _rank(
+
+class _Candidates:
+    """The candidates of one request in one read snapshot (the filter clauses ``names`` with their
+    bound ``params``): the :class:`~matjip.index.ranking.CandidateSource` the shared ranking reads."""
+
+    def __init__(
         self,
+        index: PostgresIndex,
         conn: Any,
         req: SearchRequest,
         params: dict[str, Any],
         names: list[str],
-        total: int,
-        mode: SearchMode,
         stats: tuple[int, int, str],
-    ) -> list[SearchHit]:
-        k = min(req.k, total)
-        terms = query_terms(req.text) if req.text and mode != "vector" else []
-        qv: npt.NDArray[np.float32] | None = None
-        if req.text and mode != "bm25":
-            q = np.asarray(self.embedder.embed_query(req.text), dtype=np.float32).reshape(-1)
-            if q.shape[0] == int(self.embedder.dim) and float(np.abs(q).sum()) > 0:
-                qv = q
-        bm25: dict[int, float] = {}
-        if req.sort == "distance":
-            rows = self._run(conn, pg_sql.compose("distance", names), {**params, "limit": k + MARGIN})
-            seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-            prior = np.asarray([np.float32(r[1]) for r in rows], dtype=np.float32)
-            d = self._dist(req, [r[2] for r in rows], [r[3] for r in rows])
-            chosen = [int(s) for s in seqs[np.lexsort((seqs, -prior, d))[:k]].tolist()]
-            if terms:
-                b_rows, b_scores = self._bm25(conn, terms, params, names, stats)
-                bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
-        elif terms or qv is not None:
-            lists: list[fusion.Ranked] = []
-            weights: list[float] = []
-            if terms:
-                b_rows, b_scores = self._bm25(conn, terms, params, names, stats)
-                bm25 = dict(zip(b_rows.tolist(), b_scores.tolist(), strict=True))
-                lists.append((b_rows, b_scores))
-                weights.append(self.settings.weight_bm25)
-            if qv is not None:
-                lists.append(self._vector(conn, qv, params, names))
-                weights.append(self.settings.weight_vector)
-            if self.settings.fusion == "convex":
-                f_rows, f_scores = fusion.convex(lists, weights)
-            else:
-                f_rows, f_scores = fusion.rrf(lists, k=self.settings.rrf_k, weights=weights)
-            f_dist = np.zeros(len(f_rows))
-            if req.geo is not None and len(f_rows):
-                loc = {
-                    int(r[0]): (r[1], r[2])
-                    for r in self._run(conn, pg_sql.QUERIES["locate"], {"seqs": f_rows.tolist()})
-                }
-                f_dist = self._dist(
-                    req, [loc[int(s)][0] for s in f_rows.tolist()], [loc[int(s)][1] for s in f_rows.tolist()]
-                )
-            order = np.lexsort((f_rows, f_dist, -np.round(f_scores, 12)))
-            chosen = [int(s) for s in f_rows[order][:k].tolist()]
-            if len(chosen) < k:
-                rest = {**params, "chosen": chosen}
-                chosen += self._by_prior(conn, req, rest, [*names, "not_chosen"], k - len(chosen))
-        else:
-            chosen = self._by_prior(conn, req, params, names, k)
-        return self._hits(conn, req, chosen, terms, qv, bm25)
+    ) -> None:
+        self.index = index
+        self.conn = conn
+        self.req = req
+        self.params = params
+        self.names = names
+        self.stats = stats
 
-    def _hits(
-        self,
-        conn: Any,
-        req: SearchRequest,
-        chosen: list[int],
-        terms: Sequence[str],
-        qv: npt.NDArray[np.float32] | None,
-        bm25: dict[int, float],
-    ) -> list[SearchHit]:
-        rows = {int(r[0]): r for r in self._run(conn, pg_sql.QUERIES["rows"], {"seqs": chosen})}
-        when = req.open_at.when if req.open_at is not None else self.clock()
-        wb, wv = self.settings.weight_bm25, self.settings.weight_vector
-        hits: list[SearchHit] = []
-        cap = 1.0
-        for seq in chosen:
-            _, raw, doc_terms, vec, lat, lon, prior32 = rows[seq]
+    @property
+    def embedder(self) -> Embedder:
+        return self.index.embedder
+
+    @property
+    def dim(self) -> int:
+        return int(self.index.embedder.dim)
+
+    def bm25(self, terms: Sequence[str]) -> fusion.Ranked:
+        return self.index._bm25(self.conn, list(terms), self.params, self.names, self.stats)
+
+    def vector(self, qv: npt.NDArray[np.float32]) -> fusion.Ranked:
+        return self.index._vector(self.conn, qv, self.params, self.names)
+
+    def nearest(self, k: int) -> list[int]:
+        ix = self.index
+        rows = ix._run(
+            self.conn, pg_sql.compose("distance", self.names), {**self.params, "limit": k + MARGIN}
+        )
+        seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
+        prior = np.asarray([np.float32(r[1]) for r in rows], dtype=np.float32)
+        d = ix._dist(self.req, [r[2] for r in rows], [r[3] for r in rows])
+        return [int(s) for s in seqs[np.lexsort((seqs, -prior, d))[:k]].tolist()]
+
+    def by_prior(self, k: int, exclude: Sequence[int] | None = None) -> list[int]:
+        if exclude is None:
+            return self.index._by_prior(self.conn, self.req, self.params, self.names, k)
+        rest = {**self.params, "chosen": list(exclude)}
+        return self.index._by_prior(self.conn, self.req, rest, [*self.names, "not_chosen"], k)
+
+    def distances(self, rows: npt.NDArray[np.int64]) -> FloatArray:
+        if self.req.geo is None or not len(rows):
+            return np.zeros(len(rows))
+        located = self.index._run(self.conn, pg_sql.QUERIES["locate"], {"seqs": rows.tolist()})
+        loc = {int(r[0]): (r[1], r[2]) for r in located}
+        seqs = [int(s) for s in rows.tolist()]
+        return self.index._dist(self.req, [loc[s][0] for s in seqs], [loc[s][1] for s in seqs])
+
+    def hit_rows(self, rows: list[int]) -> list[HitRow]:
+        ix = self.index
+        found = {int(r[0]): r for r in ix._run(self.conn, pg_sql.QUERIES["rows"], {"seqs": rows})}
+        out: list[HitRow] = []
+        for seq in rows:
+            _, raw, doc_terms, vec, lat, lon, prior32 = found[seq]
+            distance = float(ix._dist(self.req, [lat], [lon])[0]) if self.req.geo is not None else None
             doc = Restaurant.model_validate_json(raw)
-            cos = float(np.asarray(vec, dtype=np.float32) @ qv) if qv is not None else None
-            score, open_now = hit_score(
-                req, doc, doc_terms, terms, cos, float(np.float32(prior32)), when, (wb, wv)
-            )
-            if req.sort == "relevance":
-                score = min(score, cap)
-                cap = score
-            distance = float(self._dist(req, [lat], [lon])[0]) if req.geo is not None else None
-            hits.append(
-                SearchHit(
-                    document=doc,
-                    score=round(score, 4),
-                    bm25=bm25.get(seq),
-                    vector=cos,
-                    distance_m=distance,
-                    matched=_matched(req, doc, open_now),
-                    open_now=open_now,
-                )
-            )
-        return hits
+            out.append(HitRow(doc, doc_terms, vec, float(np.float32(prior32)), distance))
+        return out
 
 
 def open_postgres(settings: Settings, embedder: Embedder) -> PostgresIndex:

@@ -7,13 +7,35 @@ both index backends store it as the document's prior (the order of a request wit
 fill-up of a ranked list) and every search node ranks with it through :func:`local_key` (within
 the distance the question allows, a little nearer is a little better). :func:`leading_evidence`
 is the evidence that puts a place first, which a card says ("리뷰 218건").
+
+The second half is the ranking of one request, the same in both backends: :func:`rank` reads a
+:class:`CandidateSource` (the rows that passed the hard filters, in the backend's own storage:
+:mod:`matjip.index.embedded_candidates`, or the SQL of :mod:`matjip.index.postgres`) for a BM25
+list, a vector list, the nearest rows or the best by prior, fuses the lists
+(:mod:`matjip.index.fusion`), breaks every tie the same way (nearer, then the lower row) and
+scores each hit (:func:`hit_score`). A new backend implements the source, never the ranking.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
 
 from matjip.documents import Restaurant
+from matjip.index import fusion
+from matjip.index.analyzer import query_terms
+from matjip.index.reference import kind_matches, open_in_window, sub_category_matches
+from matjip.index.request import SearchHit, SearchRequest
+
+if TYPE_CHECKING:
+    from matjip.index.embed.base import Embedder
+    from matjip.settings import Settings
 
 # weights of the evidence (they sum to 1)
 W_VOLUME = 0.55  # how many people reviewed it
@@ -89,3 +111,236 @@ def leading_evidence(doc: Restaurant) -> tuple[str, int] | None:
         return "reviews", int(doc.review_count)
     taste = int(doc.review_keywords.get(TASTE_TAG, 0))
     return ("taste", taste) if taste else None
+
+
+# -- the ranking of a request, the same in every backend ------------------------------------
+
+SearchMode = Literal["hybrid", "bm25", "vector"]
+"""A backend knob for ablations and benchmarks: "bm25" or "vector" ranks text with that list alone."""
+
+BM25_DEPTH = 100  # BM25 hits inside the candidates that take part in fusion
+VECTOR_DEPTH = 50  # vector hits inside the candidates that take part in fusion
+SEM_FULL = 0.6  # a cosine at or above this counts as a full semantic match
+CONSTRAINED_BASE = 0.5
+UNKNOWN_HOURS_PENALTY = 0.05
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class HitRow:
+    """What a hit is made of: the stored document, its BM25 terms, its unit vector (array-like),
+    its stored prior and, with a geo filter, its distance."""
+
+    doc: Restaurant
+    terms: Sequence[str]
+    vector: Any
+    prior: float
+    distance_m: float | None
+
+
+class CandidateSource(Protocol):
+    """The candidates of one request in one backend: the rows (ints, in insertion order) that pass
+    every hard filter. :func:`rank` asks it for ranked lists and rows; ties everywhere go to the
+    lower row, so both backends return the same ranking."""
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder whose state matches the stored vectors."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """The dimension of the stored vectors."""
+        ...
+
+    def bm25(self, terms: Sequence[str]) -> fusion.Ranked:
+        """The best BM25 hits among the candidates (exact), best first."""
+        ...
+
+    def vector(self, qv: Vector) -> fusion.Ranked:
+        """The best :data:`VECTOR_DEPTH` candidates by cosine to ``qv``, best first."""
+        ...
+
+    def nearest(self, k: int) -> list[int]:
+        """The ``k`` nearest candidates (geo requests): by distance, then prior, then row."""
+        ...
+
+    def by_prior(self, k: int, exclude: Sequence[int] | None = None) -> list[int]:
+        """The best ``k`` candidates not in ``exclude`` by (exact title match, prior), then
+        distance, then row."""
+        ...
+
+    def distances(self, rows: IntArray) -> FloatArray:
+        """The distance of each of ``rows`` (zeros without a geo filter)."""
+        ...
+
+    def hit_rows(self, rows: list[int]) -> list[HitRow]:
+        """What each of ``rows`` shows in a hit, in that order."""
+        ...
+
+
+def rank(
+    source: CandidateSource,
+    req: SearchRequest,
+    total: int,
+    *,
+    mode: SearchMode,
+    settings: Settings,
+    clock: Callable[[], datetime],
+) -> list[SearchHit]:
+    """The hits of ``req`` among ``total`` (≥ 1) candidates: by distance for ``sort="distance"``;
+    with text, the fused BM25 and vector lists (filled up by prior); else by prior."""
+    k = min(req.k, total)
+    terms = query_terms(req.text) if req.text and mode != "vector" else []
+    qv = query_vector(source, req.text) if req.text and mode != "bm25" else None
+    bm25: dict[int, float] = {}
+    if req.sort == "distance":
+        chosen = source.nearest(k)
+        if terms:
+            bm25 = _score_of(source.bm25(terms))
+    elif terms or qv is not None:
+        chosen, bm25 = _fused(source, terms, qv, k, settings)
+    else:
+        chosen = source.by_prior(k)
+    return _hits(source, req, chosen, terms, qv, bm25, settings, clock)
+
+
+def query_vector(source: CandidateSource, text: str) -> Vector | None:
+    """The query's unit vector, or None when it is empty or of another dimension."""
+    q = np.asarray(source.embedder.embed_query(text), dtype=np.float32).reshape(-1)
+    if q.shape[0] == source.dim and float(np.abs(q).sum()) > 0:
+        return q
+    return None
+
+
+def _score_of(ranked: fusion.Ranked) -> dict[int, float]:
+    rows, scores = ranked
+    return dict(zip(rows.tolist(), scores.tolist(), strict=True))
+
+
+def fuse(lists: Sequence[fusion.Ranked], weights: Sequence[float], settings: Settings) -> fusion.Ranked:
+    """The ranked lists fused by ``settings.fusion`` (convex, else RRF with ``settings.rrf_k``)."""
+    if settings.fusion == "convex":
+        return fusion.convex(lists, weights)
+    return fusion.rrf(lists, k=settings.rrf_k, weights=weights)
+
+
+def _fused(
+    source: CandidateSource, terms: Sequence[str], qv: Vector | None, k: int, settings: Settings
+) -> tuple[list[int], dict[int, float]]:
+    """The best ``k`` by the fused lists (ties: nearer, then lower row), filled up by prior; and
+    the BM25 score of each BM25 hit."""
+    lists: list[fusion.Ranked] = []
+    weights: list[float] = []
+    bm25: dict[int, float] = {}
+    if terms:
+        ranked = source.bm25(terms)
+        bm25 = _score_of(ranked)
+        lists.append(ranked)
+        weights.append(settings.weight_bm25)
+    if qv is not None:
+        lists.append(source.vector(qv))
+        weights.append(settings.weight_vector)
+    f_rows, f_scores = fuse(lists, weights, settings)
+    f_dist = source.distances(f_rows)
+    order = np.lexsort((f_rows, f_dist, -np.round(f_scores, 12)))
+    chosen = [int(r) for r in f_rows[order][:k].tolist()]
+    if len(chosen) < k:
+        chosen += source.by_prior(k - len(chosen), exclude=chosen)
+    return chosen, bm25
+
+
+def _hits(
+    source: CandidateSource,
+    req: SearchRequest,
+    chosen: list[int],
+    terms: Sequence[str],
+    qv: Vector | None,
+    bm25: dict[int, float],
+    settings: Settings,
+    clock: Callable[[], datetime],
+) -> list[SearchHit]:
+    rows = source.hit_rows(chosen)
+    when = req.open_at.when if req.open_at is not None else clock()
+    weights = (settings.weight_bm25, settings.weight_vector)
+    hits: list[SearchHit] = []
+    cap = 1.0
+    for r, row in zip(chosen, rows, strict=True):
+        cos = float(np.asarray(row.vector, dtype=np.float32) @ qv) if qv is not None else None
+        score, open_now = hit_score(req, row.doc, row.terms, terms, cos, row.prior, when, weights)
+        if req.sort == "relevance":
+            score = min(score, cap)
+            cap = score
+        hits.append(
+            SearchHit(
+                document=row.doc,
+                score=round(score, 4),
+                bm25=bm25.get(r),
+                vector=cos,
+                distance_m=row.distance_m,
+                matched=matched(req, row.doc, open_now),
+                open_now=open_now,
+            )
+        )
+    return hits
+
+
+def hit_score(
+    req: SearchRequest,
+    doc: Restaurant,
+    doc_terms: Sequence[str],
+    terms: Sequence[str],
+    cos: float | None,
+    prior: float,
+    when: datetime,
+    weights: tuple[float, float],
+) -> tuple[float, bool | None]:
+    """A hit's score in [0, 1] (before the relevance order's cap) and whether it is open, by the
+    rule :class:`~matjip.index.request.SearchHit` documents; every backend scores with this."""
+    if req.open_at is not None:
+        open_now = open_in_window(doc, req.open_at)
+    else:
+        open_now = doc.hours.is_open(when) if doc.hours is not None else None
+    if req.text:
+        wb, wv = weights
+        parts: list[tuple[float, float]] = []
+        if terms:
+            have = set(doc_terms)
+            parts.append((wb, sum(t in have for t in terms) / len(terms)))
+        if cos is not None:
+            parts.append((wv, min(1.0, max(0.0, cos / SEM_FULL))))
+        wsum = sum(w for w, _ in parts)
+        rel = sum(w * v for w, v in parts) / wsum if wsum > 0 else 0.0
+        score = CONSTRAINED_BASE + (1 - CONSTRAINED_BASE) * rel if req.has_hard_filters else rel
+    else:
+        score = 0.75 + 0.25 * prior if req.has_hard_filters else 0.5 * prior
+    if req.open_at is not None and open_now is None:
+        score -= UNKNOWN_HOURS_PENALTY
+    return min(1.0, max(0.0, score)), open_now
+
+
+def matched(req: SearchRequest, doc: Restaurant, open_now: bool | None) -> list[str]:
+    """Labels of the hard constraints this hit satisfies."""
+    out: list[str] = []
+    if req.geo is not None:
+        out.append(req.geo.label())
+    if req.region is not None:
+        out.append(f"지역:{req.region.name}")
+    if req.cuisine:
+        out.append(doc.cuisine)
+    for v in req.sub_category:
+        if sub_category_matches(doc, [v]):
+            out.append(f"분류:{v}")
+    out.extend(f"메뉴:{t}" for t in req.menu)
+    out.extend(f"종류:{v}" for v in req.kind if kind_matches(doc, [v]))
+    out.extend(f"편의:{v}" for v in req.convenience)
+    if req.title is not None:
+        out.append(f"상호:{req.title}")
+    if req.price is not None:
+        out.append(req.price.label())
+    if req.open_at is not None and open_now:
+        out.append("영업중")
+    return out

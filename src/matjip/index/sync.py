@@ -8,7 +8,7 @@ the documents changed since that version otherwise, and does nothing when the in
 be opened.
 
 Nothing here prints. Callers pass ``progress`` (``(stage, done, total)``, called while an index
-is built; see :data:`~matjip.index.embedded.BuildProgress`) and ``on_rebuild`` (called with the
+is built; see :data:`~matjip.index.backend.BuildProgress`) and ``on_rebuild`` (called with the
 reason before an unusable index is rebuilt) to show what happens.
 """
 
@@ -25,7 +25,7 @@ from matjip.errors import IndexNotBuiltError, SearchIndexError
 
 if TYPE_CHECKING:
     from matjip.index import AnyIndex
-    from matjip.index.embedded import BuildProgress
+    from matjip.index.backend import BuildProgress
     from matjip.ingest.store import DocumentStore
     from matjip.settings import Settings
 

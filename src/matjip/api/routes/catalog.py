@@ -167,12 +167,10 @@ async def _index_health(index: Any, configured: str) -> tuple[int, EmbedderInfo,
     elif isinstance(built, str) and built:
         embedder = EmbedderInfo(name=built, configured=configured)
     problem: str | None = None
-    check = getattr(index, "health", None)
-    if callable(check):
-        try:
-            problem = await anyio.to_thread.run_sync(check, abandon_on_cancel=True)
-        except Exception as exc:
-            problem = type(exc).__name__
+    try:
+        problem = await anyio.to_thread.run_sync(index.health, abandon_on_cancel=True)
+    except Exception as exc:
+        problem = type(exc).__name__
     return documents, embedder, problem
 
 

@@ -38,13 +38,14 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import FunctionType
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 import numpy as np
 
 from matjip.errors import EmbedderMismatchError
 from matjip.index.embed._tokens import morphs_of, normalize, normalize_rows, saved_arrays
 from matjip.text.kiwi import Morph, get_kiwi
+from matjip.words import word_map, word_set
 
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi
@@ -55,45 +56,12 @@ DIM = 256
 
 # Tags whose morphemes carry meaning and have individual CoNg vectors.
 _NOUN_TAGS = frozenset({"NNG", "NNP"})
-_CONTENT_TAGS = frozenset({"NNG", "NNP", "VV", "VA", "XR", "MAG"})
+_CONTENT_TAGS: Final = word_set("index_tags", "kiwi_cong_content")
 
 # Generic words of restaurant talk: they keep a small weight so that a query made only of them
 # still gets a vector, but they must not outweigh what is specific.
-_GENERIC = frozenset(
-    {
-        ("곳", "NNG"),
-        ("집", "NNG"),
-        ("데", "NNG"),
-        ("식당", "NNG"),
-        ("맛집", "NNG"),
-        ("가게", "NNG"),
-        ("음식", "NNG"),
-        ("요리", "NNG"),
-        ("메뉴", "NNG"),
-        ("추천", "NNG"),
-        ("전문", "NNG"),
-        ("전문점", "NNG"),
-        ("좋", "VA"),
-        ("있", "VA"),
-        ("있", "VV"),
-        ("없", "VA"),
-        ("하", "VV"),
-        ("되", "VV"),
-        ("먹", "VV"),
-        ("가", "VV"),
-        ("오", "VV"),
-        ("너무", "MAG"),
-        ("정말", "MAG"),
-        ("진짜", "MAG"),
-        ("잘", "MAG"),
-        ("좀", "MAG"),
-        ("더", "MAG"),
-        ("또", "MAG"),
-        ("안", "MAG"),
-        ("못", "MAG"),
-        ("다", "MAG"),
-        ("같이", "MAG"),
-    }
+_GENERIC: Final = frozenset(
+    (form, tag) for tag, forms in word_map("embedding_generic", "generic").items() for form in forms
 )
 _GENERIC_WEIGHT = 0.1
 

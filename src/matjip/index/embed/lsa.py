@@ -17,17 +17,19 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 
 from matjip.errors import SearchIndexError
 from matjip.index.embed._tokens import morphs_of, normalize_rows, saved_arrays
 from matjip.text.kiwi import Morph
+from matjip.words import word_set
 
 FILE_NAME = "lsa.npz"
 _FORMAT = 1
 DIM = 256
-_TAGS = frozenset({"NNG", "NNP", "VV", "VA", "XR", "MAG", "SL", "SH"})
+_TAGS: Final = word_set("index_tags", "lsa_terms")
 
 
 def _terms(morphs: Sequence[Morph]) -> list[str]:
