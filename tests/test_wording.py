@@ -47,3 +47,9 @@ def test_table_reads_a_section_of_fixed_phrases_in_file_order() -> None:
     assert "row" not in wording.table("answer.compare")  # a subsection is not a phrase of its parent
     with pytest.raises(wording.WordingError, match="no section"):
         wording.table("answer.no_such_section")
+
+
+def test_the_readme_lists_every_template_file() -> None:
+    readme = (wording.WORDING_DIR / "README.md").read_text(encoding="utf-8")
+    files = [p.name for p in wording.WORDING_DIR.glob("*.toml")]
+    assert [f for f in files if f"`{f}`" not in readme] == []

@@ -46,3 +46,9 @@ def test_every_table_the_source_reads_exists() -> None:
     used = {m.groups() for p in src.rglob("*.py") for m in call.finditer(p.read_text(encoding="utf-8"))}
     for name, table in sorted(used):
         words._table(name, table)  # raises WordsError when missing
+
+
+def test_the_readme_lists_every_word_file() -> None:
+    readme = (words.WORDS_DIR / "README.md").read_text(encoding="utf-8")
+    files = [p.name for p in words.WORDS_DIR.iterdir() if p.suffix in (".toml", ".txt")]
+    assert [f for f in files if f"`{f}`" not in readme] == []

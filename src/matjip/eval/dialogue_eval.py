@@ -92,13 +92,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from matjip.agent.models import Card, SearchPlan, TurnResult
 from matjip.words import words
 
 SET_PATH = Path(__file__).with_name("dialogue_set.jsonl")
-DECISIONS = ("search", "refine", "answer", "compare", "place_relative", "smalltalk", "clarify_answer")
+# the decisions a gold turn may expect (dialogue_set.md), in report order
+Decision = Literal["search", "refine", "answer", "compare", "place_relative", "smalltalk", "clarify_answer"]
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
 LISTING = ("search", "refine", "clarify_answer", "place_relative")
 SAME_SPOT_M = 100.0
 NOT_KNOWN: Final = words("eval_phrases", "not_known")

@@ -16,6 +16,13 @@ from typing import Final
 from matjip.nlu.models import PartySpec, PriceSpec, TimeSpec
 from matjip.words import word_map
 
+
+def _minute(hhmm: str) -> int:
+    """ "08:30" → 510 (minutes after midnight; "24:00" is 1440)."""
+    hours, minutes = hhmm.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
 Span = tuple[int, int]
 
 
@@ -270,15 +277,8 @@ _LATE_RE = re.compile(
 )
 _UNTIL_RE = re.compile(r"^\s*까지\s*(?:하는|영업|여는|열|운영|해|하나|문\s*여)")
 _PARTS: Final[dict[str, tuple[int, int, int]]] = {
-    # representative, start, end
-    "새벽": (120, 0, 360),
-    "아침": (510, 420, 600),
-    "오전": (630, 540, 720),
-    "점심": (750, 690, 840),
-    "낮": (780, 660, 960),
-    "오후": (900, 780, 1080),
-    "저녁": (1140, 1080, 1260),
-    "밤": (1260, 1200, 1440),
+    word: (_minute(rep), _minute(start), _minute(end))
+    for word, (rep, start, end) in word_map("numbers", "day_parts").items()
 }
 _PART_RE = re.compile(r"(?<![가-힣])(새벽|아침|오전|점심|오후|저녁|밤(?!\s*새)|낮(?![은게아을춰추출았]))")
 _CLOCK_RE = re.compile(

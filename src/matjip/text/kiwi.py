@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from matjip.words import word_set
+from matjip.words import word_set, words
 
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi
@@ -92,7 +92,7 @@ _CACHE_MAX = 200_000
 # CHUNK_CHARS (every review of the demo data) are tokenized whole, exactly as before.
 CHUNK_CHARS = 1000
 _CACHE_TEXT_MAX = 20_000  # longer texts are not cached (a cache key would hold megabytes)
-_SENTENCE_END = (". ", "! ", "? ", ".\n", "!\n", "?\n", "。", "~ ")
+_SENTENCE_END: Final = words("text_tags", "sentence_ends")
 
 
 def chunk_bounds(text: str, size: int = CHUNK_CHARS) -> list[tuple[int, int]]:

@@ -27,12 +27,13 @@ from matjip.documents import Restaurant
 from matjip.errors import ProblemError
 from matjip.settings import PACKAGE_DATA
 from matjip.wording import say, text
+from matjip.words import words
 
 router = APIRouter()
 
 GeoName = Literal["seoul_gu", "korea_sigungu", "seoul_legal_dong"]
 # Administrative code prefixes of the capital region (old and new codes): Seoul, Incheon, Gyeonggi.
-CAPITAL_PREFIXES = ("11", "23", "28", "31", "41")
+CAPITAL_PREFIXES: tuple[str, ...] = words("sido", "capital_code_prefixes")
 
 
 @router.get(
