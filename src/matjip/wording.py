@@ -23,6 +23,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from matjip.words import toml_files
+
 WORDING_DIR = Path(__file__).parent / "data" / "wording"
 
 
@@ -103,16 +105,10 @@ def fields(template: str) -> list[str]:
 
 def problems(directory: Path = WORDING_DIR) -> list[str]:
     """Every malformed template of ``directory`` (empty when all are sound)."""
-    out: list[str] = []
-    for path in sorted(directory.glob("*.toml")):
-        try:
-            with path.open("rb") as f:
-                data = tomllib.load(f)
-        except tomllib.TOMLDecodeError as e:
-            out.append(f"{path.name}: {e}")
-            continue
+    read, out = toml_files(directory)
+    for stem, data in read:
         flat: dict[str, str | tuple[str, ...]] = {}
-        _flatten(path.stem, data, flat)
+        _flatten(stem, data, flat)
         for name, value in flat.items():
             for t in (value,) if isinstance(value, str) else value:
                 try:

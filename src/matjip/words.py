@@ -141,15 +141,23 @@ def _file_problems(name: str, data: dict[str, Any]) -> list[str]:
     return out
 
 
-def problems(directory: Path = WORDS_DIR) -> list[str]:
-    """Every problem of every word file in ``directory`` (empty when all are sound)."""
-    out: list[str] = []
+def toml_files(directory: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    """Every TOML file of ``directory`` read: ``(stem, contents)`` in name order, and a problem line
+    for each file that does not parse (shared by the word and the wording checks)."""
+    read: list[tuple[str, dict[str, Any]]] = []
+    broken: list[str] = []
     for path in sorted(directory.glob("*.toml")):
         try:
             with path.open("rb") as f:
-                data = tomllib.load(f)
+                read.append((path.stem, tomllib.load(f)))
         except tomllib.TOMLDecodeError as e:
-            out.append(f"{path.name}: {e}")
-            continue
-        out.extend(_file_problems(path.stem, data))
+            broken.append(f"{path.name}: {e}")
+    return read, broken
+
+
+def problems(directory: Path = WORDS_DIR) -> list[str]:
+    """Every problem of every word file in ``directory`` (empty when all are sound)."""
+    read, out = toml_files(directory)
+    for name, data in read:
+        out.extend(_file_problems(name, data))
     return out
