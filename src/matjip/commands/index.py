@@ -16,7 +16,7 @@ from matjip.settings import Settings
 from matjip.wording import say, table
 
 if TYPE_CHECKING:
-    from matjip.index.embedded import BuildProgress
+    from matjip.index.backend import BuildProgress
     from matjip.ingest.store import DocumentStore
 
 _STAGES: Final = table("cli.index.stage")  # a build stage → its progress bar's label

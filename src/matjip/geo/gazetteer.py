@@ -524,7 +524,7 @@ def _default_gazetteer() -> Gazetteer:
 
 def install_gazetteer(gazetteer: Gazetteer) -> None:
     """Make ``gazetteer`` the process-wide one (:meth:`Gazetteer.load`, :func:`get_gazetteer`): a
-    gazetteer of the package data read back from a cache (``matjip.agent.understanding``), so the
+    gazetteer of the package data read back from a cache (``matjip.agent.cache``), so the
     process does not build a second one from the files."""
     global _default
     with _default_lock:

@@ -104,7 +104,7 @@ class TitleInfo:
     def __reduce__(
         self,
     ) -> tuple[type[TitleInfo], tuple[str, MatchSource, str | None, int, WeakReason | None]]:
-        # pickled by constructor arguments: a cached vocabulary (matjip.agent.understanding) holds
+        # pickled by constructor arguments: a cached vocabulary (matjip.agent.cache) holds
         # tens of thousands, and a slotted dataclass's default pickling is three times slower to read
         return TitleInfo, (self.display, self.source, self.brand, self.n_titles, self.weak)
 

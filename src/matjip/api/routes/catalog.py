@@ -25,6 +25,7 @@ from matjip.api.schemas import (
 from matjip.api.state import Api
 from matjip.documents import Restaurant
 from matjip.errors import ProblemError
+from matjip.index.backend import SearchBackend
 from matjip.settings import PACKAGE_DATA
 from matjip.wording import say, text
 from matjip.words import words
@@ -151,7 +152,7 @@ async def geo(
 HEALTH_BUDGET_S = 0.6  # /health answers within a second, whatever the index or the database do
 
 
-async def _index_health(index: Any, configured: str) -> tuple[int, EmbedderInfo, str | None]:
+async def _index_health(index: SearchBackend, configured: str) -> tuple[int, EmbedderInfo, str | None]:
     """The index's size, its embedder and its self-check (files, a newer version), each read in a
     worker thread that is abandoned when the caller's time budget runs out."""
     documents = int(await anyio.to_thread.run_sync(index.count, abandon_on_cancel=True))
