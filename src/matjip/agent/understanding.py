@@ -54,6 +54,9 @@ class CuePatterns:
     earlier: re.Pattern[str]
     joins: re.Pattern[str]
     menu_word: re.Pattern[str]
+    now: re.Pattern[str]  # data/words/search.toml: the planner's cues
+    names_no_food: re.Pattern[str]
+    no_break: re.Pattern[str]
 
 
 @cache
@@ -74,6 +77,9 @@ def cue_patterns() -> CuePatterns:
         earlier=either(words("turn_cues", "earlier")),
         joins=either(words("turn_cues", "and")),
         menu_word=either(words("turn_cues", "menu_word")),
+        now=either(words("search", "now")),
+        names_no_food=either(words("search", "generic")),
+        no_break=either(words("search", "no_break")),
     )
 
 
@@ -143,6 +149,9 @@ class Cues(BaseModel):
     menu_words: list[str] = []  # words that may name a line of a menu
     earlier: bool = False  # "아까": an earlier list
     compare_parts: list[tuple[int, bool]] = []  # per part with an ordinal: (first ordinal, said "아까")
+    now: bool = False  # "지금 근처에 해장국": wanted now (not "지금 여기 근처": a place)
+    names_no_food: bool = False  # "맛집", "아무거나": a follow-up saying it starts a new topic
+    no_break: bool = False  # "브레이크타임 없는"
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -180,6 +189,9 @@ def read_cues(scan: Scan) -> Cues:
         menu_words=_menu_words(t, p),
         earlier=earlier,
         compare_parts=_compare_parts(t, p) if earlier else [],
+        now=p.now.search(t) is not None,
+        names_no_food=p.names_no_food.search(t) is not None,
+        no_break=p.no_break.search(t) is not None,
     )
 
 

@@ -26,7 +26,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
-from matjip.agent.retrieval.filters import NO_BREAK, typical_price, within_budget
+from matjip.agent.retrieval.filters import typical_price, within_budget
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.agent.understanding import Understanding, understanding_of
 from matjip.index.request import SearchHit
@@ -38,9 +38,6 @@ from matjip.wording import say, text
 from matjip.words import words
 
 EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is the coming night
-# "지금 여기 근처", "지금 내 위치": where the person is now, not a time
-_NOW_WORD: Final = re.compile("|".join(words("search", "now")))
-_GENERIC: Final = re.compile("|".join(words("search", "generic")))  # names no food: "맛집", "먹을 데"
 _REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + ")"  # "주차말고", "주차 대신"
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
@@ -226,11 +223,11 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     if state.get("refine") and searches:
         _refine(d, state, nlu, query, searches[-1])
     elif searches and d.intent == "search" and not d.titles:
-        _keep_topic(d, query, searches[-1])
+        _keep_topic(d, searches[-1])
     if searches:
-        _cheaper(d, res, nlu, query, searches[-1])
+        _cheaper(d, res, nlu, searches[-1])
     _say_party(d, nlu, res)
-    return _raw_plan(d, state, res, nlu, query)
+    return _raw_plan(d, state, res, nlu)
 
 
 def _location(ctx: LocationContext | None) -> dict[str, Any] | None:
@@ -250,7 +247,8 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
     """The message's own slots: place, price, time, the entities."""
     ents = nlu.entities
     time_spec = nlu.time
-    if time_spec is None and _NOW_WORD.search(state.get("query", "")):
+    reading = understanding_of(state)
+    if time_spec is None and reading.cues.now:
         # "지금 근처에 해장국": wanted now, so open now
         time_spec = TimeSpec(kind="now", label=text("search.time.now"))
     open_at, open_until, open_label = _open_at(time_spec, turn_now(state, res))
@@ -273,7 +271,7 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         atmosphere=list(ents.atmosphere),
         occasion=occasion,
         sort=nlu.order or "relevance",
-        reading=understanding_of(state),
+        reading=reading,
     )
 
 
@@ -360,7 +358,7 @@ def _refine(d: _Draft, state: AgentState, nlu: NLUResult, query: str, last: Sear
     d.cuisine = list(dict.fromkeys([*prev.cuisine, *d.cuisine]))
     d.menu = list(dict.fromkeys([*prev.menu, *d.menu]))
     prev = _replace_conditions(d, prev, query)
-    _merge_conditions(d, prev, query)
+    _merge_conditions(d, prev)
     if not d.kinds:
         d.kinds, d.kind_dishes = list(prev.kinds), list(prev.kind_dishes)
     d.intent = "search"
@@ -391,7 +389,7 @@ def _replace_conditions(d: _Draft, prev: SearchPlan, query: str) -> SearchPlan:
     return prev.model_copy(update={"convenience": [c for c in prev.convenience if c not in replaced]})
 
 
-def _merge_conditions(d: _Draft, prev: SearchPlan, query: str) -> None:
+def _merge_conditions(d: _Draft, prev: SearchPlan) -> None:
     """The previous search's conditions and this turn's; "주차 안 돼도 괜찮아": the conditions this
     message names leave the frame."""
     if d.reading.acts.drops:
@@ -430,12 +428,12 @@ def _closer(d: _Draft, on_screen: list[HitRecord]) -> None:
     d.notes.append(say("search.refine.closer", within=widen.km(farthest)))
 
 
-def _keep_topic(d: _Draft, query: str, last: SearchRecord) -> None:
+def _keep_topic(d: _Draft, last: SearchRecord) -> None:
     """A follow-up that names no food ("5개 보여줘", "이번엔 송파역 쪽으로", "더 싼 데는?") keeps the
     previous search's topic and what it ruled out."""
     prev = _frame_of(last)
     no_topic = not (d.kinds or d.menu or d.cuisine or d.convenience or d.atmosphere or d.occasion)
-    if not (no_topic and not _GENERIC.search(query) and (prev.kinds or prev.menu or prev.cuisine)):
+    if not (no_topic and not d.reading.cues.names_no_food and (prev.kinds or prev.menu or prev.cuisine)):
         return
     d.kinds, d.kind_dishes = list(prev.kinds), list(prev.kind_dishes)
     d.menu, d.cuisine = list(prev.menu), list(prev.cuisine)
@@ -444,7 +442,7 @@ def _keep_topic(d: _Draft, query: str, last: SearchRecord) -> None:
         d.location = prev.location.model_dump(mode="json")
 
 
-def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, query: str, last: SearchRecord) -> None:
+def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> None:
     """ "더 싼 데": below the dearest place shown, by each place's median menu price (a refinement,
     never a duplicate); the places shown are left out."""
     if not (d.reading.acts.cheaper and _same_topic(d.frame, nlu.entities.menu, last)):
@@ -471,10 +469,10 @@ def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:
         d.notes.append(party_note(nlu.party.size))
 
 
-def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult, query: str) -> dict[str, Any]:
+def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> dict[str, Any]:
     """The draft as the raw plan, with seed 003's strategy fields and the count."""
     frame = d.frame
-    no_break = NO_BREAK.search(query) is not None
+    no_break = d.reading.cues.no_break
     seed, seed_notes = seed_plan_fields(state, res, d.location)
     d.notes += seed_notes
     unused = d.unused
