@@ -65,7 +65,7 @@ def phrases() -> Phrases:
 
 @cache
 def _cues() -> dict[str, re.Pattern[str]]:
-    """The regexes of ``data/words/dialogue_cues.toml`` read here (a table's strings joined with ``|``)."""
+    """The regexes of ``data/words/turn_cues.toml`` read here (a table's strings joined with ``|``)."""
     return {
         "branch": re.compile("|".join(words("turn_cues", "branch"))),
         "ruled_out_after": re.compile("|".join(words("turn_cues", "ruled_out_after"))),

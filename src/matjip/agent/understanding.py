@@ -7,7 +7,7 @@ The message is read in passes over a small :class:`Scan` of it:
 * its dialogue acts (:class:`Acts`: a reaction, "다른 데", "더 가까운 데", a comparison … —
   :mod:`matjip.agent.acts`, phrases of ``data/dialogue.toml``);
 * its cues (:class:`Cues`: "거기", a question, "그 중", a food word … — regular expressions of
-  ``data/words/dialogue_cues.toml``).
+  ``data/words/turn_cues.toml``).
 
 The result is kept in the turn's state (``state["understanding"]``); the nodes after the
 understand step read it and never the raw message for kinds or acts again. ``state["nlu"]`` holds
@@ -37,7 +37,7 @@ def either(alternatives: tuple[str, ...]) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class CuePatterns:
-    """The compiled tables of ``data/words/dialogue_cues.toml``."""
+    """The compiled tables of ``data/words/turn_cues.toml``."""
 
     hangul: re.Pattern[str]
     latin: re.Pattern[str]
@@ -132,7 +132,7 @@ def read_acts(scan: Scan) -> Acts:
 
 
 class Cues(BaseModel):
-    """Signals of single words and patterns (``data/words/dialogue_cues.toml``)."""
+    """Signals of single words and patterns (``data/words/turn_cues.toml``)."""
 
     model_config = ConfigDict(frozen=True)
 

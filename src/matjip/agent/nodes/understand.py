@@ -9,7 +9,7 @@ dialogue acts, cues) kept in the turn's state; the need-search rules read that, 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from matjip import wording
 from matjip.agent.acts import is_reaction, where_question
@@ -972,11 +972,13 @@ def _unknown_food(u: Understanding) -> str | None:
     return None
 
 
+_NOT_MENU: Final = word_set("turn_cues", "not_menu_words")  # "얼마", "가격": asking, not a dish
+
+
 def _on_menu(doc: Restaurant, u: Understanding) -> bool:
     """A word of the message (two syllables or more) names a line of the restaurant's menu."""
     lines = [m.name.replace(" ", "") for m in doc.menus]
-    not_menu = word_set("turn_cues", "not_menu_words")
-    return any(w in line for w in u.cues.menu_words for line in lines if len(w) >= 2 and w not in not_menu)
+    return any(w in line for w in u.cues.menu_words for line in lines if len(w) >= 2 and w not in _NOT_MENU)
 
 
 def _compare_refs(t: _Turn) -> Update | None:
