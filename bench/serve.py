@@ -2,13 +2,21 @@
 
 Starts ``matjip serve`` on a free loopback port (a subprocess, rate limit off), warms it up,
 then for each concurrency level runs that many sessions at once, each streaming ``POST /v1/chat``
-turns with httpx, and prints a table: turns/s, p50/p95 time to the first ``answer`` event and
-p50/p95 time to ``end``.
+turns, and prints a table: turns/s, p50/p95 time to the first ``answer`` event and p50/p95 time to
+``end``, and the CPU time per turn of the client and of the server's processes.
+
+The load generator runs on the same cores as the server, so it is kept lean: one keep-alive
+connection per session over asyncio streams (~0.8 ms of CPU per turn; ``--client httpx``, the
+earlier generator, takes ~2.7 ms, which alone caps a 1 → 2 worker ratio on two cores near 1.7×).
+``--seconds S`` measures each session count over a fixed window (turns ended inside it / S), so a
+worker that got fewer keep-alive connections does not sit idle at the end of the level while the
+other finishes its sessions' last turns (``SO_REUSEPORT`` spreads connections by a hash, not by load).
 
     .venv/bin/python bench/serve.py                       # the default data dir (run `matjip ingest` first)
     .venv/bin/python bench/serve.py --data-dir /tmp/data --turns 20 --levels 1,8,32
     .venv/bin/python bench/serve.py --url http://127.0.0.1:8000   # an already running server
     .venv/bin/python bench/serve.py --workers 1,2         # `serve --workers 1`, then 2: side by side
+    .venv/bin/python bench/serve.py --workers 1,2 --seconds 15 --rounds 3   # the issue-23 figures
 
 With ``--workers 1,2`` the same levels run against ``matjip serve --workers 1`` and then
 ``--workers 2`` (each started, warmed up, measured and stopped in turn, in this one run), and a last
@@ -21,15 +29,17 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -49,6 +59,8 @@ QUESTIONS = [
     "수원역 냉면",
 ]
 
+TurnCall = Callable[[str, "str | None"], Awaitable[tuple[float | None, float, "str | None"]]]
+
 
 @dataclass
 class Level:
@@ -58,6 +70,8 @@ class Level:
     seconds: float = 0.0
     first_chunk_ms: list[float] = field(default_factory=list)
     total_ms: list[float] = field(default_factory=list)
+    cpu_client: float = 0.0  # CPU seconds this benchmark's client spent during the level
+    cpu_server: float = 0.0  # … and the server's processes (0 for --url)
 
 
 def free_port() -> int:
@@ -67,7 +81,8 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(data_dir: Path | None, workers: int = 1) -> Iterator[str]:
+def serve(data_dir: Path | None, workers: int = 1) -> Iterator[tuple[str, int]]:
+    """A started ``matjip serve``: (its base URL, the supervisor's or single process's pid)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("MATJIP_HOST", "MATJIP_PORT")}
     env["MATJIP_RATE_LIMIT_PER_MINUTE"] = "0"
@@ -110,7 +125,7 @@ def serve(data_dir: Path | None, workers: int = 1) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise SystemExit(f"matjip serve did not become ready; log: {log.name}")
             time.sleep(0.2)
-        yield base
+        yield base, proc.pid
     finally:
         proc.terminate()
         try:
@@ -146,31 +161,143 @@ async def turn(
     return first, (time.perf_counter() - started) * 1000, session_id
 
 
-async def session(client: httpx.AsyncClient, n: int, turns: int, level: Level) -> None:
+class RawClient:
+    """A lean HTTP/1.1 keep-alive client for ``POST /v1/chat`` over asyncio streams, one connection
+    per session (the load generator should not compete with the server for the same two cores:
+    httpx costs ~2.7 ms of CPU per streamed turn here, this ~0.5 ms). Reads the chunked SSE body as
+    it arrives; knows only what this benchmark needs."""
+
+    def __init__(self, base: str) -> None:
+        url = httpx.URL(base)
+        self.host, self.port = url.host, url.port or 80
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self._reader is None or self._writer is None or self._writer.is_closing():
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        return self._reader, self._writer
+
+    async def aclose(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._reader = self._writer = None
+
+    async def turn(self, question: str, session_id: str | None) -> tuple[float | None, float, str | None]:
+        body: dict[str, object] = {"message": question}
+        if session_id:
+            body["session_id"] = session_id
+        payload = json.dumps(body, ensure_ascii=False).encode()
+        head = (
+            f"POST /v1/chat HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nAccept: text/event-stream\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        ).encode()
+        started = time.perf_counter()
+        reader, writer = await self._connect()
+        writer.write(head + payload)
+        status = (await reader.readuntil(b"\r\n")).split(b" ", 2)
+        headers = (await reader.readuntil(b"\r\n\r\n")).lower()
+        if status[1] != b"200" or b"transfer-encoding: chunked" not in headers:
+            await self.aclose()
+            raise RuntimeError(f"HTTP {status[1].decode()}")
+        first: float | None = None
+        event = b""
+        pending = b""
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            chunk = await reader.readexactly(size + 2)
+            if size == 0:
+                break
+            pending += chunk[:-2]
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                if line.startswith(b"event: "):
+                    event = line[7:].strip()
+                    if event == b"answer" and first is None:
+                        first = (time.perf_counter() - started) * 1000
+                    elif event == b"error":
+                        raise RuntimeError("error event")
+                elif line.startswith(b"data: ") and event == b"session" and session_id is None:
+                    session_id = json.loads(line[6:])["session_id"]
+        return first, (time.perf_counter() - started) * 1000, session_id
+
+
+async def session(ask: TurnCall, n: int, turns: int, level: Level, until: float | None = None) -> None:
+    """``turns`` turns one after the other, or (``until``, a ``perf_counter`` deadline) as many as
+    end before the deadline: a turn still running then is finished but not counted."""
     sid: str | None = None
-    for t in range(turns):
+    t = 0
+    while (t < turns) if until is None else (time.perf_counter() < until):
         question = QUESTIONS[(n * 7 + t) % len(QUESTIONS)]
+        t += 1
         try:
-            first, total, sid = await turn(client, question, sid)
+            first, total, sid = await ask(question, sid)
         except Exception as exc:  # count and continue: the table reports errors
             level.errors += 1
             if level.errors <= 3:
                 print(f"  error: {exc}", file=sys.stderr)
             continue
+        if until is not None and time.perf_counter() > until:
+            break
         level.turns += 1
         level.total_ms.append(total)
         if first is not None:
             level.first_chunk_ms.append(first)
 
 
-async def run_level(base: str, concurrency: int, turns: int) -> Level:
+async def run_level(
+    base: str,
+    concurrency: int,
+    turns: int,
+    seconds: float | None = None,
+    server: int | None = None,
+    client: str = "raw",
+) -> Level:
+    """One session count: every session at once; with ``seconds``, a fixed window (turns/s = turns
+    that ended inside it / its length), else ``turns`` each (turns/s = all turns / time to the last).
+    The CPU time of this client and of the server's processes (``server``: its pid) is recorded."""
     level = Level(concurrency)
     limits = httpx.Limits(max_connections=concurrency + 4, max_keepalive_connections=concurrency + 4)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+    raws = [RawClient(base) for _ in range(concurrency)] if client == "raw" else []
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as shared:
+        asks: list[TurnCall] = [r.turn for r in raws] or [partial(turn, shared)] * concurrency
+        cpu_client, cpu_server = _cpu_self(), _cpu_tree(server)
         started = time.perf_counter()
-        await asyncio.gather(*(session(client, n, turns, level) for n in range(concurrency)))
-        level.seconds = time.perf_counter() - started
+        until = started + seconds if seconds else None
+        await asyncio.gather(*(session(asks[n], n, turns, level, until) for n in range(concurrency)))
+        level.seconds = (seconds or 0.0) or (time.perf_counter() - started)
+        level.cpu_client = _cpu_self() - cpu_client
+        level.cpu_server = _cpu_tree(server) - cpu_server
+    for r in raws:
+        await r.aclose()
     return level
+
+
+def _cpu_self() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cpu_tree(pid: int | None) -> float:
+    """User + system CPU seconds of a process and its children (0 without psutil or a pid)."""
+    if pid is None:
+        return 0.0
+    try:
+        import psutil
+    except ImportError:
+        return 0.0
+    total = 0.0
+    try:
+        root = psutil.Process(pid)
+        for proc in [root, *root.children(recursive=True)]:
+            try:
+                times = proc.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                continue
+    except psutil.Error:
+        return 0.0
+    return total
 
 
 def pct(values: list[float], p: float) -> float:
@@ -220,7 +347,10 @@ def compare(runs: dict[int, list[Level]]) -> None:
 
 
 def report(levels: list[Level]) -> None:
-    head = f"{'sessions':>8} {'turns':>6} {'errors':>6} {'turns/s':>8} {'first p50':>10} {'first p95':>10} {'end p50':>9} {'end p95':>9}"
+    head = (
+        f"{'sessions':>8} {'turns':>6} {'errors':>6} {'turns/s':>8} {'first p50':>10} {'first p95':>10} "
+        f"{'end p50':>9} {'end p95':>9} {'CPU ms/turn client':>18} {'server':>7}"
+    )
     print()
     print(head)
     print("-" * len(head))
@@ -229,20 +359,35 @@ def report(levels: list[Level]) -> None:
         print(
             f"{lv.concurrency:>8} {lv.turns:>6} {lv.errors:>6} {rate:>8.1f} "
             f"{pct(lv.first_chunk_ms, 50):>8.1f}ms {pct(lv.first_chunk_ms, 95):>8.1f}ms "
-            f"{pct(lv.total_ms, 50):>7.1f}ms {pct(lv.total_ms, 95):>7.1f}ms"
+            f"{pct(lv.total_ms, 50):>7.1f}ms {pct(lv.total_ms, 95):>7.1f}ms "
+            f"{_per_turn(lv.cpu_client, lv):>18.1f} {_per_turn(lv.cpu_server, lv):>7.1f}"
         )
     print(
-        "\nfirst = time to the first `answer` event; end = time to the `end` event (client side, loopback)."
+        "\nfirst = time to the first `answer` event; end = time to the `end` event (client side, loopback);"
+        "\nCPU ms/turn = user + system CPU time of this client / of the server's processes per counted turn."
     )
 
 
-async def bench(base: str, levels: list[int], turns: int, warmup: int) -> list[Level]:
+def _per_turn(cpu_seconds: float, lv: Level) -> float:
+    return cpu_seconds * 1000 / lv.turns if lv.turns else float("nan")
+
+
+async def bench(
+    base: str,
+    levels: list[int],
+    turns: int,
+    warmup: int,
+    seconds: float | None = None,
+    server: int | None = None,
+    client: str = "raw",
+) -> list[Level]:
     print(f"warm-up: {warmup} turns")
-    await run_level(base, 2, max(1, warmup // 2))
+    await run_level(base, 2, max(1, warmup // 2), client=client)
     out = []
     for c in levels:
-        lv = await run_level(base, c, turns)
-        print(f"  {c} sessions × {turns} turns: {lv.turns / lv.seconds:.1f} turns/s")
+        lv = await run_level(base, c, turns, seconds, server, client)
+        what = f"{seconds:g} s" if seconds else f"{turns} turns"
+        print(f"  {c} sessions × {what}: {lv.turns / lv.seconds:.1f} turns/s")
         out.append(lv)
     return out
 
@@ -257,6 +402,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--turns", type=int, default=12, help="Turns per session (default 12)")
     ap.add_argument("--warmup", type=int, default=8, help="Warm-up turns (default 8)")
     ap.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="Measure each session count over a fixed window of this many seconds (turns/s = turns ended "
+        "inside it) instead of --turns per session",
+    )
+    ap.add_argument(
+        "--client",
+        choices=("raw", "httpx"),
+        default="raw",
+        help="The load generator: a lean asyncio HTTP/1.1 client (default) or httpx (~5x its CPU per turn)",
+    )
+    ap.add_argument(
         "--rounds", type=int, default=1, help="Measure each worker count this many times (default 1)"
     )
     ap.add_argument(
@@ -267,15 +425,20 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
     if args.url:
-        report(asyncio.run(bench(args.url.rstrip("/"), levels, args.turns, args.warmup)))
+        report(
+            asyncio.run(
+                bench(args.url.rstrip("/"), levels, args.turns, args.warmup, args.seconds, None, args.client)
+            )
+        )
         return
     counts = [int(x) for x in args.workers.split(",") if x.strip()]
     rounds: dict[int, list[list[Level]]] = {w: [] for w in counts}
     for r in range(args.rounds):  # the worker counts alternate, so a busy moment hits each alike
         for workers in counts:
             print(f"\n== matjip serve --workers {workers} (round {r + 1} of {args.rounds})")
-            with serve(args.data_dir, workers) as base:
-                rounds[workers].append(asyncio.run(bench(base, levels, args.turns, args.warmup)))
+            with serve(args.data_dir, workers) as (base, pid):
+                levels_run = bench(base, levels, args.turns, args.warmup, args.seconds, pid, args.client)
+                rounds[workers].append(asyncio.run(levels_run))
             report(rounds[workers][-1])
     runs = {w: median_levels(rounds[w]) for w in counts}
     if len(runs) > 1 or args.rounds > 1:
