@@ -311,6 +311,17 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
     assert J.check_set(items, J.load_raw()) == []
 
 
+@pytest.mark.parametrize(("name", "size"), [("relevance_test5", 121), ("relevance_test6", 141)])
+def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
+    path = J.SET_PATH.with_name(f"{name}.jsonl")
+    frozen = path.with_name(f"{name}_FROZEN.txt").read_text(encoding="utf-8")
+    assert J.frozen_sha256(path) in frozen
+    items = J.load_set(path)
+    assert len(items) == size and all(it.split == "test" for it in items)
+    assert all(it.pool is not None for it in items)
+    assert J.check_set(items, J.load_raw()) == []
+
+
 def test_pop_at_3_and_low_at_3_read_raw_review_counts() -> None:
     from matjip.eval.relevance_eval import ItemResult, Report
 
