@@ -733,7 +733,7 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
     if doc.hours is None or not doc.hours.raw:
         return say("answer.info.hours_unknown", title=doc.title)
     today = hours_today(doc, now)
-    other = other_day_hours(doc.hours, day, now) if day is not None else None
+    other = other_day_hours(doc.hours, day, now, with_raw=False) if day is not None else None
     detail = ""
     if other is not None:
         detail = say("answer.info.hours_other_day", day=other[0], hours=other[1])

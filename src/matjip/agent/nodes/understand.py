@@ -768,6 +768,31 @@ def _earlier_list_ref(t: _Turn) -> Update | None:
     return None
 
 
+def _day_of_focus(t: _Turn) -> Update | None:
+    """ "일요일도 해?", "토요일 몇 시까지?" with one restaurant in focus (just named or asked about):
+    a question about that restaurant on that day, answered from the context, never a search for
+    places open that day (which would re-point "거기")."""
+    nlu, ents, acts = t.nlu, t.nlu.entities, t.u.acts
+    when = nlu.time
+    if not t.context or when is None or (when.weekday is None and not when.day_offset):
+        return None
+    if not (t.state.get("focus") or len(t.context) == 1) or t.refers:
+        return None  # ordinals and "거기" are read by the reference rules
+    if t.new_topic or t.kinds_named or ents.title or ents.convenience or nlu.ordinals or nlu.price:
+        return None
+    if t.u.cues.among or t.u.cues.wants_places or not (t.u.cues.question or "hours" in nlu.asked):
+        return None
+    if acts.requires or acts.other or acts.closer or acts.cheaper or acts.compare:
+        return None
+    asked = nlu.model_copy(update={"intent": "information", "asked": [*nlu.asked, "hours"]})
+    return {
+        "decision": "context",
+        "nlu": asked,
+        "understanding": t.u.with_nlu(asked),
+        "_decision": "answer from context (the focus on another day)",
+    }
+
+
 def _question_about_results(t: _Turn) -> Update | None:
     """ "몇시까지 하는데": a question about the one in focus ("-는데" ends the sentence, no "데" is
     sought)."""
@@ -913,6 +938,7 @@ _RULES = (
     _travel_question,
     _shown_elsewhere,
     _earlier_list_ref,
+    _day_of_focus,
     _question_about_results,
     _comparison,
     _branch_named,
