@@ -58,6 +58,7 @@ class CuePatterns:
     names_no_food: re.Pattern[str]
     no_break: re.Pattern[str]
     wants_places: re.Pattern[str]
+    group_seats: re.Pattern[str]
 
 
 @cache
@@ -82,6 +83,7 @@ def cue_patterns() -> CuePatterns:
         names_no_food=either(words("search", "generic")),
         no_break=either(words("search", "no_break")),
         wants_places=either(words("turn_cues", "wants_places")),
+        group_seats=either(words("turn_cues", "group_seats")),
     )
 
 
@@ -155,6 +157,7 @@ class Cues(BaseModel):
     names_no_food: bool = False  # "맛집", "아무거나": a follow-up saying it starts a new topic
     no_break: bool = False  # "브레이크타임 없는"
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
+    group_seats: bool = False  # "12명 회식 가능한": a place that can seat a group
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -196,6 +199,7 @@ def read_cues(scan: Scan) -> Cues:
         names_no_food=p.names_no_food.search(t) is not None,
         no_break=p.no_break.search(t) is not None,
         wants_places=p.wants_places.search(t) is not None,
+        group_seats=p.group_seats.search(t) is not None,
     )
 
 
