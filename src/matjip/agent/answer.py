@@ -314,6 +314,9 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     )
 
 
+_WISH_PHRASE: Final = table("cards.heading.wish_phrase")  # "아이와" → "아이와 가기 좋은"
+
+
 def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
     """The plan as the heading may state it — only the wishes every card shows evidence for — and
     what to say about the others ("조용한 곳인지는 정보가 없어요")."""
@@ -321,7 +324,7 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
     keep: dict[str, list[str]] = {"atmosphere": [], "occasion": [], "convenience": []}
     asked = [
         *(("atmosphere", w, w) for w in plan.atmosphere),
-        *(("occasion", w, w) for w in plan.occasion),
+        *(("occasion", w, _WISH_PHRASE.get(w, w)) for w in plan.occasion),
         *(("convenience", c, say("answer.conditions.convenience", value=c)) for c in plan.convenience),
     ]
     for field, wish, phrase in asked:
