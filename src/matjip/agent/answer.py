@@ -537,6 +537,8 @@ def compare_answer(
         chunks.append(text("answer.compare.none") + "\n")
         return chunks
     docs = [s.doc for _, s in found]
+    if len(docs) == 1 and not missing:  # both references point at one restaurant
+        chunks.append(say("answer.compare.same_place", title=josa(docs[0].title, "이에요/예요")) + "\n\n")
     names = [
         say("answer.compare.numbered", number=numbers[i], title=d.title)
         if numbers and i < len(numbers)

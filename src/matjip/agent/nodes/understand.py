@@ -1021,6 +1021,15 @@ def _compare_refs(t: _Turn) -> Update | None:
             "_decision": "compare from context (an earlier list and this one)",
         }
     picked, unknown = _compared(t)
+    said = len(t.nlu.ordinals) + len(t.nlu.entities.title) + int(t.nlu.pronoun_ref or t.u.cues.pronoun)
+    if len(picked) == 1 and not unknown and said >= 2:
+        # "거기랑 1번 비교해줘" when "거기" is 1번: one restaurant, said to be the same
+        return {
+            "decision": "context",
+            **changed,
+            "compare_ids": picked,
+            "_decision": "compare from context (the same restaurant twice)",
+        }
     if len(picked) >= 2 and not unknown:
         return {"decision": "context", **changed, "compare_ids": picked, "_decision": "compare from context"}
     if unknown and len(picked) + len(unknown) >= 2:
