@@ -52,14 +52,44 @@ def record(place_id: str, title: str, north_m: float, menus: dict[str, str], **e
 # Medians (the price level "더 싼 데" compares): 밤곱창 20,000; 곱창이야기 15,000; 비싼곱창 35,000;
 # 싼곱창 9,000. The first three have the most reviews, so they are the list shown first.
 RECORDS = [
-    record("night", "밤곱창", 100, {"한우곱창": "20,000원"}, businessHours="월~토 17:00 ~ 02:00",
-           reviewCount=90, rating=4.4, phone="02-111-1111"),
-    record("story", "곱창이야기", 150, {"곱창": "15,000원"}, businessHours="매일 12:00 ~ 23:00",
-           reviewCount=70, rating=4.4, phone="02-222-2222"),
-    record("dear", "비싼곱창", 200, {"특곱창": "35,000원"}, businessHours="매일 12:00 ~ 23:00",
-           reviewCount=60, rating=4.4),
-    record("cheap", "싼곱창", 250, {"곱창": "9,000원"}, businessHours="매일 12:00 ~ 23:00",
-           reviewCount=4, rating=4.0),
+    record(
+        "night",
+        "밤곱창",
+        100,
+        {"한우곱창": "20,000원"},
+        businessHours="월~토 17:00 ~ 02:00",
+        reviewCount=90,
+        rating=4.4,
+        phone="02-111-1111",
+    ),
+    record(
+        "story",
+        "곱창이야기",
+        150,
+        {"곱창": "15,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=70,
+        rating=4.4,
+        phone="02-222-2222",
+    ),
+    record(
+        "dear",
+        "비싼곱창",
+        200,
+        {"특곱창": "35,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=60,
+        rating=4.4,
+    ),
+    record(
+        "cheap",
+        "싼곱창",
+        250,
+        {"곱창": "9,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=4,
+        rating=4.0,
+    ),
 ]
 
 
@@ -174,7 +204,9 @@ def test_a_route_keeps_the_budget_rule_of_every_search(tmp_path: Path) -> None:
         between("side", "볶음밥곱창", {"특곱창": "35,000원", "모둠곱창": "35,000원", "볶음밥": "3,000원"}),
         between("fit", "알뜰곱창", {"곱창": "15,000원", "막창": "16,000원"}),
     ]
-    (r,) = talk_over(ingest_records(tmp_path, records), ["잠실역이랑 잠실새내역 사이 곱창 2만원 이하"], WEDNESDAY_EVENING)
+    (r,) = talk_over(
+        ingest_records(tmp_path, records), ["잠실역이랑 잠실새내역 사이 곱창 2만원 이하"], WEDNESDAY_EVENING
+    )
     assert r.frame is not None and r.frame.strategy == "route"
     assert [c.id for c in r.cards] == ["fit"]
 
@@ -195,7 +227,16 @@ def test_the_scorer_checks_a_gold_route_on_the_plans_route_ends() -> None:
         route=RoutePlan(origin=end("잠실역", JAMSIL), destination=end("잠실새내역", SAENAE)),
     )
     res = TurnResult(session_id="s", decision="search", answer="", plan=plan, frame=plan)
-    gold = {"kind": "곱창", "place": "잠실역", "near": True, "conveniences": [], "exclude": [],
-            "price_max": None, "k": 3, "open": None, "route": ["잠실역", "잠실새내역"]}
+    gold = {
+        "kind": "곱창",
+        "place": "잠실역",
+        "near": True,
+        "conveniences": [],
+        "exclude": [],
+        "price_max": None,
+        "k": 3,
+        "open": None,
+        "route": ["잠실역", "잠실새내역"],
+    }
     assert check_frame(gold, res, gps=None) == []
     assert check_frame({**gold, "route": ["잠실새내역", "잠실역"]}, res, gps=None) != []

@@ -485,9 +485,8 @@ def _route_errors(points: list[str], plan: SearchPlan, gps: dict[str, float] | N
     errors = []
     for want, end in zip(points[:1] + points[-1:], (route.origin, route.destination), strict=True):
         if want == "GPS":
-            if gps is None or end.lat is None or end.lon is None:
-                errors.append(f"route: gold GPS, plan {end.name}")
-            elif meters(gps["lat"], gps["lon"], end.lat, end.lon) > SAME_SPOT_M:
+            at = (end.lat, end.lon) if end.lat is not None and end.lon is not None else None
+            if gps is None or at is None or meters(gps["lat"], gps["lon"], *at) > SAME_SPOT_M:
                 errors.append(f"route: gold GPS, plan {end.name}")
         elif place_key(want) != place_key(end.name) and squash(want) != squash(end.name):
             errors.append(f"route: gold {want}, plan {end.name}")
