@@ -240,3 +240,26 @@ def test_the_scorer_checks_a_gold_route_on_the_plans_route_ends() -> None:
     }
     assert check_frame(gold, res, gps=None) == []
     assert check_frame({**gold, "route": ["잠실새내역", "잠실역"]}, res, gps=None) != []
+
+
+# --- class 13: particles fit the word in every note -------------------------------------------------
+
+
+def test_the_notes_particles_fit_the_word() -> None:
+    from matjip.agent.answer import plan_notes
+
+    said = plan_notes(SearchPlan(intent="search", unused_terms=["자리"]), None)
+    assert said == ["'자리'는 데이터로 확인할 수 없어서 빼고 찾았어요."]
+    said = plan_notes(SearchPlan(intent="search", exclude_menu=["순대국"]), None)
+    assert said == ["'순대국'은 빼고 찾았어요."]
+
+
+# --- class 8: "cheaper" said as a burden -------------------------------------------------------------
+
+
+def test_a_lighter_burden_on_the_wallet_asks_for_cheaper_places() -> None:
+    from matjip.agent.acts import asks_cheaper
+
+    assert asks_cheaper("가격 부담 덜한 데로")
+    assert asks_cheaper("지갑이 얇아서 저렴이로 부탁")
+    assert not asks_cheaper("가격 정보 있는 데로")

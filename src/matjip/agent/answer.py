@@ -19,7 +19,7 @@ from matjip.agent.cardinfo import mention_only, night_flag, other_day_hours, sta
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
-from matjip.text.josa import final_consonant, josa
+from matjip.text.josa import final_consonant, josa, particle
 from matjip.vocab import vocab
 from matjip.wording import say, table, text
 from matjip.words import word_set
@@ -291,11 +291,20 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
     notes: list[str] = []
     excluded = [*plan.exclude_menu, *plan.exclude_cuisine, *plan.exclude_titles] or plan.exclude_kinds
     if excluded:
-        notes.append(say("answer.notes.excluded", terms="', '".join(dict.fromkeys(excluded))))
+        terms = list(dict.fromkeys(excluded))
+        notes.append(
+            say("answer.notes.excluded", terms="', '".join(terms), topic=particle(terms[-1], "은/는"))
+        )
     if plan.exclude_chains:
         notes.append(text("answer.notes.no_chains"))
     if plan.unused_terms:
-        notes.append(say("answer.notes.unused", terms="', '".join(plan.unused_terms)))
+        notes.append(
+            say(
+                "answer.notes.unused",
+                terms="', '".join(plan.unused_terms),
+                topic=particle(plan.unused_terms[-1], "은/는"),
+            )
+        )
     if plan.open_at is not None and unknown_hours:
         notes.append(say("answer.notes.unknown_hours", n=unknown_hours))
     if no_coordinates:
@@ -824,7 +833,8 @@ REPLIES: Final = table("answer.reply")  # a question that cannot be searched as 
 
 
 def unknown_food_answer(name: str) -> list[str]:
-    return [say("answer.unknown.food", name=name) + "\n", text("answer.unknown.food_hint") + "\n"]
+    said = say("answer.unknown.food", name=name, topic=particle(name, "은/는"))
+    return [said + "\n", text("answer.unknown.food_hint") + "\n"]
 
 
 def unknown_place_answer(name: str) -> list[str]:
