@@ -263,3 +263,19 @@ def test_a_lighter_burden_on_the_wallet_asks_for_cheaper_places() -> None:
     assert asks_cheaper("가격 부담 덜한 데로")
     assert asks_cheaper("지갑이 얇아서 저렴이로 부탁")
     assert not asks_cheaper("가격 정보 있는 데로")
+
+
+# --- class 13: a comparison shows the numbers that decide it ------------------------------------------
+
+
+def test_an_hours_comparison_names_the_times_and_a_day_the_timetable_skips(data: Path) -> None:
+    ask = "밤곱창이랑 곱창이야기 중에 어디가 더 늦게까지 해?"
+    _, wednesday = talk_over(data, ["잠실역 곱창", ask], WEDNESDAY_EVENING)
+    assert (
+        "오늘은 밤곱창이 가장 늦게까지 하고(02:00까지), 곱창이야기가 가장 일찍 열어요(12:00부터"
+        in wednesday.answer
+    )
+    sunday_noon = datetime(2026, 11, 29, 12, 0, tzinfo=SEOUL)
+    _, sunday = talk_over(data, ["잠실역 곱창", ask], sunday_noon)
+    assert "밤곱창은 오늘(일) 영업시간이 적혀 있지 않아서" in sunday.answer
+    assert "정보가 없어서" not in sunday.answer

@@ -462,6 +462,26 @@ def _closing(doc: Restaurant, now: datetime) -> tuple[int | None, int | None]:
     return start, end + (1440 if end <= start else 0)
 
 
+def _clock(minute: int) -> str:
+    """ "02:00" for a minute of the day (past midnight as > 1440)."""
+    m = minute % 1440 if minute != 1440 else minute
+    return f"{m // 60:02d}:{m % 60:02d}"
+
+
+def _today_unlisted(doc: Restaurant, now: datetime) -> bool:
+    """The crawled timetable lists other days but not today (not a day off, not unknown hours)."""
+    sched = doc.hours
+    return (
+        sched is not None
+        and sched.parsed
+        and bool(sched.days)
+        and sched.kind == "timetable"
+        and not sched.implausible
+        and now.weekday() not in sched.days
+        and now.weekday() not in sched.closed
+    )
+
+
 def _dish_price(doc: Restaurant, dishes: Sequence[str]) -> tuple[int, str] | None:
     """The cheapest priced menu line naming one of ``dishes`` ("삼겹살" finds "생삼겹살 (180g)")."""
     stems = [d.replace(" ", "")[:-1] if len(d.replace(" ", "")) > 2 else d.replace(" ", "") for d in dishes]
@@ -503,10 +523,24 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             late = max(spans, key=lambda x: x[1])
             early = min(spans, key=lambda x: x[0])
             return say(
-                "answer.compare.hours", late=josa(late[2].title, "이/가"), early=josa(early[2].title, "이/가")
+                "answer.compare.hours",
+                late=josa(late[2].title, "이/가"),
+                early=josa(early[2].title, "이/가"),
+                close=_clock(late[1]),
+                open=_clock(early[0]),
             )
-        missing = [d.title for (t, d) in times if t[0] is None]
-        return say("answer.compare.hours_unknown", titles=", ".join(missing))
+        missing = [d for (t, d) in times if t[0] is None]
+        unlisted = [d for d in missing if _today_unlisted(d, now)]
+        if unlisted:
+            d = unlisted[0]
+            raw = d.hours.raw.strip() if d.hours is not None else ""
+            return say(
+                "answer.compare.hours_unlisted",
+                title=josa(d.title, "은/는"),
+                day=WEEKDAYS[now.weekday()],
+                raw=raw,
+            )
+        return say("answer.compare.hours_unknown", titles=", ".join(d.title for d in missing))
     if criterion == "parking":
         votes = [(_tag(d, "주차"), d) for d in docs]
         if any(n for n, _ in votes):
@@ -566,6 +600,13 @@ def compare_answer(
     return chunks
 
 
+def _no_hours_cell(doc: Restaurant, now: datetime, unknown: str) -> str:
+    """A comparison's hours cell with no hours today: a day the timetable does not list, or unknown."""
+    if _today_unlisted(doc, now):
+        return say("answer.compare.unlisted_cell", day=WEEKDAYS[now.weekday()])
+    return unknown
+
+
 def _compare_rows(docs: Sequence[Restaurant], now: datetime) -> list[tuple[str, list[str]]]:
     """The comparison table's rows: a label and one cell per restaurant."""
     unknown = text("answer.compare.unknown")
@@ -582,7 +623,7 @@ def _compare_rows(docs: Sequence[Restaurant], now: datetime) -> list[tuple[str, 
         (row["mood"], [_share(d, "분위기")[1] for d in docs]),
         (row["parking"], [_parking_cell(d) for d in docs]),
         (row["price"], [won(p) if (p := typical_price(d)) is not None else unknown for d in docs]),
-        (row["hours"], [hours_today(d, now) or unknown for d in docs]),
+        (row["hours"], [hours_today(d, now) or _no_hours_cell(d, now, unknown) for d in docs]),
         (row["menus"], [menu_text(d, 2) or unknown for d in docs]),
     ]
 
@@ -753,6 +794,8 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
         detail = say("answer.info.hours_other_day", day=other[0], hours=other[1])
     elif today and doc.hours.parsed:
         detail = say("answer.info.hours_today", hours=today)
+    elif _today_unlisted(doc, now):
+        detail = say("answer.info.hours_today_unlisted", day=WEEKDAYS[now.weekday()])
     return say("answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail)
 
 
