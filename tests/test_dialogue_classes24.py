@@ -279,3 +279,37 @@ def test_an_hours_comparison_names_the_times_and_a_day_the_timetable_skips(data:
     _, sunday = talk_over(data, ["잠실역 곱창", ask], sunday_noon)
     assert "밤곱창은 오늘(일) 영업시간이 적혀 있지 않아서" in sunday.answer
     assert "정보가 없어서" not in sunday.answer
+
+
+# --- class 14: references survive any follow-up ---------------------------------------------------
+
+TITLES = {r["place_id"]: r["title"] for r in RECORDS}
+PHONES = {"night": "02-111-1111", "story": "02-222-2222"}
+# each record's Sunday as its timetable says it (by hand from RECORDS)
+SUNDAY = {
+    "night": "일요일 영업: 적힌 영업시간에 없는 요일이에요",
+    "story": "일요일 영업: 12:00~23:00",
+    "dear": "일요일 영업: 12:00~23:00",
+}
+
+
+def test_a_refinement_that_still_shows_the_one_in_focus_keeps_there_pointing_at_it(data: Path) -> None:
+    first, _, refined, phone = talk_over(
+        data, ["잠실역 곱창", "두 번째 어때", "룸 있는 데로", "거기 전화번호"], WEDNESDAY_EVENING
+    )
+    second = first.cards[1].id
+    assert second in {c.id for c in refined.cards}  # 룸 is in no record: dropped, said, same places
+    assert phone.decision == "context"
+    assert TITLES[second] in phone.answer
+    assert all(TITLES[c.id] not in phone.answer for c in first.cards if c.id != second)
+
+
+def test_a_day_question_after_a_travel_question_answers_that_day_for_the_same_place(data: Path) -> None:
+    first, travel, sunday = talk_over(
+        data,
+        ["잠실역 곱창", "첫 번째 거기 잠실새내역에서 걸어가면 몇 분?", "거기 일요일도 해?"],
+        WEDNESDAY_EVENING,
+    )
+    one = first.cards[0].id
+    assert "분" in travel.answer and TITLES[one] in travel.answer
+    assert TITLES[one] in sunday.answer and SUNDAY[one] in sunday.answer

@@ -279,7 +279,20 @@ def _resolve_place(
         }
     outside = _outside(u, res)
     outcome, outside = _by_address(u, res, outcome, outside, gps)
-    return _place_update(state, res, nlu, outcome, outside)
+    return _place_update(state, res, nlu, outcome, outside, origin_only=_travel_origin_only(state, u))
+
+
+def _travel_origin_only(state: AgentState, u: Understanding) -> bool:
+    """ "첫 번째 거기 ○○역에서 걸어가면 몇 분?": the place named is where the way to a shown
+    restaurant starts, so it needs no restaurants of its own."""
+    ents = u.nlu.entities
+    pointed = u.nlu.ordinal is not None or u.nlu.pronoun_ref or u.cues.pronoun or bool(state.get("focus"))
+    return (
+        bool(state.get("context"))
+        and u.acts.travel
+        and pointed
+        and not (u.kinds.kinds or ents.menu or ents.category)
+    )
 
 
 def _outside(u: Understanding, res: Resources) -> str | None:
@@ -335,9 +348,15 @@ def _by_address(
 
 
 def _place_update(
-    state: AgentState, res: Resources, nlu: NLUResult, outcome: LocationOutcome, outside: str | None
+    state: AgentState,
+    res: Resources,
+    nlu: NLUResult,
+    outcome: LocationOutcome,
+    outside: str | None,
+    origin_only: bool = False,
 ) -> Update:
-    """The turn's location, a clarification, or the reply that the place is not in the data."""
+    """The turn's location, a clarification, or the reply that the place is not in the data (never
+    for ``origin_only``: a place that only starts the way to a shown restaurant)."""
     if outcome.clarification is not None:
         return {
             "clarification": outcome.clarification,
@@ -351,7 +370,8 @@ def _place_update(
             "_decision": f"unknown place {outcome.unknown_place}",
         }
     ctx = outcome.context
-    if ctx is not None and res.web is None and res.places is None and not _context_covered(ctx, res):
+    uncovered = ctx is not None and not origin_only and not _context_covered(ctx, res)
+    if ctx is not None and uncovered and res.web is None and res.places is None:
         # with a web provider the search runs and finds nothing, and the web fallback answers; with
         # Kakao Local the places around it come live
         name = ctx.name or ctx.display_name or wording.text("understand.place.there")
