@@ -313,3 +313,12 @@ def test_a_day_question_after_a_travel_question_answers_that_day_for_the_same_pl
     one = first.cards[0].id
     assert "분" in travel.answer and TITLES[one] in travel.answer
     assert TITLES[one] in sunday.answer and SUNDAY[one] in sunday.answer
+
+
+def test_which_is_nearer_is_a_comparison_by_distance_with_the_distances(data: Path) -> None:
+    _, nearer = talk_over(
+        data, ["잠실역 곱창", "밤곱창이랑 곱창이야기 중에 어디가 더 가까워?"], WEDNESDAY_EVENING
+    )
+    assert nearer.decision == "context" and not nearer.cards
+    # 100 m and 150 m north of 잠실역 (RECORDS)
+    assert "검색한 곳에서 밤곱창이 더 가까워요 (밤곱창 100m, 곱창이야기 150m)" in nearer.answer

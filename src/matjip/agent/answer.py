@@ -595,9 +595,23 @@ def compare_answer(
     for label, values in rows:
         chunks.append(f"| {label} | " + " | ".join(v.replace("|", "/") for v in values) + " |\n")
     chunks.append("\n")
-    if len(found) >= 2:
+    if len(found) >= 2 and criterion == "distance":
+        chunks.append(_distance_verdict([sh for _, sh in found]) + "\n")
+    elif len(found) >= 2:
         chunks.append(_verdict(docs, criterion, now, dishes) + "\n")
     return chunks
+
+
+def _distance_verdict(shown: Sequence[Shown]) -> str:
+    """ "어디가 더 가까워?": the nearer one from the place searched, with each distance."""
+    known = [(s.distance_m, s.doc) for s in shown if s.distance_m is not None]
+    if len(known) < 2:
+        return text("answer.compare.distance_unknown")
+    near = min(known, key=lambda x: x[0])[1]
+    said = ", ".join(
+        say("answer.compare.distance_line", title=d.title, distance=distance_text(m) or "") for m, d in known
+    )
+    return say("answer.compare.distance", title=josa(near.title, "이/가"), lines=said)
 
 
 def _no_hours_cell(doc: Restaurant, now: datetime, unknown: str) -> str:

@@ -421,7 +421,8 @@ def _anchor(
                 radius_m=radius,
             )
             return ctx, "place"
-    if state.get("searches") and u.acts.closer and history:
+    if state.get("searches") and u.acts.closer and history and len(u.nlu.ordinals) < 2:
+        # ("첫번째랑 마지막 중에 더 가까운 데" compares two shown places)
         last = history[-1]
         if last.lat is not None and last.lon is not None:
             return last.model_copy(update={"mode": "near", "region_terms": []}), "closer"
