@@ -1042,8 +1042,9 @@ def _compare_refs(t: _Turn) -> Update | None:
             "_decision": "compare from context (an earlier list and this one)",
         }
     picked, unknown = _compared(t)
-    said = len(t.nlu.ordinals) + len(t.nlu.entities.title) + int(t.nlu.pronoun_ref or t.u.cues.pronoun)
-    if len(picked) == 1 and not unknown and said >= 2:
+    # two references said ("거기랑 1번"), not "그 중에 두번째" (one place among the list)
+    said = len(t.nlu.ordinals) + len(t.nlu.entities.title) + int(t.u.cues.pronoun)
+    if len(picked) == 1 and not unknown and said >= 2 and not t.u.cues.among:
         # "거기랑 1번 비교해줘" when "거기" is 1번: one restaurant, said to be the same
         return {
             "decision": "context",
