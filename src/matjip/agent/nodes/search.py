@@ -42,6 +42,7 @@ _REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + "
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
 _WITH_CHILDREN: Final = words("search", "with_children")[0]  # the occasion a party with children asks
+GROUP_SEATS: Final = words("search", "group_seats")[0]  # the convenience a party that must be seated asks
 _NO_BREAK_WORDS: Final = words("search", "no_break_words")  # read by the no-break cue
 
 
@@ -467,6 +468,8 @@ def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:
     if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
         # "20명 회식", "우리 여섯이": seats are not in the data
         d.notes.append(party_note(nlu.party.size))
+        if d.reading.cues.group_seats and GROUP_SEATS not in d.convenience:
+            d.convenience.append(GROUP_SEATS)  # "12명 회식 가능한": group seating, the seat value known
 
 
 def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> dict[str, Any]:
