@@ -17,8 +17,8 @@ from matjip.agent.cardinfo import going_now_tier, is_night
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
-from matjip.documents import Restaurant
 from matjip.agent.retrieval.filters import typical_price
+from matjip.documents import Restaurant
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
