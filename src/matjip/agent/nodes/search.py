@@ -700,7 +700,9 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     step = int(state.get("relax_step") or 0) + 1
     notes = list(state.get("relax_notes") or [])
     update: dict[str, Any] = {"relax_step": step}
-    p, note = widen.relax_step(state_plan(state), state.get("anchor"), notes, res.config)
+    p, note = widen.relax_step(
+        state_plan(state), state.get("anchor"), notes, res.config, turn_now(state, res)
+    )
     if note is None:
         update["relax_step"] = res.config.max_relax_steps + 1
         update["_decision"] = "nothing left to relax"

@@ -18,6 +18,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import typical_price
+from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.ranking import local_key
@@ -25,8 +26,6 @@ from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
-
-GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
 
 
 class RankKey(NamedTuple):
@@ -40,7 +39,8 @@ class RankKey(NamedTuple):
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
-    going_now: int  # going now: 0 open, 1 unknown hours or closing, 2 closed
+    going_now: int  # going now (or at the time asked once its filter is dropped): 0 open, 1 unknown
+    # hours or closing, 2 closed
     trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
 
 
@@ -59,8 +59,7 @@ class Ranker:
     dish: str | None  # the dish said beside its kind
     radius: float | None  # the radius asked ("near" searches)
     outside: set[str]  # places across the border of the dong asked
-    now: datetime
-    going_now: bool
+    at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
 
     def key(self, h: SearchHit) -> RankKey:
@@ -75,7 +74,7 @@ class Ranker:
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
-            going_now=going_now_tier(doc.hours, self.now) if self.going_now else 0,
+            going_now=going_now_tier(doc.hours, self.at) if self.at is not None else 0,
             trust=local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
 
@@ -111,8 +110,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         dish=dish,
         radius=radius,
         outside=outside_dong(f.hits, p, res) if near else set(),
-        now=now,
-        going_now=now_ish or (asked is None and is_night(now)),
+        at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
     )
 
