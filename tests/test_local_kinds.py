@@ -70,6 +70,11 @@ def test_a_kind_word_inside_a_longer_word_of_the_name_is_no_evidence() -> None:
     ]
     assert "카레" not in [e.kind for e in table.classify("간식>제과,베이커리", "잠실베이커리", ["소금빵"])]
     assert "라멘" in [e.kind for e in table.classify("일식", "잠실라멘", ["돈코츠라멘"])]
+    # the branch word is no part of what the shop is: "카페센티움점" is a branch, "선릉점" no 생선 house
+    assert "카페" not in [
+        e.kind for e in table.classify("간식>제과,베이커리", "빵나라 카페센티움점", ["소금빵"])
+    ]
+    assert "생선구이" not in [e.kind for e in table.classify("술집", "용용선생 선릉점", ["하이볼"])]
 
 
 # --- class 6: a dish only some places of a kind serve --------------------------------------------

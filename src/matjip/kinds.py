@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 KINDS_FILE = Path(__file__).parent / "data" / "kinds.toml"
 _SUFFIXES = ("맛집", "전문점", "가게", "집")
+BRANCH_WORD = "점"  # a name's last word ending in it is its branch ("잠실점", "2호점")
 
 
 def norm(text: str) -> str:
@@ -125,9 +126,11 @@ class KindTable:
         typo_slips: Sequence[str] = (),
         typo_never: Sequence[str] = (),
         title_masks: Sequence[str] = (),
+        branch_keep: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
         self.title_masks = [norm(w) for w in title_masks]  # longer words holding a kind's name part
+        self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
@@ -273,6 +276,14 @@ class KindTable:
             any(norm(w) in cat for w in k.weak_category) or any(norm(w) in norm(title) for w in k.weak_title)
         )
 
+    def own_name(self, title: str) -> str:
+        """The (normalised) name without its branch word: "뚜레쥬르 카페센티움점" is no café, "용용선생
+        선릉점" no 생선 house, "○○ 성남복정점" no 복어 house ("아이스크림 할인점" keeps its last word)."""
+        words = title.split()
+        if len(words) > 1 and words[-1].endswith(BRANCH_WORD) and not words[-1].endswith(self.branch_keep):
+            words = words[:-1]
+        return norm(" ".join(words))
+
     def named(self, name: str, word: str) -> bool:
         """The (normalised) restaurant name holds the kind's name part ``word`` as itself, not as a
         piece of a longer word that means something else ("요멘야고에몬" holds 멘야, "베이커리"
@@ -292,7 +303,7 @@ class KindTable:
         if k is None or norm(category.split(">")[-1]) not in {norm(c) for c in k.thin_category}:
             return False
         family = [k, *(self.by_name[d] for d in self.descendants(name))]
-        own = norm(title)
+        own = self.own_name(title)
         if any(self.named(own, norm(t)) for f in family for t in f.title):
             return False
         dishes = {norm(d) for f in family for d in f.menu}
@@ -317,7 +328,7 @@ class KindTable:
         lists in ``menu_with``: an Indian restaurant with "탄두리치킨" on its menu is not a 치킨집.
         """
         cat = norm(category)
-        name = norm(title)
+        name = self.own_name(title)
         lines = [norm(m) for m in menus if m.strip()]
         found: dict[str, KindEvidence] = {}
         ruled_out: set[str] = set()
@@ -397,6 +408,7 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("typo_slips", [])],
         [str(w) for w in raw.get("typo_never", [])],
         [str(w) for w in raw.get("title_masks", [])],
+        [str(w) for w in raw.get("branch_keep", [])],
     )
 
 
