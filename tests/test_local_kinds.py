@@ -167,3 +167,31 @@ def test_no_chains_rules_out_a_one_word_name_with_a_branch_elsewhere(tmp_path: P
     r = ask_over(tmp_path, records, "잠실역 체인 말고 동네 치킨집", FRIDAY_EVENING)
     assert "head" not in ids(r)
     assert ids(r)[:1] == ["local"]
+
+
+def test_a_meal_said_with_now_means_open_now_not_the_meals_window(tmp_path: Path) -> None:
+    # Sunday 07:40, "지금 아침 먹을 수 있는 데": a bakery opening at 09:00 is not open now; the 24-hour
+    # 해장국 house is (both are within 아침's window, 07:00–10:00)
+    sunday_morning = datetime(2026, 11, 29, 7, 40, tzinfo=SEOUL)
+    records = [
+        record(
+            "later",
+            "아침빵집",
+            "간식>제과,베이커리",
+            100,
+            ["소금빵"],
+            reviewCount=200,
+            businessHours="매일 09:00 ~ 21:00",
+        ),
+        record(
+            "open",
+            "24시해장국",
+            "한식>해장국",
+            300,
+            ["선지해장국"],
+            reviewCount=10,
+            businessHours="매일 00:00 ~ 24:00",
+        ),
+    ]
+    r = ask_over(tmp_path, records, "지금 아침 먹을 수 있는 데 잠실역", sunday_morning)
+    assert ids(r)[:1] == ["open"]
