@@ -298,7 +298,8 @@ class KindTable:
     def thinly(self, category: str, name: str, title: str, menus: Sequence[str]) -> bool:
         """The category path ends in a bare umbrella of kind ``name`` ("한식>육류,고기" with no cut
         named: a 닭도리탕 or 곰탕 house is filed there too) and neither the name nor the menu says the
-        kind or one of its sub-kinds: the place is only a weaker member (after the proven ones)."""
+        kind or one of its sub-kinds: the place is only a weaker member (after the proven ones). With
+        no menu known the category stands."""
         k = self.by_name.get(name)
         if k is None or norm(category.split(">")[-1]) not in {norm(c) for c in k.thin_category}:
             return False
@@ -310,7 +311,7 @@ class KindTable:
         nots = [norm(x) for x in k.menu_not]
         lines = [norm(m) for m in menus if m.strip()]
         hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
-        return not lines or hits < k.min_lines or hits / len(lines) < k.share
+        return bool(lines) and hits == 0
 
     def contradicts(self, category: str, name: str) -> bool:
         """The category path's top level names a cuisine other than the kind's ("일식" for a taco

@@ -40,9 +40,6 @@ def brand_aliases() -> dict[str, str]:
     return out
 
 
-PLAIN_BRAND_MIN = 3  # a one-word name this long, with a branch elsewhere, is a chain's ("다락" is not)
-
-
 class ChainRules(BaseModel):
     """What makes a place a chain's (``data/chains.toml`` documents each rule)."""
 
@@ -59,14 +56,12 @@ class ChainRules(BaseModel):
 
     def is_chain(self, title: str, branches: Callable[[str], int]) -> bool:
         """A listed brand, or a name ending in a branch word ("석촌점", "2호점"); a "본점" only when
-        ``branches(brand)`` (other branches of the name before it in the data) says it has some; a
-        one-word name ("옛날산골통닭") when the data holds a branch of it
-        ("옛날산골통닭 성내점")."""
+        ``branches(brand)`` (other branches of the name before it in the data) says it has some."""
         if self.brand_of(title) is not None:
             return True
         words = title.split()
-        if len(words) == 1:  # one word of three letters or more: a branch of it elsewhere says a chain
-            return len(title) >= PLAIN_BRAND_MIN and branches(title) >= 1
+        if len(words) < 2:
+            return False
         last = words[-1]
         if not last.endswith(tuple(self.branch)) or last.endswith(tuple(self.not_branch)):
             return False
