@@ -141,10 +141,11 @@ def _apply_tastes(
 ) -> list[str]:
     """Tastes ruled out ("안 매운 떡볶이": the kind asked, its mild versions first — returned as the
     menus to prefer; "매운 거 못 먹어": the taste's kinds and the menus naming it ruled out, in
-    ``frame`` and ``exclude_menu``), each said in ``notes``."""
+    ``frame`` and ``exclude_menu``), each said in ``notes``. A described food's family ("안 매운
+    국물", "매운 거 못 먹는데 한식") is no kind asked: its spicy members are ruled out as well."""
     prefer_menu: list[str] = []
     for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
-        if kind_list:
+        if kind_list and not frame["theme"]:
             prefer_menu += taste.mild
             notes.append(taste.note_mild)
         else:
@@ -702,7 +703,9 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     step = int(state.get("relax_step") or 0) + 1
     notes = list(state.get("relax_notes") or [])
     update: dict[str, Any] = {"relax_step": step}
-    p, note = widen.relax_step(state_plan(state), state.get("anchor"), notes, res.config)
+    p, note = widen.relax_step(
+        state_plan(state), state.get("anchor"), notes, res.config, turn_now(state, res)
+    )
     if note is None:
         update["relax_step"] = res.config.max_relax_steps + 1
         update["_decision"] = "nothing left to relax"
