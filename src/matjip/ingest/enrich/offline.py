@@ -448,6 +448,20 @@ class _Clause(NamedTuple):
     sentence: int  # index of the sentence the clause belongs to
 
 
+_NO_MARKS: Final[frozenset[int]] = frozenset()
+
+
+def _heading_marks(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Where the headings of a structured review start and where their colons stand ("가야는이유 :
+    고소한 라떼 … 안가는이유 : 언덕길", "장점: 주차"; ``[frames] heading`` of ``review_rules.toml``)."""
+    starts: set[int] = set()
+    colons: set[int] = set()
+    for m in rules().heading.finditer(text):
+        starts.add(m.start())
+        colons.add(m.end() - 1)
+    return frozenset(starts), frozenset(colons)
+
+
 def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     """Clauses of a text: a clause ends at a final ending, sentence punctuation, a line break or a
     clause-ending connective (kinds from ``review_rules.toml``: contrast, cause, conditional)."""
@@ -456,6 +470,7 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     ec_kind = r.ec_kind
     final_suffixes, boundary_symbols = r.p.final_ending_suffixes, r.p.boundary_symbols
     nominal_finals = r.p.nominal_final_endings
+    heads, colons = _heading_marks(text) if ":" in text else (_NO_MARKS, _NO_MARKS)
     out: list[_Clause] = []
     first = 0
     sentence = 0
@@ -464,7 +479,9 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
         nxt = morphs[i + 1] if i + 1 < n else None
         kind = ""
         tag = m.tag
-        if tag == "SF":
+        if colons and (m.start in colons or (nxt is not None and nxt.start in heads)):
+            kind = "final"  # "… 인상적인 | 안가는이유 : | 언덕길": a heading is a clause of its own
+        elif tag == "SF":
             kind = "question" if "?" in m.form else "final"
         elif tag == "EF":
             if nxt is not None and nxt.tag == "SF":
@@ -561,8 +578,11 @@ def _words(
     )
     absence = difficulty = 0
     sticky = strong = uncertain = False
+    negated_state = False  # an absence predicate came first: a regret after it is about the absence
     prev: Morph | None = None
-    for m in ctx.morphs[c.first : c.last + 1]:
+    morphs = ctx.morphs
+    for j in range(c.first, c.last + 1):
+        m = morphs[j]
         if m.start < after:
             prev = m
             continue
@@ -576,8 +596,12 @@ def _words(
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
         if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
-            if not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
+            if fact and _judges_quality(morphs, j, c.last):
+                pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
+            elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
+                # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
+                negated_state = negated_state or base != "MAG" or (j < c.last and morphs[j + 1].form == "하")
         elif base == "XPN" and form == "불":
             absence += 1
         elif form in sticky_forms:
@@ -585,7 +609,9 @@ def _words(
             if not fact:
                 difficulty += 1
         elif not fact and form in difficulty_forms and base in _DIFFICULTY_TAGS:
-            difficulty += 1
+            # "넓지 않은 게 흠", "쾌적하지 못한 게 아쉽네요": the regret keeps the negation (while
+            # "안 멀어요", "불편하지 않아요" turn the difficulty back)
+            difficulty += 0 if negated_state else 1
         elif form in strong_forms and base in _STRONG_TAGS:
             strong = True
         if form in uncertain_forms:
@@ -596,6 +622,16 @@ def _words(
     if r.no_longer.search(ctx.text, max(after, c.start), c.end):
         difficulty += 1
     return absence, difficulty, sticky, strong, uncertain
+
+
+def _judges_quality(morphs: Sequence[Morph], j: int, last: int) -> bool:
+    """Whether the absence word at ``j`` negates a judgement of quality (``evaluative``: "안 좋았어요",
+    "좋지 않았어요"), not the thing itself: for a fact, what was used but poor was there."""
+    evaluative = rules().p.evaluative
+    m = morphs[j]
+    if m.tag == "MAG":
+        return j < last and morphs[j + 1].form in evaluative
+    return j >= 2 and morphs[j - 1].form == "지" and morphs[j - 2].form in evaluative
 
 
 # (absence words, difficulty words, sticky negative, strong positive, uncertain) of the clauses read
@@ -632,7 +668,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     purpose = r.purpose.match(ctx.text[hit.start : own.end]) is not None
     turned = _turned(ctx, hit, k, s_end)
     # a fact used in the past tense is a first-hand use: what the next clause says is about something else
-    first_hand = fact and _first_hand(ctx, hit, own)
+    # so is an occasion told as a past visit ("회식으로 다녀왔는데 …", "단체 회식갔는데 … 나쁜 업소")
+    first_hand = (fact or own_subject) and _first_hand(ctx, hit, own)
     last, counts = _read_on(
         ctx,
         hit,
@@ -656,7 +693,10 @@ def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_sta
             after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
         ):
             return True
-    return any(who.search(text, clause_start, hit.start) for who in r.subject.get(target, ()))
+    whos = r.subject.get(target, ())
+    if not whos or r.guest_own.search(text, max(clause_start, hit.start - 4), hit.start):
+        return False  # "… 여직원 한분은 불친절 응대에 저희 가족 기분도": the guest's own company
+    return any(who.search(text, clause_start, hit.start) for who in whos)
 
 
 def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
@@ -714,11 +754,13 @@ def _turned(ctx: _Text, hit: _Hit, k: int, s_end: int) -> bool:
 
 def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     """Whether the mention's clause tells a past use ("룸에서 코스 먹었는데, 직원이 불친절했어요");
-    a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데")."""
+    a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데"), nor is an
+    intention ("모임도 가려 했으나, … 안간다")."""
     p = rules().p
     own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
     return any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after) and not any(
-        m.tag in ("EC", "EF", "ETM") and (m.form in p.question_endings or m.form in p.continuing_endings)
+        m.tag in ("EC", "EF", "ETM")
+        and (m.form in p.question_endings or m.form in p.continuing_endings or m.form in p.intention_endings)
         for m in own_after
     )
 
