@@ -63,10 +63,10 @@ MAX_REVIEW_FOOD = 20
 MIN_PHRASE_TAG_COUNT = 2  # phrase-style reviewKeywords need at least this many votes
 
 # A space inside a lexicon surface: optional particle, optional whitespace, optional intensifier
-# ("뷰가 정말 좋아요", "양이 진짜 많아요").
+# ("뷰가 정말 좋아요", "양이 진짜 많아요", "공간도 너무좋았어요").
 _GAP = (
     r"(?:이랑|하고|에서|으로|까지|에는|이나|이|가|은|는|도|을|를|랑|과|와|에|의|만|로|엔|나)?\s*"
-    r"(?:(?:정말|진짜|너무|완전|엄청|되게|매우|아주|무척|참|넘|꽤|좀|더|제일|특히)\s+)?"
+    r"(?:(?:정말|진짜|너무|완전|엄청|되게|매우|아주|무척|참|넘|꽤|좀|더|제일|특히)\s*)?"
 )
 
 
@@ -430,7 +430,9 @@ class _Cover:
         return i > 0 and self.reach[i - 1] >= end
 
 
-_BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
+# a line break, sentence punctuation, or two spaces (a crawl that flattened a review's line breaks:
+# "포장만 하고 싶은  수플레치즈케이크 : …  지하에다 매장 분위기가")
+_BOUNDARY_GAP = re.compile(r"[\n.!?;~]| {2}")
 _SYMBOL_TAGS: Final = word_set("review_tags", "symbol_tags")
 _PRED_TAGS: Final = word_set("review_tags", "predicate_tags")
 
@@ -598,6 +600,8 @@ def _words(
         if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
             if fact and _judges_quality(morphs, j, c.last):
                 pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
+            elif form.startswith("없") and r.superlative.search(ctx.text, max(0, m.start - 12), m.end):
+                strong = True  # "여기만한 곳이 없어요": none is as good
             elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
                 # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
@@ -746,10 +750,11 @@ def _turned(ctx: _Text, hit: _Hit, k: int, s_end: int) -> bool:
     expectation_end = own.end
     if own.kind == "cause" and k + 1 < len(ctx.clauses) and ctx.clauses[k + 1].sentence == own.sentence:
         expectation_end = ctx.clauses[k + 1].end
-    return bool(
-        r.expectation.search(ctx.text, hit.end, expectation_end)
-        or r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
-    )
+    if r.expectation.search(ctx.text, hit.end, expectation_end):
+        return True
+    said = r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
+    # "자리예약 … 부탁드린다고 했더니": the guest's own request, no hearsay
+    return said is not None and not r.own_request.search(ctx.text, hit.end, said.end())
 
 
 def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:

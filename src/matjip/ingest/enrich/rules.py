@@ -101,6 +101,8 @@ class Frames(BaseModel):
     factual_conditional: str = "(?!)"
     heading: str = "(?!)"
     guest_own: str = "(?!)"
+    own_request: str = "(?!)"
+    superlative: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -183,6 +185,8 @@ class CompiledRules:
         self.factual_conditional = re.compile(f.factual_conditional)
         self.heading = re.compile(f.heading)
         self.guest_own = re.compile(f.guest_own)
+        self.own_request = re.compile(f.own_request)
+        self.superlative = re.compile(f.superlative)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
