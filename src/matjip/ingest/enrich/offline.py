@@ -502,8 +502,15 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
             and (nxt is None or nxt.start > m.end or nxt.tag in _SYMBOL_TAGS)
         ):
             kind = "final"  # "인테리어 넘 이쁨ㅠㅠ 감성 미쳤다": a review's "-음" ends its sentence
-        elif tag == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
-            kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB
+        elif (
+            tag == "NNB"
+            and m.form == "데"
+            and i > 0
+            and morphs[i - 1].tag == "ETM"
+            and nxt is not None
+            and not nxt.tag.startswith("J")
+        ):
+            kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB (but "여기만한 데가 없어요": a place)
         if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
             kind = "final"
         if not kind:
