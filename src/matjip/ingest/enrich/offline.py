@@ -589,9 +589,9 @@ def _words(
     sticky = strong = uncertain = False
     negated_state = False  # an absence predicate came first: a regret after it is about the absence
     prev: Morph | None = None
-    morphs = ctx.morphs
-    for j in range(c.first, c.last + 1):
-        m = morphs[j]
+    morphs = list(ctx.morphs[c.first : c.last + 1])
+    last = len(morphs) - 1
+    for j, m in enumerate(morphs):
         if m.start < after:
             prev = m
             continue
@@ -605,14 +605,14 @@ def _words(
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
         if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
-            if fact and _judges_quality(morphs, j, c.last):
+            if fact and _judges_quality(morphs, j, last):
                 pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
             elif form.startswith("없") and r.superlative.search(ctx.text, max(0, m.start - 12), m.end):
                 strong = True  # "여기만한 곳이 없어요": none is as good
             elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
                 # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
-                negated_state = negated_state or base != "MAG" or (j < c.last and morphs[j + 1].form == "하")
+                negated_state = negated_state or base != "MAG" or (j < last and morphs[j + 1].form == "하")
         elif base == "XPN" and form == "불":
             absence += 1
         elif form in sticky_forms:
