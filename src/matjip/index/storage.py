@@ -1,7 +1,8 @@
 """The on-disk format of one version of an embedded index (see :mod:`matjip.index.embedded`).
 
 ``meta.json`` (format, embedder, rows, vocabularies, timestamps), ``columns.npz`` (aligned, so it
-is memory-mapped), ``strings.json``, ``docs.tsv``, ``vectors.f32``, ``tantivy/`` and ``embedder/``;
+is memory-mapped), ``strings.json``, ``docs.tsv``, ``vectors.f32``, ``vectors.q8`` and
+``vectors.q8scale`` (:mod:`matjip.index.quantized`; optional), ``tantivy/`` and ``embedder/``;
 :func:`read_snapshot` opens them all as a :class:`~matjip.index.snapshot.Snapshot`.
 """
 
@@ -24,6 +25,7 @@ from matjip.errors import EmbedderMismatchError, SearchIndexError
 from matjip.index import layout
 from matjip.index.columns import Vocab
 from matjip.index.embed.base import Embedder
+from matjip.index.quantized import Quantized
 from matjip.index.snapshot import Snapshot
 
 FORMAT_VERSION = 5  # 4: restaurant kinds; 5: the prior is index.ranking.trust
@@ -129,7 +131,8 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
     cols = map_columns(d / "columns.npz")
     strings = json.loads((d / "strings.json").read_text(encoding="utf-8"))
     n = int(meta["rows"])
-    vectors = map_vectors(d / "vectors.f32", n, int(meta["embedder"]["dim"]))
+    dim = int(meta["embedder"]["dim"])
+    vectors = map_vectors(d / "vectors.f32", n, dim)
     index = tantivy.Index.open(str(d / "tantivy"))
     index.reload()
     snap = Snapshot(
@@ -144,6 +147,7 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
         schema=index.schema,
         embedder=embedder,
         docs_file=(d / "docs.tsv").open("rb"),
+        quantized=Quantized.open(d, n, dim),
     )
     if snap.n != n:
         raise SearchIndexError(
