@@ -18,8 +18,10 @@ directory, loaded into the process. :class:`EmbeddedIndex` composes the modules 
 Layout of an index directory::
 
     meta.json        format version, embedder name + dim, row count, vocabularies, timestamps
-    columns.npz      per-row filter columns (coordinates, codes, bitmasks, prices, hours, prior)
-    strings.json     per-row strings: place ids, titles, normalised menu and address text
+    columns.npz      per-row filter columns (coordinates, codes, bitmasks, prices, hours, prior),
+                     where each row's strings start, the alive rows by place id
+    strings.u8       per-row strings (place ids, titles, normalised menu and address text),
+                     memory-mapped; strings.json names their layout (:mod:`~matjip.index.strings`)
     docs.tsv         one line per row: BM25 terms, a tab, the document JSON (read for hits only)
     vectors.f32      row-major float32 unit vectors (memory-mapped)
     vectors.q8       the same, int8 and dimension-major, with vectors.q8scale (optional)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sized
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,7 +143,7 @@ class Version:
     :func:`finish_version` writes, and the row count."""
 
     cols: dict[str, np.ndarray]
-    strings: dict[str, list[str]]
+    strings: dict[str, Sequence[str]]
     vocab: Vocab
     n: int
 
@@ -175,7 +175,7 @@ def append_docs(s: Snapshot, d: Path, batch: list[Restaurant], embedder: Embedde
     cols = finish_columns(concat_columns(dict(s.cols), rows.arrays()))
     if replaced:
         cols["alive"][np.asarray(replaced, dtype=np.int64)] = False
-    strings = {k: s.strings[k] + rows.strings[k] for k in STRING_COLUMNS}
+    strings: dict[str, Sequence[str]] = {k: [*s.strings[k], *rows.strings[k]] for k in STRING_COLUMNS}
     strings["menu_vocab"] = rows.menu_vocab
     return Version(cols, strings, vocab, s.n + rows.n)
 
@@ -212,6 +212,7 @@ def finish_version(s: Snapshot, d: Path, version: Version, state: dict[str, Any]
     manifest last."""
     save_columns(d, version.cols, version.strings)
     meta = dict(s.meta)
+    meta["format"] = FORMAT_VERSION  # the string columns are written in the current layout
     meta["rows"] = version.n
     meta["vocab"] = version.vocab.to_json()
     meta["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
