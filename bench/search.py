@@ -194,7 +194,7 @@ def _rss_mb() -> dict[str, float]:
     out: dict[str, float] = {}
     with open("/proc/self/status", encoding="utf-8") as fh:
         for line in fh:
-            if line.startswith(("VmRSS:", "VmHWM:")):
+            if line.startswith(("VmRSS:", "VmHWM:", "RssAnon:", "RssFile:")):  # private / mapped files
                 key, value = line.split(":", 1)
                 out[key] = round(int(value.split()[0]) / 1024, 1)
     return out
