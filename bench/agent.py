@@ -150,8 +150,9 @@ def main() -> None:
     if not args.strategies_only:
         measure("demo", demo, args.turns)
         measure(f"{args.n // 1000}k", big, args.turns)
-    measure_strategies("demo", demo, args.strategy_rounds)
-    measure_strategies(f"{args.n // 1000}k", big, args.strategy_rounds)
+    if args.strategy_rounds > 0:  # 0: the development-set turns only
+        measure_strategies("demo", demo, args.strategy_rounds)
+        measure_strategies(f"{args.n // 1000}k", big, args.strategy_rounds)
 
 
 if __name__ == "__main__":

@@ -194,7 +194,7 @@ def _rss_mb() -> dict[str, float]:
     out: dict[str, float] = {}
     with open("/proc/self/status", encoding="utf-8") as fh:
         for line in fh:
-            if line.startswith(("VmRSS:", "VmHWM:")):
+            if line.startswith(("VmRSS:", "VmHWM:", "RssAnon:", "RssFile:")):  # private / mapped files
                 key, value = line.split(":", 1)
                 out[key] = round(int(value.split()[0]) / 1024, 1)
     return out
@@ -203,6 +203,9 @@ def _rss_mb() -> dict[str, float]:
 def _pct(values: list[float]) -> dict[str, float]:
     a = np.asarray(values)
     return {"p50": round(float(np.percentile(a, 50)), 3), "p95": round(float(np.percentile(a, 95)), 3)}
+
+
+_MENUS: dict[int, list[str]] = {}
 
 
 def brute_force_knn(index: Any, req: SearchRequest, qv: np.ndarray) -> tuple[int, list[int]]:
@@ -224,7 +227,9 @@ def brute_force_knn(index: Any, req: SearchRequest, qv: np.ndarray) -> tuple[int
             break
         bit = np.uint64(1) << np.uint64(c % 64)
         mask &= (cols["conv_bits"][:, c // 64] & bit) == bit
-    menus = s.strings["menu_keys"]
+    menus = _MENUS.get(id(s))
+    if menus is None:  # decoded once (the index may keep them as a memory-mapped column)
+        menus = _MENUS[id(s)] = list(s.strings["menu_keys"])
     for t in req.menu:
         key = normalize_key(t)
         mask &= np.fromiter((key in m for m in menus), dtype=np.bool_, count=len(menus))
@@ -586,14 +591,19 @@ def main() -> None:
         )
     large = results.get(f"{args.n // 1000}k")
     if large:
+        lat, big = large["latency_ms"], large["documents"] >= 1_000_000
+        rss_cap = 2048 if big else 1024  # issue 23 at 1M: RSS <= 2 GB; text and loose p95 <= 40 ms
         ok = (
-            large["latency_ms"]["hybrid"]["p95"] <= 10
+            lat["hybrid"]["p95"] <= 10
             and large["load_s"]["min"] <= 2
-            and large["rss_mb"]["VmHWM"] <= 1024
+            and large["rss_mb"]["VmHWM"] <= rss_cap
             and large["candidate_mismatches_vs_brute"] == 0
+            and (not big or (lat["text_only"]["p95"] <= 40 and lat.get("loose", {"p95": 0})["p95"] <= 40))
         )
+        extra = ", text and loose p95 <= 40 ms" if big else ""
         print(
-            f"\ntargets at {large['documents']} docs (hybrid p95 <= 10 ms, load <= 2 s, RSS <= 1 GB): {'met' if ok else 'NOT met'}"
+            f"\ntargets at {large['documents']} docs (hybrid p95 <= 10 ms{extra}, load <= 2 s,"
+            f" RSS <= {rss_cap // 1024} GB): {'met' if ok else 'NOT met'}"
         )
 
 

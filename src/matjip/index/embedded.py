@@ -18,10 +18,13 @@ directory, loaded into the process. :class:`EmbeddedIndex` composes the modules 
 Layout of an index directory::
 
     meta.json        format version, embedder name + dim, row count, vocabularies, timestamps
-    columns.npz      per-row filter columns (coordinates, codes, bitmasks, prices, hours, prior)
-    strings.json     per-row strings: place ids, titles, normalised menu and address text
+    columns.npz      per-row filter columns (coordinates, codes, bitmasks, prices, hours, prior),
+                     where each row's strings start, the alive rows by place id
+    strings.u8       per-row strings (place ids, titles, normalised menu and address text),
+                     memory-mapped; strings.json names their layout (:mod:`~matjip.index.strings`)
     docs.tsv         one line per row: BM25 terms, a tab, the document JSON (read for hits only)
     vectors.f32      row-major float32 unit vectors (memory-mapped)
+    vectors.q8       the same, int8 and dimension-major, with vectors.q8scale (optional)
     tantivy/         BM25 over pre-analysed terms ("whitespace" tokenizer), a ``row`` fast field
     embedder/        whatever the embedder saved after ``fit``
 
@@ -43,7 +46,10 @@ Search (see :meth:`EmbeddedIndex.search`):
    statistics, filters as constant-score-0 clauses, hits intersected with C, pages read until the
    best ``BM25_DEPTH`` inside C are certain — the BM25 list over C is exact, never a sample.
 3. **Vectors** (:mod:`~matjip.index.vectors`). Cosine (dot of unit vectors) over the rows of C
-   only (above a quarter of the rows, one pass over the whole matrix); top ``VECTOR_DEPTH``.
+   only (above a quarter of the rows, one pass over the whole matrix); top ``VECTOR_DEPTH``. A
+   sparse query vector over many candidates reads the int8 dimension-major copy
+   (:mod:`~matjip.index.quantized`) of its non-zero dimensions first and scores exactly only the
+   candidates whose error bound lets them reach the top: the same list, a fraction of the reads.
 4. **Fusion and ranking** (:func:`matjip.index.ranking.rank`, the same in both backends): RRF
    (k = settings.rrf_k) or a min-max convex combination (settings.weight_bm25 / weight_vector),
    chosen by settings.fusion. Candidates in neither list follow by prior. Without text,
@@ -82,6 +88,7 @@ from matjip.index.ranking import BM25_DEPTH, SearchMode, rank
 from matjip.index.request import SearchHit, SearchRequest, SearchResponse
 from matjip.index.snapshot import Snapshot
 from matjip.index.storage import BACKEND_NAME, dir_bytes, read_snapshot
+from matjip.index.vectors import SCAN_MIN
 from matjip.settings import Settings
 
 __all__ = ["BACKEND_NAME", "BM25_DEPTH", "BuildProgress", "EmbeddedIndex", "SearchMode"]
@@ -107,7 +114,8 @@ class EmbeddedIndex:
     ``EmbeddedIndex(directory, embedder, settings)`` is inert; call :meth:`build` (from documents) or
     :meth:`load` (from disk) before searching. The keyword-only arguments tune the search's code
     paths (defaults: the constants of the same names in :mod:`~matjip.index.ranking`,
-    :mod:`~matjip.index.bm25` and :mod:`~matjip.index.filters`); results do not depend on them,
+    :mod:`~matjip.index.bm25`, :mod:`~matjip.index.filters` and :mod:`~matjip.index.vectors`);
+    results do not depend on them,
     except that ``bm25_depth`` is how many BM25 hits take part in fusion. Searches may run
     concurrently from many threads; writes (:meth:`upsert`, :meth:`delete`) are serialised and swap in a new snapshot atomically.
     :meth:`build` refits the embedder in place, so rebuild in another process (or another
@@ -128,6 +136,7 @@ class EmbeddedIndex:
         first_fetch: int = FIRST_FETCH,
         row_set_max: int = ROW_SET_MAX,
         py_check_max: int = PY_CHECK_MAX,
+        scan_min: int = SCAN_MIN,
     ) -> None:
         self.directory = Path(directory)
         self.embedder = embedder
@@ -140,6 +149,7 @@ class EmbeddedIndex:
         self.first_fetch = first_fetch
         self.row_set_max = row_set_max
         self.py_check_max = py_check_max
+        self.scan_min = scan_min
         self._snap: Snapshot | None = None
         self._write_lock = threading.RLock()
         self._refresh_lock = threading.Lock()
@@ -281,7 +291,7 @@ class EmbeddedIndex:
             warm()
         self.embedder.embed_query("맛집 데이트")
         if self._snap is not None and self.count():
-            for name in ("addr_keys", "menu_vocab", "title_keys"):  # substring search texts
+            for name in ("addr_keys", "menu_vocab", "title_keys", "kind_keys"):  # substring search texts
                 self._snap.blob(name)
             for name in ("open_iv", "break_iv"):  # opening hours by day
                 self._snap.by_day(name)
@@ -384,7 +394,7 @@ class EmbeddedIndex:
         hits: list[SearchHit] = []
         if total:
             source = EmbeddedCandidates(
-                s, req, idx, dist, self.bm25_depth, self.first_fetch, self.row_set_max
+                s, req, idx, dist, self.bm25_depth, self.first_fetch, self.row_set_max, self.scan_min
             )
             hits = rank(source, req, total, mode=mode, settings=self.settings, clock=self._clock or self._now)
         return SearchResponse(

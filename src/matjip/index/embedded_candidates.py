@@ -18,7 +18,7 @@ from matjip.index.ranking import BM25_DEPTH, HitRow
 from matjip.index.reference import title_exact
 from matjip.index.request import SearchRequest
 from matjip.index.snapshot import Snapshot
-from matjip.index.vectors import top_vectors
+from matjip.index.vectors import SCAN_MIN, top_vectors
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -28,7 +28,8 @@ BoolArray = npt.NDArray[np.bool_]
 @dataclass
 class EmbeddedCandidates:
     """The rows ``idx`` (ascending) of ``s`` that pass every hard filter of ``req`` and, with a
-    geo filter, their distances ``dist``; the BM25 knobs of :func:`~matjip.index.bm25.top_hits`."""
+    geo filter, their distances ``dist``; the BM25 knobs of :func:`~matjip.index.bm25.top_hits`
+    and the vector knob of :func:`~matjip.index.vectors.top_vectors`."""
 
     s: Snapshot
     req: SearchRequest
@@ -37,6 +38,7 @@ class EmbeddedCandidates:
     bm25_depth: int = BM25_DEPTH
     first_fetch: int = FIRST_FETCH
     row_set_max: int = ROW_SET_MAX
+    scan_min: int = SCAN_MIN
     _boost: BoolArray | None = field(default=None, repr=False)
 
     @property
@@ -60,7 +62,7 @@ class EmbeddedCandidates:
         )
 
     def vector(self, qv: npt.NDArray[np.float32]) -> fusion.Ranked:
-        return top_vectors(self.s, qv, self.idx)
+        return top_vectors(self.s, qv, self.idx, scan_min=self.scan_min)
 
     def nearest(self, k: int) -> list[int]:
         idx, dist = self.idx, self.dist

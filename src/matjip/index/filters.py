@@ -38,47 +38,126 @@ def candidates(
     s: Snapshot, req: SearchRequest, tz: ZoneInfo, py_check_max: int = PY_CHECK_MAX
 ) -> tuple[IntArray, FloatArray | None]:
     """Rows passing every hard filter (ascending) and, with geo, their distances."""
-    masks = column_masks(s, req)
+    driver = driver_rows(s, req)
+    rows = driver[0] if driver is not None else None
+    masks = column_masks(s, req, rows)
     if masks is None:
         return np.zeros(0, np.int64), (np.zeros(0) if req.geo else None)
-    if masks:
+    if rows is not None:
+        keep = reduce(lambda a, b: a & b, masks, s.cols["alive"][rows])
+        idx = rows[keep]
+    elif masks:
         idx = np.flatnonzero(reduce(lambda a, b: a & b, masks) & s.cols["alive"]).astype(np.int64)
     else:
         idx = s.alive_rows
-    survivors = Survivors(s, req, tz, py_check_max, idx)
+    survivors = Survivors(s, req, tz, py_check_max, idx, driven=driver[1] if driver is not None else "")
     for test in EXACT_TESTS:
         test(survivors)
     return survivors.idx, survivors.dist
 
 
+# -- 0. the rows to start from ---------------------------------------------------------------
+
+DRIVER_SHARE = 0.125  # a filter's own rows drive the search when they are at most this share
+
+
+def driver_rows(s: Snapshot, req: SearchRequest) -> tuple[IntArray, str] | None:
+    """The exact rows (ascending) of the request's most selective menu term or of its kinds, when
+    few enough that testing only them beats a pass over whole columns; and which filter they
+    settle ("menu:<key>" or "kind"). None: start from every row."""
+    best: tuple[IntArray, str] | None = None
+    for term in req.menu:
+        key = normalize_key(term)
+        rows = menu_rows(s, key)
+        if best is None or len(rows) < len(best[0]):
+            best = (rows, "menu:" + key)
+    if req.kind and (best is None or len(best[0]) > s.n * DRIVER_SHARE):
+        rows = kind_rows(s, req.kind)
+        if best is None or len(rows) < len(best[0]):
+            best = (rows, "kind")
+    if best is None or len(best[0]) > s.n * DRIVER_SHARE:
+        return None
+    return best
+
+
+def menu_rows(s: Snapshot, key: str) -> IntArray:
+    """The rows whose menu holds ``key`` (ascending), through the distinct menu entries; cached."""
+    hit = s.cache.get(("menu_rows", key))
+    if hit is None:
+        entries = s.blob("menu_vocab").find(key)
+        if len(entries):
+            pairs, off = s.cols["menu_pairs"], s.menu_off
+            hit = np.unique(np.concatenate([pairs[off[e] : off[e + 1], 1] for e in entries.tolist()]))
+        else:
+            hit = np.zeros(0, np.int64)
+        s.cache.put(("menu_rows", key), hit)
+    out: IntArray = hit
+    return out
+
+
+def kind_rows(s: Snapshot, values: Sequence[str]) -> IntArray:
+    """The rows of any of the kinds ``values`` (ascending); each kind's rows found once per snapshot
+    (a substring search of the joined kind keys)."""
+    found: list[IntArray] = []
+    for v in values:
+        key = SEP + normalize_key(v) + SEP
+        hit = s.cache.get(("kind", key))
+        if hit is None:
+            hit = s.blob("kind_keys").find(key)
+            s.cache.put(("kind", key), hit)
+        found.append(hit)
+    if not found:
+        return np.zeros(0, np.int64)
+    return found[0] if len(found) == 1 else np.unique(np.concatenate(found))
+
+
 # -- 1. cheap whole-column tests -------------------------------------------------------------
 
 
-def column_masks(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
-    """The whole-column masks of the cheap tests (their AND is a superset of the candidates), or
-    None when a requested value is unknown to the index, so nothing can pass."""
+def column_masks(s: Snapshot, req: SearchRequest, rows: IntArray | None = None) -> list[BoolArray] | None:
+    """The masks of the cheap tests over whole columns, or over the ``rows`` given (their AND is
+    a superset of the candidates), or None when a requested value is unknown to the index, so
+    nothing can pass."""
+    view = _View(s, rows)
     masks: list[BoolArray] = []
     for test in (_geo_box, _near_box, _cuisine, _sub_category, _convenience):
-        found = test(s, req)
+        found = test(s, req, view)
         if found is None:
             return None
         masks.extend(found)
     return masks
 
 
-def _geo_box(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
+class _View:
+    """Whole columns, or the columns at some rows (each gathered once)."""
+
+    def __init__(self, s: Snapshot, rows: IntArray | None) -> None:
+        self.s, self.rows = s, rows
+        self._got: dict[str, np.ndarray] = {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        col = self.s.cols[name]
+        if self.rows is None:
+            return col
+        got = self._got.get(name)
+        if got is None:
+            got = self._got[name] = col[self.rows]
+        return got
+
+
+def _geo_box(s: Snapshot, req: SearchRequest, cols: _View) -> list[BoolArray] | None:
     if req.geo is None:
         return []
     min_lat, max_lat, min_lon, max_lon = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m)
-    lat, lon = s.cols["lat"], s.cols["lon"]
+    lat, lon = cols["lat"], cols["lon"]
     return [(lat >= min_lat) & (lat <= max_lat) & (lon >= min_lon) & (lon <= max_lon)]
 
 
-def _near_box(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
+def _near_box(s: Snapshot, req: SearchRequest, cols: _View) -> list[BoolArray] | None:
     if not req.near_any:
         return []
     boxes = [bounding_box(c.lat, c.lon, c.radius_m) for c in req.near_any]
-    lat, lon = s.cols["lat"], s.cols["lon"]
+    lat, lon = cols["lat"], cols["lon"]
     return [
         (lat >= min(b[0] for b in boxes))
         & (lat <= max(b[1] for b in boxes))
@@ -87,7 +166,7 @@ def _near_box(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
     ]
 
 
-def _cuisine(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
+def _cuisine(s: Snapshot, req: SearchRequest, cols: _View) -> list[BoolArray] | None:
     if not req.cuisine:
         return []
     codes = [c for c in (s.vocab.lookup("cuisine", v) for v in req.cuisine) if c is not None]
@@ -95,10 +174,10 @@ def _cuisine(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
         return None
     lut = np.zeros(len(s.vocab.cuisine) + 1, dtype=np.bool_)
     lut[codes] = True
-    return [lut[s.cols["cuisine"]]]
+    return [lut[cols["cuisine"]]]
 
 
-def _sub_category(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
+def _sub_category(s: Snapshot, req: SearchRequest, cols: _View) -> list[BoolArray] | None:
     if not req.sub_category:
         return []
     codes = sub_codes(s, req.sub_category)
@@ -106,14 +185,14 @@ def _sub_category(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
         return None
     lut = np.zeros(len(s.vocab.sub) + 1, dtype=np.bool_)  # code -1 (none) hits the last slot
     lut[codes] = True
-    return [lut[s.cols["sub"]]]
+    return [lut[cols["sub"]]]
 
 
-def _convenience(s: Snapshot, req: SearchRequest) -> list[BoolArray] | None:
+def _convenience(s: Snapshot, req: SearchRequest, cols: _View) -> list[BoolArray] | None:
     """All-of: one mask per 64-bit word of the bitmask that a requested value sets."""
     if not req.convenience:
         return []
-    bits = s.cols["conv_bits"]
+    bits = cols["conv_bits"]
     need = np.zeros(bits.shape[1], dtype=np.uint64)
     for v in req.convenience:
         c = s.vocab.lookup("conv", v)
@@ -136,6 +215,7 @@ class Survivors:
     py_check_max: int
     idx: IntArray
     dist: FloatArray | None = None
+    driven: str = ""  # the filter the starting rows already settle (see driver_rows)
 
     def keep(self, m: BoolArray) -> None:
         self.idx = self.idx[m]
@@ -180,11 +260,12 @@ def _title(c: Survivors) -> None:
 
 def _menu(c: Survivors) -> None:
     for term in c.req.menu:
-        c.keep(_menu_mask(c.s, term, c.idx, c.py_check_max))
+        if c.driven != "menu:" + normalize_key(term):
+            c.keep(_menu_mask(c.s, term, c.idx, c.py_check_max))
 
 
 def _kind(c: Survivors) -> None:
-    if c.req.kind:
+    if c.req.kind and c.driven != "kind":
         c.keep(_kind_mask(c.s, c.req.kind, c.idx))
 
 
@@ -326,18 +407,9 @@ def _title_mask(s: Snapshot, title: str, idx: IntArray, py_check_max: int) -> Bo
 
 def _kind_mask(s: Snapshot, values: Sequence[str], idx: IntArray) -> BoolArray:
     """Rows of ``idx`` of any of the kinds; each kind's rows are found once per snapshot."""
-    rows: list[IntArray] = []
-    for v in values:
-        key = SEP + normalize_key(v) + SEP
-        hit = s.cache.get(("kind", key))
-        if hit is None:
-            kinds = s.strings["kind_keys"]
-            hit = np.fromiter((i for i, t in enumerate(kinds) if key in t), np.int64)
-            s.cache.put(("kind", key), hit)
-        rows.append(hit)
-    if not rows:
+    if not values:
         return np.zeros(len(idx), dtype=np.bool_)
-    return np.isin(idx, np.concatenate(rows))
+    return np.isin(idx, kind_rows(s, values))
 
 
 def _menu_mask(s: Snapshot, term: str, idx: IntArray, py_check_max: int) -> BoolArray:
@@ -348,11 +420,7 @@ def _menu_mask(s: Snapshot, term: str, idx: IntArray, py_check_max: int) -> Bool
         return key in menus[r]
 
     def all_rows() -> IntArray:
-        entries = s.blob("menu_vocab").find(key)  # distinct entries, then their rows
-        if not len(entries):
-            return np.zeros(0, np.int64)
-        pairs, off = s.cols["menu_pairs"], s.menu_off
-        return np.concatenate([pairs[off[e] : off[e + 1], 1] for e in entries.tolist()])
+        return menu_rows(s, key)  # distinct entries, then their rows
 
     return _string_mask(s, ("menu", key), idx, pred, all_rows, py_check_max)
 

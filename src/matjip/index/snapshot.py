@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,8 @@ import tantivy
 
 from matjip.documents import Restaurant
 from matjip.index.columns import Vocab
+from matjip.index.quantized import Quantized
+from matjip.index.strings import StringColumn
 
 IntArray = npt.NDArray[np.int64]
 
@@ -61,12 +63,20 @@ class Blob:
     """
 
     def __init__(self, texts: Sequence[str]) -> None:
-        codes = np.frombuffer("\n".join(texts).encode("utf-32-le"), dtype=np.uint32)
+        joined = texts.joined() if isinstance(texts, StringColumn) else None  # one newline after each
+        lined = joined is not None
+        if joined is None:
+            joined = "\n".join(texts)
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
         self.max_code = int(codes.max()) if len(codes) else 0
         self.codes: np.ndarray = codes.astype(np.uint16) if self.max_code < 1 << 16 else codes
         # character frequencies (the basic plane; others count as rare), to pick the anchor
         self.freq = np.bincount(self.codes[self.codes < 1 << 16], minlength=1 << 16)
-        lens = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
+        if lined:
+            ends = np.flatnonzero(codes == 10)
+            lens = np.diff(np.concatenate([[-1], ends])).astype(np.int64)
+        else:
+            lens = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
         # starts[i] is where text i begins; starts[-1] is past the end
         self.starts: IntArray = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
 
@@ -98,7 +108,7 @@ class Snapshot:
     directory: Path
     meta: dict[str, Any]
     cols: dict[str, np.ndarray]
-    strings: dict[str, list[str]]
+    strings: dict[str, Sequence[str]]
     vocab: Vocab
     vectors: np.ndarray
     index: tantivy.Index
@@ -108,10 +118,11 @@ class Snapshot:
     doc_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
     price_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
     alive_rows: IntArray = field(default_factory=lambda: np.zeros(0, np.int64))
-    pid_row: dict[str, int] = field(default_factory=dict)
+    pid_row: Mapping[str, int] = field(default_factory=dict)  # place id → alive row (built here when empty)
     cache: LRU = field(default_factory=LRU)
     menu_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
     embedder: Any = None  # the embedder whose state matches this version's vectors
+    quantized: Quantized | None = None  # the int8 dimension-major copy of the vectors, when written
     docs_file: Any = None  # docs.tsv, open for the snapshot's life (survives a switch of versions)
     pin: Path | None = None  # the marker that keeps the version on disk while it is loaded
     _blobs: dict[str, Blob] = field(default_factory=dict)
@@ -142,8 +153,9 @@ class Snapshot:
         self.price_off = np.concatenate([[0], np.cumsum(self.cols["price_count"])]).astype(np.int64)
         alive = self.cols["alive"]
         self.alive_rows = np.flatnonzero(alive).astype(np.int64)
-        pids = self.strings["place_ids"]
-        self.pid_row = {pids[r]: r for r in self.alive_rows.tolist()}
+        if not self.pid_row:  # an index written before the place-id order was stored
+            pids = self.strings["place_ids"]
+            self.pid_row = {pids[r]: r for r in self.alive_rows.tolist()}
         counts = np.bincount(self.cols["menu_pairs"][:, 0], minlength=len(self.strings["menu_vocab"]))
         self.menu_off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
 

@@ -1,7 +1,8 @@
 """The on-disk format of one version of an embedded index (see :mod:`matjip.index.embedded`).
 
 ``meta.json`` (format, embedder, rows, vocabularies, timestamps), ``columns.npz`` (aligned, so it
-is memory-mapped), ``strings.json``, ``docs.tsv``, ``vectors.f32``, ``tantivy/`` and ``embedder/``;
+is memory-mapped), ``strings.u8`` and ``strings.json`` (:mod:`matjip.index.strings`), ``docs.tsv``, ``vectors.f32``, ``vectors.q8`` and
+``vectors.q8scale`` (:mod:`matjip.index.quantized`; optional), ``tantivy/`` and ``embedder/``;
 :func:`read_snapshot` opens them all as a :class:`~matjip.index.snapshot.Snapshot`.
 """
 
@@ -13,7 +14,7 @@ import math
 import os
 import struct
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,14 @@ import tantivy
 
 from matjip.errors import EmbedderMismatchError, SearchIndexError
 from matjip.index import layout
+from matjip.index import strings as string_columns
 from matjip.index.columns import Vocab
 from matjip.index.embed.base import Embedder
+from matjip.index.quantized import Quantized
 from matjip.index.snapshot import Snapshot
 
-FORMAT_VERSION = 5  # 4: restaurant kinds; 5: the prior is index.ranking.trust
+FORMAT_VERSION = 6  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8
+READABLE_FORMATS = (5, 6)  # 5: the string columns as JSON lists in strings.json
 BACKEND_NAME = "embedded"
 
 
@@ -59,10 +63,13 @@ ALIGN = 64  # where each array's data starts in columns.npz (so a mapped array i
 _ALIGN_EXTRA_ID = 0xD935  # the zip extra field zipalign pads with; readers skip it
 
 
-def save_columns(directory: Path, cols: dict[str, np.ndarray], strings: dict[str, list[str]]) -> None:
+def save_columns(directory: Path, cols: dict[str, np.ndarray], strings: Mapping[str, Sequence[str]]) -> None:
     """``columns.npz`` as ``np.savez`` writes it (uncompressed ``.npy`` members, ``np.load`` reads
     it), each member's data starting at a multiple of :data:`ALIGN` in the file (padding in the
-    zip extra field), so :func:`map_columns` maps aligned arrays."""
+    zip extra field), so :func:`map_columns` maps aligned arrays; and the string columns
+    (:mod:`matjip.index.strings`, their offsets among the columns)."""
+    cols = dict(cols)
+    string_columns.write(directory, strings, cols)
     tmp = directory / "columns.tmp.npz"
     with tmp.open("wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
         for name, arr in cols.items():
@@ -79,7 +86,6 @@ def save_columns(directory: Path, cols: dict[str, np.ndarray], strings: dict[str
                 info.extra = struct.pack("<HH", _ALIGN_EXTRA_ID, pad - 4) + bytes(pad - 4)
             zf.writestr(info, data)
     os.replace(tmp, directory / "columns.npz")
-    write_json(directory / "strings.json", strings)
 
 
 def map_columns(path: Path) -> dict[str, np.ndarray]:
@@ -127,9 +133,10 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
     meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
     check_meta(d, meta, embedder, restore_embedder)
     cols = map_columns(d / "columns.npz")
-    strings = json.loads((d / "strings.json").read_text(encoding="utf-8"))
+    strings, pid_row = string_columns.read(d, cols)
     n = int(meta["rows"])
-    vectors = map_vectors(d / "vectors.f32", n, int(meta["embedder"]["dim"]))
+    dim = int(meta["embedder"]["dim"])
+    vectors = map_vectors(d / "vectors.f32", n, dim)
     index = tantivy.Index.open(str(d / "tantivy"))
     index.reload()
     snap = Snapshot(
@@ -144,6 +151,8 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
         schema=index.schema,
         embedder=embedder,
         docs_file=(d / "docs.tsv").open("rb"),
+        quantized=Quantized.open(d, n, dim),
+        pid_row=pid_row,
     )
     if snap.n != n:
         raise SearchIndexError(
@@ -154,7 +163,7 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
 
 def check_meta(d: Path, meta: dict[str, Any], embedder: Embedder, restore_embedder: bool) -> None:
     """Refuse another format or another embedder; restore the embedder's learnt state when asked."""
-    if meta.get("format") != FORMAT_VERSION:
+    if meta.get("format") not in READABLE_FORMATS:
         raise SearchIndexError(
             f"{d}: index format {meta.get('format')} is not supported (expected {FORMAT_VERSION}); "
             f"{layout.RECOVERY}"

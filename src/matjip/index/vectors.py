@@ -1,24 +1,42 @@
 """Vector search over the candidates of the embedded index: exact cosine (a dot of unit vectors)
-with numpy over the memory-mapped matrix, the best ``depth`` first."""
+with numpy over the memory-mapped matrix, the best ``depth`` first.
+
+A sparse query vector (at most :data:`SPARSE_SHARE` of its dimensions non-zero, as the hash
+embedder's are) over many candidates first reads the int8 dimension-major copy
+(:mod:`matjip.index.quantized`) for those dimensions only: an approximate cosine of every
+candidate with a bound on its error. Every candidate whose upper bound reaches the ``depth``-th
+best lower bound is then scored exactly from the float matrix, so the list — rows, order, scores
+— is the one the exact scan gives, never an approximation.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
+from matjip.index.quantized import error_bound
 from matjip.index.ranking import VECTOR_DEPTH
 from matjip.index.snapshot import Snapshot
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
+SPARSE_SHARE = 0.25  # a query vector with at most this share of non-zero dimensions is "sparse"
+SCAN_MIN = 2000  # candidates from which a sparse query reads the quantised copy first
+
 
 def top_vectors(
-    s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, depth: int = VECTOR_DEPTH
+    s: Snapshot,
+    qv: npt.NDArray[np.float32],
+    idx: IntArray,
+    depth: int = VECTOR_DEPTH,
+    scan_min: int = SCAN_MIN,
 ) -> tuple[IntArray, FloatArray]:
     """The best ``depth`` of the candidates ``idx`` by cosine to ``qv``, best first (ties: lower row)."""
-    sims = similarities(s, qv, idx)
     depth = min(depth, len(idx))
+    if depth < len(idx) and len(idx) >= scan_min:
+        idx = _bounded(s, qv, idx, depth)
+    sims = similarities(s, qv, idx)
     if depth < len(idx):
         # the best `depth`; ties at the cut go to the lowest rows (idx is ascending), so the
         # list is a function of the scores alone (argpartition alone picks ties arbitrarily)
@@ -30,6 +48,25 @@ def top_vectors(
         top = np.arange(len(idx))
     top = top[np.lexsort((idx[top], -sims[top]))]
     return idx[top], sims[top]
+
+
+def _bounded(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, depth: int) -> IntArray:
+    """The candidates that may be among the best ``depth`` (ascending; a superset of them and
+    of every tie at the cut), by the quantised copy when the query is sparse; else ``idx``."""
+    q8 = s.quantized
+    dims = np.flatnonzero(qv)
+    if q8 is None or not len(dims) or len(dims) > SPARSE_SHARE * len(qv):
+        return idx
+    weights = np.asarray(qv[dims], dtype=np.float32)
+    whole = len(idx) > s.n // 4
+    approx = q8.approximate(dims, weights, None if whole else idx)
+    if whole:
+        approx = approx[idx]
+    err = error_bound(q8.scale[idx], weights)
+    lower = approx - err
+    cut = np.partition(lower, len(lower) - depth)[len(lower) - depth]  # the depth-th best lower bound
+    keep: IntArray = idx[approx + err >= cut]
+    return keep
 
 
 def similarities(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray) -> FloatArray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Sized
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +18,7 @@ import numpy as np
 import tantivy
 
 from matjip.documents import Restaurant
-from matjip.index import layout
+from matjip.index import layout, quantized
 from matjip.index.analyzer import analyze_documents, embedding_text
 from matjip.index.backend import BuildProgress
 from matjip.index.batches import batched
@@ -124,6 +124,17 @@ def _write_vectors(tmp: Path, embedder: Embedder, texts: list[str], dim: int, re
             vecs = np.asarray(embedder.embed_documents(chunk), dtype=np.float32).reshape(len(chunk), dim)
             vf.write(np.ascontiguousarray(vecs).tobytes())
             report("embed", min(len(texts), i + EMBED_BATCH), len(texts))
+    _write_quantized(tmp, len(texts), dim, None)
+
+
+def _write_quantized(d: Path, n: int, dim: int, old: quantized.Quantized | None) -> None:
+    """The int8 dimension-major copy of ``d``'s ``vectors.f32`` (its first rows from ``old``)."""
+    if n and dim:
+        mapped = np.memmap(d / "vectors.f32", dtype=np.float32, mode="r", shape=(n, dim))
+        quantized.write(d, np.asarray(mapped), old)
+        del mapped
+    else:
+        quantized.write(d, np.zeros((n, dim), dtype=np.float32))
 
 
 @dataclass
@@ -132,7 +143,7 @@ class Version:
     :func:`finish_version` writes, and the row count."""
 
     cols: dict[str, np.ndarray]
-    strings: dict[str, list[str]]
+    strings: dict[str, Sequence[str]]
     vocab: Vocab
     n: int
 
@@ -164,7 +175,7 @@ def append_docs(s: Snapshot, d: Path, batch: list[Restaurant], embedder: Embedde
     cols = finish_columns(concat_columns(dict(s.cols), rows.arrays()))
     if replaced:
         cols["alive"][np.asarray(replaced, dtype=np.int64)] = False
-    strings = {k: s.strings[k] + rows.strings[k] for k in STRING_COLUMNS}
+    strings: dict[str, Sequence[str]] = {k: [*s.strings[k], *rows.strings[k]] for k in STRING_COLUMNS}
     strings["menu_vocab"] = rows.menu_vocab
     return Version(cols, strings, vocab, s.n + rows.n)
 
@@ -179,6 +190,8 @@ def _append_files(s: Snapshot, d: Path, lines: list[str], vecs: np.ndarray, dim:
         vf.truncate(s.n * dim * 4)
         vf.seek(0, os.SEEK_END)
         vf.write(np.ascontiguousarray(vecs).tobytes())
+    if s.quantized is not None or not s.n:  # an index written without the copy stays without it
+        _write_quantized(d, s.n + len(vecs), dim, s.quantized)
 
 
 def tombstone(s: Snapshot, d: Path, rows: list[tuple[str, int]]) -> Version:
@@ -199,6 +212,7 @@ def finish_version(s: Snapshot, d: Path, version: Version, state: dict[str, Any]
     manifest last."""
     save_columns(d, version.cols, version.strings)
     meta = dict(s.meta)
+    meta["format"] = FORMAT_VERSION  # the string columns are written in the current layout
     meta["rows"] = version.n
     meta["vocab"] = version.vocab.to_json()
     meta["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")

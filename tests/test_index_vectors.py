@@ -1,0 +1,137 @@
+"""The int8 dimension-major copy of the vectors (``index/quantized.py``): a sparse query's
+vector list read through it is the exact scan's list — the same rows, order and scores — and an
+index written without the copy still loads and searches alike."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fakes.embedder import FakeEmbedder
+from matjip.documents import Restaurant
+from matjip.index import quantized
+from matjip.index.embedded import EmbeddedIndex
+from matjip.index.request import SearchRequest
+from matjip.index.vectors import SPARSE_SHARE, _bounded, top_vectors
+from matjip.settings import Settings
+from support.index import make_corpus
+
+QUERIES = [
+    "국밥 맛집",
+    "데이트",
+    "조용한 카페",
+    "치킨",
+    "회식 고기",
+    "분위기 좋은 술집",
+    "짬뽕",
+    "초밥 오마카세",
+]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedIndex, list[Restaurant]]:
+    docs = make_corpus()
+    index = EmbeddedIndex(tmp_path_factory.mktemp("q") / "index", FakeEmbedder(), Settings())
+    return index.build(docs), docs
+
+
+def test_the_copy_holds_every_vector_within_half_a_step(
+    built: tuple[EmbeddedIndex, list[Restaurant]],
+) -> None:
+    s = built[0]._require()
+    q8 = s.quantized
+    assert q8 is not None and q8.codes.shape == (s.vectors.shape[1], s.n)
+    rebuilt = q8.codes.T.astype(np.float32) * q8.scale[:, None]
+    assert np.all(np.abs(rebuilt - s.vectors) <= q8.scale[:, None] / 2 + 1e-7)
+
+
+def test_a_sparse_query_gets_the_exact_list(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, _ = built
+    s = index._require()
+    rng = random.Random(3)
+    bounded = 0
+    for text in QUERIES:
+        qv = np.asarray(index.embedder.embed_query(text), dtype=np.float32)
+        assert np.count_nonzero(qv) <= SPARSE_SHARE * len(qv), text
+        for _ in range(12):
+            idx = np.asarray(sorted(rng.sample(range(s.n), rng.randint(1, s.n))), dtype=np.int64)
+            depth = rng.choice([1, 3, 10, 50])
+            exact = top_vectors(s, qv, idx, depth, scan_min=10**9)
+            fast = top_vectors(s, qv, idx, depth, scan_min=0)
+            assert fast[0].tolist() == exact[0].tolist(), (text, depth)
+            assert fast[1].tolist() == exact[1].tolist(), (text, depth)
+            bounded += len(_bounded(s, qv, idx, min(depth, len(idx)))) < len(idx)
+    assert bounded, "the bound never left a candidate out"
+
+
+def test_searches_are_the_same_through_the_copy(built: tuple[EmbeddedIndex, list[Restaurant]]) -> None:
+    index, _ = built
+    fast = EmbeddedIndex(index.directory, FakeEmbedder(), index.settings, scan_min=0).load()
+    for text in QUERIES:
+        req = SearchRequest(text=text, k=10)
+        a, b = index.search(req), fast.search(req)
+        assert [(h.document.place_id, h.score, h.vector) for h in a.hits] == [
+            (h.document.place_id, h.score, h.vector) for h in b.hits
+        ]
+
+
+def test_an_index_without_the_copy_loads_and_an_ingest_keeps_it_without(tmp_path: Path) -> None:
+    docs = make_corpus(60)
+    index = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs)
+    d = index._require().directory
+    want = [h.document.place_id for h in index.search(SearchRequest(text="국밥 맛집", k=5)).hits]
+    for name in (quantized.Q8_FILE, quantized.SCALE_FILE):
+        (d / name).unlink()
+    from matjip.index import layout
+
+    layout.write_manifest(d)
+    old = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings(), scan_min=0).load()
+    assert old._require().quantized is None
+    assert [h.document.place_id for h in old.search(SearchRequest(text="국밥 맛집", k=5)).hits] == want
+    old.upsert([docs[0].model_copy(update={"title": "새 이름 국밥"})])
+    assert old._require().quantized is None
+
+
+def test_an_ingest_appends_to_the_copy(tmp_path: Path) -> None:
+    docs = make_corpus(60)
+    index = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs[:40])
+    index.upsert(docs[40:])
+    s = index._require()
+    q8 = s.quantized
+    assert q8 is not None and q8.n == s.n
+    codes, scale = quantized.quantize(np.asarray(s.vectors))
+    assert np.array_equal(q8.codes, codes.T) and np.array_equal(q8.scale, scale)
+
+
+def test_an_index_of_format_5_loads_searches_alike_and_an_ingest_rewrites_it(tmp_path: Path) -> None:
+    """Format 5 kept the string columns as JSON lists in strings.json and had no vectors.q8."""
+    import json
+
+    from matjip.index import layout
+    from matjip.index.strings import DATA_FILE, StringColumn
+
+    docs = make_corpus(60)
+    index = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs)
+    s = index._require()
+    assert all(isinstance(col, StringColumn) for col in s.strings.values())
+    reqs = [SearchRequest(text=t, k=5) for t in QUERIES] + [SearchRequest(menu=["국밥"], k=5)]
+    want = [[h.document.place_id for h in index.search(r).hits] for r in reqs]
+    d = s.directory
+    (d / "strings.json").write_text(json.dumps({k: list(v) for k, v in s.strings.items()}), encoding="utf-8")
+    for name in (DATA_FILE, quantized.Q8_FILE, quantized.SCALE_FILE):
+        (d / name).unlink()
+    meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
+    (d / "meta.json").write_text(json.dumps({**meta, "format": 5}), encoding="utf-8")
+    layout.write_manifest(d)
+    old = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).load()
+    assert isinstance(old._require().strings["titles"], list)
+    assert [[h.document.place_id for h in old.search(r).hits] for r in reqs] == want
+    assert old.get(docs[3].place_id) == index.get(docs[3].place_id)
+    old.delete([docs[0].place_id])
+    fresh = old._require()
+    assert json.loads((fresh.directory / "meta.json").read_text(encoding="utf-8"))["format"] == 6
+    assert isinstance(fresh.strings["titles"], StringColumn) and old.get(docs[0].place_id) is None
+    assert old.get(docs[3].place_id) == index.get(docs[3].place_id) and old.count() == len(docs) - 1
