@@ -17,6 +17,33 @@ from collections.abc import Sequence
 MIGRATION_LOCK = 7_404_015  # pg_advisory_xact_lock key shared by every matjip process
 SETUP_LOCK = 7_404_016  # pg_advisory_lock key: the session tables' set-up (LangGraph's, the OpenAI map)
 
+# the narrow filter rows and the BM25 postings are derived from matjip_docs in SQL: all of them
+# after a build's COPY, those of the upserted places after an upsert's (and removed before a delete)
+_ROW_COLUMNS = (
+    "seq, place_id, lat, lon, cuisine_key, sub_key, conv_keys, kind_keys, title_key, title_words, "
+    "title_prefixes, menu_text, addr_text, prices, hours_known, open_minutes, prior"
+)
+DERIVE_ROWS_ALL = (
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}) SELECT {_ROW_COLUMNS} FROM matjip_docs ORDER BY seq"
+)
+DERIVE_POSTINGS_ALL = (
+    "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
+    "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) ORDER BY 1, 2"
+)
+DERIVE_ROWS = (
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}) SELECT {_ROW_COLUMNS} FROM matjip_docs "
+    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+)
+DERIVE_POSTINGS = (
+    "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
+    "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) WHERE d.place_id = ANY(%(ids)s::text[]) ORDER BY 1, 2"
+)
+DROP_ROWS = "DELETE FROM matjip_rows WHERE place_id = ANY(%(ids)s::text[])"
+DROP_POSTINGS = (
+    "DELETE FROM matjip_postings p USING matjip_docs d, unnest(d.terms) AS t(term) "
+    "WHERE d.place_id = ANY(%(ids)s::text[]) AND p.term = t.term AND p.seq = d.seq"
+)
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
     """
@@ -72,6 +99,47 @@ MIGRATIONS: tuple[str, ...] = (
         data bytea NOT NULL
     );
     """,
+    # 2 (issue 23): the filter columns apart from the document JSON and the vector (matjip_rows, a
+    # few hundred bytes a row), and the BM25 postings (term, row, tf, field norm), both derived
+    # from matjip_docs by the statements below; an HNSW index on the vectors is made by each build
+    """
+    CREATE TABLE matjip_rows (
+        seq bigint PRIMARY KEY,
+        place_id text NOT NULL,
+        lat double precision,
+        lon double precision,
+        cuisine_key text NOT NULL,
+        sub_key text NOT NULL,
+        conv_keys text[] NOT NULL,
+        kind_keys text[] NOT NULL,
+        title_key text NOT NULL,
+        title_words text[] NOT NULL,
+        title_prefixes text[] NOT NULL,
+        menu_text text NOT NULL,
+        addr_text text NOT NULL,
+        prices bigint[] NOT NULL,
+        hours_known boolean NOT NULL,
+        open_minutes int4multirange NOT NULL,
+        prior real NOT NULL
+    );
+    CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
+    CREATE INDEX matjip_rows_earth ON matjip_rows USING gist (ll_to_earth(lat, lon))
+        WHERE lat IS NOT NULL AND lon IS NOT NULL;
+    CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
+    CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
+    CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
+    CREATE TABLE matjip_postings (
+        term text NOT NULL,
+        seq bigint NOT NULL,
+        tf integer NOT NULL,
+        fieldnorm integer NOT NULL,
+        PRIMARY KEY (term, seq)
+    );
+    """
+    + DERIVE_ROWS_ALL
+    + ";\n"
+    + DERIVE_POSTINGS_ALL
+    + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\n",
 )
 
 CREATE_VERSION_TABLE = (
@@ -90,7 +158,28 @@ COPY_DOCS = (
     "title_words, title_prefixes, menu_text, addr_text, prices, price_count, hours_known, open_minutes, prior, "
     "terms, tf, doc_len, fieldnorm, embedding) FROM STDIN"
 )
-TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta"
+TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta, matjip_rows, matjip_postings"
+# a build: the vectors' column typed with the embedder's dimension (the HNSW index needs it; the
+# table is empty then), the index made after the COPY (far faster than row by row), the
+# planner's statistics refreshed after the commit
+DROP_VECTOR_INDEX = "DROP INDEX IF EXISTS matjip_docs_hnsw"
+_VECTOR_COLUMN = (
+    "ALTER TABLE matjip_docs ALTER COLUMN embedding TYPE vector({dim}) USING embedding::vector({dim})"
+)
+BUILD_MEMORY = "SET LOCAL maintenance_work_mem = '1GB'"
+CREATE_VECTOR_INDEX = "CREATE INDEX matjip_docs_hnsw ON matjip_docs USING hnsw (embedding vector_ip_ops)"
+ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_postings"
+# every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
+# the BM25 aggregation of large posting lists stays in memory, each statement is planned with its values
+SEARCH_OPTIONS = "-c hnsw.ef_search=200 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan"
+
+
+def vector_column(dim: int) -> str:
+    """The statement typing the vectors' column with the embedder's dimension (an int, never a
+    request value)."""
+    return _VECTOR_COLUMN.format(dim=int(dim))
+
+
 RESET_SEQ = "ALTER SEQUENCE matjip_docs_seq RESTART WITH 1"
 DELETE_DOCS = "DELETE FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[])"
 SAVE_META = (
@@ -128,11 +217,8 @@ CUISINE_COUNTS = (
     "SELECT cuisine_key, min(doc::jsonb ->> 'cuisine'), count(*) FROM matjip_docs GROUP BY 1 ORDER BY 1"
 )
 CONVENIENCE_VALUES = "SELECT count(DISTINCT c) FROM matjip_docs, unnest(conv_keys) c"
-COORDINATES = "SELECT seq, lat, lon FROM matjip_docs WHERE lat IS NOT NULL AND lon IS NOT NULL"
-DOC_FREQ = (
-    "SELECT q.t, (SELECT count(*) FROM matjip_docs d WHERE d.terms @> ARRAY[q.t]) "
-    "FROM unnest(%(terms)s::text[]) AS q(t)"
-)
+COORDINATES = "SELECT seq, lat, lon FROM matjip_rows WHERE lat IS NOT NULL AND lon IS NOT NULL"
+DOC_FREQ = "SELECT q.t, (SELECT count(*) FROM matjip_postings p WHERE p.term = q.t) FROM unnest(%(terms)s::text[]) AS q(t)"
 
 _HAVERSINE = (
     "(2 * 6371008.8 * asin(least(1.0, sqrt(power(sin((radians(d.lat) - radians(%(geo_lat)s)) / 2), 2) "
@@ -200,9 +286,65 @@ FILTER_ORDER = tuple(FILTERS)
 
 _DIST = f"CASE WHEN %(geo_on)s THEN {_HAVERSINE} END"
 
+_C_HAVERSINE = _HAVERSINE.replace("d.lat", "c.lat").replace("d.lon", "c.lon")
+_C_DIST = f"CASE WHEN %(geo_on)s THEN {_C_HAVERSINE} END"
+_BM25_TERM = "q.w * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.fieldnorm / %(avgdl)s))"
+_BM25_COLUMNS = (
+    f"sum({_BM25_TERM}) AS score, array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs"
+)
+_NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::integer, NULL::real[]"
+
+# One search in one statement (issue 23): the candidates are materialised once from the narrow rows
+# and every list the shared ranking reads is taken from them, each part switched on by a bound flag
+# (a part switched off, or whose branch the candidate count rules out, is never executed):
+#   part 0, the count; part 1, the BM25 list from the postings (from the candidates' own postings
+#   when they are few — at most %(small_max)s — else from the terms' postings joined to them, or
+#   with no filter at all from the postings alone); part 2, the exact vector list over at most
+#   %(vector_exact_max)s candidates; part 3, the best by prior; part 4, the nearest.
+# Rows: part, seq, score, lat, lon, prior, boost, term positions, tfs, field norm, vector.
+_SEARCH = (
+    "WITH c AS MATERIALIZED (SELECT d.seq, d.lat, d.lon, d.prior, (d.title_key = %(boost_key)s) AS boost "
+    "FROM matjip_rows d WHERE {where}), "
+    "n AS (SELECT count(*) AS n FROM c WHERE NOT %(all_rows)s), "
+    "q AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) WITH ORDINALITY AS q(term, w, i)) "
+    f"SELECT 0, NULL::bigint, (SELECT n FROM n)::float8, NULL::float8, NULL::float8, {_NULLS6} "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    f"FROM (SELECT c.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM c "
+    "JOIN matjip_postings p ON p.seq = c.seq AND p.term = ANY(%(terms)s::text[]) JOIN q ON q.term = p.term "
+    "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(small_max)s "
+    "GROUP BY c.seq, c.lat, c.lon ORDER BY score DESC, c.seq LIMIT %(bm25_limit)s) b) "
+    "UNION ALL (SELECT 1, b.seq, b.score, r.lat, r.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    f"FROM (SELECT p.seq, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
+    "WHERE %(want_bm25)s AND %(all_rows)s "
+    "GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b JOIN matjip_rows r ON r.seq = b.seq) "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q "
+    "JOIN matjip_postings p ON p.term = q.term JOIN c ON c.seq = p.seq "
+    "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) > %(small_max)s "
+    "GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
+    "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, e.embedding::real[] FROM (SELECT c.seq, c.lat, c.lon, "
+    "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_docs d ON d.seq = c.seq "
+    "WHERE %(want_vector)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
+    "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_docs e ON e.seq = v.seq) "
+    f"UNION ALL (SELECT 3, c.seq, NULL::float8, c.lat, c.lon, c.prior, c.boost, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, NULL::real[] FROM c WHERE %(want_prior)s "
+    f"ORDER BY c.prior::float8 + CASE WHEN c.boost THEN 10 ELSE 0 END DESC, {_C_DIST}, c.seq LIMIT %(prior_limit)s) "
+    f"UNION ALL (SELECT 4, c.seq, NULL::float8, c.lat, c.lon, c.prior, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, NULL::real[] FROM c WHERE %(want_nearest)s "
+    f"ORDER BY {_C_DIST}, c.prior DESC, c.seq LIMIT %(nearest_limit)s)"
+)
+
 # query templates; {where} is the AND of the chosen FILTERS clauses
 QUERIES: dict[str, str] = {
-    "count": "SELECT count(*) FROM matjip_docs d WHERE {where}",
+    "search": _SEARCH,
+    # the vector list of many candidates: the HNSW index, its iterative scan applying the filters
+    # (hnsw.iterative_scan = strict_order; the connection's options)
+    "vector_ann": (
+        "SELECT d.seq, d.embedding::real[], d.lat, d.lon FROM matjip_docs d WHERE {where} "
+        "ORDER BY d.embedding <#> %(qv)s::real[]::vector LIMIT %(limit)s"
+    ),
+    "count": "SELECT count(*) FROM matjip_rows d WHERE {where}",
     "bm25": (
         "SELECT d.seq, d.terms, d.tf, d.fieldnorm FROM matjip_docs d "
         "CROSS JOIN LATERAL (SELECT sum(q.w * t.tf / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.fieldnorm / %(avgdl)s))) "
@@ -211,23 +353,23 @@ QUERIES: dict[str, str] = {
         "WHERE {where} ORDER BY s.score DESC, d.seq LIMIT %(limit)s"
     ),
     "vector": (
-        "SELECT d.seq, d.embedding::real[] FROM matjip_docs d WHERE {where} "
-        "ORDER BY d.embedding <#> %(qv)s::real[]::vector, d.seq LIMIT %(limit)s"
+        "SELECT d.seq, d.embedding::real[], d.lat, d.lon FROM matjip_docs d WHERE {where} "
+        "ORDER BY (d.embedding <#> %(qv)s::real[]::vector) + 0, d.seq LIMIT %(limit)s"
     ),
     "prior": (
-        "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_docs d WHERE {where} "
+        "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_rows d WHERE {where} "
         f"ORDER BY d.prior::float8 + CASE WHEN d.title_key = %(boost_key)s THEN 10 ELSE 0 END DESC, "
         f"{_DIST}, d.seq LIMIT %(limit)s"
     ),
     "distance": (
-        f"SELECT d.seq, d.prior, d.lat, d.lon FROM matjip_docs d WHERE {{where}} ORDER BY {_DIST}, d.prior DESC, d.seq "
+        f"SELECT d.seq, d.prior, d.lat, d.lon FROM matjip_rows d WHERE {{where}} ORDER BY {_DIST}, d.prior DESC, d.seq "
         "LIMIT %(limit)s"
     ),
     "rows": (
         "SELECT d.seq, d.doc, d.terms, d.embedding::real[], d.lat, d.lon, d.prior FROM matjip_docs d "
         "WHERE d.seq = ANY(%(seqs)s::bigint[])"
     ),
-    "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_docs d WHERE d.seq = ANY(%(seqs)s::bigint[])",
+    "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_rows d WHERE d.seq = ANY(%(seqs)s::bigint[])",
 }
 
 
