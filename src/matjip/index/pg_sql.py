@@ -23,15 +23,20 @@ _ROW_COLUMNS = (
     "seq, place_id, lat, lon, cuisine_key, sub_key, conv_keys, kind_keys, title_key, title_words, "
     "title_prefixes, menu_text, addr_text, prices, hours_known, open_minutes, prior"
 )
+# each menu price a point of a multirange: the price filter is one overlap test
+_ROW_VALUES = (
+    f"{_ROW_COLUMNS}, (SELECT coalesce(range_agg(int8range(v, v, '[]')), '{{}}'::int8multirange) "
+    "FROM unnest(prices) AS v)"
+)
 DERIVE_ROWS_ALL = (
-    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}) SELECT {_ROW_COLUMNS} FROM matjip_docs ORDER BY seq"
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs ORDER BY seq"
 )
 DERIVE_POSTINGS_ALL = (
     "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
     "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) ORDER BY 1, 2"
 )
 DERIVE_ROWS = (
-    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}) SELECT {_ROW_COLUMNS} FROM matjip_docs "
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs "
     "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
 )
 DERIVE_POSTINGS = (
@@ -120,7 +125,8 @@ MIGRATIONS: tuple[str, ...] = (
         prices bigint[] NOT NULL,
         hours_known boolean NOT NULL,
         open_minutes int4multirange NOT NULL,
-        prior real NOT NULL
+        prior real NOT NULL,
+        price_points int8multirange NOT NULL
     );
     CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
     CREATE INDEX matjip_rows_earth ON matjip_rows USING gist (ll_to_earth(lat, lon))
@@ -240,29 +246,15 @@ FILTERS: dict[str, str] = {
         "AS c(lat, lon, r) WHERE (2 * 6371008.8 * asin(least(1.0, sqrt(power(sin((radians(d.lat) - radians(c.lat)) / 2), 2) "
         "+ cos(radians(c.lat)) * cos(radians(d.lat)) * power(sin((radians(d.lon) - radians(c.lon)) / 2), 2))))) <= c.r))"
     ),
-    "region": (
-        "(EXISTS (SELECT 1 FROM unnest(%(region_needles)s::text[]) AS n(v) WHERE strpos(d.addr_text, n.v) > 0) "
-        "OR d.seq = ANY(%(region_seqs)s::bigint[]))"
-    ),
+    "region": "(d.addr_text LIKE ANY(%(region_needles)s::text[]) OR d.seq = ANY(%(region_seqs)s::bigint[]))",
     "cuisine": "d.cuisine_key = ANY(%(cuisine)s::text[])",
-    "sub_category": (
-        "(d.sub_key <> '' AND EXISTS (SELECT 1 FROM unnest(%(sub_category)s::text[]) AS s(v) "
-        "WHERE strpos(d.sub_key, s.v) > 0))"
-    ),
-    "menu": (
-        "(d.menu_text <> '' AND NOT EXISTS (SELECT 1 FROM unnest(%(menu)s::text[]) AS m(v) "
-        "WHERE strpos(d.menu_text, m.v) = 0))"
-    ),
+    "sub_category": "(d.sub_key <> '' AND d.sub_key LIKE ANY(%(sub_category)s::text[]))",
+    "menu": "(d.menu_text <> '' AND d.menu_text LIKE ALL(%(menu)s::text[]))",
     "kind": "d.kind_keys && %(kind)s::text[]",
     "exclude_kind": "NOT (d.kind_keys && %(exclude_kind)s::text[])",
     "exclude_cuisine": "d.cuisine_key <> ALL(%(exclude_cuisine)s::text[])",
-    "exclude_menu": (
-        "NOT (d.menu_text <> '' AND EXISTS (SELECT 1 FROM unnest(%(exclude_menu)s::text[]) AS m(v) "
-        "WHERE strpos(d.menu_text, m.v) > 0))"
-    ),
-    "exclude_title": (
-        "NOT EXISTS (SELECT 1 FROM unnest(%(exclude_title)s::text[]) AS x(v) WHERE strpos(d.title_key, x.v) > 0)"
-    ),
+    "exclude_menu": "NOT (d.menu_text <> '' AND d.menu_text LIKE ANY(%(exclude_menu)s::text[]))",
+    "exclude_title": "NOT (d.title_key LIKE ANY(%(exclude_title)s::text[]))",
     "convenience": "d.conv_keys @> %(convenience)s::text[]",
     "title": (
         "(d.title_key <> '' AND (%(title_key)s = ANY(d.title_prefixes) "
@@ -271,10 +263,10 @@ FILTERS: dict[str, str] = {
         "AND right(d.title_key, 1) = ANY(%(title_suffixes)s::text[])) "
         "OR d.title_words @> %(title_words)s::text[]))"
     ),
-    "price": "EXISTS (SELECT 1 FROM unnest(d.prices) AS p(v) WHERE p.v BETWEEN %(price_low)s AND %(price_high)s)",
+    "price": "d.price_points && int8range(%(price_low)s, %(price_high)s, '[]')",
     "open_at": (
-        "((d.hours_known AND EXISTS (SELECT 1 FROM unnest(%(open_minutes)s::integer[]) AS i(v) "
-        "WHERE d.open_minutes @> i.v)) OR (%(open_unknown)s AND NOT d.hours_known))"
+        "((d.hours_known AND d.open_minutes && %(open_minutes)s::int4multirange) "
+        "OR (%(open_unknown)s AND NOT d.hours_known))"
     ),
     "exclude_ids": "d.place_id <> ALL(%(exclude_ids)s::text[])",
     # not a request field: the rows already chosen (filling a ranking up by prior)
@@ -341,8 +333,8 @@ QUERIES: dict[str, str] = {
     # the vector list of many candidates: the HNSW index, its iterative scan applying the filters
     # (hnsw.iterative_scan = strict_order; the connection's options)
     "vector_ann": (
-        "SELECT d.seq, d.embedding::real[], d.lat, d.lon FROM matjip_docs d WHERE {where} "
-        "ORDER BY d.embedding <#> %(qv)s::real[]::vector LIMIT %(limit)s"
+        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_docs e JOIN matjip_rows d ON d.seq = e.seq "
+        "WHERE {where} ORDER BY e.embedding <#> %(qv)s::real[]::vector LIMIT %(limit)s"
     ),
     "count": "SELECT count(*) FROM matjip_rows d WHERE {where}",
     "bm25": (
@@ -353,8 +345,8 @@ QUERIES: dict[str, str] = {
         "WHERE {where} ORDER BY s.score DESC, d.seq LIMIT %(limit)s"
     ),
     "vector": (
-        "SELECT d.seq, d.embedding::real[], d.lat, d.lon FROM matjip_docs d WHERE {where} "
-        "ORDER BY (d.embedding <#> %(qv)s::real[]::vector) + 0, d.seq LIMIT %(limit)s"
+        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_rows d JOIN matjip_docs e ON e.seq = d.seq "
+        "WHERE {where} ORDER BY (e.embedding <#> %(qv)s::real[]::vector) + 0, d.seq LIMIT %(limit)s"
     ),
     "prior": (
         "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_rows d WHERE {where} "

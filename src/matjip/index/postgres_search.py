@@ -81,6 +81,14 @@ def _geo_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
         )
 
 
+def like(needle: str) -> str:
+    """A LIKE pattern that matches where ``needle`` occurs (``strpos(text, needle) > 0``)."""
+    return "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+_LIKE_FIELDS = frozenset({"sub_category", "menu", "exclude_menu"})
+
+
 def _key_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None:
     lists = (
         ("cuisine", req.cuisine),
@@ -94,12 +102,13 @@ def _key_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
     for name, values in lists:
         if values:
             names.append(name)
-            p[name] = [normalize_key(v) for v in values]
+            keys = [normalize_key(v) for v in values]
+            p[name] = [like(k) for k in keys] if name in _LIKE_FIELDS else keys
     if req.exclude_title:
         keys = [normalize_key(t) for t in req.exclude_title if normalize_key(t)]
         if keys:
             names.append("exclude_title")
-            p["exclude_title"] = keys
+            p["exclude_title"] = [like(k) for k in keys]
     if req.convenience:
         names.append("convenience")
         p["convenience"] = [normalize_key(v) for v in req.convenience]
@@ -114,7 +123,7 @@ def filter_params(
     _geo_params(req, p, names)
     if req.region is not None:
         names.append("region")
-        p["region_needles"] = [" " + normalize_phrase(t) for t in req.region.terms if t.strip()]
+        p["region_needles"] = [like(" " + normalize_phrase(t)) for t in req.region.terms if t.strip()]
         p["region_seqs"] = polygon_rows(req.region.polygon_place)
     _key_params(req, p, names)
     p["boost_key"] = None
@@ -134,14 +143,16 @@ def filter_params(
         )
     if req.price is not None:
         names.append("price")
-        p.update(price_low=req.price.low, price_high=req.price.high)
+        cap = 2**62  # no menu costs more; int8range's inclusive bound stays in range
+        p.update(price_low=min(req.price.low, cap), price_high=min(req.price.high, cap))
     if req.open_at is not None:
         names.append("open_at")
         minutes = []
         for when in req.open_at.instants():
             t = when.astimezone(timezone)
             minutes.append(t.weekday() * 1440 + t.hour * 60 + t.minute)
-        p.update(open_minutes=minutes, open_unknown=req.open_at.include_unknown)
+        points = ",".join(f"[{m},{m + 1})" for m in sorted(set(minutes)))
+        p.update(open_minutes="{" + points + "}", open_unknown=req.open_at.include_unknown)
     if req.exclude_ids:
         names.append("exclude_ids")
         p["exclude_ids"] = list(req.exclude_ids)
