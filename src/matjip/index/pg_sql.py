@@ -28,9 +28,7 @@ _ROW_VALUES = (
     f"{_ROW_COLUMNS}, (SELECT coalesce(range_agg(int8range(v, v, '[]')), '{{}}'::int8multirange) "
     "FROM unnest(prices) AS v)"
 )
-DERIVE_ROWS_ALL = (
-    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs ORDER BY seq"
-)
+DERIVE_ROWS_ALL = f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs ORDER BY seq"
 DERIVE_POSTINGS_ALL = (
     "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
     "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) ORDER BY 1, 2"
@@ -129,8 +127,9 @@ MIGRATIONS: tuple[str, ...] = (
         price_points int8multirange NOT NULL
     );
     CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
-    CREATE INDEX matjip_rows_earth ON matjip_rows USING gist (ll_to_earth(lat, lon))
-        WHERE lat IS NOT NULL AND lon IS NOT NULL;
+    CREATE INDEX matjip_rows_lat ON matjip_rows (lat);
+    CREATE INDEX matjip_rows_lon ON matjip_rows (lon);
+    ALTER TABLE matjip_docs ALTER COLUMN embedding SET STORAGE PLAIN;
     CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
     CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
     CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
@@ -171,6 +170,9 @@ TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta,
 DROP_VECTOR_INDEX = "DROP INDEX IF EXISTS matjip_docs_hnsw"
 _VECTOR_COLUMN = (
     "ALTER TABLE matjip_docs ALTER COLUMN embedding TYPE vector({dim}) USING embedding::vector({dim})"
+)
+VECTOR_STORAGE = (
+    "ALTER TABLE matjip_docs ALTER COLUMN embedding SET STORAGE PLAIN"  # in the row, never TOASTed
 )
 BUILD_MEMORY = "SET LOCAL maintenance_work_mem = '1GB'"
 CREATE_VECTOR_INDEX = "CREATE INDEX matjip_docs_hnsw ON matjip_docs USING hnsw (embedding vector_ip_ops)"
@@ -233,9 +235,10 @@ _HAVERSINE = (
 
 # one clause per request field; the names are the keys SearchRequest fields map to
 FILTERS: dict[str, str] = {
+    # a latitude/longitude box around the circle first (B-tree indexes whose statistics the planner
+    # weighs against the other filters'), then the exact haversine
     "geo": (
-        "(d.lat IS NOT NULL AND d.lon IS NOT NULL "
-        "AND earth_box(ll_to_earth(%(geo_lat)s, %(geo_lon)s), %(geo_box)s) @> ll_to_earth(d.lat, d.lon) "
+        "(d.lat BETWEEN %(geo_min_lat)s AND %(geo_max_lat)s AND d.lon BETWEEN %(geo_min_lon)s AND %(geo_max_lon)s "
         f"AND {_HAVERSINE} <= %(geo_radius)s)"
     ),
     # a route's samples (issue 14): within one of the circles; a box around them all first

@@ -354,6 +354,7 @@ class PostgresIndex:
             self._run(conn, pg_sql.RESET_SEQ)
             self._run(conn, pg_sql.DROP_VECTOR_INDEX)
             self._run(conn, pg_sql.vector_column(dim))
+            self._run(conn, pg_sql.VECTOR_STORAGE)
             done = 0
             for batch in batched(ordered, COPY_BATCH):
                 self._copy(conn, batch)

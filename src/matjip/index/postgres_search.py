@@ -52,22 +52,26 @@ VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exac
 ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
-_LIST_PARTS = ("count", "bm25", "vector", "prior", "nearest")
+_PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
 
 
 def _geo_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None:
+    from matjip.geo.distance import bounding_box
+
     if req.geo is not None:
         names.append("geo")
+        # the box of a slightly larger circle: a superset whatever the rounding
+        box = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m * 1.01 + 10.0)
         p.update(
             geo_lat=req.geo.lat,
             geo_lon=req.geo.lon,
             geo_radius=req.geo.radius_m,
-            # earth_box measures on a 6378.168 km sphere: widen it to stay a superset
-            geo_box=req.geo.radius_m * 1.01 + 10.0,
+            geo_min_lat=box[0],
+            geo_max_lat=box[1],
+            geo_min_lon=box[2],
+            geo_max_lon=box[3],
         )
     if req.near_any:
-        from matjip.geo.distance import bounding_box
-
         names.append("near_any")
         boxes = [bounding_box(c.lat, c.lon, c.radius_m * 1.01 + 10.0) for c in req.near_any]
         p.update(
@@ -308,15 +312,15 @@ class PgCandidates:
             "vector_limit": VECTOR_DEPTH + MARGIN,
             "prior_limit": 2 * k + MARGIN,
             "nearest_limit": k + MARGIN,
-            **{f"want_{part}": part in want for part in _LIST_PARTS if part != "count"},
+            **{f"want_{part}": part in want for part in _PARTS},
         }
         rows = self.run(pg_sql.compose("search", self.names), params)
         parts: dict[int, list[tuple[Any, ...]]] = {}
         for r in rows:
             parts.setdefault(int(r[0]), []).append(r)
         self.total = docs_n if all_rows else int(parts[0][0][2])
-        for i, part in enumerate(_LIST_PARTS):
-            if i and (part in want) and not (part == "vector" and not self._exact_ran(all_rows)):
+        for part, i in _PARTS.items():
+            if part in want and not (part == "vector" and not self._exact_ran(all_rows)):
                 self.lists[part] = parts.get(i, [])
                 for r in self.lists[part]:
                     self._where[int(r[1])] = (r[3], r[4])
