@@ -54,7 +54,7 @@ def _vector_list(ix: PostgresIndex, req: SearchRequest, exact: bool) -> tuple[li
         if names is None:
             return [], False
         src = PgCandidates(
-            run, ix.embedder, req, params, names, ix._version(meta), ix._doc_freqs, exact_vectors=exact
+            run, ix.embedder, req, params, names, ix._version(meta), ix._doc_freqs, hnsw=not exact
         )
         if not src.fetch("vector"):
             return [], False
@@ -90,11 +90,10 @@ def main() -> None:
                 continue
             exact, _ = _vector_list(ix, req, exact=True)
             list_recall.append(len(set(approx[:VECTOR_DEPTH]) & set(exact)) / max(1, len(exact)))
-            ix.exact_vectors = False
+            ix.hnsw = True
             a = [h.document.place_id for h in ix.search(req, mode=mode).hits]  # type: ignore[arg-type]
-            ix.exact_vectors = True
+            ix.hnsw = False
             e = [h.document.place_id for h in ix.search(req, mode=mode).hits]  # type: ignore[arg-type]
-            ix.exact_vectors = False
             hit_recall.append(len(set(a) & set(e)) / max(1, len(e)))
             same_order += a == e
         out[family] = {

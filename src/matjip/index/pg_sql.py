@@ -295,7 +295,7 @@ _NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::int
 #   part 0, the count; part 1, the BM25 list from the postings (from the candidates' own postings
 #   when they are few — at most %(small_max)s — else from the terms' postings joined to them, or
 #   with no filter at all from the postings alone); part 2, the exact vector list over at most
-#   %(vector_exact_max)s candidates; part 3, the best by prior; part 4, the nearest.
+#   %(vector_exact_max)s candidates (or over every row: %(all_exact)s); part 3, the best by prior; part 4, the nearest.
 # Rows: part, seq, score, lat, lon, prior, boost, term positions, tfs, field norm, vector.
 _SEARCH = (
     "WITH c AS MATERIALIZED (SELECT d.seq, d.lat, d.lon, d.prior, (d.title_key = %(boost_key)s) AS boost "
@@ -322,6 +322,10 @@ _SEARCH = (
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_docs d ON d.seq = c.seq "
     "WHERE %(want_vector)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
     "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_docs e ON e.seq = v.seq) "
+    "UNION ALL (SELECT 2, v.seq, v.dist, e.lat, e.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, e.embedding::real[] FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
+    "FROM matjip_docs x WHERE %(want_vector)s AND %(all_rows)s AND %(all_exact)s "
+    "ORDER BY dist, x.seq LIMIT %(vector_limit)s) v JOIN matjip_docs e ON e.seq = v.seq) "
     f"UNION ALL (SELECT 3, c.seq, NULL::float8, c.lat, c.lon, c.prior, c.boost, NULL::bigint[], NULL::integer[], "
     "NULL::integer, NULL::real[] FROM c WHERE %(want_prior)s "
     f"ORDER BY c.prior::float8 + CASE WHEN c.boost THEN 10 ELSE 0 END DESC, {_C_DIST}, c.seq LIMIT %(prior_limit)s) "
@@ -348,8 +352,9 @@ QUERIES: dict[str, str] = {
         "WHERE {where} ORDER BY s.score DESC, d.seq LIMIT %(limit)s"
     ),
     "vector": (
-        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_rows d JOIN matjip_docs e ON e.seq = d.seq "
-        "WHERE {where} ORDER BY (e.embedding <#> %(qv)s::real[]::vector) + 0, d.seq LIMIT %(limit)s"
+        "SELECT v.seq, e.embedding::real[], v.lat, v.lon FROM (SELECT d.seq, d.lat, d.lon, "
+        "(x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_rows d JOIN matjip_docs x ON x.seq = d.seq "
+        "WHERE {where} ORDER BY dist, d.seq LIMIT %(limit)s) v JOIN matjip_docs e ON e.seq = v.seq"
     ),
     "prior": (
         "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_rows d WHERE {where} "

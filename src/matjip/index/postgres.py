@@ -4,22 +4,30 @@ index, over one database that many API workers share.
 - **Schema** by the append-only migrations of :mod:`matjip.index.pg_sql` (extensions ``cube``,
   ``earthdistance``, ``vector``); every statement comes from that module's whitelist, every value
   is a bound parameter.
-- **Hard filters, exact, in SQL**, clause for clause the predicates of
-  :mod:`matjip.index.reference`: geo by ``earth_box`` on a GiST index over ``ll_to_earth`` (a
-  superset), then the exact haversine; kinds and conveniences as GIN-indexed ``text[]``; menu,
-  title parts and addresses as substring tests over the same normalised keys the embedded index
-  keeps; opening hours as an ``int4multirange`` of the open minutes of the week, built at ingest
-  by the rule of :meth:`WeeklySchedule.is_open`; a region's outline test runs in Python on the
-  coordinates and enters the query as a bound array of rows.
-- **BM25** over the same Kiwi morphemes (``terms text[]`` with per-term frequencies, GIN), with
-  tantivy's formula (k1 1.2, b 0.75, its field-norm buckets, average length over the documents),
-  so both backends score alike; the SQL orders by a double-precision score and the best
-  ``BM25_DEPTH`` (+ a margin) are re-scored here in float32 as tantivy does.
-- **Vectors** with pgvector: exact inner-product search over the filtered rows (no approximate
-  index, so filters never lose hits), the best ``VECTOR_DEPTH`` (+ a margin) re-scored here.
+- **Tables**: ``matjip_docs`` (the document JSON, the vector, the BM25 terms; what COPY writes),
+  and derived from it in SQL by every write, ``matjip_rows`` (the narrow filter columns, a few
+  hundred bytes a row) and ``matjip_postings`` (term, row, tf, field norm); an HNSW index on the
+  vectors is made after each build's COPY (:mod:`matjip.index.postgres_rows` encodes a row).
+- **Hard filters, exact, in SQL** over ``matjip_rows``, clause for clause the predicates of
+  :mod:`matjip.index.reference`: geo by a latitude/longitude box (B-tree indexes), then the exact
+  haversine; kinds and conveniences as GIN-indexed ``text[]``; menu, title parts and addresses as
+  ``LIKE`` substring tests over the same normalised keys the embedded index keeps; prices as a
+  multirange of points; opening hours as an ``int4multirange`` of the open minutes of the week,
+  built at ingest by the rule of :meth:`WeeklySchedule.is_open`; a region's outline test runs in
+  Python on the coordinates and enters the query as a bound array of rows.
+- **One statement a search** (:mod:`matjip.index.postgres_search`): the candidates materialised
+  once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
+  them; then the hit rows.
+- **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
+  its field-norm buckets, average length over the documents), so both backends score alike; the
+  SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
+  here in float32 as tantivy does.
+- **Vectors** with pgvector: an exact inner-product scan over a small candidate set; over a large
+  one (unfiltered or a loose filter) the HNSW index with an iterative scan that applies the filters
+  (recall against the exact scan measured by ``bench/pg_recall.py``, README); the best
+  ``VECTOR_DEPTH`` (+ a margin) re-scored here.
 - **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
-  backend, over this module's candidate source (the filtered rows as SQL: BM25, vectors, nearest,
-  by prior, distances, hit rows), so both return the same ranking.
+  backend, over this backend's candidate source, so both return the same ranking.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
   robin to streaming replicas, each read one ``REPEATABLE READ`` snapshot in which the index meta is
   read with the rows, so a replica replaying a new version never mixes two; a replica that fails is
@@ -125,7 +133,7 @@ class PostgresIndex:
         self.load_seconds: float | None = None
         self._stats: tuple[int, int] | None = None
         self._doc_freqs = DocFreqs()
-        self.exact_vectors = False  # True: never the HNSW index (the reference of the recall measurement)
+        self.hnsw = settings.database_hnsw  # large candidate sets' vector lists from the HNSW index
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         self._db_error = psycopg.OperationalError
         # a replica cancels a query that conflicts with replay: retried elsewhere, the replica stays up
@@ -541,7 +549,7 @@ class PostgresIndex:
                 names,
                 stats,
                 self._doc_freqs,
-                exact_vectors=self.exact_vectors,
+                hnsw=self.hnsw,
             )
             total = source.fetch(mode)
             if not total:

@@ -50,6 +50,7 @@ DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exact scan
 ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
+ANN_LIMIT = 200  # rows read from the HNSW index (its ef_search: pg_sql.SEARCH_OPTIONS), re-ordered here
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
@@ -252,7 +253,7 @@ class PgCandidates:
         stats: tuple[int, int, str],
         doc_freqs: DocFreqs,
         *,
-        exact_vectors: bool = False,
+        hnsw: bool = False,
     ) -> None:
         self.run = run
         self._embedder = embedder
@@ -261,7 +262,7 @@ class PgCandidates:
         self.names = names
         self.stats = stats
         self.doc_freqs = doc_freqs
-        self.exact_vectors = exact_vectors  # never the HNSW index (the recall measurement's reference)
+        self.hnsw = hnsw  # large candidate sets' vector lists from the HNSW index (else exact)
         self.total = 0
         self.lists: dict[str, list[tuple[Any, ...]]] = {}
         self._where: dict[int, tuple[float | None, float | None]] = {}
@@ -307,7 +308,8 @@ class PgCandidates:
             "avgdl": float(self._avg),
             "qv": [float(x) for x in qv.tolist()] if qv is not None else None,
             "small_max": postings // max(1, PROBE_COST * len(terms)),
-            "vector_exact_max": VECTOR_EXACT_MAX,
+            "vector_exact_max": VECTOR_EXACT_MAX if self.hnsw else 2**62,
+            "all_exact": not self.hnsw,
             "bm25_limit": BM25_DEPTH + MARGIN,
             "vector_limit": VECTOR_DEPTH + MARGIN,
             "prior_limit": 2 * k + MARGIN,
@@ -327,6 +329,8 @@ class PgCandidates:
         return self.total
 
     def _exact_ran(self, all_rows: bool) -> bool:
+        if not self.hnsw:
+            return True
         return not all_rows and self.total <= VECTOR_EXACT_MAX
 
     # -- the lists the ranking reads ------------------------------------------------------------
@@ -369,11 +373,11 @@ class PgCandidates:
             return [(r[1], r[10]) for r in self.lists["vector"]]
         limit = VECTOR_DEPTH + MARGIN
         params = {**self.params, "qv": [float(x) for x in qv.tolist()], "limit": limit}
-        need = min(limit, self.total)
         docs_n = max(1, self.stats[0])
-        if not self.exact_vectors and self.total >= ANN_MIN_SHARE * docs_n:
-            rows = self.run(pg_sql.compose("vector_ann", self.names), params)
-            if len(rows) >= need:
+        if self.hnsw and self.total >= ANN_MIN_SHARE * docs_n:
+            ann_limit = max(limit, ANN_LIMIT)
+            rows = self.run(pg_sql.compose("vector_ann", self.names), {**params, "limit": ann_limit})
+            if len(rows) >= min(ann_limit, self.total):
                 self._remember(rows)
                 return [(r[0], r[1]) for r in rows]
         rows = self.run(pg_sql.compose("vector", self.names), params)
