@@ -3,8 +3,8 @@ queries (the filtered hybrid, kNN, unfiltered text and loose-filter families).
 
     .venv/bin/python bench/pg_recall.py --database-url URL --work DIR [--n 100000]
 
-``URL`` holds the corpus ``bench/search.py --backend postgres --database-url URL`` built last (its
-``--work`` directory holds the query files). For every query whose vector list comes from the HNSW
+``URL`` holds the corpus ``MATJIP_DATABASE_HNSW=true bench/search.py --backend postgres --database-url
+URL`` built last (with its HNSW index; its ``--work`` directory holds the query files). For every query whose vector list comes from the HNSW
 index (a large candidate set), the list is read again by the exact scan: recall@50 of the vector
 list (the rows fusion reads) and recall@k of the hits the search returns, with the share of hits
 in the same order.

@@ -6,8 +6,9 @@ index, over one database that many API workers share.
   is a bound parameter.
 - **Tables**: ``matjip_docs`` (the document JSON, the vector, the BM25 terms; what COPY writes),
   and derived from it in SQL by every write, ``matjip_rows`` (the narrow filter columns, a few
-  hundred bytes a row) and ``matjip_postings`` (term, row, tf, field norm); an HNSW index on the
-  vectors is made after each build's COPY (:mod:`matjip.index.postgres_rows` encodes a row).
+  hundred bytes a row) and ``matjip_postings`` (term, row, tf, field norm); with
+  ``MATJIP_DATABASE_HNSW`` an HNSW index on the vectors is made after a build's COPY
+  (:mod:`matjip.index.postgres_rows` encodes a row).
 - **Hard filters, exact, in SQL** over ``matjip_rows``, clause for clause the predicates of
   :mod:`matjip.index.reference`: geo by a latitude/longitude box (B-tree indexes), then the exact
   haversine; kinds and conveniences as GIN-indexed ``text[]``; menu, title parts and addresses as
@@ -22,10 +23,11 @@ index, over one database that many API workers share.
   its field-norm buckets, average length over the documents), so both backends score alike; the
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
   here in float32 as tantivy does.
-- **Vectors** with pgvector: an exact inner-product scan over a small candidate set; over a large
-  one (unfiltered or a loose filter) the HNSW index with an iterative scan that applies the filters
-  (recall against the exact scan measured by ``bench/pg_recall.py``, README); the best
-  ``VECTOR_DEPTH`` (+ a margin) re-scored here.
+- **Vectors** with pgvector: an exact inner-product scan over the candidates (so a filter never
+  loses a hit); with ``MATJIP_DATABASE_HNSW``, a large candidate set's list comes from the HNSW
+  index with an iterative scan that applies the filters (approximate: recall against the exact
+  scan measured by ``bench/pg_recall.py``, README); the best ``VECTOR_DEPTH`` (+ a margin)
+  re-scored here.
 - **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
   backend, over this backend's candidate source, so both return the same ranking.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
@@ -394,10 +396,13 @@ class PostgresIndex:
         return self
 
     def _derive_all(self, conn: Any, report: BuildProgress, total: int) -> None:
-        """After a build's COPY: the narrow filter rows, the BM25 postings, the HNSW index."""
+        """After a build's COPY: the narrow filter rows, the BM25 postings, and with
+        ``MATJIP_DATABASE_HNSW`` the HNSW index."""
         report("rows", 0, total)
         self._run(conn, pg_sql.DERIVE_ROWS_ALL)
         self._run(conn, pg_sql.DERIVE_POSTINGS_ALL)
+        if not self.hnsw:
+            return
         report("vector index", 0, total)
         self._run(conn, pg_sql.BUILD_MEMORY)
         self._run(conn, pg_sql.CREATE_VECTOR_INDEX)
