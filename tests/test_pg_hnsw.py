@@ -33,7 +33,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
     pg = PostgresIndex(pg_server.database("hnsw"), FakeEmbedder(), settings).build(docs)
     try:
         with pg.pool.connection() as conn:
-            row = conn.execute("SELECT to_regclass('matjip_docs_hnsw')").fetchone()
+            row = conn.execute("SELECT to_regclass('matjip_vectors_hnsw')").fetchone()
             assert row is not None and row[0] is not None
         monkeypatch.setattr(postgres_search, "VECTOR_EXACT_MAX", 10)  # every set here is "large"
         for req in (

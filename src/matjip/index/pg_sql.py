@@ -41,6 +41,15 @@ DERIVE_POSTINGS = (
     "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
     "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) WHERE d.place_id = ANY(%(ids)s::text[]) ORDER BY 1, 2"
 )
+# the vectors alone, in the row (a scan of them reads a kilobyte a row, not the document too)
+DERIVE_VECTORS_ALL = (
+    "INSERT INTO matjip_vectors (seq, embedding) SELECT seq, embedding FROM matjip_docs ORDER BY seq"
+)
+DERIVE_VECTORS = (
+    "INSERT INTO matjip_vectors (seq, embedding) SELECT seq, embedding FROM matjip_docs "
+    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+)
+DROP_VECTORS = "DELETE FROM matjip_vectors v USING matjip_docs d WHERE d.place_id = ANY(%(ids)s::text[]) AND v.seq = d.seq"
 DROP_ROWS = "DELETE FROM matjip_rows WHERE place_id = ANY(%(ids)s::text[])"
 DROP_POSTINGS = (
     "DELETE FROM matjip_postings p USING matjip_docs d, unnest(d.terms) AS t(term) "
@@ -129,7 +138,6 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
     CREATE INDEX matjip_rows_lat ON matjip_rows (lat);
     CREATE INDEX matjip_rows_lon ON matjip_rows (lon);
-    ALTER TABLE matjip_docs ALTER COLUMN embedding SET STORAGE PLAIN;
     CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
     CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
     CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
@@ -140,11 +148,18 @@ MIGRATIONS: tuple[str, ...] = (
         fieldnorm integer NOT NULL,
         PRIMARY KEY (term, seq)
     );
+    CREATE TABLE matjip_vectors (
+        seq bigint PRIMARY KEY,
+        embedding vector NOT NULL
+    );
+    ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN;
     """
     + DERIVE_ROWS_ALL
     + ";\n"
     + DERIVE_POSTINGS_ALL
-    + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\n",
+    + ";\n"
+    + DERIVE_VECTORS_ALL
+    + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\nANALYZE matjip_vectors;\n",
 )
 
 CREATE_VERSION_TABLE = (
@@ -163,20 +178,22 @@ COPY_DOCS = (
     "title_words, title_prefixes, menu_text, addr_text, prices, price_count, hours_known, open_minutes, prior, "
     "terms, tf, doc_len, fieldnorm, embedding) FROM STDIN"
 )
-TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta, matjip_rows, matjip_postings"
+TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta, matjip_rows, matjip_postings, matjip_vectors"
 # a build: the vectors' column typed with the embedder's dimension (the HNSW index needs it; the
 # table is empty then), the index made after the COPY (far faster than row by row), the
 # planner's statistics refreshed after the commit
-DROP_VECTOR_INDEX = "DROP INDEX IF EXISTS matjip_docs_hnsw"
+DROP_VECTOR_INDEX = "DROP INDEX IF EXISTS matjip_vectors_hnsw"
 _VECTOR_COLUMN = (
-    "ALTER TABLE matjip_docs ALTER COLUMN embedding TYPE vector({dim}) USING embedding::vector({dim})"
+    "ALTER TABLE matjip_vectors ALTER COLUMN embedding TYPE vector({dim}) USING embedding::vector({dim})"
 )
 VECTOR_STORAGE = (
-    "ALTER TABLE matjip_docs ALTER COLUMN embedding SET STORAGE PLAIN"  # in the row, never TOASTed
+    "ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN"  # in the row, never TOASTed
 )
 BUILD_MEMORY = "SET LOCAL maintenance_work_mem = '1GB'"
-CREATE_VECTOR_INDEX = "CREATE INDEX matjip_docs_hnsw ON matjip_docs USING hnsw (embedding vector_ip_ops)"
-ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_postings"
+CREATE_VECTOR_INDEX = (
+    "CREATE INDEX matjip_vectors_hnsw ON matjip_vectors USING hnsw (embedding vector_ip_ops)"
+)
+ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_postings, matjip_vectors"
 # every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
 # the BM25 aggregation of large posting lists stays in memory, each statement is planned with its values
 SEARCH_OPTIONS = "-c hnsw.ef_search=200 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan"
@@ -319,13 +336,13 @@ _SEARCH = (
     "GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
     "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, e.embedding::real[] FROM (SELECT c.seq, c.lat, c.lon, "
-    "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_docs d ON d.seq = c.seq "
+    "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
     "WHERE %(want_vector)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
-    "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_docs e ON e.seq = v.seq) "
-    "UNION ALL (SELECT 2, v.seq, v.dist, e.lat, e.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
+    "UNION ALL (SELECT 2, v.seq, v.dist, NULL::float8, NULL::float8, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, e.embedding::real[] FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
-    "FROM matjip_docs x WHERE %(want_vector)s AND %(all_rows)s AND %(all_exact)s "
-    "ORDER BY dist, x.seq LIMIT %(vector_limit)s) v JOIN matjip_docs e ON e.seq = v.seq) "
+    "FROM matjip_vectors x WHERE %(want_vector)s AND %(all_rows)s AND %(all_exact)s "
+    "ORDER BY dist, x.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
     f"UNION ALL (SELECT 3, c.seq, NULL::float8, c.lat, c.lon, c.prior, c.boost, NULL::bigint[], NULL::integer[], "
     "NULL::integer, NULL::real[] FROM c WHERE %(want_prior)s "
     f"ORDER BY c.prior::float8 + CASE WHEN c.boost THEN 10 ELSE 0 END DESC, {_C_DIST}, c.seq LIMIT %(prior_limit)s) "
@@ -340,7 +357,7 @@ QUERIES: dict[str, str] = {
     # the vector list of many candidates: the HNSW index, its iterative scan applying the filters
     # (hnsw.iterative_scan = strict_order; the connection's options)
     "vector_ann": (
-        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_docs e JOIN matjip_rows d ON d.seq = e.seq "
+        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_vectors e JOIN matjip_rows d ON d.seq = e.seq "
         "WHERE {where} ORDER BY e.embedding <#> %(qv)s::real[]::vector LIMIT %(limit)s"
     ),
     "count": "SELECT count(*) FROM matjip_rows d WHERE {where}",
@@ -353,8 +370,8 @@ QUERIES: dict[str, str] = {
     ),
     "vector": (
         "SELECT v.seq, e.embedding::real[], v.lat, v.lon FROM (SELECT d.seq, d.lat, d.lon, "
-        "(x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_rows d JOIN matjip_docs x ON x.seq = d.seq "
-        "WHERE {where} ORDER BY dist, d.seq LIMIT %(limit)s) v JOIN matjip_docs e ON e.seq = v.seq"
+        "(x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_rows d JOIN matjip_vectors x ON x.seq = d.seq "
+        "WHERE {where} ORDER BY dist, d.seq LIMIT %(limit)s) v JOIN matjip_vectors e ON e.seq = v.seq"
     ),
     "prior": (
         "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_rows d WHERE {where} "

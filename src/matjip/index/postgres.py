@@ -401,6 +401,7 @@ class PostgresIndex:
         report("rows", 0, total)
         self._run(conn, pg_sql.DERIVE_ROWS_ALL)
         self._run(conn, pg_sql.DERIVE_POSTINGS_ALL)
+        self._run(conn, pg_sql.DERIVE_VECTORS_ALL)
         if not self.hnsw:
             return
         report("vector index", 0, total)
@@ -411,6 +412,7 @@ class PostgresIndex:
     def _forget(self, conn: Any, ids: list[str]) -> None:
         """The derived rows and postings of ``ids``, then their documents, deleted."""
         self._run(conn, pg_sql.DROP_POSTINGS, {"ids": ids})
+        self._run(conn, pg_sql.DROP_VECTORS, {"ids": ids})
         self._run(conn, pg_sql.DROP_ROWS, {"ids": ids})
         self._run(conn, pg_sql.DELETE_DOCS, {"ids": ids})
 
@@ -442,6 +444,7 @@ class PostgresIndex:
                 self._copy(conn, part)
             self._run(conn, pg_sql.DERIVE_ROWS, {"ids": ids})
             self._run(conn, pg_sql.DERIVE_POSTINGS, {"ids": ids})
+            self._run(conn, pg_sql.DERIVE_VECTORS, {"ids": ids})
             self._run(conn, pg_sql.REFRESH_COUNTS)
         with self.pool.connection() as conn:
             self._wrote(conn)
