@@ -56,6 +56,59 @@ DROP_POSTINGS = (
     "WHERE d.place_id = ANY(%(ids)s::text[]) AND p.term = t.term AND p.seq = d.seq"
 )
 
+# 2 (issue 23): the filter columns apart from the document JSON and the vector (matjip_rows, a
+# few hundred bytes a row), the BM25 postings (term, row, tf, field norm) and the vectors alone
+# (matjip_vectors), all derived from matjip_docs by the statements above; a build with
+# MATJIP_DATABASE_HNSW makes an HNSW index on matjip_vectors
+_MIGRATION_2 = (
+    """
+    CREATE TABLE matjip_rows (
+        seq bigint PRIMARY KEY,
+        place_id text NOT NULL,
+        lat double precision,
+        lon double precision,
+        cuisine_key text NOT NULL,
+        sub_key text NOT NULL,
+        conv_keys text[] NOT NULL,
+        kind_keys text[] NOT NULL,
+        title_key text NOT NULL,
+        title_words text[] NOT NULL,
+        title_prefixes text[] NOT NULL,
+        menu_text text NOT NULL,
+        addr_text text NOT NULL,
+        prices bigint[] NOT NULL,
+        hours_known boolean NOT NULL,
+        open_minutes int4multirange NOT NULL,
+        prior real NOT NULL,
+        price_points int8multirange NOT NULL
+    );
+    CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
+    CREATE INDEX matjip_rows_lat ON matjip_rows (lat);
+    CREATE INDEX matjip_rows_lon ON matjip_rows (lon);
+    CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
+    CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
+    CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
+    CREATE TABLE matjip_postings (
+        term text NOT NULL,
+        seq bigint NOT NULL,
+        tf integer NOT NULL,
+        fieldnorm integer NOT NULL,
+        PRIMARY KEY (term, seq)
+    );
+    CREATE TABLE matjip_vectors (
+        seq bigint PRIMARY KEY,
+        embedding vector NOT NULL
+    );
+    ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN;
+    """
+    + DERIVE_ROWS_ALL
+    + ";\n"
+    + DERIVE_POSTINGS_ALL
+    + ";\n"
+    + DERIVE_VECTORS_ALL
+    + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\nANALYZE matjip_vectors;\n"
+)
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
     """
@@ -111,55 +164,7 @@ MIGRATIONS: tuple[str, ...] = (
         data bytea NOT NULL
     );
     """,
-    # 2 (issue 23): the filter columns apart from the document JSON and the vector (matjip_rows, a
-    # few hundred bytes a row), and the BM25 postings (term, row, tf, field norm), both derived
-    # from matjip_docs by the statements below; an HNSW index on the vectors is made by each build
-    """
-    CREATE TABLE matjip_rows (
-        seq bigint PRIMARY KEY,
-        place_id text NOT NULL,
-        lat double precision,
-        lon double precision,
-        cuisine_key text NOT NULL,
-        sub_key text NOT NULL,
-        conv_keys text[] NOT NULL,
-        kind_keys text[] NOT NULL,
-        title_key text NOT NULL,
-        title_words text[] NOT NULL,
-        title_prefixes text[] NOT NULL,
-        menu_text text NOT NULL,
-        addr_text text NOT NULL,
-        prices bigint[] NOT NULL,
-        hours_known boolean NOT NULL,
-        open_minutes int4multirange NOT NULL,
-        prior real NOT NULL,
-        price_points int8multirange NOT NULL
-    );
-    CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
-    CREATE INDEX matjip_rows_lat ON matjip_rows (lat);
-    CREATE INDEX matjip_rows_lon ON matjip_rows (lon);
-    CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
-    CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
-    CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
-    CREATE TABLE matjip_postings (
-        term text NOT NULL,
-        seq bigint NOT NULL,
-        tf integer NOT NULL,
-        fieldnorm integer NOT NULL,
-        PRIMARY KEY (term, seq)
-    );
-    CREATE TABLE matjip_vectors (
-        seq bigint PRIMARY KEY,
-        embedding vector NOT NULL
-    );
-    ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN;
-    """
-    + DERIVE_ROWS_ALL
-    + ";\n"
-    + DERIVE_POSTINGS_ALL
-    + ";\n"
-    + DERIVE_VECTORS_ALL
-    + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\nANALYZE matjip_vectors;\n",
+    _MIGRATION_2,
 )
 
 CREATE_VERSION_TABLE = (
