@@ -337,7 +337,7 @@ def measure(
 def start_pg(work: Path) -> Any:
     """A throw-away PostgreSQL (the test fixture's helper) under ``work``."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from fixtures import pgserver
+    from support import pgserver
 
     directory = work / "pg"
     shutil.rmtree(directory, ignore_errors=True)

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
         None, description="PostgreSQL URL (postgresql://user:pass@host:5432/db) for backend=postgres."
     )
     database_pool_size: int = Field(4, ge=1, le=64, description="Connections in the PostgreSQL pool.")
+    database_hnsw: bool = Field(
+        False,
+        description="PostgreSQL: vector lists of large candidate sets from the HNSW index (approximate; "
+        "recall in the README) instead of the exact scan.",
+    )
     database_read_urls: SecretStr | None = Field(
         None,
         description="Read-only replicas of database_url (comma-separated postgresql:// URLs): searches "

@@ -17,6 +17,98 @@ from collections.abc import Sequence
 MIGRATION_LOCK = 7_404_015  # pg_advisory_xact_lock key shared by every matjip process
 SETUP_LOCK = 7_404_016  # pg_advisory_lock key: the session tables' set-up (LangGraph's, the OpenAI map)
 
+# the narrow filter rows and the BM25 postings are derived from matjip_docs in SQL: all of them
+# after a build's COPY, those of the upserted places after an upsert's (and removed before a delete)
+_ROW_COLUMNS = (
+    "seq, place_id, lat, lon, cuisine_key, sub_key, conv_keys, kind_keys, title_key, title_words, "
+    "title_prefixes, menu_text, addr_text, prices, hours_known, open_minutes, prior"
+)
+# each menu price a point of a multirange: the price filter is one overlap test
+_ROW_VALUES = (
+    f"{_ROW_COLUMNS}, (SELECT coalesce(range_agg(int8range(v, v, '[]')), '{{}}'::int8multirange) "
+    "FROM unnest(prices) AS v)"
+)
+DERIVE_ROWS_ALL = f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs ORDER BY seq"
+DERIVE_POSTINGS_ALL = (
+    "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
+    "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) ORDER BY 1, 2"
+)
+DERIVE_ROWS = (
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs "
+    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+)
+DERIVE_POSTINGS = (
+    "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
+    "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) WHERE d.place_id = ANY(%(ids)s::text[]) ORDER BY 1, 2"
+)
+# the vectors alone, in the row (a scan of them reads a kilobyte a row, not the document too)
+DERIVE_VECTORS_ALL = (
+    "INSERT INTO matjip_vectors (seq, embedding) SELECT seq, embedding FROM matjip_docs ORDER BY seq"
+)
+DERIVE_VECTORS = (
+    "INSERT INTO matjip_vectors (seq, embedding) SELECT seq, embedding FROM matjip_docs "
+    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+)
+DROP_VECTORS = "DELETE FROM matjip_vectors v USING matjip_docs d WHERE d.place_id = ANY(%(ids)s::text[]) AND v.seq = d.seq"
+DROP_ROWS = "DELETE FROM matjip_rows WHERE place_id = ANY(%(ids)s::text[])"
+DROP_POSTINGS = (
+    "DELETE FROM matjip_postings p USING matjip_docs d, unnest(d.terms) AS t(term) "
+    "WHERE d.place_id = ANY(%(ids)s::text[]) AND p.term = t.term AND p.seq = d.seq"
+)
+
+# 2 (issue 23): the filter columns apart from the document JSON and the vector (matjip_rows, a
+# few hundred bytes a row), the BM25 postings (term, row, tf, field norm) and the vectors alone
+# (matjip_vectors), all derived from matjip_docs by the statements above; a build with
+# MATJIP_DATABASE_HNSW makes an HNSW index on matjip_vectors
+_MIGRATION_2 = (
+    """
+    CREATE TABLE matjip_rows (
+        seq bigint PRIMARY KEY,
+        place_id text NOT NULL,
+        lat double precision,
+        lon double precision,
+        cuisine_key text NOT NULL,
+        sub_key text NOT NULL,
+        conv_keys text[] NOT NULL,
+        kind_keys text[] NOT NULL,
+        title_key text NOT NULL,
+        title_words text[] NOT NULL,
+        title_prefixes text[] NOT NULL,
+        menu_text text NOT NULL,
+        addr_text text NOT NULL,
+        prices bigint[] NOT NULL,
+        hours_known boolean NOT NULL,
+        open_minutes int4multirange NOT NULL,
+        prior real NOT NULL,
+        price_points int8multirange NOT NULL
+    );
+    CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
+    CREATE INDEX matjip_rows_lat ON matjip_rows (lat);
+    CREATE INDEX matjip_rows_lon ON matjip_rows (lon);
+    CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
+    CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
+    CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
+    CREATE TABLE matjip_postings (
+        term text NOT NULL,
+        seq bigint NOT NULL,
+        tf integer NOT NULL,
+        fieldnorm integer NOT NULL,
+        PRIMARY KEY (term, seq)
+    );
+    CREATE TABLE matjip_vectors (
+        seq bigint PRIMARY KEY,
+        embedding vector NOT NULL
+    );
+    ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN;
+    """
+    + DERIVE_ROWS_ALL
+    + ";\n"
+    + DERIVE_POSTINGS_ALL
+    + ";\n"
+    + DERIVE_VECTORS_ALL
+    + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\nANALYZE matjip_vectors;\n"
+)
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
     """
@@ -72,6 +164,7 @@ MIGRATIONS: tuple[str, ...] = (
         data bytea NOT NULL
     );
     """,
+    _MIGRATION_2,
 )
 
 CREATE_VERSION_TABLE = (
@@ -90,7 +183,33 @@ COPY_DOCS = (
     "title_words, title_prefixes, menu_text, addr_text, prices, price_count, hours_known, open_minutes, prior, "
     "terms, tf, doc_len, fieldnorm, embedding) FROM STDIN"
 )
-TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta"
+TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta, matjip_rows, matjip_postings, matjip_vectors"
+# a build: the vectors' column typed with the embedder's dimension (the HNSW index needs it; the
+# table is empty then), the index made after the COPY (far faster than row by row), the
+# planner's statistics refreshed after the commit
+DROP_VECTOR_INDEX = "DROP INDEX IF EXISTS matjip_vectors_hnsw"
+_VECTOR_COLUMN = (
+    "ALTER TABLE matjip_vectors ALTER COLUMN embedding TYPE vector({dim}) USING embedding::vector({dim})"
+)
+VECTOR_STORAGE = (
+    "ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN"  # in the row, never TOASTed
+)
+BUILD_MEMORY = "SET LOCAL maintenance_work_mem = '1GB'"
+CREATE_VECTOR_INDEX = (
+    "CREATE INDEX matjip_vectors_hnsw ON matjip_vectors USING hnsw (embedding vector_ip_ops)"
+)
+ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_postings, matjip_vectors"
+# every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
+# the BM25 aggregation of large posting lists stays in memory, each statement is planned with its values
+SEARCH_OPTIONS = "-c hnsw.ef_search=200 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan"
+
+
+def vector_column(dim: int) -> str:
+    """The statement typing the vectors' column with the embedder's dimension (an int, never a
+    request value)."""
+    return _VECTOR_COLUMN.format(dim=int(dim))
+
+
 RESET_SEQ = "ALTER SEQUENCE matjip_docs_seq RESTART WITH 1"
 DELETE_DOCS = "DELETE FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[])"
 SAVE_META = (
@@ -128,11 +247,8 @@ CUISINE_COUNTS = (
     "SELECT cuisine_key, min(doc::jsonb ->> 'cuisine'), count(*) FROM matjip_docs GROUP BY 1 ORDER BY 1"
 )
 CONVENIENCE_VALUES = "SELECT count(DISTINCT c) FROM matjip_docs, unnest(conv_keys) c"
-COORDINATES = "SELECT seq, lat, lon FROM matjip_docs WHERE lat IS NOT NULL AND lon IS NOT NULL"
-DOC_FREQ = (
-    "SELECT q.t, (SELECT count(*) FROM matjip_docs d WHERE d.terms @> ARRAY[q.t]) "
-    "FROM unnest(%(terms)s::text[]) AS q(t)"
-)
+COORDINATES = "SELECT seq, lat, lon FROM matjip_rows WHERE lat IS NOT NULL AND lon IS NOT NULL"
+DOC_FREQ = "SELECT q.t, (SELECT count(*) FROM matjip_postings p WHERE p.term = q.t) FROM unnest(%(terms)s::text[]) AS q(t)"
 
 _HAVERSINE = (
     "(2 * 6371008.8 * asin(least(1.0, sqrt(power(sin((radians(d.lat) - radians(%(geo_lat)s)) / 2), 2) "
@@ -141,9 +257,10 @@ _HAVERSINE = (
 
 # one clause per request field; the names are the keys SearchRequest fields map to
 FILTERS: dict[str, str] = {
+    # a latitude/longitude box around the circle first (B-tree indexes whose statistics the planner
+    # weighs against the other filters'), then the exact haversine
     "geo": (
-        "(d.lat IS NOT NULL AND d.lon IS NOT NULL "
-        "AND earth_box(ll_to_earth(%(geo_lat)s, %(geo_lon)s), %(geo_box)s) @> ll_to_earth(d.lat, d.lon) "
+        "(d.lat BETWEEN %(geo_min_lat)s AND %(geo_max_lat)s AND d.lon BETWEEN %(geo_min_lon)s AND %(geo_max_lon)s "
         f"AND {_HAVERSINE} <= %(geo_radius)s)"
     ),
     # a route's samples (issue 14): within one of the circles; a box around them all first
@@ -154,29 +271,15 @@ FILTERS: dict[str, str] = {
         "AS c(lat, lon, r) WHERE (2 * 6371008.8 * asin(least(1.0, sqrt(power(sin((radians(d.lat) - radians(c.lat)) / 2), 2) "
         "+ cos(radians(c.lat)) * cos(radians(d.lat)) * power(sin((radians(d.lon) - radians(c.lon)) / 2), 2))))) <= c.r))"
     ),
-    "region": (
-        "(EXISTS (SELECT 1 FROM unnest(%(region_needles)s::text[]) AS n(v) WHERE strpos(d.addr_text, n.v) > 0) "
-        "OR d.seq = ANY(%(region_seqs)s::bigint[]))"
-    ),
+    "region": "(d.addr_text LIKE ANY(%(region_needles)s::text[]) OR d.seq = ANY(%(region_seqs)s::bigint[]))",
     "cuisine": "d.cuisine_key = ANY(%(cuisine)s::text[])",
-    "sub_category": (
-        "(d.sub_key <> '' AND EXISTS (SELECT 1 FROM unnest(%(sub_category)s::text[]) AS s(v) "
-        "WHERE strpos(d.sub_key, s.v) > 0))"
-    ),
-    "menu": (
-        "(d.menu_text <> '' AND NOT EXISTS (SELECT 1 FROM unnest(%(menu)s::text[]) AS m(v) "
-        "WHERE strpos(d.menu_text, m.v) = 0))"
-    ),
+    "sub_category": "(d.sub_key <> '' AND d.sub_key LIKE ANY(%(sub_category)s::text[]))",
+    "menu": "(d.menu_text <> '' AND d.menu_text LIKE ALL(%(menu)s::text[]))",
     "kind": "d.kind_keys && %(kind)s::text[]",
     "exclude_kind": "NOT (d.kind_keys && %(exclude_kind)s::text[])",
     "exclude_cuisine": "d.cuisine_key <> ALL(%(exclude_cuisine)s::text[])",
-    "exclude_menu": (
-        "NOT (d.menu_text <> '' AND EXISTS (SELECT 1 FROM unnest(%(exclude_menu)s::text[]) AS m(v) "
-        "WHERE strpos(d.menu_text, m.v) > 0))"
-    ),
-    "exclude_title": (
-        "NOT EXISTS (SELECT 1 FROM unnest(%(exclude_title)s::text[]) AS x(v) WHERE strpos(d.title_key, x.v) > 0)"
-    ),
+    "exclude_menu": "NOT (d.menu_text <> '' AND d.menu_text LIKE ANY(%(exclude_menu)s::text[]))",
+    "exclude_title": "NOT (d.title_key LIKE ANY(%(exclude_title)s::text[]))",
     "convenience": "d.conv_keys @> %(convenience)s::text[]",
     "title": (
         "(d.title_key <> '' AND (%(title_key)s = ANY(d.title_prefixes) "
@@ -185,10 +288,10 @@ FILTERS: dict[str, str] = {
         "AND right(d.title_key, 1) = ANY(%(title_suffixes)s::text[])) "
         "OR d.title_words @> %(title_words)s::text[]))"
     ),
-    "price": "EXISTS (SELECT 1 FROM unnest(d.prices) AS p(v) WHERE p.v BETWEEN %(price_low)s AND %(price_high)s)",
+    "price": "d.price_points && int8range(%(price_low)s, %(price_high)s, '[]')",
     "open_at": (
-        "((d.hours_known AND EXISTS (SELECT 1 FROM unnest(%(open_minutes)s::integer[]) AS i(v) "
-        "WHERE d.open_minutes @> i.v)) OR (%(open_unknown)s AND NOT d.hours_known))"
+        "((d.hours_known AND d.open_minutes && %(open_minutes)s::int4multirange) "
+        "OR (%(open_unknown)s AND NOT d.hours_known))"
     ),
     "exclude_ids": "d.place_id <> ALL(%(exclude_ids)s::text[])",
     # not a request field: the rows already chosen (filling a ranking up by prior)
@@ -200,9 +303,69 @@ FILTER_ORDER = tuple(FILTERS)
 
 _DIST = f"CASE WHEN %(geo_on)s THEN {_HAVERSINE} END"
 
+_C_HAVERSINE = _HAVERSINE.replace("d.lat", "c.lat").replace("d.lon", "c.lon")
+_C_DIST = f"CASE WHEN %(geo_on)s THEN {_C_HAVERSINE} END"
+_BM25_TERM = "q.w * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.fieldnorm / %(avgdl)s))"
+_BM25_COLUMNS = (
+    f"sum({_BM25_TERM}) AS score, array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs"
+)
+_NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::integer, NULL::real[]"
+
+# One search in one statement (issue 23): the candidates are materialised once from the narrow rows
+# and every list the shared ranking reads is taken from them, each part switched on by a bound flag
+# (a part switched off, or whose branch the candidate count rules out, is never executed):
+#   part 0, the count; part 1, the BM25 list from the postings (from the candidates' own postings
+#   when they are few — at most %(small_max)s — else from the terms' postings joined to them, or
+#   with no filter at all from the postings alone); part 2, the exact vector list over at most
+#   %(vector_exact_max)s candidates (or over every row: %(all_exact)s); part 3, the best by prior; part 4, the nearest.
+# Rows: part, seq, score, lat, lon, prior, boost, term positions, tfs, field norm, vector.
+_SEARCH = (
+    "WITH c AS MATERIALIZED (SELECT d.seq, d.lat, d.lon, d.prior, (d.title_key = %(boost_key)s) AS boost "
+    "FROM matjip_rows d WHERE {where}), "
+    "n AS (SELECT count(*) AS n FROM c WHERE NOT %(all_rows)s), "
+    "q AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) WITH ORDINALITY AS q(term, w, i)) "
+    f"SELECT 0, NULL::bigint, (SELECT n FROM n)::float8, NULL::float8, NULL::float8, {_NULLS6} "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    f"FROM (SELECT c.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM c "
+    "JOIN matjip_postings p ON p.seq = c.seq AND p.term = ANY(%(terms)s::text[]) JOIN q ON q.term = p.term "
+    "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(small_max)s "
+    "GROUP BY c.seq, c.lat, c.lon ORDER BY score DESC, c.seq LIMIT %(bm25_limit)s) b) "
+    "UNION ALL (SELECT 1, b.seq, b.score, r.lat, r.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    f"FROM (SELECT p.seq, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
+    "WHERE %(want_bm25)s AND %(all_rows)s "
+    "GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b JOIN matjip_rows r ON r.seq = b.seq) "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q "
+    "JOIN matjip_postings p ON p.term = q.term JOIN c ON c.seq = p.seq "
+    "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) > %(small_max)s "
+    "GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
+    "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, e.embedding::real[] FROM (SELECT c.seq, c.lat, c.lon, "
+    "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
+    "WHERE %(want_vector)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
+    "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
+    "UNION ALL (SELECT 2, v.seq, v.dist, NULL::float8, NULL::float8, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, e.embedding::real[] FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
+    "FROM matjip_vectors x WHERE %(want_vector)s AND %(all_rows)s AND %(all_exact)s "
+    "ORDER BY dist, x.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
+    f"UNION ALL (SELECT 3, c.seq, NULL::float8, c.lat, c.lon, c.prior, c.boost, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, NULL::real[] FROM c WHERE %(want_prior)s "
+    f"ORDER BY c.prior::float8 + CASE WHEN c.boost THEN 10 ELSE 0 END DESC, {_C_DIST}, c.seq LIMIT %(prior_limit)s) "
+    f"UNION ALL (SELECT 4, c.seq, NULL::float8, c.lat, c.lon, c.prior, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, NULL::real[] FROM c WHERE %(want_nearest)s "
+    f"ORDER BY {_C_DIST}, c.prior DESC, c.seq LIMIT %(nearest_limit)s)"
+)
+
 # query templates; {where} is the AND of the chosen FILTERS clauses
 QUERIES: dict[str, str] = {
-    "count": "SELECT count(*) FROM matjip_docs d WHERE {where}",
+    "search": _SEARCH,
+    # the vector list of many candidates: the HNSW index, its iterative scan applying the filters
+    # (hnsw.iterative_scan = strict_order; the connection's options)
+    "vector_ann": (
+        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_vectors e JOIN matjip_rows d ON d.seq = e.seq "
+        "WHERE {where} ORDER BY e.embedding <#> %(qv)s::real[]::vector LIMIT %(limit)s"
+    ),
+    "count": "SELECT count(*) FROM matjip_rows d WHERE {where}",
     "bm25": (
         "SELECT d.seq, d.terms, d.tf, d.fieldnorm FROM matjip_docs d "
         "CROSS JOIN LATERAL (SELECT sum(q.w * t.tf / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * d.fieldnorm / %(avgdl)s))) "
@@ -211,23 +374,24 @@ QUERIES: dict[str, str] = {
         "WHERE {where} ORDER BY s.score DESC, d.seq LIMIT %(limit)s"
     ),
     "vector": (
-        "SELECT d.seq, d.embedding::real[] FROM matjip_docs d WHERE {where} "
-        "ORDER BY d.embedding <#> %(qv)s::real[]::vector, d.seq LIMIT %(limit)s"
+        "SELECT v.seq, e.embedding::real[], v.lat, v.lon FROM (SELECT d.seq, d.lat, d.lon, "
+        "(x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_rows d JOIN matjip_vectors x ON x.seq = d.seq "
+        "WHERE {where} ORDER BY dist, d.seq LIMIT %(limit)s) v JOIN matjip_vectors e ON e.seq = v.seq"
     ),
     "prior": (
-        "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_docs d WHERE {where} "
+        "SELECT d.seq, d.prior, d.lat, d.lon, (d.title_key = %(boost_key)s) FROM matjip_rows d WHERE {where} "
         f"ORDER BY d.prior::float8 + CASE WHEN d.title_key = %(boost_key)s THEN 10 ELSE 0 END DESC, "
         f"{_DIST}, d.seq LIMIT %(limit)s"
     ),
     "distance": (
-        f"SELECT d.seq, d.prior, d.lat, d.lon FROM matjip_docs d WHERE {{where}} ORDER BY {_DIST}, d.prior DESC, d.seq "
+        f"SELECT d.seq, d.prior, d.lat, d.lon FROM matjip_rows d WHERE {{where}} ORDER BY {_DIST}, d.prior DESC, d.seq "
         "LIMIT %(limit)s"
     ),
     "rows": (
         "SELECT d.seq, d.doc, d.terms, d.embedding::real[], d.lat, d.lon, d.prior FROM matjip_docs d "
         "WHERE d.seq = ANY(%(seqs)s::bigint[])"
     ),
-    "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_docs d WHERE d.seq = ANY(%(seqs)s::bigint[])",
+    "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_rows d WHERE d.seq = ANY(%(seqs)s::bigint[])",
 }
 
 

@@ -4,22 +4,32 @@ index, over one database that many API workers share.
 - **Schema** by the append-only migrations of :mod:`matjip.index.pg_sql` (extensions ``cube``,
   ``earthdistance``, ``vector``); every statement comes from that module's whitelist, every value
   is a bound parameter.
-- **Hard filters, exact, in SQL**, clause for clause the predicates of
-  :mod:`matjip.index.reference`: geo by ``earth_box`` on a GiST index over ``ll_to_earth`` (a
-  superset), then the exact haversine; kinds and conveniences as GIN-indexed ``text[]``; menu,
-  title parts and addresses as substring tests over the same normalised keys the embedded index
-  keeps; opening hours as an ``int4multirange`` of the open minutes of the week, built at ingest
-  by the rule of :meth:`WeeklySchedule.is_open`; a region's outline test runs in Python on the
-  coordinates and enters the query as a bound array of rows.
-- **BM25** over the same Kiwi morphemes (``terms text[]`` with per-term frequencies, GIN), with
-  tantivy's formula (k1 1.2, b 0.75, its field-norm buckets, average length over the documents),
-  so both backends score alike; the SQL orders by a double-precision score and the best
-  ``BM25_DEPTH`` (+ a margin) are re-scored here in float32 as tantivy does.
-- **Vectors** with pgvector: exact inner-product search over the filtered rows (no approximate
-  index, so filters never lose hits), the best ``VECTOR_DEPTH`` (+ a margin) re-scored here.
+- **Tables**: ``matjip_docs`` (the document JSON, the vector, the BM25 terms; what COPY writes),
+  and derived from it in SQL by every write, ``matjip_rows`` (the narrow filter columns, a few
+  hundred bytes a row) and ``matjip_postings`` (term, row, tf, field norm); with
+  ``MATJIP_DATABASE_HNSW`` an HNSW index on the vectors is made after a build's COPY
+  (:mod:`matjip.index.postgres_rows` encodes a row).
+- **Hard filters, exact, in SQL** over ``matjip_rows``, clause for clause the predicates of
+  :mod:`matjip.index.reference`: geo by a latitude/longitude box (B-tree indexes), then the exact
+  haversine; kinds and conveniences as GIN-indexed ``text[]``; menu, title parts and addresses as
+  ``LIKE`` substring tests over the same normalised keys the embedded index keeps; prices as a
+  multirange of points; opening hours as an ``int4multirange`` of the open minutes of the week,
+  built at ingest by the rule of :meth:`WeeklySchedule.is_open`; a region's outline test runs in
+  Python on the coordinates and enters the query as a bound array of rows.
+- **One statement a search** (:mod:`matjip.index.postgres_search`): the candidates materialised
+  once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
+  them; then the hit rows.
+- **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
+  its field-norm buckets, average length over the documents), so both backends score alike; the
+  SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
+  here in float32 as tantivy does.
+- **Vectors** with pgvector: an exact inner-product scan over the candidates (so a filter never
+  loses a hit); with ``MATJIP_DATABASE_HNSW``, a large candidate set's list comes from the HNSW
+  index with an iterative scan that applies the filters (approximate: recall against the exact
+  scan measured by ``bench/pg_recall.py``, README); the best ``VECTOR_DEPTH`` (+ a margin)
+  re-scored here.
 - **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
-  backend, over this module's candidate source (the filtered rows as SQL: BM25, vectors, nearest,
-  by prior, distances, hit rows), so both return the same ranking.
+  backend, over this backend's candidate source, so both return the same ranking.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
   robin to streaming replicas, each read one ``REPEATABLE READ`` snapshot in which the index meta is
   read with the rows, so a replica replaying a new version never mixes two; a replica that fails is
@@ -35,262 +45,44 @@ from __future__ import annotations
 
 import itertools
 import logging
-import math
 import tempfile
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import numpy as np
-import numpy.typing as npt
 
 from matjip.documents import Restaurant
 from matjip.errors import ConfigurationError, EmbedderMismatchError, IndexNotBuiltError
-from matjip.index import fusion, pg_sql
+from matjip.index import pg_sql
 from matjip.index.analyzer import analyze_documents, embedding_text, query_terms
 from matjip.index.backend import BuildProgress
 from matjip.index.batches import batched
 from matjip.index.embed.base import Embedder
-from matjip.index.ranking import BM25_DEPTH, VECTOR_DEPTH, HitRow, SearchMode, rank, trust
-from matjip.index.reference import (
-    BRANCH_SUFFIXES,
-    MAX_BRANCH_CHARS,
-    menu_entries,
-    normalize_key,
-    normalize_phrase,
-    polygon_place,
-    title_words,
-)
+from matjip.index.postgres_pool import connection_pool as connection_pool
+from matjip.index.postgres_pool import migrate as migrate
+from matjip.index.postgres_pool import read_urls as read_urls
+from matjip.index.postgres_pool import setup_lock as setup_lock
+from matjip.index.postgres_pool import url_label as url_label
+from matjip.index.postgres_rows import doc_row
+from matjip.index.postgres_rows import open_minutes as open_minutes
+from matjip.index.postgres_search import DocFreqs, PgCandidates, filter_params, polygon_rows
+from matjip.index.ranking import SearchMode, rank
 from matjip.index.request import SearchHit, SearchRequest, SearchResponse
 from matjip.settings import Settings, secret
 
 log = logging.getLogger(__name__)
 
 BACKEND_NAME = "postgres"
-DF_CACHE = 50_000  # terms whose document frequency is kept per index version
-DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 REPLICA_WAIT_S = 1.0  # the longest a read waits for a replica's connection before going elsewhere
 REPLICA_RETRY_S = 5.0  # a replica that failed is probed every so often until it answers again
-MARGIN = 32  # extra rows read past a cut, re-ordered here exactly
 COPY_BATCH = 1000
-K1 = np.float32(1.2)
-B = np.float32(0.75)
-WEEK = 7 * 1440
-_SEP = "\x1f"
-
-# tantivy's field-norm buckets (src/fieldnorm/code.rs): a document length is stored as the
-# largest bucket value not above it
-FIELD_NORMS: tuple[int, ...] = (
-    *range(41),
-    *(42, 44, 46, 48, 50, 52, 54, 56, 60, 64, 68, 72, 76, 80, 84, 88, 96, 104, 112, 120, 128, 136, 144),
-    *(152, 168, 184, 200, 216, 232, 248, 264, 280, 312, 344, 376, 408, 440, 472, 504, 536, 600, 664),
-    *(728, 792, 856, 920, 984, 1048, 1176, 1304, 1432, 1560, 1688, 1816, 1944, 2072, 2328, 2584, 2840),
-    *(3096, 3352, 3608, 3864, 4120, 4632, 5144, 5656, 6168, 6680, 7192, 7704, 8216, 9240, 10264, 11288),
-    *(12312, 13336, 14360, 15384, 16408, 18456, 20504, 22552, 24600, 26648, 28696, 30744, 32792, 36888),
-    *(40984, 45080, 49176, 53272, 57368, 61464, 65560, 73752, 81944, 90136, 98328, 106520, 114712),
-)
-_NORMS = np.asarray(FIELD_NORMS, dtype=np.int64)
-
-FloatArray = npt.NDArray[np.float64]
-
-
-def fieldnorm(length: int) -> int:
-    """The decoded tantivy field norm of a document of ``length`` tokens."""
-    return int(_NORMS[int(np.searchsorted(_NORMS, length, side="right")) - 1])
-
-
-def idf(doc_freq: int, docs: int) -> np.float32:
-    """tantivy's BM25 idf, in float32."""
-    x = (np.float32(docs - doc_freq) + np.float32(0.5)) / (np.float32(doc_freq) + np.float32(0.5))
-    return np.float32(np.log(np.float32(1.0) + x))
-
-
-def open_minutes(doc: Restaurant) -> tuple[bool, list[tuple[int, int]]]:
-    """Whether the hours are known, and the minutes of the week (Monday 00:00 = 0) when the place
-    is open, as disjoint sorted ranges [lo, hi) — :meth:`WeeklySchedule.is_open` for every minute:
-    a day's ranges minus that day's breaks, plus past-midnight parts of the day before."""
-    h = doc.hours
-    if h is None or not h.parsed or not h.days:
-        return False, []
-    spans: list[tuple[int, int]] = []
-    for day, dh in h.days.items():
-        base = int(day) * 1440
-        breaks = sorted((b.start, min(b.end, 1440)) for b in dh.breaks if b.start < min(b.end, 1440))
-        for r in dh.open:
-            lo, hi = r.start, min(r.end, 1440)
-            pieces = [(lo, hi)] if lo < hi else []
-            for bs, be in breaks:
-                nxt: list[tuple[int, int]] = []
-                for a, c in pieces:
-                    if be <= a or bs >= c:
-                        nxt.append((a, c))
-                        continue
-                    if a < bs:
-                        nxt.append((a, bs))
-                    if be < c:
-                        nxt.append((be, c))
-                pieces = nxt
-            spans.extend((base + a, base + c) for a, c in pieces)
-            if r.end > 1440:  # past midnight: the next day from 00:00
-                nb = ((int(day) + 1) % 7) * 1440
-                spans.append((nb, nb + min(r.end - 1440, 1440)))
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for a, c in spans:
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], c))
-        else:
-            merged.append((a, c))
-    return True, merged
-
-
-def _multirange(spans: Sequence[tuple[int, int]]) -> str:
-    return "{" + ",".join(f"[{a},{c})" for a, c in spans) + "}"
-
-
-def _vector_text(v: npt.NDArray[np.float32]) -> str:
-    return "[" + ",".join(repr(float(x)) for x in v.tolist()) + "]"
-
-
-def doc_row(doc: Restaurant, terms: Sequence[str], vector: npt.NDArray[np.float32]) -> tuple[Any, ...]:
-    """The ``matjip_docs`` row of a document (the columns of :data:`pg_sql.COPY_DOCS`, in order)."""
-    lat, lon = doc.lat, doc.lon
-    has_geo = lat is not None and lon is not None and math.isfinite(lat) and math.isfinite(lon)
-    words = title_words(doc.title)
-    prefixes: list[str] = []
-    acc = ""
-    for w in words:
-        acc += w
-        prefixes.append(acc)
-    entries = menu_entries(doc)
-    addrs = [" " + normalize_phrase(a) for a in (doc.address, doc.road_address) if a.strip()]
-    prices = [int(m.price) for m in doc.menus if m.price is not None]
-    known, spans = open_minutes(doc)
-    counts: dict[str, int] = {}
-    for t in terms:
-        counts[t] = counts.get(t, 0) + 1
-    return (
-        doc.place_id,
-        doc.model_dump_json(by_alias=True),
-        float(lat) if has_geo and lat is not None else None,
-        float(lon) if has_geo and lon is not None else None,
-        normalize_key(doc.cuisine),
-        normalize_key(doc.sub_category or ""),
-        sorted({normalize_key(c) for c in doc.convenience if normalize_key(c)}),
-        sorted({normalize_key(k) for k in doc.kinds}),
-        " ".join(doc.title.split()),
-        "".join(words),
-        sorted(set(words)),
-        prefixes,
-        _SEP.join(entries),
-        _SEP.join(addrs),
-        prices,
-        len(prices),
-        known,
-        _multirange(spans),
-        float(np.float32(trust(doc))),
-        list(counts),
-        list(counts.values()),
-        len(terms),
-        fieldnorm(len(terms)),
-        _vector_text(vector),
-    )
-
-
-def migrate(conn: Any) -> int:
-    """Bring the schema up to date (append-only migrations); returns the version."""
-    with conn.transaction():
-        conn.execute(pg_sql.LOCK_MIGRATIONS, {"key": pg_sql.MIGRATION_LOCK})
-        conn.execute(pg_sql.CREATE_VERSION_TABLE)
-        row = conn.execute(pg_sql.SCHEMA_VERSION).fetchone()
-        version = int(row[0]) if row else 0
-        for i, sql in enumerate(pg_sql.MIGRATIONS, start=1):
-            if i <= version:
-                continue
-            conn.execute(sql)
-            conn.execute(pg_sql.RECORD_VERSION, {"version": i})
-            version = i
-    return version
-
-
-SETUP_LOCK_WAIT_S = 120
-
-
-def connection_pool(
-    url: str,
-    settings: Settings,
-    *,
-    name: str,
-    max_size: int,
-    kwargs: dict[str, Any] | None = None,
-) -> Any:
-    """A psycopg pool that survives the database restarting, the same for every pool of matjip:
-    a connection is checked before it is handed out (a broken one is dropped and replaced), a
-    request waits at most ``database_timeout_s`` for one, a new connection may take at most
-    ``database_connect_timeout_s``, and reconnection attempts give up after a few seconds instead
-    of backing off for minutes, so the next request after the database is back connects at once."""
-    try:
-        from psycopg_pool import ConnectionPool
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ConfigurationError("PostgreSQL needs psycopg: pip install 'psycopg[binary,pool]'") from e
-    return ConnectionPool(
-        url,
-        min_size=1,
-        max_size=max_size,
-        kwargs={"autocommit": True, "connect_timeout": settings.database_connect_timeout_s, **(kwargs or {})},
-        check=ConnectionPool.check_connection,
-        timeout=settings.database_timeout_s,
-        reconnect_timeout=max(1.0, 2 * settings.database_probe_s),
-        open=True,
-        name=name,
-    )
-
-
-@contextmanager
-def setup_lock(conn: Any) -> Iterator[None]:
-    """Hold the set-up advisory lock on ``conn`` (autocommit) for the block: workers that start
-    together create their tables one after another (``CREATE TABLE IF NOT EXISTS`` and LangGraph's
-    migration table both fail when two sessions race on them).
-
-    The lock is polled, never waited on inside a statement: LangGraph's ``CREATE INDEX CONCURRENTLY``
-    waits for every open transaction, so a worker blocked in ``pg_advisory_lock`` would deadlock it."""
-    deadline = time.monotonic() + SETUP_LOCK_WAIT_S
-    while True:
-        row = conn.execute(pg_sql.TRY_LOCK_SETUP, {"key": pg_sql.SETUP_LOCK}).fetchone()
-        got = row["got"] if isinstance(row, dict) else row[0]
-        if got:
-            break
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"another worker held the set-up lock for over {SETUP_LOCK_WAIT_S} s")
-        time.sleep(0.05)
-    try:
-        yield
-    finally:
-        conn.execute(pg_sql.UNLOCK_SETUP, {"key": pg_sql.SETUP_LOCK})
-
-
-def read_urls(settings: Settings) -> list[str]:
-    """The replica URLs of ``MATJIP_DATABASE_READ_URLS`` (comma-separated), in order."""
-    return [u.strip() for u in (secret(settings.database_read_urls) or "").split(",") if u.strip()]
-
-
-def url_label(url: str, fallback: str) -> str:
-    """``host:port/database`` of a URL, never its user or password (for logs and stats)."""
-    try:
-        parts = urlsplit(url)
-        if parts.scheme.startswith("postgres") and parts.hostname:
-            return f"{parts.hostname}{f':{parts.port}' if parts.port else ''}{parts.path}"
-    except ValueError:
-        pass
-    return fallback
 
 
 class ReadSource:
@@ -340,11 +132,10 @@ class PostgresIndex:
         self.settings = settings
         self.timezone = ZoneInfo(settings.timezone)
         self.clock = clock or (lambda: datetime.now(self.timezone))
-        self.bm25_depth = BM25_DEPTH
         self.load_seconds: float | None = None
         self._stats: tuple[int, int] | None = None
-        self._lock = threading.Lock()
-        self._df: OrderedDict[str, dict[str, int]] = OrderedDict()  # index version → term → docs
+        self._doc_freqs = DocFreqs()
+        self.hnsw = settings.database_hnsw  # large candidate sets' vector lists from the HNSW index
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         self._db_error = psycopg.OperationalError
         # a replica cancels a query that conflicts with replay: retried elsewhere, the replica stays up
@@ -357,7 +148,8 @@ class PostgresIndex:
         self._health = threading.Lock()
         self._closed = threading.Event()
         size = pool_size or settings.database_pool_size
-        self.pool = connection_pool(url, settings, name="matjip", max_size=size)
+        search_options = {"options": pg_sql.SEARCH_OPTIONS}
+        self.pool = connection_pool(url, settings, name="matjip", max_size=size, kwargs=search_options)
         with self.pool.connection() as conn:
             migrate(conn)
         self.replicas = [
@@ -369,7 +161,7 @@ class PostgresIndex:
                     settings,
                     name=f"matjip-read-{i}",
                     max_size=size,
-                    kwargs={"application_name": "matjip-read"},
+                    kwargs={"application_name": "matjip-read", **search_options},
                 ),
             )
             for i, u in enumerate(read_urls, start=1)
@@ -570,11 +362,15 @@ class PostgresIndex:
         with self.pool.connection() as conn, conn.transaction():
             self._run(conn, pg_sql.TRUNCATE_DOCS)
             self._run(conn, pg_sql.RESET_SEQ)
+            self._run(conn, pg_sql.DROP_VECTOR_INDEX)
+            self._run(conn, pg_sql.vector_column(dim))
+            self._run(conn, pg_sql.VECTOR_STORAGE)
             done = 0
             for batch in batched(ordered, COPY_BATCH):
                 self._copy(conn, batch)
                 done += len(batch)
                 report("write", done, total)
+            self._derive_all(conn, report, total)
             with tempfile.TemporaryDirectory(prefix="matjip-embedder-") as tmp:
                 self.embedder.save(Path(tmp))
                 for p in sorted(Path(tmp).rglob("*")):
@@ -593,10 +389,32 @@ class PostgresIndex:
             self._run(conn, pg_sql.REFRESH_COUNTS)
             built = self._meta(conn)
         with self.pool.connection() as conn:
+            self._run(conn, pg_sql.ANALYZE_INDEX)
             self._wrote(conn)
         self._built_at = built[4] if built else None
         self._stats = None
         return self
+
+    def _derive_all(self, conn: Any, report: BuildProgress, total: int) -> None:
+        """After a build's COPY: the narrow filter rows, the BM25 postings, and with
+        ``MATJIP_DATABASE_HNSW`` the HNSW index."""
+        report("rows", 0, total)
+        self._run(conn, pg_sql.DERIVE_ROWS_ALL)
+        self._run(conn, pg_sql.DERIVE_POSTINGS_ALL)
+        self._run(conn, pg_sql.DERIVE_VECTORS_ALL)
+        if not self.hnsw:
+            return
+        report("vector index", 0, total)
+        self._run(conn, pg_sql.BUILD_MEMORY)
+        self._run(conn, pg_sql.CREATE_VECTOR_INDEX)
+        report("vector index", total, total)
+
+    def _forget(self, conn: Any, ids: list[str]) -> None:
+        """The derived rows and postings of ``ids``, then their documents, deleted."""
+        self._run(conn, pg_sql.DROP_POSTINGS, {"ids": ids})
+        self._run(conn, pg_sql.DROP_VECTORS, {"ids": ids})
+        self._run(conn, pg_sql.DROP_ROWS, {"ids": ids})
+        self._run(conn, pg_sql.DELETE_DOCS, {"ids": ids})
 
     def _copy(self, conn: Any, batch: Sequence[Restaurant]) -> None:
         """Analyse, embed and COPY one batch of new rows (seq follows the batch order)."""
@@ -620,9 +438,13 @@ class PostgresIndex:
         batch = list(latest.values())
         with self.pool.connection() as conn, conn.transaction():
             self._require(conn)
-            self._run(conn, pg_sql.DELETE_DOCS, {"ids": list(latest)})
+            ids = list(latest)
+            self._forget(conn, ids)
             for part in batched(batch, COPY_BATCH):
                 self._copy(conn, part)
+            self._run(conn, pg_sql.DERIVE_ROWS, {"ids": ids})
+            self._run(conn, pg_sql.DERIVE_POSTINGS, {"ids": ids})
+            self._run(conn, pg_sql.DERIVE_VECTORS, {"ids": ids})
             self._run(conn, pg_sql.REFRESH_COUNTS)
         with self.pool.connection() as conn:
             self._wrote(conn)
@@ -636,7 +458,7 @@ class PostgresIndex:
         with self.pool.connection() as conn, conn.transaction():
             self._require(conn)
             found = self._run(conn, pg_sql.EXISTING_IDS, {"ids": wanted})
-            self._run(conn, pg_sql.DELETE_DOCS, {"ids": wanted})
+            self._forget(conn, wanted)
             self._run(conn, pg_sql.REFRESH_COUNTS)
         with self.pool.connection() as conn:
             self._wrote(conn)
@@ -719,14 +541,27 @@ class PostgresIndex:
         started = time.perf_counter()
 
         def read(conn: Any, meta: tuple[Any, ...] | None) -> tuple[int, list[SearchHit]]:
-            docs_n, tokens, version = self._version(meta)
-            params, names = self._filters(conn, req)
+            stats = self._version(meta)
+
+            def run(sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+                return self._run(conn, sql, params)
+
+            params, names = filter_params(req, self.timezone, lambda key: polygon_rows(run, key))
             if names is None:
                 return 0, []
-            total = int(self._run(conn, pg_sql.compose("count", names), params)[0][0])
+            source = PgCandidates(
+                run,
+                self.embedder,
+                req,
+                params,
+                names,
+                stats,
+                self._doc_freqs,
+                hnsw=self.hnsw,
+            )
+            total = source.fetch(mode)
             if not total:
                 return 0, []
-            source = _Candidates(self, conn, req, params, names, (docs_n, tokens, version))
             return total, rank(source, req, total, mode=mode, settings=self.settings, clock=self.clock)
 
         total, hits = self._read(read)
@@ -737,294 +572,6 @@ class PostgresIndex:
             backend=BACKEND_NAME,
             embedder=self.embedder.name,
         )
-
-    def _filters(self, conn: Any, req: SearchRequest) -> tuple[dict[str, Any], list[str] | None]:
-        """Bound parameters and the names of the filter clauses; None when nothing can pass."""
-        p: dict[str, Any] = {"geo_on": req.geo is not None, "geo_lat": None, "geo_lon": None}
-        names: list[str] = []
-        if req.geo is not None:
-            names.append("geo")
-            p.update(
-                geo_lat=req.geo.lat,
-                geo_lon=req.geo.lon,
-                geo_radius=req.geo.radius_m,
-                # earth_box measures on a 6378.168 km sphere: widen it to stay a superset
-                geo_box=req.geo.radius_m * 1.01 + 10.0,
-            )
-        if req.near_any:
-            from matjip.geo.distance import bounding_box
-
-            names.append("near_any")
-            boxes = [bounding_box(c.lat, c.lon, c.radius_m * 1.01 + 10.0) for c in req.near_any]
-            p.update(
-                near_lat=[c.lat for c in req.near_any],
-                near_lon=[c.lon for c in req.near_any],
-                near_radius=[c.radius_m for c in req.near_any],
-                near_min_lat=min(b[0] for b in boxes),
-                near_max_lat=max(b[1] for b in boxes),
-                near_min_lon=min(b[2] for b in boxes),
-                near_max_lon=max(b[3] for b in boxes),
-            )
-        if req.region is not None:
-            names.append("region")
-            p["region_needles"] = [" " + normalize_phrase(t) for t in req.region.terms if t.strip()]
-            p["region_seqs"] = self._polygon_rows(conn, req.region.polygon_place)
-        if req.cuisine:
-            names.append("cuisine")
-            p["cuisine"] = [normalize_key(v) for v in req.cuisine]
-        if req.sub_category:
-            names.append("sub_category")
-            p["sub_category"] = [normalize_key(v) for v in req.sub_category]
-        if req.menu:
-            names.append("menu")
-            p["menu"] = [normalize_key(t) for t in req.menu]
-        if req.kind:
-            names.append("kind")
-            p["kind"] = [normalize_key(v) for v in req.kind]
-        if req.exclude_kind:
-            names.append("exclude_kind")
-            p["exclude_kind"] = [normalize_key(v) for v in req.exclude_kind]
-        if req.exclude_cuisine:
-            names.append("exclude_cuisine")
-            p["exclude_cuisine"] = [normalize_key(v) for v in req.exclude_cuisine]
-        if req.exclude_menu:
-            names.append("exclude_menu")
-            p["exclude_menu"] = [normalize_key(t) for t in req.exclude_menu]
-        if req.exclude_title:
-            keys = [normalize_key(t) for t in req.exclude_title if normalize_key(t)]
-            if keys:
-                names.append("exclude_title")
-                p["exclude_title"] = keys
-        if req.convenience:
-            names.append("convenience")
-            p["convenience"] = [normalize_key(v) for v in req.convenience]
-        p["boost_key"] = None
-        if req.title is not None:
-            words = title_words(req.title)
-            if not words:
-                return p, None
-            key = "".join(words)
-            names.append("title")
-            p.update(
-                title_key=key,
-                title_len=len(key),
-                title_branch=MAX_BRANCH_CHARS,
-                title_suffixes=list(BRANCH_SUFFIXES),
-                title_words=sorted(set(words)),
-                boost_key=key,
-            )
-        if req.price is not None:
-            names.append("price")
-            p.update(price_low=req.price.low, price_high=req.price.high)
-        if req.open_at is not None:
-            names.append("open_at")
-            minutes = []
-            for when in req.open_at.instants():
-                t = when.astimezone(self.timezone)
-                minutes.append(t.weekday() * 1440 + t.hour * 60 + t.minute)
-            p.update(open_minutes=minutes, open_unknown=req.open_at.include_unknown)
-        if req.exclude_ids:
-            names.append("exclude_ids")
-            p["exclude_ids"] = list(req.exclude_ids)
-        return p, names
-
-    def _polygon_rows(self, conn: Any, key: str | None) -> list[int]:
-        """Rows whose coordinates lie inside the gazetteer outline ``key`` (tested in Python)."""
-        if not key:
-            return []
-        place = polygon_place(key)
-        if place is None:
-            return []
-        from matjip.geo import get_gazetteer
-
-        rows = self._run(conn, pg_sql.COORDINATES)
-        if not rows:
-            return []
-        seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        inside = get_gazetteer().contains_points(
-            place, np.asarray([r[1] for r in rows], np.float64), np.asarray([r[2] for r in rows], np.float64)
-        )
-        if inside is None:
-            return []
-        return [int(s) for s in seqs[np.asarray(inside, dtype=np.bool_)].tolist()]
-
-    # ranking ----------------------------------------------------------------------------
-
-    def _dist(
-        self, req: SearchRequest, lats: Sequence[float | None], lons: Sequence[float | None]
-    ) -> FloatArray:
-        from matjip.geo.distance import haversine_m_array
-
-        assert req.geo is not None
-        la = np.asarray([math.nan if v is None else v for v in lats], dtype=np.float64)
-        lo = np.asarray([math.nan if v is None else v for v in lons], dtype=np.float64)
-        return haversine_m_array(req.geo.lat, req.geo.lon, la, lo)
-
-    def _bm25(
-        self,
-        conn: Any,
-        terms: list[str],
-        params: dict[str, Any],
-        names: list[str],
-        stats: tuple[int, int, str],
-    ) -> tuple[npt.NDArray[np.int64], FloatArray]:
-        """The best ``bm25_depth`` BM25 hits inside the candidates, tantivy's scores, best first."""
-        docs_n, tokens, version = stats
-        df = self._doc_freq(conn, terms, version)
-        n = max(1, docs_n)
-        weights = {t: idf(df.get(t, 0), n) * (np.float32(1.0) + K1) for t in terms}
-        avg = np.float32(tokens) / np.float32(n)
-        rows = self._run(
-            conn,
-            pg_sql.compose("bm25", [*names, "terms"]),
-            {
-                **params,
-                "terms": terms,
-                "weights": [float(weights[t]) for t in terms],
-                "k1": float(K1),
-                "b": float(B),
-                "avgdl": float(avg) if avg > 0 else 1.0,
-                "limit": self.bm25_depth + MARGIN,
-            },
-        )
-        if not rows:
-            return np.zeros(0, np.int64), np.zeros(0, np.float64)
-        seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        scores = np.zeros(len(rows), dtype=np.float32)
-        for i, (_, doc_terms, tfs, norm) in enumerate(rows):
-            tf_of = dict(zip(doc_terms, tfs, strict=True))
-            cache = K1 * ((np.float32(1.0) - B) + (B * np.float32(norm)) / avg)
-            total = np.float32(0.0)
-            for t in terms:
-                tf = tf_of.get(t)
-                if tf:
-                    f = np.float32(tf)
-                    total = np.float32(total + weights[t] * (f / (f + cache)))
-            scores[i] = total
-        order = np.lexsort((seqs, -scores.astype(np.float64)))[: self.bm25_depth]
-        return seqs[order], scores[order].astype(np.float64)
-
-    def _doc_freq(self, conn: Any, terms: list[str], version: str) -> dict[str, int]:
-        """Documents holding each term, cached per index version (any write starts a new one; the
-        last few are kept, as replicas may be at different ones). ``version`` was read in the same
-        snapshot as ``conn``'s rows, so counts never come from another version."""
-        with self._lock:
-            cache = self._df.get(version)
-            if cache is None:
-                cache = self._df[version] = {}
-                while len(self._df) > DF_VERSIONS:
-                    self._df.popitem(last=False)
-            else:
-                self._df.move_to_end(version)
-            known = {t: cache[t] for t in terms if t in cache}
-        missing = [t for t in terms if t not in known]
-        if missing:
-            found = {str(t): int(n) for t, n in self._run(conn, pg_sql.DOC_FREQ, {"terms": missing})}
-            with self._lock:
-                if len(cache) > DF_CACHE:
-                    cache.clear()
-                cache.update({t: found.get(t, 0) for t in missing})
-            known.update({t: found.get(t, 0) for t in missing})
-        return {t: known[t] for t in terms}
-
-    def _vector(
-        self, conn: Any, qv: npt.NDArray[np.float32], params: dict[str, Any], names: list[str]
-    ) -> tuple[npt.NDArray[np.int64], FloatArray]:
-        rows = self._run(
-            conn,
-            pg_sql.compose("vector", names),
-            {**params, "qv": [float(x) for x in qv.tolist()], "limit": VECTOR_DEPTH + MARGIN},
-        )
-        if not rows:
-            return np.zeros(0, np.int64), np.zeros(0, np.float64)
-        seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        mat = np.asarray([r[1] for r in rows], dtype=np.float32).reshape(len(rows), -1)
-        sims = np.einsum("ij,j->i", mat, qv).astype(np.float64)
-        order = np.lexsort((seqs, -sims))[: min(VECTOR_DEPTH, len(rows))]
-        return seqs[order], sims[order]
-
-    def _by_prior(
-        self, conn: Any, req: SearchRequest, params: dict[str, Any], names: list[str], k: int
-    ) -> list[int]:
-        rows = self._run(conn, pg_sql.compose("prior", names), {**params, "limit": k + MARGIN})
-        if not rows:
-            return []
-        seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        key = np.asarray([np.float32(r[1]) for r in rows], dtype=np.float32).astype(np.float64)
-        key = key + np.asarray([bool(r[4]) for r in rows], dtype=np.float64) * 10.0
-        d = self._dist(req, [r[2] for r in rows], [r[3] for r in rows]) if req.geo else np.zeros(len(rows))
-        order = np.lexsort((seqs, d, -key))[:k]
-        return [int(s) for s in seqs[order].tolist()]
-
-
-class _Candidates:
-    """The candidates of one request in one read snapshot (the filter clauses ``names`` with their
-    bound ``params``): the :class:`~matjip.index.ranking.CandidateSource` the shared ranking reads."""
-
-    def __init__(
-        self,
-        index: PostgresIndex,
-        conn: Any,
-        req: SearchRequest,
-        params: dict[str, Any],
-        names: list[str],
-        stats: tuple[int, int, str],
-    ) -> None:
-        self.index = index
-        self.conn = conn
-        self.req = req
-        self.params = params
-        self.names = names
-        self.stats = stats
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.index.embedder
-
-    @property
-    def dim(self) -> int:
-        return int(self.index.embedder.dim)
-
-    def bm25(self, terms: Sequence[str]) -> fusion.Ranked:
-        return self.index._bm25(self.conn, list(terms), self.params, self.names, self.stats)
-
-    def vector(self, qv: npt.NDArray[np.float32]) -> fusion.Ranked:
-        return self.index._vector(self.conn, qv, self.params, self.names)
-
-    def nearest(self, k: int) -> list[int]:
-        ix = self.index
-        rows = ix._run(
-            self.conn, pg_sql.compose("distance", self.names), {**self.params, "limit": k + MARGIN}
-        )
-        seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        prior = np.asarray([np.float32(r[1]) for r in rows], dtype=np.float32)
-        d = ix._dist(self.req, [r[2] for r in rows], [r[3] for r in rows])
-        return [int(s) for s in seqs[np.lexsort((seqs, -prior, d))[:k]].tolist()]
-
-    def by_prior(self, k: int, exclude: Sequence[int] | None = None) -> list[int]:
-        if exclude is None:
-            return self.index._by_prior(self.conn, self.req, self.params, self.names, k)
-        rest = {**self.params, "chosen": list(exclude)}
-        return self.index._by_prior(self.conn, self.req, rest, [*self.names, "not_chosen"], k)
-
-    def distances(self, rows: npt.NDArray[np.int64]) -> FloatArray:
-        if self.req.geo is None or not len(rows):
-            return np.zeros(len(rows))
-        located = self.index._run(self.conn, pg_sql.QUERIES["locate"], {"seqs": rows.tolist()})
-        loc = {int(r[0]): (r[1], r[2]) for r in located}
-        seqs = [int(s) for s in rows.tolist()]
-        return self.index._dist(self.req, [loc[s][0] for s in seqs], [loc[s][1] for s in seqs])
-
-    def hit_rows(self, rows: list[int]) -> list[HitRow]:
-        ix = self.index
-        found = {int(r[0]): r for r in ix._run(self.conn, pg_sql.QUERIES["rows"], {"seqs": rows})}
-        out: list[HitRow] = []
-        for seq in rows:
-            _, raw, doc_terms, vec, lat, lon, prior32 = found[seq]
-            distance = float(ix._dist(self.req, [lat], [lon])[0]) if self.req.geo is not None else None
-            doc = Restaurant.model_validate_json(raw)
-            out.append(HitRow(doc, doc_terms, vec, float(np.float32(prior32)), distance))
-        return out
 
 
 def open_postgres(settings: Settings, embedder: Embedder) -> PostgresIndex:

@@ -1,0 +1,52 @@
+"""The PostgreSQL backend's opt-in HNSW path (``MATJIP_DATABASE_HNSW``): a build makes the index, a
+large candidate set's vector list comes from it (one more statement, whitelisted), and on a corpus
+the index walks whole its lists score as the exact scan's. The default path's equality with the
+embedded backend is the conformance suite's (``tests/test_index_postgres.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fakes.embedder import FakeEmbedder
+from matjip.index import pg_sql, postgres_search
+from matjip.index.postgres import PostgresIndex
+from matjip.index.request import PriceRange, SearchRequest
+from matjip.settings import Settings
+from support.index import make_corpus
+from support.pgserver import PgServer
+
+pytestmark = pytest.mark.postgres
+
+
+def _vector_scores(pg: PostgresIndex, req: SearchRequest) -> tuple[list[float], list[str]]:
+    pg.statements = []
+    try:
+        hits = pg.search(req, mode="vector").hits
+        return [round(h.vector or 0.0, 6) for h in hits], list(pg.statements)
+    finally:
+        pg.statements = None
+
+
+def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = make_corpus(n=300)
+    settings = Settings(_env_file=None, database_hnsw=True)  # type: ignore[call-arg]
+    pg = PostgresIndex(pg_server.database("hnsw"), FakeEmbedder(), settings).build(docs)
+    try:
+        with pg.pool.connection() as conn:
+            row = conn.execute("SELECT to_regclass('matjip_vectors_hnsw')").fetchone()
+            assert row is not None and row[0] is not None
+        monkeypatch.setattr(postgres_search, "VECTOR_EXACT_MAX", 10)  # every set here is "large"
+        for req in (
+            SearchRequest(text="분위기 좋은 데이트", k=10),
+            SearchRequest(text="가족 모임 갈비", k=5, price=PriceRange(max_won=30_000)),
+        ):
+            pg.hnsw = True
+            approx, executed = _vector_scores(pg, req)
+            names = ["price"] if req.price is not None else []
+            assert pg_sql.compose("vector_ann", names) in executed
+            pg.hnsw = False
+            exact, executed = _vector_scores(pg, req)
+            assert pg_sql.compose("vector_ann", names) not in executed
+            assert approx == exact
+    finally:
+        pg.close()
