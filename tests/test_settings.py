@@ -29,6 +29,7 @@ SAMPLES: dict[str, tuple[str, Any]] = {
     "backend": ("postgres", "postgres"),
     "database_url": ("postgresql://u:p@127.0.0.1:5/db", "postgresql://u:p@127.0.0.1:5/db"),
     "database_pool_size": ("8", 8),
+    "database_hnsw": ("true", True),
     "database_read_urls": ("postgresql://u:p@10.0.0.2:5/db", "postgresql://u:p@10.0.0.2:5/db"),
     "database_connect_timeout_s": ("7", 7),
     "database_timeout_s": ("2.5", 2.5),
