@@ -374,7 +374,7 @@ def test_a_name_whose_only_covered_place_is_elsewhere_says_so_first(busan_agent:
     reply = busan_agent.ask("부암동 국밥")
     assert (
         _first_line(reply.answer)
-        == "종로구 부암동은(는) 아직 데이터에 없어요 — 부산 부산진구 부암동 기준으로 찾았어요."
+        == "종로구 부암동은 아직 데이터에 없어요 — 부산 부산진구 부암동 기준으로 찾았어요."
     )
     assert reply.cards and all(c.id.startswith("busan") for c in reply.cards)
 
@@ -382,7 +382,7 @@ def test_a_name_whose_only_covered_place_is_elsewhere_says_so_first(busan_agent:
 def test_a_name_with_one_covered_place_says_which_in_the_first_line(busan_agent: Agent) -> None:
     """오금동: 송파구's has restaurants, 군포시's none: answered, and said so before anything else."""
     reply = busan_agent.ask("오금동 고기집")
-    assert _first_line(reply.answer) == "송파구 오금동 기준이에요 — 군포시 오금동은(는) 아직 데이터에 없어요."
+    assert _first_line(reply.answer) == "송파구 오금동 기준이에요 — 군포시 오금동은 아직 데이터에 없어요."
     assert reply.cards
 
 

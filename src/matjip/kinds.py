@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 KINDS_FILE = Path(__file__).parent / "data" / "kinds.toml"
 _SUFFIXES = ("맛집", "전문점", "가게", "집")
+BRANCH_WORD = "점"  # a name's last word ending in it is its branch ("잠실점", "2호점")
 
 
 def norm(text: str) -> str:
@@ -54,6 +55,7 @@ class Kind(BaseModel):
     category_unless_title: list[str] = Field(default_factory=list)
     weak_category: list[str] = Field(default_factory=list)
     weak_title: list[str] = Field(default_factory=list)
+    thin_category: list[str] = Field(default_factory=list)  # a bare path that needs the name or menu
     broad: bool = False  # an umbrella ("술집"): its category match says nothing against a narrower kind
     share: float = 0.5
     min_lines: int = 2
@@ -80,6 +82,7 @@ class Theme(BaseModel):
     covers: list[str] = Field(default_factory=list)  # word stems the theme accounts for ("편하")
     unless: list[str] = Field(default_factory=list)  # words that cancel it ("매운거 못먹어")
     kinds: list[str]
+    after: list[str] = Field(default_factory=list)  # members shown after the others ("복어" for 해장)
     note: str
 
 
@@ -122,8 +125,12 @@ class KindTable:
         eat_in: EatIn | None = None,
         typo_slips: Sequence[str] = (),
         typo_never: Sequence[str] = (),
+        title_masks: Sequence[str] = (),
+        branch_keep: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.title_masks = [norm(w) for w in title_masks]  # longer words holding a kind's name part
+        self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
@@ -236,6 +243,14 @@ class KindTable:
                 return word
         return None
 
+    def late_members(self, wanted: Sequence[str]) -> set[str]:
+        """The kinds of a described food's family that follow its other members ("해장": a 복어
+        house after the 해장국 and 국밥 places), when ``wanted`` is such a family (two kinds or more)."""
+        got = set(wanted)
+        if len(got) < 2:
+            return set()
+        return {a for t in self.themes if got <= set(t.kinds) for a in t.after if a in got}
+
     def taste_titles(self, tastes: Sequence[str], asked: Sequence[str]) -> list[str]:
         """Name parts of places whose speciality is one of ``tastes`` ("매운갈비찜", "○○짬뽕"), less
         the kinds and dishes ``asked`` and their words ("안 매운 짬뽕" keeps the 짬뽕 places)."""
@@ -261,6 +276,43 @@ class KindTable:
             any(norm(w) in cat for w in k.weak_category) or any(norm(w) in norm(title) for w in k.weak_title)
         )
 
+    def own_name(self, title: str) -> str:
+        """The (normalised) name without its branch word: "뚜레쥬르 카페센티움점" is no café, "용용선생
+        선릉점" no 생선 house, "○○ 성남복정점" no 복어 house ("아이스크림 할인점" keeps its last word)."""
+        words = title.split()
+        if len(words) > 1 and words[-1].endswith(BRANCH_WORD) and not words[-1].endswith(self.branch_keep):
+            words = words[:-1]
+        return norm(" ".join(words))
+
+    def named(self, name: str, word: str) -> bool:
+        """The (normalised) restaurant name holds the kind's name part ``word`` as itself, not as a
+        piece of a longer word that means something else ("요멘야고에몬" holds 멘야, "베이커리"
+        커리, "○○스토리" 토리: ``title_masks``)."""
+        if word not in name:
+            return False
+        for mask in self.title_masks:
+            if word in mask and word != mask and mask in name:
+                name = name.replace(mask, "\x00")
+        return word in name
+
+    def thinly(self, category: str, name: str, title: str, menus: Sequence[str]) -> bool:
+        """The category path ends in a bare umbrella of kind ``name`` ("한식>육류,고기" with no cut
+        named: a 닭도리탕 or 곰탕 house is filed there too) and neither the name nor the menu says the
+        kind or one of its sub-kinds: the place is only a weaker member (after the proven ones). With
+        no menu known the category stands."""
+        k = self.by_name.get(name)
+        if k is None or norm(category.split(">")[-1]) not in {norm(c) for c in k.thin_category}:
+            return False
+        family = [k, *(self.by_name[d] for d in self.descendants(name))]
+        own = self.own_name(title)
+        if any(self.named(own, norm(t)) for f in family for t in f.title):
+            return False
+        dishes = {norm(d) for f in family for d in f.menu}
+        nots = [norm(x) for x in k.menu_not]
+        lines = [norm(m) for m in menus if m.strip()]
+        hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
+        return bool(lines) and hits == 0
+
     def contradicts(self, category: str, name: str) -> bool:
         """The category path's top level names a cuisine other than the kind's ("일식" for a taco
         place named "타코몽"): a name or menu match is then weak evidence."""
@@ -277,7 +329,7 @@ class KindTable:
         lists in ``menu_with``: an Indian restaurant with "탄두리치킨" on its menu is not a 치킨집.
         """
         cat = norm(category)
-        name = norm(title)
+        name = self.own_name(title)
         lines = [norm(m) for m in menus if m.strip()]
         found: dict[str, KindEvidence] = {}
         ruled_out: set[str] = set()
@@ -287,7 +339,7 @@ class KindTable:
             if any(n in cat for n in nots) or any(x in name for x in title_not):
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
-                own_name = any(t in name for t in titles)
+                own_name = any(self.named(name, t) for t in titles)
                 named_other = any(x in name for x in others)
                 # a mixed category's other dish filling the menu ("일식>돈까스,우동" with only
                 # 우동 lines) takes the category's word away too
@@ -307,13 +359,10 @@ class KindTable:
             _, _, titles, dishes = self._norm[k.name]
             if k.name in found or k.name in ruled_out:
                 continue
-            if (
-                name
-                and any(t in name for t in titles)
-                and any(found[o].source == "category" for o in k.yields_to if o in found)
-            ):
+            said = bool(name) and any(self.named(name, t) for t in titles)
+            if said and any(found[o].source == "category" for o in k.yields_to if o in found):
                 continue  # "등촌샤브칼국수" filed under 샤브샤브 is a 샤브 place, not a 국수집
-            if name and any(t in name for t in titles):
+            if said:
                 title_not = self._norm_more[k.name][0]
                 others_on_menu = [line for line in lines if any(x in line for x in title_not)]
                 own_on_menu = [
@@ -359,6 +408,8 @@ def kinds() -> KindTable:
         EatIn.model_validate(raw.get("eat_in", {})),
         [str(w) for w in raw.get("typo_slips", [])],
         [str(w) for w in raw.get("typo_never", [])],
+        [str(w) for w in raw.get("title_masks", [])],
+        [str(w) for w in raw.get("branch_keep", [])],
     )
 
 

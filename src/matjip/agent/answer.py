@@ -19,7 +19,7 @@ from matjip.agent.cardinfo import mention_only, night_flag, other_day_hours, sta
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
-from matjip.text.josa import final_consonant, josa
+from matjip.text.josa import final_consonant, josa, particle
 from matjip.vocab import vocab
 from matjip.wording import say, table, text
 from matjip.words import word_set
@@ -291,11 +291,20 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
     notes: list[str] = []
     excluded = [*plan.exclude_menu, *plan.exclude_cuisine, *plan.exclude_titles] or plan.exclude_kinds
     if excluded:
-        notes.append(say("answer.notes.excluded", terms="', '".join(dict.fromkeys(excluded))))
+        terms = list(dict.fromkeys(excluded))
+        notes.append(
+            say("answer.notes.excluded", terms="', '".join(terms), topic=particle(terms[-1], "은/는"))
+        )
     if plan.exclude_chains:
         notes.append(text("answer.notes.no_chains"))
     if plan.unused_terms:
-        notes.append(say("answer.notes.unused", terms="', '".join(plan.unused_terms)))
+        notes.append(
+            say(
+                "answer.notes.unused",
+                terms="', '".join(plan.unused_terms),
+                topic=particle(plan.unused_terms[-1], "은/는"),
+            )
+        )
     if plan.open_at is not None and unknown_hours:
         notes.append(say("answer.notes.unknown_hours", n=unknown_hours))
     if no_coordinates:
@@ -314,6 +323,9 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     )
 
 
+_WISH_PHRASE: Final = table("cards.heading.wish_phrase")  # "아이와" → "아이와 가기 좋은"
+
+
 def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
     """The plan as the heading may state it — only the wishes every card shows evidence for — and
     what to say about the others ("조용한 곳인지는 정보가 없어요")."""
@@ -321,7 +333,7 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
     keep: dict[str, list[str]] = {"atmosphere": [], "occasion": [], "convenience": []}
     asked = [
         *(("atmosphere", w, w) for w in plan.atmosphere),
-        *(("occasion", w, w) for w in plan.occasion),
+        *(("occasion", w, _WISH_PHRASE.get(w, w)) for w in plan.occasion),
         *(("convenience", c, say("answer.conditions.convenience", value=c)) for c in plan.convenience),
     ]
     for field, wish, phrase in asked:
@@ -450,6 +462,26 @@ def _closing(doc: Restaurant, now: datetime) -> tuple[int | None, int | None]:
     return start, end + (1440 if end <= start else 0)
 
 
+def _clock(minute: int) -> str:
+    """ "02:00" for a minute of the day (past midnight as > 1440)."""
+    m = minute % 1440 if minute != 1440 else minute
+    return f"{m // 60:02d}:{m % 60:02d}"
+
+
+def _today_unlisted(doc: Restaurant, now: datetime) -> bool:
+    """The crawled timetable lists other days but not today (not a day off, not unknown hours)."""
+    sched = doc.hours
+    return (
+        sched is not None
+        and sched.parsed
+        and bool(sched.days)
+        and sched.kind == "timetable"
+        and not sched.implausible
+        and now.weekday() not in sched.days
+        and now.weekday() not in sched.closed
+    )
+
+
 def _dish_price(doc: Restaurant, dishes: Sequence[str]) -> tuple[int, str] | None:
     """The cheapest priced menu line naming one of ``dishes`` ("삼겹살" finds "생삼겹살 (180g)")."""
     stems = [d.replace(" ", "")[:-1] if len(d.replace(" ", "")) > 2 else d.replace(" ", "") for d in dishes]
@@ -491,10 +523,24 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             late = max(spans, key=lambda x: x[1])
             early = min(spans, key=lambda x: x[0])
             return say(
-                "answer.compare.hours", late=josa(late[2].title, "이/가"), early=josa(early[2].title, "이/가")
+                "answer.compare.hours",
+                late=josa(late[2].title, "이/가"),
+                early=josa(early[2].title, "이/가"),
+                close=_clock(late[1]),
+                open=_clock(early[0]),
             )
-        missing = [d.title for (t, d) in times if t[0] is None]
-        return say("answer.compare.hours_unknown", titles=", ".join(missing))
+        missing = [d for (t, d) in times if t[0] is None]
+        unlisted = [d for d in missing if _today_unlisted(d, now)]
+        if unlisted:
+            d = unlisted[0]
+            raw = d.hours.raw.strip() if d.hours is not None else ""
+            return say(
+                "answer.compare.hours_unlisted",
+                title=josa(d.title, "은/는"),
+                day=WEEKDAYS[now.weekday()],
+                raw=raw,
+            )
+        return say("answer.compare.hours_unknown", titles=", ".join(d.title for d in missing))
     if criterion == "parking":
         votes = [(_tag(d, "주차"), d) for d in docs]
         if any(n for n, _ in votes):
@@ -534,6 +580,8 @@ def compare_answer(
         chunks.append(text("answer.compare.none") + "\n")
         return chunks
     docs = [s.doc for _, s in found]
+    if len(docs) == 1 and not missing:  # both references point at one restaurant
+        chunks.append(say("answer.compare.same_place", title=josa(docs[0].title, "이에요/예요")) + "\n\n")
     names = [
         say("answer.compare.numbered", number=numbers[i], title=d.title)
         if numbers and i < len(numbers)
@@ -547,9 +595,30 @@ def compare_answer(
     for label, values in rows:
         chunks.append(f"| {label} | " + " | ".join(v.replace("|", "/") for v in values) + " |\n")
     chunks.append("\n")
-    if len(found) >= 2:
+    if len(found) >= 2 and criterion == "distance":
+        chunks.append(_distance_verdict([sh for _, sh in found]) + "\n")
+    elif len(found) >= 2:
         chunks.append(_verdict(docs, criterion, now, dishes) + "\n")
     return chunks
+
+
+def _distance_verdict(shown: Sequence[Shown]) -> str:
+    """ "어디가 더 가까워?": the nearer one from the place searched, with each distance."""
+    known = [(s.distance_m, s.doc) for s in shown if s.distance_m is not None]
+    if len(known) < 2:
+        return text("answer.compare.distance_unknown")
+    near = min(known, key=lambda x: x[0])[1]
+    said = ", ".join(
+        say("answer.compare.distance_line", title=d.title, distance=distance_text(m) or "") for m, d in known
+    )
+    return say("answer.compare.distance", title=josa(near.title, "이/가"), lines=said)
+
+
+def _no_hours_cell(doc: Restaurant, now: datetime, unknown: str) -> str:
+    """A comparison's hours cell with no hours today: a day the timetable does not list, or unknown."""
+    if _today_unlisted(doc, now):
+        return say("answer.compare.unlisted_cell", day=WEEKDAYS[now.weekday()])
+    return unknown
 
 
 def _compare_rows(docs: Sequence[Restaurant], now: datetime) -> list[tuple[str, list[str]]]:
@@ -568,7 +637,7 @@ def _compare_rows(docs: Sequence[Restaurant], now: datetime) -> list[tuple[str, 
         (row["mood"], [_share(d, "분위기")[1] for d in docs]),
         (row["parking"], [_parking_cell(d) for d in docs]),
         (row["price"], [won(p) if (p := typical_price(d)) is not None else unknown for d in docs]),
-        (row["hours"], [hours_today(d, now) or unknown for d in docs]),
+        (row["hours"], [hours_today(d, now) or _no_hours_cell(d, now, unknown) for d in docs]),
         (row["menus"], [menu_text(d, 2) or unknown for d in docs]),
     ]
 
@@ -733,12 +802,14 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
     if doc.hours is None or not doc.hours.raw:
         return say("answer.info.hours_unknown", title=doc.title)
     today = hours_today(doc, now)
-    other = other_day_hours(doc.hours, day, now) if day is not None else None
+    other = other_day_hours(doc.hours, day, now, with_raw=False) if day is not None else None
     detail = ""
     if other is not None:
         detail = say("answer.info.hours_other_day", day=other[0], hours=other[1])
     elif today and doc.hours.parsed:
         detail = say("answer.info.hours_today", hours=today)
+    elif _today_unlisted(doc, now):
+        detail = say("answer.info.hours_today_unlisted", day=WEEKDAYS[now.weekday()])
     return say("answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail)
 
 
@@ -819,7 +890,8 @@ REPLIES: Final = table("answer.reply")  # a question that cannot be searched as 
 
 
 def unknown_food_answer(name: str) -> list[str]:
-    return [say("answer.unknown.food", name=name) + "\n", text("answer.unknown.food_hint") + "\n"]
+    said = say("answer.unknown.food", name=name, topic=particle(name, "은/는"))
+    return [said + "\n", text("answer.unknown.food_hint") + "\n"]
 
 
 def unknown_place_answer(name: str) -> list[str]:

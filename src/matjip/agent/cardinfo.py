@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import statistics
 import tomllib
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
@@ -181,13 +181,35 @@ def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
     return None
 
 
-def other_day_hours(hours: WeeklySchedule | None, day: datetime, now: datetime) -> tuple[str, str] | None:
-    """(label, hours) of ``day`` when it is another date than ``now`` ("토요일 영업", "11:00~22:00"),
-    "정보 없음" when that day's hours are unknown; None for today."""
+def night_of(hours: WeeklySchedule | None, day: datetime) -> datetime:
+    """The day whose night ``day`` belongs to: a small-hours time (before ``night_until_hour``)
+    that the day before's hours reach past midnight ("새벽 1시" at a place open 17:00~02:00) is that
+    day's night, not a day of its own; otherwise ``day``."""
+    if hours is None or not hours.parsed or day.hour >= cards_config().open_status.night_until_hour:
+        return day
+    before = day - timedelta(days=1)
+    minute = day.hour * 60 + day.minute
+    d = hours.days.get(before.weekday())
+    spills = d is not None and any(r.end > 1440 and r.end - 1440 > minute for r in d.open)
+    return before if spills else day
+
+
+def other_day_hours(
+    hours: WeeklySchedule | None, day: datetime, now: datetime, with_raw: bool = True
+) -> tuple[str, str] | None:
+    """(label, hours) of ``day`` when it is another date than ``now`` ("토요일 영업", "11:00~22:00");
+    a small-hours time the day before's hours reach is that day's night (:func:`night_of`; None when
+    that is today). A day the crawled timetable does not list is said as such (with the timetable
+    when ``with_raw``), "정보 없음" only when the hours are unknown; None for today."""
+    day = night_of(hours, day)
     if day.date() == now.date():
         return None
     label = say("cards.open_status.other_day", day=cards_config().open_status.days[day.weekday()])
     said = hours.label_for(day.weekday()) if hours is not None and hours.parsed else None
+    if said is None and hours is not None and hours.parsed and hours.days and not hours.implausible:
+        if with_raw:
+            return label, say("cards.open_status.other_day_unlisted", raw=hours.raw.strip())
+        return label, text("cards.open_status.other_day_unlisted_short")
     return label, said or text("cards.open_status.other_day_unknown")
 
 

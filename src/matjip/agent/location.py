@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from matjip import wording
 from matjip.agent.models import Choice, Clarification, LocationContext
+from matjip.text.josa import particle
 from matjip.words import word_map, words
 
 if TYPE_CHECKING:
@@ -98,7 +99,12 @@ def _homonym_outcome(
         return (
             [],
             place,
-            wording.say("location.homonym.chosen", chosen=place_label(place, name), others=others),
+            wording.say(
+                "location.homonym.chosen",
+                chosen=place_label(place, name),
+                others=others,
+                topic=particle(others, "은/는"),
+            ),
         )
     if len(with_data) == 1:
         chosen = with_data[0]
@@ -106,6 +112,7 @@ def _homonym_outcome(
             "location.homonym.famous_outside",
             famous=place_label(place, name),
             chosen=place_label(chosen, name),
+            topic=particle(place_label(place, name), "은/는"),
         )
         return [], chosen, note
     if len(with_data) > 1:
@@ -306,6 +313,7 @@ def _named(
             "location.homonym.chosen",
             chosen=place_label(place, said),
             others=place_label(candidates[0], said),
+            topic=particle(place_label(candidates[0], said), "은/는"),
         )
     if ask:
         return LocationOutcome(clarification=_which_place(said, ask, text, gazetteer, covered))
@@ -326,9 +334,11 @@ def _which_place(
     question = (
         wording.say("location.homonym.ask_one", note=note)
         if note and len(choices) == 1
-        else wording.say("location.homonym.ask", name=said, in_data=joiner.join(in_data))
+        else wording.say(
+            "location.homonym.ask", name=said, in_data=joiner.join(in_data), subject=particle(said, "이/가")
+        )
         if in_data and len(in_data) < len(choices)
-        else wording.say("location.homonym.ask_plain", name=said)
+        else wording.say("location.homonym.ask_plain", name=said, subject=particle(said, "이/가"))
     )
     return Clarification(kind="place", name=said, question=question, choices=choices, pending_query=text)
 

@@ -236,6 +236,8 @@ class SearchPlan(BaseModel):
     open_at: datetime | None = None
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
+    # the time asked after relaxation dropped its filter: places open then still come first
+    open_wished: datetime | None = None
     no_break: bool = False  # "브레이크타임 없는": known hours with no break on the day asked
     # menu words whose places come first, never a filter ("안 매운 떡볶이": 간장, 로제 …)
     prefer_menu: list[str] = Field(default_factory=list)

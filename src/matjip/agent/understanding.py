@@ -57,6 +57,8 @@ class CuePatterns:
     now: re.Pattern[str]  # data/words/search.toml: the planner's cues
     names_no_food: re.Pattern[str]
     no_break: re.Pattern[str]
+    wants_places: re.Pattern[str]
+    group_seats: re.Pattern[str]
 
 
 @cache
@@ -80,6 +82,8 @@ def cue_patterns() -> CuePatterns:
         now=either(words("search", "now")),
         names_no_food=either(words("search", "generic")),
         no_break=either(words("search", "no_break")),
+        wants_places=either(words("turn_cues", "wants_places")),
+        group_seats=either(words("turn_cues", "group_seats")),
     )
 
 
@@ -152,6 +156,8 @@ class Cues(BaseModel):
     now: bool = False  # "지금 근처에 해장국": wanted now (not "지금 여기 근처": a place)
     names_no_food: bool = False  # "맛집", "아무거나": a follow-up saying it starts a new topic
     no_break: bool = False  # "브레이크타임 없는"
+    wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
+    group_seats: bool = False  # "12명 회식 가능한": a place that can seat a group
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -192,6 +198,8 @@ def read_cues(scan: Scan) -> Cues:
         now=p.now.search(t) is not None,
         names_no_food=p.names_no_food.search(t) is not None,
         no_break=p.no_break.search(t) is not None,
+        wants_places=p.wants_places.search(t) is not None,
+        group_seats=p.group_seats.search(t) is not None,
     )
 
 

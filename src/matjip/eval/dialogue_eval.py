@@ -50,6 +50,9 @@ Frame check (only for turns whose gold has a frame)
   equal names without spaces also match). ``null`` with GPS → the turn's location is the GPS;
   ``null`` without GPS → the product asked (clarification, no cards). ``"$ref1"`` → the plan's
   centre is within :data:`SAME_SPOT_M` of the referred restaurant (its card coordinates).
+  A gold ``route`` (points in order, ``"GPS"`` for the device) replaces the place and near checks:
+  the plan must be a route strategy from its first point to its last (``"GPS"`` → within
+  :data:`SAME_SPOT_M` of the turn's GPS).
 * near: ``true`` → mode ``near``; ``false`` → mode ``in``; ``"closer"`` → mode ``near``, the plan
   sorted by distance, every card's distance known, below the farthest card shown by the previous
   listing turn, and in non-decreasing order.
@@ -425,10 +428,12 @@ def check_frame(
                 errors.append(f"kind: gold {want}→{k}, plan {plan.kinds}")
         elif want not in plan.kinds and want not in plan.menu:
             errors.append(f"kind: gold {want} (no kind), plan {plan.kinds}/{plan.menu}")
-    # place
+    # place (a gold route is checked on the plan's route ends instead)
     place = frame.get("place")
     loc = plan.location
-    if loc is None:
+    if frame.get("route"):
+        errors += _route_errors(list(frame["route"]), plan, gps)
+    elif loc is None:
         errors.append(f"place: gold {place or 'GPS'}, plan has no place")
     elif place is None:
         if res.location is None or res.location.type != "GPS":
@@ -444,7 +449,9 @@ def check_frame(
     # near
     near = frame.get("near")
     mode = loc.mode if loc is not None else None
-    if near is True and mode != "near":
+    if frame.get("route"):
+        pass  # a route is searched along its line, not around one place
+    elif near is True and mode != "near":
         errors.append(f"near: gold radius, plan {mode}")
     elif near is False and mode != "in":
         errors.append(f"near: gold in-region, plan {mode}")
@@ -466,6 +473,23 @@ def check_frame(
     if frame.get("k") != plan.k:
         errors.append(f"k: gold {frame.get('k')}, plan {plan.k}")
     errors += _open_errors(frame.get("open"), plan, now)
+    return errors
+
+
+def _route_errors(points: list[str], plan: SearchPlan, gps: dict[str, float] | None) -> list[str]:
+    """A gold ``route`` (its points in order, "GPS" for the device's position) against the plan's
+    route: a route strategy whose origin and destination are those two points."""
+    route = plan.route
+    if plan.strategy != "route" or route is None:
+        return [f"route: gold {' → '.join(points)}, plan strategy {plan.strategy}"]
+    errors = []
+    for want, end in zip(points[:1] + points[-1:], (route.origin, route.destination), strict=True):
+        if want == "GPS":
+            at = (end.lat, end.lon) if end.lat is not None and end.lon is not None else None
+            if gps is None or at is None or meters(gps["lat"], gps["lon"], *at) > SAME_SPOT_M:
+                errors.append(f"route: gold GPS, plan {end.name}")
+        elif place_key(want) != place_key(end.name) and squash(want) != squash(end.name):
+            errors.append(f"route: gold {want}, plan {end.name}")
     return errors
 
 

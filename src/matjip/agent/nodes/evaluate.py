@@ -108,6 +108,11 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
     elif hits:
         update["context"] = hits
         update["focus"] = hits[0]["id"] if len(hits) == 1 or (p and p.intent == "information") else None
+        kept = state.get("focus")
+        if update["focus"] is None and state.get("refine") and any(h["id"] == kept for h in hits):
+            # "세 번째 어때" → "룸 있는 데로": a refinement that still shows the one in focus keeps
+            # "거기" pointing at it
+            update["focus"] = kept
     loc = state.get("location")
     if loc is not None:
         history = list(state.get("location_history") or [])

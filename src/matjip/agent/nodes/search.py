@@ -42,6 +42,7 @@ _REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + "
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
 _WITH_CHILDREN: Final = words("search", "with_children")[0]  # the occasion a party with children asks
+GROUP_SEATS: Final = words("search", "group_seats")[0]  # the convenience a party that must be seated asks
 _NO_BREAK_WORDS: Final = words("search", "no_break_words")  # read by the no-break cue
 
 
@@ -140,10 +141,11 @@ def _apply_tastes(
 ) -> list[str]:
     """Tastes ruled out ("안 매운 떡볶이": the kind asked, its mild versions first — returned as the
     menus to prefer; "매운 거 못 먹어": the taste's kinds and the menus naming it ruled out, in
-    ``frame`` and ``exclude_menu``), each said in ``notes``."""
+    ``frame`` and ``exclude_menu``), each said in ``notes``. A described food's family ("안 매운
+    국물", "매운 거 못 먹는데 한식") is no kind asked: its spicy members are ruled out as well."""
     prefer_menu: list[str] = []
     for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
-        if kind_list:
+        if kind_list and not frame["theme"]:
             prefer_menu += taste.mild
             notes.append(taste.note_mild)
         else:
@@ -467,6 +469,8 @@ def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:
     if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
         # "20명 회식", "우리 여섯이": seats are not in the data
         d.notes.append(party_note(nlu.party.size))
+        if d.reading.cues.group_seats and GROUP_SEATS not in d.convenience:
+            d.convenience.append(GROUP_SEATS)  # "12명 회식 가능한": group seating, the seat value known
 
 
 def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> dict[str, Any]:
@@ -699,7 +703,9 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     step = int(state.get("relax_step") or 0) + 1
     notes = list(state.get("relax_notes") or [])
     update: dict[str, Any] = {"relax_step": step}
-    p, note = widen.relax_step(state_plan(state), state.get("anchor"), notes, res.config)
+    p, note = widen.relax_step(
+        state_plan(state), state.get("anchor"), notes, res.config, turn_now(state, res)
+    )
     if note is None:
         update["relax_step"] = res.config.max_relax_steps + 1
         update["_decision"] = "nothing left to relax"

@@ -19,6 +19,7 @@ from matjip.agent.configuration import LivePlaceLike, Resources
 from matjip.agent.models import Card, CoursePlan, LocationContext, PlanLocation, SearchPlan, StrategyInfo
 from matjip.agent.nodes.common import hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests
+from matjip.agent.retrieval.filters import within_budget
 from matjip.agent.retrieval.rank import kind_strength, one_per_brand
 from matjip.agent.state import AgentState, HitRecord
 from matjip.geo.distance import haversine_m
@@ -215,7 +216,8 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     )
     resp = res.index.search(req)
     scored: list[tuple[SearchHit, float, float]] = []
-    for h in resp.hits:
+    # a budget is the place's typical price, as in every search ("더 싼 데": of the whole menu)
+    for h in within_budget(resp.hits, p, overall=bool(state.get("cheaper"))):
         pt = _point(h)
         if pt is None:
             continue
@@ -298,7 +300,8 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
     assert t is not None and loc is not None and loc.lat is not None and loc.lon is not None
     req = to_requests(p)[0].model_copy(update={"k": MAX_K, "sort": "relevance"})
     resp = res.index.search(req)
-    hits = [h for h in resp.hits if _point(h) is not None]
+    budget = within_budget(resp.hits, p, overall=bool(state.get("cheaper")))
+    hits = [h for h in budget if _point(h) is not None]
     info = StrategyInfo(radius_m=loc.radius_m or 0)
     mode: TravelMode = t.estimate_mode
     legs = _legs((loc.lat, loc.lon), hits, mode, res, info)

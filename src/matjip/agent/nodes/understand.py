@@ -279,7 +279,20 @@ def _resolve_place(
         }
     outside = _outside(u, res)
     outcome, outside = _by_address(u, res, outcome, outside, gps)
-    return _place_update(state, res, nlu, outcome, outside)
+    return _place_update(state, res, nlu, outcome, outside, origin_only=_travel_origin_only(state, u))
+
+
+def _travel_origin_only(state: AgentState, u: Understanding) -> bool:
+    """ "첫 번째 거기 ○○역에서 걸어가면 몇 분?": the place named is where the way to a shown
+    restaurant starts, so it needs no restaurants of its own."""
+    ents = u.nlu.entities
+    pointed = u.nlu.ordinal is not None or u.nlu.pronoun_ref or u.cues.pronoun or bool(state.get("focus"))
+    return (
+        bool(state.get("context"))
+        and u.acts.travel
+        and pointed
+        and not (u.kinds.kinds or ents.menu or ents.category)
+    )
 
 
 def _outside(u: Understanding, res: Resources) -> str | None:
@@ -335,9 +348,15 @@ def _by_address(
 
 
 def _place_update(
-    state: AgentState, res: Resources, nlu: NLUResult, outcome: LocationOutcome, outside: str | None
+    state: AgentState,
+    res: Resources,
+    nlu: NLUResult,
+    outcome: LocationOutcome,
+    outside: str | None,
+    origin_only: bool = False,
 ) -> Update:
-    """The turn's location, a clarification, or the reply that the place is not in the data."""
+    """The turn's location, a clarification, or the reply that the place is not in the data (never
+    for ``origin_only``: a place that only starts the way to a shown restaurant)."""
     if outcome.clarification is not None:
         return {
             "clarification": outcome.clarification,
@@ -351,7 +370,8 @@ def _place_update(
             "_decision": f"unknown place {outcome.unknown_place}",
         }
     ctx = outcome.context
-    if ctx is not None and res.web is None and res.places is None and not _context_covered(ctx, res):
+    uncovered = ctx is not None and not origin_only and not _context_covered(ctx, res)
+    if ctx is not None and uncovered and res.web is None and res.places is None:
         # with a web provider the search runs and finds nothing, and the web fallback answers; with
         # Kakao Local the places around it come live
         name = ctx.name or ctx.display_name or wording.text("understand.place.there")
@@ -401,7 +421,8 @@ def _anchor(
                 radius_m=radius,
             )
             return ctx, "place"
-    if state.get("searches") and u.acts.closer and history:
+    if state.get("searches") and u.acts.closer and history and len(u.nlu.ordinals) < 2:
+        # ("첫번째랑 마지막 중에 더 가까운 데" compares two shown places)
         last = history[-1]
         if last.lat is not None and last.lon is not None:
             return last.model_copy(update={"mode": "near", "region_terms": []}), "closer"
@@ -768,6 +789,31 @@ def _earlier_list_ref(t: _Turn) -> Update | None:
     return None
 
 
+def _day_of_focus(t: _Turn) -> Update | None:
+    """ "일요일도 해?", "토요일 몇 시까지?" with one restaurant in focus (just named or asked about):
+    a question about that restaurant on that day, answered from the context, never a search for
+    places open that day (which would re-point "거기")."""
+    nlu, ents, acts = t.nlu, t.nlu.entities, t.u.acts
+    when = nlu.time
+    if not t.context or when is None or (when.weekday is None and not when.day_offset):
+        return None
+    if not (t.state.get("focus") or len(t.context) == 1) or t.refers:
+        return None  # ordinals and "거기" are read by the reference rules
+    if t.new_topic or t.kinds_named or ents.title or ents.convenience or nlu.ordinals or nlu.price:
+        return None
+    if t.u.cues.among or t.u.cues.wants_places or not (t.u.cues.question or "hours" in nlu.asked):
+        return None
+    if acts.requires or acts.other or acts.closer or acts.cheaper or acts.compare:
+        return None
+    asked = nlu.model_copy(update={"intent": "information", "asked": [*nlu.asked, "hours"]})
+    return {
+        "decision": "context",
+        "nlu": asked,
+        "understanding": t.u.with_nlu(asked),
+        "_decision": "answer from context (the focus on another day)",
+    }
+
+
 def _question_about_results(t: _Turn) -> Update | None:
     """ "몇시까지 하는데": a question about the one in focus ("-는데" ends the sentence, no "데" is
     sought)."""
@@ -913,6 +959,7 @@ _RULES = (
     _travel_question,
     _shown_elsewhere,
     _earlier_list_ref,
+    _day_of_focus,
     _question_about_results,
     _comparison,
     _branch_named,
@@ -995,6 +1042,16 @@ def _compare_refs(t: _Turn) -> Update | None:
             "_decision": "compare from context (an earlier list and this one)",
         }
     picked, unknown = _compared(t)
+    # two references said ("거기랑 1번"), not "그 중에 두번째" (one place among the list)
+    said = len(t.nlu.ordinals) + len(t.nlu.entities.title) + int(t.u.cues.pronoun)
+    if len(picked) == 1 and not unknown and said >= 2 and not t.u.cues.among:
+        # "거기랑 1번 비교해줘" when "거기" is 1번: one restaurant, said to be the same
+        return {
+            "decision": "context",
+            **changed,
+            "compare_ids": picked,
+            "_decision": "compare from context (the same restaurant twice)",
+        }
     if len(picked) >= 2 and not unknown:
         return {"decision": "context", **changed, "compare_ids": picked, "_decision": "compare from context"}
     if unknown and len(picked) + len(unknown) >= 2:

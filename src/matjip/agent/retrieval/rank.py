@@ -18,14 +18,14 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import typical_price
+from matjip.agent.retrieval.widen import GOING_NOW_S
+from matjip.documents import Restaurant
 from matjip.geo.gazetteer import PlaceType
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
-
-GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
 
 
 class RankKey(NamedTuple):
@@ -35,11 +35,12 @@ class RankKey(NamedTuple):
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
     dish: int  # a dish said beside its kind: 0 the kind listing it, 1 the kind, 2 neither
     strength: int  # the kind said by category or name 1 (one tier: "○○포차" is a 포차), menu 2, none 3
-    neighbour: int  # 1: a neighbouring kind standing in (last)
+    neighbour: int  # 1: a late member of a family ("복어" for 해장), 2: a neighbouring kind standing in
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
-    going_now: int  # going now: 0 open, 1 unknown hours or closing, 2 closed
+    going_now: int  # going now (or at the time asked once its filter is dropped): 0 open, 1 unknown
+    # hours or closing, 2 closed
     trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
 
 
@@ -58,8 +59,8 @@ class Ranker:
     dish: str | None  # the dish said beside its kind
     radius: float | None  # the radius asked ("near" searches)
     outside: set[str]  # places across the border of the dong asked
-    now: datetime
-    going_now: bool
+    at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
+    late: set[str]  # late members of the family asked (kinds.late_members)
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
@@ -69,13 +70,19 @@ class Ranker:
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
             strength=max(1, kind_strength(h, p.kinds)) if p.kinds else 0,
-            neighbour=0 if not p.kinds or set(p.kinds) & set(doc.kinds) else 1,
+            neighbour=self._neighbour(h),
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
-            going_now=going_now_tier(doc.hours, self.now) if self.going_now else 0,
+            going_now=going_now_tier(doc.hours, self.at) if self.at is not None else 0,
             trust=local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
+
+    def _neighbour(self, h: SearchHit) -> int:
+        own = set(self.plan.kinds) & set(h.document.kinds)
+        if not self.plan.kinds or (own and not own <= self.late):
+            return 0
+        return 1 if own else 2
 
     def _dish(self, h: SearchHit) -> int:
         if self.dish is None:
@@ -103,8 +110,8 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         dish=dish,
         radius=radius,
         outside=outside_dong(f.hits, p, res) if near else set(),
-        now=now,
-        going_now=now_ish or (asked is None and is_night(now)),
+        at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
+        late=kinds().late_members(p.kinds),
     )
 
 
@@ -135,7 +142,8 @@ def rating_key(h: SearchHit) -> float:
 
 def kind_strength(h: SearchHit, wanted: list[str]) -> int:
     """0: the category path says the kind; 1: the name does; 2: the menu or a sub-kind, or a
-    category the kind counts only weakly (``weak_category``); 3: none.
+    category the kind counts only weakly (``weak_category``, a bare ``thin_category`` path the name
+    and menu do not back); 3: none.
 
     A name or menu match is weaker (2, 3) when the category path says something else — another,
     unrelated kind ("양식>햄버거" for "…버거펍" asked as a 호프) or another cuisine ("일식" for
@@ -161,10 +169,16 @@ def kind_strength(h: SearchHit, wanted: list[str]) -> int:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        if table.weakly(doc.category, kind, doc.title):
+        if table.weakly(doc.category, kind, doc.title) or (
+            ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc))
+        ):
             rank = max(rank, 2)
         best = min(best, rank)
     return best
+
+
+def menu_names(doc: Restaurant) -> list[str]:
+    return [m.name for m in doc.menus]
 
 
 def brand(title: str, res: Resources) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Final
 
 from matjip.agent.configuration import AgentConfig, Resources
@@ -15,6 +16,7 @@ from matjip.words import words
 
 WIDENED_BY_RELAX: Final = words("search", "widened_by_relax")  # relaxation never widens twice
 WIDENED_ANY: Final = words("search", "widened_any")
+GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
 SOFTNESS = ("open_at", "price", "menu", "cuisine")  # the filters relaxation drops, softest first
 
 
@@ -76,12 +78,13 @@ def fill_wider(f: Found, anchor: str | None, notes: list[str], res: Resources) -
 
 
 def relax_step(
-    p: SearchPlan, anchor: str | None, notes: list[str], cfg: AgentConfig
+    p: SearchPlan, anchor: str | None, notes: list[str], cfg: AgentConfig, now: datetime | None = None
 ) -> tuple[SearchPlan, str | None]:
     """Relaxation's next step and its note, or ``(p, None)`` when nothing is left to relax. The
     order: a title search anywhere, a convenience (the data rarely records one, so its absence
     says little), then a "near" radius (widened at most to ``widen_cap_m``), then the other
-    filters from the softest (:func:`drop_filter`)."""
+    filters from the softest (:func:`drop_filter`). Going now ("지금 하는", asked at ``now``) drops
+    the clock before the radius: the places near, open ones first, rather than a wider circle."""
     loc = p.location
     if p.strategy == "title" and loc is not None:
         return p.model_copy(update={"location": None, "strategy": "title"}), say(
@@ -92,6 +95,8 @@ def relax_step(
         return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
             "search.relax.convenience", condition=dropped
         )
+    if going_now(p, now) and loc is not None and loc.by_radius:
+        return drop_filter(p)
     if (
         loc is not None
         and loc.by_radius
@@ -106,6 +111,16 @@ def relax_step(
             "search.relax.widened", place=loc.name, radius=km(loc.radius_m), wider=km(wider)
         )
     return drop_filter(p)
+
+
+def going_now(p: SearchPlan, now: datetime | None) -> bool:
+    """The plan asks for places open at the turn's time ("지금 하는")."""
+    return (
+        now is not None
+        and p.open_at is not None
+        and p.open_until is None
+        and abs((p.open_at - now).total_seconds()) <= GOING_NOW_S
+    )
 
 
 def drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
@@ -131,9 +146,8 @@ def _drop_soft(p: SearchPlan) -> tuple[SearchPlan, str | None]:
         if name == "open_at" and p.open_at is not None:
             # the label goes with the filter: a heading never claims "지금 영업하는" once dropped
             label = p.open_label or text("search.relax.condition.hours_unlabelled")
-            return p.model_copy(update={"open_at": None, "open_until": None, "open_label": None}), say(
-                "search.relax.condition.hours", label=label
-            )
+            dropped = {"open_at": None, "open_until": None, "open_label": None, "open_wished": p.open_at}
+            return p.model_copy(update=dropped), say("search.relax.condition.hours", label=label)
         if name == "price" and (p.price_min is not None or p.price_max is not None):
             return p.model_copy(update={"price_min": None, "price_max": None}), text(
                 "search.relax.condition.price"

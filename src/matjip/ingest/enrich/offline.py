@@ -63,10 +63,10 @@ MAX_REVIEW_FOOD = 20
 MIN_PHRASE_TAG_COUNT = 2  # phrase-style reviewKeywords need at least this many votes
 
 # A space inside a lexicon surface: optional particle, optional whitespace, optional intensifier
-# ("뷰가 정말 좋아요", "양이 진짜 많아요").
+# ("뷰가 정말 좋아요", "양이 진짜 많아요", "공간도 너무좋았어요").
 _GAP = (
     r"(?:이랑|하고|에서|으로|까지|에는|이나|이|가|은|는|도|을|를|랑|과|와|에|의|만|로|엔|나)?\s*"
-    r"(?:(?:정말|진짜|너무|완전|엄청|되게|매우|아주|무척|참|넘|꽤|좀|더|제일|특히)\s+)?"
+    r"(?:(?:정말|진짜|너무|완전|엄청|되게|매우|아주|무척|참|넘|꽤|좀|더|제일|특히)\s*)?"
 )
 
 
@@ -430,7 +430,9 @@ class _Cover:
         return i > 0 and self.reach[i - 1] >= end
 
 
-_BOUNDARY_GAP = re.compile(r"[\n.!?;~]")
+# a line break, sentence punctuation, or two spaces (a crawl that flattened a review's line breaks:
+# "포장만 하고 싶은  수플레치즈케이크 : …  지하에다 매장 분위기가")
+_BOUNDARY_GAP = re.compile(r"[\n.!?;~]| {2}")
 _SYMBOL_TAGS: Final = word_set("review_tags", "symbol_tags")
 _PRED_TAGS: Final = word_set("review_tags", "predicate_tags")
 
@@ -448,6 +450,20 @@ class _Clause(NamedTuple):
     sentence: int  # index of the sentence the clause belongs to
 
 
+_NO_MARKS: Final[frozenset[int]] = frozenset()
+
+
+def _heading_marks(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Where the headings of a structured review start and where their colons stand ("가야는이유 :
+    고소한 라떼 … 안가는이유 : 언덕길", "장점: 주차"; ``[frames] heading`` of ``review_rules.toml``)."""
+    starts: set[int] = set()
+    colons: set[int] = set()
+    for m in rules().heading.finditer(text):
+        starts.add(m.start())
+        colons.add(m.end() - 1)
+    return frozenset(starts), frozenset(colons)
+
+
 def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     """Clauses of a text: a clause ends at a final ending, sentence punctuation, a line break or a
     clause-ending connective (kinds from ``review_rules.toml``: contrast, cause, conditional)."""
@@ -456,6 +472,7 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     ec_kind = r.ec_kind
     final_suffixes, boundary_symbols = r.p.final_ending_suffixes, r.p.boundary_symbols
     nominal_finals = r.p.nominal_final_endings
+    heads, colons = _heading_marks(text) if ":" in text else (_NO_MARKS, _NO_MARKS)
     out: list[_Clause] = []
     first = 0
     sentence = 0
@@ -464,7 +481,9 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
         nxt = morphs[i + 1] if i + 1 < n else None
         kind = ""
         tag = m.tag
-        if tag == "SF":
+        if colons and (m.start in colons or (nxt is not None and nxt.start in heads)):
+            kind = "final"  # "… 인상적인 | 안가는이유 : | 언덕길": a heading is a clause of its own
+        elif tag == "SF":
             kind = "question" if "?" in m.form else "final"
         elif tag == "EF":
             if nxt is not None and nxt.tag == "SF":
@@ -483,8 +502,15 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
             and (nxt is None or nxt.start > m.end or nxt.tag in _SYMBOL_TAGS)
         ):
             kind = "final"  # "인테리어 넘 이쁨ㅠㅠ 감성 미쳤다": a review's "-음" ends its sentence
-        elif tag == "NNB" and m.form == "데" and i > 0 and morphs[i - 1].tag == "ETM" and nxt is not None:
-            kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB
+        elif (
+            tag == "NNB"
+            and m.form == "데"
+            and i > 0
+            and morphs[i - 1].tag == "ETM"
+            and nxt is not None
+            and not nxt.tag.startswith("J")
+        ):
+            kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB (but "여기만한 데가 없어요": a place)
         if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
             kind = "final"
         if not kind:
@@ -561,8 +587,11 @@ def _words(
     )
     absence = difficulty = 0
     sticky = strong = uncertain = False
+    negated_state = False  # an absence predicate came first: a regret after it is about the absence
     prev: Morph | None = None
-    for m in ctx.morphs[c.first : c.last + 1]:
+    morphs = list(ctx.morphs[c.first : c.last + 1])
+    last = len(morphs) - 1
+    for j, m in enumerate(morphs):
         if m.start < after:
             prev = m
             continue
@@ -576,8 +605,14 @@ def _words(
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
         if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
-            if not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
+            if fact and _judges_quality(morphs, j, last):
+                pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
+            elif form.startswith("없") and r.superlative.search(ctx.text, max(0, m.start - 12), m.end):
+                strong = True  # "여기만한 곳이 없어요": none is as good
+            elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
+                # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
+                negated_state = negated_state or base != "MAG" or (j < last and morphs[j + 1].form == "하")
         elif base == "XPN" and form == "불":
             absence += 1
         elif form in sticky_forms:
@@ -585,7 +620,9 @@ def _words(
             if not fact:
                 difficulty += 1
         elif not fact and form in difficulty_forms and base in _DIFFICULTY_TAGS:
-            difficulty += 1
+            # "넓지 않은 게 흠", "쾌적하지 못한 게 아쉽네요": the regret keeps the negation (while
+            # "안 멀어요", "불편하지 않아요" turn the difficulty back)
+            difficulty += 0 if negated_state else 1
         elif form in strong_forms and base in _STRONG_TAGS:
             strong = True
         if form in uncertain_forms:
@@ -596,6 +633,16 @@ def _words(
     if r.no_longer.search(ctx.text, max(after, c.start), c.end):
         difficulty += 1
     return absence, difficulty, sticky, strong, uncertain
+
+
+def _judges_quality(morphs: Sequence[Morph], j: int, last: int) -> bool:
+    """Whether the absence word at ``j`` negates a judgement of quality (``evaluative``: "안 좋았어요",
+    "좋지 않았어요"), not the thing itself: for a fact, what was used but poor was there."""
+    evaluative = rules().p.evaluative
+    m = morphs[j]
+    if m.tag == "MAG":
+        return j < last and morphs[j + 1].form in evaluative
+    return j >= 2 and morphs[j - 1].form == "지" and morphs[j - 2].form in evaluative
 
 
 # (absence words, difficulty words, sticky negative, strong positive, uncertain) of the clauses read
@@ -632,7 +679,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     purpose = r.purpose.match(ctx.text[hit.start : own.end]) is not None
     turned = _turned(ctx, hit, k, s_end)
     # a fact used in the past tense is a first-hand use: what the next clause says is about something else
-    first_hand = fact and _first_hand(ctx, hit, own)
+    # so is an occasion told as a past visit ("회식으로 다녀왔는데 …", "단체 회식갔는데 … 나쁜 업소")
+    first_hand = (fact or own_subject) and _first_hand(ctx, hit, own)
     last, counts = _read_on(
         ctx,
         hit,
@@ -656,7 +704,10 @@ def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_sta
             after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
         ):
             return True
-    return any(who.search(text, clause_start, hit.start) for who in r.subject.get(target, ()))
+    whos = r.subject.get(target, ())
+    if not whos or r.guest_own.search(text, max(clause_start, hit.start - 4), hit.start):
+        return False  # "… 여직원 한분은 불친절 응대에 저희 가족 기분도": the guest's own company
+    return any(who.search(text, clause_start, hit.start) for who in whos)
 
 
 def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
@@ -706,19 +757,22 @@ def _turned(ctx: _Text, hit: _Hit, k: int, s_end: int) -> bool:
     expectation_end = own.end
     if own.kind == "cause" and k + 1 < len(ctx.clauses) and ctx.clauses[k + 1].sentence == own.sentence:
         expectation_end = ctx.clauses[k + 1].end
-    return bool(
-        r.expectation.search(ctx.text, hit.end, expectation_end)
-        or r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
-    )
+    if r.expectation.search(ctx.text, hit.end, expectation_end):
+        return True
+    said = r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
+    # "자리예약 … 부탁드린다고 했더니": the guest's own request, no hearsay
+    return said is not None and not r.own_request.search(ctx.text, hit.end, said.end())
 
 
 def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     """Whether the mention's clause tells a past use ("룸에서 코스 먹었는데, 직원이 불친절했어요");
-    a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데")."""
+    a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데"), nor is an
+    intention ("모임도 가려 했으나, … 안간다")."""
     p = rules().p
     own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
     return any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after) and not any(
-        m.tag in ("EC", "EF", "ETM") and (m.form in p.question_endings or m.form in p.continuing_endings)
+        m.tag in ("EC", "EF", "ETM")
+        and (m.form in p.question_endings or m.form in p.continuing_endings or m.form in p.intention_endings)
         for m in own_after
     )
 

@@ -56,9 +56,11 @@ class Polarity(BaseModel):
     sticky: frozenset[str]
     only_before_absence: frozenset[str]
     strong_positive: frozenset[str]
+    evaluative: frozenset[str] = frozenset()
     wish_predicates: frozenset[str]
     uncertain: frozenset[str]
     question_endings: frozenset[str]
+    intention_endings: frozenset[str] = frozenset()
     contrast_endings: frozenset[str]
     cause_endings: frozenset[str]
     conditional_endings: frozenset[str]
@@ -97,6 +99,10 @@ class Frames(BaseModel):
     hypothetical: str = "(?!)"
     advice_conditional: str = "(?!)"
     factual_conditional: str = "(?!)"
+    heading: str = "(?!)"
+    guest_own: str = "(?!)"
+    own_request: str = "(?!)"
+    superlative: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -177,6 +183,10 @@ class CompiledRules:
         self.hypothetical = re.compile(f.hypothetical)
         self.advice_conditional = re.compile(f.advice_conditional)
         self.factual_conditional = re.compile(f.factual_conditional)
+        self.heading = re.compile(f.heading)
+        self.guest_own = re.compile(f.guest_own)
+        self.own_request = re.compile(f.own_request)
+        self.superlative = re.compile(f.superlative)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
