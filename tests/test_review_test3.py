@@ -3,22 +3,19 @@ known values, is unchanged since it was frozen, and the place-level scorer count
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from matjip.eval.review_eval import FIELDS, load, load_places, place_document, run_by_place, score_places
 from matjip.ingest.enrich import Enrichment, OfflineEnricher
 from matjip.ingest.enrich.tables import lexicons
+from support.frozen import assert_files_frozen
 
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 SET = EVAL / "review_test3.jsonl"
 
 
 def test_the_real_review_set_is_frozen() -> None:
-    frozen = (EVAL / "review_test3_FROZEN.txt").read_text(encoding="utf-8")
-    for name in ("review_test3.jsonl", "review_test3_places.jsonl"):
-        digest = hashlib.sha256((EVAL / name).read_bytes()).hexdigest()
-        assert f"{digest}  {name}" in frozen, name
+    assert_files_frozen("review_test3_FROZEN.txt", ("review_test3.jsonl", "review_test3_places.jsonl"))
 
 
 def test_the_real_review_set_parses_with_known_values() -> None:

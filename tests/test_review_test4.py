@@ -4,7 +4,6 @@ place gold follows the support rule from its item labels."""
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import Counter
 from pathlib import Path
@@ -12,16 +11,14 @@ from pathlib import Path
 from matjip.eval.review_eval import FIELDS, load, load_places, score_places
 from matjip.ingest.enrich import Enrichment
 from matjip.ingest.enrich.tables import lexicons
+from support.frozen import assert_files_frozen
 
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 SET = EVAL / "review_test4.jsonl"
 
 
 def test_the_blind_review_set_is_frozen() -> None:
-    frozen = (EVAL / "review_test4_FROZEN.txt").read_text(encoding="utf-8")
-    for name in ("review_test4.jsonl", "review_test4_places.jsonl"):
-        digest = hashlib.sha256((EVAL / name).read_bytes()).hexdigest()
-        assert f"{digest}  {name}" in frozen, name
+    assert_files_frozen("review_test4_FROZEN.txt", ("review_test4.jsonl", "review_test4_places.jsonl"))
 
 
 def test_the_blind_review_set_parses_held_out_with_known_values() -> None:
