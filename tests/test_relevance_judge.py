@@ -311,7 +311,9 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
     assert J.check_set(items, J.load_raw()) == []
 
 
-@pytest.mark.parametrize(("name", "size"), [("relevance_test5", 121), ("relevance_test6", 141)])
+@pytest.mark.parametrize(
+    ("name", "size"), [("relevance_test5", 121), ("relevance_test6", 141), ("relevance_test7", 163)]
+)
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
     path = J.SET_PATH.with_name(f"{name}.jsonl")
     frozen = path.with_name(f"{name}_FROZEN.txt").read_text(encoding="utf-8")
