@@ -134,6 +134,7 @@ def test_unhygienic_is_against_clean() -> None:
         ("지나가다 분위기가 마음에 들어서 들어갔어요", "atmosphere", "분위기 좋은"),
         # round 2: an evening visit told by the meal
         ("지난주 저녁으로 먹었는데 또 생각나요", "occasion", "저녁"),
+        ("퇴근하고 가볍게 한잔하고 가기 좋았어요", "occasion", "술자리"),
     ],
 )
 def test_real_review_wordings_round_two(text: str, field: str, value: str) -> None:
