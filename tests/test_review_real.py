@@ -149,3 +149,10 @@ def test_a_delivery_that_did_not_arrive_was_ordered() -> None:
     # no delivery service stays against
     e = read("여기는 배달 안 돼요")
     assert "배달" not in e.convenience and ("convenience", "배달") in against(e)
+
+
+def test_clean_after_a_taste_predicate_is_the_place() -> None:
+    # "맛있고" is a judgement of its own, not the noun 맛 that 깨끗 would describe
+    assert "깔끔한" in read("맛있고 깨끗 직원도 친절").atmosphere
+    # the food sense stays: the broth is clean
+    assert "깔끔한" not in read("국물이 아주 깔끔해요").atmosphere
