@@ -120,3 +120,39 @@ def test_real_review_wordings(text: str, field: str, value: str) -> None:
 def test_unhygienic_is_against_clean() -> None:
     e = read("주방이 비위생적이에요")
     assert "깔끔한" not in e.atmosphere and ("atmosphere", "깔끔한") in against(e)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # round 2: food bought to take away is 포장
+        ("마들렌 몇 개 사갔는데 식어도 맛있었어요", "convenience", "포장"),
+        ("쿠키 하나 사서 왔네요 집에서 먹으니 또 좋음", "convenience", "포장"),
+        ("주문해둔 케이크 세트 픽업했습니다", "convenience", "포장"),
+        ("상자가 고급스러워 선물용으로 딱이에요", "convenience", "포장"),
+        # round 2: the mood told as satisfaction
+        ("지나가다 분위기가 마음에 들어서 들어갔어요", "atmosphere", "분위기 좋은"),
+        # round 2: an evening visit told by the meal
+        ("지난주 저녁으로 먹었는데 또 생각나요", "occasion", "저녁"),
+        ("퇴근하고 가볍게 한잔하고 가기 좋았어요", "occasion", "술자리"),
+    ],
+)
+def test_real_review_wordings_round_two(text: str, field: str, value: str) -> None:
+    assert value in read(text).values(field), text
+
+
+def test_a_delivery_that_did_not_arrive_was_ordered() -> None:
+    # the order was placed; "안 와요" says the delivery was late, not that there is none
+    for text in ("주문한 지 두 시간인데 배달이 안 와요", "배달도 안오고 연락도 없음"):
+        e = read(text)
+        assert "배달" in e.convenience and ("convenience", "배달") not in against(e), text
+    # no delivery service stays against
+    e = read("여기는 배달 안 돼요")
+    assert "배달" not in e.convenience and ("convenience", "배달") in against(e)
+
+
+def test_clean_after_a_taste_predicate_is_the_place() -> None:
+    # "맛있고" is a judgement of its own, not the noun 맛 that 깨끗 would describe
+    assert "깔끔한" in read("맛있고 깨끗 직원도 친절").atmosphere
+    # the food sense stays: the broth is clean
+    assert "깔끔한" not in read("국물이 아주 깔끔해요").atmosphere
