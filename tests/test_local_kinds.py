@@ -181,3 +181,27 @@ def test_a_meal_said_with_now_means_open_now_not_the_meals_window(tmp_path: Path
     ]
     r = ask_over(tmp_path, records, "지금 아침 먹을 수 있는 데 잠실역", sunday_morning)
     assert ids(r)[:1] == ["open"]
+
+
+# --- a typo of a two-syllable kind word: an aspirated consonant or ㅔ for ㅕ ----------------------
+
+
+def test_a_two_syllable_kind_word_with_a_slipped_letter_is_still_the_kind(tmp_path: Path) -> None:
+    # "족팔" is 족발 with ㅍ for ㅂ, "냉멘" is 냉면 with ㅔ for ㅕ: the place of that kind comes first,
+    # not the busier place whose name merely shares a letter
+    records = [
+        record("jok", "장충동왕족발", "한식>육류,고기>족발,보쌈", 200, ["족발", "보쌈"], reviewCount=20),
+        record("naeng", "을밀면옥", "한식>냉면", 300, ["물냉면", "비빔냉면"], reviewCount=20),
+        record("rib", "풍년쪽갈비", "한식>육류,고기>갈비", 100, ["양념쪽갈비", "잔치국수"], reviewCount=300),
+    ]
+    assert ids(ask_over(tmp_path / "a", records, "잠실역 족팔 맛집", FRIDAY_EVENING))[:1] == ["jok"]
+    assert ids(ask_over(tmp_path / "b", records, "잠실역 냉멘", FRIDAY_EVENING))[:1] == ["naeng"]
+
+
+def test_chimaek_in_latin_letters_names_the_chicken_kind(tmp_path: Path) -> None:
+    records = [
+        record("chick", "바삭치킨", "치킨", 200, ["후라이드치킨", "양념치킨"], reviewCount=20),
+        record("gop", "장수소곱창", "한식>육류,고기>곱창,막창", 100, ["소곱창", "대창구이"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "chimaek near jamsil station", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["chick"]
