@@ -205,3 +205,13 @@ def test_chimaek_in_latin_letters_names_the_chicken_kind(tmp_path: Path) -> None
     ]
     r = ask_over(tmp_path, records, "chimaek near jamsil station", FRIDAY_EVENING)
     assert ids(r)[:1] == ["chick"]
+
+
+def test_an_umbrella_kind_with_spicy_food_ruled_out_drops_its_spicy_sub_kind(tmp_path: Path) -> None:
+    # "분식 매운건 빼고": 분식 holds 떡볶이, a spicy kind; the 떡볶이 shop is ruled out, not ranked after
+    records = [
+        record("tteok", "엽떡분식", "분식>떡볶이", 100, ["떡볶이", "치즈떡볶이", "튀김"], reviewCount=300),
+        record("gimbap", "온유김밥", "분식", 300, ["김밥", "참치김밥", "라면", "우동"], reviewCount=10),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 분식 매운건 빼고", FRIDAY_EVENING)
+    assert ids(r) == ["gimbap"]
