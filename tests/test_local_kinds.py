@@ -215,3 +215,10 @@ def test_an_umbrella_kind_with_spicy_food_ruled_out_drops_its_spicy_sub_kind(tmp
     ]
     r = ask_over(tmp_path, records, "잠실역 분식 매운건 빼고", FRIDAY_EVENING)
     assert ids(r) == ["gimbap"]
+
+
+def test_a_mall_typed_in_latin_letters_is_the_place_the_gazetteer_knows() -> None:
+    # "garden five" is 가든파이브 (landmarks.tsv), as "lotte world mall" is 롯데월드몰
+    from matjip.nlu.romanized import koreanize_places
+
+    assert "가든파이브" in koreanize_places("pizza near garden five")
