@@ -222,3 +222,13 @@ def test_a_mall_typed_in_latin_letters_is_the_place_the_gazetteer_knows() -> Non
     from matjip.nlu.romanized import koreanize_places
 
     assert "가든파이브" in koreanize_places("pizza near garden five")
+
+
+def test_greasy_food_said_as_fat_dripping_names_the_greasy_family(tmp_path: Path) -> None:
+    # "기름기 좔좔 흐르는거" is the 기름진 family (삼겹살 …), not any busy place nearby
+    records = [
+        record("noodle", "남경막국수", "한식>국수", 100, ["물막국수", "비빔막국수"], reviewCount=300),
+        record("pork", "연탄부락", "한식>육류,고기>삼겹살", 300, ["삼겹살", "목살"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 기름기 좔좔 흐르는거 먹고싶다", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["pork"]
