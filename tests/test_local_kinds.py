@@ -181,3 +181,54 @@ def test_a_meal_said_with_now_means_open_now_not_the_meals_window(tmp_path: Path
     ]
     r = ask_over(tmp_path, records, "지금 아침 먹을 수 있는 데 잠실역", sunday_morning)
     assert ids(r)[:1] == ["open"]
+
+
+# --- a typo of a two-syllable kind word: an aspirated consonant or ㅔ for ㅕ ----------------------
+
+
+def test_a_two_syllable_kind_word_with_a_slipped_letter_is_still_the_kind(tmp_path: Path) -> None:
+    # "족팔" is 족발 with ㅍ for ㅂ, "냉멘" is 냉면 with ㅔ for ㅕ: the place of that kind comes first,
+    # not the busier place whose name merely shares a letter
+    records = [
+        record("jok", "장충동왕족발", "한식>육류,고기>족발,보쌈", 200, ["족발", "보쌈"], reviewCount=20),
+        record("naeng", "을밀면옥", "한식>냉면", 300, ["물냉면", "비빔냉면"], reviewCount=20),
+        record("rib", "풍년쪽갈비", "한식>육류,고기>갈비", 100, ["양념쪽갈비", "잔치국수"], reviewCount=300),
+    ]
+    assert ids(ask_over(tmp_path / "a", records, "잠실역 족팔 맛집", FRIDAY_EVENING))[:1] == ["jok"]
+    assert ids(ask_over(tmp_path / "b", records, "잠실역 냉멘", FRIDAY_EVENING))[:1] == ["naeng"]
+
+
+def test_chimaek_in_latin_letters_names_the_chicken_kind(tmp_path: Path) -> None:
+    records = [
+        record("chick", "바삭치킨", "치킨", 200, ["후라이드치킨", "양념치킨"], reviewCount=20),
+        record("gop", "장수소곱창", "한식>육류,고기>곱창,막창", 100, ["소곱창", "대창구이"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "chimaek near jamsil station", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["chick"]
+
+
+def test_an_umbrella_kind_with_spicy_food_ruled_out_drops_its_spicy_sub_kind(tmp_path: Path) -> None:
+    # "분식 매운건 빼고": 분식 holds 떡볶이, a spicy kind; the 떡볶이 shop is ruled out, not ranked after
+    records = [
+        record("tteok", "엽떡분식", "분식>떡볶이", 100, ["떡볶이", "치즈떡볶이", "튀김"], reviewCount=300),
+        record("gimbap", "온유김밥", "분식", 300, ["김밥", "참치김밥", "라면", "우동"], reviewCount=10),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 분식 매운건 빼고", FRIDAY_EVENING)
+    assert ids(r) == ["gimbap"]
+
+
+def test_a_mall_typed_in_latin_letters_is_the_place_the_gazetteer_knows() -> None:
+    # "garden five" is 가든파이브 (landmarks.tsv), as "lotte world mall" is 롯데월드몰
+    from matjip.nlu.romanized import koreanize_places
+
+    assert "가든파이브" in koreanize_places("pizza near garden five")
+
+
+def test_greasy_food_said_as_fat_dripping_names_the_greasy_family(tmp_path: Path) -> None:
+    # "기름기 좔좔 흐르는거" is the 기름진 family (삼겹살 …), not any busy place nearby
+    records = [
+        record("noodle", "남경막국수", "한식>국수", 100, ["물막국수", "비빔막국수"], reviewCount=300),
+        record("pork", "연탄부락", "한식>육류,고기>삼겹살", 300, ["삼겹살", "목살"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 기름기 좔좔 흐르는거 먹고싶다", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["pork"]

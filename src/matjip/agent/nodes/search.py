@@ -145,7 +145,7 @@ def _apply_tastes(
     국물", "매운 거 못 먹는데 한식") is no kind asked: its spicy members are ruled out as well."""
     prefer_menu: list[str] = []
     for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
-        if kind_list and not frame["theme"]:
+        if kind_list and not frame["theme"] and not _holds_taste_kinds(kind_list, taste.kinds):
             prefer_menu += taste.mild
             notes.append(taste.note_mild)
         else:
@@ -153,6 +153,15 @@ def _apply_tastes(
             exclude_menu += [m for m in taste.menu if m not in exclude_menu]
             notes.append(taste.note_out)
     return prefer_menu
+
+
+def _holds_taste_kinds(kind_list: list[str], taste_kinds: list[str]) -> bool:
+    """An umbrella kind asked with a taste ruled out ("분식 매운 건 빼고") whose sub-kinds include the
+    taste's own (떡볶이): like a family, its spicy members are ruled out rather than ranked after."""
+    table = kinds()
+    if any(k in taste_kinds for k in kind_list):
+        return False
+    return any(t in table.descendants(k) for k in kind_list for t in taste_kinds)
 
 
 def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) -> list[int]:
