@@ -173,7 +173,8 @@ def _same_topic(frame: dict[str, Any], menu: list[str], rec: SearchRecord) -> bo
     own = set(frame["kinds"])
     if own and not own <= kinds().related(prev.kinds):
         return False
-    return all(m in prev.menu for m in menu)
+    # "곱창 치고 비싸네 더 싼 곳" after a 곱창 search: the dish the kind was asked by is the same food
+    return all(m in prev.menu or m in prev.kind_dishes for m in menu)
 
 
 # --- the offline planner ---------------------------------------------------------------------------
