@@ -1,0 +1,64 @@
+"""Issue 24 dialogue classes found on dialogue_test5 (tuned on it, round 2): "cheaper" said after
+restating the dish shown, a chain exclusion said as a follow-up, an English "show me N", and
+"X 말고 Y는 어때" after an X search.
+
+The dialogues run the real offline agent over hand-written crawl records (the 곱창 places of
+``test_dialogue_classes24``, one 치킨 place added); expected values are worked out by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support.records import ingest_records, talk_over
+from test_dialogue_classes24 import RECORDS, SATURDAY_MORNING, WEDNESDAY_EVENING, record
+
+# a chicken place that also sells a 곱창 dish: a 곱창 search's exclusion would drop it
+CHICKEN = record(
+    "chick",
+    "동네치킨",
+    120,
+    {"후라이드치킨": "18,000원", "곱창볶음": "15,000원"},
+    category="치킨,닭강정",
+    businessHours="매일 12:00 ~ 23:00",
+    reviewCount=50,
+    rating=4.5,
+)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg24b"), [*RECORDS, CHICKEN])
+
+
+def test_cheaper_after_restating_the_dish_shown_is_still_cheaper(data: Path) -> None:
+    first, cheaper = talk_over(data, ["잠실역 곱창", "곱창 치고 좀 비싸네 더 싼 곳"], WEDNESDAY_EVENING)
+    assert sorted(c.id for c in first.cards) == ["dear", "night", "story"]
+    # below the dearest shown (비싼곱창, 35,000), the three shown left out: only 싼곱창 (9,000)
+    assert cheaper.plan is not None and cheaper.plan.price_max == 34_999
+    assert [c.id for c in cheaper.cards] == ["cheap"]
+
+
+def test_a_chain_exclusion_follow_up_keeps_the_late_night_condition(data: Path) -> None:
+    first, no_chains = talk_over(data, ["잠실역 새벽까지 하는 곱창", "프랜차이즈는 빼고"], SATURDAY_MORNING)
+    assert first.plan is not None and first.plan.open_at is not None
+    assert no_chains.plan is not None and no_chains.plan.exclude_chains
+    assert no_chains.plan.open_at == first.plan.open_at
+    # open past midnight: only 밤곱창 (17:00 ~ 02:00); the others close at 23:00
+    assert [c.id for c in no_chains.cards] == ["night"]
+
+
+def test_an_english_show_me_n_follow_up_is_the_same_search_with_n_places(data: Path) -> None:
+    first, five = talk_over(data, ["잠실역 곱창", "show me 4"], WEDNESDAY_EVENING)
+    assert len(first.cards) == 3
+    assert five.decision == "search"
+    assert sorted(c.id for c in five.cards) == ["cheap", "dear", "night", "story"]
+
+
+def test_instead_of_the_food_shown_another_food_does_not_rule_the_first_out(data: Path) -> None:
+    _, chicken = talk_over(data, ["잠실역 곱창", "곱창 말고 치킨은 어때"], WEDNESDAY_EVENING)
+    assert chicken.plan is not None
+    assert chicken.plan.kinds == ["치킨집"]
+    assert chicken.plan.exclude_kinds == [] and chicken.plan.exclude_menu == []
