@@ -2,18 +2,59 @@
 restating the dish shown, a chain exclusion said as a follow-up, an English "show me N", and
 "X 말고 Y는 어때" after an X search.
 
-The dialogues run the real offline agent over hand-written crawl records (the 곱창 places of
-``test_dialogue_classes24``, one 치킨 place added); expected values are worked out by hand.
+The dialogues run the real offline agent over hand-written crawl records (four 곱창 places, as
+in ``test_dialogue_classes24``, and one 치킨 place); expected values are worked out by hand.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from support.records import ingest_records, talk_over
-from test_dialogue_classes24 import RECORDS, SATURDAY_MORNING, WEDNESDAY_EVENING, record
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
+SATURDAY_MORNING = datetime(2026, 11, 28, 10, 0, tzinfo=SEOUL)
+JAMSIL = (37.513977, 127.102198)  # 잠실역
+M_PER_DEG_LAT = 111_195
+
+
+def record(place_id: str, title: str, north_m: float, menus: dict[str, str], **extra: Any) -> dict[str, Any]:
+    """A place ``north_m`` metres north of 잠실역 (a 곱창 place unless another category is given)."""
+    return {
+        "place_id": place_id,
+        "title": title,
+        "category": extra.pop("category", "한식>곱창,막창"),
+        "mapx": str(round(JAMSIL[1] * 1e7)),
+        "mapy": str(round((JAMSIL[0] + north_m / M_PER_DEG_LAT) * 1e7)),
+        "roadAddress": "서울 송파구 올림픽로 300",
+        "menus": [{"name": m, "price": p} for m, p in menus.items()],
+        **extra,
+    }
+
+
+# Medians (the price level "더 싼 데" compares): 밤곱창 20,000; 곱창이야기 15,000; 비싼곱창 35,000;
+# 싼곱창 9,000. The first three have the most reviews, so they are the list shown first.
+DAILY = "매일 12:00 ~ 23:00"
+RECORDS = [
+    record(
+        "night",
+        "밤곱창",
+        100,
+        {"한우곱창": "20,000원"},
+        businessHours="월~토 17:00 ~ 02:00",
+        reviewCount=90,
+        rating=4.4,
+    ),
+    record("story", "곱창이야기", 150, {"곱창": "15,000원"}, businessHours=DAILY, reviewCount=70, rating=4.4),
+    record("dear", "비싼곱창", 200, {"특곱창": "35,000원"}, businessHours=DAILY, reviewCount=60, rating=4.4),
+    record("cheap", "싼곱창", 250, {"곱창": "9,000원"}, businessHours=DAILY, reviewCount=4, rating=4.0),
+]
 
 # a chicken place that also sells a 곱창 dish: a 곱창 search's exclusion would drop it
 CHICKEN = record(
