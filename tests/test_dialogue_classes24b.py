@@ -103,3 +103,21 @@ def test_instead_of_the_food_shown_another_food_does_not_rule_the_first_out(data
     assert chicken.plan is not None
     assert chicken.plan.kinds == ["치킨집"]
     assert chicken.plan.exclude_kinds == [] and chicken.plan.exclude_menu == []
+
+
+def test_the_places_shown_ruled_out_are_no_count_of_places() -> None:
+    from matjip.nlu.slots import parse_count
+
+    assert parse_count("그 두 곳 말고 다른 데").value is None  # the two compared, not "show two"
+    assert parse_count("세 곳 빼고 보여줘").value is None
+    assert parse_count("두 곳만 추천해줘").value == 2
+    assert parse_count("그 중 2개만").value == 2
+
+
+def test_the_next_page_after_a_comparison_of_two_keeps_three_places(data: Path) -> None:
+    _, _, other = talk_over(
+        data, ["잠실역 곱창", "1번이랑 2번 중 어디가 리뷰 많아?", "그 두 곳 말고 다른 데"], WEDNESDAY_EVENING
+    )
+    assert other.plan is not None and other.plan.k == 3
+    # the three shown left out: only 싼곱창 remains
+    assert [c.id for c in other.cards] == ["cheap"]
