@@ -406,6 +406,8 @@ _COUNT_RE = re.compile(
 _COUNT_WORDS_RE = re.compile(
     r"(?<![가-힣])(?:하나만|한\s*개만|한\s*곳만|딱\s*한\s*곳)|(?:top|탑|베스트)\s*(?P<n>\d{1,2})", re.I
 )
+_THOSE_SHOWN_RE = re.compile(r"(?:^|\s)(?:그|저|이)\s*$")
+_RULED_OUT_RE = re.compile(r"\s*(?:은|는|을|를|도)?\s*(?:말고|빼고|제외)")
 _PARTY_RE = re.compile(
     rf"(?<![\d가-힣])(?P<n>\d{{1,3}}|{_NATIVE_ALT})\s*(?:명|인)(?!\s*(?:분|당|기준|분식|석)|분)(?:\s*(?:이서|이|정도|쯤|가(?!능)|이\s*가|예약|모임|이서\s*갈))?"
 )
@@ -462,8 +464,12 @@ def parse_count(text: str) -> Counted:
     else:
         for m in _COUNT_RE.finditer(text):
             before = text[max(0, m.start() - 3) : m.start()]
-            if "몇" in before:
-                continue
+            if (
+                "몇" in before
+                or _THOSE_SHOWN_RE.search(text[: m.start()])
+                or _RULED_OUT_RE.match(text[m.end() :])
+            ):
+                continue  # "그 두 곳 말고 다른 데": the places shown, not how many to show
             n = native_or_digit(m.group("n"))
             if n is None or n <= 0:
                 continue

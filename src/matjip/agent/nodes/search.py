@@ -182,7 +182,8 @@ def _same_topic(frame: dict[str, Any], menu: list[str], rec: SearchRecord) -> bo
     own = set(frame["kinds"])
     if own and not own <= kinds().related(prev.kinds):
         return False
-    return all(m in prev.menu for m in menu)
+    # "곱창 치고 비싸네 더 싼 곳" after a 곱창 search: the dish the kind was asked by is the same food
+    return all(m in prev.menu or m in prev.kind_dishes for m in menu)
 
 
 # --- the offline planner ---------------------------------------------------------------------------
@@ -236,6 +237,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     elif searches and d.intent == "search" and not d.titles:
         _keep_topic(d, searches[-1])
     if searches:
+        _replaced_topic(d, searches[-1])
         _cheaper(d, res, nlu, searches[-1])
     _say_party(d, nlu, res)
     return _raw_plan(d, state, res, nlu)
@@ -451,6 +453,19 @@ def _keep_topic(d: _Draft, last: SearchRecord) -> None:
     _keep_exclusions(d, prev)
     if d.location is None and prev.location is not None:
         d.location = prev.location.model_dump(mode="json")
+
+
+def _replaced_topic(d: _Draft, last: SearchRecord) -> None:
+    """ "피자 말고 치킨은 어때" after a 피자 search: the food shown is replaced by the one named, not
+    ruled out of the new search (a 치킨 place that also bakes pizza stays)."""
+    prev = _frame_of(last)
+    shown = set(prev.kinds)
+    out = set(d.frame["exclude_kinds"])
+    if not (d.kinds and shown and out and out <= shown and not shown & set(d.kinds)):
+        return
+    words = {w for k in out if (kind := kinds().by_name.get(k)) is not None for w in (k, *kind.words)}
+    d.frame["exclude_kinds"] = []
+    d.exclude_menu = [m for m in d.exclude_menu if m not in words and m not in prev.kind_dishes]
 
 
 def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> None:

@@ -882,7 +882,14 @@ def _one_slot_changed(t: _Turn) -> Update | None:
         and no_food
         and nlu.ordinal is None
         and (not nlu.pronoun_ref or nlu.count is not None or cues.among)  # "그중에 2개만"
-        and (nlu.count is not None or acts.requires or acts.drops or acts.cheaper or _places(t.u, t.res))
+        and (
+            nlu.count is not None
+            or acts.requires
+            or acts.drops
+            or acts.cheaper
+            or _places(t.u, t.res)
+            or t.u.kinds.exclude_chains
+        )  # "프랜차이즈는 빼고": the same search without chains
     ):
         return {
             "decision": "search",
