@@ -1,0 +1,92 @@
+"""The blind real-review sets of issue 24 (review_test4 and review_test5, each ``.jsonl`` +
+``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
+frozen, shares no place with the sets drawn before it, and its place gold follows the support rule from
+its item labels."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from matjip.eval.review_eval import FIELDS, load, load_places, score_places
+from matjip.ingest.enrich import Enrichment
+from matjip.ingest.enrich.tables import lexicons
+from support.frozen import assert_files_frozen
+
+EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
+
+
+class BlindSet(NamedTuple):
+    name: str
+    min_reviews: int
+    places: int
+    earlier: tuple[str, ...]  # sets drawn before it: none of their places again
+    sample: str  # a place whose gold is 발렛 + 주차 and no atmosphere
+
+
+SETS = [
+    BlindSet("review_test4", 450, 40, ("review_test3",), "q04"),
+    BlindSet("review_test5", 300, 30, ("review_test3", "review_test4"), "s08"),
+]
+
+
+@pytest.fixture(params=SETS, ids=[s.name for s in SETS])
+def blind(request: pytest.FixtureRequest) -> BlindSet:
+    return request.param  # type: ignore[no-any-return]
+
+
+def test_the_blind_review_set_is_frozen(blind: BlindSet) -> None:
+    assert_files_frozen(f"{blind.name}_FROZEN.txt", (f"{blind.name}.jsonl", f"{blind.name}_places.jsonl"))
+
+
+def test_the_blind_review_set_parses_held_out_with_known_values(blind: BlindSet) -> None:
+    path = EVAL / f"{blind.name}.jsonl"
+    items = load("all", path)
+    places = load_places("all", path)
+    assert len(items) >= blind.min_reviews and len({i.place for i in items}) == blind.places
+    assert all(i.text.strip() for i in items)
+    assert load("test", path) == items and load_places("test", path) == places
+    assert {p.place for p in places} == {i.place for i in items}
+    for p in places:
+        assert p.reviews == sum(1 for i in items if i.place == p.place)
+        for f in FIELDS:
+            assert p.gold[f] <= set(lexicons()[f]), (p.place, f)
+    for item in items:
+        for f in FIELDS:
+            assert set(item.gold[f]) <= set(lexicons()[f]), (item.id, item.gold[f])
+
+
+def test_no_earlier_place_is_drawn_again(blind: BlindSet) -> None:
+    """Each earlier set's place kept all its reviews, so a shared place would repeat a whole review list."""
+    old = Counter(i.text for n in blind.earlier for i in load("all", EVAL / f"{n}.jsonl"))
+    items = load("all", EVAL / f"{blind.name}.jsonl")
+    for place in {i.place for i in items}:
+        texts = [i.text for i in items if i.place == place]
+        assert not all(old[t] for t in texts), place
+
+
+def test_place_gold_follows_the_support_rule(blind: BlindSet) -> None:
+    """Convenience: one review for, more for than against; moods and occasions: 2 reviews and 3 % from 10
+    reviews on (one below 10), more for than against."""
+    path = EVAL / f"{blind.name}.jsonl"
+    items = load("all", path)
+    for p in load_places("all", path):
+        mine = [i for i in items if i.place == p.place]
+        support = 1 if len(mine) < 10 else max(2, math.ceil(0.03 * len(mine)))
+        for f in FIELDS:
+            yes = Counter(v for i in mine for v, pol in i.gold[f].items() if pol)
+            no = Counter(v for i in mine for v, pol in i.gold[f].items() if not pol)
+            need = 1 if f == "convenience" else support
+            assert p.gold[f] == {v for v in yes if yes[v] >= need and yes[v] > no[v]}, (p.place, f)
+
+
+def test_place_scoring_counts_values_per_place(blind: BlindSet) -> None:
+    [place] = [p for p in load_places("all", EVAL / f"{blind.name}.jsonl") if p.place == blind.sample]
+    assert place.gold["convenience"] == {"발렛", "주차"} and not place.gold["atmosphere"]
+    report = score_places([place], [Enrichment(convenience=["주차"], atmosphere=["조용한"])])
+    c, a = report.per_field["convenience"], report.per_field["atmosphere"]
+    assert (c.tp, c.fp, c.fn) == (1, 0, 1) and (a.tp, a.fp, a.fn) == (0, 1, 0)
