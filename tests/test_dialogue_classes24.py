@@ -23,7 +23,7 @@ from matjip.eval.dialogue_eval import check_frame
 from matjip.ingest.hours import parse_business_hours
 from matjip.kinds import kinds
 from matjip.nlu.romanized import koreanize_places
-from support.records import ingest_records, talk_over
+from support.records import ingest_records, jamsil_record, talk_over
 
 SEOUL = ZoneInfo("Asia/Seoul")
 WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
@@ -36,17 +36,15 @@ GOPCHANG = "한식>곱창,막창"
 
 def record(place_id: str, title: str, north_m: float, menus: dict[str, str], **extra: Any) -> dict[str, Any]:
     """A 곱창 place ``north_m`` metres north of 잠실역."""
-    lat = JAMSIL[0] + north_m / M_PER_DEG_LAT
-    return {
-        "place_id": place_id,
-        "title": title,
-        "category": extra.pop("category", GOPCHANG),
-        "mapx": str(round(JAMSIL[1] * 1e7)),
-        "mapy": str(round(lat * 1e7)),
-        "roadAddress": "서울 송파구 올림픽로 300",
-        "menus": [{"name": m, "price": p} for m, p in menus.items()],
+    return jamsil_record(
+        place_id,
+        title,
+        extra.pop("category", GOPCHANG),
+        menus,
+        lat=JAMSIL[0] + north_m / M_PER_DEG_LAT,
+        lon=JAMSIL[1],
         **extra,
-    }
+    )
 
 
 # Medians (the price level "더 싼 데" compares): 밤곱창 20,000; 곱창이야기 15,000; 비싼곱창 35,000;
