@@ -1,4 +1,4 @@
-"""The blind real-review sets of issue 24 (review_test4 and review_test5, each ``.jsonl`` +
+"""The blind real-review sets of issue 24 (review_test4, review_test5 and review_test6, each ``.jsonl`` +
 ``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
 frozen, shares no place with the sets drawn before it, and its place gold follows the support rule from
 its item labels."""
@@ -25,12 +25,21 @@ class BlindSet(NamedTuple):
     min_reviews: int
     places: int
     earlier: tuple[str, ...]  # sets drawn before it: none of their places again
-    sample: str  # a place whose gold is 발렛 + 주차 and no atmosphere
+    sample: str  # a place whose convenience gold is ``sample_convenience`` (with 주차) and no atmosphere
+    sample_convenience: frozenset[str] = frozenset({"발렛", "주차"})
 
 
 SETS = [
     BlindSet("review_test4", 450, 40, ("review_test3",), "q04"),
     BlindSet("review_test5", 300, 30, ("review_test3", "review_test4"), "s08"),
+    BlindSet(
+        "review_test6",
+        320,
+        32,
+        ("review_test3", "review_test4", "review_test5"),
+        "u09",
+        frozenset({"구워줌", "발렛", "좌식", "주차"}),
+    ),
 ]
 
 
@@ -86,7 +95,8 @@ def test_place_gold_follows_the_support_rule(blind: BlindSet) -> None:
 
 def test_place_scoring_counts_values_per_place(blind: BlindSet) -> None:
     [place] = [p for p in load_places("all", EVAL / f"{blind.name}.jsonl") if p.place == blind.sample]
-    assert place.gold["convenience"] == {"발렛", "주차"} and not place.gold["atmosphere"]
+    assert place.gold["convenience"] == blind.sample_convenience and not place.gold["atmosphere"]
     report = score_places([place], [Enrichment(convenience=["주차"], atmosphere=["조용한"])])
     c, a = report.per_field["convenience"], report.per_field["atmosphere"]
-    assert (c.tp, c.fp, c.fn) == (1, 0, 1) and (a.tp, a.fp, a.fn) == (0, 1, 0)
+    missed = len(blind.sample_convenience) - 1
+    assert (c.tp, c.fp, c.fn) == (1, 0, missed) and (a.tp, a.fp, a.fn) == (0, 1, 0)
