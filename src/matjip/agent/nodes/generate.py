@@ -7,6 +7,7 @@ from typing import Any, get_args
 
 from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
+from matjip.agent.acts import party_note
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
 from matjip.agent.markdown import inert
@@ -82,7 +83,12 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     groups = [(s.doc.title, [s]) for s in shown]
     criterion = understanding_of(state).acts.criterion
     numbers = [position[s.doc.place_id] for s in shown]
-    return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state)), refs
+    chunks = tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state))
+    party = (state.get("nlu") or NLUResult()).party.size
+    if party is not None and party >= res.config.party_note_min:
+        # "여섯명 갈건데 어디가 나아": the party is said to be unchecked here too (seats are not in the data)
+        chunks = [party_note(party) + "\n", *chunks]
+    return chunks, refs
 
 
 def _dishes(state: AgentState) -> list[str]:
