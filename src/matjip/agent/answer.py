@@ -275,14 +275,18 @@ def _conditions(plan: SearchPlan) -> str:
                 label=label,
             )
         )
-    # a theme's family of kinds ("속이 편한"): the first few, "등"
-    kinds_said = (
-        plan.kinds
-        if len(plan.kinds) <= 2
-        else [say("answer.conditions.kind_family", kinds=", ".join(plan.kinds[:3]))]
+    target = " ".join(_kinds_said(plan.kinds) + plan.menu + plan.cuisine) or text(
+        "answer.conditions.any_place"
     )
-    target = " ".join(kinds_said + plan.menu + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
+
+
+def _kinds_said(kinds: Sequence[str]) -> list[str]:
+    """The kinds in a heading: two as "국밥·순대국, 찌개·전골" (never run together with a space); a
+    theme's family of kinds ("속이 편한"): the first few, "등"."""
+    if len(kinds) > 2:
+        return [say("answer.conditions.kind_family", kinds=", ".join(kinds[:3]))]
+    return [", ".join(kinds)] if kinds else []
 
 
 def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int | None = None) -> list[str]:

@@ -58,6 +58,9 @@ def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str
         if picked:
             return picked, None
     focus = state.get("focus")
+    before = state.get("focus_before")
+    if not focus and before and nlu.pronoun_ref and understanding_of(state).cues.earlier:
+        focus = before  # "아까 거기": the one in focus before the refinement's list, not its first
     if focus:
         for h in context:
             if h["id"] == focus:

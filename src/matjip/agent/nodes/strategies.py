@@ -29,10 +29,13 @@ from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequ
 from matjip.kinds import kinds
 from matjip.nlu.models import NLUResult, StrategySpec, TravelMode, TripRole
 from matjip.nlu.strategy import RoleRule, estimate_travel, rules, travel_threshold_m
+from matjip.text.josa import josa
 from matjip.wording import say, text, variants
 
 # a stop whose usual slot is not after the stop before it follows that one by this much
 _STOP_GAP = timedelta(minutes=90)
+# a route whose two ends lie closer than this is one place: searched around it, said so
+_SAME_PLACE_M = 300
 
 SEGMENTS: Final = variants("strategies.route.segments")  # a route's thirds, in order
 GPS_NAME: Final = text("strategies.route.gps_name")  # a route's start at the device's position
@@ -123,6 +126,11 @@ def _route_fields(
         # "잠실 가는 길목에": from where the person is
         ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
     a, b = ends
+    if a is not None and b is not None and haversine_m(a.lat, a.lon, b.lat, b.lon) < _SAME_PLACE_M:
+        # "성내역에서 잠실나루 가는 길" (one station by its old and new name): no way between them
+        origin, destination = josa(f"'{spec.origin}'", "과/와"), josa(f"'{spec.destination}'", "은/는")
+        notes.append(say("strategies.route.same_place", origin=origin, destination=destination))
+        return
     if a is not None and b is not None:
         total = haversine_m(a.lat, a.lon, b.lat, b.lon)
         radius = route_radius(total)
