@@ -109,13 +109,13 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
         update["context"] = hits
         update["focus"] = hits[0]["id"] if len(hits) == 1 or (p and p.intent == "information") else None
         kept = state.get("focus")
-        update["focus_before"] = None
-        if update["focus"] is None and state.get("refine") and any(h["id"] == kept for h in hits):
+        shown = any(h["id"] == kept for h in hits)
+        # "2번 메뉴" → "더 싼 데는?" → "아까 거기": a refinement whose list leaves out the one in focus
+        update["focus_before"] = kept if state.get("refine") and kept and not shown else None
+        if update["focus"] is None and state.get("refine") and shown:
             # "세 번째 어때" → "룸 있는 데로": a refinement that still shows the one in focus keeps
             # "거기" pointing at it
             update["focus"] = kept
-        elif update["focus"] is None and state.get("refine") and kept:
-            update["focus_before"] = kept  # "2번 메뉴" → "더 싼 데는?" → "아까 거기": still that one
     loc = state.get("location")
     if loc is not None:
         history = list(state.get("location_history") or [])
