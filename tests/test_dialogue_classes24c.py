@@ -242,7 +242,7 @@ def test_earlier_there_after_a_cheaper_list_is_the_place_asked_about(data: Path)
 
 
 def test_two_kinds_in_a_heading_are_said_apart(data: Path) -> None:
-    (r,) = talk_over(data, ["잠실역 근처 밥집"], WEDNESDAY_EVENING)
-    assert {c.id for c in r.cards} >= {"gukbap", "jjigae"}
-    assert "국밥·순대국, 찌개·전골" in r.answer.splitlines()[1] or "국밥·순대국, 찌개·전골" in r.answer
-    assert "국밥·순대국 찌개·전골" not in r.answer
+    (r,) = talk_over(data, ["잠실역 국밥이나 찌개"], WEDNESDAY_EVENING)
+    assert {c.id for c in r.cards} == {"gukbap", "jjigae"}
+    assert "찌개·전골, 국밥·순대국 2곳" in r.answer
+    assert "찌개·전골 국밥·순대국" not in r.answer
