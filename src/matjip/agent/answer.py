@@ -519,10 +519,12 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         if len(known) >= 2:
             low, d = min(known, key=lambda x: x[0])
             # every median said, not only the winner's: the numbers that decide it
-            lines = ", ".join(say("answer.compare.price_line", title=x.title, price=won(q)) for q, x in known)
+            medians = ", ".join(
+                say("answer.compare.price_line", title=x.title, price=won(q)) for q, x in known
+            )
             if sum(q == low for q, _ in known) > 1:
-                return say("answer.compare.price_tie", lines=lines)
-            return say("answer.compare.price_cheaper", title=josa(d.title, "이/가"), lines=lines)
+                return say("answer.compare.price_tie", lines=medians)
+            return say("answer.compare.price_cheaper", title=josa(d.title, "이/가"), lines=medians)
         return text("answer.compare.price_unknown")
     if criterion == "hours":
         times = [(_closing(d, now), d) for d in docs]

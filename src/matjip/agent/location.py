@@ -200,6 +200,10 @@ def _ambiguous_candidates(
             # "오금동": the 송파 one has restaurants, the 군포 one none (a dong of the same name
             # somewhere else is no reason to ask; a station or a town is)
             return [], with_data[0]
+        if not with_data and all(str(c.type) in dongs for c in distinct):
+            # "중앙동": dongs of many cities, none with restaurants: nothing to choose between, the
+            # answer says the name is outside the data
+            return [], first
         distinct.sort(key=lambda c: not covered(c))
     return distinct, first
 
