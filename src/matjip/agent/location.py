@@ -200,10 +200,6 @@ def _ambiguous_candidates(
             # "오금동": the 송파 one has restaurants, the 군포 one none (a dong of the same name
             # somewhere else is no reason to ask; a station or a town is)
             return [], with_data[0]
-        if not with_data and all(str(c.type) in dongs for c in distinct):
-            # "중앙동": dongs of many cities, none with restaurants: nothing to choose between, the
-            # answer says the name is outside the data
-            return [], first
         distinct.sort(key=lambda c: not covered(c))
     return distinct, first
 
@@ -342,6 +338,9 @@ def _which_place(
             "location.homonym.ask", name=said, in_data=joiner.join(in_data), subject=particle(said, "이/가")
         )
         if in_data and len(in_data) < len(choices)
+        # "중앙동": none of them has restaurants, and the question says so
+        else wording.say("location.homonym.ask_none", name=said, subject=particle(said, "이/가"))
+        if covered is not None and not in_data
         else wording.say("location.homonym.ask_plain", name=said, subject=particle(said, "이/가"))
     )
     return Clarification(kind="place", name=said, question=question, choices=choices, pending_query=text)
