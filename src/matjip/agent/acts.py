@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -183,9 +184,12 @@ def compare_criteria() -> dict[str, list[str]]:
     return phrases().criteria
 
 
-def compare_criterion(text: str) -> str:
+def compare_criterion(text: str, names: Sequence[str] = ()) -> str:
     """By what a comparison is asked ("어디가 더 늦게까지 해?" → hours): the first criterion whose
-    words ``text`` says; taste when none."""
+    words ``text`` says outside the restaurant ``names`` it compares ("비싼곱창이랑 … 영업시간" is by
+    hours); taste when none."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ").replace(name.replace(" ", ""), " ")
     return next((c for c, said in compare_criteria().items() if any(w in text for w in said)), "taste")
 
 

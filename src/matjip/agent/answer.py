@@ -275,14 +275,18 @@ def _conditions(plan: SearchPlan) -> str:
                 label=label,
             )
         )
-    # a theme's family of kinds ("속이 편한"): the first few, "등"
-    kinds_said = (
-        plan.kinds
-        if len(plan.kinds) <= 2
-        else [say("answer.conditions.kind_family", kinds=", ".join(plan.kinds[:3]))]
+    target = " ".join(_kinds_said(plan.kinds) + plan.menu + plan.cuisine) or text(
+        "answer.conditions.any_place"
     )
-    target = " ".join(kinds_said + plan.menu + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
+
+
+def _kinds_said(kinds: Sequence[str]) -> list[str]:
+    """The kinds in a heading: two as "국밥·순대국, 찌개·전골" (never run together with a space); a
+    theme's family of kinds ("속이 편한"): the first few, "등"."""
+    if len(kinds) > 2:
+        return [say("answer.conditions.kind_family", kinds=", ".join(kinds[:3]))]
+    return [", ".join(kinds)] if kinds else []
 
 
 def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int | None = None) -> list[str]:
@@ -513,22 +517,20 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         prices = [(typical_price(d), d) for d in docs]
         known = [(p, d) for p, d in prices if p is not None]
         if len(known) >= 2:
-            p, d = min(known, key=lambda x: x[0])
-            return say("answer.compare.price_cheaper", title=josa(d.title, "이/가"), price=won(p))
+            low, d = min(known, key=lambda x: x[0])
+            # every median said, not only the winner's: the numbers that decide it
+            medians = ", ".join(
+                say("answer.compare.price_line", title=x.title, price=won(q)) for q, x in known
+            )
+            if sum(q == low for q, _ in known) > 1:
+                return say("answer.compare.price_tie", lines=medians)
+            return say("answer.compare.price_cheaper", title=josa(d.title, "이/가"), lines=medians)
         return text("answer.compare.price_unknown")
     if criterion == "hours":
         times = [(_closing(d, now), d) for d in docs]
         spans = [(a, b, d) for (a, b), d in times if a is not None and b is not None]
         if len(spans) >= 2:
-            late = max(spans, key=lambda x: x[1])
-            early = min(spans, key=lambda x: x[0])
-            return say(
-                "answer.compare.hours",
-                late=josa(late[2].title, "이/가"),
-                early=josa(early[2].title, "이/가"),
-                close=_clock(late[1]),
-                open=_clock(early[0]),
-            )
+            return _hours_verdict(spans)
         missing = [d for (t, d) in times if t[0] is None]
         unlisted = [d for d in missing if _today_unlisted(d, now)]
         if unlisted:
@@ -559,7 +561,38 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
     if len(known_shares) >= 2:
         x, d = max(known_shares, key=lambda t: t[0])
         return say("answer.compare.tag_share", tag=tag, title=josa(d.title, "이/가"), share=x)
-    return say("answer.compare.tag_unknown", tag=tag)
+    return say("answer.compare.tag_unknown", tag=tag, tag_by=josa(tag, "으로/로"))
+
+
+def _hours_verdict(spans: Sequence[tuple[int, int, Restaurant]]) -> str:
+    """Who closes latest and who opens earliest today; places sharing that time are said as a tie."""
+    close = max(b for _, b, _ in spans)
+    opening = min(a for a, _, _ in spans)
+    late = [d.title for _, b, d in spans if b == close]
+    early = [d.title for a, _, d in spans if a == opening]
+    if len(late) == 1 and len(early) == 1:
+        return say(
+            "answer.compare.hours",
+            late=josa(late[0], "이/가"),
+            early=josa(early[0], "이/가"),
+            close=_clock(close),
+            open=_clock(opening),
+        )
+    return say(
+        "answer.compare.hours_tied",
+        late=_tie_clause(("answer.compare.late_one", "answer.compare.late_tie"), late, close=_clock(close)),
+        early=_tie_clause(
+            ("answer.compare.early_one", "answer.compare.early_tie"), early, open=_clock(opening)
+        ),
+    )
+
+
+def _tie_clause(names: tuple[str, str], titles: Sequence[str], **times: str) -> str:
+    """ "A가 가장 늦게까지 하고(22:00까지)" for one place, "A, B 모두 22:00까지 하고" for a tie."""
+    one, tie = names
+    if len(titles) == 1:
+        return say(one, title=josa(titles[0], "이/가"), **times)
+    return say(tie, titles=", ".join(titles), **times)
 
 
 def compare_answer(

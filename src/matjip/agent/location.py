@@ -338,6 +338,9 @@ def _which_place(
             "location.homonym.ask", name=said, in_data=joiner.join(in_data), subject=particle(said, "이/가")
         )
         if in_data and len(in_data) < len(choices)
+        # "중앙동": none of them has restaurants, and the question says so
+        else wording.say("location.homonym.ask_none", name=said, subject=particle(said, "이/가"))
+        if covered is not None and not in_data
         else wording.say("location.homonym.ask_plain", name=said, subject=particle(said, "이/가"))
     )
     return Clarification(kind="place", name=said, question=question, choices=choices, pending_query=text)

@@ -106,6 +106,8 @@ class ConversationState(TypedDict, total=False):
     searches: list[SearchRecord]
     context: list[HitRecord]  # the documents the conversation is currently about, in shown order
     focus: str | None  # place_id a pronoun ("거기") refers to
+    # the place in focus before a refinement showed a list without it ("아까 거기" still means it)
+    focus_before: str | None
     pending: Clarification | None  # a clarification waiting for the user's answer
 
 

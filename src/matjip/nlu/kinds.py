@@ -48,6 +48,17 @@ class ChainRules(BaseModel):
     not_branch: list[str]
     own_shop: list[str]
     brands: list[str]
+    like: str = ""
+
+    def said_like(self, text: str) -> bool:
+        """ "김밥천국 같은 데 말고": a listed brand (or what people call one) said as an example of what is
+        ruled out."""
+        names = [*self.brands, *brand_aliases()]
+        for name in (n.lower() for n in names):
+            pos = text.find(name)
+            if pos >= 0 and self.like and re.search(self.like, text[pos + len(name) :]):
+                return True
+        return False
 
     def brand_of(self, title: str) -> str | None:
         """The listed franchise brand a name starts with ("교촌치킨 잠실점" → 교촌치킨)."""
@@ -220,7 +231,8 @@ def _read_chains(scan: _KindScan, compact: str) -> None:
         lowered,
     )
     local = next((found for pat in chain_rules().local if (found := re.search(pat, lowered))), None)
-    frame.exclude_chains = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
+    said = (any(w in compact for w in _CHAIN_WORDS) and bool(chains_out)) or bool(local)
+    frame.exclude_chains = said or chain_rules().said_like(lowered)
     if local:
         frame.words.extend(w for w in ("동네", "개인") if w in compact)
 

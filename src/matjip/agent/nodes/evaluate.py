@@ -109,7 +109,10 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
         update["context"] = hits
         update["focus"] = hits[0]["id"] if len(hits) == 1 or (p and p.intent == "information") else None
         kept = state.get("focus")
-        if update["focus"] is None and state.get("refine") and any(h["id"] == kept for h in hits):
+        in_list = any(h["id"] == kept for h in hits)
+        # "2번 메뉴" → "더 싼 데는?" → "아까 거기": a refinement whose list leaves out the one in focus
+        update["focus_before"] = kept if state.get("refine") and kept and not in_list else None
+        if update["focus"] is None and state.get("refine") and in_list:
             # "세 번째 어때" → "룸 있는 데로": a refinement that still shows the one in focus keeps
             # "거기" pointing at it
             update["focus"] = kept

@@ -7,6 +7,7 @@ from typing import Any, get_args
 
 from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
+from matjip.agent.acts import compare_criterion, party_note
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
 from matjip.agent.markdown import inert
@@ -57,6 +58,9 @@ def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str
         if picked:
             return picked, None
     focus = state.get("focus")
+    before = state.get("focus_before")
+    if before and nlu.pronoun_ref and understanding_of(state).cues.earlier:
+        focus = before  # "아까 거기": the one in focus before the refinement's list, not its first
     if focus:
         for h in context:
             if h["id"] == focus:
@@ -80,9 +84,19 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     refs = [by_id[i] for i in state.get("compare_ids") or [] if i in by_id]
     shown = shown_for(refs, res)
     groups = [(s.doc.title, [s]) for s in shown]
-    criterion = understanding_of(state).acts.criterion
+    criterion = _criterion(state, [s.doc.title for s in shown])
     numbers = [position[s.doc.place_id] for s in shown]
-    return tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state)), refs
+    chunks = tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state))
+    party = (state.get("nlu") or NLUResult()).party.size
+    if party is not None and party >= res.config.party_note_min:
+        # "여섯명 갈건데 어디가 나아": the party is said to be unchecked here too (seats are not in the data)
+        chunks = [party_note(party) + "\n", *chunks]
+    return chunks, refs
+
+
+def _criterion(state: AgentState, titles: list[str]) -> str:
+    """By what the comparison is asked, read outside the names of the restaurants compared."""
+    return compare_criterion(state.get("query") or "", titles)
 
 
 def _dishes(state: AgentState) -> list[str]:
@@ -227,7 +241,7 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
             (g["title"], [by_id[i] for i in g["ids"] if i in by_id])
             for g in state.get("compare_groups") or []
         ]
-        criterion = understanding_of(state).acts.criterion
+        criterion = _criterion(state, [s.doc.title for s in shown])
         dishes = _dishes(state)
         return [*(n + "\n" for n in notes), *tpl.compare_answer(groups, now, criterion, dishes=dishes)]
     if p.intent == "information":

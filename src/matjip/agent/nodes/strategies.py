@@ -29,7 +29,13 @@ from matjip.index.request import MAX_K, GeoFilter, OpenAt, SearchHit, SearchRequ
 from matjip.kinds import kinds
 from matjip.nlu.models import NLUResult, StrategySpec, TravelMode, TripRole
 from matjip.nlu.strategy import RoleRule, estimate_travel, rules, travel_threshold_m
+from matjip.text.josa import josa
 from matjip.wording import say, text, variants
+
+# a stop whose usual slot is not after the stop before it follows that one by this much
+_STOP_GAP = timedelta(minutes=90)
+# a route whose two ends lie closer than this is one place: searched around it, said so
+_SAME_PLACE_M = 300
 
 SEGMENTS: Final = variants("strategies.route.segments")  # a route's thirds, in order
 GPS_NAME: Final = text("strategies.route.gps_name")  # a route's start at the device's position
@@ -120,6 +126,11 @@ def _route_fields(
         # "잠실 가는 길목에": from where the person is
         ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
     a, b = ends
+    if a is not None and b is not None and haversine_m(a.lat, a.lon, b.lat, b.lon) < _SAME_PLACE_M:
+        # "성내역에서 잠실나루 가는 길" (one station by its old and new name): no way between them
+        origin, destination = josa(f"'{spec.origin}'", "과/와"), josa(f"'{spec.destination}'", "은/는")
+        notes.append(say("strategies.route.same_place", origin=origin, destination=destination))
+        return
     if a is not None and b is not None:
         total = haversine_m(a.lat, a.lon, b.lat, b.lon)
         radius = route_radius(total)
@@ -382,11 +393,17 @@ def course_days(roles: list[TripRole], words: list[str], days: int) -> list[list
     return [stops for _ in range(days)]
 
 
-def _slot_time(day: datetime, word: str, role: TripRole) -> tuple[datetime, str]:
+def _slot_time(
+    day: datetime, word: str, role: TripRole, after: datetime | None = None
+) -> tuple[datetime, str]:
+    """The stop's time by its word or role; never before the stop ``after`` it follows ("저녁이랑 카페":
+    the café after dinner, ``_STOP_GAP`` later, not at its usual afternoon slot)."""
     slots = rules().course.slots
     minute = slots.get(word, slots.get(role, 750))
     label = word if word in slots and word not in rules().course.roles else role
     when = day.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(minutes=minute)
+    if after is not None and when <= after:
+        when = after + _STOP_GAP
     return when, f"{label} {when:%H:%M}"
 
 
@@ -476,8 +493,10 @@ def _course_day(
     assert loc.lat is not None and loc.lon is not None
     prev: Point = (loc.lat, loc.lon)
     day_first: Point | None = None  # later stops stay within ``span`` of the day's first stop
+    last: datetime | None = None
     for role, word in stops:
-        when, slot = _slot_time(date, word, role)
+        when, slot = _slot_time(date, word, role, last)
+        last = when
         first = prev == (loc.lat, loc.lon)
         radius = max(loc.radius_m or 1000, c.leg_m) if first else c.leg_m
         stop = _Stop(role, word, day, slot, when, prev, radius, first)
