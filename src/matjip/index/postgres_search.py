@@ -53,6 +53,10 @@ ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this sh
 ANN_LIMIT = 200  # rows read from the HNSW index (its ef_search: pg_sql.SEARCH_OPTIONS), re-ordered here
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
+INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
+INNER_MAX_M = 100_000.0  # circles up to this radius get an inner box (the bound is for small angles)
+INNER_MAX_LAT = 80.0  # … and boxes away from the poles
+
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
 
 
@@ -72,6 +76,13 @@ def _geo_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
             geo_min_lon=box[2],
             geo_max_lon=box[3],
         )
+        p.update(
+            zip(
+                ("geo_in_min_lat", "geo_in_max_lat", "geo_in_min_lon", "geo_in_max_lon"),
+                inner_box(req.geo.lat, req.geo.lon, req.geo.radius_m),
+                strict=True,
+            )
+        )
     if req.near_any:
         names.append("near_any")
         boxes = [bounding_box(c.lat, c.lon, c.radius_m * 1.01 + 10.0) for c in req.near_any]
@@ -86,9 +97,31 @@ def _geo_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
         )
 
 
+def inner_box(lat: float, lon: float, radius_m: float) -> tuple[float, float, float, float]:
+    """``(min_lat, max_lat, min_lon, max_lon)`` of a box inside the circle: its half-sides are
+    0.7 of the radius (east-west at the box's latitude nearest the equator, where a degree of
+    longitude is longest), so its corners are under 0.99 of the radius away by the haversine and
+    the exact test may be skipped for the rows in it. An empty box (min above max) when the
+    circle is too large or too near a pole for that bound."""
+    from matjip.geo.distance import EARTH_RADIUS_M
+
+    angular = radius_m / EARTH_RADIUS_M
+    dlat = math.degrees(INNER_SHARE * angular)
+    nearest_equator = max(0.0, abs(lat) - dlat)
+    if radius_m > INNER_MAX_M or abs(lat) + dlat > INNER_MAX_LAT:
+        return 1.0, 0.0, 1.0, 0.0
+    dlon = math.degrees(INNER_SHARE * angular / math.cos(math.radians(nearest_equator)))
+    return lat - dlat, lat + dlat, lon - dlon, lon + dlon
+
+
 def like(needle: str) -> str:
     """A LIKE pattern that matches where ``needle`` occurs (``strpos(text, needle) > 0``)."""
     return "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def bigrams(text: str) -> set[str]:
+    """The character bigrams of ``text``, as ``pg_sql``'s derived ``menu_grams`` holds them."""
+    return {text[i : i + 2] for i in range(len(text) - 1)}
 
 
 _LIKE_FIELDS = frozenset({"sub_category", "menu", "exclude_menu"})
@@ -109,6 +142,9 @@ def _key_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
             names.append(name)
             keys = [normalize_key(v) for v in values]
             p[name] = [like(k) for k in keys] if name in _LIKE_FIELDS else keys
+            if name == "menu" and (grams := sorted({g for k in keys for g in bigrams(k)})):
+                names.append("menu_grams")
+                p["menu_grams"] = grams
     if req.exclude_title:
         keys = [normalize_key(t) for t in req.exclude_title if normalize_key(t)]
         if keys:
