@@ -227,16 +227,40 @@ class PostgresIndex:
         return result  # type: ignore[return-value]
 
     def _snapshot(self, conn: Any, source: ReadSource | None, work: Callable[..., Any]) -> Any:
-        self._run(conn, pg_sql.BEGIN_READ)
+        """``work(conn, meta)`` in one read-only transaction. BEGIN and the index meta go in one
+        round trip; the COMMIT too goes with the work's last statement when it says so
+        (:meth:`_run_ending`), else alone."""
+        from psycopg.pq import TransactionStatus
+
         try:
-            meta = self._meta(conn)
+            meta = self._begin(conn)
             result = _BEHIND if source is not None and self._behind(conn, source, meta) else work(conn, meta)
         except BaseException:
             with suppress(Exception):
                 conn.execute(pg_sql.ABORT_READ)
             raise
-        self._run(conn, pg_sql.END_READ)
+        if conn.info.transaction_status != TransactionStatus.IDLE:
+            self._run(conn, pg_sql.END_READ)
         return result
+
+    def _begin(self, conn: Any) -> tuple[Any, ...] | None:
+        """BEGIN the read and read the index meta in it, pipelined (one round trip)."""
+        if self.statements is not None:
+            self.statements.extend((pg_sql.BEGIN_READ, pg_sql.READ_META))
+        with conn.pipeline():
+            conn.execute(pg_sql.BEGIN_READ)
+            cur = conn.execute(pg_sql.READ_META)
+        rows = cur.fetchall()
+        return rows[0] if rows else None
+
+    def _run_ending(self, conn: Any, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """The read's last statement and its COMMIT, pipelined (one round trip)."""
+        if self.statements is not None:
+            self.statements.extend((sql, pg_sql.END_READ))
+        with conn.pipeline():
+            cur = conn.execute(sql, params or {})
+            conn.execute(pg_sql.END_READ)
+        return list(cur.fetchall())
 
     def _behind(self, conn: Any, source: ReadSource, meta: tuple[Any, ...] | None) -> bool:
         """Whether the replica lacks what this process has seen on the primary: the index, the
@@ -543,8 +567,10 @@ class PostgresIndex:
         def read(conn: Any, meta: tuple[Any, ...] | None) -> tuple[int, list[SearchHit]]:
             stats = self._version(meta)
 
-            def run(sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
-                return self._run(conn, sql, params)
+            def run(
+                sql: str, params: dict[str, Any] | None = None, *, last: bool = False
+            ) -> list[tuple[Any, ...]]:
+                return self._run_ending(conn, sql, params) if last else self._run(conn, sql, params)
 
             params, names = filter_params(req, self.timezone, lambda key: polygon_rows(run, key))
             if names is None:

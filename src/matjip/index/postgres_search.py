@@ -41,7 +41,8 @@ from matjip.index.reference import (
 from matjip.index.request import SearchRequest
 
 Run = Callable[..., list[tuple[Any, ...]]]
-"""Runs one whitelisted statement with its parameters on the search's connection."""
+"""Runs one whitelisted statement with its parameters on the search's connection (``last=True``:
+the read's last statement, the transaction ends with it)."""
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
@@ -469,7 +470,8 @@ class PgCandidates:
         return distances_m(self.req, [self._where[s][0] for s in seqs], [self._where[s][1] for s in seqs])
 
     def hit_rows(self, rows: list[int]) -> list[HitRow]:
-        found = {int(r[0]): r for r in self.run(pg_sql.QUERIES["rows"], {"seqs": rows})}
+        # the read's last statement: its COMMIT goes with it
+        found = {int(r[0]): r for r in self.run(pg_sql.QUERIES["rows"], {"seqs": rows}, last=True)}
         out: list[HitRow] = []
         for seq in rows:
             _, raw, doc_terms, vec, lat, lon, prior32 = found[seq]
