@@ -124,3 +124,40 @@ def test_geo_filter_with_the_inner_box(forced: Pair) -> None:
         a, b = pg.search(req), emb.search(req)
         assert a.total_candidates == b.total_candidates
         assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
+
+
+def test_search_variants_hold_only_their_parts() -> None:
+    some_knn = pg_sql.QUERIES[pg_sql.search_template(False, ["vector"])]
+    assert "matjip_postings" not in some_knn and "FROM c JOIN matjip_vectors" in some_knn
+    all_text = pg_sql.QUERIES[pg_sql.search_template(True, ["bm25", "vector"])]
+    assert "JOIN c ON" not in all_text and "FROM matjip_vectors x" in all_text
+    assert "FROM c JOIN matjip_vectors" not in all_text
+    full = pg_sql.QUERIES[pg_sql.search_template(False, list(pg_sql.SEARCH_PARTS))]
+    assert full.count("UNION ALL") == 5  # two BM25 lists (few or many candidates), vector, prior, nearest
+
+
+@pytest.mark.postgres
+def test_search_variants_answer_as_the_full_statement(forced: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each request through its variant and through the full statement: the same response."""
+    pg, _, docs = forced
+    located = next(d for d in docs if d.lat is not None and d.lon is not None)
+    assert located.lat is not None and located.lon is not None
+    geo = GeoFilter(lat=located.lat, lon=located.lon, radius_m=2000)
+    requests = [
+        (SearchRequest(text="국밥 맛집", k=10), "hybrid"),
+        (SearchRequest(text="국밥 맛집", k=10), "vector"),
+        (SearchRequest(text="국밥 맛집", k=10), "bm25"),
+        (SearchRequest(text="파스타", geo=geo, k=5), "hybrid"),
+        (SearchRequest(geo=geo, k=10), "hybrid"),
+        (SearchRequest(text="파스타", geo=geo, k=5), "vector"),
+        (SearchRequest(geo=geo, sort="distance", text="카페", k=5), "hybrid"),
+        (SearchRequest(cuisine=["한식"], k=8), "hybrid"),
+    ]
+    got = [pg.search(r, mode=m) for r, m in requests]  # type: ignore[arg-type]
+    monkeypatch.setattr(pg_sql, "search_template", lambda all_rows, parts: "search")
+    for (r, m), a in zip(requests, got, strict=True):
+        b = pg.search(r, mode=m)  # type: ignore[arg-type]
+        assert a.total_candidates == b.total_candidates > 0
+        assert [(h.document.place_id, h.score) for h in a.hits] == [
+            (h.document.place_id, h.score) for h in b.hits
+        ]

@@ -417,6 +417,34 @@ QUERIES: dict[str, str] = {
 }
 
 
+# The search statement with only the parts a request can use (fewer branches to plan: a filtered
+# kNN search plans the count and the vector list, not the BM25 lists too). The parts switched off
+# by their bound flags are the ones left out, so every variant returns what the full one does.
+# Named "search/<rows>/<parts>": rows "all" (no filter) or "some", parts from SEARCH_PARTS.
+SEARCH_PARTS = ("bm25", "vector", "prior", "nearest")
+_HEAD, *_BRANCHES = _SEARCH.split("UNION ALL (")
+_SOME = dict(zip(SEARCH_PARTS, ((1, 3), (4,), (6,), (7,)), strict=True))  # branches, 1-based
+_ALL = dict(zip(SEARCH_PARTS, ((2,), (5,), (6,), (7,)), strict=True))
+
+
+def _search_variant(all_rows: bool, parts: Sequence[str]) -> str:
+    use = _ALL if all_rows else _SOME
+    chosen = sorted({b for p in parts for b in use[p]})
+    return _HEAD + "".join("UNION ALL (" + _BRANCHES[b - 1] for b in chosen)
+
+
+def search_template(all_rows: bool, parts: Sequence[str]) -> str:
+    """The name of the search statement's variant for these parts (a key of QUERIES)."""
+    kept = [p for p in SEARCH_PARTS if p in parts]
+    return f"search/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
+
+
+for _rows in (False, True):
+    for _mask in range(2 ** len(SEARCH_PARTS)):
+        _parts = [p for i, p in enumerate(SEARCH_PARTS) if _mask >> i & 1]
+        QUERIES[search_template(_rows, _parts)] = _search_variant(_rows, _parts)
+
+
 def compose(template: str, filters: Sequence[str]) -> str:
     """The statement for ``template`` with the named filter clauses (always in a fixed order)."""
     chosen = [FILTERS[name] for name in FILTER_ORDER if name in filters]

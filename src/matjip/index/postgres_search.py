@@ -353,7 +353,8 @@ class PgCandidates:
             "nearest_limit": k + MARGIN,
             **{f"want_{part}": part in want for part in _PARTS},
         }
-        rows = self.run(pg_sql.compose("search", self.names), params)
+        # the statement's variant with only the wanted parts (the others' flags are off anyway)
+        rows = self.run(pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names), params)
         parts: dict[int, list[tuple[Any, ...]]] = {}
         for r in rows:
             parts.setdefault(int(r[0]), []).append(r)
