@@ -11,14 +11,17 @@ index, over one database that many API workers share.
   (:mod:`matjip.index.postgres_rows` encodes a row).
 - **Hard filters, exact, in SQL** over ``matjip_rows``, clause for clause the predicates of
   :mod:`matjip.index.reference`: geo by a latitude/longitude box (B-tree indexes), then the exact
-  haversine; kinds and conveniences as GIN-indexed ``text[]``; menu, title parts and addresses as
-  ``LIKE`` substring tests over the same normalised keys the embedded index keeps; prices as a
+  haversine (skipped inside an inner box well within the circle); kinds and conveniences as
+  GIN-indexed ``text[]``; menu, title parts and addresses as ``LIKE`` substring tests over the
+  same normalised keys the embedded index keeps (a menu's rows first narrowed by a GIN index on
+  its character bigrams); prices as a
   multirange of points; opening hours as an ``int4multirange`` of the open minutes of the week,
   built at ingest by the rule of :meth:`WeeklySchedule.is_open`; a region's outline test runs in
   Python on the coordinates and enters the query as a bound array of rows.
 - **One statement a search** (:mod:`matjip.index.postgres_search`): the candidates materialised
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
-  them; then the hit rows.
+  them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
+  COMMIT with the hit rows (pipelined): three round trips.
 - **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
   its field-norm buckets, average length over the documents), so both backends score alike; the
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
