@@ -109,6 +109,17 @@ _MIGRATION_2 = (
     + ";\nANALYZE matjip_rows;\nANALYZE matjip_postings;\nANALYZE matjip_vectors;\n"
 )
 
+# 3 (issue 23): the menu's character bigrams, GIN-indexed (an expression index: the rows stay as
+# narrow). A substring of two or more characters has all its bigrams in the text's, so a menu
+# filter's rows come from the index (then the exact LIKE), not from a scan of every row the other
+# filters keep
+_MIGRATION_3 = """
+    CREATE FUNCTION matjip_bigrams(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        RETURN ARRAY(SELECT DISTINCT substr(t, i, 2) FROM generate_series(1, char_length(t) - 1) AS i);
+    CREATE INDEX matjip_rows_menu_grams ON matjip_rows USING gin (matjip_bigrams(menu_text));
+    ANALYZE matjip_rows;
+    """
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
     """
@@ -165,6 +176,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     _MIGRATION_2,
+    _MIGRATION_3,
 )
 
 CREATE_VERSION_TABLE = (
@@ -200,8 +212,13 @@ CREATE_VECTOR_INDEX = (
 )
 ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_postings, matjip_vectors"
 # every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
-# the BM25 aggregation of large posting lists stays in memory, each statement is planned with its values
-SEARCH_OPTIONS = "-c hnsw.ef_search=200 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan"
+# the BM25 aggregation of large posting lists stays in memory, each statement is planned with its
+# values; no JIT (a search's plan costs cross its threshold at 1M rows, and compiling costs more
+# than a search), and index pages priced as cached (a served index lives in memory)
+SEARCH_OPTIONS = (
+    "-c hnsw.ef_search=200 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan "
+    "-c jit=off -c random_page_cost=1.1"
+)
 
 
 def vector_column(dim: int) -> str:
@@ -258,10 +275,13 @@ _HAVERSINE = (
 # one clause per request field; the names are the keys SearchRequest fields map to
 FILTERS: dict[str, str] = {
     # a latitude/longitude box around the circle first (B-tree indexes whose statistics the planner
-    # weighs against the other filters'), then the exact haversine
+    # weighs against the other filters'), then the exact haversine, skipped for rows inside a box
+    # that lies well inside the circle (every point of it under 0.99 of the radius away)
     "geo": (
         "(d.lat BETWEEN %(geo_min_lat)s AND %(geo_max_lat)s AND d.lon BETWEEN %(geo_min_lon)s AND %(geo_max_lon)s "
-        f"AND {_HAVERSINE} <= %(geo_radius)s)"
+        "AND ((d.lat BETWEEN %(geo_in_min_lat)s AND %(geo_in_max_lat)s "
+        "AND d.lon BETWEEN %(geo_in_min_lon)s AND %(geo_in_max_lon)s) "
+        f"OR {_HAVERSINE} <= %(geo_radius)s))"
     ),
     # a route's samples (issue 14): within one of the circles; a box around them all first
     "near_any": (
@@ -275,6 +295,8 @@ FILTERS: dict[str, str] = {
     "cuisine": "d.cuisine_key = ANY(%(cuisine)s::text[])",
     "sub_category": "(d.sub_key <> '' AND d.sub_key LIKE ANY(%(sub_category)s::text[]))",
     "menu": "(d.menu_text <> '' AND d.menu_text LIKE ALL(%(menu)s::text[]))",
+    # with a menu filter whose needles have bigrams: the rows holding them all (GIN), a superset
+    "menu_grams": "matjip_bigrams(d.menu_text) @> %(menu_grams)s::text[]",
     "kind": "d.kind_keys && %(kind)s::text[]",
     "exclude_kind": "NOT (d.kind_keys && %(exclude_kind)s::text[])",
     "exclude_cuisine": "d.cuisine_key <> ALL(%(exclude_cuisine)s::text[])",
@@ -393,6 +415,34 @@ QUERIES: dict[str, str] = {
     ),
     "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_rows d WHERE d.seq = ANY(%(seqs)s::bigint[])",
 }
+
+
+# The search statement with only the parts a request can use (fewer branches to plan: a filtered
+# kNN search plans the count and the vector list, not the BM25 lists too). The parts switched off
+# by their bound flags are the ones left out, so every variant returns what the full one does.
+# Named "search/<rows>/<parts>": rows "all" (no filter) or "some", parts from SEARCH_PARTS.
+SEARCH_PARTS = ("bm25", "vector", "prior", "nearest")
+_HEAD, *_BRANCHES = _SEARCH.split("UNION ALL (")
+_SOME = dict(zip(SEARCH_PARTS, ((1, 3), (4,), (6,), (7,)), strict=True))  # branches, 1-based
+_ALL = dict(zip(SEARCH_PARTS, ((2,), (5,), (6,), (7,)), strict=True))
+
+
+def _search_variant(all_rows: bool, parts: Sequence[str]) -> str:
+    use = _ALL if all_rows else _SOME
+    chosen = sorted({b for p in parts for b in use[p]})
+    return _HEAD + "".join("UNION ALL (" + _BRANCHES[b - 1] for b in chosen)
+
+
+def search_template(all_rows: bool, parts: Sequence[str]) -> str:
+    """The name of the search statement's variant for these parts (a key of QUERIES)."""
+    kept = [p for p in SEARCH_PARTS if p in parts]
+    return f"search/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
+
+
+for _rows in (False, True):
+    for _mask in range(2 ** len(SEARCH_PARTS)):
+        _parts = [p for i, p in enumerate(SEARCH_PARTS) if _mask >> i & 1]
+        QUERIES[search_template(_rows, _parts)] = _search_variant(_rows, _parts)
 
 
 def compose(template: str, filters: Sequence[str]) -> str:

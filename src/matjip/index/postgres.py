@@ -11,14 +11,17 @@ index, over one database that many API workers share.
   (:mod:`matjip.index.postgres_rows` encodes a row).
 - **Hard filters, exact, in SQL** over ``matjip_rows``, clause for clause the predicates of
   :mod:`matjip.index.reference`: geo by a latitude/longitude box (B-tree indexes), then the exact
-  haversine; kinds and conveniences as GIN-indexed ``text[]``; menu, title parts and addresses as
-  ``LIKE`` substring tests over the same normalised keys the embedded index keeps; prices as a
+  haversine (skipped inside an inner box well within the circle); kinds and conveniences as
+  GIN-indexed ``text[]``; menu, title parts and addresses as ``LIKE`` substring tests over the
+  same normalised keys the embedded index keeps (a menu's rows first narrowed by a GIN index on
+  its character bigrams); prices as a
   multirange of points; opening hours as an ``int4multirange`` of the open minutes of the week,
   built at ingest by the rule of :meth:`WeeklySchedule.is_open`; a region's outline test runs in
   Python on the coordinates and enters the query as a bound array of rows.
 - **One statement a search** (:mod:`matjip.index.postgres_search`): the candidates materialised
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
-  them; then the hit rows.
+  them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
+  COMMIT with the hit rows (pipelined): three round trips.
 - **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
   its field-norm buckets, average length over the documents), so both backends score alike; the
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
@@ -227,16 +230,40 @@ class PostgresIndex:
         return result  # type: ignore[return-value]
 
     def _snapshot(self, conn: Any, source: ReadSource | None, work: Callable[..., Any]) -> Any:
-        self._run(conn, pg_sql.BEGIN_READ)
+        """``work(conn, meta)`` in one read-only transaction. BEGIN and the index meta go in one
+        round trip; the COMMIT too goes with the work's last statement when it says so
+        (:meth:`_run_ending`), else alone."""
+        from psycopg.pq import TransactionStatus
+
         try:
-            meta = self._meta(conn)
+            meta = self._begin(conn)
             result = _BEHIND if source is not None and self._behind(conn, source, meta) else work(conn, meta)
         except BaseException:
             with suppress(Exception):
                 conn.execute(pg_sql.ABORT_READ)
             raise
-        self._run(conn, pg_sql.END_READ)
+        if conn.info.transaction_status != TransactionStatus.IDLE:
+            self._run(conn, pg_sql.END_READ)
         return result
+
+    def _begin(self, conn: Any) -> tuple[Any, ...] | None:
+        """BEGIN the read and read the index meta in it, pipelined (one round trip)."""
+        if self.statements is not None:
+            self.statements.extend((pg_sql.BEGIN_READ, pg_sql.READ_META))
+        with conn.pipeline():
+            conn.execute(pg_sql.BEGIN_READ)
+            cur = conn.execute(pg_sql.READ_META)
+        rows = cur.fetchall()
+        return rows[0] if rows else None
+
+    def _run_ending(self, conn: Any, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """The read's last statement and its COMMIT, pipelined (one round trip)."""
+        if self.statements is not None:
+            self.statements.extend((sql, pg_sql.END_READ))
+        with conn.pipeline():
+            cur = conn.execute(sql, params or {})
+            conn.execute(pg_sql.END_READ)
+        return list(cur.fetchall())
 
     def _behind(self, conn: Any, source: ReadSource, meta: tuple[Any, ...] | None) -> bool:
         """Whether the replica lacks what this process has seen on the primary: the index, the
@@ -543,8 +570,10 @@ class PostgresIndex:
         def read(conn: Any, meta: tuple[Any, ...] | None) -> tuple[int, list[SearchHit]]:
             stats = self._version(meta)
 
-            def run(sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
-                return self._run(conn, sql, params)
+            def run(
+                sql: str, params: dict[str, Any] | None = None, *, last: bool = False
+            ) -> list[tuple[Any, ...]]:
+                return self._run_ending(conn, sql, params) if last else self._run(conn, sql, params)
 
             params, names = filter_params(req, self.timezone, lambda key: polygon_rows(run, key))
             if names is None:

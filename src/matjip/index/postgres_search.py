@@ -41,7 +41,8 @@ from matjip.index.reference import (
 from matjip.index.request import SearchRequest
 
 Run = Callable[..., list[tuple[Any, ...]]]
-"""Runs one whitelisted statement with its parameters on the search's connection."""
+"""Runs one whitelisted statement with its parameters on the search's connection (``last=True``:
+the read's last statement, the transaction ends with it)."""
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
@@ -52,6 +53,10 @@ VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exac
 ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
 ANN_LIMIT = 200  # rows read from the HNSW index (its ef_search: pg_sql.SEARCH_OPTIONS), re-ordered here
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
+
+INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
+INNER_MAX_M = 100_000.0  # circles up to this radius get an inner box (the bound is for small angles)
+INNER_MAX_LAT = 80.0  # … and boxes away from the poles
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
 
@@ -72,6 +77,13 @@ def _geo_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
             geo_min_lon=box[2],
             geo_max_lon=box[3],
         )
+        p.update(
+            zip(
+                ("geo_in_min_lat", "geo_in_max_lat", "geo_in_min_lon", "geo_in_max_lon"),
+                inner_box(req.geo.lat, req.geo.lon, req.geo.radius_m),
+                strict=True,
+            )
+        )
     if req.near_any:
         names.append("near_any")
         boxes = [bounding_box(c.lat, c.lon, c.radius_m * 1.01 + 10.0) for c in req.near_any]
@@ -86,9 +98,31 @@ def _geo_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
         )
 
 
+def inner_box(lat: float, lon: float, radius_m: float) -> tuple[float, float, float, float]:
+    """``(min_lat, max_lat, min_lon, max_lon)`` of a box inside the circle: its half-sides are
+    0.7 of the radius (east-west at the box's latitude nearest the equator, where a degree of
+    longitude is longest), so its corners are under 0.99 of the radius away by the haversine and
+    the exact test may be skipped for the rows in it. An empty box (min above max) when the
+    circle is too large or too near a pole for that bound."""
+    from matjip.geo.distance import EARTH_RADIUS_M
+
+    angular = radius_m / EARTH_RADIUS_M
+    dlat = math.degrees(INNER_SHARE * angular)
+    nearest_equator = max(0.0, abs(lat) - dlat)
+    if radius_m > INNER_MAX_M or abs(lat) + dlat > INNER_MAX_LAT:
+        return 1.0, 0.0, 1.0, 0.0
+    dlon = math.degrees(INNER_SHARE * angular / math.cos(math.radians(nearest_equator)))
+    return lat - dlat, lat + dlat, lon - dlon, lon + dlon
+
+
 def like(needle: str) -> str:
     """A LIKE pattern that matches where ``needle`` occurs (``strpos(text, needle) > 0``)."""
     return "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def bigrams(text: str) -> set[str]:
+    """The character bigrams of ``text``, as ``pg_sql``'s derived ``menu_grams`` holds them."""
+    return {text[i : i + 2] for i in range(len(text) - 1)}
 
 
 _LIKE_FIELDS = frozenset({"sub_category", "menu", "exclude_menu"})
@@ -109,6 +143,9 @@ def _key_params(req: SearchRequest, p: dict[str, Any], names: list[str]) -> None
             names.append(name)
             keys = [normalize_key(v) for v in values]
             p[name] = [like(k) for k in keys] if name in _LIKE_FIELDS else keys
+            if name == "menu" and (grams := sorted({g for k in keys for g in bigrams(k)})):
+                names.append("menu_grams")
+                p["menu_grams"] = grams
     if req.exclude_title:
         keys = [normalize_key(t) for t in req.exclude_title if normalize_key(t)]
         if keys:
@@ -316,7 +353,8 @@ class PgCandidates:
             "nearest_limit": k + MARGIN,
             **{f"want_{part}": part in want for part in _PARTS},
         }
-        rows = self.run(pg_sql.compose("search", self.names), params)
+        # the statement's variant with only the wanted parts (the others' flags are off anyway)
+        rows = self.run(pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names), params)
         parts: dict[int, list[tuple[Any, ...]]] = {}
         for r in rows:
             parts.setdefault(int(r[0]), []).append(r)
@@ -433,7 +471,8 @@ class PgCandidates:
         return distances_m(self.req, [self._where[s][0] for s in seqs], [self._where[s][1] for s in seqs])
 
     def hit_rows(self, rows: list[int]) -> list[HitRow]:
-        found = {int(r[0]): r for r in self.run(pg_sql.QUERIES["rows"], {"seqs": rows})}
+        # the read's last statement: its COMMIT goes with it
+        found = {int(r[0]): r for r in self.run(pg_sql.QUERIES["rows"], {"seqs": rows}, last=True)}
         out: list[HitRow] = []
         for seq in rows:
             _, raw, doc_terms, vec, lat, lon, prior32 = found[seq]
