@@ -295,6 +295,7 @@ class EmbeddedIndex:
                 self._snap.blob(name)
             for name in ("open_iv", "break_iv"):  # opening hours by day
                 self._snap.by_day(name)
+            self._snap.price_bits()  # menu-price buckets
             self.search(SearchRequest(text="맛집", k=1))
 
     def close(self) -> None:
