@@ -135,3 +135,53 @@ def test_an_index_of_format_5_loads_searches_alike_and_an_ingest_rewrites_it(tmp
     assert json.loads((fresh.directory / "meta.json").read_text(encoding="utf-8"))["format"] == 6
     assert isinstance(fresh.strings["titles"], StringColumn) and old.get(docs[0].place_id) is None
     assert old.get(docs[3].place_id) == index.get(docs[3].place_id) and old.count() == len(docs) - 1
+
+
+def _random_unit(n: int, dim: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal((n, dim)).astype(np.float32)
+    v[rng.random((n, dim)) < 0.6] = 0.0  # sparse-ish rows, as hashed texts are
+    v[:, 0] += 0.01  # no all-zero row
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def test_integer_weights_are_steps_of_the_smallest() -> None:
+    split = quantized.integer_weights(np.asarray([0.25, -0.5, 0.25, 0.75], dtype=np.float32))
+    assert split is not None
+    step, k, rest = split
+    assert step == 0.25 and k.tolist() == [1, -2, 1, 3] and rest < 1e-9
+    assert quantized.integer_weights(np.asarray([0.3, 0.7], dtype=np.float32)) is None  # 0.7 = 2.33 steps
+    assert quantized.integer_weights(np.asarray([0.0], dtype=np.float32)) is None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_integer_sums_keep_every_row_that_can_reach_the_top(seed: int) -> None:
+    """The rows :func:`quantized.bounded_rows` keeps hold the exact best ``depth`` and every tie
+    at the cut — for the whole index, a large share of it and a few rows — and leave most out."""
+    n, dim = 5000, 48
+    vecs = _random_unit(n, dim, seed)
+    codes, scale = quantized.quantize(vecs)
+    q8 = quantized.Quantized(np.ascontiguousarray(codes.T), scale)
+    rng = np.random.default_rng(seed)
+    left_out = 0
+    for _ in range(20):
+        dims = np.sort(rng.choice(dim, size=int(rng.integers(2, 12)), replace=False))
+        k = rng.choice([-2, -1, 1, 1, 1, 2, 3], size=len(dims)).astype(np.float64)
+        k[0] = -1.0  # the smallest weight is the step
+        weights = (k / np.linalg.norm(k)).astype(np.float32)
+        qv = np.zeros(dim, dtype=np.float32)
+        qv[dims] = weights
+        share = rng.choice([1.0, 0.5, 0.05])
+        idx = np.flatnonzero(rng.random(n) < share).astype(np.int64)
+        for depth in (1, 10, 100):
+            keep = quantized.bounded_rows(q8, weights, dims.astype(np.int64), idx, depth)
+            sims = vecs[idx] @ qv
+            cut = np.sort(sims)[::-1][depth - 1]
+            if keep is None:  # only when the cut is too low for the sums to exclude anything
+                assert cut < 0.05, (seed, depth, cut)
+                continue
+            assert np.all(np.diff(keep) > 0) and set(keep.tolist()) <= set(idx.tolist())
+            must = set(idx[sims >= cut - 1e-6].tolist())
+            assert must <= set(keep.tolist()), (seed, depth, len(must - set(keep.tolist())))
+            left_out += len(keep) < len(idx) // 2
+    assert left_out > 30, "the sums never narrowed the rows"

@@ -4,7 +4,7 @@ Filters never enter scoring: BM25 statistics are index-wide and filter clauses a
 0. A small candidate set C (up to ``row_set_max``) is passed to tantivy itself, as a term set on
 the ``row`` field. Otherwise the filters tantivy can express coarsely become ``Must`` clauses
 (:func:`restrictions`), so tantivy walks only a superset of C: geo cells covering the bounding
-box, cuisine, sub-category and convenience terms, and for the substring filters (menu, title,
+box, cuisine, sub-category and convenience terms, the price buckets a price band touches, and for the substring filters (menu, title,
 region) every character bigram of the needle. Hits are intersected with C. The first page is
 sized from C's share of the index (at most ``first_fetch``); while a full page leaves fewer than
 ``depth`` hits inside C, the next page is read (tantivy offset, the total read growing ×4) until
@@ -22,7 +22,7 @@ import numpy.typing as npt
 import tantivy
 
 from matjip.geo.distance import bounding_box
-from matjip.index.columns import bigrams
+from matjip.index.columns import band_buckets, bigrams
 from matjip.index.filters import sub_codes
 from matjip.index.reference import normalize_key, normalize_phrase, title_words
 from matjip.index.request import SearchRequest
@@ -145,6 +145,11 @@ def restrictions(s: Snapshot, req: SearchRequest) -> list[tantivy.Query]:
         out.append(any_of([f"sb:{s.vocab.sub[c]}" for c in sub_codes(s, req.sub_category)]))
     for v in req.convenience:
         out.append(tantivy.Query.term_query(schema, "filt", f"cv:{normalize_key(v)}"))
+    edges = s.meta.get("price_edges")  # absent: an index written before the price-bucket terms
+    if req.price is not None and edges is not None:
+        touch, _ = band_buckets(req.price.low, req.price.high, edges)
+        if len(touch) <= len(edges):  # not every bucket
+            out.append(any_of([f"pb:{b}" for b in touch]))
 
     def allbigrams(prefix: str, text: str) -> tantivy.Query | None:
         grams = sorted(bigrams([text]))

@@ -20,6 +20,11 @@ from matjip.index.ranking import trust
 from matjip.index.reference import menu_entries, normalize_key, normalize_phrase, title_words
 
 GEO_LEVELS = (0.005, 0.02, 0.08)  # cell sizes (degrees) of the coarse tantivy geo restriction; kept in meta
+PRICE_EDGES = tuple(range(5_000, 155_000, 5_000))
+"""Upper ends (exclusive) of the menu-price buckets: bucket 0 is below 5,000 won, bucket i is
+[5,000·i, 5,000·(i + 1)), the last (30) is 150,000 won and above. A row has the bit (snapshot
+``price_bits``) and the tantivy term ``pb:<i>`` of every bucket one of its menu prices falls in;
+kept in meta (``price_edges``) for the terms, absent from an index written before them."""
 NO_PRICE_MIN = np.iinfo(np.int64).max
 NO_PRICE_MAX = -1
 SEP = "\x1f"  # between the entries of a string column's value
@@ -27,6 +32,20 @@ SEP = "\x1f"  # between the entries of a string column's value
 
 def cell_terms(lat: float, lon: float, levels: Sequence[float] = GEO_LEVELS) -> list[str]:
     return [f"g{i}:{math.floor(lat / s)}:{math.floor(lon / s)}" for i, s in enumerate(levels)]
+
+
+def price_buckets(prices: np.ndarray, edges: Sequence[int] = PRICE_EDGES) -> np.ndarray:
+    """The bucket (see :data:`PRICE_EDGES`) of each price."""
+    out: np.ndarray = np.searchsorted(np.asarray(edges, dtype=np.int64), prices, side="right")
+    return out
+
+
+def band_buckets(low: int, high: int, edges: Sequence[int] = PRICE_EDGES) -> tuple[list[int], list[int]]:
+    """The buckets a price in [low, high] may fall in, and those every price of which lies in it."""
+    bounds = [-math.inf, *edges, math.inf]  # bucket i holds the integers in [bounds[i], bounds[i + 1])
+    touch = [i for i in range(len(edges) + 1) if bounds[i] <= high and bounds[i + 1] - 1 >= low]
+    full = [i for i in touch if bounds[i] >= low and bounds[i + 1] - 1 <= high]
+    return touch, full
 
 
 def bigrams(texts: Iterable[str]) -> set[str]:
@@ -101,9 +120,11 @@ class Rows:
         menu_vocab: list[str],
         first_row: int,
         geo_levels: Sequence[float] = GEO_LEVELS,
+        price_edges: Sequence[int] | None = PRICE_EDGES,
     ) -> None:
         self.vocab = vocab
         self.geo_levels = tuple(geo_levels)
+        self.price_edges = tuple(price_edges) if price_edges is not None else None
         self.menu_vocab = menu_vocab  # distinct normalised menu entries; grows in place
         self._menu_ids = {m: i for i, m in enumerate(menu_vocab)}
         self.menu_pairs: list[tuple[int, int]] = []  # (entry id, row)
@@ -181,6 +202,10 @@ class Rows:
         filt.extend("mb:" + g for g in bigrams(entries))
         filt.extend("ab:" + g for g in bigrams(addrs))
         filt.extend("tb:" + g for g in bigrams([s["title_keys"][-1]]))
+        if self.price_edges is not None and prices:
+            filt.extend(
+                f"pb:{b}" for b in sorted(set(price_buckets(np.asarray(prices), self.price_edges).tolist()))
+            )
         return row, line, filt
 
     def arrays(self) -> dict[str, np.ndarray]:

@@ -35,21 +35,26 @@ Search (see :meth:`EmbeddedIndex.search`):
 
 1. **Hard filters, exact, in numpy** (:mod:`~matjip.index.filters`). Geo: bounding-box prefilter
    on the coordinate columns, then haversine on the box only. Cuisine and sub-category: integer
-   codes. Convenience: a bitmask (all-of). Price: per-row min/max prefilter, then an exact
-   per-menu check (vectorised over the menu prices) where the min/max cannot decide. Title, menu
+   codes. Convenience: a bitmask (all-of). Price: a per-row bitmask of 5,000-won price buckets
+   decides every row with a price in a bucket inside the band (or none in a bucket it touches);
+   the rest get the per-row min/max, then an exact per-menu check (vectorised over the menu
+   prices). Title, menu
    and region: the plain-Python predicates of :mod:`matjip.index.reference` on the candidates
    when they are few, else a whole-index mask (vectorised substring search over the column's
    joined text — for menus over the distinct entries, then their rows), kept in a per-snapshot
    LRU cache. Opening hours: an interval table (grouped by day) evaluated vectorised, cached per
    minute of the week. The result is the candidate set C (``total_candidates``).
 2. **BM25 (tantivy) without letting filters change it** (:mod:`~matjip.index.bm25`): index-wide
-   statistics, filters as constant-score-0 clauses, hits intersected with C, pages read until the
+   statistics, filters as constant-score-0 clauses (geo cells, codes, bigrams of substring
+   filters, the price buckets a band touches), hits intersected with C, pages read until the
    best ``BM25_DEPTH`` inside C are certain — the BM25 list over C is exact, never a sample.
 3. **Vectors** (:mod:`~matjip.index.vectors`). Cosine (dot of unit vectors) over the rows of C
    only (above a quarter of the rows, one pass over the whole matrix); top ``VECTOR_DEPTH``. A
    sparse query vector over many candidates reads the int8 dimension-major copy
    (:mod:`~matjip.index.quantized`) of its non-zero dimensions first and scores exactly only the
    candidates whose error bound lets them reach the top: the same list, a fraction of the reads.
+   When its weights are small integer multiples of one step (the hash embedder's), the codes are
+   summed exactly in int16 and the rows narrowed by those sums before any float bound.
 4. **Fusion and ranking** (:func:`matjip.index.ranking.rank`, the same in both backends): RRF
    (k = settings.rrf_k) or a min-max convex combination (settings.weight_bm25 / weight_vector),
    chosen by settings.fusion. Candidates in neither list follow by prior. Without text,
@@ -295,6 +300,7 @@ class EmbeddedIndex:
                 self._snap.blob(name)
             for name in ("open_iv", "break_iv"):  # opening hours by day
                 self._snap.by_day(name)
+            self._snap.price_bits()  # menu-price buckets
             self.search(SearchRequest(text="맛집", k=1))
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from matjip.geo.distance import bounding_box, haversine_m_array
-from matjip.index.columns import SEP
+from matjip.index.columns import SEP, band_buckets
 from matjip.index.reference import normalize_key, normalize_phrase, polygon_place, title_matches, title_words
 from matjip.index.request import OpenAt, SearchRequest
 from matjip.index.snapshot import Snapshot
@@ -231,19 +231,34 @@ def _geo(c: Survivors) -> None:
 
 
 def _price(c: Survivors) -> None:
-    """Per-row min/max first, then the exact per-menu check where they cannot decide."""
+    """The price buckets first (:meth:`Snapshot.price_bits`: a row with a price in a bucket
+    inside the band passes, one with none in a bucket the band touches fails); where they cannot
+    decide (a price in a bucket at an end of the band), per-row min/max, then the exact per-menu
+    check."""
     if c.req.price is None:
         return
-    cols, lo, hi = c.s.cols, c.req.price.low, c.req.price.high
-    pmin, pmax = cols["price_min"][c.idx], cols["price_max"][c.idx]
-    c.keep((pmin <= hi) & (pmax >= lo))
-    pmin, pmax = cols["price_min"][c.idx], cols["price_max"][c.idx]
-    sure = ((pmin >= lo) & (pmin <= hi)) | ((pmax >= lo) & (pmax <= hi))
-    if not sure.all():
-        ok = sure.copy()
-        unsure = np.flatnonzero(~sure)
-        ok[unsure] = any_price_in(cols["price_val"], c.s.price_off, c.idx[unsure], lo, hi)
-        c.keep(ok)
+    lo, hi = c.req.price.low, c.req.price.high
+    touch, full = band_buckets(lo, hi)
+    bits = c.s.price_bits()[c.idx]
+    ok = (bits & _bitmask(full)) != 0
+    unsure = np.flatnonzero(~ok & ((bits & _bitmask(touch)) != 0))
+    if len(unsure):
+        ok[unsure] = _prices_in(c.s, c.idx[unsure], lo, hi)
+    c.keep(ok)
+
+
+def _prices_in(s: Snapshot, rows: IntArray, lo: int, hi: int) -> BoolArray:
+    """Per row: is any of its menu prices in [lo, hi]? Its min or max first, then every price."""
+    pmin, pmax = s.cols["price_min"][rows], s.cols["price_max"][rows]
+    ok = ((pmin >= lo) & (pmin <= hi)) | ((pmax >= lo) & (pmax <= hi))
+    unsure = np.flatnonzero(~ok & (pmin <= hi) & (pmax >= lo))
+    if len(unsure):
+        ok[unsure] = any_price_in(s.cols["price_val"], s.price_off, rows[unsure], lo, hi)
+    return ok
+
+
+def _bitmask(buckets: Sequence[int]) -> np.uint32:
+    return np.uint32(sum(1 << b for b in buckets))
 
 
 def _exclude_ids(c: Survivors) -> None:

@@ -12,6 +12,7 @@ index written without them searches by the exact scan alone.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,8 @@ import numpy.typing as npt
 Q8_FILE = "vectors.q8"
 SCALE_FILE = "vectors.q8scale"
 CHUNK = 65_536  # rows quantised per step of a build
+INT_SUM_MAX = 250  # Σ|k| of integer weights: int16 sums of int8 codes never overflow (250 · 127 < 2^15)
+INT_REST_MAX = 0.05  # integer weights only when their remainders are at most this share of |w|₁
 SLACK = 1e-4  # per unit of the query's L1 norm, added to every bound: float32 rounding of both cosines
 
 FloatArray = npt.NDArray[np.float64]
@@ -104,6 +107,83 @@ class Quantized:
             acc += self.codes[d][idx] * np.float32(w)
         acc *= self.scale[idx]
         return acc
+
+
+def integer_weights(weights: F32Array) -> tuple[float, npt.NDArray[np.int64], float] | None:
+    """``weights`` as ``step · k + e`` with small integers ``k`` (the hash embedder's query vectors:
+    every weight ±1, ±2, … times one step): ``(step, k, Σ|e|)``, or None when they are not."""
+    w = np.asarray(weights, dtype=np.float64)
+    step = float(np.abs(w).min()) if len(w) else 0.0
+    if step <= 0.0:
+        return None
+    k = np.rint(w / step).astype(np.int64)
+    rest = float(np.abs(w - step * k).sum())
+    if int(np.abs(k).sum()) > INT_SUM_MAX or rest > INT_REST_MAX * float(np.abs(w).sum()):
+        return None
+    return step, k, rest
+
+
+def bounded_rows(
+    q8: Quantized, weights: F32Array, dims: IntArray, idx: IntArray, depth: int
+) -> IntArray | None:
+    """The rows of ``idx`` (ascending) whose cosine may reach the best ``depth`` (a superset of
+    those and of every tie at the cut), from integer sums of the codes; None when ``weights`` are
+    not small integer multiples of one step (:func:`integer_weights`).
+
+    With ``w = step · k + e``, row ``r``'s approximate cosine is ``step · scale[r] · S[r]``,
+    ``S[r] = Σ k[d] · q8[d, r]`` summed exactly in int16, and the exact cosine lies within
+    ``scale[r] · H + SLACK · (1 + |w|₁)`` of it, ``H = step · |k|₁ / 2 + 127 · Σ|e|`` (each code
+    within half a step; ``|v[d]| <= 127 · scale[r]``). The rows are first narrowed by ``S`` alone
+    against a lower estimate of the cut (the ``depth``-th best lower bound among the rows of the
+    highest ``S``), using the largest scale, so the float bounds are computed for few rows."""
+    split = integer_weights(weights)
+    if split is None or depth <= 0 or depth >= len(idx):
+        return None
+    step, k, rest = split
+    whole = len(idx) > q8.n // 4
+    sums = np.zeros(q8.n if whole else len(idx), dtype=np.int16)
+    for d, kd in zip(dims.tolist(), k.tolist(), strict=True):
+        col = q8.codes[d] if whole else q8.codes[d][idx]
+        if kd == 1:
+            np.add(sums, col, out=sums)
+        elif kd == -1:
+            np.subtract(sums, col, out=sums)
+        elif kd:
+            np.add(sums, col.astype(np.int16) * np.int16(kd), out=sums)
+    if whole and len(idx) != q8.n:
+        sums = sums[idx]
+    half = step * 0.5 * float(np.abs(k).sum()) + 127.0 * rest
+    slack = SLACK * (1.0 + float(np.abs(weights).sum()))
+    scale = q8.scale
+    # a lower estimate of the cut: the depth-th best lower bound among the rows of highest S
+    s_top = np.partition(sums, len(sums) - depth)[len(sums) - depth]  # depth rows have S >= s_top
+    top = np.flatnonzero(sums >= s_top)
+    rows_top = idx[top]
+    cut0 = np.partition(_lower(scale[rows_top], sums[top], step, half, slack), len(top) - depth)[
+        len(top) - depth
+    ]
+    smax = float(scale.max()) if q8.n else 0.0
+    if cut0 - slack <= 0.0 or smax <= 0.0:
+        return None
+    # upper[r] <= smax · (step · S[r] + half) + slack, so S[r] below this cannot reach cut0
+    need = math.floor(((cut0 - slack) / smax - half) / step) - 1
+    pos = np.flatnonzero(sums >= need)
+    rows = idx[pos]
+    sc, sm = scale[rows].astype(np.float64), sums[pos].astype(np.float64)
+    approx = step * sc * sm
+    err = sc * half + slack
+    lower = approx - err
+    cut = np.partition(lower, len(lower) - depth)[len(lower) - depth]
+    keep: IntArray = rows[approx + err >= cut]
+    return keep
+
+
+def _lower(
+    scale: F32Array, sums: npt.NDArray[np.int16], step: float, half: float, slack: float
+) -> FloatArray:
+    sc = scale.astype(np.float64)
+    out: FloatArray = step * sc * sums.astype(np.float64) - (sc * half + slack)
+    return out
 
 
 def error_bound(scale: F32Array, weights: F32Array) -> FloatArray:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 import tantivy
 
 from matjip.documents import Restaurant
-from matjip.index.columns import Vocab
+from matjip.index.columns import Vocab, price_buckets
 from matjip.index.quantized import Quantized
 from matjip.index.strings import StringColumn
 
@@ -127,6 +127,22 @@ class Snapshot:
     pin: Path | None = None  # the marker that keeps the version on disk while it is loaded
     _blobs: dict[str, Blob] = field(default_factory=dict)
     _by_day: dict[str, tuple[np.ndarray, IntArray]] = field(default_factory=dict)
+    _price_bits: npt.NDArray[np.uint32] | None = None
+
+    def price_bits(self) -> npt.NDArray[np.uint32]:
+        """Per row, a bitmask of the price buckets (:data:`~matjip.index.columns.PRICE_EDGES`)
+        its menu prices fall in (built on first use)."""
+        bits = self._price_bits
+        if bits is None:
+            bits = np.zeros(self.n, dtype=np.uint32)
+            vals = self.cols["price_val"]
+            if len(vals):
+                one = np.left_shift(np.uint32(1), price_buckets(vals).astype(np.uint32))
+                # each priced row's prices are one run of `vals` (unpriced rows have none)
+                priced = np.flatnonzero(self.cols["price_count"] > 0)
+                bits[priced] = np.bitwise_or.reduceat(one, self.price_off[priced])
+            self._price_bits = bits
+        return bits
 
     def blob(self, name: str) -> Blob:
         """The joined text of a string column (built on first use)."""

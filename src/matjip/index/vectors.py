@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from matjip.index.quantized import error_bound
+from matjip.index.quantized import bounded_rows, error_bound
 from matjip.index.ranking import VECTOR_DEPTH
 from matjip.index.snapshot import Snapshot
 
@@ -58,6 +58,9 @@ def _bounded(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, depth: int
     if q8 is None or not len(dims) or len(dims) > SPARSE_SHARE * len(qv):
         return idx
     weights = np.asarray(qv[dims], dtype=np.float32)
+    exact_sums = bounded_rows(q8, weights, dims, idx, depth)
+    if exact_sums is not None:
+        return exact_sums
     whole = len(idx) > s.n // 4
     approx = q8.approximate(dims, weights, None if whole else idx)
     if whole:

@@ -22,7 +22,15 @@ from matjip.index import layout, quantized
 from matjip.index.analyzer import analyze_documents, embedding_text
 from matjip.index.backend import BuildProgress
 from matjip.index.batches import batched
-from matjip.index.columns import GEO_LEVELS, STRING_COLUMNS, Rows, Vocab, concat_columns, finish_columns
+from matjip.index.columns import (
+    GEO_LEVELS,
+    PRICE_EDGES,
+    STRING_COLUMNS,
+    Rows,
+    Vocab,
+    concat_columns,
+    finish_columns,
+)
 from matjip.index.embed.base import Embedder
 from matjip.index.snapshot import Snapshot
 from matjip.index.storage import BACKEND_NAME, FORMAT_VERSION, save_columns, schema, tantivy_doc, write_json
@@ -78,6 +86,7 @@ def write_build(
         "embedder": {"name": embedder.name, "dim": dim},
         "rows": rows.n,
         "geo_levels": list(GEO_LEVELS),
+        "price_edges": list(PRICE_EDGES),  # every row has the tantivy terms of its price buckets
         "vocab": built.vocab.to_json(),
         "built_at": now,
         "updated_at": now,
@@ -157,7 +166,7 @@ def append_docs(s: Snapshot, d: Path, batch: list[Restaurant], embedder: Embedde
         len(batch), dim
     )
     vocab = s.vocab.copy()
-    rows = Rows(vocab, list(s.strings["menu_vocab"]), s.n, s.meta["geo_levels"])
+    rows = Rows(vocab, list(s.strings["menu_vocab"]), s.n, s.meta["geo_levels"], s.meta.get("price_edges"))
     writer = tantivy.Index.open(str(d / "tantivy")).writer(heap_size=64_000_000, num_threads=1)
     lines: list[str] = []
     replaced: list[int] = []
