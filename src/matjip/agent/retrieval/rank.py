@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from matjip.agent.cardinfo import going_now_tier, is_night
+from matjip.agent.cardinfo import going_now_tier, is_night, open_status
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
@@ -40,13 +40,16 @@ class RankKey(NamedTuple):
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
     going_now: int  # going now (or at the time asked once its filter is dropped): 0 open, 1 unknown
-    # hours or closing, 2 closed
+    # hours or closing, 2 closed; by day with no time asked: 2 done for the day, else 0
     trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
 
 
 MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says the kind asked
 OTHER_TRUST = 0.45  # ... and when its category says another kind
 MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
+# by day with no time asked, a place whose timetable says it opens no more today (its day off, or
+# today's hours over) goes after the others: asked today, a local means today
+DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
 TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -64,6 +67,7 @@ class Ranker:
     outside: set[str]  # places across the border of the dong asked
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
+    today: datetime | None = None  # by day with no time asked: now, to put places done for today after
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
@@ -78,9 +82,16 @@ class Ranker:
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
-            going_now=going_now_tier(doc.hours, self.at) if self.at is not None else 0,
+            going_now=self._going_now(doc),
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
+
+    def _going_now(self, doc: Restaurant) -> int:
+        if self.at is not None:
+            return going_now_tier(doc.hours, self.at)
+        if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
+            return 2
+        return 0
 
     def _neighbour(self, h: SearchHit) -> int:
         own = set(self.plan.kinds) & set(h.document.kinds)
@@ -116,6 +127,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         outside=outside_dong(f.hits, p, res) if near else set(),
         at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
+        today=now if asked is None and p.open_wished is None else None,
     )
 
 
