@@ -117,15 +117,15 @@ def test_hanjan_said_with_no_kind_is_a_drink(tmp_path: Path) -> None:
 
 
 def test_a_haejangguk_house_is_a_gukbap_place_and_a_gamjatang_house_is_not(tmp_path: Path) -> None:
-    # "잠실역 국밥": the 해장국 house (category 한식>해장국, 100 reviews) is a 국밥집 and goes before the
-    # 순대국 house with 2 reviews; the 감자탕 house (300 reviews) is not a 국밥집.
+    # "잠실역 국밥": the 해장국 house (category 한식>해장국, 100 reviews) is a 국밥집, a weaker member
+    # (after the 순대국 house with 2 reviews); the 감자탕 house (300 reviews) is no 국밥집 at all.
     records = [
         record("haejang", "양평해장국", "한식>해장국", 300, ["선지해장국", "뼈해장국"], reviewCount=100),
         record("sundae", "순대국집", "한식>순대", 200, ["순대국", "수육"], reviewCount=2),
         record("gamja", "감자탕집", "한식>감자탕", 100, ["감자탕 대", "감자탕 중"], reviewCount=300),
     ]
     r = ask_over(tmp_path, records, "잠실역 국밥", FRIDAY_EVENING)
-    assert ids(r) == ["haejang", "sundae"]
+    assert ids(r) == ["sundae", "haejang"]
 
 
 def test_a_dish_said_as_its_kind_is_looked_for_on_the_menu(tmp_path: Path) -> None:
