@@ -321,6 +321,16 @@ class KindTable:
         cuisine = self.category_cuisine.get(top)
         return k is not None and cuisine is not None and k.cuisine in self.cuisines and k.cuisine != cuisine
 
+    def menu_share(self, kind: str, menus: Sequence[str]) -> float:
+        """The share of the named menu lines that name one of ``kind``'s dishes (its ``menu``
+        words, the ``menu_not`` lines left out); 0 for an unknown kind or no menu."""
+        lines = [norm(m) for m in menus if m.strip()]
+        if kind not in self._norm or not lines:
+            return 0.0
+        dishes, nots = self._norm[kind][3], self._norm_more[kind][2]
+        hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
+        return hits / len(lines)
+
     def classify(self, category: str, title: str, menus: Sequence[str]) -> list[KindEvidence]:
         """The kinds a restaurant is, each once, with the first evidence found.
 

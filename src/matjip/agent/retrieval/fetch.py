@@ -47,6 +47,8 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
     fetched = list(resp.hits)
     if len(req.kind) > 1 and not p.titles:
         fetched += _each_kind(wide, fetched, res)
+    if wide.text and req.kind and not p.titles:
+        fetched += _best_known(wide, fetched, res)
     return Found(
         plan=p,
         req=req,
@@ -55,6 +57,15 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
         hits=kept(fetched, p, res),
         detail={"took_ms": resp.took_ms, "candidates": resp.total_candidates},
     )
+
+
+def _best_known(wide: SearchRequest, fetched: list[SearchHit], res: Resources) -> list[SearchHit]:
+    """A kind asked with words beside it ("회식할 고깃집"): the page the words choose may hold only
+    barely-known places, so the kind's best-known places (by the prior, index.ranking.trust) are
+    re-ranked too; the re-rank, not the words, decides which places a local would pick."""
+    seen = {h.document.place_id for h in fetched}
+    known = res.index.search(wide.model_copy(update={"text": "", "k": RERANK_DEPTH}))
+    return [h for h in known.hits if h.document.place_id not in seen]
 
 
 def _each_kind(wide: SearchRequest, fetched: list[SearchHit], res: Resources) -> list[SearchHit]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from matjip.agent.cardinfo import going_now_tier, is_night
+from matjip.agent.cardinfo import going_now_tier, is_night, open_status
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
@@ -40,10 +40,16 @@ class RankKey(NamedTuple):
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
     going_now: int  # going now (or at the time asked once its filter is dropped): 0 open, 1 unknown
-    # hours or closing, 2 closed
+    # hours or closing, 2 closed; by day with no time asked: 2 done for the day, else 0
     trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
 
 
+MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says the kind asked
+OTHER_TRUST = 0.45  # ... and when its category says another kind
+MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
+# by day with no time asked, a place whose timetable says it opens no more today (its day off, or
+# today's hours over) goes after the others: asked today, a local means today
+DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
 TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -61,22 +67,31 @@ class Ranker:
     outside: set[str]  # places across the border of the dong asked
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
+    today: datetime | None = None  # by day with no time asked: now, to put places done for today after
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
+        tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
         return RankKey(
             farther=1 if place in self.farther else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
-            strength=max(1, kind_strength(h, p.kinds)) if p.kinds else 0,
+            strength=tier,
             neighbour=self._neighbour(h),
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
-            going_now=going_now_tier(doc.hours, self.at) if self.at is not None else 0,
-            trust=local_key(doc, h.distance_m, self.radius, place in self.outside),
+            going_now=self._going_now(doc),
+            trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
+
+    def _going_now(self, doc: Restaurant) -> int:
+        if self.at is not None:
+            return going_now_tier(doc.hours, self.at)
+        if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
+            return 2
+        return 0
 
     def _neighbour(self, h: SearchHit) -> int:
         own = set(self.plan.kinds) & set(h.document.kinds)
@@ -112,6 +127,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         outside=outside_dong(f.hits, p, res) if near else set(),
         at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
+        today=now if asked is None and p.open_wished is None else None,
     )
 
 
@@ -149,6 +165,13 @@ def kind_strength(h: SearchHit, wanted: list[str]) -> int:
     unrelated kind ("양식>햄버거" for "…버거펍" asked as a 호프) or another cuisine ("일식" for
     "타코몽" asked as tacos).
     """
+    return kind_evidence(h, wanted)[0]
+
+
+def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
+    """:func:`kind_strength` and what it rests on: "category", "title", "menus" (or another
+    source of the kind's evidence), "weak" (a weakly counted category: the kind's own
+    ``weak_category`` or a bare ``thin_category`` path) or "none"."""
     table = kinds()
     doc = h.document
     source = {ev.value: ev for ev in doc.evidence if ev.field == "kind"}
@@ -157,7 +180,7 @@ def kind_strength(h: SearchHit, wanted: list[str]) -> int:
         ev.source == "category" and k not in related and not (k in table.by_name and table.by_name[k].broad)
         for k, ev in source.items()
     )
-    best = 3
+    best: tuple[int, str] = (3, "none")
     for kind in wanted:
         ev = source.get(kind)
         for _ in range(3):  # a parent kind is as strong as the child it comes from
@@ -169,12 +192,31 @@ def kind_strength(h: SearchHit, wanted: list[str]) -> int:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        if table.weakly(doc.category, kind, doc.title) or (
+        weak = table.weakly(doc.category, kind, doc.title) or (
             ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc))
-        ):
-            rank = max(rank, 2)
-        best = min(best, rank)
+        )
+        found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
+        best = min(best, found)
     return best
+
+
+def evidence_tier(h: SearchHit, wanted: list[str]) -> tuple[int, float]:
+    """The kind-evidence part of a :class:`RankKey` and the share of its trust a place keeps.
+
+    The category or the name saying the kind is the strong evidence (tier 1, all its trust). A
+    menu mostly of the kind's dishes (:data:`MENU_MOSTLY`) is evidence too, but weaker: such a
+    place competes with the specialists by its trust times :data:`MENU_TRUST` (:data:`OTHER_TRUST`
+    when its category says another kind) — a well-known bakery selling coffee goes before a café
+    two people reviewed, never before a well-known one. A menu naming the kind only here and there,
+    a weakly counted category (tier 2) and no evidence (tier 3) stay after.
+    """
+    strength, basis = kind_evidence(h, wanted)
+    if strength <= 1:
+        return 1, 1.0
+    names = menu_names(h.document)
+    if basis != "menus" or max(kinds().menu_share(k, names) for k in wanted) < MENU_MOSTLY:
+        return strength, 1.0
+    return 1, MENU_TRUST if strength == 2 else OTHER_TRUST
 
 
 def menu_names(doc: Restaurant) -> list[str]:
