@@ -316,9 +316,9 @@ class _Turn:
                 yield b"data: [DONE]\n\n"
 
     async def _end(self, answer: str, parts: list[str]) -> AsyncIterator[bytes]:
-        await self.remember(redact(answer))
+        await self.remember(redact(answer, self.secrets))
         streamed = "".join(parts)
-        if streamed != redact(answer):  # the client will resend what it received
+        if streamed != redact(answer, self.secrets):  # the client will resend what it received
             await self.remember(streamed)
         yield self.chunk({}, "stop")
         if self.include_usage:
