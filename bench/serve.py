@@ -18,6 +18,10 @@ other finishes its sessions' last turns (``SO_REUSEPORT`` spreads connections by
     .venv/bin/python bench/serve.py --workers 1,2         # `serve --workers 1`, then 2: side by side
     .venv/bin/python bench/serve.py --workers 1,2 --seconds 15 --rounds 3   # the issue-23 figures
 
+Under the table, per session count and per worker process (the ``X-Matjip-Worker`` header): its
+keep-alive connections, the turns it served, the cores it used and its CPU ms per turn — how evenly
+``SO_REUSEPORT`` spread the sessions, in figures that do not depend on the machine's load.
+
 With ``--workers 1,2`` the same levels run against ``matjip serve --workers 1`` and then
 ``--workers 2`` (each started, warmed up, measured and stopped in turn, in this one run), and a last
 table puts turns/s and the first-chunk p50/p95 side by side with the ratio to the first count.
