@@ -268,12 +268,12 @@ async def session(
             break
         level.turns += 1
         level.total_ms.append(total)
+        if first is not None:
+            level.first_chunk_ms.append(first)
         if raw is not None:
             level.turns_by_worker[raw.worker] = level.turns_by_worker.get(raw.worker, 0) + 1
     if raw is not None:  # one keep-alive connection per session: it stayed on one worker
         level.sessions_by_worker[raw.worker] = level.sessions_by_worker.get(raw.worker, 0) + 1
-        if first is not None:
-            level.first_chunk_ms.append(first)
 
 
 async def run_level(
