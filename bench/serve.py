@@ -18,6 +18,10 @@ other finishes its sessions' last turns (``SO_REUSEPORT`` spreads connections by
     .venv/bin/python bench/serve.py --workers 1,2         # `serve --workers 1`, then 2: side by side
     .venv/bin/python bench/serve.py --workers 1,2 --seconds 15 --rounds 3   # the issue-23 figures
 
+Under the table, per session count and per worker process (the ``X-Matjip-Worker`` header): its
+keep-alive connections, the turns it served, the cores it used and its CPU ms per turn — how evenly
+``SO_REUSEPORT`` spread the sessions, in figures that do not depend on the machine's load.
+
 With ``--workers 1,2`` the same levels run against ``matjip serve --workers 1`` and then
 ``--workers 2`` (each started, warmed up, measured and stopped in turn, in this one run), and a last
 table puts turns/s and the first-chunk p50/p95 side by side with the ratio to the first count.
@@ -72,6 +76,11 @@ class Level:
     total_ms: list[float] = field(default_factory=list)
     cpu_client: float = 0.0  # CPU seconds this benchmark's client spent during the level
     cpu_server: float = 0.0  # … and the server's processes (0 for --url)
+    # per worker pid (the X-Matjip-Worker header): sessions whose connection landed on it, counted
+    # turns it served, and its process's CPU seconds during the level
+    sessions_by_worker: dict[str, int] = field(default_factory=dict)
+    turns_by_worker: dict[str, int] = field(default_factory=dict)
+    cpu_by_worker: dict[str, float] = field(default_factory=dict)
 
 
 def free_port() -> int:
@@ -172,6 +181,7 @@ class RawClient:
         self.host, self.port = url.host, url.port or 80
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self.worker = ""  # the X-Matjip-Worker of the last response (the pid that served it)
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         if self._reader is None or self._writer is None or self._writer.is_closing():
@@ -197,6 +207,7 @@ class RawClient:
         writer.write(head + payload)
         status = (await reader.readuntil(b"\r\n")).split(b" ", 2)
         headers = (await reader.readuntil(b"\r\n\r\n")).lower()
+        self.worker = _header(headers, b"x-matjip-worker")
         if status[1] != b"200" or b"transfer-encoding: chunked" not in headers:
             await self.aclose()
             raise RuntimeError(f"HTTP {status[1].decode()}")
@@ -222,7 +233,23 @@ class RawClient:
         return first, (time.perf_counter() - started) * 1000, session_id
 
 
-async def session(ask: TurnCall, n: int, turns: int, level: Level, until: float | None = None) -> None:
+def _header(head: bytes, name: bytes) -> str:
+    """A (lower-cased) response header's value, "" without it."""
+    for line in head.split(b"\r\n"):
+        key, _, value = line.partition(b":")
+        if key.strip() == name:
+            return value.strip().decode()
+    return ""
+
+
+async def session(
+    ask: TurnCall,
+    n: int,
+    turns: int,
+    level: Level,
+    until: float | None = None,
+    raw: RawClient | None = None,
+) -> None:
     """``turns`` turns one after the other, or (``until``, a ``perf_counter`` deadline) as many as
     end before the deadline: a turn still running then is finished but not counted."""
     sid: str | None = None
@@ -243,6 +270,10 @@ async def session(ask: TurnCall, n: int, turns: int, level: Level, until: float 
         level.total_ms.append(total)
         if first is not None:
             level.first_chunk_ms.append(first)
+        if raw is not None:
+            level.turns_by_worker[raw.worker] = level.turns_by_worker.get(raw.worker, 0) + 1
+    if raw is not None:  # one keep-alive connection per session: it stayed on one worker
+        level.sessions_by_worker[raw.worker] = level.sessions_by_worker.get(raw.worker, 0) + 1
 
 
 async def run_level(
@@ -261,13 +292,18 @@ async def run_level(
     raws = [RawClient(base) for _ in range(concurrency)] if client == "raw" else []
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as shared:
         asks: list[TurnCall] = [r.turn for r in raws] or [partial(turn, shared)] * concurrency
-        cpu_client, cpu_server = _cpu_self(), _cpu_tree(server)
+        cpu_client, cpu_server, cpu_workers = _cpu_self(), _cpu_tree(server), _cpu_by_pid(server)
         started = time.perf_counter()
         until = started + seconds if seconds else None
-        await asyncio.gather(*(session(asks[n], n, turns, level, until) for n in range(concurrency)))
+        await asyncio.gather(
+            *(session(asks[n], n, turns, level, until, raws[n] if raws else None) for n in range(concurrency))
+        )
         level.seconds = (seconds or 0.0) or (time.perf_counter() - started)
         level.cpu_client = _cpu_self() - cpu_client
         level.cpu_server = _cpu_tree(server) - cpu_server
+        level.cpu_by_worker = {
+            pid: cpu - cpu_workers.get(pid, 0.0) for pid, cpu in _cpu_by_pid(server).items()
+        }
     for r in raws:
         await r.aclose()
     return level
@@ -298,6 +334,29 @@ def _cpu_tree(pid: int | None) -> float:
     except psutil.Error:
         return 0.0
     return total
+
+
+def _cpu_by_pid(pid: int | None) -> dict[str, float]:
+    """User + system CPU seconds of each process of the server (the supervisor and its workers),
+    by pid as the X-Matjip-Worker header names them ({} without psutil or a pid)."""
+    if pid is None:
+        return {}
+    try:
+        import psutil
+    except ImportError:
+        return {}
+    out: dict[str, float] = {}
+    try:
+        root = psutil.Process(pid)
+        for proc in [root, *root.children(recursive=True)]:
+            try:
+                times = proc.cpu_times()
+                out[str(proc.pid)] = times.user + times.system
+            except psutil.Error:
+                continue
+    except psutil.Error:
+        return {}
+    return out
 
 
 def pct(values: list[float], p: float) -> float:
@@ -362,10 +421,26 @@ def report(levels: list[Level]) -> None:
             f"{pct(lv.total_ms, 50):>7.1f}ms {pct(lv.total_ms, 95):>7.1f}ms "
             f"{_per_turn(lv.cpu_client, lv):>18.1f} {_per_turn(lv.cpu_server, lv):>7.1f}"
         )
+    for lv in levels:
+        if lv.sessions_by_worker:
+            print(f"{lv.concurrency:>8} sessions: {per_worker(lv)}")
     print(
         "\nfirst = time to the first `answer` event; end = time to the `end` event (client side, loopback);"
         "\nCPU ms/turn = user + system CPU time of this client / of the server's processes per counted turn."
     )
+
+
+def per_worker(lv: Level) -> str:
+    """Per worker process: its sessions (keep-alive connections), the turns it served, its cores
+    used (CPU seconds / the level's seconds) and its CPU ms per turn it served."""
+    parts = []
+    for pid in sorted(lv.sessions_by_worker):
+        turns = lv.turns_by_worker.get(pid, 0)
+        cpu = lv.cpu_by_worker.get(pid)
+        cores = f"{cpu / lv.seconds:.2f} cores" if cpu is not None and lv.seconds else "? cores"
+        per = f"{cpu * 1000 / turns:.1f} ms/turn" if cpu is not None and turns else "? ms/turn"
+        parts.append(f"[{pid}] {lv.sessions_by_worker[pid]} conn, {turns} turns, {cores}, {per}")
+    return "; ".join(parts)
 
 
 def _per_turn(cpu_seconds: float, lv: Level) -> float:

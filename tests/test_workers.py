@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -215,3 +216,51 @@ def test_two_workers_share_one_port_and_continue_a_conversation(
     finally:
         server.stop()
     assert server.proc.returncode is not None
+
+
+# -- the session database's writers queue on a lock file, not in SQLite's busy handler ----------
+
+
+def _hold_writer_lock(path: str, ready: Any, seconds: float) -> None:
+    """Another worker (a process) in the middle of a session write: the writer lock held."""
+    import sqlite3
+
+    from matjip.agent.checkpoints import WriterLock
+
+    lock = WriterLock(sqlite3.connect(path))
+    with lock.held():
+        ready.set()
+        time.sleep(seconds)
+
+
+@pytest.mark.parametrize("saver", [_langgraph_saver, _sequential_saver], ids=["langgraph", "sequential"])
+def test_a_write_waits_for_another_workers_writer_lock_and_goes_on_when_it_dies(
+    tmp_path: Path, saver: Callable[[Path], Any]
+) -> None:
+    import multiprocessing
+
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    path = tmp_path / "sessions.sqlite"
+    mine = saver(path)
+    start = {"configurable": {"thread_id": "s", "checkpoint_ns": ""}}
+    ctx = multiprocessing.get_context("spawn")
+    ready = ctx.Event()
+    holder = ctx.Process(target=_hold_writer_lock, args=(str(path), ready, 60.0))
+    holder.start()
+    try:
+        assert ready.wait(60)
+        done = threading.Event()
+        writing = threading.Thread(target=lambda: (mine.put(start, empty_checkpoint(), {}, {}), done.set()))
+        writing.start()
+        assert not done.wait(0.5)  # queued behind the other worker's write (SQLite itself is free)
+        os.kill(holder.pid or 0, signal.SIGKILL)  # that worker dies mid-write: the kernel frees its lock
+        t0 = time.monotonic()
+        assert done.wait(10)
+        assert time.monotonic() - t0 < 2.0
+        writing.join()
+    finally:
+        holder.kill()
+        holder.join()
+    assert mine.get_tuple(start) is not None
+    mine.conn.close()

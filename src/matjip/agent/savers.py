@@ -46,12 +46,13 @@ def sqlite_saver(conn: Any, serde: Any) -> Any:
 
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    from matjip.agent.checkpoints import compare_and_set
+    from matjip.agent.checkpoints import WriterLock, compare_and_set
 
     class GuardedSqliteSaver(_SkipAbandonedWrites, SqliteSaver):
         def __init__(self, conn: Any, *, serde: Any = None) -> None:
             super().__init__(conn, serde=serde)
             self.lock = threading.RLock()  # type: ignore[assignment]  # held around SqliteSaver.put
+            self.writer = WriterLock(conn)  # the machine's writers queue on a lock file, not in SQLite
 
         def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
             conf = config["configurable"]
@@ -59,7 +60,7 @@ def sqlite_saver(conn: Any, serde: Any) -> Any:
             commit = turn_commit()
             with commit.committing(), self.lock:
                 self.setup()  # its executescript would commit the transaction below
-                with compare_and_set(self.conn, thread_id, ns, conf.get("checkpoint_id")):
+                with compare_and_set(self.conn, thread_id, ns, conf.get("checkpoint_id"), self.writer):
                     saved = super().put(config, checkpoint, metadata, new_versions)
                 commit.saved = dict(checkpoint["channel_values"])
                 return saved

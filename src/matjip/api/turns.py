@@ -12,7 +12,7 @@ from matjip.agent.answer import split_chunks
 from matjip.agent.models import TurnEvent, TurnResult
 from matjip.api.database import DatabaseMonitor, is_database_failure, unavailable_problem
 from matjip.api.problems import problem_body
-from matjip.api.runner import AgentLike, Disconnected, Heartbeat
+from matjip.api.runner import AgentLike, Disconnected, Flush, Heartbeat
 from matjip.api.state import ApiState
 from matjip.errors import (
     ConfigurationError,
@@ -31,6 +31,7 @@ from matjip.wording import say, text
 log = logging.getLogger("matjip.api")
 
 HEARTBEAT = "heartbeat"  # a pseudo event: SSE writers turn it into a comment line
+FLUSH = "flush"  # a pseudo event (``flushes=True``): send what was buffered, in one write
 
 
 def reset_reason(data: Any) -> str:
@@ -106,6 +107,8 @@ async def turn_events(
     session_id: str | None,
     location: dict[str, float] | None,
     instance: str,
+    *,
+    flushes: bool = False,
 ) -> AsyncIterator[tuple[str, Any]]:
     """``(event, data)`` pairs in the documented order.
 
@@ -115,6 +118,8 @@ async def turn_events(
     the final :class:`TurnResult` (writers decide what to send). When the agent produced its
     answer without streaming it (an LLM answer), the answer is sent here in chunks. A failure
     becomes an ``error`` event with problem details, followed by ``end`` with ``None``.
+    ``flushes``: a ``FLUSH`` pseudo event after each batch of events the turn produced together
+    (:func:`buffered`); the last events (``trace``, ``end``) are followed by none.
     """
     timeout = api.settings.turn_timeout_s
     answered = False
@@ -122,9 +127,12 @@ async def turn_events(
     result: TurnResult | None = None
     try:
         async with aclosing(
-            api.runner.events(agent, message, session_id, location, timeout, heartbeats=True)
+            api.runner.events(agent, message, session_id, location, timeout, heartbeats=True, flushes=flushes)
         ) as events:
             async for ev in events:
+                if isinstance(ev, Flush):
+                    yield FLUSH, None
+                    continue
                 if isinstance(ev, Heartbeat):
                     yield HEARTBEAT, None
                     continue
@@ -156,9 +164,25 @@ async def turn_events(
     yield "end", result
 
 
-def sse_frame(event: str, data: Any) -> bytes:
-    """One Server-Sent Event. Data is JSON, except ``end`` whose data is the literal ``[DONE]``."""
+async def buffered(frames: AsyncIterator[bytes | None]) -> AsyncIterator[bytes]:
+    """Join the frames between two ``None`` (a ``FLUSH``) into one body chunk: one write (and one
+    pass through the middleware) per batch of events instead of per event."""
+    buffer: list[bytes] = []
+    async for frame in frames:
+        if frame is not None:
+            buffer.append(frame)
+        elif buffer:
+            yield b"".join(buffer)
+            buffer.clear()
+    if buffer:
+        yield b"".join(buffer)
+
+
+def sse_frame(event: str, data: Any, secrets: list[str] | None = None) -> bytes:
+    """One Server-Sent Event. Data is JSON, except ``end`` whose data is the literal ``[DONE]``.
+    ``secrets``: :func:`~matjip.settings.secret_values` read once for the whole stream (reading
+    them scans the environment: per frame, that was most of the event loop's CPU per turn)."""
     if event == HEARTBEAT:
         return b": keep-alive\n\n"
     payload = "[DONE]" if event == "end" else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"event: {event}\ndata: {redact(payload)}\n\n".encode()
+    return f"event: {event}\ndata: {redact(payload, secrets)}\n\n".encode()

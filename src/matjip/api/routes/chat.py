@@ -13,9 +13,9 @@ from matjip.agent.models import MoreResult
 from matjip.api.problems import problem_responses
 from matjip.api.schemas import CHAT_EVENTS, CHAT_SSE_EXAMPLE, ChatRequest, ResultsRequest, sse_schema
 from matjip.api.state import Api
-from matjip.api.turns import run_turn, sse_frame, turn_events
+from matjip.api.turns import FLUSH, buffered, run_turn, sse_frame, turn_events
 from matjip.errors import ProblemError
-from matjip.settings import redact_data
+from matjip.settings import redact_data, secret_values
 from matjip.wording import say, text
 
 router = APIRouter(tags=["chat"])
@@ -129,13 +129,14 @@ async def chat(body: ChatRequest, request: Request, api: Api) -> Response:
         result = await run_turn(api, agent, message, body.session_id, location, request.is_disconnected)
         return JSONResponse(redact_data(result.model_dump(mode="json")))
 
-    async def frames() -> AsyncIterator[bytes]:
+    async def frames() -> AsyncIterator[bytes | None]:
+        secrets = secret_values()  # once per turn, not per frame
         async for event, data in turn_events(
-            api, agent, message, body.session_id, location, request.url.path
+            api, agent, message, body.session_id, location, request.url.path, flushes=True
         ):
-            yield sse_frame(event, data)
+            yield None if event == FLUSH else sse_frame(event, data, secrets)
 
-    return StreamingResponse(frames(), media_type="text/event-stream", headers=SSE_HEADERS)
+    return StreamingResponse(buffered(frames()), media_type="text/event-stream", headers=SSE_HEADERS)
 
 
 @router.post(

@@ -14,7 +14,7 @@ import math
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
 import anyio
@@ -38,9 +38,9 @@ from matjip.api.schemas import (
 )
 from matjip.api.sessions import SESSION_HEADER, client_namespace, echoed_session, user_session_id
 from matjip.api.state import Api, ApiState
-from matjip.api.turns import HEARTBEAT, run_turn, turn_events
+from matjip.api.turns import FLUSH, HEARTBEAT, buffered, run_turn, turn_events
 from matjip.errors import ProblemError
-from matjip.settings import redact
+from matjip.settings import redact, secret_values
 from matjip.wording import say, text
 
 T = TypeVar("T")
@@ -172,7 +172,7 @@ async def chat_completions(
         result = await run_turn(api, agent, message, session_id, None, request.is_disconnected)
         return JSONResponse(await turn.completion(result.answer), headers={SESSION_HEADER: session_id})
     return StreamingResponse(
-        turn.frames(agent, request.url.path),
+        buffered(turn.frames(agent, request.url.path)),
         media_type="text/event-stream",
         headers={**SSE_HEADERS, SESSION_HEADER: session_id},
     )
@@ -233,6 +233,9 @@ class _Turn:
     completion_id: str
     created: int
     prompt_tokens: int
+    # read once per turn: reading them scans the environment (per streamed chunk, most of the
+    # event loop's CPU per turn)
+    secrets: list[str] = field(default_factory=secret_values)
 
     @property
     def model(self) -> str:
@@ -282,17 +285,23 @@ class _Turn:
         }
         if self.include_usage:
             obj["usage"] = usage
-        return f"data: {redact(json.dumps(obj, ensure_ascii=False, separators=(',', ':')))}\n\n".encode()
+        payload = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        return f"data: {redact(payload, self.secrets)}\n\n".encode()
 
-    async def frames(self, agent: AgentLike, path: str) -> AsyncIterator[bytes]:
-        """The SSE stream: a role chunk, the answer's deltas, the stop (and usage) chunk, ``[DONE]``."""
+    async def frames(self, agent: AgentLike, path: str) -> AsyncIterator[bytes | None]:
+        """The SSE stream: a role chunk, the answer's deltas, the stop (and usage) chunk, ``[DONE]``;
+        ``None`` where a batch of events ends (:func:`matjip.api.turns.buffered` writes it at once)."""
         yield self.chunk({"role": "assistant", "content": ""})
         parts: list[str] = []
-        async for event, data in turn_events(self.api, agent, self.message, self.session_id, None, path):
-            if event == HEARTBEAT:
+        async for event, data in turn_events(
+            self.api, agent, self.message, self.session_id, None, path, flushes=True
+        ):
+            if event == FLUSH:
+                yield None
+            elif event == HEARTBEAT:
                 yield b": keep-alive\n\n"
             elif event == "answer" and isinstance(data, str) and data:
-                parts.append(redact(data))
+                parts.append(redact(data, self.secrets))
                 yield self.chunk({"content": data})
             elif event == "answer_reset" and parts:
                 # deltas cannot be taken back: mark the restart visibly, then the answer follows
@@ -307,9 +316,9 @@ class _Turn:
                 yield b"data: [DONE]\n\n"
 
     async def _end(self, answer: str, parts: list[str]) -> AsyncIterator[bytes]:
-        await self.remember(redact(answer))
+        await self.remember(redact(answer, self.secrets))
         streamed = "".join(parts)
-        if streamed != redact(answer):  # the client will resend what it received
+        if streamed != redact(answer, self.secrets):  # the client will resend what it received
             await self.remember(streamed)
         yield self.chunk({}, "stop")
         if self.include_usage:
