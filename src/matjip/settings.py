@@ -332,14 +332,17 @@ def redact(text: str, secrets: list[str] | None = None) -> str:
     return KEY_SHAPED.sub(REDACTED, text)
 
 
-def redact_data(value: Any) -> Any:
-    """:func:`redact` applied to every string inside JSON-like data (dicts, lists, strings)."""
+def redact_data(value: Any, secrets: list[str] | None = None) -> Any:
+    """:func:`redact` applied to every string inside JSON-like data (dicts, lists, strings); the
+    known secrets are read once per call, not once per string."""
+    if secrets is None:
+        secrets = secret_values()
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, secrets)
     if isinstance(value, dict):
-        return {k: redact_data(v) for k, v in value.items()}
+        return {k: redact_data(v, secrets) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [redact_data(v) for v in value]
+        return [redact_data(v, secrets) for v in value]
     return value
 
 
