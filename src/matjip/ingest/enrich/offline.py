@@ -734,6 +734,12 @@ def _conditional(
     if convenience and r.advice_conditional.search(text, hit.end, own.end):
         return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if absence:
+        if (
+            convenience
+            and r.needed_condition.search(text, hit.end, own.end)
+            and r.needed_consequence.search(text, own.end, s_end)
+        ):
+            return True, own.start, s_end  # "예약 안 하면 오래 기다려야 해요": the place takes bookings
         return None
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (
@@ -769,8 +775,11 @@ def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데"), nor is an
     intention ("모임도 가려 했으나, … 안간다")."""
     p = rules().p
-    own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
-    return any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after) and not any(
+    clause = ctx.morphs[own.first : own.last + 1]
+    own_after = [m for m in clause if m.start >= hit.end]
+    # the past tense may lie inside the surface itself ("밤에 갔더니": 가+았)
+    past = [m for m in clause if m.end > hit.start and m.start < hit.end] + own_after
+    return any(m.tag == "EP" and m.form not in ("시", "으시") for m in past) and not any(
         m.tag in ("EC", "EF", "ETM")
         and (m.form in p.question_endings or m.form in p.continuing_endings or m.form in p.intention_endings)
         for m in own_after

@@ -103,6 +103,8 @@ class Frames(BaseModel):
     guest_own: str = "(?!)"
     own_request: str = "(?!)"
     superlative: str = "(?!)"
+    needed_condition: str = "(?!)"
+    needed_consequence: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -187,6 +189,8 @@ class CompiledRules:
         self.guest_own = re.compile(f.guest_own)
         self.own_request = re.compile(f.own_request)
         self.superlative = re.compile(f.superlative)
+        self.needed_condition = re.compile(f.needed_condition)
+        self.needed_consequence = re.compile(f.needed_consequence)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
