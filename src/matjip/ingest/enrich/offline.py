@@ -691,7 +691,22 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         carry_cause=target[0] != "atmosphere" and not first_hand,
         own_subject=own_subject,
     )
-    return _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
+    verdict = _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
+    if verdict[0] is False and target in r.ordered_values and r.ordered.search(ctx.text, s_start, s_end):
+        return True, verdict[1], verdict[2]  # "주문시켰는데 … 배달도 안오는데": ordered, so it delivers
+    return verdict
+
+
+def _tells_visit(ctx: _Text, hit: _Hit) -> bool:
+    """Whether the mention's sentence tells a visit, not a wish, an intention or advice ("저녁에 …
+    먹고 배아파서 혼났네요", not "저녁에 가서 또 먹고싶어요")."""
+    r = rules()
+    s_end = ctx.sentence_span(ctx.clause_at(hit.start))[1]
+    return not (
+        r.not_visit.search(ctx.text, hit.end, s_end)
+        or r.wish.search(ctx.text, hit.end, s_end)
+        or r.counterfactual.search(ctx.text, hit.end, s_end)
+    )
 
 
 def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_start: int, s_end: int) -> bool:
@@ -779,6 +794,13 @@ def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     own_after = [m for m in clause if m.start >= hit.end]
     # the past tense may lie inside the surface itself ("밤에 갔더니": 가+았)
     past = [m for m in clause if m.end > hit.start and m.start < hit.end] + own_after
+    if (
+        1 <= len(own_after) <= 3
+        and own_after[0].tag == "VCP"
+        and own_after[-1].tag == "EC"
+        and own_after[-1].form in p.contrast_endings
+    ):
+        return True  # "다 탔고 포장인데 수저도 안챙겨주냐": the copula states the fact
     return any(m.tag == "EP" and m.form not in ("시", "으시") for m in past) and not any(
         m.tag in ("EC", "EF", "ETM")
         and (m.form in p.question_endings or m.form in p.continuing_endings or m.form in p.intention_endings)
@@ -949,6 +971,8 @@ def _read_hits(
                 and (_modified(morphs, h.start) or not _has_strong(ctx, h.end, clause_end))
             ):
                 continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
+            if positive and (t, h.matcher.surface) in rules().visit and not _tells_visit(ctx, h):
+                continue  # "저녁에 가서 또 먹고싶어요": a time of day, no visit told
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)
             else:

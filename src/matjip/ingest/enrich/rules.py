@@ -141,6 +141,20 @@ class WeakRules(BaseModel):
     surfaces: dict[str, tuple[str, ...]] = {}
 
 
+class VisitRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    surfaces: dict[str, tuple[str, ...]] = {}
+    not_visit: str = "(?!)"
+
+
+class OrderedRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: tuple[str, ...] = ()
+    pattern: str = "(?!)"
+
+
 class SupportRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -165,6 +179,8 @@ class RulesFile(BaseModel):
     conflicts: Conflicts
     support: SupportRules = SupportRules()
     weak: WeakRules = WeakRules()
+    visit: VisitRules = VisitRules()
+    ordered: OrderedRules = OrderedRules()
 
 
 class CompiledRules:
@@ -217,6 +233,14 @@ class CompiledRules:
             for t, surfaces in raw.weak.surfaces.items()
             for surface in surfaces
         )
+        self.visit: frozenset[tuple[Target, str]] = frozenset(
+            (parse_target(t), surface.lower())
+            for t, surfaces in raw.visit.surfaces.items()
+            for surface in surfaces
+        )
+        self.not_visit = re.compile(raw.visit.not_visit)
+        self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
+        self.ordered = re.compile(raw.ordered.pattern)
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
         kinds: tuple[tuple[str, frozenset[str]], ...] = (
