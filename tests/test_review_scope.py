@@ -90,3 +90,11 @@ def test_a_guess_about_the_mood_tells_nothing() -> None:
 
 def test_a_dish_called_clean_is_the_taste() -> None:
     assert "깔끔한" not in read("깔끔하고 칼칼한 생태찌개 최고").atmosphere
+
+
+def test_a_verbless_sentence_that_judged_ends_at_its_full_stop() -> None:
+    # "다 만족." closes its sentence: the distance regretted in the next sentence is not the mood's
+    e = read("카페 분위기 다 만족. 역이랑 좀 멀어서 찾기 힘들어요")
+    assert "분위기 좋은" in e.atmosphere
+    # a sentence that stops at a particle still waits for its judgement
+    assert "주차" not in read("맛은 괜찮았어요. 주차가. 진짜 최악이에요").convenience

@@ -839,6 +839,8 @@ def _read_on(
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
         nxt = ctx.clauses[ctx.clause_at(last.start) + 1]
+        if not has_pred and nxt.sentence != last.sentence and not _waits(ctx, last, hit):
+            break  # "분위기 최고. 역에서 멀어요": a verbless sentence ends; "주차 자리가. 없어요" reads on
         j = bisect_left(ctx.hit_starts, nxt.start)
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
@@ -852,6 +854,20 @@ def _read_on(
         )
         last = nxt
     return last, (absence, difficulty, sticky, strong, uncertain)
+
+
+_PARTICLE_FORMS: Final[frozenset[str]] = frozenset({"이", "가", "은", "는", "을", "를", "도", "만"})
+
+
+def _waits(ctx: _Text, c: _Clause, hit: _Hit) -> bool:
+    """Whether a verbless sentence still waits for its judgement: its last word (symbols aside) ends in
+    a particle ("주차 자리가."), or it is the bare one-word mention ("주차. 불가능해요")."""
+    words = [m for m in ctx.morphs[c.first : c.last + 1] if not m.tag.startswith("S")]
+    if not words:
+        return True
+    if words[-1].tag.startswith("J") or words[-1].form in _PARTICLE_FORMS:
+        return True  # Kiwi may tag a particle after a full stop as a noun ("주차가.": 가/NNG)
+    return hit.matcher.single and all(hit.start <= m.start and m.end <= hit.end for m in words)
 
 
 def _verdict(
