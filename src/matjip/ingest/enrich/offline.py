@@ -856,7 +856,7 @@ def _read_on(
     return last, (absence, difficulty, sticky, strong, uncertain)
 
 
-_PARTICLE_FORMS: Final[frozenset[str]] = frozenset({"이", "가", "은", "는", "을", "를", "도", "만"})
+_PARTICLE_FORMS: Final = word_set("review_tags", "stop_particles")
 
 
 def _waits(ctx: _Text, c: _Clause, hit: _Hit) -> bool:
