@@ -691,7 +691,22 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         carry_cause=target[0] != "atmosphere" and not first_hand,
         own_subject=own_subject,
     )
-    return _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
+    verdict = _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
+    if verdict[0] is False and target in r.ordered_values and r.ordered.search(ctx.text, s_start, s_end):
+        return True, verdict[1], verdict[2]  # "주문시켰는데 … 배달도 안오는데": ordered, so it delivers
+    return verdict
+
+
+def _tells_visit(ctx: _Text, hit: _Hit) -> bool:
+    """Whether the mention's sentence tells a visit, not a wish, an intention or advice ("저녁에 …
+    먹고 배아파서 혼났네요", not "저녁에 가서 또 먹고싶어요")."""
+    r = rules()
+    s_end = ctx.sentence_span(ctx.clause_at(hit.start))[1]
+    return not (
+        r.not_visit.search(ctx.text, hit.end, s_end)
+        or r.wish.search(ctx.text, hit.end, s_end)
+        or r.counterfactual.search(ctx.text, hit.end, s_end)
+    )
 
 
 def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_start: int, s_end: int) -> bool:
@@ -734,6 +749,12 @@ def _conditional(
     if convenience and r.advice_conditional.search(text, hit.end, own.end):
         return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if absence:
+        if (
+            convenience
+            and r.needed_condition.search(text, hit.end, own.end)
+            and r.needed_consequence.search(text, own.end, s_end)
+        ):
+            return True, own.start, s_end  # "예약 안 하면 오래 기다려야 해요": the place takes bookings
         return None
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (
@@ -769,8 +790,18 @@ def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     a question asked is no use ("포장 되는지 물어봤는데 안 된대요", "의자 있냐고 여쭤봤는데"), nor is an
     intention ("모임도 가려 했으나, … 안간다")."""
     p = rules().p
-    own_after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.end]
-    return any(m.tag == "EP" and m.form not in ("시", "으시") for m in own_after) and not any(
+    clause = ctx.morphs[own.first : own.last + 1]
+    own_after = [m for m in clause if m.start >= hit.end]
+    # the past tense may lie inside the surface itself ("밤에 갔더니": 가+았)
+    past = [m for m in clause if m.end > hit.start and m.start < hit.end] + own_after
+    if (
+        1 <= len(own_after) <= 3
+        and own_after[0].tag == "VCP"
+        and own_after[-1].tag == "EC"
+        and own_after[-1].form in p.contrast_endings
+    ):
+        return True  # "다 탔고 포장인데 수저도 안챙겨주냐": the copula states the fact
+    return any(m.tag == "EP" and m.form not in ("시", "으시") for m in past) and not any(
         m.tag in ("EC", "EF", "ETM")
         and (m.form in p.question_endings or m.form in p.continuing_endings or m.form in p.intention_endings)
         for m in own_after
@@ -808,6 +839,8 @@ def _read_on(
         if not carry or ctx.clause_at(last.start) + 1 >= len(ctx.clauses):
             break
         nxt = ctx.clauses[ctx.clause_at(last.start) + 1]
+        if not has_pred and nxt.sentence != last.sentence and not _waits(ctx, last, hit):
+            break  # "분위기 최고. 역에서 멀어요": a verbless sentence ends; "주차 자리가. 없어요" reads on
         j = bisect_left(ctx.hit_starts, nxt.start)
         if j < len(ctx.hit_starts) and ctx.hit_starts[j] < nxt.end:
             break  # the next clause is about something else
@@ -821,6 +854,20 @@ def _read_on(
         )
         last = nxt
     return last, (absence, difficulty, sticky, strong, uncertain)
+
+
+_PARTICLE_FORMS: Final = word_set("review_tags", "stop_particles")
+
+
+def _waits(ctx: _Text, c: _Clause, hit: _Hit) -> bool:
+    """Whether a verbless sentence still waits for its judgement: its last word (symbols aside) ends in
+    a particle ("주차 자리가."), or it is the bare one-word mention ("주차. 불가능해요")."""
+    words = [m for m in ctx.morphs[c.first : c.last + 1] if not m.tag.startswith("S")]
+    if not words:
+        return True
+    if words[-1].tag.startswith("J") or words[-1].form in _PARTICLE_FORMS:
+        return True  # Kiwi may tag a particle after a full stop as a noun ("주차가.": 가/NNG)
+    return hit.matcher.single and all(hit.start <= m.start and m.end <= hit.end for m in words)
 
 
 def _verdict(
@@ -940,6 +987,8 @@ def _read_hits(
                 and (_modified(morphs, h.start) or not _has_strong(ctx, h.end, clause_end))
             ):
                 continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
+            if positive and (t, h.matcher.surface) in rules().visit and not _tells_visit(ctx, h):
+                continue  # "저녁에 가서 또 먹고싶어요": a time of day, no visit told
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)
             else:

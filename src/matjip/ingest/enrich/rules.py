@@ -103,6 +103,8 @@ class Frames(BaseModel):
     guest_own: str = "(?!)"
     own_request: str = "(?!)"
     superlative: str = "(?!)"
+    needed_condition: str = "(?!)"
+    needed_consequence: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -139,6 +141,20 @@ class WeakRules(BaseModel):
     surfaces: dict[str, tuple[str, ...]] = {}
 
 
+class VisitRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    surfaces: dict[str, tuple[str, ...]] = {}
+    not_visit: str = "(?!)"
+
+
+class OrderedRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: tuple[str, ...] = ()
+    pattern: str = "(?!)"
+
+
 class SupportRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -163,6 +179,8 @@ class RulesFile(BaseModel):
     conflicts: Conflicts
     support: SupportRules = SupportRules()
     weak: WeakRules = WeakRules()
+    visit: VisitRules = VisitRules()
+    ordered: OrderedRules = OrderedRules()
 
 
 class CompiledRules:
@@ -187,6 +205,8 @@ class CompiledRules:
         self.guest_own = re.compile(f.guest_own)
         self.own_request = re.compile(f.own_request)
         self.superlative = re.compile(f.superlative)
+        self.needed_condition = re.compile(f.needed_condition)
+        self.needed_consequence = re.compile(f.needed_consequence)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
         for s in raw.sense:
@@ -213,6 +233,14 @@ class CompiledRules:
             for t, surfaces in raw.weak.surfaces.items()
             for surface in surfaces
         )
+        self.visit: frozenset[tuple[Target, str]] = frozenset(
+            (parse_target(t), surface.lower())
+            for t, surfaces in raw.visit.surfaces.items()
+            for surface in surfaces
+        )
+        self.not_visit = re.compile(raw.visit.not_visit)
+        self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
+        self.ordered = re.compile(raw.ordered.pattern)
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
         kinds: tuple[tuple[str, frozenset[str]], ...] = (
