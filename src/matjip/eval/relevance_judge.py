@@ -167,7 +167,7 @@ class Pool(_Strict):
 
 class RelevanceItem(_Strict):
     # r: development sets and the first frozen split; t: the second frozen set (relevance_test2)
-    id: str = Field(pattern=r"^[rt]\d{3}$")
+    id: str = Field(pattern=r"^[rt]\d{3,4}$")
     split: Literal["dev", "test"]
     question: str = Field(min_length=1)
     now: str
