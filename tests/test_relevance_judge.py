@@ -313,7 +313,13 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "size"),
-    [("relevance_test5", 121), ("relevance_test6", 141), ("relevance_test7", 163), ("relevance_test8", 125)],
+    [
+        ("relevance_test5", 121),
+        ("relevance_test6", 141),
+        ("relevance_test7", 163),
+        ("relevance_test8", 125),
+        ("relevance_test9", 124),
+    ],
 )
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
     path = J.SET_PATH.with_name(f"{name}.jsonl")
