@@ -20,7 +20,7 @@ from matjip.index.reference import brute_force_filter, title_matches
 from matjip.index.request import SEOUL, GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.index.snapshot import Blob
 from matjip.settings import Settings
-from support.index import make_corpus
+from support.index import make_corpus, tuned
 from support.index_checks import COMBINED, GEO, MAPO, SINGLE, WHEN, check
 
 
@@ -259,3 +259,28 @@ def test_any_price_in_is_a_per_row_check(
     rows = sorted(data.draw(st.sets(st.integers(0, len(prices) - 1))))
     got = any_price_in(vals, off, np.asarray(rows, dtype=np.int64), lo, hi)
     assert got.tolist() == [any(lo <= p <= hi for p in prices[r]) for r in rows]
+
+
+@pytest.mark.parametrize("py_check_max", [0, 10_000])
+def test_exclude_title_both_paths(tmp_path: Path, py_check_max: int) -> None:
+    """The title exclusions the agent sends with every request: per-row checks on few candidates,
+    a cached whole-index mask on many (py_check_max 0); both drop exactly the titles containing a
+    word, and the cached mask serves a second request over other candidates."""
+    docs = [
+        Restaurant(place_id="open", title="행복식당", rating=4.0),
+        Restaurant(place_id="closed", title="행복식당 (휴업)", rating=4.0),
+        Restaurant(place_id="gone", title="폐업한 국밥집", rating=4.0),
+        Restaurant(place_id="pub", title="휴 업소", rating=4.0),  # spaces ignored: excluded too
+        Restaurant(place_id="cafe", title="업소 휴게실", rating=4.0),
+        Restaurant(place_id="gukbap", title="국밥집", rating=4.0),
+    ]
+    base = EmbeddedIndex(tmp_path / "i", FakeEmbedder(), Settings()).build(docs)
+    idx = tuned(base, py_check_max=py_check_max)
+
+    def ids(req: SearchRequest) -> set[str]:
+        return {h.document.place_id for h in idx.search(req).hits}
+
+    req = SearchRequest(exclude_title=["휴업", "폐업"], k=10)
+    assert ids(req) == {"open", "cafe", "gukbap"} == set(brute_force_filter(docs, req))
+    req = SearchRequest(title="국밥집", exclude_title=["휴업", "폐업"], k=10)
+    assert ids(req) == {"gukbap"} == set(brute_force_filter(docs, req))
