@@ -9,37 +9,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from matjip.kinds import kinds
 from support.records import ask_over
+from support.records import card_ids as ids
+from support.records import north_of_jamsil as record
 
 SEOUL = ZoneInfo("Asia/Seoul")
 FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)
 SATURDAY_AFTERNOON = datetime(2026, 11, 28, 14, 0, tzinfo=SEOUL)
-JAMSIL = (37.513977, 127.102198)  # 잠실역
-M_PER_DEG_LAT = 111_195
-
-
-def record(
-    place_id: str, title: str, category: str, north_m: float, menus: list[str], **extra: Any
-) -> dict[str, Any]:
-    """A crawl record ``north_m`` metres north of 잠실역, each menu line priced 12,000원."""
-    return {
-        "place_id": place_id,
-        "title": title,
-        "category": category,
-        "mapx": str(round(JAMSIL[1] * 1e7)),
-        "mapy": str(round((JAMSIL[0] + north_m / M_PER_DEG_LAT) * 1e7)),
-        "roadAddress": "서울 송파구 올림픽로 300",
-        "menus": [{"name": m, "price": "12,000원"} for m in menus],
-        **extra,
-    }
-
-
-def ids(r: Any) -> list[str]:
-    return [c.id for c in r.cards]
 
 
 # --- wrong kind: a bare category path is not enough --------------------------------------------
