@@ -580,7 +580,8 @@ def _stop_request(trip: _Trip, s: _Stop, rule: RoleRule) -> dict[str, Any]:
         "kind": list(rule.kinds) or list(p.kinds),
         "exclude_cuisine": [*base.exclude_cuisine, *rule.exclude_cuisine],
     }
-    other_roles = {k for r in rules().course.roles.values() for k in r.kinds}
+    roles = rules().course.roles
+    other_roles = {k for r in roles.values() for k in r.kinds} | set(roles)  # "술집" is a role, too
     meal_kinds = [k for k in p.kinds if k not in other_roles]
     if s.role == "식사":
         update["kind"] = meal_kinds  # "고기-카페 코스": the food asked for at the meal
