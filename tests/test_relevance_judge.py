@@ -319,6 +319,7 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
         ("relevance_test7", 163),
         ("relevance_test8", 125),
         ("relevance_test9", 124),
+        ("relevance_test10", 130),
     ],
 )
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
