@@ -1,5 +1,5 @@
-"""The blind real-review sets of issue 24 (review_test4, review_test5 and review_test6, each ``.jsonl`` +
-``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
+"""The blind real-review sets of issue 24 (review_test4, review_test5, review_test6 and review_test7, each
+``.jsonl`` + ``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
 frozen, shares no place with the sets drawn before it, and its place gold follows the support rule from
 its item labels."""
 
@@ -39,6 +39,14 @@ SETS = [
         ("review_test3", "review_test4", "review_test5"),
         "u09",
         frozenset({"구워줌", "발렛", "좌식", "주차"}),
+    ),
+    BlindSet(
+        "review_test7",
+        350,
+        32,
+        ("review_test3", "review_test4", "review_test5", "review_test6"),
+        "w03",
+        frozenset({"주차", "포장"}),
     ),
 ]
 
