@@ -67,3 +67,11 @@ def test_eighth_dialogue_test_set_is_frozen() -> None:
     assert len(test) == 114 and all('"split": "test"' in line for _, line in test)
     digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
     assert digest in (EVAL / "dialogue_test8_FROZEN.txt").read_text(encoding="utf-8")
+
+
+def test_ninth_dialogue_test_set_is_frozen() -> None:
+    lines = (EVAL / "dialogue_test9.jsonl").read_text(encoding="utf-8").splitlines()
+    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
+    assert len(test) == 118 and all('"split": "test"' in line for _, line in test)
+    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
+    assert digest in (EVAL / "dialogue_test9_FROZEN.txt").read_text(encoding="utf-8")
