@@ -75,3 +75,15 @@ def test_ninth_dialogue_test_set_is_frozen() -> None:
     assert len(test) == 118 and all('"split": "test"' in line for _, line in test)
     digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
     assert digest in (EVAL / "dialogue_test9_FROZEN.txt").read_text(encoding="utf-8")
+
+
+def test_gold_chain_notations_read_as_the_chain_exclusion() -> None:
+    """A gold "체인"/"프차" is the plan's ``exclude_chains`` (scored as "프랜차이즈"); other words stay apart."""
+    from matjip.agent.models import SearchPlan
+    from matjip.eval.dialogue_eval import _exclusion_set, plan_exclusions
+
+    chains = plan_exclusions(SearchPlan(kinds=["카페"], exclude_chains=True))
+    assert chains == {"프랜차이즈"}
+    assert _exclusion_set(["체인"]) == chains
+    assert _exclusion_set(["프차"]) == chains
+    assert _exclusion_set(["체인점"]) != chains

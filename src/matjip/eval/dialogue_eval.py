@@ -59,7 +59,8 @@ Frame check (only for turns whose gold has a frame)
 * conveniences: set equality with ``plan.convenience``.
 * exclude: set equality after mapping each word (gold and the plan's ``exclude_kinds``,
   ``exclude_cuisine``, ``exclude_menu``, ``exclude_titles``) to its kind when it has one, the
-  word without spaces otherwise; ``exclude_chains`` reads as the word "프랜차이즈".
+  word without spaces otherwise; ``exclude_chains`` reads as the word "프랜차이즈", and a gold "체인" or
+  "프차" is the same exclusion (a notation some sets use).
 * price_max: an int must equal ``plan.price_max``. ``"<shown"`` needs a bound strictly below the
   highest price level of the previous listing's cards, and every new card's price level below
   that highest level (a card without prices fails). A restaurant's price level is the median of
@@ -145,8 +146,12 @@ def meters(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * r * math.asin(math.sqrt(a))
 
 
+CHAIN_WORDS = frozenset({"체인", "프차"})
+"""Gold notations of the chain exclusion, read as "프랜차이즈" (what ``exclude_chains`` reads as)."""
+
+
 def _exclusion_set(words: Sequence[str]) -> set[str]:
-    return {kind_of(w) or squash(w) for w in words if w}
+    return {kind_of(w) or squash(w) for w in ("프랜차이즈" if w in CHAIN_WORDS else w for w in words) if w}
 
 
 def plan_exclusions(plan: SearchPlan) -> set[str]:
