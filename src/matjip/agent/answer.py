@@ -525,7 +525,9 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             if sum(q == low for q, _ in known) > 1:
                 return say("answer.compare.price_tie", lines=medians)
             return say("answer.compare.price_cheaper", title=josa(d.title, "이/가"), lines=medians)
-        return text("answer.compare.price_unknown")
+        # only the places without a priced menu are named: "both" is said only when it is both
+        unpriced = [d.title for q, d in prices if q is None]
+        return say("answer.compare.price_unknown", titles=", ".join(unpriced))
     if criterion == "hours":
         times = [(_closing(d, now), d) for d in docs]
         spans = [(a, b, d) for (a, b), d in times if a is not None and b is not None]
@@ -555,12 +557,20 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         if has:
             return say("answer.compare.parking_evidence", titles=", ".join(has))
         return text("cards.facts.parking_none")
-    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛"}.get(criterion, "맛")
+    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛", "value": "가성비"}.get(criterion, "맛")
     shares = [(_share(d, tag)[0], d) for d in docs]
-    known_shares = [(x, d) for x, d in shares if x is not None and x > 0]
-    if len(known_shares) >= 2:
-        x, d = max(known_shares, key=lambda t: t[0])
-        return say("answer.compare.tag_share", tag=tag, title=josa(d.title, "이/가"), share=x)
+    known_shares = [(x, d) for x, d in shares if x is not None]
+    top_share = max((x for x, _ in known_shares), default=0.0)
+    if len(known_shares) >= 2 and top_share > 0:
+        # one place's tags against the other's none is a verdict too: "9건 (12%)" against "0건"
+        leaders = [d for x, d in known_shares if x == top_share]
+        if len(leaders) == 1:
+            return say(
+                "answer.compare.tag_share", tag=tag, title=josa(leaders[0].title, "이/가"), share=top_share
+            )
+        return say(
+            "answer.compare.tag_tie", tag=tag, titles=", ".join(d.title for d in leaders), share=top_share
+        )
     return say("answer.compare.tag_unknown", tag=tag, tag_by=josa(tag, "으로/로"))
 
 

@@ -668,8 +668,9 @@ def _general_update(state: AgentState, res: Resources, f: Found) -> dict[str, An
         f.detail.update(info.model_dump(exclude_none=True, exclude_defaults=True))
         if live:
             update["_decision"] += f"; {len(live)} live places from kakao"
-    if f.notes:
-        update["relax_notes"] = [*(state.get("relax_notes") or []), *f.notes]
+    notes = widen.needed_notes(state.get("relax_notes") or [], state.get("frame"), f.hits)
+    if f.notes or notes != (state.get("relax_notes") or []):
+        update["relax_notes"] = [*notes, *f.notes]
     if f.plan_update:
         # a dish now a preference, a radius filled wider: the grader reads the plan
         update["plan"] = p.model_copy(update=f.plan_update)

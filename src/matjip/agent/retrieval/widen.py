@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
 
@@ -9,7 +10,7 @@ from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import all_kinds_if_qualified, not_ruled_out_by_category
-from matjip.index.request import GeoFilter
+from matjip.index.request import GeoFilter, SearchHit
 from matjip.kinds import kinds
 from matjip.wording import say, text
 from matjip.words import words
@@ -75,6 +76,18 @@ def fill_wider(f: Found, anchor: str | None, notes: list[str], res: Resources) -
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
     f.plan = f.plan.model_copy(update={"location": f.plan_update["location"]})
+
+
+def needed_notes(notes: list[str], frame: SearchPlan | None, hits: Sequence[SearchHit]) -> list[str]:
+    """The relaxation notes still true of ``hits``: a radius widened by relaxation is not said when a
+    later step (a broader kind, a dropped filter) found places all within the radius asked."""
+    loc = frame.location if frame is not None else None
+    asked = loc.radius_m if loc is not None and loc.by_radius else None
+    if not hits or asked is None:
+        return notes
+    if any(h.distance_m is None or h.distance_m > asked for h in hits):
+        return notes
+    return [n for n in notes if not any(mark in n for mark in WIDENED_BY_RELAX)]
 
 
 def relax_step(

@@ -1,0 +1,123 @@
+"""False statements found by the fifth local audit (docs/audit_issue24_r5.md, F1 and F2), as classes:
+
+* a comparison by a criterion with a visitor tag ("가성비는 어디가 나아?") gives its verdict by that
+  tag when one place has tags and the other none, and a price comparison names only the places
+  without prices ("두 곳 모두" only when it is both) — F1;
+* a radius widened by relaxation is not said when a later step (a broader kind) found places all
+  within the radius asked — F2.
+
+Records are hand-written; expected sentences are worked out from them by hand.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from support.records import ingest_records, jamsil_record, talk_over
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
+JAMSIL = (37.513977, 127.102198)  # 잠실역
+M_PER_DEG_LAT = 111_195
+
+
+def near(place_id: str, title: str, north_m: float, category: str, menus: Any, **extra: Any) -> Any:
+    return jamsil_record(
+        place_id, title, category, menus, lat=JAMSIL[0] + north_m / M_PER_DEG_LAT, lon=JAMSIL[1], **extra
+    )
+
+
+RECORDS = [
+    # 가성비 tags 9 of 77 reviews and priced menus
+    near(
+        "value",
+        "가성비파스타",
+        100,
+        "양식>이탈리안",
+        {"토마토 파스타": "14,000원", "크림 파스타": "16,000원"},
+        businessHours="매일 11:00 ~ 22:00",
+        reviewCount=77,
+        rating=4.1,
+        reviewKeywords={"맛": 26, "가성비": 9},
+    ),
+    # no 가성비 tag among 48 reviews, menus without prices
+    near(
+        "noprice",
+        "치즈파스타룸",
+        200,
+        "양식>이탈리안",
+        {"파스타": "", "리조또": ""},
+        businessHours="매일 11:00 ~ 22:00",
+        reviewCount=48,
+        rating=4.1,
+        reviewKeywords={"맛": 17},
+    ),
+    # two wine bars with the same '분위기' share (10 of 50 reviews each)
+    near(
+        "wine1",
+        "잠실와인",
+        150,
+        "술집>와인바",
+        {"하우스와인": "9,000원"},
+        reviewCount=50,
+        reviewKeywords={"분위기": 10},
+    ),
+    near(
+        "wine2",
+        "호수와인",
+        250,
+        "술집>와인바",
+        {"글라스와인": "12,000원"},
+        reviewCount=50,
+        reviewKeywords={"분위기": 10},
+    ),
+    # the only sushi place: 300 m from 잠실역, no 오마카세 anywhere
+    near(
+        "sushi",
+        "잠실초밥",
+        300,
+        "일식>초밥,롤",
+        {"모듬초밥": "18,000원", "연어초밥": "15,000원"},
+        businessHours="매일 11:30 ~ 21:30",
+        reviewCount=40,
+        rating=4.3,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("audit5"), RECORDS)
+
+
+def test_value_comparison_gives_a_verdict_by_its_tag(data: Path) -> None:
+    first, value = talk_over(
+        data, ["잠실역 파스타", "1번이랑 2번 중에 가성비는 어디가 나아?"], WEDNESDAY_EVENING
+    )
+    assert [c.name for c in first.cards][:2] == ["가성비파스타", "치즈파스타룸"]
+    assert "'가성비'의 리뷰 대비 비율로는 가성비파스타가 가장 높아요 (12%)" in value.answer
+    assert "두 곳 모두" not in value.answer
+
+
+def test_price_comparison_names_only_the_place_without_prices(data: Path) -> None:
+    _, cheaper = talk_over(data, ["잠실역 파스타", "1번이랑 2번 중에 어디가 더 싸?"], WEDNESDAY_EVENING)
+    assert "치즈파스타룸의 가격 정보가 없어서 가격으로는 비교하기 어려워요" in cheaper.answer
+    assert "두 곳 모두" not in cheaper.answer
+
+
+def test_a_tie_in_a_tag_share_is_said_as_a_tie(data: Path) -> None:
+    _, mood = talk_over(data, ["잠실역 와인바", "1번이랑 2번 중에 분위기는 어디가 나아?"], WEDNESDAY_EVENING)
+    assert "모두 20%로 같아서" in mood.answer
+    assert "가장 높아요" not in mood.answer
+
+
+def test_a_widening_that_found_nothing_is_not_said(data: Path) -> None:
+    (r,) = talk_over(data, ["잠실역 오마카세"], WEDNESDAY_EVENING)
+    assert [c.name for c in r.cards] == ["잠실초밥"]
+    assert "넓은 종류" in r.answer  # the step that found it is said
+    assert "넓혔어요" not in r.answer  # the circle stayed within the radius asked (the card is 300 m)
