@@ -110,3 +110,22 @@ def test_a_bottle_brought_in_is_corkage() -> None:
 )
 def test_a_room_said_in_other_words_is_a_room(text: str) -> None:
     assert "룸" in read(text).convenience, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "깔끔한 패키지로 와서 선물로도 괜찮아요",  # the packing
+        "탕수육은 바삭하고 깔끔했어요",  # a dish
+        "새우튀김이 깔끔했어요",
+        "보이는 곳만 깔끔함 뭐해 주방은 엉망인데",  # conceded and dismissed
+        "홀은 깔끔한데 뭐해 직원이 불친절한데",
+    ],
+)
+def test_clean_said_of_a_dish_the_packing_or_dismissed_is_no_clean_place(text: str) -> None:
+    assert "깔끔한" not in read(text).atmosphere, text
+
+
+@pytest.mark.parametrize("text", ["매장이 깔끔하고 넓어요", "화장실까지 깔끔해서 좋았어요"])
+def test_a_clean_place_stays_clean(text: str) -> None:
+    assert "깔끔한" in read(text).atmosphere, text

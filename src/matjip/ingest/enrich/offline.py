@@ -922,8 +922,8 @@ def _verdict(
     end = last.end
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end
-    if r.hypothetical.search(text, hit.end, end):
-        return None, start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
+    if r.hypothetical.search(text, hit.end, end) or r.rhetorical.match(text, end):
+        return None, start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다", "깔끔함 뭐해"
     if purpose and not difficulty and not absence:
         return strong, start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (
