@@ -200,6 +200,9 @@ class _Tally:
     reviews_for: set[int] = field(default_factory=set)  # indices of reviews that support the value
     reviews_against: set[int] = field(default_factory=set)
     against: list[_Ev] = field(default_factory=list)  # evidence of reviews against the value
+    # reviews that support the value through another one that implies it ("대리 주차" → 주차): their own
+    # complaint about the value ("주차할 곳 없어서 …") does not count against it
+    implied_by: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -237,9 +240,18 @@ class _Votes:
         return tally
 
     def vote(
-        self, t: Target, ev: _Ev | None, weight: int = 1, *, against: bool = False, review: int | None = None
+        self,
+        t: Target,
+        ev: _Ev | None,
+        weight: int = 1,
+        *,
+        against: bool = False,
+        review: int | None = None,
+        implied: bool = False,
     ) -> None:
         tally = self._tally(t)
+        if implied and review is not None:
+            tally.implied_by.add(review)
         if against:
             if review is None:
                 tally.neg += weight
@@ -254,8 +266,8 @@ class _Votes:
             tally.reviews_for.add(review)
         if ev is not None and len(tally.evidence) < MAX_EVIDENCE_PER_VALUE and ev not in tally.evidence:
             tally.evidence.append(ev)
-        for implied in IMPLIES.get(t, ()):
-            self.vote(implied, ev, weight, review=review)
+        for other in IMPLIES.get(t, ()):
+            self.vote(other, ev, weight, review=review, implied=True)
 
     def food_mention(self, name: str, ev: _Ev) -> None:
         tally = self.food.get(name)
@@ -274,7 +286,7 @@ class _Votes:
         needed = {f: support.needed(n_reviews, f) for f in ENRICH_FIELDS}
         strength: dict[Target, int] = {}
         for t, tally in self.tallies.items():
-            n_for, n_against = len(tally.reviews_for), len(tally.reviews_against)
+            n_for, n_against = len(tally.reviews_for), len(tally.reviews_against - tally.implied_by)
             review_ok = n_for >= needed[t[0]] and n_for > n_against
             score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
             if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
@@ -381,7 +393,8 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
                 e = mm.end()
             if bounds is None:
                 bounds = {m.start for m in morphs} | {m.end for m in morphs} | {n}
-            if e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds):  # "깨끗" in 깨끗하/VA
+            ends_word = e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds)  # "깨끗" in 깨끗하/VA
+            if ends_word or _glued_particle(text, morph, e):
                 hits.append(_Hit(pos, e, matcher))
     if not hits:
         return hits
@@ -411,6 +424,15 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
                 continue
         kept.append(h)
     return kept
+
+
+_GLUED: Final = word_set("review_cues", "glued_particles")
+
+
+def _glued_particle(text: str, morph: Morph, end: int) -> bool:
+    """Whether a match ending at ``end`` inside the noun ``morph`` leaves just a particle Kiwi glued to it
+    ("딜리버리서": the surface 딜리버리, then 서)."""
+    return morph.tag in _NOUN_TAGS and morph.start < end < morph.end and text[end : morph.end] in _GLUED
 
 
 class _Cover:
@@ -614,7 +636,9 @@ def _words(
                 # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
                 negated_state = negated_state or base != "MAG" or (j < last and morphs[j + 1].form == "하")
         elif base == "XPN" and form == "불":
-            absence += 1
+            # "발렛부터 직원 서비스는 불친절": for a fact, 불 before a judgement of quality says it was poor
+            if not (fact and j < last and morphs[j + 1].form in r.p.evaluative):
+                absence += 1
         elif form in sticky_forms:
             sticky = True
             if not fact:
@@ -681,6 +705,14 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     # a fact used in the past tense is a first-hand use: what the next clause says is about something else
     # so is an occasion told as a past visit ("회식으로 다녀왔는데 …", "단체 회식갔는데 … 나쁜 업소")
     first_hand = (fact or own_subject) and _first_hand(ctx, hit, own)
+    # a fact said with its own predicate in a cause clause is the cause of what follows ("배달이 많아서 매장
+    # 손님은 안 받는다", "구워주셔서 원하는 굽기로 구울 수 없음"): it holds, the next clause is its consequence
+    told_cause = (
+        fact
+        and own.kind == "cause"
+        and _has_pred(ctx, own, hit.start)
+        and not any(rx.search(ctx.text, hit.end, s_end) for rx in (r.hypothetical, r.counterfactual, r.wish))
+    )
     last, counts = _read_on(
         ctx,
         hit,
@@ -688,7 +720,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         (absence, difficulty, sticky, strong, uncertain),
         steps=0 if turned else 2,
         fact=fact,
-        carry_cause=target[0] != "atmosphere" and not first_hand,
+        carry_cause=target[0] != "atmosphere" and not first_hand and not told_cause,
         own_subject=own_subject,
     )
     verdict = _verdict(ctx, hit, target, own.start, last, counts, purpose=purpose, turned=turned)
@@ -781,8 +813,9 @@ def _turned(ctx: _Text, hit: _Hit, k: int, s_end: int) -> bool:
     if r.expectation.search(ctx.text, hit.end, expectation_end):
         return True
     said = r.hearsay.search(ctx.text, hit.end, min(s_end, hit.end + 40))
-    # "자리예약 … 부탁드린다고 했더니": the guest's own request, no hearsay
-    return said is not None and not r.own_request.search(ctx.text, hit.end, said.end())
+    # "자리예약 … 부탁드린다고 했더니": the guest's own request, no hearsay (the request may be the mention
+    # itself: "남은 거 싸 달라고 했더니")
+    return said is not None and not r.own_request.search(ctx.text, hit.start, said.end())
 
 
 def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
@@ -889,8 +922,8 @@ def _verdict(
     end = last.end
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end
-    if r.hypothetical.search(text, hit.end, end):
-        return None, start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다"
+    if r.hypothetical.search(text, hit.end, end) or r.rhetorical.match(text, end):
+        return None, start, end  # "집앞이었다면 자주 포장해서 먹었을 것 같다", "깔끔함 뭐해"
     if purpose and not difficulty and not absence:
         return strong, start, end  # "혼밥하기엔 좀 눈치보여요" / "… 딱 좋아요"
     if (

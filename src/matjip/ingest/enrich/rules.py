@@ -97,6 +97,7 @@ class Frames(BaseModel):
     counterfactual: str
     no_longer: str
     hypothetical: str = "(?!)"
+    rhetorical: str = "(?!)"
     advice_conditional: str = "(?!)"
     factual_conditional: str = "(?!)"
     heading: str = "(?!)"
@@ -199,6 +200,7 @@ class CompiledRules:
         self.counterfactual = re.compile(f.counterfactual)
         self.no_longer = re.compile(f.no_longer)
         self.hypothetical = re.compile(f.hypothetical)
+        self.rhetorical = re.compile(f.rhetorical)
         self.advice_conditional = re.compile(f.advice_conditional)
         self.factual_conditional = re.compile(f.factual_conditional)
         self.heading = re.compile(f.heading)
