@@ -125,6 +125,7 @@ class KindTable:
         eat_in: EatIn | None = None,
         typo_slips: Sequence[str] = (),
         typo_never: Sequence[str] = (),
+        typo_groups: Sequence[str] = (),
         title_masks: Sequence[str] = (),
         branch_keep: Sequence[str] = (),
     ) -> None:
@@ -132,6 +133,7 @@ class KindTable:
         self.title_masks = [norm(w) for w in title_masks]  # longer words holding a kind's name part
         self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
+        self.typo_groups = list(typo_groups)  # syllables whose differing letters sound alike
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -418,6 +420,7 @@ def kinds() -> KindTable:
         EatIn.model_validate(raw.get("eat_in", {})),
         [str(w) for w in raw.get("typo_slips", [])],
         [str(w) for w in raw.get("typo_never", [])],
+        [str(w) for w in raw.get("typo_groups", [])],
         [str(w) for w in raw.get("title_masks", [])],
         [str(w) for w in raw.get("branch_keep", [])],
     )

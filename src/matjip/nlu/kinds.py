@@ -209,7 +209,10 @@ def _find_kind_words(scan: _KindScan) -> None:
     for m in re.finditer(r"[가-힣]+", lowered):
         if not scan.free(m.start(), m.end()):
             continue
-        for cand in (m.group(0), _strip(m.group(0))):
+        cands = (m.group(0), _strip(m.group(0)))
+        if any(m.group(0).startswith(w) for w in scan.table.typo_never):  # "와이파이도" is no 와인바
+            continue
+        for cand in cands:
             fix = close_kind_word(cand)
             if fix is not None:
                 scan.add(fix, m.start(), m.start() + len(cand))
@@ -322,72 +325,107 @@ def _jamo(word: str) -> str:
     return "".join(out)
 
 
-def _within_one(a: str, b: str) -> bool:
-    """At most one letter inserted, dropped or replaced between ``a`` and ``b``."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    return a[i + 1 :] == b[i + 1 :] or a[i:] == b[i + 1 :] or a[i + 1 :] == b[i:]
+TYPO_MIN_SYLLABLES = 3  # shorter words take only a sound-alike letter (``typo_groups``) or a dropped 받침
+_FINALS = range(0x11A8, 0x11C3)  # the final-consonant letters of _jamo
 
 
 @cache
-def _kind_spellings() -> list[tuple[str, str]]:
-    """(kind word, its letters) for every Hangul kind or dish word of three syllables or more."""
-    return [
-        (w, _jamo(w))
-        for w in kinds().words()
-        if len(w) >= TYPO_MIN_SYLLABLES and re.fullmatch(r"[가-힣]+", w)
-    ]
-
-
-TYPO_MIN_SYLLABLES = 3  # "라면" is not a typo of "라멘": shorter words only by a listed slip
+def _kind_spellings() -> dict[str, list[tuple[str, str]]]:
+    """Syllable → (kind word, its letters) for every Hangul kind or dish word of two syllables or
+    more holding that syllable: a typo keeps at least one syllable of the word it means."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for w in kinds().words():
+        if len(w) >= 2 and re.fullmatch(r"[가-힣]+", w):
+            for syllable in set(w):
+                out.setdefault(syllable, []).append((w, _jamo(w)))
+    return out
 
 
 @cache
 def _slips() -> frozenset[frozenset[str]]:
-    """The letter pairs a two-syllable typo may swap (data/kinds.toml ``typo_slips``)."""
+    """The letter pairs a typo may swap as a sound-alike slip (data/kinds.toml ``typo_slips`` and
+    ``typo_groups``: plain, tense and aspirated consonants, ㅐ/ㅔ, a vowel and its y-glide, the
+    nasal and the stop 받침 that sound alike)."""
     out: set[frozenset[str]] = set()
-    for pair in kinds().typo_slips:
-        a, b = _jamo(pair[0]), _jamo(pair[1])
-        diff = {x for x, y in zip(a, b, strict=False) if x != y} | {
-            y for x, y in zip(a, b, strict=False) if x != y
-        }
-        if len(a) == len(b) and len(diff) == 2:
-            out.add(frozenset(diff))
+    table = kinds()
+    for group in [*table.typo_slips, *table.typo_groups]:
+        letters = [_jamo(ch) for ch in group]
+        if len({len(x) for x in letters}) != 1:
+            continue
+        for pos in range(len(letters[0])):
+            column = {x[pos] for x in letters}
+            if len(column) > 1:
+                out.update(frozenset((a, b)) for a in column for b in column if a != b)
     return frozenset(out)
 
 
-def _slipped(a: str, b: str) -> bool:
-    """``a`` and ``b`` differ in exactly one letter, a listed slip ("곱챵" / "곱창")."""
-    if len(a) != len(b):
-        return False
-    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return len(diff) == 1 and frozenset(diff[0]) in _slips()
+def _slip_cost(a: str, b: str) -> int:
+    """1 for a sound-alike letter, 2 for any other letter (the cost of replacing ``a`` by ``b``)."""
+    return 1 if frozenset((a, b)) in _slips() else 2
+
+
+def _dropped_cost(ch: str) -> int:
+    """1 for a 받침 the typed word left out (a final letter), 2 for any other letter left out."""
+    return 1 if ord(ch) in _FINALS else 2
+
+
+def typo_cost(a: str, b: str, limit: int = 2) -> int:
+    """The edit cost from typed letters ``a`` to a word's letters ``b``: a sound-alike letter or a 받침
+    left out costs 1, any other letter inserted, left out or replaced 2 (more than ``limit`` is
+    ``limit + 1``)."""
+    prev = [0]
+    for ch in b:
+        prev.append(prev[-1] + _dropped_cost(ch))
+    for x in a:
+        row = [prev[0] + 2]
+        for j, y in enumerate(b):
+            row.append(
+                min(
+                    prev[j] + (0 if x == y else _slip_cost(x, y)),
+                    prev[j + 1] + 2,
+                    row[j] + _dropped_cost(y),
+                )
+            )
+        if min(row) > limit:
+            return limit + 1
+        prev = row
+    return min(prev[-1], limit + 1)
 
 
 @cache
 def close_kind_word(word: str) -> str | None:
-    """The one kind word a typed word is a typo of (one jamo inserted, dropped or replaced: "순두브"
-    → 순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이), else None. A word of fewer than three
-    syllables, a word that is itself a kind's, or one close to two different kinds is left alone."""
+    """The one kind word a typed word is a typo of, else None. A two-syllable word may carry one
+    sound-alike letter or a dropped 받침 ("곱참" → 곱창, "보싼" → 보쌈, "라맨" → 라멘, "초빱" → 초밥); a
+    longer one any one letter inserted, dropped or replaced, or two sound-alike slips ("순두브" →
+    순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이). A word that is itself a kind's, an ordinary word
+    (``typo_never``), or one as close to two different kinds is left alone."""
     if len(word) < 2 or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
         return None
-    if word in kinds().typo_never:
+    table = kinds()
+    if word in table.typo_never:
         return None
     letters = _jamo(word)
-    table = kinds()
-    if len(word) < TYPO_MIN_SYLLABLES:  # "곱챵": only a listed slip, to a word of the same length
-        close = [w for w in table.words() if len(w) == len(word) and _slipped(letters, _jamo(w))]
-    else:
-        close = [w for w, j in _kind_spellings() if abs(len(w) - len(word)) <= 1 and _within_one(letters, j)]
+    limit = 2
+    spellings = _kind_spellings()
+    seen: dict[str, int] = {}
+    for syllable in set(word):
+        for w, j in spellings.get(syllable, []):
+            if w in seen or abs(len(w) - len(word)) > 1:
+                continue
+            short = min(len(w), len(word)) < TYPO_MIN_SYLLABLES
+            if short and w[0] != word[0]:  # a short word is mistyped after its first syllable ("곱참")
+                continue
+            most = 1 if short else limit
+            cost = typo_cost(letters, j, most)
+            seen[w] = cost if cost <= most else limit + 1
+    best = min(seen.values(), default=limit + 1)
+    close = sorted(w for w, c in seen.items() if c == best and 0 < c <= limit)
     named = {(table.lookup(w) or ("", False))[0] for w in close}
     if len(named) != 1:
         return None
     # a listed misspelling ("떡복이") is said as the kind's own name ("떡볶이")
     name = named.pop()
-    return name if _within_one(_jamo(close[0]), _jamo(name)) else close[0]
+    return name if typo_cost(_jamo(close[0]), _jamo(name), 2) <= 2 else close[0]
 
 
 def _covered_umbrella(name: str, named: list[str]) -> bool:

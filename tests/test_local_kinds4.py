@@ -1,0 +1,72 @@
+"""Issue 24, classes 3, 4, 5 and 6 as policies (session of 2026-11-28, third): a two-syllable kind word
+typed with a sound-alike letter or a dropped 받침 is taken (and said); a food described by what it is
+made of is its kind; chains ruled out in every wording; colloquial and English kind words.
+
+Word-level tests read the message only; the card tests ingest a few hand-written crawl records (the raw
+crawl's shape) into a fresh data directory and ask one question, with the expected cards worked out by
+hand from the records.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from matjip.nlu.kinds import close_kind_word, detect_kinds
+from support.records import ask_over
+from support.records import card_ids as ids
+from support.records import north_of_jamsil as record
+
+SEOUL = ZoneInfo("Asia/Seoul")
+FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)
+
+
+# --- class 5: typos of short kind words -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "word"),
+    [
+        ("곱참", "곱창"),  # a nasal 받침 for another (ㅇ → ㅁ)
+        ("보싼", "보쌈"),  # ㅁ → ㄴ
+        ("짬뽄", "짬뽕"),  # ㅇ → ㄴ
+        ("라맨", "라멘"),  # ㅐ for ㅔ
+        ("족바", "족발"),  # the 받침 dropped
+        ("보싸", "보쌈"),  # the 받침 dropped
+        ("막짱", "막창"),  # a tense for an aspirated consonant
+    ],
+)
+def test_a_short_kind_word_with_a_sound_alike_letter_or_a_dropped_batchim_is_taken(
+    typed: str, word: str
+) -> None:
+    assert close_kind_word(typed) == word
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "강남역 10분 거리 카페",
+        "지하철 타고 가는 길에 햄버거",
+        "와이파이도 되는 카페",
+        "꼬마김밥 맛집",
+        "왕갈비 맛집",
+    ],
+)
+def test_ordinary_words_a_letter_away_from_a_kind_word_are_not_typos(text: str) -> None:
+    assert detect_kinds(text).corrections == []
+
+
+def test_a_short_typo_is_searched_as_its_kind_and_said(tmp_path: Path) -> None:
+    # "잠실역 곱참": the 곱창 house (100 m, 10 reviews), not the busier 국밥 house next door
+    records = [
+        record(
+            "gop", "황소곱창", "한식>육류,고기>곱창,막창", 300, ["소곱창", "막창", "대창"], reviewCount=10
+        ),
+        record("guk", "옛날국밥", "한식>국밥", 100, ["순대국밥", "수육"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 곱참", FRIDAY_EVENING)
+    assert ids(r) == ["gop"]
+    assert "'곱창'" in r.answer and "알아듣고" in r.answer
