@@ -70,3 +70,41 @@ def test_a_short_typo_is_searched_as_its_kind_and_said(tmp_path: Path) -> None:
     r = ask_over(tmp_path, records, "잠실역 곱참", FRIDAY_EVENING)
     assert ids(r) == ["gop"]
     assert "'곱창'" in r.answer and "알아듣고" in r.answer
+
+
+# --- class 4: chains ruled out in every wording ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "체인점 x 카페",
+        "브랜드 아닌 치킨집",
+        "대기업 말고 빵집",
+        "체인점은 패스하고 국밥",
+        "프랜차이즈 아니었으면 좋겠어 족발",
+        "김밥천국 이런데 말고 김밥집",  # a named chain as an example: every chain
+        "이디야 그런 데 빼고 카페",
+        "파바 이런 곳 ㄴㄴ 빵집",
+    ],
+)
+def test_every_wording_of_not_a_chain_rules_chains_out(text: str) -> None:
+    assert detect_kinds(text).exclude_chains
+
+
+def test_ordinary_sentences_with_a_chain_word_do_not_rule_chains_out() -> None:
+    assert not detect_kinds("대기업 회식 장소 고깃집").exclude_chains
+    assert not detect_kinds("파바 뚜쥬 말고 빵집").exclude_chains  # those two brands only
+
+
+def test_a_branch_of_a_place_whose_name_ends_in_jeong_is_a_chain(tmp_path: Path) -> None:
+    # "합정점", "문정점" end in 정점 (an ordinary word "peak"), but they are branches: "체인 말고" rules
+    # the branch out; the one-shop 김밥 house stays; "김밥천국 이런데 말고" is a search, not a question
+    # about 김밥천국
+    records = [
+        record("branch", "청담동마녀김밥 문정점", "분식", 200, ["마녀김밥", "참치김밥"], reviewCount=90),
+        record("heaven", "김밥천국", "분식", 150, ["김밥", "라면"], reviewCount=40),
+        record("local", "마미김밥", "분식", 300, ["마미김밥", "참치김밥"], reviewCount=10),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 김밥집 김밥천국 이런데 말고", FRIDAY_EVENING)
+    assert ids(r) == ["local"]

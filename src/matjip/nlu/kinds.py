@@ -46,6 +46,7 @@ class ChainRules(BaseModel):
     local: list[str]
     branch: list[str]
     not_branch: list[str]
+    not_branch_words: list[str] = []
     own_shop: list[str]
     brands: list[str]
     like: str = ""
@@ -74,7 +75,11 @@ class ChainRules(BaseModel):
         if len(words) < 2:
             return False
         last = words[-1]
-        if not last.endswith(tuple(self.branch)) or last.endswith(tuple(self.not_branch)):
+        if (
+            not last.endswith(tuple(self.branch))
+            or last.endswith(tuple(self.not_branch))
+            or last in self.not_branch_words
+        ):
             return False
         if last.endswith(tuple(self.own_shop)):  # "방이본점": the shop itself unless it has branches
             return branches(" ".join(words[:-1])) >= 2
