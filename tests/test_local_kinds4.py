@@ -108,3 +108,45 @@ def test_a_branch_of_a_place_whose_name_ends_in_jeong_is_a_chain(tmp_path: Path)
     ]
     r = ask_over(tmp_path, records, "잠실역 김밥집 김밥천국 이런데 말고", FRIDAY_EVENING)
     assert ids(r) == ["local"]
+
+
+# --- class 3: a dish described by what it is made of ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("잠실 돼지 앞다리 삶아서 썰어 주는 집", "족발·보쌈"),
+        ("등뼈랑 감자 넣고 끓인 거 잠실새내", "감자탕"),
+        ("사골 우려서 뽀얀 국물 나오는 데", "설렁탕·곰탕"),
+        ("메밀면 동치미 국물에 말아 주는 곳", "막국수"),
+        ("밀가루 반죽 뜯어 넣은 국 먹고 싶다", "수제비"),
+        ("새우 튀김 밥 위에 올려 주는 데", "텐동"),
+        ("미꾸라지 갈아서 끓인 거", "추어탕"),
+        ("닭에 인삼 대추 넣고 끓인 거", "삼계탕"),
+        ("춘장에 볶은 면", "중국집"),
+        ("입이 얼얼한 국물 요리", "마라탕"),
+        ("잠실 고기 구워 먹을 데", "고깃집"),
+    ],
+)
+def test_a_dish_described_by_what_it_is_made_of_is_its_kind_and_said(text: str, kind: str) -> None:
+    frame = detect_kinds(text)
+    assert frame.kinds == [kind]
+    assert frame.theme is not None and "알아듣고" in frame.theme
+
+
+def test_a_description_does_not_override_a_kind_named_apart() -> None:
+    assert detect_kinds("닭갈비 국물 있는 데").kinds == ["닭갈비"]  # no 갈비탕
+    assert detect_kinds("감자튀김 맛있는 버거").kinds == ["버거"]
+
+
+def test_a_described_dish_is_searched_as_its_kind(tmp_path: Path) -> None:
+    # "석촌역 돼지발 삶아서 썰어주는 거": the 족발 house (20 reviews), not the busier 국밥 house nearer
+    records = [
+        record("jok", "성내족발", "한식>육류,고기>족발,보쌈", 300, ["족발", "보쌈"], reviewCount=20),
+        record("guk", "옛날국밥", "한식>국밥", 100, ["순대국밥", "수육"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 돼지발 삶아서 썰어주는 거 먹고싶음", FRIDAY_EVENING)
+    assert ids(r) == ["jok"]
+    assert "'족발'로 알아듣고" in r.answer
+    assert "확인할 수 없어서" not in r.answer  # the description's words are not dropped conditions

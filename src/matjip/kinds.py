@@ -86,6 +86,14 @@ class Theme(BaseModel):
     note: str
 
 
+class Described(BaseModel):
+    """A dish described by what it is made of ("돼지발 삶아서 썰어주는 거" → 족발): data/kinds.toml."""
+
+    dish: str  # a dish or kind word of the file
+    all: list[list[str]]  # groups of words, one of each group said
+    unless: list[str] = Field(default_factory=list)  # words that cancel it
+
+
 class Taste(BaseModel):
     """A taste ruled out ("매운 거 못 먹어", "안 매운 떡볶이"): data/kinds.toml documents the fields."""
 
@@ -128,8 +136,14 @@ class KindTable:
         typo_groups: Sequence[str] = (),
         title_masks: Sequence[str] = (),
         branch_keep: Sequence[str] = (),
+        described: Sequence[Described] = (),
+        described_note: str = "",
+        described_covers: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.described = list(described)
+        self.described_note = described_note
+        self.described_covers = list(described_covers)
         self.title_masks = [norm(w) for w in title_masks]  # longer words holding a kind's name part
         self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
@@ -183,6 +197,10 @@ class KindTable:
             )
             for k in self.kinds
         }
+
+        for dish in self.described:
+            if self.lookup(dish.dish) is None:
+                raise ValueError(f"described {dish.dish!r}: not a kind or dish word")
 
     @property
     def names(self) -> list[str]:
@@ -423,6 +441,9 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("typo_groups", [])],
         [str(w) for w in raw.get("title_masks", [])],
         [str(w) for w in raw.get("branch_keep", [])],
+        [Described.model_validate(d) for d in raw.get("described", [])],
+        str(raw.get("described_note", "")),
+        [str(w) for w in raw.get("described_covers", [])],
     )
 
 

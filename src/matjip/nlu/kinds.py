@@ -171,6 +171,7 @@ def detect_kinds(text: str) -> KindFrame:
     frame = scan.frame
     _find_kind_words(scan)
     compact = norm(text)
+    _read_described(scan, compact)
     _read_chains(scan, compact)
     _read_brands(scan)
     # a kind asked for is never also ruled out
@@ -197,7 +198,7 @@ def _find_kind_words(scan: _KindScan) -> None:
         for m in re.finditer(re.escape(w), lowered):
             scan.taken.append((m.start(), m.end()))
     # 1. two-word phrases first ("디저트 카페" is one kind, not 디저트 + 카페) ("korean bbq", "디저트 카페")
-    for m in re.finditer(r"(?=([^\s]+\s+[^\s]+))", lowered):
+    for m in re.finditer(r"(?<!\S)(?=([^\s]+\s+[^\s]+))", lowered):  # from a word's start ("튀김 밥")
         phrase = m.group(1)
         stripped = _strip(phrase)
         if table.lookup(stripped) is not None and scan.free(m.start(), m.start() + len(stripped)):
@@ -228,6 +229,43 @@ def _find_kind_words(scan: _KindScan) -> None:
     for m in _inner_words().finditer(lowered):
         if scan.free(m.start(), m.end()):
             scan.add(m.group(0), m.start(), m.end())
+
+
+def _read_described(scan: _KindScan, compact: str) -> None:
+    """A dish described by what it is made of ("돼지발 삶아서 썰어주는 거" → 족발, "메밀국수 동치미에
+    말아주는 데" → 막국수): its kind, unless a kind is named apart from the description."""
+    table, frame = scan.table, scan.frame
+    for entry in table.described:
+        said = [next((w for w in group if norm(w) in compact), None) for group in entry.all]
+        if not all(said) or any(norm(w) in compact for w in entry.unless):
+            continue
+        kind, is_dish = table.lookup(entry.dish) or ("", False)
+        matched = [norm(w) for w in said if w]
+        related = table.related([kind])
+        named_apart = [
+            k
+            for k in frame.kinds
+            if k not in related
+            and not any(
+                (table.lookup(w) or ("", False))[0] == k
+                and any(m in norm(w) or norm(w) in m for m in matched)
+                for w in frame.words
+            )
+        ]
+        if named_apart:
+            return
+        frame.kinds, frame.dishes = [kind], [entry.dish] if is_dish else []
+        scan.dish_only = {kind} if is_dish else set()
+        frame.words.extend([*matched, *table.described_covers])
+        frame.theme = table.described_note.format(word=entry.dish, ro=_ro(entry.dish)) or None
+        return
+
+
+def _ro(word: str) -> str:
+    """로 after a word ending in a vowel or ㄹ, else 으로."""
+    code = ord(word[-1]) - 0xAC00 if word else -1
+    final = code % 28 if 0 <= code < 11172 else 0
+    return "로" if final in (0, 8) else "으로"
 
 
 def _read_chains(scan: _KindScan, compact: str) -> None:
