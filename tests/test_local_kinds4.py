@@ -150,3 +150,39 @@ def test_a_described_dish_is_searched_as_its_kind(tmp_path: Path) -> None:
     assert ids(r) == ["jok"]
     assert "'족발'로 알아듣고" in r.answer
     assert "확인할 수 없어서" not in r.answer  # the description's words are not dropped conditions
+
+
+# --- class 5 (English): kind words said in English -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("tteokbokki near jamsil", "떡볶이"),
+        ("pork cutlet near jamsil station", "돈까스"),
+        ("grilled meat near seokchon", "고깃집"),
+        ("kimchi stew around songpa", "김치찌개"),
+        ("army stew in jamsil", "부대찌개"),
+        ("pig feet near bangi", "족발·보쌈"),
+        ("ginseng chicken soup", "삼계탕"),
+        ("cold noodles near cheonho", "냉면"),
+    ],
+)
+def test_a_kind_said_in_english_is_the_kind(text: str, kind: str) -> None:
+    assert detect_kinds(text).kinds == [kind]
+
+
+def test_an_english_dish_inside_another_word_is_not_a_kind() -> None:
+    assert detect_kinds("bulgogi near jamsil").kinds == []  # "gogi" is no 고깃집 here
+
+
+def test_a_korean_dish_said_in_english_is_searched_on_menus(tmp_path: Path) -> None:
+    # "bibimbap near jamsil station": the place whose menu lists 비빔밥 (10 reviews), not the busier
+    # 곱창 house; no word of the question is said to be unknown
+    records = [
+        record("bib", "전주식당", "한식", 300, ["돌솥비빔밥", "된장찌개"], reviewCount=10),
+        record("gop", "황소곱창", "한식>육류,고기>곱창,막창", 100, ["소곱창", "막창"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "where can i get bibimbap near jamsil station", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["bib"]
+    assert "확인할 수 없어서" not in r.answer
