@@ -55,6 +55,7 @@ class Kind(BaseModel):
     category_unless_title: list[str] = Field(default_factory=list)
     weak_category: list[str] = Field(default_factory=list)
     weak_title: list[str] = Field(default_factory=list)
+    weak_kinds: list[str] = Field(default_factory=list)  # a place that is one of them is a weaker member
     thin_category: list[str] = Field(default_factory=list)  # a bare path that needs the name or menu
     broad: bool = False  # an umbrella ("술집"): its category match says nothing against a narrower kind
     share: float = 0.5
@@ -287,13 +288,17 @@ class KindTable:
             out.update(self.descendants(n))
         return out
 
-    def weakly(self, category: str, name: str, title: str = "") -> bool:
-        """The category path (a 곱창 place asked as a 고깃집) or the restaurant's name (a 샤브칼국수
-        house asked as a 칼국수 place) makes it only a weaker member of kind ``name``."""
+    def weakly(self, category: str, name: str, title: str = "", doc_kinds: Sequence[str] = ()) -> bool:
+        """The category path (a 곱창 place asked as a 고깃집), the restaurant's name (a 샤브칼국수
+        house asked as a 칼국수 place) or another kind the place is (a 곱창 or lamb house filed under
+        a bare 육류 path, asked as a 고깃집: ``weak_kinds``) makes it only a weaker member of kind
+        ``name``."""
         k = self.by_name.get(name)
         cat = norm(category)
         return k is not None and (
-            any(norm(w) in cat for w in k.weak_category) or any(norm(w) in norm(title) for w in k.weak_title)
+            any(norm(w) in cat for w in k.weak_category)
+            or any(norm(w) in norm(title) for w in k.weak_title)
+            or any(w in doc_kinds for w in k.weak_kinds)
         )
 
     def own_name(self, title: str) -> str:

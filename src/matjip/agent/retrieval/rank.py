@@ -192,7 +192,7 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        weak = table.weakly(doc.category, kind, doc.title) or (
+        weak = table.weakly(doc.category, kind, doc.title, doc.kinds) or (
             ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc))
         )
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
