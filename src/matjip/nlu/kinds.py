@@ -26,6 +26,7 @@ _EXCLUDE = re.compile(
 )
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
+_PLACE_ENDS = words("query_kinds", "place_ends")
 
 
 @cache
@@ -139,6 +140,7 @@ class _KindScan:
     frame: KindFrame = field(default_factory=KindFrame)
     taken: list[tuple[int, int]] = field(default_factory=list)
     dish_only: set[str] = field(default_factory=set)  # kinds named only by a dish others serve too ("볶음밥")
+    in_place_name: set[str] = field(default_factory=set)  # kinds said only inside a place ("쭈꾸미골목")
 
     def free(self, a: int, b: int) -> bool:
         return all(b <= x or a >= y for x, y in self.taken)
@@ -160,9 +162,20 @@ class _KindScan:
             if is_dish:
                 frame.dishes.append(word)
                 self.dish_only.add(kind)
-        elif not is_dish:
-            self.dish_only.discard(kind)
+            if self._in_place_name(start, end):
+                self.in_place_name.add(kind)
+        else:
+            if not is_dish:
+                self.dish_only.discard(kind)
+            if not self._in_place_name(start, end):
+                self.in_place_name.discard(kind)
         frame.words.append(word)
+
+    def _in_place_name(self, start: int, end: int) -> bool:
+        """The word is part of a place's name: its word ends in 골목, 거리 … ("천호 쭈꾸미골목")."""
+        m = re.match(r"[^\s,.!?~]*", self.lowered[end:])
+        tail = _strip(self.lowered[end : end + (m.end() if m else 0)])
+        return tail.endswith(tuple(_PLACE_ENDS))
 
 
 def detect_kinds(text: str) -> KindFrame:
@@ -183,6 +196,9 @@ def detect_kinds(text: str) -> KindFrame:
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     _settle_kinds(scan)
+    # a kind said only inside a place's name, beside another kind ("쭈꾸미골목 근처 아구찜"): the other
+    if any(k not in scan.in_place_name for k in frame.kinds):
+        frame.kinds = [k for k in frame.kinds if k not in scan.in_place_name]
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
@@ -256,7 +272,8 @@ def _read_described(scan: _KindScan, compact: str) -> None:
             return
         frame.kinds, frame.dishes = [kind], [entry.dish] if is_dish else []
         scan.dish_only = {kind} if is_dish else set()
-        frame.words.extend([*matched, *table.described_covers])
+        tokens = [_strip(t) for t in re.findall(r"[^\s,.!?~]+", scan.lowered) if any(m in t for m in matched)]
+        frame.words.extend([*matched, *tokens, *table.described_covers])  # "메밀국수" is the description's
         frame.theme = table.described_note.format(word=entry.dish, ro=_ro(entry.dish)) or None
         return
 
