@@ -186,3 +186,66 @@ def test_a_korean_dish_said_in_english_is_searched_on_menus(tmp_path: Path) -> N
     r = ask_over(tmp_path, records, "where can i get bibimbap near jamsil station", FRIDAY_EVENING)
     assert ids(r)[:1] == ["bib"]
     assert "확인할 수 없어서" not in r.answer
+
+
+# --- class 6: colloquial kinds: 고깃집, 백반집; a kind inside a place's name ----------------------------
+
+
+def test_a_gopchang_house_under_a_bare_meat_path_goes_after_the_grills(tmp_path: Path) -> None:
+    # "잠실역 고깃집": all three filed under the bare "육류" path. The 곱창 house (its name and menu
+    # say 곱창) is nearest and best reviewed, but a local's 고깃집 is a grill of cuts first: the 삼겹살
+    # grill (80 reviews) and the 한우 grill (20 reviews) come before it.
+    records = [
+        record("gop", "황소양곱창", "육류", 100, ["곱창", "대창", "막창"], reviewCount=300),
+        record("pork", "돈돈숯불", "육류", 300, ["생삼겹살", "목살", "항정살"], reviewCount=80),
+        record("beef", "소담한우", "육류", 500, ["한우등심", "차돌박이", "갈빗살"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 고깃집", FRIDAY_EVENING)
+    assert ids(r) == ["pork", "beef", "gop"]
+
+
+def test_a_bare_korean_place_of_home_style_meals_is_a_baekban_house(tmp_path: Path) -> None:
+    # "잠실역 백반집": the bare "한식" place whose menu is 제육·된장찌개·김치찌개 (3 of 4 lines) is a
+    # 백반집; the 한식 place selling 칼국수 and 만두 is not, whatever its reviews
+    records = [
+        record(
+            "home", "엄마손식당", "한식", 300, ["제육볶음", "된장찌개", "김치찌개", "공기밥"], reviewCount=30
+        ),
+        record("noodle", "명가손칼국수", "한식", 100, ["칼국수", "만두"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 백반집", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["home"]
+
+
+def test_a_kind_inside_a_place_name_yields_to_the_kind_asked() -> None:
+    assert detect_kinds("천호 쭈꾸미골목 근처 아구찜").kinds == ["아구찜"]
+    assert detect_kinds("신당동 떡볶이타운").kinds == ["떡볶이"]  # the only kind said: kept
+
+
+# --- class 6 (sub-kinds): a dish asked alone puts the places known for it first ------------------------
+
+
+def test_a_dish_asked_alone_puts_the_places_known_for_it_first(tmp_path: Path) -> None:
+    # "잠실역 짬뽕 맛집": three 중국집 list 짬뽕. "○○짬뽕" says it in its name (20 reviews) and goes
+    # first; then the busiest (one 짬뽕 line of five, 300 reviews) before the less known
+    records = [
+        record(
+            "big",
+            "대성반점",
+            "중식>중국요리",
+            100,
+            ["짜장면", "짬뽕", "탕수육", "볶음밥", "깐풍기"],
+            reviewCount=300,
+        ),
+        record("named", "불타는짬뽕", "중식>중국요리", 400, ["불짬뽕", "짜장면"], reviewCount=20),
+        record(
+            "small",
+            "홍콩루",
+            "중식>중국요리",
+            300,
+            ["짬뽕", "짜장면", "탕수육", "군만두", "볶음밥"],
+            reviewCount=5,
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 짬뽕 맛집", FRIDAY_EVENING)
+    assert ids(r) == ["named", "big", "small"]
