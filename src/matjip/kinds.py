@@ -291,14 +291,17 @@ class KindTable:
     def weakly(self, category: str, name: str, title: str = "", doc_kinds: Sequence[str] = ()) -> bool:
         """The category path (a 곱창 place asked as a 고깃집), the restaurant's name (a 샤브칼국수
         house asked as a 칼국수 place) or another kind the place is (a 곱창 or lamb house filed under
-        a bare 육류 path, asked as a 고깃집: ``weak_kinds``) makes it only a weaker member of kind
-        ``name``."""
+        a bare 육류 path, asked as a 고깃집: ``weak_kinds``, unless it is one of the kind's other
+        sub-kinds too, a 한우 grill serving 육회비빔밥) makes it only a weaker member of kind ``name``."""
         k = self.by_name.get(name)
         cat = norm(category)
         return k is not None and (
             any(norm(w) in cat for w in k.weak_category)
             or any(norm(w) in norm(title) for w in k.weak_title)
-            or any(w in doc_kinds for w in k.weak_kinds)
+            or (
+                any(w in doc_kinds for w in k.weak_kinds)  # unless it is also one of the kind's own
+                and not any(d in doc_kinds for d in self.descendants(name) if d not in k.weak_kinds)
+            )
         )
 
     def own_name(self, title: str) -> str:
