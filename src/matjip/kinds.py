@@ -55,6 +55,7 @@ class Kind(BaseModel):
     category_unless_title: list[str] = Field(default_factory=list)
     weak_category: list[str] = Field(default_factory=list)
     weak_title: list[str] = Field(default_factory=list)
+    weak_kinds: list[str] = Field(default_factory=list)  # a place that is one of them is a weaker member
     thin_category: list[str] = Field(default_factory=list)  # a bare path that needs the name or menu
     broad: bool = False  # an umbrella ("술집"): its category match says nothing against a narrower kind
     share: float = 0.5
@@ -84,6 +85,14 @@ class Theme(BaseModel):
     kinds: list[str]
     after: list[str] = Field(default_factory=list)  # members shown after the others ("복어" for 해장)
     note: str
+
+
+class Described(BaseModel):
+    """A dish described by what it is made of ("돼지발 삶아서 썰어주는 거" → 족발): data/kinds.toml."""
+
+    dish: str  # a dish or kind word of the file
+    all: list[list[str]]  # groups of words, one of each group said
+    unless: list[str] = Field(default_factory=list)  # words that cancel it
 
 
 class Taste(BaseModel):
@@ -125,13 +134,21 @@ class KindTable:
         eat_in: EatIn | None = None,
         typo_slips: Sequence[str] = (),
         typo_never: Sequence[str] = (),
+        typo_groups: Sequence[str] = (),
         title_masks: Sequence[str] = (),
         branch_keep: Sequence[str] = (),
+        described: Sequence[Described] = (),
+        described_note: str = "",
+        described_covers: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.described = list(described)
+        self.described_note = described_note
+        self.described_covers = list(described_covers)
         self.title_masks = [norm(w) for w in title_masks]  # longer words holding a kind's name part
         self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
+        self.typo_groups = list(typo_groups)  # syllables whose differing letters sound alike
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -181,6 +198,10 @@ class KindTable:
             )
             for k in self.kinds
         }
+
+        for dish in self.described:
+            if self.lookup(dish.dish) is None:
+                raise ValueError(f"described {dish.dish!r}: not a kind or dish word")
 
     @property
     def names(self) -> list[str]:
@@ -267,13 +288,20 @@ class KindTable:
             out.update(self.descendants(n))
         return out
 
-    def weakly(self, category: str, name: str, title: str = "") -> bool:
-        """The category path (a 곱창 place asked as a 고깃집) or the restaurant's name (a 샤브칼국수
-        house asked as a 칼국수 place) makes it only a weaker member of kind ``name``."""
+    def weakly(self, category: str, name: str, title: str = "", doc_kinds: Sequence[str] = ()) -> bool:
+        """The category path (a 곱창 place asked as a 고깃집), the restaurant's name (a 샤브칼국수
+        house asked as a 칼국수 place) or another kind the place is (a 곱창 or lamb house filed under
+        a bare 육류 path, asked as a 고깃집: ``weak_kinds``, unless it is one of the kind's other
+        sub-kinds too, a 한우 grill serving 육회비빔밥) makes it only a weaker member of kind ``name``."""
         k = self.by_name.get(name)
         cat = norm(category)
         return k is not None and (
-            any(norm(w) in cat for w in k.weak_category) or any(norm(w) in norm(title) for w in k.weak_title)
+            any(norm(w) in cat for w in k.weak_category)
+            or any(norm(w) in norm(title) for w in k.weak_title)
+            or (
+                any(w in doc_kinds for w in k.weak_kinds)  # unless it is also one of the kind's own
+                and not any(d in doc_kinds for d in self.descendants(name) if d not in k.weak_kinds)
+            )
         )
 
     def own_name(self, title: str) -> str:
@@ -418,8 +446,12 @@ def kinds() -> KindTable:
         EatIn.model_validate(raw.get("eat_in", {})),
         [str(w) for w in raw.get("typo_slips", [])],
         [str(w) for w in raw.get("typo_never", [])],
+        [str(w) for w in raw.get("typo_groups", [])],
         [str(w) for w in raw.get("title_masks", [])],
         [str(w) for w in raw.get("branch_keep", [])],
+        [Described.model_validate(d) for d in raw.get("described", [])],
+        str(raw.get("described_note", "")),
+        [str(w) for w in raw.get("described_covers", [])],
     )
 
 

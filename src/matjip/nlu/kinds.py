@@ -26,6 +26,7 @@ _EXCLUDE = re.compile(
 )
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
+_PLACE_ENDS = words("query_kinds", "place_ends")
 
 
 @cache
@@ -46,6 +47,7 @@ class ChainRules(BaseModel):
     local: list[str]
     branch: list[str]
     not_branch: list[str]
+    not_branch_words: list[str] = []
     own_shop: list[str]
     brands: list[str]
     like: str = ""
@@ -74,7 +76,11 @@ class ChainRules(BaseModel):
         if len(words) < 2:
             return False
         last = words[-1]
-        if not last.endswith(tuple(self.branch)) or last.endswith(tuple(self.not_branch)):
+        if (
+            not last.endswith(tuple(self.branch))
+            or last.endswith(tuple(self.not_branch))
+            or last in self.not_branch_words
+        ):
             return False
         if last.endswith(tuple(self.own_shop)):  # "방이본점": the shop itself unless it has branches
             return branches(" ".join(words[:-1])) >= 2
@@ -134,6 +140,7 @@ class _KindScan:
     frame: KindFrame = field(default_factory=KindFrame)
     taken: list[tuple[int, int]] = field(default_factory=list)
     dish_only: set[str] = field(default_factory=set)  # kinds named only by a dish others serve too ("볶음밥")
+    in_place_name: set[str] = field(default_factory=set)  # kinds said only inside a place ("쭈꾸미골목")
 
     def free(self, a: int, b: int) -> bool:
         return all(b <= x or a >= y for x, y in self.taken)
@@ -155,9 +162,20 @@ class _KindScan:
             if is_dish:
                 frame.dishes.append(word)
                 self.dish_only.add(kind)
-        elif not is_dish:
-            self.dish_only.discard(kind)
+            if self._in_place_name(start, end):
+                self.in_place_name.add(kind)
+        else:
+            if not is_dish:
+                self.dish_only.discard(kind)
+            if not self._in_place_name(start, end):
+                self.in_place_name.discard(kind)
         frame.words.append(word)
+
+    def _in_place_name(self, start: int, end: int) -> bool:
+        """The word is part of a place's name: its word ends in 골목, 거리 … ("천호 쭈꾸미골목")."""
+        m = re.match(r"[^\s,.!?~]*", self.lowered[end:])
+        tail = _strip(self.lowered[end : end + (m.end() if m else 0)])
+        return tail.endswith(tuple(_PLACE_ENDS))
 
 
 def detect_kinds(text: str) -> KindFrame:
@@ -166,6 +184,7 @@ def detect_kinds(text: str) -> KindFrame:
     frame = scan.frame
     _find_kind_words(scan)
     compact = norm(text)
+    _read_described(scan, compact)
     _read_chains(scan, compact)
     _read_brands(scan)
     # a kind asked for is never also ruled out
@@ -177,6 +196,9 @@ def detect_kinds(text: str) -> KindFrame:
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     _settle_kinds(scan)
+    # a kind said only inside a place's name, beside another kind ("쭈꾸미골목 근처 아구찜"): the other
+    if any(k not in scan.in_place_name for k in frame.kinds):
+        frame.kinds = [k for k in frame.kinds if k not in scan.in_place_name]
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
@@ -192,7 +214,7 @@ def _find_kind_words(scan: _KindScan) -> None:
         for m in re.finditer(re.escape(w), lowered):
             scan.taken.append((m.start(), m.end()))
     # 1. two-word phrases first ("디저트 카페" is one kind, not 디저트 + 카페) ("korean bbq", "디저트 카페")
-    for m in re.finditer(r"(?=([^\s]+\s+[^\s]+))", lowered):
+    for m in re.finditer(r"(?<!\S)(?=([^\s]+\s+[^\s]+))", lowered):  # from a word's start ("튀김 밥")
         phrase = m.group(1)
         stripped = _strip(phrase)
         if table.lookup(stripped) is not None and scan.free(m.start(), m.start() + len(stripped)):
@@ -209,7 +231,10 @@ def _find_kind_words(scan: _KindScan) -> None:
     for m in re.finditer(r"[가-힣]+", lowered):
         if not scan.free(m.start(), m.end()):
             continue
-        for cand in (m.group(0), _strip(m.group(0))):
+        cands = (m.group(0), _strip(m.group(0)))
+        if any(m.group(0).startswith(w) for w in scan.table.typo_never):  # "와이파이도" is no 와인바
+            continue
+        for cand in cands:
             fix = close_kind_word(cand)
             if fix is not None:
                 scan.add(fix, m.start(), m.start() + len(cand))
@@ -220,6 +245,44 @@ def _find_kind_words(scan: _KindScan) -> None:
     for m in _inner_words().finditer(lowered):
         if scan.free(m.start(), m.end()):
             scan.add(m.group(0), m.start(), m.end())
+
+
+def _read_described(scan: _KindScan, compact: str) -> None:
+    """A dish described by what it is made of ("돼지발 삶아서 썰어주는 거" → 족발, "메밀국수 동치미에
+    말아주는 데" → 막국수): its kind, unless a kind is named apart from the description."""
+    table, frame = scan.table, scan.frame
+    for entry in table.described:
+        said = [next((w for w in group if norm(w) in compact), None) for group in entry.all]
+        if not all(said) or any(norm(w) in compact for w in entry.unless):
+            continue
+        kind, is_dish = table.lookup(entry.dish) or ("", False)
+        matched = [norm(w) for w in said if w]
+        related = table.related([kind])
+        named_apart = [
+            k
+            for k in frame.kinds
+            if k not in related
+            and not any(
+                (table.lookup(w) or ("", False))[0] == k
+                and any(m in norm(w) or norm(w) in m for m in matched)
+                for w in frame.words
+            )
+        ]
+        if named_apart:
+            return
+        frame.kinds, frame.dishes = [kind], [entry.dish] if is_dish else []
+        scan.dish_only = {kind} if is_dish else set()
+        tokens = [_strip(t) for t in re.findall(r"[^\s,.!?~]+", scan.lowered) if any(m in t for m in matched)]
+        frame.words.extend([*matched, *tokens, *table.described_covers])  # "메밀국수" is the description's
+        frame.theme = table.described_note.format(word=entry.dish, ro=_ro(entry.dish)) or None
+        return
+
+
+def _ro(word: str) -> str:
+    """로 after a word ending in a vowel or ㄹ, else 으로."""
+    code = ord(word[-1]) - 0xAC00 if word else -1
+    final = code % 28 if 0 <= code < 11172 else 0
+    return "로" if final in (0, 8) else "으로"
 
 
 def _read_chains(scan: _KindScan, compact: str) -> None:
@@ -322,72 +385,107 @@ def _jamo(word: str) -> str:
     return "".join(out)
 
 
-def _within_one(a: str, b: str) -> bool:
-    """At most one letter inserted, dropped or replaced between ``a`` and ``b``."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    return a[i + 1 :] == b[i + 1 :] or a[i:] == b[i + 1 :] or a[i + 1 :] == b[i:]
+TYPO_MIN_SYLLABLES = 3  # shorter words take only a sound-alike letter (``typo_groups``) or a dropped 받침
+_FINALS = range(0x11A8, 0x11C3)  # the final-consonant letters of _jamo
 
 
 @cache
-def _kind_spellings() -> list[tuple[str, str]]:
-    """(kind word, its letters) for every Hangul kind or dish word of three syllables or more."""
-    return [
-        (w, _jamo(w))
-        for w in kinds().words()
-        if len(w) >= TYPO_MIN_SYLLABLES and re.fullmatch(r"[가-힣]+", w)
-    ]
-
-
-TYPO_MIN_SYLLABLES = 3  # "라면" is not a typo of "라멘": shorter words only by a listed slip
+def _kind_spellings() -> dict[str, list[tuple[str, str]]]:
+    """Syllable → (kind word, its letters) for every Hangul kind or dish word of two syllables or
+    more holding that syllable: a typo keeps at least one syllable of the word it means."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for w in kinds().words():
+        if len(w) >= 2 and re.fullmatch(r"[가-힣]+", w):
+            for syllable in set(w):
+                out.setdefault(syllable, []).append((w, _jamo(w)))
+    return out
 
 
 @cache
 def _slips() -> frozenset[frozenset[str]]:
-    """The letter pairs a two-syllable typo may swap (data/kinds.toml ``typo_slips``)."""
+    """The letter pairs a typo may swap as a sound-alike slip (data/kinds.toml ``typo_slips`` and
+    ``typo_groups``: plain, tense and aspirated consonants, ㅐ/ㅔ, a vowel and its y-glide, the
+    nasal and the stop 받침 that sound alike)."""
     out: set[frozenset[str]] = set()
-    for pair in kinds().typo_slips:
-        a, b = _jamo(pair[0]), _jamo(pair[1])
-        diff = {x for x, y in zip(a, b, strict=False) if x != y} | {
-            y for x, y in zip(a, b, strict=False) if x != y
-        }
-        if len(a) == len(b) and len(diff) == 2:
-            out.add(frozenset(diff))
+    table = kinds()
+    for group in [*table.typo_slips, *table.typo_groups]:
+        letters = [_jamo(ch) for ch in group]
+        if len({len(x) for x in letters}) != 1:
+            continue
+        for pos in range(len(letters[0])):
+            column = {x[pos] for x in letters}
+            if len(column) > 1:
+                out.update(frozenset((a, b)) for a in column for b in column if a != b)
     return frozenset(out)
 
 
-def _slipped(a: str, b: str) -> bool:
-    """``a`` and ``b`` differ in exactly one letter, a listed slip ("곱챵" / "곱창")."""
-    if len(a) != len(b):
-        return False
-    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return len(diff) == 1 and frozenset(diff[0]) in _slips()
+def _slip_cost(a: str, b: str) -> int:
+    """1 for a sound-alike letter, 2 for any other letter (the cost of replacing ``a`` by ``b``)."""
+    return 1 if frozenset((a, b)) in _slips() else 2
+
+
+def _dropped_cost(ch: str) -> int:
+    """1 for a 받침 the typed word left out (a final letter), 2 for any other letter left out."""
+    return 1 if ord(ch) in _FINALS else 2
+
+
+def typo_cost(a: str, b: str, limit: int = 2) -> int:
+    """The edit cost from typed letters ``a`` to a word's letters ``b``: a sound-alike letter or a 받침
+    left out costs 1, any other letter inserted, left out or replaced 2 (more than ``limit`` is
+    ``limit + 1``)."""
+    prev = [0]
+    for ch in b:
+        prev.append(prev[-1] + _dropped_cost(ch))
+    for x in a:
+        row = [prev[0] + 2]
+        for j, y in enumerate(b):
+            row.append(
+                min(
+                    prev[j] + (0 if x == y else _slip_cost(x, y)),
+                    prev[j + 1] + 2,
+                    row[j] + _dropped_cost(y),
+                )
+            )
+        if min(row) > limit:
+            return limit + 1
+        prev = row
+    return min(prev[-1], limit + 1)
 
 
 @cache
 def close_kind_word(word: str) -> str | None:
-    """The one kind word a typed word is a typo of (one jamo inserted, dropped or replaced: "순두브"
-    → 순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이), else None. A word of fewer than three
-    syllables, a word that is itself a kind's, or one close to two different kinds is left alone."""
+    """The one kind word a typed word is a typo of, else None. A two-syllable word may carry one
+    sound-alike letter or a dropped 받침 ("곱참" → 곱창, "보싼" → 보쌈, "라맨" → 라멘, "초빱" → 초밥); a
+    longer one any one letter inserted, dropped or replaced, or two sound-alike slips ("순두브" →
+    순두부, "김치찌게" → 김치찌개, "떢볶이" → 떡볶이). A word that is itself a kind's, an ordinary word
+    (``typo_never``), or one as close to two different kinds is left alone."""
     if len(word) < 2 or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
         return None
-    if word in kinds().typo_never:
+    table = kinds()
+    if word in table.typo_never:
         return None
     letters = _jamo(word)
-    table = kinds()
-    if len(word) < TYPO_MIN_SYLLABLES:  # "곱챵": only a listed slip, to a word of the same length
-        close = [w for w in table.words() if len(w) == len(word) and _slipped(letters, _jamo(w))]
-    else:
-        close = [w for w, j in _kind_spellings() if abs(len(w) - len(word)) <= 1 and _within_one(letters, j)]
+    limit = 2
+    spellings = _kind_spellings()
+    seen: dict[str, int] = {}
+    for syllable in set(word):
+        for w, j in spellings.get(syllable, []):
+            if w in seen or abs(len(w) - len(word)) > 1:
+                continue
+            short = min(len(w), len(word)) < TYPO_MIN_SYLLABLES
+            if short and w[0] != word[0]:  # a short word is mistyped after its first syllable ("곱참")
+                continue
+            most = 1 if short else limit
+            cost = typo_cost(letters, j, most)
+            seen[w] = cost if cost <= most else limit + 1
+    best = min(seen.values(), default=limit + 1)
+    close = sorted(w for w, c in seen.items() if c == best and 0 < c <= limit)
     named = {(table.lookup(w) or ("", False))[0] for w in close}
     if len(named) != 1:
         return None
     # a listed misspelling ("떡복이") is said as the kind's own name ("떡볶이")
     name = named.pop()
-    return name if _within_one(_jamo(close[0]), _jamo(name)) else close[0]
+    return name if typo_cost(_jamo(close[0]), _jamo(name), 2) <= 2 else close[0]
 
 
 def _covered_umbrella(name: str, named: list[str]) -> bool:

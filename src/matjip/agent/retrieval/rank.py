@@ -33,7 +33,8 @@ class RankKey(NamedTuple):
 
     farther: int  # 1: filled from a wider circle, after the near ones
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
-    dish: int  # a dish said beside its kind: 0 the kind listing it, 1 the kind, 2 neither
+    dish: int  # a dish asked: 0 the kind's place known for it (its name, a share of its menu), 1 the
+    # kind listing it, 2 the kind, 3 neither
     strength: int  # the kind said by category or name 1 (one tier: "○○포차" is a 포차), menu 2, none 3
     neighbour: int  # 1: a late member of a family ("복어" for 해장), 2: a neighbouring kind standing in
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
@@ -47,6 +48,7 @@ class RankKey(NamedTuple):
 MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says the kind asked
 OTHER_TRUST = 0.45  # ... and when its category says another kind
 MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
+DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this often is known for it
 # by day with no time asked, a place whose timetable says it opens no more today (its day off, or
 # today's hours over) goes after the others: asked today, a local means today
 DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
@@ -67,6 +69,7 @@ class Ranker:
     outside: set[str]  # places across the border of the dong asked
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
+    by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
 
     def key(self, h: SearchHit) -> RankKey:
@@ -102,8 +105,28 @@ class Ranker:
     def _dish(self, h: SearchHit) -> int:
         if self.dish is None:
             return 0
-        member = bool(set(self.plan.kinds) & set(h.document.kinds))
-        return 0 if member and menu_matches(h.document, [self.dish]) else 1 if member else 2
+        doc = h.document
+        if not set(self.plan.kinds) & set(doc.kinds):
+            return 3
+        if not menu_matches(doc, [self.dish]) and norm(self.dish) not in norm(doc.title):
+            return 2
+        return 0 if self.by_dish and known_for(doc, self.dish) else 1
+
+
+def kind_words(names: list[str]) -> list[str]:
+    """The kinds' names and the words people call them by ("중국집", "중식" …), not their dishes."""
+    table = kinds()
+    return [w for k in names if k in table.by_name for w in [k, *table.by_name[k].words]]
+
+
+def known_for(doc: Restaurant, dish: str) -> bool:
+    """The place is known for ``dish`` ("강동구 짬뽕 맛집"): its name says it ("○○짬뽕") or at least
+    :data:`DISH_SHARE` of its menu lines name it."""
+    word = norm(dish)
+    if word in kinds().own_name(doc.title):
+        return True
+    lines = [norm(m.name) for m in doc.menus if m.name.strip()]
+    return bool(lines) and sum(word in line for line in lines) / len(lines) >= DISH_SHARE
 
 
 def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
@@ -123,6 +146,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         mentioned=review_mentions(f.hits, p.unused_terms),
         tags=[t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)],
         dish=dish,
+        by_dish=dish is not None and not any(norm(w) in said for w in kind_words(p.kinds)),
         radius=radius,
         outside=outside_dong(f.hits, p, res) if near else set(),
         at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
@@ -192,7 +216,7 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        weak = table.weakly(doc.category, kind, doc.title) or (
+        weak = table.weakly(doc.category, kind, doc.title, doc.kinds) or (
             ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc))
         )
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
