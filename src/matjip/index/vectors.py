@@ -31,7 +31,7 @@ FloatArray = npt.NDArray[np.float64]
 
 SPARSE_SHARE = 0.25  # a query vector with at most this share of non-zero dimensions is "sparse"
 SCAN_MIN = 2000  # candidates from which a sparse query reads the quantised copy first
-DENSE_MIN = 4 * RESCORE  # candidates from which a dense query reads the sign bits first
+DENSE_MIN = 2 * RESCORE  # candidates from which a dense query reads the sign bits first
 
 
 def top_vectors(
