@@ -5,10 +5,11 @@ does not help.
 
 ``vectors.sign`` holds a ``(words, n)`` uint64 matrix (``words = ceil(dim / 64)``; word ``w`` of
 every row is one contiguous run), ``vectors.center`` the centre (float32, ``dim``). A query's
-Hamming distance to every row is ``words`` passes of XOR and popcount over ``n`` words (~7 ms at
-1M rows, against ~33 ms for the float32 scan). Ranking by ``q · v`` is ranking by
-``q · (v - centre)`` (the difference is the same for every row), whose angle the distance
-between the signs of ``q`` and of ``v - centre`` estimates. The distance is an approximation
+distance to every row is XOR, AND and popcount over ``words × n`` words, 32 MB at 1M rows
+against the float32 matrix's 1 GB (the whole vector step 3–4.6× faster at 1M, README). Ranking by ``q · v`` is ranking by
+``q · (v - centre)`` (the difference is the same for every row), whose angle the mismatches
+between the signs of ``q`` and of ``v - centre`` estimate; each mismatch weighs 0–3 by ``|q[d]|``
+(:func:`query_levels`: recall 0.955 → 0.993 at 1M against plain Hamming). The distance is an approximation
 with no bound: :func:`matjip.index.vectors.top_vectors` scores the :data:`RESCORE` nearest rows
 (every tie at the cut included) exactly from the float matrix, and the list it returns is the
 exact scan's whenever the true best rows are among them (recall measured in the README).
