@@ -132,7 +132,7 @@ def test_an_index_of_format_5_loads_searches_alike_and_an_ingest_rewrites_it(tmp
     assert old.get(docs[3].place_id) == index.get(docs[3].place_id)
     old.delete([docs[0].place_id])
     fresh = old._require()
-    assert json.loads((fresh.directory / "meta.json").read_text(encoding="utf-8"))["format"] == 6
+    assert json.loads((fresh.directory / "meta.json").read_text(encoding="utf-8"))["format"] == 7
     assert isinstance(fresh.strings["titles"], StringColumn) and old.get(docs[0].place_id) is None
     assert old.get(docs[3].place_id) == index.get(docs[3].place_id) and old.count() == len(docs) - 1
 

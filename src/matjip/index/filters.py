@@ -97,7 +97,12 @@ def menu_rows(s: Snapshot, key: str) -> IntArray:
 
 def kind_rows(s: Snapshot, values: Sequence[str]) -> IntArray:
     """The rows of any of the kinds ``values`` (ascending); each kind's rows found once per snapshot
-    (a substring search of the joined kind keys)."""
+    (a substring search of the joined kind keys), and their union once per list of kinds."""
+    union_key = ("kinds", tuple(sorted({normalize_key(v) for v in values})))
+    cached = s.cache.get(union_key)
+    if cached is not None:
+        out: IntArray = cached
+        return out
     found: list[IntArray] = []
     for v in values:
         key = SEP + normalize_key(v) + SEP
@@ -106,9 +111,18 @@ def kind_rows(s: Snapshot, values: Sequence[str]) -> IntArray:
             hit = s.blob("kind_keys").find(key)
             s.cache.put(("kind", key), hit)
         found.append(hit)
-    if not found:
-        return np.zeros(0, np.int64)
-    return found[0] if len(found) == 1 else np.unique(np.concatenate(found))
+    rows = np.zeros(0, np.int64) if not found else found[0] if len(found) == 1 else _union(s.n, found)
+    s.cache.put(union_key, rows)
+    return rows
+
+
+def _union(n: int, parts: Sequence[IntArray]) -> IntArray:
+    """The ascending union of row lists of an index of ``n`` rows (a mask: no sort)."""
+    mask = np.zeros(n, dtype=np.bool_)
+    for p in parts:
+        mask[p] = True
+    out: IntArray = np.flatnonzero(mask).astype(np.int64, copy=False)
+    return out
 
 
 # -- 1. cheap whole-column tests -------------------------------------------------------------
@@ -439,7 +453,16 @@ def _kind_mask(s: Snapshot, values: Sequence[str], idx: IntArray) -> BoolArray:
     """Rows of ``idx`` of any of the kinds; each kind's rows are found once per snapshot."""
     if not values:
         return np.zeros(len(idx), dtype=np.bool_)
-    return np.isin(idx, kind_rows(s, values))
+    return _member(idx, kind_rows(s, values))
+
+
+def _member(idx: IntArray, rows: IntArray) -> BoolArray:
+    """Which of ``idx`` are in the ascending ``rows`` (a binary search: no hashing of either)."""
+    if not len(rows):
+        return np.zeros(len(idx), dtype=np.bool_)
+    pos = np.minimum(np.searchsorted(rows, idx), len(rows) - 1)
+    found: BoolArray = rows[pos] == idx
+    return found
 
 
 def _menu_mask(s: Snapshot, term: str, idx: IntArray, py_check_max: int) -> BoolArray:

@@ -23,6 +23,7 @@ import tantivy
 from matjip.documents import Restaurant
 from matjip.index.columns import Vocab, price_buckets
 from matjip.index.quantized import Quantized
+from matjip.index.signs import Signs
 from matjip.index.strings import StringColumn
 
 IntArray = npt.NDArray[np.int64]
@@ -123,6 +124,7 @@ class Snapshot:
     menu_off: IntArray = field(default_factory=lambda: np.zeros(1, np.int64))
     embedder: Any = None  # the embedder whose state matches this version's vectors
     quantized: Quantized | None = None  # the int8 dimension-major copy of the vectors, when written
+    signs: Signs | None = None  # one sign bit per dimension of the vectors, when written
     docs_file: Any = None  # docs.tsv, open for the snapshot's life (survives a switch of versions)
     pin: Path | None = None  # the marker that keeps the version on disk while it is loaded
     _blobs: dict[str, Blob] = field(default_factory=dict)

@@ -2,7 +2,8 @@
 
 ``meta.json`` (format, embedder, rows, vocabularies, timestamps), ``columns.npz`` (aligned, so it
 is memory-mapped), ``strings.u8`` and ``strings.json`` (:mod:`matjip.index.strings`), ``docs.tsv``, ``vectors.f32``, ``vectors.q8`` and
-``vectors.q8scale`` (:mod:`matjip.index.quantized`; optional), ``tantivy/`` and ``embedder/``;
+``vectors.q8scale`` (:mod:`matjip.index.quantized`; optional), ``vectors.sign`` and ``vectors.center``
+(:mod:`matjip.index.signs`; optional), ``tantivy/`` and ``embedder/``;
 :func:`read_snapshot` opens them all as a :class:`~matjip.index.snapshot.Snapshot`.
 """
 
@@ -27,10 +28,15 @@ from matjip.index import strings as string_columns
 from matjip.index.columns import Vocab
 from matjip.index.embed.base import Embedder
 from matjip.index.quantized import Quantized
+from matjip.index.signs import Signs
 from matjip.index.snapshot import Snapshot
 
-FORMAT_VERSION = 6  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8
-READABLE_FORMATS = (5, 6)  # 5: the string columns as JSON lists in strings.json
+FORMAT_VERSION = 7  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8; 7: vectors.sign
+READABLE_FORMATS = (
+    5,
+    6,
+    7,
+)  # 6: no sign bits (dense queries scan exactly)  # 5: the string columns as JSON lists in strings.json
 BACKEND_NAME = "embedded"
 
 
@@ -152,6 +158,7 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
         embedder=embedder,
         docs_file=(d / "docs.tsv").open("rb"),
         quantized=Quantized.open(d, n, dim),
+        signs=Signs.open(d, n, dim),
         pid_row=pid_row,
     )
     if snap.n != n:

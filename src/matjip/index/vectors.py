@@ -7,6 +7,13 @@ embedder's are) over many candidates first reads the int8 dimension-major copy
 candidate with a bound on its error. Every candidate whose upper bound reaches the ``depth``-th
 best lower bound is then scored exactly from the float matrix, so the list — rows, order, scores
 — is the one the exact scan gives, never an approximation.
+
+A dense query vector (the default embedder's) over at least :data:`DENSE_MIN` candidates first
+reads one sign bit per dimension (:mod:`matjip.index.signs`): the :data:`~matjip.index.signs.RESCORE`
+rows nearest by Hamming distance (ties at the cut included) are scored exactly, so the float
+matrix is read for those rows only. That list is the exact scan's whenever the true best rows are
+among them — an approximation, its recall against the exact scan measured (README, "A million
+documents"; ``tests/test_index_signs.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import numpy.typing as npt
 
 from matjip.index.quantized import bounded_rows, error_bound
 from matjip.index.ranking import VECTOR_DEPTH
+from matjip.index.signs import RESCORE, nearest
 from matjip.index.snapshot import Snapshot
 
 IntArray = npt.NDArray[np.int64]
@@ -23,6 +31,7 @@ FloatArray = npt.NDArray[np.float64]
 
 SPARSE_SHARE = 0.25  # a query vector with at most this share of non-zero dimensions is "sparse"
 SCAN_MIN = 2000  # candidates from which a sparse query reads the quantised copy first
+DENSE_MIN = 2 * RESCORE  # candidates from which a dense query reads the sign bits first
 
 
 def top_vectors(
@@ -31,11 +40,15 @@ def top_vectors(
     idx: IntArray,
     depth: int = VECTOR_DEPTH,
     scan_min: int = SCAN_MIN,
+    dense_min: int = DENSE_MIN,
+    rescore: int = RESCORE,
 ) -> tuple[IntArray, FloatArray]:
     """The best ``depth`` of the candidates ``idx`` by cosine to ``qv``, best first (ties: lower row)."""
     depth = min(depth, len(idx))
     if depth < len(idx) and len(idx) >= scan_min:
         idx = _bounded(s, qv, idx, depth)
+    if depth < len(idx) and len(idx) >= dense_min and s.signs is not None:
+        idx = _nearest_signs(s, qv, idx, max(rescore, depth))
     sims = similarities(s, qv, idx)
     if depth < len(idx):
         # the best `depth`; ties at the cut go to the lowest rows (idx is ascending), so the
@@ -69,6 +82,19 @@ def _bounded(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, depth: int
     lower = approx - err
     cut = np.partition(lower, len(lower) - depth)[len(lower) - depth]  # the depth-th best lower bound
     keep: IntArray = idx[approx + err >= cut]
+    return keep
+
+
+def _nearest_signs(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, count: int) -> IntArray:
+    """The ``count`` candidates nearest to ``qv`` by the Hamming distance of their sign bits
+    (ascending, ties at the cut included): the rows the exact score then ranks."""
+    signs = s.signs
+    assert signs is not None
+    whole = len(idx) > s.n // 4
+    dist = signs.distances(qv, None if whole else idx)
+    if whole and len(idx) != s.n:
+        dist = dist[idx]
+    keep: IntArray = idx[nearest(dist, count)]
     return keep
 
 

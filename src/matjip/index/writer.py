@@ -18,7 +18,7 @@ import numpy as np
 import tantivy
 
 from matjip.documents import Restaurant
-from matjip.index import layout, quantized
+from matjip.index import layout, quantized, signs
 from matjip.index.analyzer import analyze_documents, embedding_text
 from matjip.index.backend import BuildProgress
 from matjip.index.batches import batched
@@ -133,17 +133,22 @@ def _write_vectors(tmp: Path, embedder: Embedder, texts: list[str], dim: int, re
             vecs = np.asarray(embedder.embed_documents(chunk), dtype=np.float32).reshape(len(chunk), dim)
             vf.write(np.ascontiguousarray(vecs).tobytes())
             report("embed", min(len(texts), i + EMBED_BATCH), len(texts))
-    _write_quantized(tmp, len(texts), dim, None)
+    _write_quantized(tmp, len(texts), dim, None, None)
 
 
-def _write_quantized(d: Path, n: int, dim: int, old: quantized.Quantized | None) -> None:
-    """The int8 dimension-major copy of ``d``'s ``vectors.f32`` (its first rows from ``old``)."""
+def _write_quantized(
+    d: Path, n: int, dim: int, old: quantized.Quantized | None, old_signs: signs.Signs | None
+) -> None:
+    """The int8 dimension-major copy and the sign bits of ``d``'s ``vectors.f32`` (their first
+    rows from ``old`` / ``old_signs``)."""
     if n and dim:
         mapped = np.memmap(d / "vectors.f32", dtype=np.float32, mode="r", shape=(n, dim))
         quantized.write(d, np.asarray(mapped), old)
+        signs.write(d, np.asarray(mapped), old_signs)
         del mapped
     else:
         quantized.write(d, np.zeros((n, dim), dtype=np.float32))
+        signs.write(d, np.zeros((n, dim), dtype=np.float32))
 
 
 @dataclass
@@ -200,7 +205,7 @@ def _append_files(s: Snapshot, d: Path, lines: list[str], vecs: np.ndarray, dim:
         vf.seek(0, os.SEEK_END)
         vf.write(np.ascontiguousarray(vecs).tobytes())
     if s.quantized is not None or not s.n:  # an index written without the copy stays without it
-        _write_quantized(d, s.n + len(vecs), dim, s.quantized)
+        _write_quantized(d, s.n + len(vecs), dim, s.quantized, s.signs)
 
 
 def tombstone(s: Snapshot, d: Path, rows: list[tuple[str, int]]) -> Version:
