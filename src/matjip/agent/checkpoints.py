@@ -29,7 +29,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -282,16 +282,33 @@ def compare_and_set(
                 conn.commit()
 
 
+PutHook = Callable[[sqlite3.Connection, str, str], None]
+
+
 class SqliteCheckpoints:
     """The latest checkpoint of a session, read and written in LangGraph's SQLite tables; the
     subset of ``SqliteSaver`` that :class:`matjip.agent.graph.SequentialGraph` and
     :class:`matjip.agent.retention.Retention` use (``conn``, ``lock``, ``get_tuple``, ``put``,
-    ``get_next_version``)."""
+    ``get_next_version``).
+
+    Built for many turns at once (``matjip serve``, each worker one instance, all on one file):
+
+    - a read (``get_tuple``, a turn's start) goes through a connection of its own, so it never
+      waits behind a write of this process (its lock, the machine's writer lock, the commit);
+      WAL lets it read the last committed state meanwhile — the write's compare and set is what
+      keeps a conversation from branching, not the read;
+    - a turn writes one transaction: the checkpoint, and what ``on_put`` adds to it in the same
+      transaction (:class:`~matjip.agent.retention.Retention`: older checkpoints deleted, the
+      session's activity), instead of a second write transaction after it."""
+
+    on_put: PutHook | None = None
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
         self.writer = WriterLock(conn)
+        self._reader = _reader_for(conn)
+        self._read_lock = threading.Lock() if self._reader is not None else self.lock
         with self.lock:
             conn.executescript(_SCHEMA)
             with contextlib.suppress(sqlite3.OperationalError):  # as SqliteSaver: tables made before
@@ -304,8 +321,8 @@ class SqliteCheckpoints:
     def get_tuple(self, config: Mapping[str, Any]) -> SavedCheckpoint | None:
         conf = config["configurable"]
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
-        with self.lock:
-            row = self.conn.execute(
+        with self._read_lock:
+            row = (self._reader or self.conn).execute(
                 "SELECT checkpoint_id, type, checkpoint, metadata FROM checkpoints "
                 "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
                 (thread_id, ns),
@@ -349,8 +366,30 @@ class SqliteCheckpoints:
                     json.dumps(meta, ensure_ascii=False).encode("utf-8", "ignore"),
                 ),
             )
+            if self.on_put is not None:
+                self.on_put(self.conn, thread_id, str(checkpoint["id"]))
             self.conn.commit()
             commit.saved = dict(checkpoint["channel_values"])
         return {
             "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
         }
+
+    def close(self) -> None:
+        """Close the read connection and the lock file (the caller owns ``conn``)."""
+        if self._reader is not None:
+            with self._read_lock:
+                self._reader.close()
+                self._reader = None
+        self.writer.close()
+
+
+def _reader_for(conn: sqlite3.Connection) -> sqlite3.Connection | None:
+    """A second connection to ``conn``'s database file for reads, or None (an in-memory
+    database, which another connection would not see)."""
+    path = next((str(r[2]) for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")
+    if not path:
+        return None
+    try:
+        return sqlite3.connect(path, check_same_thread=False, timeout=30)
+    except sqlite3.Error:
+        return None
