@@ -29,7 +29,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -282,16 +282,45 @@ def compare_and_set(
                 conn.commit()
 
 
+PutHook = Callable[[sqlite3.Connection, str, str], None]
+
+
+@dataclass
+class _Write:
+    """One turn's checkpoint row, queued for a group commit; ``done`` once a writer handled it
+    (``error`` set when it was not written)."""
+
+    row: tuple[Any, ...]
+    done: bool = False
+    error: BaseException | None = None
+
+
 class SqliteCheckpoints:
     """The latest checkpoint of a session, read and written in LangGraph's SQLite tables; the
     subset of ``SqliteSaver`` that :class:`matjip.agent.graph.SequentialGraph` and
     :class:`matjip.agent.retention.Retention` use (``conn``, ``lock``, ``get_tuple``, ``put``,
-    ``get_next_version``)."""
+    ``get_next_version``).
+
+    Built for many turns at once (``matjip serve``, each worker one instance, all on one file):
+
+    - a read (``get_tuple``, a turn's start) goes through a connection of its own, so it never
+      waits behind a write of this process (its lock, the machine's writer lock, the commit);
+      WAL lets it read the last committed state meanwhile — the write's compare and set is what
+      keeps a conversation from branching, not the read;
+    - a turn writes one transaction: the checkpoint, and what ``on_put`` adds to it in the same
+      transaction (:class:`~matjip.agent.retention.Retention`: older checkpoints deleted, the
+      session's activity), instead of a second write transaction after it."""
+
+    on_put: PutHook | None = None
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
         self.writer = WriterLock(conn)
+        self._reader = _reader_for(conn)
+        self._read_lock = threading.Lock() if self._reader is not None else self.lock
+        self._pending: list[_Write] = []  # puts waiting for the next group commit
+        self._pending_lock = threading.Lock()
         with self.lock:
             conn.executescript(_SCHEMA)
             with contextlib.suppress(sqlite3.OperationalError):  # as SqliteSaver: tables made before
@@ -304,12 +333,16 @@ class SqliteCheckpoints:
     def get_tuple(self, config: Mapping[str, Any]) -> SavedCheckpoint | None:
         conf = config["configurable"]
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
-        with self.lock:
-            row = self.conn.execute(
-                "SELECT checkpoint_id, type, checkpoint, metadata FROM checkpoints "
-                "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
-                (thread_id, ns),
-            ).fetchone()
+        with self._read_lock:
+            row = (
+                (self._reader or self.conn)
+                .execute(
+                    "SELECT checkpoint_id, type, checkpoint, metadata FROM checkpoints "
+                    "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
+                    (thread_id, ns),
+                )
+                .fetchone()
+            )
         if row is None:
             return None
         checkpoint_id, type_, blob, metadata = row
@@ -330,27 +363,92 @@ class SqliteCheckpoints:
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
         type_, blob = dumps_typed(dict(checkpoint))
         meta = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
+        row = (
+            thread_id,
+            ns,
+            str(checkpoint["id"]),
+            conf.get("checkpoint_id"),
+            type_,
+            blob,
+            json.dumps(meta, ensure_ascii=False).encode("utf-8", "ignore"),
+        )
+        write = _Write(row)
         commit = turn_commit()
-        with (
-            commit.committing(),
-            self.lock,
-            compare_and_set(self.conn, thread_id, ns, conf.get("checkpoint_id"), self.writer),
-        ):
-            self.conn.execute(
-                "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
-                "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    thread_id,
-                    ns,
-                    checkpoint["id"],
-                    conf.get("checkpoint_id"),
-                    type_,
-                    blob,
-                    json.dumps(meta, ensure_ascii=False).encode("utf-8", "ignore"),
-                ),
-            )
-            self.conn.commit()
+        with commit.committing():
+            with self._pending_lock:
+                self._pending.append(write)
+            with self.lock:  # the first writer in writes for everyone queued behind it (group commit)
+                if not write.done:
+                    with self._pending_lock:
+                        batch, self._pending = self._pending, []
+                    self._write_batch(batch)
+            if write.error is not None:
+                raise write.error
             commit.saved = dict(checkpoint["channel_values"])
         return {
             "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
         }
+
+    def _write_batch(self, batch: list[_Write]) -> None:
+        """The queued turns' checkpoints in one write transaction: each one only while the
+        checkpoint it started from is still its session's latest (else it gets
+        :class:`~matjip.errors.ConversationMoved` and writes nothing); one failure of the
+        transaction fails them all (nothing written)."""
+        failure: BaseException = RuntimeError("the session write was interrupted")
+        committed = False
+        try:
+            with self.writer.held():
+                if self.conn.in_transaction:
+                    self.conn.commit()
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for write in batch:
+                        self._write_one(write)
+                    self.conn.commit()
+                    committed = True
+                except BaseException:
+                    self.conn.rollback()
+                    raise
+        except Exception as exc:
+            failure = exc
+        finally:
+            for write in batch:
+                if not committed and write.error is None:
+                    write.error = failure
+                write.done = True
+
+    def _write_one(self, write: _Write) -> None:
+        thread_id, ns, checkpoint_id, parent = write.row[:4]
+        latest = self.conn.execute(_LATEST, (thread_id, ns)).fetchone()
+        if latest is not None and str(latest[0]) != str(parent):
+            write.error = ConversationMoved(
+                f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
+            )
+            return
+        self.conn.execute(
+            "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+            "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            write.row,
+        )
+        if self.on_put is not None:
+            self.on_put(self.conn, thread_id, checkpoint_id)
+
+    def close(self) -> None:
+        """Close the read connection and the lock file (the caller owns ``conn``)."""
+        if self._reader is not None:
+            with self._read_lock:
+                self._reader.close()
+                self._reader = None
+        self.writer.close()
+
+
+def _reader_for(conn: sqlite3.Connection) -> sqlite3.Connection | None:
+    """A second connection to ``conn``'s database file for reads, or None (an in-memory
+    database, which another connection would not see)."""
+    path = next((str(r[2]) for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")
+    if not path:
+        return None
+    try:
+        return sqlite3.connect(path, check_same_thread=False, timeout=30)
+    except sqlite3.Error:
+        return None

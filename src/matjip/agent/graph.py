@@ -312,9 +312,12 @@ class SequentialGraph:
         config: Mapping[str, Any],
         stream_mode: str = "custom",
         durability: str = "exit",
+        live: Callable[[Any], None] | None = None,
     ) -> Iterator[Any]:
         """Run one turn; yields what the nodes emit (LangGraph's ``stream_mode="custom"``) and
-        saves the state once at the end (``durability="exit"``)."""
+        saves the state once at the end (``durability="exit"``). A node's events are yielded when
+        it returns; with ``live`` they go to ``live`` the moment the node emits them instead (a
+        streamed answer, chunk by chunk), in the calling thread, and are not yielded."""
         if stream_mode != "custom" or durability != "exit":
             raise ValueError("SequentialGraph runs stream_mode='custom', durability='exit' only")
         latest = self._latest(config)
@@ -331,7 +334,7 @@ class SequentialGraph:
             runs += 1
             if runs > RECURSION_LIMIT:
                 raise RuntimeError(f"more than {RECURSION_LIMIT} node runs in one turn")  # a bug
-            token = stream_writer.set(events.append)  # set around the node only, never across a yield
+            token = stream_writer.set(live or events.append)  # around the node only, never across a yield
             try:
                 update = self.nodes[node](dict(values))  # type: ignore[arg-type]
             finally:

@@ -43,6 +43,23 @@ class Retention:
             with self._lock():
                 conn.execute(_ACTIVITY)
                 conn.commit()
+        # a saver that takes a hook into its write transaction (``SqliteCheckpoints``): a turn's
+        # rows are written there, in the same transaction as its checkpoint, not in a second one
+        self._in_put = conn is not None and hasattr(checkpointer, "on_put")
+        if self._in_put:
+            checkpointer.on_put = self.record_turn
+
+    def record_turn(self, conn: sqlite3.Connection, thread_id: str, checkpoint_id: str) -> None:
+        """Inside the transaction that wrote ``checkpoint_id``: the session's other checkpoints
+        (and their pending writes) deleted, its activity recorded."""
+        keep = (thread_id, checkpoint_id)
+        conn.execute("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?", keep)
+        conn.execute("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", keep)
+        conn.execute(
+            "INSERT INTO session_activity (thread_id, updated_at, turns) VALUES (?, ?, 1) "
+            "ON CONFLICT(thread_id) DO UPDATE SET updated_at = excluded.updated_at, turns = turns + 1",
+            (thread_id, self.clock()),
+        )
 
     def _conn(self) -> sqlite3.Connection | None:
         conn = getattr(self.saver, "conn", None)
@@ -55,7 +72,9 @@ class Retention:
         """Keep only the latest checkpoint of ``thread_id``; record its activity; now and then prune."""
         now = self.clock()
         conn = self._conn()
-        if conn is not None:
+        if self._in_put:
+            pass  # written with the turn's checkpoint (record_turn)
+        elif conn is not None:
             with self._lock():
                 row = conn.execute(
                     "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "

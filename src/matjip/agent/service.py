@@ -21,7 +21,7 @@ from matjip.agent.retention import Retention
 from matjip.agent.serde import checkpoint_serializer
 from matjip.agent.state import AgentState, state_values
 from matjip.errors import StoreError
-from matjip.providers.guard import TurnCommit, bound_commit, commit_scope
+from matjip.providers.guard import TurnCommit, bound_commit, bound_events, commit_scope
 from matjip.settings import Settings
 from matjip.wording import text
 
@@ -93,6 +93,9 @@ def open_sessions(path: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
+            # WAL without a sync at each commit: a commit survives the process (kill -9), only a
+            # machine crash may lose the last turns; sessions are conversation state
+            conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA quick_check").fetchall()
             return conn
         except sqlite3.DatabaseError as exc:
@@ -228,7 +231,7 @@ class Agent:
         commit = bound or TurnCommit()
         scope = commit_scope(commit) if bound is None else nullcontext()
         with self._lock(sid), self.resources.index.pinned(), scope:  # one index version per turn
-            for chunk in self.graph.stream(state_in, config, stream_mode="custom", durability="exit"):
+            for chunk in self._graph_stream(state_in, config):
                 yield TurnEvent.model_validate(chunk)
             # the state this turn saved, as saved: no second read that a database restart could fail
             # after the save (a saved turn is always delivered)
@@ -244,6 +247,18 @@ class Agent:
         result = self._result(sid, final)
         yield TurnEvent(event="trace", data=[t.model_dump(mode="json") for t in result.trace])
         yield TurnEvent(event="end", data=result.model_dump(mode="json"))
+
+    def _graph_stream(self, state_in: dict[str, Any], config: dict[str, Any]) -> Iterator[Any]:
+        """The graph's events; under an :func:`~matjip.providers.guard.event_scope` (the API) a
+        sequential graph hands each to the scope's sink as it is emitted instead."""
+        sink = bound_events()
+        if sink is None or not isinstance(self.graph, SequentialGraph):
+            return iter(self.graph.stream(state_in, config, stream_mode="custom", durability="exit"))
+
+        def live(chunk: Any) -> None:
+            sink(TurnEvent.model_validate(chunk))
+
+        return iter(self.graph.stream(state_in, config, stream_mode="custom", durability="exit", live=live))
 
     def ask(
         self,
@@ -343,6 +358,9 @@ class Agent:
         return list((snap.values or {}).get("messages") or [])
 
     def close(self) -> None:
+        close = getattr(self._checkpointer, "close", None)
+        if callable(close) and hasattr(self._checkpointer, "on_put"):  # SqliteCheckpoints: its reader
+            close()
         conn = getattr(self._checkpointer, "conn", None)
         if conn is not None:
             conn.close()

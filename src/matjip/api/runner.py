@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from matjip.agent.models import TurnEvent, TurnResult
 from matjip.errors import TurnCancelled, TurnFailed, TurnTimeout
-from matjip.providers.guard import TurnCommit, cancel_scope, commit_scope
+from matjip.providers.guard import TurnCommit, cancel_scope, commit_scope, event_scope
 
 log = logging.getLogger("matjip.api")
 
@@ -167,7 +167,7 @@ class TurnRunner:
                 put(_DONE)
                 return
             put(_STARTED)
-            with cancel_scope(stop), commit_scope(commit):
+            with cancel_scope(stop), commit_scope(commit), event_scope(put):  # events as they happen
                 gen = agent.stream(message, session_id, location)
                 try:
                     for event in gen:

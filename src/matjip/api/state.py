@@ -28,7 +28,7 @@ UNAVAILABLE = text("api.error.index_run_ingest")
 def _load_agent(settings: Settings) -> AgentLike:
     from matjip.agent.service import Agent
 
-    agent = Agent(settings)
+    agent = Agent(settings, sequential=True)  # the nodes in the turn's thread: no executor per turn
     agent.warm()
     return agent
 

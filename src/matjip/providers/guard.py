@@ -118,6 +118,28 @@ def bound_commit() -> TurnCommit | None:
     return _commit.get()
 
 
+_events: contextvars.ContextVar[Callable[[Any], None] | None] = contextvars.ContextVar(
+    "matjip_events", default=None
+)
+
+
+@contextmanager
+def event_scope(sink: Callable[[Any], None]) -> Iterator[None]:
+    """A turn run inside may hand its events to ``sink`` the moment they happen (the API's
+    runner: a streamed answer goes out chunk by chunk while the node that writes it still runs)
+    instead of yielding them when its node ends."""
+    token = _events.set(sink)
+    try:
+        yield
+    finally:
+        _events.reset(token)
+
+
+def bound_events() -> Callable[[Any], None] | None:
+    """The sink bound by :func:`event_scope`, if any."""
+    return _events.get()
+
+
 def check_cancelled() -> None:
     event = _cancel.get()
     if event is not None and event.is_set():
