@@ -209,3 +209,52 @@ def test_vectors_arrive_bit_for_bit(pg_server: PgServer) -> None:
             assert got.dtype == np.float32
             assert got.view(np.uint32).tolist() == np.asarray(text, np.float32).view(np.uint32).tolist()
             assert got.view(np.uint32).tolist() == np.asarray(v, np.float32).view(np.uint32).tolist()
+
+
+@pytest.mark.postgres
+def test_a_version_3_database_upgrades_to_the_narrow_rows(
+    pg_server: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index built under migration 3 is migrated in place by migration 4 (matjip_rows made
+    again, fixed-width columns first, the price box) and then answers as the embedded backend."""
+    import psycopg
+
+    docs = demo_sample(every=20)
+    st_ = Settings(_env_file=None)  # type: ignore[call-arg]
+    url = pg_server.database("upgrade4")
+    with monkeypatch.context() as m:
+        m.setattr(pg_sql, "MIGRATIONS", pg_sql.MIGRATIONS[:3])
+        m.setattr(pg_sql, "DERIVE_ROWS_ALL", pg_sql._DERIVE_ROWS_ALL_2)
+        PostgresIndex(url, FakeEmbedder(), st_).build(docs).close()
+
+    def columns() -> list[str]:
+        with psycopg.connect(url) as conn:
+            rows = conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'matjip_rows' "
+                "ORDER BY ordinal_position"
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    assert "price_min" not in columns()
+    pg = PostgresIndex(url, FakeEmbedder(), st_).load()
+    try:
+        assert columns()[:7] == ["seq", "lat", "lon", "prior", "hours_known", "price_min", "price_max"]
+        emb = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), st_).build(docs)
+        located = next(d for d in docs if d.lat is not None and d.lon is not None)
+        assert located.lat is not None and located.lon is not None
+        prices = sorted(m.price for d in docs for m in d.menus if m.price)
+        requests = [
+            SearchRequest(text="국밥 맛집", k=10),
+            SearchRequest(
+                price=PriceRange(min_won=prices[len(prices) // 3], max_won=prices[len(prices) // 2]), k=20
+            ),
+            SearchRequest(geo=GeoFilter(lat=located.lat, lon=located.lon, radius_m=3000), text="카페", k=10),
+            SearchRequest(cuisine=["한식"], k=8),
+        ]
+        assert pg.count() == len(docs)
+        for req in requests:
+            a, b = pg.search(req), emb.search(req)
+            assert a.total_candidates == b.total_candidates > 0
+            assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
+    finally:
+        pg.close()
