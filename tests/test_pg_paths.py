@@ -5,6 +5,7 @@ corpus) and checked against the brute-force reference and the embedded backend."
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from matjip.index import pg_sql
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.postgres import PostgresIndex
 from matjip.index.postgres_search import INNER_MAX_M, bigrams, filter_params, inner_box
-from matjip.index.request import GeoFilter, SearchRequest
+from matjip.index.request import GeoFilter, PriceRange, SearchRequest
 from matjip.settings import Settings
 from support.index import demo_sample
 from support.index_checks import check
@@ -161,3 +162,99 @@ def test_search_variants_answer_as_the_full_statement(forced: Pair, monkeypatch:
         assert [(h.document.place_id, h.score) for h in a.hits] == [
             (h.document.place_id, h.score) for h in b.hits
         ]
+
+
+@pytest.mark.postgres
+def test_price_filter_box_and_overlap(forced: Pair) -> None:
+    """The price filter's box (cheapest and dearest menu price, fixed-width columns) only narrows:
+    bands of one price, bands ending at a place's cheapest or dearest price, bands between two
+    prices that no menu holds, and open-ended ones agree with the reference and the embedded
+    backend; places without prices never pass."""
+    pg, emb, docs = forced
+    with pg.pool.connection() as conn:
+        rows = conn.execute("SELECT prices, price_min, price_max FROM matjip_rows").fetchall()
+    priced = [(sorted(p), lo, hi) for p, lo, hi in rows if p]
+    assert priced and all(lo == p[0] and hi == p[-1] for p, lo, hi in priced)
+    assert all(lo is None and hi is None for p, lo, hi in rows if not p)
+    every = sorted({v for p, _, _ in priced for v in p})
+    gaps = [(a + 1, b - 1) for a, b in itertools.pairwise(every) if b - a > 2][:3]
+    p0, p1 = priced[0][0], priced[len(priced) // 2][0]
+    bands = [(p0[0], p0[0]), (p0[-1], p0[-1]), (p1[0] - 1, p1[0]), (p1[-1], p1[-1] + 1), *gaps]
+    bands += [(None, p1[0]), (p1[-1], None)]
+    for low, high in bands:
+        req = SearchRequest(price=PriceRange(min_won=low, max_won=high), k=40)
+        check(pg, docs, req)  # type: ignore[arg-type]
+        a, b = pg.search(req), emb.search(req)
+        assert a.total_candidates == b.total_candidates
+        assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
+
+
+@pytest.mark.postgres
+def test_vectors_arrive_bit_for_bit(pg_server: PgServer) -> None:
+    """pgvector's binary form gives the stored float4s exactly (the text form's round trip did too)."""
+    import numpy as np
+
+    from matjip.index.postgres_search import unpack_vector
+
+    values = [[0.1, -0.0, 1 / 3, -2.5e-38, 3.4e38], [float(np.float32(1e-45)), 7.0, -1.0, 0.0, 123.456]]
+    import psycopg
+
+    with psycopg.connect(pg_server.database("vectors_binary"), autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        for v in values:
+            sent, text = conn.execute(
+                "SELECT vector_send(%(v)s::real[]::vector), %(v)s::real[]::vector::real[]", {"v": v}
+            ).fetchone()  # type: ignore[misc]
+            got = unpack_vector(sent)
+            assert got.dtype == np.float32
+            assert got.view(np.uint32).tolist() == np.asarray(text, np.float32).view(np.uint32).tolist()
+            assert got.view(np.uint32).tolist() == np.asarray(v, np.float32).view(np.uint32).tolist()
+
+
+@pytest.mark.postgres
+def test_a_version_3_database_upgrades_to_the_narrow_rows(
+    pg_server: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index built under migration 3 is migrated in place by migration 4 (matjip_rows made
+    again, fixed-width columns first, the price box) and then answers as the embedded backend."""
+    import psycopg
+
+    docs = demo_sample(every=20)
+    st_ = Settings(_env_file=None)  # type: ignore[call-arg]
+    url = pg_server.database("upgrade4")
+    with monkeypatch.context() as m:
+        m.setattr(pg_sql, "MIGRATIONS", pg_sql.MIGRATIONS[:3])
+        m.setattr(pg_sql, "DERIVE_ROWS_ALL", pg_sql._DERIVE_ROWS_ALL_2)
+        PostgresIndex(url, FakeEmbedder(), st_).build(docs).close()
+
+    def columns() -> list[str]:
+        with psycopg.connect(url) as conn:
+            rows = conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'matjip_rows' "
+                "ORDER BY ordinal_position"
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    assert "price_min" not in columns()
+    pg = PostgresIndex(url, FakeEmbedder(), st_).load()
+    try:
+        assert columns()[:7] == ["seq", "lat", "lon", "prior", "hours_known", "price_min", "price_max"]
+        emb = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), st_).build(docs)
+        located = next(d for d in docs if d.lat is not None and d.lon is not None)
+        assert located.lat is not None and located.lon is not None
+        prices = sorted(m.price for d in docs for m in d.menus if m.price)
+        requests = [
+            SearchRequest(text="국밥 맛집", k=10),
+            SearchRequest(
+                price=PriceRange(min_won=prices[len(prices) // 3], max_won=prices[len(prices) // 2]), k=20
+            ),
+            SearchRequest(geo=GeoFilter(lat=located.lat, lon=located.lon, radius_m=3000), text="카페", k=10),
+            SearchRequest(cuisine=["한식"], k=8),
+        ]
+        assert pg.count() == len(docs)
+        for req in requests:
+            a, b = pg.search(req), emb.search(req)
+            assert a.total_candidates == b.total_candidates > 0
+            assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
+    finally:
+        pg.close()

@@ -28,14 +28,24 @@ _ROW_VALUES = (
     f"{_ROW_COLUMNS}, (SELECT coalesce(range_agg(int8range(v, v, '[]')), '{{}}'::int8multirange) "
     "FROM unnest(prices) AS v)"
 )
-DERIVE_ROWS_ALL = f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs ORDER BY seq"
+# migration 2's (matjip_rows as it made it; migration 4 makes it again with the columns below)
+_DERIVE_ROWS_ALL_2 = f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs ORDER BY seq"
+# since migration 4 also the cheapest and dearest menu price (NULL without prices): the price
+# filter's box test, fixed-width, before the exact overlap test
+_ROW_VALUES_4 = (
+    f"{_ROW_VALUES}, (SELECT min(v) FROM unnest(prices) AS v), (SELECT max(v) FROM unnest(prices) AS v)"
+)
+DERIVE_ROWS_ALL = (
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points, price_min, price_max) SELECT {_ROW_VALUES_4} "
+    "FROM matjip_docs ORDER BY seq"
+)
 DERIVE_POSTINGS_ALL = (
     "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
     "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) ORDER BY 1, 2"
 )
 DERIVE_ROWS = (
-    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points) SELECT {_ROW_VALUES} FROM matjip_docs "
-    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+    f"INSERT INTO matjip_rows ({_ROW_COLUMNS}, price_points, price_min, price_max) SELECT {_ROW_VALUES_4} "
+    "FROM matjip_docs WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
 )
 DERIVE_POSTINGS = (
     "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
@@ -101,7 +111,7 @@ _MIGRATION_2 = (
     );
     ALTER TABLE matjip_vectors ALTER COLUMN embedding SET STORAGE PLAIN;
     """
-    + DERIVE_ROWS_ALL
+    + _DERIVE_ROWS_ALL_2
     + ";\n"
     + DERIVE_POSTINGS_ALL
     + ";\n"
@@ -119,6 +129,47 @@ _MIGRATION_3 = """
     CREATE INDEX matjip_rows_menu_grams ON matjip_rows USING gin (matjip_bigrams(menu_text));
     ANALYZE matjip_rows;
     """
+
+# 4 (issue 23): matjip_rows made again with its fixed-width columns first (a row's columns are
+# read in order, so a test of a late column walked every text and array before it: the opening
+# hours' and prices' tests cost ~1 µs a row at 100k) and the price filter's box (cheapest,
+# dearest); the indexes as before, the rows derived from matjip_docs again
+_MIGRATION_4 = (
+    """
+    DROP TABLE matjip_rows;
+    CREATE TABLE matjip_rows (
+        seq bigint PRIMARY KEY,
+        lat double precision,
+        lon double precision,
+        prior real NOT NULL,
+        hours_known boolean NOT NULL,
+        price_min bigint,
+        price_max bigint,
+        open_minutes int4multirange NOT NULL,
+        price_points int8multirange NOT NULL,
+        cuisine_key text NOT NULL,
+        sub_key text NOT NULL,
+        conv_keys text[] NOT NULL,
+        kind_keys text[] NOT NULL,
+        title_key text NOT NULL,
+        title_words text[] NOT NULL,
+        title_prefixes text[] NOT NULL,
+        menu_text text NOT NULL,
+        addr_text text NOT NULL,
+        prices bigint[] NOT NULL,
+        place_id text NOT NULL
+    );
+    CREATE INDEX matjip_rows_place ON matjip_rows (place_id);
+    CREATE INDEX matjip_rows_lat ON matjip_rows (lat);
+    CREATE INDEX matjip_rows_lon ON matjip_rows (lon);
+    CREATE INDEX matjip_rows_conv ON matjip_rows USING gin (conv_keys);
+    CREATE INDEX matjip_rows_kind ON matjip_rows USING gin (kind_keys);
+    CREATE INDEX matjip_rows_cuisine ON matjip_rows (cuisine_key);
+    CREATE INDEX matjip_rows_menu_grams ON matjip_rows USING gin (matjip_bigrams(menu_text));
+    """
+    + DERIVE_ROWS_ALL
+    + ";\nANALYZE matjip_rows;\n"
+)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
@@ -177,6 +228,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     _MIGRATION_2,
     _MIGRATION_3,
+    _MIGRATION_4,
 )
 
 CREATE_VERSION_TABLE = (
@@ -310,7 +362,11 @@ FILTERS: dict[str, str] = {
         "AND right(d.title_key, 1) = ANY(%(title_suffixes)s::text[])) "
         "OR d.title_words @> %(title_words)s::text[]))"
     ),
-    "price": "d.price_points && int8range(%(price_low)s, %(price_high)s, '[]')",
+    # the box of the menu's prices first (fixed-width columns), the exact overlap test for the rest
+    "price": (
+        "(d.price_min <= %(price_high)s AND d.price_max >= %(price_low)s "
+        "AND d.price_points && int8range(%(price_low)s, %(price_high)s, '[]'))"
+    ),
     "open_at": (
         "((d.hours_known AND d.open_minutes && %(open_minutes)s::int4multirange) "
         "OR (%(open_unknown)s AND NOT d.hours_known))"
@@ -331,7 +387,7 @@ _BM25_TERM = "q.w * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.fieldnorm / %
 _BM25_COLUMNS = (
     f"sum({_BM25_TERM}) AS score, array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs"
 )
-_NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::integer, NULL::real[]"
+_NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::integer, NULL::bytea"
 
 # One search in one statement (issue 23): the candidates are materialised once from the narrow rows
 # and every list the shared ranking reads is taken from them, each part switched on by a bound flag
@@ -347,34 +403,34 @@ _SEARCH = (
     "n AS (SELECT count(*) AS n FROM c WHERE NOT %(all_rows)s), "
     "q AS (SELECT * FROM unnest(%(terms)s::text[], %(weights)s::float8[]) WITH ORDINALITY AS q(term, w, i)) "
     f"SELECT 0, NULL::bigint, (SELECT n FROM n)::float8, NULL::float8, NULL::float8, {_NULLS6} "
-    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::bytea "
     f"FROM (SELECT c.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM c "
     "JOIN matjip_postings p ON p.seq = c.seq AND p.term = ANY(%(terms)s::text[]) JOIN q ON q.term = p.term "
     "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(small_max)s "
     "GROUP BY c.seq, c.lat, c.lon ORDER BY score DESC, c.seq LIMIT %(bm25_limit)s) b) "
-    "UNION ALL (SELECT 1, b.seq, b.score, r.lat, r.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    "UNION ALL (SELECT 1, b.seq, b.score, r.lat, r.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::bytea "
     f"FROM (SELECT p.seq, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
     "WHERE %(want_bm25)s AND %(all_rows)s "
     "GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b JOIN matjip_rows r ON r.seq = b.seq) "
-    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::real[] "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::bytea "
     f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q "
     "JOIN matjip_postings p ON p.term = q.term JOIN c ON c.seq = p.seq "
     "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) > %(small_max)s "
     "GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
     "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
-    "NULL::integer, e.embedding::real[] FROM (SELECT c.seq, c.lat, c.lon, "
+    "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
     "WHERE %(want_vector)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
     "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
     "UNION ALL (SELECT 2, v.seq, v.dist, NULL::float8, NULL::float8, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
-    "NULL::integer, e.embedding::real[] FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
+    "NULL::integer, vector_send(e.embedding) FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
     "FROM matjip_vectors x WHERE %(want_vector)s AND %(all_rows)s AND %(all_exact)s "
     "ORDER BY dist, x.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
     f"UNION ALL (SELECT 3, c.seq, NULL::float8, c.lat, c.lon, c.prior, c.boost, NULL::bigint[], NULL::integer[], "
-    "NULL::integer, NULL::real[] FROM c WHERE %(want_prior)s "
+    "NULL::integer, NULL::bytea FROM c WHERE %(want_prior)s "
     f"ORDER BY c.prior::float8 + CASE WHEN c.boost THEN 10 ELSE 0 END DESC, {_C_DIST}, c.seq LIMIT %(prior_limit)s) "
     f"UNION ALL (SELECT 4, c.seq, NULL::float8, c.lat, c.lon, c.prior, NULL::boolean, NULL::bigint[], NULL::integer[], "
-    "NULL::integer, NULL::real[] FROM c WHERE %(want_nearest)s "
+    "NULL::integer, NULL::bytea FROM c WHERE %(want_nearest)s "
     f"ORDER BY {_C_DIST}, c.prior DESC, c.seq LIMIT %(nearest_limit)s)"
 )
 
@@ -384,7 +440,7 @@ QUERIES: dict[str, str] = {
     # the vector list of many candidates: the HNSW index, its iterative scan applying the filters
     # (hnsw.iterative_scan = strict_order; the connection's options)
     "vector_ann": (
-        "SELECT d.seq, e.embedding::real[], d.lat, d.lon FROM matjip_vectors e JOIN matjip_rows d ON d.seq = e.seq "
+        "SELECT d.seq, vector_send(e.embedding), d.lat, d.lon FROM matjip_vectors e JOIN matjip_rows d ON d.seq = e.seq "
         "WHERE {where} ORDER BY e.embedding <#> %(qv)s::real[]::vector LIMIT %(limit)s"
     ),
     "count": "SELECT count(*) FROM matjip_rows d WHERE {where}",
@@ -396,7 +452,7 @@ QUERIES: dict[str, str] = {
         "WHERE {where} ORDER BY s.score DESC, d.seq LIMIT %(limit)s"
     ),
     "vector": (
-        "SELECT v.seq, e.embedding::real[], v.lat, v.lon FROM (SELECT d.seq, d.lat, d.lon, "
+        "SELECT v.seq, vector_send(e.embedding), v.lat, v.lon FROM (SELECT d.seq, d.lat, d.lon, "
         "(x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_rows d JOIN matjip_vectors x ON x.seq = d.seq "
         "WHERE {where} ORDER BY dist, d.seq LIMIT %(limit)s) v JOIN matjip_vectors e ON e.seq = v.seq"
     ),
@@ -410,7 +466,7 @@ QUERIES: dict[str, str] = {
         "LIMIT %(limit)s"
     ),
     "rows": (
-        "SELECT d.seq, d.doc, d.terms, d.embedding::real[], d.lat, d.lon, d.prior FROM matjip_docs d "
+        "SELECT d.seq, d.doc, d.terms, vector_send(d.embedding), d.lat, d.lon, d.prior FROM matjip_docs d "
         "WHERE d.seq = ANY(%(seqs)s::bigint[])"
     ),
     "locate": "SELECT d.seq, d.lat, d.lon FROM matjip_rows d WHERE d.seq = ANY(%(seqs)s::bigint[])",
