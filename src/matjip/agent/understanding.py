@@ -59,6 +59,8 @@ class CuePatterns:
     no_break: re.Pattern[str]
     wants_places: re.Pattern[str]
     group_seats: re.Pattern[str]
+    meal: re.Pattern[str]
+    meal_open: re.Pattern[str]
 
 
 @cache
@@ -84,6 +86,8 @@ def cue_patterns() -> CuePatterns:
         no_break=either(words("search", "no_break")),
         wants_places=either(words("turn_cues", "wants_places")),
         group_seats=either(words("turn_cues", "group_seats")),
+        meal=either(words("turn_cues", "meal")),
+        meal_open=either(words("turn_cues", "meal_open")),
     )
 
 
@@ -213,6 +217,7 @@ class Understanding(BaseModel):
     kinds: KindFrame = Field(default_factory=KindFrame)
     acts: Acts = Field(default_factory=Acts)
     cues: Cues = Field(default_factory=Cues)
+    meal: str | None = None  # "점심 먹을 데": the meal said alone (not a time the place must be open)
 
     @property
     def strategy(self) -> StrategySpec:
@@ -220,15 +225,32 @@ class Understanding(BaseModel):
 
     def with_nlu(self, nlu: NLUResult) -> Understanding:
         """The same reading with another NLU result (an LLM's, or a comparison's)."""
-        return self.model_copy(update={"nlu": nlu})
+        nlu, meal = meal_read(self.text, nlu)
+        return self.model_copy(update={"nlu": nlu, "meal": meal or self.meal})
+
+
+def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None]:
+    """A meal said alone ("점심 먹을 데", "역삼역 점심 국밥", "오늘 저녁 치킨 땡긴다") is what is eaten, not
+    a time the place must be open: the NLU's time is dropped and the meal kept. A meal with "지금", a
+    clock time, a day named ("토요일 저녁") or said as the hours wanted ("점심에 여는", "저녁 영업")
+    stays a time."""
+    t, p = nlu.time, cue_patterns()
+    if t is None or t.kind != "range" or t.weekday is not None or t.day_offset:
+        return nlu, None
+    m = p.meal.search(t.label.strip())
+    if m is None or p.meal_open.search(text):
+        return nlu, None
+    return nlu.model_copy(update={"time": None}), m.group(1)
 
 
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
+    nlu, meal = meal_read(text, nlu or NLUResult())
     return Understanding(
         text=text,
-        nlu=nlu or NLUResult(),
+        nlu=nlu,
+        meal=meal,
         kinds=detect_kinds(text),
         acts=read_acts(scan),
         cues=read_cues(scan),

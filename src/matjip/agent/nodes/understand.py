@@ -149,9 +149,10 @@ def _has_new_content(nlu: NLUResult) -> bool:
 
 def _resumed(query: str, nlu: NLUResult, location: LocationContext, decision: str) -> Update:
     """A clarification answered: the question that asked it resumes with the place."""
+    u = read_message(query, nlu)
     return {
-        "nlu": nlu,
-        "understanding": read_message(query, nlu),
+        "nlu": u.nlu,
+        "understanding": u,
         "query": query,
         "location": location,
         "pending": None,

@@ -1,0 +1,125 @@
+"""Issue 24, dialogue classes of the round (helper dlg24e): a meal said alone is no opening time (12),
+cheaper in other words and in English (8), ...
+
+The dialogues run the real offline agent over a few hand-written crawl records ingested into a
+fresh data directory; expected values are worked out by hand from the records.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from support.records import ingest_records, jamsil_record, talk_over
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
+WEDNESDAY_MORNING = datetime(2026, 11, 25, 10, 0, tzinfo=SEOUL)
+JAMSIL = (37.513977, 127.102198)  # 잠실역
+M_PER_DEG_LAT = 111_195
+GOPCHANG = "한식>곱창,막창"
+
+
+def near(
+    place_id: str, title: str, north_m: float, category: str, menus: dict[str, str], **extra: Any
+) -> Any:
+    """A place ``north_m`` metres north of 잠실역."""
+    return jamsil_record(
+        place_id, title, category, menus, lat=JAMSIL[0] + north_m / M_PER_DEG_LAT, lon=JAMSIL[1], **extra
+    )
+
+
+# Medians: 밤곱창 20,000 (opens 17:00, closed at lunch); 곱창이야기 15,000; 비싼곱창 35,000; 싼곱창 9,000.
+# The first list of "잠실역 곱창" (by reviews): 밤곱창, 곱창이야기, 비싼곱창; 싼곱창 alone is cheaper than all.
+RECORDS = [
+    near(
+        "night",
+        "밤곱창",
+        100,
+        GOPCHANG,
+        {"한우곱창": "20,000원"},
+        businessHours="매일 17:00 ~ 02:00",
+        reviewCount=90,
+        rating=4.4,
+    ),
+    near(
+        "story",
+        "곱창이야기",
+        150,
+        GOPCHANG,
+        {"곱창": "15,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=70,
+        rating=4.4,
+    ),
+    near(
+        "dear",
+        "비싼곱창",
+        200,
+        GOPCHANG,
+        {"특곱창": "35,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=60,
+        rating=4.4,
+    ),
+    near(
+        "cheap",
+        "싼곱창",
+        250,
+        GOPCHANG,
+        {"곱창": "9,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=4,
+        rating=4.0,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg24e"), RECORDS)
+
+
+# --- class 12: a meal said alone is what is eaten, not a time the place must be open --------------
+
+
+@pytest.mark.parametrize(
+    "text", ["잠실역 점심 곱창", "잠실역에서 점심으로 곱창 먹을만한곳", "오늘 저녁 잠실역 곱창 땡긴다"]
+)
+def test_a_meal_said_alone_rules_no_place_out_by_its_hours(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_MORNING)
+    assert r.frame is not None and r.frame.open_at is None
+    assert "night" in {c.id for c in r.cards}  # 밤곱창 opens at 17:00 and is still a 곱창 house near by
+
+
+@pytest.mark.parametrize(
+    "text", ["잠실역 점심에 여는 곱창", "잠실역 점심 영업하는 곱창", "잠실역 수요일 점심 곱창"]
+)
+def test_a_meal_said_as_hours_or_with_a_day_is_a_time(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_MORNING)
+    assert r.frame is not None and r.frame.open_at is not None and r.frame.open_at.hour == 11
+    assert "night" not in {c.id for c in r.cards}  # closed until 17:00
+
+
+# --- class 8: cheaper in other words, in English -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "지갑 사정이 좀.. 싼 쪽으로",
+        "예산이 좀 빠듯해",
+        "통장 사정이 안 좋아서 저렴한 쪽으로",
+        "hmm anything less pricey?",
+        "something more affordable?",
+    ],
+)
+def test_cheaper_in_other_words_refines_the_list(data: Path, text: str) -> None:
+    first, cheaper = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
+    assert [c.id for c in first.cards] == ["night", "story", "dear"]
+    assert [c.id for c in cheaper.cards] == ["cheap"]
+    assert "확인할 수 없어서" not in cheaper.answer  # no filler reported as a condition
