@@ -34,7 +34,8 @@ def near(
 
 
 # Medians: 밤곱창 20,000 (opens 17:00, closed at lunch); 곱창이야기 15,000; 비싼곱창 35,000; 싼곱창 9,000.
-# The first list of "잠실역 곱창" (by reviews): 밤곱창, 곱창이야기, 비싼곱창; 싼곱창 alone is cheaper than all.
+# The first list of "잠실역 곱창" (by reviews): 밤곱창, 곱창이야기, 비싼곱창; 싼곱창 alone is cheaper than all
+# (황소곱창 잠실점, a chain's branch, 40,000). Only 곱창이야기 has parking (12 visitor tags).
 RECORDS = [
     near(
         "night",
@@ -53,6 +54,7 @@ RECORDS = [
         GOPCHANG,
         {"곱창": "15,000원"},
         businessHours="매일 12:00 ~ 23:00",
+        reviewKeywords={"맛": 30, "주차": 12},
         reviewCount=70,
         rating=4.4,
     ),
@@ -75,6 +77,16 @@ RECORDS = [
         businessHours="매일 12:00 ~ 23:00",
         reviewCount=4,
         rating=4.0,
+    ),
+    near(
+        "chain",
+        "황소곱창 잠실점",
+        300,
+        GOPCHANG,
+        {"모둠곱창": "40,000원"},
+        businessHours="매일 12:00 ~ 23:00",
+        reviewCount=10,
+        rating=4.1,
     ),
 ]
 
@@ -120,6 +132,30 @@ def test_a_meal_said_as_hours_or_with_a_day_is_a_time(data: Path, text: str) -> 
 )
 def test_cheaper_in_other_words_refines_the_list(data: Path, text: str) -> None:
     first, cheaper = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
-    assert [c.id for c in first.cards] == ["night", "story", "dear"]
+    assert {c.id for c in first.cards} == {"night", "story", "dear"}
     assert [c.id for c in cheaper.cards] == ["cheap"]
     assert "확인할 수 없어서" not in cheaper.answer  # no filler reported as a condition
+
+
+# --- class 8/11: a circumstance stated is a condition ("차도 가져가"), chains of a kind ruled out ------
+
+
+@pytest.mark.parametrize("text", ["차도 가져가", "차 끌고 갈 거임", "자차로 갑니다"])
+def test_a_car_said_as_a_circumstance_asks_for_parking(data: Path, text: str) -> None:
+    _, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.convenience == ["주차"] and r.frame.kinds == ["곱창·막창"]
+    assert [c.id for c in r.cards][:1] == ["story"]
+
+
+def test_a_car_asked_about_stays_a_question(data: Path) -> None:
+    _, r = talk_over(data, ["잠실역 곱창", "차 가져가도 돼?"], WEDNESDAY_EVENING)
+    assert r.decision == "context"
+
+
+@pytest.mark.parametrize("text", ["체인 곱창집은 빼줘", "프차 곱창은 말고", "프랜차이즈 곱창집 빼고"])
+def test_chains_of_the_kind_asked_rule_out_the_chains_not_the_kind(data: Path, text: str) -> None:
+    first, r = talk_over(data, ["잠실역 곱창 5곳", text], WEDNESDAY_EVENING)
+    assert "chain" in {c.id for c in first.cards}
+    assert r.frame is not None and r.frame.exclude_chains and r.frame.kinds == ["곱창·막창"]
+    assert not r.frame.exclude_kinds and not r.frame.exclude_menu
+    assert {c.id for c in r.cards} == {"night", "story", "dear", "cheap"}

@@ -33,6 +33,7 @@ class Phrases(BaseModel):
     compare: list[str]
     tastes: list[list[str]]
     require: list[str]
+    circumstance: list[str]
     cheaper: list[str]
     drop: list[str]
     criteria: dict[str, list[str]]
@@ -55,6 +56,7 @@ def phrases() -> Phrases:
         drop=raw["drop"]["patterns"],
         tastes=raw["taste"]["words"],
         require=raw["require"]["phrases"],
+        circumstance=raw["require"]["circumstance"],
         cheaper=raw["cheaper"]["patterns"],
         criteria=raw["criteria"],
         travel_asks=raw["travel"]["asks"],
@@ -131,9 +133,14 @@ def drops_condition(text: str) -> bool:
     return bool(_drop().search(text))
 
 
+@cache
+def _circumstance() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in phrases().circumstance))
+
+
 def requires(text: str) -> bool:
-    """ "룸도 있어야됨", "주차되는 데로": a condition the list must meet."""
-    return _has(text, phrases().require)
+    """ "룸도 있어야됨", "주차되는 데로", "차도 가져가": a condition the list must meet."""
+    return _has(text, phrases().require) or bool(_circumstance().search(text))
 
 
 def asks_compare(text: str) -> bool:

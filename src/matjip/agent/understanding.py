@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.agent import acts
+from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, StrategySpec, TravelMode
 from matjip.nlu.slots import parse_ordinals
@@ -61,6 +62,7 @@ class CuePatterns:
     group_seats: re.Pattern[str]
     meal: re.Pattern[str]
     meal_open: re.Pattern[str]
+    chain_kind_out: re.Pattern[str]
 
 
 @cache
@@ -88,6 +90,7 @@ def cue_patterns() -> CuePatterns:
         group_seats=either(words("turn_cues", "group_seats")),
         meal=either(words("turn_cues", "meal")),
         meal_open=either(words("turn_cues", "meal_open")),
+        chain_kind_out=either(words("turn_cues", "chain_kind_out")),
     )
 
 
@@ -243,15 +246,44 @@ def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None]:
     return nlu.model_copy(update={"time": None}), m.group(1)
 
 
+def chains_of_a_kind(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
+    """ "프차 카페는 빼줘", "체인 치킨집은 말고": the chains of that kind are ruled out, not the kind itself
+    (the list keeps its cafés, without the chains)."""
+    m = cue_patterns().chain_kind_out.search(text)
+    if m is None or not m.group(1):
+        return nlu, frame
+    word = m.group(1)
+    table = kinds()
+    got = table.lookup(norm(word))
+    kind = got[0] if got else None
+    cuisine = table.by_name[kind].cuisine if kind in table.by_name else None
+    ex = nlu.exclude
+    exclude = ex.model_copy(
+        update={
+            "menu": [w for w in ex.menu if w not in word],
+            "category": [c for c in ex.category if c != cuisine and c not in word],
+        }
+    )
+    frame = replace(
+        frame,
+        exclude_kinds=[k for k in frame.exclude_kinds if k != kind and k not in word],
+        exclude_words=[w for w in frame.exclude_words if w not in word],
+        exclude_chains=True,
+    )
+    unknown = [t for t in nlu.unknown_terms if t not in m.group(0)]  # "프차" is said, not unknown
+    return nlu.model_copy(update={"exclude": exclude, "unknown_terms": unknown}), frame
+
+
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
     nlu, meal = meal_read(text, nlu or NLUResult())
+    nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
     return Understanding(
         text=text,
         nlu=nlu,
         meal=meal,
-        kinds=detect_kinds(text),
+        kinds=kind_frame,
         acts=read_acts(scan),
         cues=read_cues(scan),
     )
