@@ -159,3 +159,32 @@ def test_chains_of_the_kind_asked_rule_out_the_chains_not_the_kind(data: Path, t
     assert r.frame is not None and r.frame.exclude_chains and r.frame.kinds == ["곱창·막창"]
     assert not r.frame.exclude_kinds and not r.frame.exclude_menu
     assert {c.id for c in r.cards} == {"night", "story", "dear", "cheap"}
+
+
+# --- class 8: nearer to the station in other words -----------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["좀 더 역이랑 가까운 데", "역에서 제일 가까운 데로", "역세권으로"])
+def test_nearer_to_the_station_refines_by_distance(data: Path, text: str) -> None:
+    first, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
+    assert {c.id for c in first.cards} == {"night", "story", "dear"}  # the farthest is 200 m
+    assert r.frame is not None and r.frame.sort == "distance" and r.frame.kinds == ["곱창·막창"]
+    assert [c.id for c in r.cards] == ["night", "story"]  # 100 m and 150 m
+
+
+# --- class 13: a comparison of the first shown, or of a named place with the one in focus ---------
+
+
+@pytest.mark.parametrize("text", ["두 곳 비교해줘", "2개 중에 어디가 더 나아?"])
+def test_two_of_the_list_compared(data: Path, text: str) -> None:
+    first, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
+    names = [c.name for c in first.cards]
+    assert r.decision == "context" and not r.cards
+    assert names[0] in r.answer and names[1] in r.answer and names[2] not in r.answer
+
+
+def test_a_named_place_compared_with_the_one_in_focus(data: Path) -> None:
+    turns = ["곱창이야기 몇시까지 해?", "밤곱창이랑 비교하면 어디가 더 늦게까지 해?"]
+    _, r = talk_over(data, turns, WEDNESDAY_EVENING)
+    assert "곱창이야기" in r.answer and "밤곱창" in r.answer
+    assert "02:00" in r.answer and "23:00" in r.answer

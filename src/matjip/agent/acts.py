@@ -29,6 +29,7 @@ class Phrases(BaseModel):
     request: list[str]
     other: list[str]
     closer: list[str]
+    closer_patterns: list[str]
     relative_near: list[str]
     compare: list[str]
     tastes: list[list[str]]
@@ -51,6 +52,7 @@ def phrases() -> Phrases:
         request=raw["request"]["markers"],
         other=raw["other"]["phrases"],
         closer=raw["closer"]["phrases"],
+        closer_patterns=raw["closer"]["patterns"],
         relative_near=raw["place_relative"]["near"],
         compare=raw["compare"]["markers"],
         drop=raw["drop"]["patterns"],
@@ -94,8 +96,13 @@ def asks_other(text: str) -> bool:
 
 
 def asks_closer(text: str) -> bool:
-    """ "좀 더 가까운 데": the same search, nearer."""
-    return _has(text, phrases().closer)
+    """ "좀 더 가까운 데", "역이랑 더 가까운 데", "역세권으로": the same search, nearer."""
+    return _has(text, phrases().closer) or bool(_closer().search(text))
+
+
+@cache
+def _closer() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in phrases().closer_patterns))
 
 
 @cache

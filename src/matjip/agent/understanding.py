@@ -63,6 +63,8 @@ class CuePatterns:
     meal: re.Pattern[str]
     meal_open: re.Pattern[str]
     chain_kind_out: re.Pattern[str]
+    compared_with: re.Pattern[str]
+    compares_count: re.Pattern[str]
 
 
 @cache
@@ -91,6 +93,8 @@ def cue_patterns() -> CuePatterns:
         meal=either(words("turn_cues", "meal")),
         meal_open=either(words("turn_cues", "meal_open")),
         chain_kind_out=either(words("turn_cues", "chain_kind_out")),
+        compared_with=either(words("turn_cues", "compared_with")),
+        compares_count=either(words("turn_cues", "compares_count")),
     )
 
 
