@@ -188,3 +188,30 @@ def test_a_named_place_compared_with_the_one_in_focus(data: Path) -> None:
     _, r = talk_over(data, turns, WEDNESDAY_EVENING)
     assert "곱창이야기" in r.answer and "밤곱창" in r.answer
     assert "02:00" in r.answer and "23:00" in r.answer
+
+
+# --- class 9: a route whose start is said after the question, a route said as a refinement -------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "천호역 가는 길목에 곱창집 있나? 잠실역에서 출발함",
+        "천호역 가는 길에 곱창 먹을 데 있어? 잠실역에서 출발할 거야",
+    ],
+)
+def test_a_route_with_the_start_said_last(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    plan = r.frame or r.plan
+    assert plan is not None and plan.strategy == "route" and plan.route is not None
+    assert (plan.route.origin.name, plan.route.destination.name) == ("잠실역", "천호역")
+
+
+def test_a_route_said_as_a_refinement_keeps_the_kind(data: Path) -> None:
+    _, r = talk_over(
+        data, ["잠실역 곱창", "아니 그냥 잠실역에서 천호역 가는 길에 있는 걸로"], WEDNESDAY_EVENING
+    )
+    plan = r.frame or r.plan
+    assert plan is not None and plan.strategy == "route" and plan.kinds == ["곱창·막창"]
+    assert plan.route is not None and plan.route.destination.name == "천호역"
+    assert r.cards and {c.id for c in r.cards} <= {"night", "story", "dear", "cheap", "chain"}
