@@ -215,3 +215,23 @@ def test_a_route_said_as_a_refinement_keeps_the_kind(data: Path) -> None:
     assert plan is not None and plan.strategy == "route" and plan.kinds == ["곱창·막창"]
     assert plan.route is not None and plan.route.destination.name == "천호역"
     assert r.cards and {c.id for c in r.cards} <= {"night", "story", "dear", "cheap", "chain"}
+
+
+# --- class 8/11: seats asked and a headcount said without 명 are said to be unknowable ------------
+
+
+@pytest.mark.parametrize(
+    "text", ["2번째꺼 자리 몇 개야?", "두번째 집 몇 명까지 앉을 수 있어?", "2번 좌석 수 알아?"]
+)
+def test_seats_asked_of_a_shown_place_are_said_to_be_unknown(data: Path, text: str) -> None:
+    first, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
+    second = first.cards[1].name
+    assert r.decision == "context"
+    assert f"{second}의 좌석 수는 데이터에 없어서 모르겠어요" in r.answer
+
+
+@pytest.mark.parametrize("text", ["잠실역 곱창 인원 여섯", "인원 6 잠실역 곱창집"])
+def test_a_headcount_without_myeong_is_a_party(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert "6명이 함께 앉을 자리가 있는지는 좌석 정보가 없어서 알 수 없어요" in r.answer
+    assert "'인원'" not in r.answer

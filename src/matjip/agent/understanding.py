@@ -65,6 +65,7 @@ class CuePatterns:
     chain_kind_out: re.Pattern[str]
     compared_with: re.Pattern[str]
     compares_count: re.Pattern[str]
+    seats: re.Pattern[str]
 
 
 @cache
@@ -95,6 +96,7 @@ def cue_patterns() -> CuePatterns:
         chain_kind_out=either(words("turn_cues", "chain_kind_out")),
         compared_with=either(words("turn_cues", "compared_with")),
         compares_count=either(words("turn_cues", "compares_count")),
+        seats=either(words("turn_cues", "seats")),
     )
 
 
@@ -169,6 +171,7 @@ class Cues(BaseModel):
     no_break: bool = False  # "브레이크타임 없는"
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
     group_seats: bool = False  # "12명 회식 가능한": a place that can seat a group
+    seats: bool = False  # "자리 몇 개야?": seats asked about (the data holds none)
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -211,6 +214,7 @@ def read_cues(scan: Scan) -> Cues:
         no_break=p.no_break.search(t) is not None,
         wants_places=p.wants_places.search(t) is not None,
         group_seats=p.group_seats.search(t) is not None,
+        seats=p.seats.search(t) is not None,
     )
 
 
