@@ -235,3 +235,16 @@ def test_a_headcount_without_myeong_is_a_party(data: Path, text: str) -> None:
     (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
     assert "6명이 함께 앉을 자리가 있는지는 좌석 정보가 없어서 알 수 없어요" in r.answer
     assert "'인원'" not in r.answer
+
+
+# --- class 11: conveniences said as alternatives -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["잠실역 곱창 발렛이나 주차 되는 곳", "잠실역 곱창집 주차 또는 발렛 가능한 데"]
+)
+def test_valet_or_parking_asks_for_parking(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.convenience == ["주차"]
+    assert [c.id for c in r.cards][:1] == ["story"]
+    assert "'발렛' 정보가 있는 곳이 없어서" not in r.answer

@@ -38,6 +38,8 @@ class Phrases(BaseModel):
     cheaper: list[str]
     drop: list[str]
     criteria: dict[str, list[str]]
+    either_words: str
+    broader: dict[str, str]
     travel_asks: list[str]
     travel_answer: str
     travel_from_unknown: str
@@ -61,6 +63,8 @@ def phrases() -> Phrases:
         circumstance=raw["require"]["circumstance"],
         cheaper=raw["cheaper"]["patterns"],
         criteria=raw["criteria"],
+        either_words=raw["either"]["words"],
+        broader=raw["either"]["broader"],
         travel_asks=raw["travel"]["asks"],
         travel_answer=raw["travel"]["answer"],
         travel_from_unknown=raw["travel"]["from_unknown"],
@@ -148,6 +152,16 @@ def _circumstance() -> re.Pattern[str]:
 def requires(text: str) -> bool:
     """ "룸도 있어야됨", "주차되는 데로", "차도 가져가": a condition the list must meet."""
     return _has(text, phrases().require) or bool(_circumstance().search(text))
+
+
+def either_of(text: str, conveniences: Sequence[str]) -> list[str]:
+    """ "발렛이나 주차 되는 곳": of alternatives where one implies the other, the broader one (parking);
+    conveniences not said as alternatives stay as they are."""
+    p = phrases()
+    if len(conveniences) < 2 or not re.search(p.either_words, text):
+        return list(conveniences)
+    said = set(conveniences)
+    return [c for c in conveniences if p.broader.get(c) not in said]
 
 
 def asks_compare(text: str) -> bool:

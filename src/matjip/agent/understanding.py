@@ -287,6 +287,9 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     scan = Scan(text)
     nlu, meal = meal_read(text, nlu or NLUResult())
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
+    either = acts.either_of(text, nlu.entities.convenience)
+    if either != nlu.entities.convenience:  # "발렛이나 주차": parking
+        nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
     return Understanding(
         text=text,
         nlu=nlu,
