@@ -14,6 +14,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from matjip.agent.location import resolve
+from matjip.geo import Gazetteer
+from matjip.nlu.parser import OfflineNLU
+from matjip.nlu.vocabulary import Vocabulary
 from support.records import ingest_records, jamsil_record, talk_over
 
 SEOUL = ZoneInfo("Asia/Seoul")
@@ -248,3 +252,24 @@ def test_valet_or_parking_asks_for_parking(data: Path, text: str) -> None:
     assert r.frame is not None and r.frame.convenience == ["주차"]
     assert [c.id for c in r.cards][:1] == ["story"]
     assert "'발렛' 정보가 있는 곳이 없어서" not in r.answer
+
+
+# --- class 1/2: a name that is both a dong and a hot place, said with its 동 -----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "mode", "place_type"),
+    [
+        ("연남동 쌀국수 집", "in", "legal_dong"),
+        ("연남동 파스타집 좀", "in", "legal_dong"),
+        ("남포동 돼지국밥", "in", "admin_dong"),
+        ("연남동 쪽 밥집", "near", "hot_place"),
+        ("연남동 근처 카페", "near", "hot_place"),
+        ("연남 카페", "near", "hot_place"),
+    ],
+)
+def test_a_dong_said_with_its_dong_is_searched_in_the_dong(text: str, mode: str, place_type: str) -> None:
+    gazetteer = Gazetteer.load()
+    nlu = OfflineNLU(Vocabulary.from_restaurants([]), gazetteer).parse(text)
+    got = resolve(nlu, text, None, [], gazetteer).context
+    assert got is not None and got.mode == mode and got.place_type == place_type
