@@ -273,3 +273,20 @@ def test_a_dong_said_with_its_dong_is_searched_in_the_dong(text: str, mode: str,
     nlu = OfflineNLU(Vocabulary.from_restaurants([]), gazetteer).parse(text)
     got = resolve(nlu, text, None, [], gazetteer).context
     assert got is not None and got.mode == mode and got.place_type == place_type
+
+
+# --- class 8: a food named with a reason not to have it now is not asked for ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "곱창은 어제 먹어서.. 국밥 하는 데는?",
+        "곱창은 질려서 국밥으로",
+        "곱창은 점심에 먹었으니까 국밥 먹을래",
+    ],
+)
+def test_a_food_eaten_already_is_not_asked_for(data: Path, text: str) -> None:
+    _, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.kinds == ["국밥·순대국"]
+    assert "'어제'" not in r.answer and "'점심'" not in r.answer

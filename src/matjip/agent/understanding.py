@@ -66,6 +66,7 @@ class CuePatterns:
     compared_with: re.Pattern[str]
     compares_count: re.Pattern[str]
     seats: re.Pattern[str]
+    had_already: re.Pattern[str]
 
 
 @cache
@@ -97,6 +98,7 @@ def cue_patterns() -> CuePatterns:
         compared_with=either(words("turn_cues", "compared_with")),
         compares_count=either(words("turn_cues", "compares_count")),
         seats=either(words("turn_cues", "seats")),
+        had_already=either(words("turn_cues", "had_already")),
     )
 
 
@@ -282,11 +284,34 @@ def chains_of_a_kind(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLURe
     return nlu.model_copy(update={"exclude": exclude, "unknown_terms": unknown}), frame
 
 
+def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
+    """ "회는 어제 먹어서.. 매운탕 하는 데는?", "피자는 질려서 파스타로": the food eaten already is not asked
+    for (a place that also serves it is not ruled out)."""
+    m = cue_patterns().had_already.search(text)
+    if m is None:
+        return nlu, frame
+    word = m.group(1)
+    got = kinds().lookup(norm(word))
+    kind = got[0] if got else None
+    if kind is None or kind not in frame.kinds:
+        return nlu, frame
+    frame = replace(
+        frame, kinds=[k for k in frame.kinds if k != kind], words=[w for w in frame.words if w != word]
+    )
+    ents = nlu.entities
+    update = {"menu": [w for w in ents.menu if w != word], "category": list(ents.category)}
+    said = m.group(0)
+    unknown = [t for t in nlu.unknown_terms if t not in said]  # "어제" is the reason, not a condition
+    nlu = nlu.model_copy(update={"entities": ents.model_copy(update=update), "unknown_terms": unknown})
+    return nlu, frame
+
+
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
     nlu, meal = meal_read(text, nlu or NLUResult())
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
+    nlu, kind_frame = had_already(text, nlu, kind_frame)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
