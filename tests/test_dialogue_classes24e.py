@@ -92,6 +92,10 @@ RECORDS = [
         reviewCount=10,
         rating=4.1,
     ),
+    # by 양평역 of 5호선 (영등포구); the 양평역 of 경의중앙선 (양평군) has no restaurant in the data
+    jamsil_record(
+        "yangpyeong", "양평곱창", GOPCHANG, {"곱창": "14,000원"}, lat=37.5262, lon=126.8866, reviewCount=20
+    ),
 ]
 
 
@@ -290,3 +294,12 @@ def test_a_food_eaten_already_is_not_asked_for(data: Path, text: str) -> None:
     _, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
     assert r.frame is not None and r.frame.kinds == ["국밥·순대국"]
     assert "'어제'" not in r.answer and "'점심'" not in r.answer
+
+
+# --- class 1: a station name of two places, only one with restaurants in the data -----------------
+
+
+def test_a_station_of_two_places_is_the_one_with_data_and_said_first(data: Path) -> None:
+    (r,) = talk_over(data, ["양평역 근처 곱창"], WEDNESDAY_EVENING)
+    assert r.answer.startswith("영등포구 양평역 기준이에요 — 양평군 양평역은 아직 데이터에 없어요.")
+    assert [c.id for c in r.cards] == ["yangpyeong"]
