@@ -92,6 +92,25 @@ RECORDS = [
         reviewCount=10,
         rating=4.1,
     ),
+    # in 천호 주꾸미골목 (37.5370, 127.1262): a 아구찜 house and a 쭈꾸미 house
+    jamsil_record(
+        "agu",
+        "천호아구찜",
+        "한식>해물,생선>아구",
+        {"아구찜": "35,000원"},
+        lat=37.5371,
+        lon=127.1263,
+        reviewCount=40,
+    ),
+    jamsil_record(
+        "jjukku",
+        "천호쭈꾸미",
+        "한식>해물,생선>주꾸미",
+        {"쭈꾸미볶음": "14,000원"},
+        lat=37.5369,
+        lon=127.1261,
+        reviewCount=80,
+    ),
     # by 양평역 of 5호선 (영등포구); the 양평역 of 경의중앙선 (양평군) has no restaurant in the data
     jamsil_record(
         "yangpyeong", "양평곱창", GOPCHANG, {"곱창": "14,000원"}, lat=37.5262, lon=126.8866, reviewCount=20
@@ -303,3 +322,13 @@ def test_a_station_of_two_places_is_the_one_with_data_and_said_first(data: Path)
     (r,) = talk_over(data, ["양평역 근처 곱창"], WEDNESDAY_EVENING)
     assert r.answer.startswith("영등포구 양평역 기준이에요 — 양평군 양평역은 아직 데이터에 없어요.")
     assert [c.id for c in r.cards] == ["yangpyeong"]
+
+
+# --- class 2: a food word inside the name of the place said -------------------------------------
+
+
+@pytest.mark.parametrize("text", ["천호 쭈꾸미골목 근처 아구찜", "천호동 주꾸미골목 쪽 아구찜 잘하는 데"])
+def test_a_food_in_a_landmark_name_is_no_kind_asked(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.kinds == ["아구찜"]
+    assert [c.id for c in r.cards] == ["agu"]

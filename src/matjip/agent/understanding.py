@@ -306,12 +306,28 @@ def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult,
     return nlu, frame
 
 
+def landmark_food(text: str, nlu: NLUResult, frame: KindFrame) -> KindFrame:
+    """ "천호 쭈꾸미골목 근처 아구찜": a food word inside the name of the place said (a food alley, a
+    market) is no kind asked when another kind is asked outside it."""
+    rest = text
+    for name in nlu.entities.location:
+        rest = rest.replace(name, " ")
+    if rest == text or len(frame.kinds) < 2:
+        return frame
+    outside = detect_kinds(rest)
+    kept = [k for k in frame.kinds if k in outside.kinds]
+    if not kept or len(kept) == len(frame.kinds):
+        return frame
+    return replace(frame, kinds=kept, dishes=[d for d in frame.dishes if d in outside.dishes])
+
+
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
     nlu, meal = meal_read(text, nlu or NLUResult())
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
     nlu, kind_frame = had_already(text, nlu, kind_frame)
+    kind_frame = landmark_food(text, nlu, kind_frame)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
