@@ -332,3 +332,14 @@ def test_a_food_in_a_landmark_name_is_no_kind_asked(data: Path, text: str) -> No
     (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
     assert r.frame is not None and r.frame.kinds == ["아구찜"]
     assert [c.id for c in r.cards] == ["agu"]
+
+
+# --- class 8: a price band said as a ceiling ------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["잠실역 곱창 인당 만원대 안쪽으로", "잠실역 곱창 1인 만원대까지"])
+def test_a_band_said_as_a_ceiling_rules_nothing_cheaper_out(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.price_max == 19_999 and r.frame.price_min is None
+    # medians: 싼곱창 9,000 and 곱창이야기 15,000 are within; 밤곱창 20,000 is not
+    assert {c.id for c in r.cards} == {"cheap", "story"}
