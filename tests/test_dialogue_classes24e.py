@@ -111,6 +111,16 @@ RECORDS = [
         lon=127.1261,
         reviewCount=80,
     ),
+    # 1.6 km south of 천호역: found only when a 천호역 search is widened
+    jamsil_record(
+        "agu2",
+        "길동아구찜",
+        "한식>해물,생선>아구",
+        {"아구찜": "33,000원"},
+        lat=37.5238,
+        lon=127.1234,
+        reviewCount=30,
+    ),
     # by 양평역 of 5호선 (영등포구); the 양평역 of 경의중앙선 (양평군) has no restaurant in the data
     jamsil_record(
         "yangpyeong", "양평곱창", GOPCHANG, {"곱창": "14,000원"}, lat=37.5262, lon=126.8866, reviewCount=20
@@ -331,7 +341,7 @@ def test_a_station_of_two_places_is_the_one_with_data_and_said_first(data: Path)
 def test_a_food_in_a_landmark_name_is_no_kind_asked(data: Path, text: str) -> None:
     (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
     assert r.frame is not None and r.frame.kinds == ["아구찜"]
-    assert [c.id for c in r.cards] == ["agu"]
+    assert [c.id for c in r.cards][:1] == ["agu"] and "jjukku" not in {c.id for c in r.cards}
 
 
 # --- class 8: a price band said as a ceiling ------------------------------------------------------
@@ -343,3 +353,13 @@ def test_a_band_said_as_a_ceiling_rules_nothing_cheaper_out(data: Path, text: st
     assert r.frame is not None and r.frame.price_max == 19_999 and r.frame.price_min is None
     # medians: 싼곱창 9,000 and 곱창이야기 15,000 are within; 밤곱창 20,000 is not
     assert {c.id for c in r.cards} == {"cheap", "story"}
+
+
+# --- class 14: a verbatim repeat of a widened search reuses it -----------------------------------
+
+
+def test_a_repeated_question_after_a_refinement_reuses_the_widened_search(data: Path) -> None:
+    first, _, again = talk_over(data, ["천호역 아구찜", "주차되는곳만", "천호역 아구찜"], WEDNESDAY_EVENING)
+    assert first.plan is not None and first.frame is not None
+    assert first.plan.signature() != first.frame.signature()  # one 아구찜 house: the radius was widened
+    assert again.reused and [c.id for c in again.cards] == [c.id for c in first.cards]

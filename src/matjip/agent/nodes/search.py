@@ -601,8 +601,11 @@ def check_duplicate(state: AgentState, res: Resources) -> dict[str, Any]:
     sig = current.signature()
     said = "".join(state.get("query", "").split())
     for i, rec in enumerate(reversed(state.get("searches") or [])):
-        # only a verbatim repeat reuses the results; a reworded one searches again
-        if rec.get("signature") == sig and "".join(str(rec.get("query", "")).split()) == said:
+        # only a verbatim repeat reuses the results; a reworded one searches again. The plan as asked
+        # counts too: a search that was widened stored its widened plan's signature
+        asked = rec.get("frame")
+        same = rec.get("signature") == sig or (asked is not None and asked.signature() == sig)
+        if same and "".join(str(rec.get("query", "")).split()) == said:
             idx = len(state.get("searches") or []) - 1 - i
             return {
                 "duplicate_of": idx,
