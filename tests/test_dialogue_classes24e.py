@@ -235,6 +235,8 @@ def test_a_named_place_compared_with_the_one_in_focus(data: Path) -> None:
     [
         "천호역 가는 길목에 곱창집 있나? 잠실역에서 출발함",
         "천호역 가는 길에 곱창 먹을 데 있어? 잠실역에서 출발할 거야",
+        "잠실역에서 탈 건데 천호역 가는 길에 곱창집",
+        "퇴근길에 잠실역에서 천호역까지 가면서 곱창",
     ],
 )
 def test_a_route_with_the_start_said_last(data: Path, text: str) -> None:
@@ -242,6 +244,7 @@ def test_a_route_with_the_start_said_last(data: Path, text: str) -> None:
     plan = r.frame or r.plan
     assert plan is not None and plan.strategy == "route" and plan.route is not None
     assert (plan.route.origin.name, plan.route.destination.name) == ("잠실역", "천호역")
+    assert "'퇴근길'" not in r.answer
 
 
 def test_a_route_said_as_a_refinement_keeps_the_kind(data: Path) -> None:
