@@ -201,7 +201,10 @@ def test_chains_of_the_kind_asked_rule_out_the_chains_not_the_kind(data: Path, t
 # --- class 8: nearer to the station in other words -----------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["좀 더 역이랑 가까운 데", "역에서 제일 가까운 데로", "역세권으로"])
+@pytest.mark.parametrize(
+    "text",
+    ["좀 더 역이랑 가까운 데", "역에서 제일 가까운 데로", "역세권으로", "anything closer to the station?"],
+)
 def test_nearer_to_the_station_refines_by_distance(data: Path, text: str) -> None:
     first, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
     assert {c.id for c in first.cards} == {"night", "story", "dear"}  # the farthest is 200 m
@@ -212,7 +215,7 @@ def test_nearer_to_the_station_refines_by_distance(data: Path, text: str) -> Non
 # --- class 13: a comparison of the first shown, or of a named place with the one in focus ---------
 
 
-@pytest.mark.parametrize("text", ["두 곳 비교해줘", "2개 중에 어디가 더 나아?"])
+@pytest.mark.parametrize("text", ["두 곳 비교해줘", "2개 중에 어디가 더 나아?", "compare the first two"])
 def test_two_of_the_list_compared(data: Path, text: str) -> None:
     first, r = talk_over(data, ["잠실역 곱창", text], WEDNESDAY_EVENING)
     names = [c.name for c in first.cards]
