@@ -137,12 +137,16 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(
-    "text", ["잠실역 점심 곱창", "잠실역에서 점심으로 곱창 먹을만한곳", "오늘 저녁 잠실역 곱창 땡긴다"]
+    "text",
+    ["잠실역 점심 곱창 5곳", "잠실역에서 점심으로 곱창 먹을만한곳 5군데", "오늘 저녁 잠실역 곱창 5곳 땡긴다"],
 )
 def test_a_meal_said_alone_rules_no_place_out_by_its_hours(data: Path, text: str) -> None:
     (r,) = talk_over(data, [text], WEDNESDAY_MORNING)
-    assert r.frame is not None and r.frame.open_at is None
-    assert "night" in {c.id for c in r.cards}  # 밤곱창 opens at 17:00 and is still a 곱창 house near by
+    assert r.frame is not None and r.frame.open_at is None and r.frame.open_wished is not None
+    ids = [c.id for c in r.cards]
+    assert "night" in ids and len(ids) == 5  # 밤곱창 (17:00-02:00) is still a 곱창 house near by
+    if "점심" in text:
+        assert ids[-1] == "night"  # the four open at 12:30 come first
 
 
 @pytest.mark.parametrize(

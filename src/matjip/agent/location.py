@@ -323,7 +323,10 @@ def _named(
     mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
     dong = _dong_said(said, place, candidates, text)
     if dong is not None:
-        place, mode = dong, "in"  # "연남동 쌀국수": in the dong, not around the 연남동 hot place
+        # "연남동 쌀국수": in the dong, not around the 연남동 hot place (within the hot place's radius: a
+        # dong without an outline is searched around its centre)
+        radius = radius or min(place.default_radius_m, dong.default_radius_m)
+        place, mode = dong, "in"
     return LocationOutcome(
         _context_for(place, said, mode, radius, gazetteer), notes=notes, first_line=first_line
     )

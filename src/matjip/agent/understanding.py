@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from matjip.agent import acts
 from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
-from matjip.nlu.models import NLUResult, StrategySpec, TravelMode
+from matjip.nlu.models import NLUResult, StrategySpec, TimeSpec, TravelMode
 from matjip.nlu.slots import parse_ordinals
 from matjip.words import words
 
@@ -231,6 +231,7 @@ class Understanding(BaseModel):
     acts: Acts = Field(default_factory=Acts)
     cues: Cues = Field(default_factory=Cues)
     meal: str | None = None  # "점심 먹을 데": the meal said alone (not a time the place must be open)
+    meal_time: TimeSpec | None = None  # its part of the day: places open then are preferred, none ruled out
 
     @property
     def strategy(self) -> StrategySpec:
@@ -238,8 +239,11 @@ class Understanding(BaseModel):
 
     def with_nlu(self, nlu: NLUResult) -> Understanding:
         """The same reading with another NLU result (an LLM's, or a comparison's)."""
+        time = nlu.time
         nlu, meal = meal_read(self.text, nlu)
-        return self.model_copy(update={"nlu": nlu, "meal": meal or self.meal})
+        if meal is None:
+            return self.model_copy(update={"nlu": nlu})
+        return self.model_copy(update={"nlu": nlu, "meal": meal, "meal_time": time})
 
 
 def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None]:
@@ -324,6 +328,7 @@ def landmark_food(text: str, nlu: NLUResult, frame: KindFrame) -> KindFrame:
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
+    time = nlu.time if nlu is not None else None
     nlu, meal = meal_read(text, nlu or NLUResult())
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
     nlu, kind_frame = had_already(text, nlu, kind_frame)
@@ -335,6 +340,7 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
         text=text,
         nlu=nlu,
         meal=meal,
+        meal_time=time if meal else None,
         kinds=kind_frame,
         acts=read_acts(scan),
         cues=read_cues(scan),
