@@ -373,3 +373,9 @@ def test_a_repeated_question_after_a_refinement_reuses_the_widened_search(data: 
     assert first.plan is not None and first.frame is not None
     assert first.plan.signature() != first.frame.signature()  # one 아구찜 house: the radius was widened
     assert again.reused and [c.id for c in again.cards] == [c.id for c in first.cards]
+
+
+def test_a_dish_starting_like_a_sort_word_is_no_closer_ask() -> None:
+    from matjip.agent.acts import asks_closer
+
+    assert not asks_closer("여기서 가까운 순대국집") and asks_closer("가까운 순으로 보여줘")
