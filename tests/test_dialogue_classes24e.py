@@ -1,5 +1,10 @@
-"""Issue 24, dialogue classes of the round (helper dlg24e): a meal said alone is no opening time (12),
-cheaper in other words and in English (8), ...
+"""Issue 24, dialogue classes of the round (helper dlg24e): a meal said alone is no opening time,
+places open at it first (12); cheaper in other words and in English, a car or a child stated as a
+condition, nearer to the station, a food eaten already, a price band as a ceiling, seats and a headcount
+said without 명 (8); chains of a kind ruled out, conveniences said as alternatives (11); a route with its
+start said last or as a refinement (9); the first N shown or a named place with the one in focus
+compared (13); a verbatim repeat of a widened search (14); a dong said over a hot place, a station of
+two places with data at one, a food word inside a landmark's name (1, 2).
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
