@@ -229,24 +229,16 @@ def test_multi_turn_follow_ups(sample_agent: Agent) -> None:
 
 
 def test_ambiguous_place_asks_and_the_answer_resolves_it(sample_agent: Agent) -> None:
-    # 위례동: a dong of 송파구, 하남시 and 성남시 side by side, each with restaurants in the data
-    asked = sample_agent.ask("위례동 맛집")
-    assert asked.clarification is not None and len(asked.clarification.choices) >= 2
+    asked = sample_agent.ask("양평역 맛집")
+    assert asked.clarification is not None and len(asked.clarification.choices) == 2
     assert not asked.searched
-    chosen = sample_agent.ask("송파구", asked.session_id)
+    chosen = sample_agent.ask("5호선", asked.session_id)
     assert chosen.clarification is None and chosen.plan is not None and chosen.plan.location is not None
-    assert "송파" in chosen.plan.location.name
-    asked2 = sample_agent.ask("위례동 맛집")
-    other = sample_agent.ask("하남시 쪽이요", asked2.session_id)
+    assert chosen.plan.location.lon is not None and chosen.plan.location.lon < 127.0  # 영등포, not 양평군
+    asked2 = sample_agent.ask("양평역 맛집")
+    other = sample_agent.ask("경기도 쪽이요", asked2.session_id)
     assert other.plan is not None and other.plan.location is not None
-    assert "하남" in other.plan.location.name
-
-
-def test_a_station_of_two_places_with_data_at_one_is_answered_for_it(sample_agent: Agent) -> None:
-    # 양평역: the 5호선 one (영등포구) has restaurants in the data, the 경의중앙선 one (양평군) none
-    r = sample_agent.ask("양평역 맛집")
-    assert r.clarification is None
-    assert r.answer.startswith("영등포구 양평역 기준이에요 — 양평군 양평역은 아직 데이터에 없어요.")
+    assert other.plan.location.lon is not None and other.plan.location.lon > 127.3
 
 
 def test_compare_and_information(sample_agent: Agent) -> None:
@@ -295,7 +287,7 @@ def test_sessions_persist_across_processes(sample_settings: Settings, tmp_path: 
 
 
 def test_bare_number_answers_a_clarification(sample_agent: Agent) -> None:
-    asked = sample_agent.ask("위례동 맛집")
+    asked = sample_agent.ask("양평역 맛집")
     assert asked.clarification is not None
     chosen = sample_agent.ask("1", asked.session_id)
     assert chosen.clarification is None and chosen.resumed

@@ -305,10 +305,8 @@ def test_a_dong_name_shared_with_a_place_outside_the_data_is_not_asked_about(sam
     assert r.clarification is None and r.plan is not None and r.plan.location is not None
     assert r.plan.location.name == "오금동" and r.cards
     assert all("송파" in (raw(c.id).get("roadAddress") or "") for c in r.cards)
-    # a station of the same name elsewhere without data is not asked about either; the first line says
-    # which one the answer is about (issue 24 class 1)
-    r = ask(sample_agent, "양평역 근처 해장국")
-    assert r.clarification is None and r.answer.startswith("영등포구 양평역 기준이에요")
+    # a station of the same name elsewhere is still asked about
+    assert ask(sample_agent, "양평역 근처 해장국").clarification is not None
 
 
 def test_a_food_the_data_does_not_know_gets_no_arbitrary_restaurants(sample_agent: Agent) -> None:

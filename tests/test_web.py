@@ -120,22 +120,21 @@ def test_search_streams_answer_cards_and_markers(browser: Any, api_live_server: 
 def test_clarification_buttons(browser: Any, api_live_server: str) -> None:
     page = new_page(browser, PHONE)
     open_app(page, api_live_server)
-    msg = ask(page, "위례동 맛집")  # dongs of 송파구, 하남시 and 성남시 side by side, each with data
+    msg = ask(page, "양평역 맛집")
     buttons = msg.locator("[data-testid=choices] button")
     assert buttons.count() >= 2
     labels = buttons.all_inner_texts()
-    assert any("송파구" in t for t in labels) and any("하남시" in t for t in labels)
+    assert any("5호선" in t for t in labels) and any("경의중앙선" in t for t in labels)
     assert msg.locator("[data-testid=card]").count() == 0
     shot(page, "web_phone_clarification.png")
     before = page.locator("[data-testid=assistant-message]").count()
-    buttons.filter(has_text="송파구").first.click()
+    buttons.filter(has_text="5호선").click()
     follow = finish(page, before)
-    said = page.locator(".msg.user .bubble").last.inner_text()
-    assert said.startswith("위례동") and "송파구" in said
+    assert page.locator(".msg.user .bubble").last.inner_text().startswith("양평역 (5호선")
     assert follow.locator("[data-testid=answer]").inner_text().strip()
     follow.locator("[data-testid=debug] summary").click()
     plan = json.loads(follow.locator("pre.plan").inner_text())
-    assert "송파" in plan["location"]["name"]  # the one chosen
+    assert "양평" in plan["location"]["name"] and plan["location"]["lon"] < 127.0  # the Seoul one
     assert page.locator("[data-testid=map-marker]").count() == follow.locator("[data-testid=card]").count()
     assert not page.errors, page.errors
 

@@ -60,15 +60,11 @@ class LocationOutcome:
 
 
 def place_label(place: Place, name: str | None = None) -> str:
-    """A short label telling same-name places apart: "종로구 사직동", "부산 동래구 사직동", "부산 중앙역",
-    "영등포구 양평역".
+    """A short label telling same-name places apart: "종로구 사직동", "부산 동래구 사직동", "부산 중앙역".
     ``name`` is the name as asked (부산's 사직1동 is said "사직동")."""
     shown = name if name and place.type in _DONG_TYPES else place.name
-    if place.type == "subway_station" and place.sido and place.sido not in _CAPITAL:
-        return f"{place.sido} {shown}"
     if place.type == "subway_station":
-        # "영등포구 양평역" and "양평군 양평역": stations of one name in the capital area told apart by their gu
-        return f"{place.sigungu} {shown}" if place.sigungu else shown
+        return f"{place.sido} {shown}" if place.sido and place.sido not in _CAPITAL else shown
     if place.sido and place.sido not in _CAPITAL:
         region = " ".join(x for x in (place.sido, place.sigungu if place.type != "sigungu" else None) if x)
     else:
@@ -199,9 +195,10 @@ def _ambiguous_candidates(
         return [], near[0]
     if covered is not None:
         with_data = [c for c in distinct if covered(c)]
-        if len(with_data) == 1:
-            # "오금동": the 송파 one has restaurants, the 군포 one none; "양평역": the 5호선 one has, the
-            # 경의중앙선 one none — the one with data is answered and named in the first line
+        dongs = ("legal_dong", "admin_dong")
+        if len(with_data) == 1 and all(str(c.type) in dongs for c in distinct if c is not with_data[0]):
+            # "오금동": the 송파 one has restaurants, the 군포 one none (a dong of the same name
+            # somewhere else is no reason to ask; a station or a town is)
             return [], with_data[0]
         distinct.sort(key=lambda c: not covered(c))
     return distinct, first
