@@ -29,13 +29,17 @@ class Phrases(BaseModel):
     request: list[str]
     other: list[str]
     closer: list[str]
+    closer_patterns: list[str]
     relative_near: list[str]
     compare: list[str]
     tastes: list[list[str]]
     require: list[str]
+    circumstance: list[str]
     cheaper: list[str]
     drop: list[str]
     criteria: dict[str, list[str]]
+    either_words: str
+    broader: dict[str, str]
     travel_asks: list[str]
     travel_answer: str
     travel_from_unknown: str
@@ -50,13 +54,17 @@ def phrases() -> Phrases:
         request=raw["request"]["markers"],
         other=raw["other"]["phrases"],
         closer=raw["closer"]["phrases"],
+        closer_patterns=raw["closer"]["patterns"],
         relative_near=raw["place_relative"]["near"],
         compare=raw["compare"]["markers"],
         drop=raw["drop"]["patterns"],
         tastes=raw["taste"]["words"],
         require=raw["require"]["phrases"],
+        circumstance=raw["require"]["circumstance"],
         cheaper=raw["cheaper"]["patterns"],
         criteria=raw["criteria"],
+        either_words=raw["either"]["words"],
+        broader=raw["either"]["broader"],
         travel_asks=raw["travel"]["asks"],
         travel_answer=raw["travel"]["answer"],
         travel_from_unknown=raw["travel"]["from_unknown"],
@@ -92,8 +100,13 @@ def asks_other(text: str) -> bool:
 
 
 def asks_closer(text: str) -> bool:
-    """ "좀 더 가까운 데": the same search, nearer."""
-    return _has(text, phrases().closer)
+    """ "좀 더 가까운 데", "역이랑 더 가까운 데", "역세권으로": the same search, nearer."""
+    return _has(text, phrases().closer) or bool(_closer().search(text))
+
+
+@cache
+def _closer() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in phrases().closer_patterns))
 
 
 @cache
@@ -131,9 +144,24 @@ def drops_condition(text: str) -> bool:
     return bool(_drop().search(text))
 
 
+@cache
+def _circumstance() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in phrases().circumstance))
+
+
 def requires(text: str) -> bool:
-    """ "룸도 있어야됨", "주차되는 데로": a condition the list must meet."""
-    return _has(text, phrases().require)
+    """ "룸도 있어야됨", "주차되는 데로", "차도 가져가": a condition the list must meet."""
+    return _has(text, phrases().require) or bool(_circumstance().search(text))
+
+
+def either_of(text: str, conveniences: Sequence[str]) -> list[str]:
+    """ "발렛이나 주차 되는 곳": of alternatives where one implies the other, the broader one (parking);
+    conveniences not said as alternatives stay as they are."""
+    p = phrases()
+    if len(conveniences) < 2 or not re.search(p.either_words, text):
+        return list(conveniences)
+    said = set(conveniences)
+    return [c for c in conveniences if p.broader.get(c) not in said]
 
 
 def asks_compare(text: str) -> bool:

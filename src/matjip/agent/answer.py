@@ -824,6 +824,8 @@ def information_lines(
             )
         elif ask == "rating":
             lines.append(_rating_line(doc) + "\n")
+        elif ask == "seats":
+            lines.append(say("answer.info.seats_unknown", title=doc.title) + "\n")
         elif ask == "convenience":
             lines.append(
                 say("answer.info.convenience", title=doc.title, values=", ".join(doc.convenience)) + "\n"

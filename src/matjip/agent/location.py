@@ -318,9 +318,36 @@ def _named(
     if ask:
         return LocationOutcome(clarification=_which_place(said, ask, text, gazetteer, covered))
     mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+    dong = _dong_said(said, place, candidates, text)
+    if dong is not None:
+        # "연남동 쌀국수": in the dong, not around the 연남동 hot place (within the hot place's radius: a
+        # dong without an outline is searched around its centre)
+        radius = radius or min(place.default_radius_m, dong.default_radius_m)
+        place, mode = dong, "in"
     return LocationOutcome(
         _context_for(place, said, mode, radius, gazetteer), notes=notes, first_line=first_line
     )
+
+
+_AROUND_AFTER: Final = re.compile(r"^\s*(?:" + "|".join(words("location_cues", "around_after")) + ")")
+
+
+def _dong_said(said: str, place: Place, candidates: list[Place], text: str) -> Place | None:
+    """A name said with its 동 that is both a hot place and a dong ("연남동 쌀국수 집"): a local means the
+    dong, searched in it, unless a nearness word follows the name ("연남동 쪽", "연남동 근처")."""
+    if str(place.type) != "hot_place" or not said.endswith("동"):
+        return None
+    at = text.find(said)
+    if at >= 0 and _AROUND_AFTER.match(text[at + len(said) :]):
+        return None
+    return next(
+        (c for c in candidates if str(c.type) in _DONG_TYPES and c.name == said and _close(c, place)), None
+    )
+
+
+def _close(a: Place, b: Place, within_deg: float = 0.02) -> bool:
+    """The same neighbourhood: centres within about 2 km."""
+    return abs(a.lat - b.lat) < within_deg and abs(a.lon - b.lon) < within_deg
 
 
 def _which_place(

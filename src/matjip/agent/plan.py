@@ -380,6 +380,7 @@ def _validated(
         open_at=open_at,
         open_until=open_until,
         open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
+        open_wished=_open_time(raw.get("open_wished"), timezone, notes) if raw.get("open_wished") else None,
         k=_clamp_int(raw.get("k", default_k), K_MIN, K_MAX, "k", notes, default_k),
         per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
         sort=sort,

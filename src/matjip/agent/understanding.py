@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from matjip.agent import acts
+from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
-from matjip.nlu.models import NLUResult, StrategySpec, TravelMode
+from matjip.nlu.models import NLUResult, StrategySpec, TimeSpec, TravelMode
 from matjip.nlu.slots import parse_ordinals
 from matjip.words import words
 
@@ -59,6 +60,13 @@ class CuePatterns:
     no_break: re.Pattern[str]
     wants_places: re.Pattern[str]
     group_seats: re.Pattern[str]
+    meal: re.Pattern[str]
+    meal_open: re.Pattern[str]
+    chain_kind_out: re.Pattern[str]
+    compared_with: re.Pattern[str]
+    compares_count: re.Pattern[str]
+    seats: re.Pattern[str]
+    had_already: re.Pattern[str]
 
 
 @cache
@@ -84,6 +92,13 @@ def cue_patterns() -> CuePatterns:
         no_break=either(words("search", "no_break")),
         wants_places=either(words("turn_cues", "wants_places")),
         group_seats=either(words("turn_cues", "group_seats")),
+        meal=either(words("turn_cues", "meal")),
+        meal_open=either(words("turn_cues", "meal_open")),
+        chain_kind_out=either(words("turn_cues", "chain_kind_out")),
+        compared_with=either(words("turn_cues", "compared_with")),
+        compares_count=either(words("turn_cues", "compares_count")),
+        seats=either(words("turn_cues", "seats")),
+        had_already=either(words("turn_cues", "had_already")),
     )
 
 
@@ -158,6 +173,7 @@ class Cues(BaseModel):
     no_break: bool = False  # "브레이크타임 없는"
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
     group_seats: bool = False  # "12명 회식 가능한": a place that can seat a group
+    seats: bool = False  # "자리 몇 개야?": seats asked about (the data holds none)
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -200,6 +216,7 @@ def read_cues(scan: Scan) -> Cues:
         no_break=p.no_break.search(t) is not None,
         wants_places=p.wants_places.search(t) is not None,
         group_seats=p.group_seats.search(t) is not None,
+        seats=p.seats.search(t) is not None,
     )
 
 
@@ -213,6 +230,8 @@ class Understanding(BaseModel):
     kinds: KindFrame = Field(default_factory=KindFrame)
     acts: Acts = Field(default_factory=Acts)
     cues: Cues = Field(default_factory=Cues)
+    meal: str | None = None  # "점심 먹을 데": the meal said alone (not a time the place must be open)
+    meal_time: TimeSpec | None = None  # its part of the day: places open then are preferred, none ruled out
 
     @property
     def strategy(self) -> StrategySpec:
@@ -220,16 +239,109 @@ class Understanding(BaseModel):
 
     def with_nlu(self, nlu: NLUResult) -> Understanding:
         """The same reading with another NLU result (an LLM's, or a comparison's)."""
-        return self.model_copy(update={"nlu": nlu})
+        time = nlu.time
+        nlu, meal = meal_read(self.text, nlu)
+        if meal is None:
+            return self.model_copy(update={"nlu": nlu})
+        return self.model_copy(update={"nlu": nlu, "meal": meal, "meal_time": time})
+
+
+def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None]:
+    """A meal said alone ("점심 먹을 데", "역삼역 점심 국밥", "오늘 저녁 치킨 땡긴다") is what is eaten, not
+    a time the place must be open: the NLU's time is dropped and the meal kept. A meal with "지금", a
+    clock time, a day named ("토요일 저녁") or said as the hours wanted ("점심에 여는", "저녁 영업")
+    stays a time."""
+    t, p = nlu.time, cue_patterns()
+    if t is None or t.kind != "range" or t.weekday is not None or t.day_offset:
+        return nlu, None
+    m = p.meal.search(t.label.strip())
+    if m is None or p.meal_open.search(text):
+        return nlu, None
+    return nlu.model_copy(update={"time": None}), m.group(1)
+
+
+def chains_of_a_kind(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
+    """ "프차 카페는 빼줘", "체인 치킨집은 말고": the chains of that kind are ruled out, not the kind itself
+    (the list keeps its cafés, without the chains)."""
+    m = cue_patterns().chain_kind_out.search(text)
+    if m is None or not m.group(1):
+        return nlu, frame
+    word = m.group(1)
+    table = kinds()
+    got = table.lookup(norm(word))
+    kind = got[0] if got else None
+    cuisine = table.by_name[kind].cuisine if kind in table.by_name else None
+    ex = nlu.exclude
+    exclude = ex.model_copy(
+        update={
+            "menu": [w for w in ex.menu if w not in word],
+            "category": [c for c in ex.category if c != cuisine and c not in word],
+        }
+    )
+    frame = replace(
+        frame,
+        exclude_kinds=[k for k in frame.exclude_kinds if k != kind and k not in word],
+        exclude_words=[w for w in frame.exclude_words if w not in word],
+        exclude_chains=True,
+    )
+    unknown = [t for t in nlu.unknown_terms if t not in m.group(0)]  # "프차" is said, not unknown
+    return nlu.model_copy(update={"exclude": exclude, "unknown_terms": unknown}), frame
+
+
+def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
+    """ "회는 어제 먹어서.. 매운탕 하는 데는?", "피자는 질려서 파스타로": the food eaten already is not asked
+    for (a place that also serves it is not ruled out)."""
+    m = cue_patterns().had_already.search(text)
+    if m is None:
+        return nlu, frame
+    word = m.group(1)
+    got = kinds().lookup(norm(word))
+    kind = got[0] if got else None
+    if kind is None or kind not in frame.kinds:
+        return nlu, frame
+    frame = replace(
+        frame, kinds=[k for k in frame.kinds if k != kind], words=[w for w in frame.words if w != word]
+    )
+    ents = nlu.entities
+    update = {"menu": [w for w in ents.menu if w != word], "category": list(ents.category)}
+    said = m.group(0)
+    unknown = [t for t in nlu.unknown_terms if t not in said]  # "어제" is the reason, not a condition
+    nlu = nlu.model_copy(update={"entities": ents.model_copy(update=update), "unknown_terms": unknown})
+    return nlu, frame
+
+
+def landmark_food(text: str, nlu: NLUResult, frame: KindFrame) -> KindFrame:
+    """ "천호 쭈꾸미골목 근처 아구찜": a food word inside the name of the place said (a food alley, a
+    market) is no kind asked when another kind is asked outside it."""
+    rest = text
+    for name in nlu.entities.location:
+        rest = rest.replace(name, " ")
+    if rest == text or len(frame.kinds) < 2:
+        return frame
+    outside = detect_kinds(rest)
+    kept = [k for k in frame.kinds if k in outside.kinds]
+    if not kept or len(kept) == len(frame.kinds):
+        return frame
+    return replace(frame, kinds=kept, dishes=[d for d in frame.dishes if d in outside.dishes])
 
 
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
+    time = nlu.time if nlu is not None else None
+    nlu, meal = meal_read(text, nlu or NLUResult())
+    nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
+    nlu, kind_frame = had_already(text, nlu, kind_frame)
+    kind_frame = landmark_food(text, nlu, kind_frame)
+    either = acts.either_of(text, nlu.entities.convenience)
+    if either != nlu.entities.convenience:  # "발렛이나 주차": parking
+        nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
     return Understanding(
         text=text,
-        nlu=nlu or NLUResult(),
-        kinds=detect_kinds(text),
+        nlu=nlu,
+        meal=meal,
+        meal_time=time if meal else None,
+        kinds=kind_frame,
         acts=read_acts(scan),
         cues=read_cues(scan),
     )

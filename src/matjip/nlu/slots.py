@@ -88,7 +88,7 @@ _MAX_AFTER = re.compile(
     r"넘(?:으면|어가면|어서면|으믄|기면)\s*(?:안|곤란|싫|부담|노|ㄴㄴ)|넘기지\s*않)"
 )
 _MIN_AFTER = re.compile(r"^\s*(?:이상|넘는|넘게|넘어|초과|부터|위로|넘)")
-_BAND_AFTER = re.compile(r"^\s*대(?![가-힣])|^\s*대(?=의|에|로|면|인|가|이)")
+_BAND_AFTER = re.compile(r"^\s*대(?![가-힣])|^\s*대(?=의|에|로|면|인|가|이|까지|이하|이내|안쪽|밑|미만)")
 _AROUND_AFTER = re.compile(r"^\s*(?:정도|쯤|내외|안팎|전후|언저리|가량)")
 _RANGE_JOIN = re.compile(r"^\s*(?:~|-|–|에서|부터)\s*")
 _PRICE_CONTEXT = re.compile(r"(?:예산|가격|가격대|비용|금액|1인|인당|짜리|객단가)")
@@ -242,6 +242,12 @@ def _qualified_price(value: int, end: int, after: str, per_person: bool, spans: 
     if q:
         spans.append((end, end + q.end()))
         width = _band_width(value)
+        under = _MAX_AFTER.match(after[q.end() :])
+        if under:
+            # "만원대 안쪽으로", "2만원대 까지": at most the band's top, nothing below ruled out
+            spans.append((end + q.end(), end + q.end() + under.end()))
+            label = f"{who}{_fmt_won(value)}대 {under.group(0).strip()}"
+            return PriceSpec(max_won=value + width - 1, per_person=per_person, label=label)
         return PriceSpec(
             min_won=value, max_won=value + width - 1, per_person=per_person, label=f"{who}{_fmt_won(value)}대"
         )

@@ -119,6 +119,8 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         docs = [d for h in refs[:3] if (d := res.index.get(h["id"])) is not None]
         return [strategy_answer.travel_to_answer(d, origin, mode) for d in docs], refs
     asks: list[str] = list(nlu.ask or nlu.asked)
+    if understanding_of(state).cues.seats:
+        asks.append("seats")  # "3번째꺼 자리 몇 개야?": said to be unknowable
     if not asks and _day_asked(nlu, now) is not None:
         asks = ["hours"]  # "거기 일요일도 해?": that day's hours
     conveniences = list(nlu.entities.convenience)

@@ -218,6 +218,7 @@ class _Draft:
     notes: list[str] = field(default_factory=list)  # said in the answer (carry_notes)
     carried_k: int | None = None
     cheaper: bool = False
+    open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
 
 
 def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -265,6 +266,12 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         # "지금 근처에 해장국": wanted now, so open now
         time_spec = TimeSpec(kind="now", label=text("search.time.now"))
     open_at, open_until, open_label = _open_at(time_spec, turn_now(state, res))
+    meal = reading.meal_time
+    wished = None
+    if meal is not None and meal.minute is not None:
+        # "점심 먹을 데": a meal, not an opening condition; places open at it are put first
+        midnight = turn_now(state, res).replace(hour=0, minute=0, second=0, microsecond=0)
+        wished = midnight + timedelta(minutes=int(meal.minute))
     occasion = list(ents.occasion)
     if nlu.party.with_children and _WITH_CHILDREN not in occasion:
         occasion.append(
@@ -285,6 +292,7 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         occasion=occasion,
         sort=nlu.order or "relevance",
         reading=reading,
+        open_wished=wished,
     )
 
 
@@ -536,6 +544,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "open_at": d.open_at,
         "open_until": d.open_until,
         "open_label": d.open_label,
+        "open_wished": d.open_wished,
         "k": _count(d, nlu, res),
         "per_title_k": res.config.compare_k,
         "sort": d.sort,
@@ -601,8 +610,11 @@ def check_duplicate(state: AgentState, res: Resources) -> dict[str, Any]:
     sig = current.signature()
     said = "".join(state.get("query", "").split())
     for i, rec in enumerate(reversed(state.get("searches") or [])):
-        # only a verbatim repeat reuses the results; a reworded one searches again
-        if rec.get("signature") == sig and "".join(str(rec.get("query", "")).split()) == said:
+        # only a verbatim repeat reuses the results; a reworded one searches again. The plan as asked
+        # counts too: a search that was widened stored its widened plan's signature
+        asked = rec.get("frame")
+        same = rec.get("signature") == sig or (asked is not None and asked.signature() == sig)
+        if same and "".join(str(rec.get("query", "")).split()) == said:
             idx = len(state.get("searches") or []) - 1 - i
             return {
                 "duplicate_of": idx,

@@ -87,7 +87,9 @@ def seed_plan_fields(
                 if value is not None:
                     out[key] = value.model_dump(mode="json")
         return out, notes
-    if state.get("refine") or state.get("anchor") or state.get("compare_titles"):
+    # "아니 그냥 장지역에서 복정역 가는 길에 있는 걸로": a route said in a refinement is the new way to search
+    refined = state.get("refine") and spec.strategy != "route"
+    if refined or state.get("anchor") or state.get("compare_titles"):
         return out, notes
     if spec.strategy == "route":
         _route_fields(spec, state, res, out, notes)

@@ -149,9 +149,10 @@ def _has_new_content(nlu: NLUResult) -> bool:
 
 def _resumed(query: str, nlu: NLUResult, location: LocationContext, decision: str) -> Update:
     """A clarification answered: the question that asked it resumes with the place."""
+    u = read_message(query, nlu)
     return {
-        "nlu": nlu,
-        "understanding": read_message(query, nlu),
+        "nlu": u.nlu,
+        "understanding": u,
         "query": query,
         "location": location,
         "pending": None,
@@ -835,7 +836,13 @@ def _question_about_results(t: _Turn) -> Update | None:
 
 def _comparison(t: _Turn) -> Update | None:
     nlu, ents, acts = t.nlu, t.nlu.entities, t.u.acts
-    count_only = nlu.count is not None and not nlu.ordinals and not ents.title and not t.u.cues.two
+    count_only = (
+        nlu.count is not None
+        and not nlu.ordinals
+        and not ents.title
+        and not t.u.cues.two
+        and _first_shown_compared(t) is None
+    )
     # "그 중에 포장되는거": a condition on the list is a refinement, not a comparison
     narrowing_only = (
         bool(ents.convenience or nlu.time or nlu.price or acts.requires)
@@ -1091,14 +1098,25 @@ def _compared(t: _Turn) -> tuple[list[str], list[str]]:
             picked.append(pid)
         else:
             unknown.append(name)
-    if nlu.pronoun_ref and len(picked) + len(unknown) < 2:
+    # "거기랑 비교하면", "솔솥이랑 비교하면 어디가 더 늦게까지 해": one side said, the other the one in focus
+    one_side = len(picked) + len(unknown) == 1 and cue_patterns().compared_with.search(t.u.text) is not None
+    if (nlu.pronoun_ref or one_side) and len(picked) + len(unknown) < 2:
         focus = t.state.get("focus") or (context[0]["id"] if len(context) == 1 else None)
         if focus:
             picked.insert(0, focus)
     if not picked and not unknown and len(context) >= 2:
-        # "둘 중에 어디가 나아?", "어디가 제일 싸?": the list shown (the first two for "둘")
-        picked = [h["id"] for h in context[: 2 if t.u.cues.two else 5]]
+        # "둘 중에 어디가 나아?", "두 곳 비교해줘", "어디가 제일 싸?": the list shown (the first two for "둘")
+        first = _first_shown_compared(t)
+        picked = [h["id"] for h in context[: first or (2 if t.u.cues.two else 5)]]
     return list(dict.fromkeys(picked)), unknown
+
+
+def _first_shown_compared(t: _Turn) -> int | None:
+    """ "두 곳 비교해줘", "세 군데 중에 어디가 제일 싸?": the first so many of the list shown are compared."""
+    n = t.nlu.count
+    if n is None or not 2 <= n <= len(t.context) or t.nlu.ordinals or t.nlu.entities.title:
+        return None
+    return n if cue_patterns().compares_count.search(t.u.text) else None
 
 
 def _across_lists(t: _Turn) -> list[str] | None:
