@@ -13,23 +13,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from support.records import ingest_records, jamsil_record, talk_over
+from support.records import ingest_records, talk_over
+from support.records import near_jamsil as near
 
 SEOUL = ZoneInfo("Asia/Seoul")
 WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
-JAMSIL = (37.513977, 127.102198)  # 잠실역
-M_PER_DEG_LAT = 111_195
-
-
-def near(place_id: str, title: str, north_m: float, category: str, menus: Any, **extra: Any) -> Any:
-    return jamsil_record(
-        place_id, title, category, menus, lat=JAMSIL[0] + north_m / M_PER_DEG_LAT, lon=JAMSIL[1], **extra
-    )
 
 
 RECORDS = [

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -23,22 +22,12 @@ from matjip.geo import Gazetteer
 from matjip.nlu.parser import OfflineNLU
 from matjip.nlu.vocabulary import Vocabulary
 from support.records import ingest_records, jamsil_record, talk_over
+from support.records import near_jamsil as near
 
 SEOUL = ZoneInfo("Asia/Seoul")
 WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
 WEDNESDAY_MORNING = datetime(2026, 11, 25, 10, 0, tzinfo=SEOUL)
-JAMSIL = (37.513977, 127.102198)  # 잠실역
-M_PER_DEG_LAT = 111_195
 GOPCHANG = "한식>곱창,막창"
-
-
-def near(
-    place_id: str, title: str, north_m: float, category: str, menus: dict[str, str], **extra: Any
-) -> Any:
-    """A place ``north_m`` metres north of 잠실역."""
-    return jamsil_record(
-        place_id, title, category, menus, lat=JAMSIL[0] + north_m / M_PER_DEG_LAT, lon=JAMSIL[1], **extra
-    )
 
 
 # Medians: 밤곱창 20,000 (opens 17:00, closed at lunch); 곱창이야기 15,000; 비싼곱창 35,000; 싼곱창 9,000.
