@@ -113,3 +113,30 @@ def test_a_widening_that_found_nothing_is_not_said(data: Path) -> None:
     assert [c.name for c in r.cards] == ["잠실초밥"]
     assert "넓은 종류" in r.answer  # the step that found it is said
     assert "넓혔어요" not in r.answer  # the circle stayed within the radius asked (the card is 300 m)
+
+
+JJUKKU = [
+    near("j1", "잠실쭈꾸미", 120, "한식>낙지,쭈꾸미", {"쭈꾸미볶음": "15,000원"}, reviewCount=60),
+    near(
+        "j2",
+        "송파쭈꾸미",
+        180,
+        "한식>낙지,쭈꾸미",
+        {"쭈꾸미볶음": "15,000원", "간장쭈꾸미": "16,000원"},
+        reviewCount=20,
+    ),
+    near("t1", "잠실떡볶이", 140, "분식>떡볶이", {"떡볶이": "5,000원"}, reviewCount=80),
+]
+
+
+def test_less_spicy_after_a_spicy_kind_keeps_the_kind_mild_first(tmp_path: Path) -> None:
+    """Audit r5 C5.2: "덜 매운 데로" after a 쭈꾸미 list ruled the asked kind itself out (and then widened
+    with a false note); the kind stays, the place with a mild version (간장쭈꾸미) first, said so."""
+    data = ingest_records(tmp_path, JJUKKU)
+    first, mild = talk_over(
+        data, ["잠실역 쭈꾸미", "매운 거 못 먹는 친구도 있어서 덜 매운 데로 바꿔줘"], WEDNESDAY_EVENING
+    )
+    assert [c.name for c in first.cards] == ["잠실쭈꾸미", "송파쭈꾸미"]
+    assert [c.name for c in mild.cards] == ["송파쭈꾸미", "잠실쭈꾸미"]
+    assert "안 매운 메뉴" in mild.answer
+    assert "매운 음식이 중심인 집" not in mild.answer

@@ -155,6 +155,22 @@ def _apply_tastes(
     return prefer_menu
 
 
+def _mild_for_carried_kinds(d: _Draft) -> None:
+    """ "덜 매운 데로 바꿔줘" after a 쭈꾸미 list: the kind the follow-up carries is the taste's own, so it
+    stays, its mild versions first (said so), instead of being ruled out with the taste's kinds."""
+    if not d.kinds or d.frame["theme"]:
+        return
+    table = kinds()
+    for taste in (t for t in table.tastes if t.name in d.frame["tastes_avoided"]):
+        own = table.related(d.kinds) & set(taste.kinds)
+        if not own or taste.note_out not in d.notes:
+            continue
+        d.frame["exclude_kinds"] = [k for k in d.frame["exclude_kinds"] if k not in taste.kinds]
+        d.exclude_menu = [m for m in d.exclude_menu if m not in taste.menu]
+        d.notes[d.notes.index(taste.note_out)] = taste.note_mild
+        d.prefer_menu = list(dict.fromkeys([*d.prefer_menu, *taste.mild]))
+
+
 def _holds_taste_kinds(kind_list: list[str], taste_kinds: list[str]) -> bool:
     """An umbrella kind asked with a taste ruled out ("분식 매운 건 빼고") whose sub-kinds include the
     taste's own (떡볶이): like a family, its spicy members are ruled out rather than ranked after."""
@@ -238,6 +254,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     elif searches and d.intent == "search" and not d.titles:
         _keep_topic(d, searches[-1])
     if searches:
+        _mild_for_carried_kinds(d)
         _replaced_topic(d, searches[-1])
         _cheaper(d, res, nlu, searches[-1])
     _say_party(d, nlu, res)
