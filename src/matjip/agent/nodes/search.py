@@ -166,7 +166,8 @@ def _mild_for_carried_kinds(d: _Draft) -> None:
         if not own or taste.note_out not in d.notes:
             continue
         d.frame["exclude_kinds"] = [k for k in d.frame["exclude_kinds"] if k not in taste.kinds]
-        d.exclude_menu = [m for m in d.exclude_menu if m not in taste.menu]
+        said = d.reading.acts.tastes_ruled_out  # "매운거 말고": the word itself stays ruled out
+        d.exclude_menu = [m for m in d.exclude_menu if m not in taste.menu or m in said]
         d.notes[d.notes.index(taste.note_out)] = taste.note_mild
         d.prefer_menu = list(dict.fromkeys([*d.prefer_menu, *taste.mild]))
 
