@@ -140,3 +140,20 @@ def test_less_spicy_after_a_spicy_kind_keeps_the_kind_mild_first(tmp_path: Path)
     assert [c.name for c in mild.cards] == ["송파쭈꾸미", "잠실쭈꾸미"]
     assert "안 매운 메뉴" in mild.answer
     assert "매운 음식이 중심인 집" not in mild.answer
+
+
+GUKBAP = [
+    near("g1", "잠실순대국", 100, "한식>순대", {"순대국": "9,000원", "수육": "20,000원"}, reviewCount=90),
+    near(
+        "g2", "잠실국밥", 160, "한식>국밥", {"소머리국밥": "10,000원", "육개장": "10,000원"}, reviewCount=30
+    ),
+    near("g3", "송파해장", 220, "한식>국밥", {"순대국밥": "9,000원", "내장탕": "10,000원"}, reviewCount=60),
+]
+
+
+@pytest.mark.parametrize("asked", ["잠실역 육개장 잘하는 집", "잠실역 육계장 맛있는 곳"])
+def test_a_dish_of_a_kind_asked_by_name_or_typo_comes_first(tmp_path: Path, asked: str) -> None:
+    """Audit r5 Q5: 육개장 (or the typo 육계장, said) asked near 잠실역 put three 순대국 houses first while a
+    국밥 place listing 육개장 stood nearby; the place listing the dish comes first."""
+    (r,) = talk_over(ingest_records(tmp_path, GUKBAP), [asked], WEDNESDAY_EVENING)
+    assert r.cards[0].name == "잠실국밥"

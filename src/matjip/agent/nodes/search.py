@@ -28,7 +28,7 @@ from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
 from matjip.agent.retrieval.filters import typical_price, within_budget
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
-from matjip.agent.understanding import Understanding, understanding_of
+from matjip.agent.understanding import Understanding, kinds_said, understanding_of
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm, said_as
 from matjip.nlu.kinds import KindFrame, detect_kinds
@@ -679,8 +679,15 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res)
     gaps.no_break(f, now)
     f.hits = within_budget(f.hits, f.plan, overall=bool(state.get("cheaper")))
-    rank.rerank(f, res, norm(state.get("query", "")), now)
+    rank.rerank(f, res, _said(state), now)
     return _general_update(state, res, f)
+
+
+def _said(state: AgentState) -> str:
+    """The message as the ranker reads it (normalised), with the words its typos were taken for
+    ("육계장" → 육개장): a dish asked with a typo is still the dish asked."""
+    fixes = "".join(fix for _, fix in kinds_said(state).corrections)
+    return norm(str(state.get("query") or "")) + norm(fixes)
 
 
 def _general_update(state: AgentState, res: Resources, f: Found) -> dict[str, Any]:
