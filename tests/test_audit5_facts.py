@@ -157,3 +157,21 @@ def test_a_dish_of_a_kind_asked_by_name_or_typo_comes_first(tmp_path: Path, aske
     국밥 place listing 육개장 stood nearby; the place listing the dish comes first."""
     (r,) = talk_over(ingest_records(tmp_path, GUKBAP), [asked], WEDNESDAY_EVENING)
     assert r.cards[0].name == "잠실국밥"
+
+
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("송파역 근처에서 저녁 먹고 2차로 맥주 한잔할 데까지 걸어서 다닐 수 있게 짜줘", "walk"),
+        ("저녁 먹고 2차로 호프 가는 코스", None),
+        ("1차로 고기 3차로 노래방", None),
+        ("차로 10분 안에 있는 국밥집", "car"),
+        ("잠실에서 2차로 갈 데 차로 15분", "car"),
+    ],
+)
+def test_a_numbered_round_is_no_travel_mode(text: str, mode: str | None) -> None:
+    """Audit r5 Q9: "2차로 맥주" (the second round) was read as "차로" (by car), so a walking course got
+    5 km car legs; a mode word right after a number is none."""
+    from matjip.nlu.strategy import mode_said
+
+    assert mode_said(text) == mode

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from matjip.nlu.models import TravelMode
-from matjip.nlu.strategy import rules as strategy_rules
+from matjip.nlu.strategy import mode_said
 from matjip.wording import say, text
 from matjip.words import words
 
@@ -197,14 +197,7 @@ def asks_travel(text: str) -> bool:
 
 def travel_mode(text: str) -> TravelMode:
     """The travel mode a message names first (strategies.toml's mode words); on foot when none."""
-    low = text.lower()
-    found = [
-        (i, mode)
-        for mode, rule in strategy_rules().travel.modes.items()
-        for w in rule.words
-        if (i := low.find(w.lower())) >= 0
-    ]
-    return min(found)[1] if found else "walk"
+    return mode_said(text) or "walk"
 
 
 def compare_criteria() -> dict[str, list[str]]:

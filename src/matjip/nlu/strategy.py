@@ -162,14 +162,16 @@ def _route(text: str) -> tuple[str | None, str | None, bool] | None:
     return None
 
 
-def _mode(text: str) -> TravelMode | None:
+def mode_said(text: str) -> TravelMode | None:
+    """The travel mode a message names first (the mode words of strategies.toml), or None. A word
+    right after a number is none: "2차로 맥주" is the second round, not "by car" (차로)."""
     low = text.lower()
     found: list[tuple[int, TravelMode]] = []
     for name, rule in rules().travel.modes.items():
         for w in rule.words:
-            i = low.find(w.lower())
-            if i >= 0:
-                found.append((i, name))
+            m = re.search(r"(?<![0-9])" + re.escape(w.lower()), low)
+            if m is not None:
+                found.append((m.start(), name))
     return min(found)[1] if found else None
 
 
@@ -372,7 +374,7 @@ def detect_strategy(text: str) -> StrategySpec:
     abroad = _overseas(text)
     if abroad is not None:
         return spec.model_copy(update={"overseas": abroad})
-    mode = _mode(text)
+    mode = mode_said(text)
     if _is_course(text):
         days = _course_days(text)
         roles, words = _course_roles(text, days or 1)
