@@ -175,3 +175,28 @@ def test_a_numbered_round_is_no_travel_mode(text: str, mode: str | None) -> None
     from matjip.nlu.strategy import mode_said
 
     assert mode_said(text) == mode
+
+
+SATURDAY_NOON = datetime(2026, 11, 28, 12, 0, tzinfo=SEOUL)
+WEEKDAY_ONLY = [
+    near("porridge", "다온죽집", 100, "한식>죽", {"호박죽": "6,000원"}, businessHours="월~금 08:00 ~ 20:00"),
+    near(
+        "ramen", "필름라멘", 200, "일식>라멘", {"돈코츠라멘": "9,000원"}, businessHours="월~금 11:00 ~ 22:00"
+    ),
+]
+
+
+def test_hours_compared_on_the_next_day_both_list_when_today_is_in_neither(tmp_path: Path) -> None:
+    """dialogue_test9 ec078 (a development case once its first run was reported): both timetables
+    list only 월~금 and the question came on a Saturday; the answer gave no closing time. It compares
+    Monday's hours, said as Monday's, with today's gap said first."""
+    (r,) = talk_over(
+        ingest_records(tmp_path, WEEKDAY_ONLY),
+        ["다온죽집이랑 필름라멘 중에 어디가 더 늦게까지 해"],
+        SATURDAY_NOON,
+    )
+    assert "다온죽집, 필름라멘은 오늘(토) 영업시간이 적혀 있지 않아서" in r.answer
+    assert (
+        "월요일에는 필름라멘이 가장 늦게까지 하고(22:00까지), 다온죽집이 가장 일찍 열어요(08:00부터)"
+        in r.answer
+    )

@@ -535,6 +535,10 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             return _hours_verdict(spans)
         missing = [d for (t, d) in times if t[0] is None]
         unlisted = [d for d in missing if _today_unlisted(d, now)]
+        # no place lists today (both closed on Saturday): the next day they all list
+        other = _hours_on_listed_day(docs, now) if len(unlisted) == len(docs) else None
+        if other is not None:
+            return other
         if unlisted:
             d = unlisted[0]
             raw = d.hours.raw.strip() if d.hours is not None else ""
@@ -574,22 +578,50 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
     return say("answer.compare.tag_unknown", tag=tag, tag_by=josa(tag, "으로/로"))
 
 
-def _hours_verdict(spans: Sequence[tuple[int, int, Restaurant]]) -> str:
-    """Who closes latest and who opens earliest today; places sharing that time are said as a tie."""
+def _hours_on_listed_day(docs: Sequence[Restaurant], now: datetime) -> str | None:
+    """Today is in no timetable (both closed on Saturday): the comparison on the next day every place
+    lists, said as that day's, with today's gap said first; None when there is no such day."""
+    for ahead in range(1, 7):
+        day = now + timedelta(days=ahead)
+        times = [_closing(d, day) for d in docs]
+        spans = [(a, b, d) for (a, b), d in zip(times, docs, strict=True) if a is not None and b is not None]
+        if len(spans) == len(docs) >= 2:
+            return say(
+                "answer.compare.hours_other_day",
+                titles=josa(", ".join(d.title for d in docs), "은/는"),
+                today=WEEKDAYS[now.weekday()],
+                verdict=_hours_verdict(spans, WEEKDAYS[day.weekday()]),
+            )
+    return None
+
+
+def _hours_verdict(spans: Sequence[tuple[int, int, Restaurant]], day: str | None = None) -> str:
+    """Who closes latest and who opens earliest today (or on ``day``, "월"); places sharing that
+    time are said as a tie."""
+    one, tied = (
+        ("answer.compare.hours", "answer.compare.hours_tied")
+        if day is None
+        else (
+            "answer.compare.hours_day",
+            "answer.compare.hours_day_tied",
+        )
+    )
     close = max(b for _, b, _ in spans)
     opening = min(a for a, _, _ in spans)
     late = [d.title for _, b, d in spans if b == close]
     early = [d.title for a, _, d in spans if a == opening]
     if len(late) == 1 and len(early) == 1:
         return say(
-            "answer.compare.hours",
+            one,
             late=josa(late[0], "이/가"),
             early=josa(early[0], "이/가"),
             close=_clock(close),
             open=_clock(opening),
+            day=day or "",
         )
     return say(
-        "answer.compare.hours_tied",
+        tied,
+        day=day or "",
         late=_tie_clause(("answer.compare.late_one", "answer.compare.late_tie"), late, close=_clock(close)),
         early=_tie_clause(
             ("answer.compare.early_one", "answer.compare.early_tie"), early, open=_clock(opening)
