@@ -239,25 +239,24 @@ class Understanding(BaseModel):
 
     def with_nlu(self, nlu: NLUResult) -> Understanding:
         """The same reading with another NLU result (an LLM's, or a comparison's)."""
-        time = nlu.time
-        nlu, meal = meal_read(self.text, nlu)
+        nlu, meal, meal_time = meal_read(self.text, nlu)
         if meal is None:
             return self.model_copy(update={"nlu": nlu})
-        return self.model_copy(update={"nlu": nlu, "meal": meal, "meal_time": time})
+        return self.model_copy(update={"nlu": nlu, "meal": meal, "meal_time": meal_time})
 
 
-def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None]:
+def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None, TimeSpec | None]:
     """A meal said alone ("점심 먹을 데", "역삼역 점심 국밥", "오늘 저녁 치킨 땡긴다") is what is eaten, not
     a time the place must be open: the NLU's time is dropped and the meal kept. A meal with "지금", a
     clock time, a day named ("토요일 저녁") or said as the hours wanted ("점심에 여는", "저녁 영업")
-    stays a time."""
+    stays a time. Returns the NLU result, the meal and the part of the day it dropped."""
     t, p = nlu.time, cue_patterns()
     if t is None or t.kind != "range" or t.weekday is not None or t.day_offset:
-        return nlu, None
+        return nlu, None, None
     m = p.meal.search(t.label.strip())
     if m is None or p.meal_open.search(text):
-        return nlu, None
-    return nlu.model_copy(update={"time": None}), m.group(1)
+        return nlu, None, None
+    return nlu.model_copy(update={"time": None}), m.group(1), t
 
 
 def chains_of_a_kind(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
@@ -328,8 +327,7 @@ def landmark_food(text: str, nlu: NLUResult, frame: KindFrame) -> KindFrame:
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
-    time = nlu.time if nlu is not None else None
-    nlu, meal = meal_read(text, nlu or NLUResult())
+    nlu, meal, meal_time = meal_read(text, nlu or NLUResult())
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
     nlu, kind_frame = had_already(text, nlu, kind_frame)
     kind_frame = landmark_food(text, nlu, kind_frame)
@@ -340,7 +338,7 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
         text=text,
         nlu=nlu,
         meal=meal,
-        meal_time=time if meal else None,
+        meal_time=meal_time,
         kinds=kind_frame,
         acts=read_acts(scan),
         cues=read_cues(scan),
