@@ -1,4 +1,4 @@
-"""The blind real-review sets of issue 24 (review_test4, review_test5, review_test6 and review_test7, each
+"""The blind real-review sets of issue 24 (review_test4 … review_test8, each
 ``.jsonl`` + ``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
 frozen, shares no place with the sets drawn before it, and its place gold follows the support rule from
 its item labels."""
@@ -25,8 +25,9 @@ class BlindSet(NamedTuple):
     min_reviews: int
     places: int
     earlier: tuple[str, ...]  # sets drawn before it: none of their places again
-    sample: str  # a place whose convenience gold is ``sample_convenience`` (with 주차) and no atmosphere
+    sample: str  # a place whose convenience gold is ``sample_convenience`` (with 주차), atmosphere ``sample_atmosphere``
     sample_convenience: frozenset[str] = frozenset({"발렛", "주차"})
+    sample_atmosphere: frozenset[str] = frozenset()
 
 
 SETS = [
@@ -47,6 +48,15 @@ SETS = [
         ("review_test3", "review_test4", "review_test5", "review_test6"),
         "w03",
         frozenset({"주차", "포장"}),
+    ),
+    BlindSet(
+        "review_test8",
+        350,
+        32,
+        ("review_test3", "review_test4", "review_test5", "review_test6", "review_test7"),
+        "x28",
+        frozenset({"주차"}),
+        frozenset({"정갈한"}),
     ),
 ]
 
@@ -103,8 +113,10 @@ def test_place_gold_follows_the_support_rule(blind: BlindSet) -> None:
 
 def test_place_scoring_counts_values_per_place(blind: BlindSet) -> None:
     [place] = [p for p in load_places("all", EVAL / f"{blind.name}.jsonl") if p.place == blind.sample]
-    assert place.gold["convenience"] == blind.sample_convenience and not place.gold["atmosphere"]
+    assert place.gold["convenience"] == blind.sample_convenience
+    assert place.gold["atmosphere"] == blind.sample_atmosphere
     report = score_places([place], [Enrichment(convenience=["주차"], atmosphere=["조용한"])])
     c, a = report.per_field["convenience"], report.per_field["atmosphere"]
     missed = len(blind.sample_convenience) - 1
-    assert (c.tp, c.fp, c.fn) == (1, 0, missed) and (a.tp, a.fp, a.fn) == (0, 1, 0)
+    assert (c.tp, c.fp, c.fn) == (1, 0, missed)
+    assert (a.tp, a.fp, a.fn) == (0, 1, len(blind.sample_atmosphere))
