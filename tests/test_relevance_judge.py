@@ -320,6 +320,7 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
         ("relevance_test8", 125),
         ("relevance_test9", 124),
         ("relevance_test10", 130),
+        ("relevance_test11", 132),
     ],
 )
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
