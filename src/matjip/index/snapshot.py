@@ -155,12 +155,12 @@ class Snapshot:
 
     def by_day(self, name: str) -> tuple[np.ndarray, IntArray]:
         """An interval table (``open_iv`` or ``break_iv``: row, day, start, end) sorted by day,
-        and per-day offsets: day d's intervals are ``table[off[d]:off[d + 1]]`` (built on
-        first use)."""
+        and per-day offsets: day d's intervals are ``table[off[d]:off[d + 1]]``, ordered by row
+        (built on first use)."""
         hit = self._by_day.get(name)
         if hit is None:
             iv = self.cols[name]
-            table = iv[np.argsort(iv[:, 1], kind="stable")]
+            table = iv[np.lexsort((iv[:, 0], iv[:, 1]))]
             off = np.searchsorted(table[:, 1], np.arange(8)).astype(np.int64)
             hit = self._by_day[name] = (table, off)
         return hit
