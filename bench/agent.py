@@ -81,12 +81,14 @@ def measure(label: str, settings: Settings, turns: int, cold: bool) -> None:
     for item in items[:20]:  # warm-up: Kiwi, caches, numpy
         agent.ask(query_text(item))
     agent_ms: list[float] = []
+    cpu_ms: list[float] = []  # the process's CPU per turn: what a loaded machine inflates least
     search_ms: list[float] = []
     for i, item in enumerate(items):
         gps = item.get("location") or (DEFAULT_GPS if item.get("user_location") else None)
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         result = agent.ask(query_text(item), f"bench-{i}", gps)
         agent_ms.append((time.perf_counter() - t) * 1000)
+        cpu_ms.append((time.process_time() - c) * 1000)
         if result.plan is not None and result.searched:
             t = time.perf_counter()
             for req in to_requests(result.plan):
@@ -97,6 +99,7 @@ def measure(label: str, settings: Settings, turns: int, cold: bool) -> None:
     print(
         f"{label:<10} {agent.resources.index.count():>8,} docs | turn p50 {a50:6.1f} ms  p95 {a95:6.1f} ms"
         f" | search-only p50 {s50:5.1f} ms  p95 {s95:5.1f} ms | turn/search p50 ×{a50 / max(s50, 1e-9):.1f}"
+        f" | turn CPU p50 {statistics.median(cpu_ms):5.1f} ms  p95 {pct(cpu_ms, 0.95):6.1f} ms"
         f" | {len(agent_ms)} turns"
     )
     agent.close()
