@@ -105,3 +105,25 @@ def test_a_build_embeds_each_distinct_text_once(tmp_path: Path) -> None:
     assert sorted(emb.asked) == sorted(set(texts))
     got = np.fromfile(tmp / "vectors.f32", dtype=np.float32).reshape(len(texts), emb.dim)
     assert np.array_equal(got, FakeEmbedder().embed_documents(texts))
+
+
+def test_box_rows_are_the_rows_inside_the_box(snap: Snapshot) -> None:
+    """The latitude-ordered slice gives the rows the four whole-column comparisons give (rows
+    without coordinates never), or None over ``most``."""
+    rng = random.Random(3)
+    lat, lon = snap.cols["lat"], snap.cols["lon"]
+    assert np.isnan(lat).any()  # the corpus has rows without coordinates
+    for _ in range(30):
+        c_lat, c_lon = 37.4 + rng.random() * 0.3, 126.8 + rng.random() * 0.4
+        box = (
+            c_lat - rng.random() * 0.05,
+            c_lat + rng.random() * 0.05,
+            c_lon - 0.04,
+            c_lon + rng.random() * 0.04,
+        )
+        want = np.flatnonzero((lat >= box[0]) & (lat <= box[1]) & (lon >= box[2]) & (lon <= box[3]))
+        got = snap.box_rows(*box, most=snap.n)
+        assert got is not None and got.tolist() == want.tolist()
+        band = int(((lat >= box[0]) & (lat <= box[1])).sum())
+        if band:
+            assert snap.box_rows(*box, most=band - 1) is None

@@ -62,9 +62,10 @@ DRIVER_SHARE = 0.125  # a filter's own rows drive the search when they are at mo
 
 
 def driver_rows(s: Snapshot, req: SearchRequest) -> tuple[IntArray, str] | None:
-    """The exact rows (ascending) of the request's most selective menu term or of its kinds, when
-    few enough that testing only them beats a pass over whole columns; and which filter they
-    settle ("menu:<key>" or "kind"). None: start from every row."""
+    """The exact rows (ascending) of the request's most selective menu term, of its kinds or of its
+    geo bounding box, when few enough that testing only them beats a pass over whole columns; and
+    which filter they settle ("menu:<key>" or "kind"; the box settles nothing). None: start from
+    every row."""
     best: tuple[IntArray, str] | None = None
     for term in req.menu:
         key = normalize_key(term)
@@ -75,6 +76,11 @@ def driver_rows(s: Snapshot, req: SearchRequest) -> tuple[IntArray, str] | None:
         rows = kind_rows(s, req.kind)
         if best is None or len(rows) < len(best[0]):
             best = (rows, "kind")
+    if req.geo is not None and (best is None or len(best[0]) > s.n * DRIVER_SHARE):
+        box = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m)
+        found = s.box_rows(*box, most=int(s.n * DRIVER_SHARE * 2))
+        if found is not None and (best is None or len(found) < len(best[0])):
+            best = (found, "geo box")  # settles nothing: the box is tested again, then the distance
     if best is None or len(best[0]) > s.n * DRIVER_SHARE:
         return None
     return best

@@ -130,6 +130,7 @@ class Snapshot:
     _blobs: dict[str, Blob] = field(default_factory=dict)
     _by_day: dict[str, tuple[np.ndarray, IntArray]] = field(default_factory=dict)
     _price_bits: npt.NDArray[np.uint32] | None = None
+    _by_lat: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]] | None = None
 
     def price_bits(self) -> npt.NDArray[np.uint32]:
         """Per row, a bitmask of the price buckets (:data:`~matjip.index.columns.PRICE_EDGES`)
@@ -145,6 +146,32 @@ class Snapshot:
                 bits[priced] = np.bitwise_or.reduceat(one, self.price_off[priced])
             self._price_bits = bits
         return bits
+
+    def box_rows(
+        self, min_lat: float, max_lat: float, min_lon: float, max_lon: float, most: int
+    ) -> IntArray | None:
+        """The rows (ascending) inside the box, or None when more than ``most`` rows lie in its
+        latitude band: the band is a slice of the rows ordered by latitude (built on first use),
+        then its longitudes are tested."""
+        order, lats = self.by_latitude()
+        lo = int(np.searchsorted(lats, min_lat, side="left"))
+        hi = int(np.searchsorted(lats, max_lat, side="right"))
+        if hi - lo > most:
+            return None
+        band = order[lo:hi]
+        lon = self.cols["lon"][band]
+        out: IntArray = np.sort(band[(lon >= min_lon) & (lon <= max_lon)]).astype(np.int64, copy=False)
+        return out
+
+    def by_latitude(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """The rows ordered by latitude (rows without one last) and their latitudes, in that order
+        (built on first use)."""
+        hit = self._by_lat
+        if hit is None:
+            lat = self.cols["lat"]
+            order = np.argsort(lat, kind="stable").astype(np.int32)
+            hit = self._by_lat = (order, lat[order])
+        return hit
 
     def blob(self, name: str) -> Blob:
         """The joined text of a string column (built on first use)."""
