@@ -127,3 +127,18 @@ def test_box_rows_are_the_rows_inside_the_box(snap: Snapshot) -> None:
         band = int(((lat >= box[0]) & (lat <= box[1])).sum())
         if band:
             assert snap.box_rows(*box, most=band - 1) is None
+
+
+def test_lru_holds_many_small_arrays_and_few_large_ones() -> None:
+    from matjip.index.snapshot import LRU
+
+    cache = LRU(size=100, max_bytes=10_000)
+    for i in range(50):
+        cache.put(("small", i), np.zeros(10, dtype=np.int64))  # 80 bytes each: all 50 fit
+    assert all(cache.get(("small", i)) is not None for i in range(50))
+    for i in range(5):
+        cache.put(("large", i), np.zeros(3000, dtype=np.bool_))  # 3 kB each: the oldest go first
+    assert cache.get(("large", 4)) is not None and cache.get(("large", 3)) is not None
+    assert cache.get(("large", 0)) is None and cache.get(("small", 0)) is None
+    cache.put(("huge", 0), np.zeros(50_000, dtype=np.bool_))  # over the bound alone: kept, alone
+    assert cache.get(("huge", 0)) is not None and cache.get(("large", 4)) is None

@@ -28,15 +28,20 @@ from matjip.index.strings import StringColumn
 
 IntArray = npt.NDArray[np.int64]
 
-CACHE_SIZE = 128
+CACHE_SIZE = 1024
+CACHE_BYTES = 160 << 20  # what the cached arrays may hold in all (128 whole-index masks at 1M rows)
 
 
 class LRU:
-    """A small thread-safe LRU map for per-snapshot masks."""
+    """A thread-safe LRU map for per-snapshot masks and row lists, bounded by entries and by the
+    bytes of the arrays it holds: at 1M rows a whole-index mask is 1 MB and a rare kind's rows a
+    few kB, so a count alone either holds too few small entries or too many large ones."""
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE, max_bytes: int = CACHE_BYTES) -> None:
         self.size = size
+        self.max_bytes = max_bytes
         self._d: OrderedDict[object, Any] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def get(self, key: object) -> Any:
@@ -48,10 +53,16 @@ class LRU:
 
     def put(self, key: object, value: Any) -> None:
         with self._lock:
+            old = self._d.pop(key, None)
+            self._bytes += _nbytes(value) - _nbytes(old)
             self._d[key] = value
-            self._d.move_to_end(key)
-            while len(self._d) > self.size:
-                self._d.popitem(last=False)
+            while len(self._d) > 1 and (len(self._d) > self.size or self._bytes > self.max_bytes):
+                _, dropped = self._d.popitem(last=False)
+                self._bytes -= _nbytes(dropped)
+
+
+def _nbytes(value: Any) -> int:
+    return int(value.nbytes) if isinstance(value, np.ndarray) else 0
 
 
 class Blob:
