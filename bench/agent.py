@@ -12,6 +12,12 @@ Seed 003's strategies (issue 14): route, course and point-travel turns are timed
 turns in the same run, interleaved (``--strategy-rounds`` rounds of each question), and their p95
 reported as a ratio to the radius turns' p95. Target: route and course within 3× of radius.
 ``--strategies-only`` skips the development-set turns.
+
+The agent runs as ``matjip serve`` runs it: the nodes in the turn's thread (``sequential``) and
+``warm()`` called once before the warm-up turns (the substring-search texts, opening hours by
+day, price buckets, the embedder's vocabulary table). ``--cold`` measures as the earlier rounds
+did: LangGraph's runtime and no ``warm()``, so the first turns that need one of those structures
+build it inside the timed turn.
 """
 
 from __future__ import annotations
@@ -61,18 +67,28 @@ def prepare(data_dir: Path, n: int | None) -> Settings:
     return settings
 
 
-def measure(label: str, settings: Settings, turns: int) -> None:
-    agent = Agent(settings, persist=False)
+def open_agent(settings: Settings, cold: bool) -> Agent:
+    """The agent as ``matjip serve`` opens it, or (``cold``) as the earlier rounds measured it."""
+    agent = Agent(settings, persist=False, sequential=not cold)
+    if not cold:
+        agent.warm()
+    return agent
+
+
+def measure(label: str, settings: Settings, turns: int, cold: bool) -> None:
+    agent = open_agent(settings, cold)
     items = [i for i in load_jsonl("agent_set.jsonl") if i.get("query")][:turns]
     for item in items[:20]:  # warm-up: Kiwi, caches, numpy
         agent.ask(query_text(item))
     agent_ms: list[float] = []
+    cpu_ms: list[float] = []  # the process's CPU per turn: what a loaded machine inflates least
     search_ms: list[float] = []
     for i, item in enumerate(items):
         gps = item.get("location") or (DEFAULT_GPS if item.get("user_location") else None)
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         result = agent.ask(query_text(item), f"bench-{i}", gps)
         agent_ms.append((time.perf_counter() - t) * 1000)
+        cpu_ms.append((time.process_time() - c) * 1000)
         if result.plan is not None and result.searched:
             t = time.perf_counter()
             for req in to_requests(result.plan):
@@ -83,6 +99,7 @@ def measure(label: str, settings: Settings, turns: int) -> None:
     print(
         f"{label:<10} {agent.resources.index.count():>8,} docs | turn p50 {a50:6.1f} ms  p95 {a95:6.1f} ms"
         f" | search-only p50 {s50:5.1f} ms  p95 {s95:5.1f} ms | turn/search p50 ×{a50 / max(s50, 1e-9):.1f}"
+        f" | turn CPU p50 {statistics.median(cpu_ms):5.1f} ms  p95 {pct(cpu_ms, 0.95):6.1f} ms"
         f" | {len(agent_ms)} turns"
     )
     agent.close()
@@ -114,9 +131,9 @@ STRATEGY_TURNS: dict[str, list[str]] = {
 }
 
 
-def measure_strategies(label: str, settings: Settings, rounds: int) -> None:
+def measure_strategies(label: str, settings: Settings, rounds: int, cold: bool) -> None:
     """Route, course and point-travel turns next to radius turns, interleaved, in one process."""
-    agent = Agent(settings, persist=False)
+    agent = open_agent(settings, cold)
     for turns in STRATEGY_TURNS.values():  # warm-up
         for q in turns:
             agent.ask(q)
@@ -144,15 +161,17 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=300)
     ap.add_argument("--strategy-rounds", type=int, default=6)
     ap.add_argument("--strategies-only", action="store_true")
+    ap.add_argument("--cold", action="store_true", help="LangGraph's runtime, no warm() (earlier rounds)")
     args = ap.parse_args()
+    print(f"agent: {'LangGraph runtime, no warm()' if args.cold else 'as matjip serve: sequential, warm()'}")
     demo = prepare(WORK / "agent-demo", None)
     big = prepare(WORK / f"agent-{args.n}", args.n)
     if not args.strategies_only:
-        measure("demo", demo, args.turns)
-        measure(f"{args.n // 1000}k", big, args.turns)
+        measure("demo", demo, args.turns, args.cold)
+        measure(f"{args.n // 1000}k", big, args.turns, args.cold)
     if args.strategy_rounds > 0:  # 0: the development-set turns only
-        measure_strategies("demo", demo, args.strategy_rounds)
-        measure_strategies(f"{args.n // 1000}k", big, args.strategy_rounds)
+        measure_strategies("demo", demo, args.strategy_rounds, args.cold)
+        measure_strategies(f"{args.n // 1000}k", big, args.strategy_rounds, args.cold)
 
 
 if __name__ == "__main__":

@@ -305,6 +305,7 @@ class EmbeddedIndex:
             for name in ("open_iv", "break_iv"):  # opening hours by day
                 self._snap.by_day(name)
             self._snap.price_bits()  # menu-price buckets
+            self._snap.by_latitude()  # geo boxes as a slice of the rows by latitude
             self.search(SearchRequest(text="맛집", k=1))
 
     def close(self) -> None:

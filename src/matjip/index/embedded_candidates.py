@@ -14,8 +14,8 @@ import numpy.typing as npt
 from matjip.index import fusion
 from matjip.index.bm25 import FIRST_FETCH, ROW_SET_MAX, top_hits
 from matjip.index.embed.base import Embedder
+from matjip.index.filters import member, title_exact_rows
 from matjip.index.ranking import BM25_DEPTH, HitRow
-from matjip.index.reference import title_exact
 from matjip.index.request import SearchRequest
 from matjip.index.snapshot import Snapshot
 from matjip.index.vectors import SCAN_MIN, top_vectors
@@ -88,8 +88,7 @@ class EmbeddedCandidates:
         if title is None:
             return None
         if self._boost is None:
-            titles, rows = self.s.strings["titles"], self.idx.tolist()
-            self._boost = np.fromiter((title_exact(titles[r], title) for r in rows), np.bool_, len(rows))
+            self._boost = member(self.idx, title_exact_rows(self.s, title))
         return self._boost
 
     def distances(self, rows: IntArray) -> FloatArray:

@@ -62,9 +62,10 @@ DRIVER_SHARE = 0.125  # a filter's own rows drive the search when they are at mo
 
 
 def driver_rows(s: Snapshot, req: SearchRequest) -> tuple[IntArray, str] | None:
-    """The exact rows (ascending) of the request's most selective menu term or of its kinds, when
-    few enough that testing only them beats a pass over whole columns; and which filter they
-    settle ("menu:<key>" or "kind"). None: start from every row."""
+    """The exact rows (ascending) of the request's most selective menu term, of its kinds or of its
+    geo bounding box, when few enough that testing only them beats a pass over whole columns; and
+    which filter they settle ("menu:<key>" or "kind"; the box settles nothing). None: start from
+    every row."""
     best: tuple[IntArray, str] | None = None
     for term in req.menu:
         key = normalize_key(term)
@@ -75,6 +76,11 @@ def driver_rows(s: Snapshot, req: SearchRequest) -> tuple[IntArray, str] | None:
         rows = kind_rows(s, req.kind)
         if best is None or len(rows) < len(best[0]):
             best = (rows, "kind")
+    if req.geo is not None and (best is None or len(best[0]) > s.n * DRIVER_SHARE):
+        box = bounding_box(req.geo.lat, req.geo.lon, req.geo.radius_m)
+        found = s.box_rows(*box, most=int(s.n * DRIVER_SHARE * 2))
+        if found is not None and (best is None or len(found) < len(best[0])):
+            best = (found, "geo box")  # settles nothing: the box is tested again, then the distance
     if best is None or len(best[0]) > s.n * DRIVER_SHARE:
         return None
     return best
@@ -349,7 +355,7 @@ def _region(c: Survivors) -> None:
 def _open_at(c: Survivors) -> None:
     open_at = c.req.open_at
     if open_at is not None:
-        status = open_window(c.s, open_at, c.tz)[c.idx]
+        status = open_window_of(c.s, open_at, c.tz, c.idx)
         c.keep((status == 1) | ((status == -1) & open_at.include_unknown))
 
 
@@ -428,9 +434,32 @@ def _title_mask(s: Snapshot, title: str, idx: IntArray, py_check_max: int) -> Bo
 
     def all_rows() -> IntArray:
         rows = s.blob("title_keys").find(longest)  # every match contains its longest word
-        return np.asarray([r for r in rows.tolist() if title_matches(titles[r], title)], dtype=np.int64)
+        seen: dict[str, bool] = {}  # branches of a chain share titles: each distinct one tested once
+        out = [r for r in rows.tolist() if _memo(seen, titles[r], title)]
+        return np.asarray(out, dtype=np.int64)
 
     return _string_mask(s, ("title", title), idx, pred, all_rows, py_check_max)
+
+
+def _memo(seen: dict[str, bool], t: str, title: str) -> bool:
+    hit = seen.get(t)
+    if hit is None:
+        hit = seen[t] = title_matches(t, title)
+    return hit
+
+
+def title_exact_rows(s: Snapshot, title: str) -> IntArray:
+    """The rows (ascending) whose title is ``title`` itself (:func:`~matjip.index.reference.title_exact`:
+    its normalised key equals the title's), cached per snapshot."""
+    key = "".join(title_words(title))
+    hit = s.cache.get(("title_exact", key))
+    if hit is None:
+        keys = s.strings["title_keys"]
+        found = s.blob("title_keys").find(key) if key else np.zeros(0, np.int64)
+        hit = np.asarray([r for r in found.tolist() if keys[r] == key], dtype=np.int64)
+        s.cache.put(("title_exact", key), hit)
+    out: IntArray = hit
+    return out
 
 
 def _any_title_key_mask(s: Snapshot, keys: tuple[str, ...], idx: IntArray, py_check_max: int) -> BoolArray:
@@ -453,10 +482,10 @@ def _kind_mask(s: Snapshot, values: Sequence[str], idx: IntArray) -> BoolArray:
     """Rows of ``idx`` of any of the kinds; each kind's rows are found once per snapshot."""
     if not values:
         return np.zeros(len(idx), dtype=np.bool_)
-    return _member(idx, kind_rows(s, values))
+    return member(idx, kind_rows(s, values))
 
 
-def _member(idx: IntArray, rows: IntArray) -> BoolArray:
+def member(idx: IntArray, rows: IntArray) -> BoolArray:
     """Which of ``idx`` are in the ascending ``rows`` (a binary search: no hashing of either)."""
     if not len(rows):
         return np.zeros(len(idx), dtype=np.bool_)
@@ -508,6 +537,59 @@ def _region_mask(s: Snapshot, req: SearchRequest, idx: IntArray, py_check_max: i
     return mask
 
 
+OPEN_ROWS_SHARE = 0.125  # up to this share of the index, opening hours are read for the candidates only
+
+
+def open_window_of(s: Snapshot, open_at: OpenAt, tz: ZoneInfo, idx: IntArray) -> npt.NDArray[np.int8]:
+    """:func:`open_window` for the rows ``idx`` (ascending): read off the whole-index status of each
+    instant when every instant is cached or the rows are many; else computed from those rows'
+    intervals alone (a day's window is 48 instants: 48 passes over every interval of the index
+    on first use, against a binary search per candidate)."""
+    instants = [_instant(when, tz) for when in open_at.instants()]
+    if len(idx) > s.n * OPEN_ROWS_SHARE or all(s.cache.get(("open", *i)) is not None for i in instants):
+        return open_window(s, open_at, tz)[idx]
+    days: dict[tuple[str, int], tuple[IntArray, np.ndarray]] = {}
+
+    def day(name: str, wd: int) -> tuple[IntArray, np.ndarray]:
+        if (name, wd) not in days:
+            days[name, wd] = _day_intervals(s, name, wd, idx)
+        return days[name, wd]
+
+    out = np.zeros(len(idx), dtype=np.int8)
+    for wd, minute in instants:
+        owner, iv = day("open_iv", wd)
+        is_open = np.zeros(len(idx), dtype=np.bool_)
+        is_open[owner[(iv[:, 2] <= minute) & (minute < iv[:, 3])]] = True
+        owner, iv = day("break_iv", wd)
+        is_open[owner[(iv[:, 2] <= minute) & (minute < iv[:, 3])]] = False
+        owner, iv = day("open_iv", (wd - 1) % 7)
+        is_open[owner[(iv[:, 3] > 1440) & (minute + 1440 < iv[:, 3])]] = True
+        out = np.maximum(out, is_open.astype(np.int8))
+    known = s.cols["hours_known"][idx]
+    return np.where(known, out, np.int8(-1)).astype(np.int8)
+
+
+def _instant(when: datetime, tz: ZoneInfo) -> tuple[int, int]:
+    """(weekday, minute of the day) of ``when`` in ``tz``."""
+    when = when.astimezone(tz)
+    return when.weekday(), when.hour * 60 + when.minute
+
+
+def _day_intervals(s: Snapshot, name: str, wd: int, idx: IntArray) -> tuple[IntArray, np.ndarray]:
+    """The intervals of day ``wd`` in ``name`` that belong to the rows ``idx`` (ascending), and
+    for each the position of its row in ``idx``. A day's intervals are sorted by row
+    (:meth:`Snapshot.by_day`), so each row's run is found by binary search."""
+    table, off = s.by_day(name)
+    part = table[off[wd] : off[wd + 1]]
+    lo = np.searchsorted(part[:, 0], idx, side="left")
+    hi = np.searchsorted(part[:, 0], idx, side="right")
+    counts = hi - lo
+    owner = np.repeat(np.arange(len(idx), dtype=np.int64), counts)
+    starts = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    pos = starts + np.arange(len(owner), dtype=np.int64)
+    return owner, part[pos]
+
+
 def open_window(s: Snapshot, open_at: OpenAt, tz: ZoneInfo) -> npt.NDArray[np.int8]:
     """Per row over the filter's instants: 1 open at one of them, 0 closed at all, -1 unknown."""
     out: npt.NDArray[np.int8] | None = None
@@ -520,9 +602,7 @@ def open_window(s: Snapshot, open_at: OpenAt, tz: ZoneInfo) -> npt.NDArray[np.in
 
 def _open_status(s: Snapshot, when: datetime, tz: ZoneInfo) -> npt.NDArray[np.int8]:
     """Per row: 1 open, 0 closed, -1 unknown — :meth:`WeeklySchedule.is_open`, vectorised."""
-    when = when.astimezone(tz)
-    wd = when.weekday()
-    minute = when.hour * 60 + when.minute
+    wd, minute = _instant(when, tz)
     key = ("open", wd, minute)
     hit = s.cache.get(key)
     if hit is not None:

@@ -28,15 +28,20 @@ from matjip.index.strings import StringColumn
 
 IntArray = npt.NDArray[np.int64]
 
-CACHE_SIZE = 128
+CACHE_SIZE = 1024
+CACHE_BYTES = 160 << 20  # what the cached arrays may hold in all (128 whole-index masks at 1M rows)
 
 
 class LRU:
-    """A small thread-safe LRU map for per-snapshot masks."""
+    """A thread-safe LRU map for per-snapshot masks and row lists, bounded by entries and by the
+    bytes of the arrays it holds: at 1M rows a whole-index mask is 1 MB and a rare kind's rows a
+    few kB, so a count alone either holds too few small entries or too many large ones."""
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE, max_bytes: int = CACHE_BYTES) -> None:
         self.size = size
+        self.max_bytes = max_bytes
         self._d: OrderedDict[object, Any] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def get(self, key: object) -> Any:
@@ -48,10 +53,16 @@ class LRU:
 
     def put(self, key: object, value: Any) -> None:
         with self._lock:
+            old = self._d.pop(key, None)
+            self._bytes += _nbytes(value) - _nbytes(old)
             self._d[key] = value
-            self._d.move_to_end(key)
-            while len(self._d) > self.size:
-                self._d.popitem(last=False)
+            while len(self._d) > 1 and (len(self._d) > self.size or self._bytes > self.max_bytes):
+                _, dropped = self._d.popitem(last=False)
+                self._bytes -= _nbytes(dropped)
+
+
+def _nbytes(value: Any) -> int:
+    return int(value.nbytes) if isinstance(value, np.ndarray) else 0
 
 
 class Blob:
@@ -130,6 +141,7 @@ class Snapshot:
     _blobs: dict[str, Blob] = field(default_factory=dict)
     _by_day: dict[str, tuple[np.ndarray, IntArray]] = field(default_factory=dict)
     _price_bits: npt.NDArray[np.uint32] | None = None
+    _by_lat: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]] | None = None
 
     def price_bits(self) -> npt.NDArray[np.uint32]:
         """Per row, a bitmask of the price buckets (:data:`~matjip.index.columns.PRICE_EDGES`)
@@ -146,6 +158,32 @@ class Snapshot:
             self._price_bits = bits
         return bits
 
+    def box_rows(
+        self, min_lat: float, max_lat: float, min_lon: float, max_lon: float, most: int
+    ) -> IntArray | None:
+        """The rows (ascending) inside the box, or None when more than ``most`` rows lie in its
+        latitude band: the band is a slice of the rows ordered by latitude (built on first use),
+        then its longitudes are tested."""
+        order, lats = self.by_latitude()
+        lo = int(np.searchsorted(lats, min_lat, side="left"))
+        hi = int(np.searchsorted(lats, max_lat, side="right"))
+        if hi - lo > most:
+            return None
+        band = order[lo:hi]
+        lon = self.cols["lon"][band]
+        out: IntArray = np.sort(band[(lon >= min_lon) & (lon <= max_lon)]).astype(np.int64, copy=False)
+        return out
+
+    def by_latitude(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """The rows ordered by latitude (rows without one last) and their latitudes, in that order
+        (built on first use)."""
+        hit = self._by_lat
+        if hit is None:
+            lat = self.cols["lat"]
+            order = np.argsort(lat, kind="stable").astype(np.int32)
+            hit = self._by_lat = (order, lat[order])
+        return hit
+
     def blob(self, name: str) -> Blob:
         """The joined text of a string column (built on first use)."""
         b = self._blobs.get(name)
@@ -155,12 +193,12 @@ class Snapshot:
 
     def by_day(self, name: str) -> tuple[np.ndarray, IntArray]:
         """An interval table (``open_iv`` or ``break_iv``: row, day, start, end) sorted by day,
-        and per-day offsets: day d's intervals are ``table[off[d]:off[d + 1]]`` (built on
-        first use)."""
+        and per-day offsets: day d's intervals are ``table[off[d]:off[d + 1]]``, ordered by row
+        (built on first use)."""
         hit = self._by_day.get(name)
         if hit is None:
             iv = self.cols[name]
-            table = iv[np.argsort(iv[:, 1], kind="stable")]
+            table = iv[np.lexsort((iv[:, 0], iv[:, 1]))]
             off = np.searchsorted(table[:, 1], np.arange(8)).astype(np.int64)
             hit = self._by_day[name] = (table, off)
         return hit

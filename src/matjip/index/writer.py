@@ -127,13 +127,32 @@ def _write_rows(tmp: Path, docs: Iterable[Restaurant], report: BuildProgress) ->
 
 
 def _write_vectors(tmp: Path, embedder: Embedder, texts: list[str], dim: int, report: BuildProgress) -> None:
+    seen: dict[str, np.ndarray] = {}  # a text's vector, for its later copies (up to SEEN_MAX texts)
     with (tmp / "vectors.f32").open("wb") as vf:
         for i in range(0, len(texts), EMBED_BATCH):
             chunk = texts[i : i + EMBED_BATCH]
-            vecs = np.asarray(embedder.embed_documents(chunk), dtype=np.float32).reshape(len(chunk), dim)
-            vf.write(np.ascontiguousarray(vecs).tobytes())
+            vf.write(np.ascontiguousarray(_chunk_vectors(embedder, chunk, dim, seen)).tobytes())
             report("embed", min(len(texts), i + EMBED_BATCH), len(texts))
     _write_quantized(tmp, len(texts), dim, None, None)
+
+
+SEEN_MAX = 100_000  # distinct texts whose vectors a build keeps for their copies (~100 MB)
+
+
+def _chunk_vectors(embedder: Embedder, chunk: list[str], dim: int, seen: dict[str, np.ndarray]) -> np.ndarray:
+    """The vectors of ``chunk``: each distinct text embedded once, texts seen earlier in the build
+    not again (a text's vector does not depend on the others embedded with it)."""
+    todo = [t for t in dict.fromkeys(chunk) if t not in seen]
+    got: dict[str, np.ndarray] = {}
+    if todo:
+        vecs = np.asarray(embedder.embed_documents(todo), dtype=np.float32).reshape(len(todo), dim)
+        got = dict(zip(todo, vecs, strict=True))
+        for t, v in got.items():
+            if len(seen) < SEEN_MAX:
+                seen[t] = v
+    if not chunk:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.stack([got[t] if t in got else seen[t] for t in chunk])
 
 
 def _write_quantized(

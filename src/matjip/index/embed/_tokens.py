@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,18 +14,38 @@ import numpy as np
 from matjip.errors import EmbedderMismatchError, SearchIndexError
 from matjip.text.kiwi import Morph, tokenize, tokenize_many
 
+FIT_CHUNK = 20_000  # texts tokenized at a time by a fit (it keeps counts, not morphemes)
+
 
 def morphs_of(texts: Sequence[str]) -> list[list[Morph]]:
-    """Morphemes of every text, through the shared (cached) Kiwi.
+    """Morphemes of every text, through the shared (cached) Kiwi; each distinct text is tokenized
+    once (its copies share one list: callers only read it).
 
     Batch tokenization is tried first; kiwipiepy >= 0.21 refuses batch calls when the shared
     Kiwi was created single-threaded, in which case the texts are tokenized one by one (each
     result still lands in the shared cache).
     """
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) < len(texts):
+        got = dict(zip(distinct, _tokenized(distinct), strict=True))
+        return [got[t] for t in texts]
+    return _tokenized(texts)
+
+
+def _tokenized(texts: Sequence[str]) -> list[list[Morph]]:
     try:
         return tokenize_many(texts)
     except Exception:  # kiwipiepy raises a bare Exception("`asyncAnalyze` doesn't work ...")
         return [tokenize(t) for t in texts]
+
+
+def distinct_morphs(texts: Sequence[str], chunk: int = FIT_CHUNK) -> Iterator[tuple[list[Morph], int]]:
+    """The morphemes of each distinct text of a chunk of ``texts`` and how many times the chunk
+    holds it, chunk after chunk: what a fit counts (document frequencies add up over copies),
+    holding one chunk's morphemes at a time."""
+    for i in range(0, len(texts), chunk):
+        counts = Counter(texts[i : i + chunk])
+        yield from zip(morphs_of(list(counts)), counts.values(), strict=True)
 
 
 def base_tag(tag: str) -> str:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Final, cast
 import numpy as np
 
 from matjip.errors import EmbedderMismatchError
-from matjip.index.embed._tokens import morphs_of, normalize, normalize_rows, saved_arrays
+from matjip.index.embed._tokens import distinct_morphs, morphs_of, normalize, normalize_rows, saved_arrays
 from matjip.text.kiwi import Morph, get_kiwi
 from matjip.words import word_map, word_set
 
@@ -202,13 +202,13 @@ class KiwiCongEmbedder:
     # -- protocol ---------------------------------------------------------------------------
 
     def fit(self, texts: Sequence[str]) -> None:
-        docs = [self._content(ms) for ms in morphs_of(texts)]
         df: Counter[Key] = Counter()
-        for keys in docs:
-            df.update(set(keys))
+        for morphs, copies in distinct_morphs(texts):
+            for key in set(self._content(morphs)):
+                df[key] += copies
         with self._lock:
             self._df = dict(df)
-            self._n_docs = len(docs)
+            self._n_docs = len(texts)
             self._mu = self._w = None
             self._vectors = {}
         base = self._base_vectors(list(df))
