@@ -48,6 +48,7 @@ from matjip.ingest.enrich.tables import (
     MENU_RULES,
     NEGATIVE_VARIANTS,
     PARTICLES,
+    PATTERN_SURFACES,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
@@ -91,6 +92,8 @@ class _Compiled:
     exclusions: re.Pattern[str]  # finds every start of an exclusion (the longest one there)
     value_order: dict[EnrichField, dict[str, int]]
     menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
+    patterns: tuple[_Matcher, ...] = ()  # PATTERN_SURFACES: a regex, not a surface, signals the value
+    any_pattern: re.Pattern[str] = re.compile("(?!)")
 
 
 def _surface_regex(surface: str) -> re.Pattern[str]:
@@ -140,7 +143,17 @@ def _compiled() -> _Compiled:
     exclusions = re.compile(
         "(?=(" + "|".join(re.escape(e) for e in ordered_ex) + "))" if ordered_ex else "(?!)"
     )
-    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules)
+    pattern_matchers = tuple(
+        _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False)
+        for t, regexes in PATTERN_SURFACES.items()
+        for i, rx in enumerate(regexes)
+    )
+    any_pattern = (
+        re.compile("|".join(f"(?:{m.pattern.pattern})" for m in pattern_matchers), re.IGNORECASE)
+        if pattern_matchers
+        else re.compile("(?!)")
+    )
+    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, any_pattern)
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -396,6 +409,8 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
             ends_word = e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds)  # "깨끗" in 깨끗하/VA
             if ends_word or _glued_particle(text, morph, e):
                 hits.append(_Hit(pos, e, matcher))
+    if compiled.patterns and compiled.any_pattern.search(text) is not None:
+        hits.extend(_pattern_hits(text, morphs, compiled.patterns))
     if not hits:
         return hits
     # an exclusion found at a start covers every shorter one starting there
@@ -424,6 +439,18 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
                 continue
         kept.append(h)
     return kept
+
+
+def _pattern_hits(text: str, morphs: Sequence[Morph], matchers: Sequence[_Matcher]) -> list[_Hit]:
+    """Mentions found by the patterns of ``review_moods.toml`` (a clock time, drinks by the bottle): each
+    match that starts where a morpheme starts."""
+    starts = {m.start for m in morphs}
+    return [
+        _Hit(mm.start(), mm.end(), matcher)
+        for matcher in matchers
+        for mm in matcher.pattern.finditer(text)
+        if mm.start() in starts
+    ]
 
 
 _GLUED: Final = word_set("review_cues", "glued_particles")
