@@ -80,6 +80,7 @@ class _Matcher:
     head: str = ""  # the surface's first word: a literal prefix of every match (lowercase)
     single: bool = False  # one word: a match is exactly the surface, no regex needed
     rank: int = 0  # its place among the matchers sharing its first character
+    pattern_of: bool = False  # a pattern of ``review_moods.toml``, not a surface
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def _compiled() -> _Compiled:
         "(?=(" + "|".join(re.escape(e) for e in ordered_ex) + "))" if ordered_ex else "(?!)"
     )
     pattern_matchers = tuple(
-        _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False)
+        _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True)
         for t, regexes in PATTERN_SURFACES.items()
         for i, rx in enumerate(regexes)
     )
@@ -153,7 +154,9 @@ def _compiled() -> _Compiled:
         if pattern_matchers
         else re.compile("(?!)")
     )
-    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, any_pattern)
+    return _Compiled(
+        dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, any_pattern
+    )
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -676,8 +679,8 @@ def _words(
             difficulty += 0 if negated_state else 1
         elif form in strong_forms and base in _STRONG_TAGS:
             strong = True
-        if form in uncertain_forms:
-            uncertain = True
+        if form in uncertain_forms and not (prev is not None and prev.form == "줄"):
+            uncertain = True  # not "소주 3개 비울 줄 몰랐다": a surprise, it happened
         prev = m
     if not fact and r.difficulty_text.search(ctx.text, max(after, c.start), c.end):
         difficulty += 1
@@ -768,13 +771,54 @@ def _tells_visit(ctx: _Text, hit: _Hit) -> bool:
     )
 
 
+def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
+    """Whether a weak surface ("분위기", "위생") is judged good: a clear positive word in the clauses read or
+    in a bare predicate coordinated after them ("분위기 자체가 독특하고 예뻐요"), and no modifier naming
+    another mood ("고급진 분위기"); or it stands in a list judged as a whole ("분위기. 맛. 모두 좋은 곳",
+    "분위기 맛, 전부 맛있음")."""
+    if rules().list_judged.match(ctx.text, hit.end) is not None:
+        return True
+    return not _modified(ctx.morphs, hit.start) and _has_strong(
+        ctx, hit.end, _coordinated_end(ctx, clause_end)
+    )
+
+
+def _coordinated_end(ctx: _Text, end: int) -> int:
+    """``end``, or the end of the next clause when the clause ending at ``end`` is joined by "-고" to a bare
+    predicate of the same sentence (no noun of its own before it: "독특하고 | 예뻐요")."""
+    k = ctx.clause_at(max(0, end - 1))
+    c = ctx.clauses[k]
+    if c.kind != "and" or k + 1 >= len(ctx.clauses) or ctx.clauses[k + 1].sentence != c.sentence:
+        return end
+    nxt = ctx.clauses[k + 1]
+    for m in ctx.morphs[nxt.first : nxt.last + 1]:
+        base = m.tag.split("-")[0]
+        if base == "MAG":
+            continue  # "독특하고 너무 예뻐요"
+        return nxt.end if base in _PRED_TAGS or base == "XR" else end
+    return end
+
+
+def _visit_told(ctx: _Text, hit: _Hit, target: Target) -> bool:
+    """Whether a time of day is told as a visit: a surface of ``[visit] surfaces`` or a pattern (a clock
+    time) needs a sentence that tells no wish, intention or advice."""
+    if (target, hit.matcher.surface) in rules().visit or (hit.matcher.pattern_of and target[0] == "occasion"):
+        return _tells_visit(ctx, hit)
+    return True
+
+
 def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_start: int, s_end: int) -> bool:
     """Whether a sense or subject rule of ``review_rules.toml`` drops the mention (another sense of
     the word, or the owner as the clause's subject)."""
     r = rules()
     text = ctx.text
-    for before, after, window in r.sense.get(target, ()):
-        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
+    for before, after, window, keep, surfaces in r.sense.get(target, ()):
+        if surfaces and hit.matcher.surface not in surfaces:
+            continue
+        head = text[max(s_start, hit.start - window) : hit.start]
+        if keep is not None and keep.search(head):
+            continue  # "내부도 깔끔하고 시원해서": the place named, not the soup
+        if (before is not None and before.search(head)) or (
             after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
         ):
             return True
@@ -1040,14 +1084,9 @@ def _read_hits(
             positive, clause_start, clause_end = _judge(ctx, h, t)
             if positive is None:
                 continue
-            if (
-                positive
-                and weak
-                and (t, h.matcher.surface) in weak
-                and (_modified(morphs, h.start) or not _has_strong(ctx, h.end, clause_end))
-            ):
+            if positive and weak and (t, h.matcher.surface) in weak and not _weak_judged(ctx, h, clause_end):
                 continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
-            if positive and (t, h.matcher.surface) in rules().visit and not _tells_visit(ctx, h):
+            if positive and not _visit_told(ctx, h, t):
                 continue  # "저녁에 가서 또 먹고싶어요": a time of day, no visit told
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)

@@ -106,6 +106,7 @@ class Frames(BaseModel):
     superlative: str = "(?!)"
     needed_condition: str = "(?!)"
     needed_consequence: str = "(?!)"
+    list_judged: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -115,6 +116,10 @@ class SenseRule(BaseModel):
     before: str | None = None
     after: str | None = None
     window: int = 16
+    keep: str | None = (
+        None  # the text before the mention names what the value is said of: the rule does not apply
+    )
+    surfaces: tuple[str, ...] = ()  # only mentions by these surfaces (all when empty)
 
     @field_validator("value")
     @classmethod
@@ -184,6 +189,12 @@ class RulesFile(BaseModel):
     ordered: OrderedRules = OrderedRules()
 
 
+# a sense rule compiled: (before, after, window, keep, surfaces)
+SenseCheck = tuple[
+    re.Pattern[str] | None, re.Pattern[str] | None, int, re.Pattern[str] | None, frozenset[str]
+]
+
+
 class CompiledRules:
     """The rules with their patterns compiled and targets parsed."""
 
@@ -209,14 +220,17 @@ class CompiledRules:
         self.superlative = re.compile(f.superlative)
         self.needed_condition = re.compile(f.needed_condition)
         self.needed_consequence = re.compile(f.needed_consequence)
+        self.list_judged = re.compile(f.list_judged)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
-        self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
+        self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
             self.sense.setdefault(parse_target(s.value), []).append(
                 (
                     re.compile(s.before) if s.before else None,
                     re.compile(s.after) if s.after else None,
                     s.window,
+                    re.compile(s.keep) if s.keep else None,
+                    frozenset(x.lower() for x in s.surfaces),
                 )
             )
         self.subject: dict[Target, list[re.Pattern[str]]] = {}
