@@ -616,6 +616,7 @@ def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
 
 
 _ABSENCE_TAGS: Final = word_set("review_tags", "absence_tags")
+_SURPRISE: Final = re.compile(r"줄\s*(?:은|는|도|을)?\s*$")  # "…할 줄(은) 몰랐다": it happened
 _DIFFICULTY_TAGS: Final = word_set("review_tags", "difficulty_tags")
 _STRONG_TAGS: Final = word_set("review_tags", "strong_tags")
 
@@ -659,7 +660,9 @@ def _words(
         if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
             if fact and _judges_quality(morphs, j, last):
                 pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
-            elif form.startswith("없") and r.superlative.search(ctx.text, max(0, m.start - 12), m.end):
+            elif (form.startswith("없") or form == "불가") and r.superlative.search(
+                ctx.text, max(0, m.start - 12), m.end
+            ):
                 strong = True  # "여기만한 곳이 없어요": none is as good
             elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
@@ -679,7 +682,7 @@ def _words(
             difficulty += 0 if negated_state else 1
         elif form in strong_forms and base in _STRONG_TAGS:
             strong = True
-        if form in uncertain_forms and not (prev is not None and prev.form == "줄"):
+        if form in uncertain_forms and not _SURPRISE.search(ctx.text, max(0, m.start - 6), m.start):
             uncertain = True  # not "소주 3개 비울 줄 몰랐다": a surprise, it happened
         prev = m
     if not fact and r.difficulty_text.search(ctx.text, max(after, c.start), c.end):
