@@ -143,3 +143,22 @@ def test_a_mood_or_occasion_word_that_says_nothing_of_the_place_or_visit_is_no_v
     text: str, field: str, value: str
 ) -> None:
     assert value not in read(text).values(field), text  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("자리는 대부분 카운터석이라 혼자 가기 편해요", "convenience", "혼밥석"),
+        ("알바생 굽는 솜씨 때문에 고기가 좀 탔어요", "convenience", "구워줌"),  # grilled for the guest, badly
+        ("조용히 얘기 나누기 좋은 카페예요", "atmosphere", "조용한"),
+        ("주말이라 그런지 너무 정신없고 직원 부르기도 힘들었어요", "atmosphere", "시끌벅적한"),
+        ("저녁 9:40경 방문했는데 재료 소진이래요", "occasion", "저녁"),
+    ],
+)
+def test_facts_and_moods_in_the_words_reviewers_use(text: str, field: str, value: str) -> None:
+    assert value in read(text).values(field), text  # type: ignore[arg-type]
+
+
+def test_unkind_staff_do_not_turn_a_refused_booking_into_a_booking() -> None:
+    # "예약 안 된다고 하는 불친절함": the booking is refused; the unkindness is the manner, not a second negation
+    assert "예약" not in read("예약 안된다고 하는 불친절함은 처음 보네요").convenience

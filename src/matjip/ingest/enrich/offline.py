@@ -622,7 +622,7 @@ _STRONG_TAGS: Final = word_set("review_tags", "strong_tags")
 
 
 def _words(
-    ctx: _Text, c: _Clause, after: int, *, fact: bool, own_subject: bool = False
+    ctx: _Text, c: _Clause, after: int, *, fact: bool, own_subject: bool = False, service: bool = False
 ) -> tuple[int, int, bool, bool, bool]:
     """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``.
 
@@ -669,8 +669,10 @@ def _words(
                 # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
                 negated_state = negated_state or base != "MAG" or (j < last and morphs[j + 1].form == "하")
         elif base == "XPN" and form == "불":
-            # "발렛부터 직원 서비스는 불친절": for a fact, 불 before a judgement of quality says it was poor
-            if not (fact and j < last and morphs[j + 1].form in r.p.evaluative):
+            # "발렛부터 직원 서비스는 불친절": for a fact, 불 before a judgement of quality says it was poor;
+            # "예약안된다고 하는 불친절함": unkindness is the staff's manner, it negates no service
+            nxt_form = morphs[j + 1].form if j < last else ""
+            if not (fact and nxt_form in r.p.evaluative) and not (service and nxt_form == "친절"):
                 absence += 1
         elif form in sticky_forms:
             sticky = True
@@ -726,7 +728,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     fact = target in r.facts
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
-        ctx, own, hit.end, fact=fact, own_subject=own_subject
+        ctx, own, hit.end, fact=fact, own_subject=own_subject, service=target[0] == "convenience"
     )
     absence += _absence_adverb_before(ctx, hit)
     if own.kind == "cond":
