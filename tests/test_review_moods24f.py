@@ -100,6 +100,8 @@ def test_a_stuffy_smoky_room_speaks_against_pleasant() -> None:
         ("가게 분위기가 독특하고 멋있어요", True),  # a bare predicate coordinated after the clause
         ("인테리어만 좋고 음식은 그냥 그래요", False),  # only the interior
         ("모던한 공간과 인테리어는 좋네요", False),  # the room named by another mood is that mood
+        ("밝은 분위기에서 편하게 식사했어요", True),  # a plain good word before the mood
+        ("따뜻한 분위기의 작은 가게", False),  # a mood word before it names that mood (아늑한)
     ],
 )
 def test_the_room_judged_good_is_a_good_mood(text: str, expected: bool) -> None:
