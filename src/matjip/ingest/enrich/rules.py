@@ -6,9 +6,12 @@
   "-요") and the symbols that do ("~"); :mod:`.offline` decides a mention's polarity over its clause
   and the clauses it continues into with them.
 * ``[frames]``: text patterns that turn a judgement (purpose "하기엔", expectation "줄 알았는데",
-  hearsay "좋다던데", "다기보단", wishes, "…하던 곳인데": no longer so).
+  hearsay "좋다던데", "다기보단", wishes, "…하던 곳인데": no longer so; a list judged as a whole:
+  "분위기. 맛. 모두 좋은 곳").
 * ``[[sense]]``: a value's mention is dropped when the text before / after it matches (taste, not
-  place: "깔끔한 맛"; cooking time, not hours: "24시간 우려낸"; rooms that are not private rooms).
+  place: "깔끔한 맛"; cooking time, not hours: "24시간 우려낸"; rooms that are not private rooms), unless
+  the text before it matches ``keep`` (the place named: "내부도 깔끔하고 시원해서"); a rule with
+  ``surfaces`` applies to mentions by those surfaces only.
 * ``[[subject]]``: values dropped when the owner is the subject of the clause.
 * ``[facts]``: values only absence negates (a small room is still a room).
 * ``[conflicts]``: pairs of values resolved by majority of supporting reviews.
