@@ -48,6 +48,7 @@ from matjip.ingest.enrich.tables import (
     MENU_RULES,
     NEGATIVE_VARIANTS,
     PARTICLES,
+    PATTERN_GATE,
     PATTERN_SURFACES,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
@@ -94,7 +95,7 @@ class _Compiled:
     value_order: dict[EnrichField, dict[str, int]]
     menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
     patterns: tuple[_Matcher, ...] = ()  # PATTERN_SURFACES: a regex, not a surface, signals the value
-    any_pattern: re.Pattern[str] = re.compile("(?!)")
+    pattern_gate: re.Pattern[str] = re.compile("(?!)")  # PATTERN_GATE: what every pattern needs
 
 
 def _surface_regex(surface: str) -> re.Pattern[str]:
@@ -149,14 +150,8 @@ def _compiled() -> _Compiled:
         for t, regexes in PATTERN_SURFACES.items()
         for i, rx in enumerate(regexes)
     )
-    any_pattern = (
-        re.compile("|".join(f"(?:{m.pattern.pattern})" for m in pattern_matchers), re.IGNORECASE)
-        if pattern_matchers
-        else re.compile("(?!)")
-    )
-    return _Compiled(
-        dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, any_pattern
-    )
+    gate = re.compile(PATTERN_GATE or "(?!)", re.IGNORECASE)
+    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, gate)
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -412,7 +407,7 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
             ends_word = e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds)  # "깨끗" in 깨끗하/VA
             if ends_word or _glued_particle(text, morph, e):
                 hits.append(_Hit(pos, e, matcher))
-    if compiled.patterns and compiled.any_pattern.search(text) is not None:
+    if compiled.patterns and compiled.pattern_gate.search(text) is not None:
         hits.extend(_pattern_hits(text, morphs, compiled.patterns))
     if not hits:
         return hits

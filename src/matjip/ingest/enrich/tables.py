@@ -104,6 +104,8 @@ IMPLIES: Final[dict[Target, tuple[Target, ...]]] = {
 # Patterns that signal a value where no fixed surface does (the clock time of a visit, drinks by the bottle):
 # target → regexes, judged like a surface's mention.
 PATTERN_SURFACES: Final[dict[Target, tuple[str, ...]]] = _by_target(word_map("review_moods", "patterns"))
+# What every pattern needs somewhere in a text (a cheap first look before the patterns run).
+PATTERN_GATE: Final[str] = "|".join(words("review_moods", "pattern_gate"))
 # reviewKeywords (Kakao visitor tags, one vote per visitor) → (field, value, minimum votes).
 REVIEW_KEYWORD_TAGS: Final[dict[str, tuple[EnrichField, str, int]]] = _keyword_tags()
 # Category rules (conservative; evidence source "category"): segments, matched exactly after
