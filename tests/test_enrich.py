@@ -25,6 +25,7 @@ from matjip.ingest.enrich.tables import (
     IMPLIES,
     MENU_RULES,
     NEGATIVE_VARIANTS,
+    PATTERN_SURFACES,
     lexicon_sizes,
     lexicons,
 )
@@ -282,14 +283,18 @@ def _source_text(d: CrawlDocument, source: str) -> str:
 
 
 def _triggered_by_lexicon(ev: Evidence) -> bool:
-    """The span contains a surface of the value, or of a value that implies it (발렛 → 주차). Since
-    issue 12 a free-text span quotes the whole clause of the mention, so it need not start with it."""
+    """The span contains a surface of the value, or of a value that implies it (발렛 → 주차), or a match of
+    one of its patterns (a clock time, a party counted). Since issue 12 a free-text span quotes the whole
+    clause of the mention, so it need not start with it."""
     targets = [(ev.field, ev.value)] + [
         src for src, implied in IMPLIES.items() if (ev.field, ev.value) in implied
     ]
     surfaces = [s for f, v in targets if f in lexicons() for s in lexicons()[f][v]]
     if ev.source == "description" or ev.source.startswith("reviews["):
-        return any(offline_mod._surface_regex(s).search(ev.span) is not None for s in surfaces)
+        patterns = [rx for t in targets for rx in PATTERN_SURFACES.get(t, ())]
+        return any(offline_mod._surface_regex(s).search(ev.span) is not None for s in surfaces) or any(
+            re.search(rx, ev.span, re.IGNORECASE) for rx in patterns
+        )
     return any(offline_mod._surface_regex(s).match(ev.span) is not None for s in surfaces)
 
 

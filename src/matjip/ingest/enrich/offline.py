@@ -48,6 +48,8 @@ from matjip.ingest.enrich.tables import (
     MENU_RULES,
     NEGATIVE_VARIANTS,
     PARTICLES,
+    PATTERN_GATE,
+    PATTERN_SURFACES,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
@@ -79,6 +81,7 @@ class _Matcher:
     head: str = ""  # the surface's first word: a literal prefix of every match (lowercase)
     single: bool = False  # one word: a match is exactly the surface, no regex needed
     rank: int = 0  # its place among the matchers sharing its first character
+    pattern_of: bool = False  # a pattern of ``review_moods.toml``, not a surface
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ class _Compiled:
     exclusions: re.Pattern[str]  # finds every start of an exclusion (the longest one there)
     value_order: dict[EnrichField, dict[str, int]]
     menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
+    patterns: tuple[_Matcher, ...] = ()  # PATTERN_SURFACES: a regex, not a surface, signals the value
+    pattern_gate: re.Pattern[str] = re.compile("(?!)")  # PATTERN_GATE: what every pattern needs
 
 
 def _surface_regex(surface: str) -> re.Pattern[str]:
@@ -140,7 +145,13 @@ def _compiled() -> _Compiled:
     exclusions = re.compile(
         "(?=(" + "|".join(re.escape(e) for e in ordered_ex) + "))" if ordered_ex else "(?!)"
     )
-    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules)
+    pattern_matchers = tuple(
+        _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True)
+        for t, regexes in PATTERN_SURFACES.items()
+        for i, rx in enumerate(regexes)
+    )
+    gate = re.compile(PATTERN_GATE or "(?!)", re.IGNORECASE)
+    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, gate)
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -396,6 +407,8 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
             ends_word = e in bounds or (text[e : e + 1] == "하" and e + 1 in bounds)  # "깨끗" in 깨끗하/VA
             if ends_word or _glued_particle(text, morph, e):
                 hits.append(_Hit(pos, e, matcher))
+    if compiled.patterns and compiled.pattern_gate.search(text) is not None:
+        hits.extend(_pattern_hits(text, morphs, compiled.patterns))
     if not hits:
         return hits
     # an exclusion found at a start covers every shorter one starting there
@@ -424,6 +437,18 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
                 continue
         kept.append(h)
     return kept
+
+
+def _pattern_hits(text: str, morphs: Sequence[Morph], matchers: Sequence[_Matcher]) -> list[_Hit]:
+    """Mentions found by the patterns of ``review_moods.toml`` (a clock time, drinks by the bottle): each
+    match that starts where a morpheme starts."""
+    starts = {m.start for m in morphs}
+    return [
+        _Hit(mm.start(), mm.end(), matcher)
+        for matcher in matchers
+        for mm in matcher.pattern.finditer(text)
+        if mm.start() in starts
+    ]
 
 
 _GLUED: Final = word_set("review_cues", "glued_particles")
@@ -586,12 +611,13 @@ def _has_pred(ctx: _Text, c: _Clause, after: int) -> bool:
 
 
 _ABSENCE_TAGS: Final = word_set("review_tags", "absence_tags")
+_SURPRISE: Final = re.compile(r"줄\s*(?:은|는|도|을)?\s*$")  # "…할 줄(은) 몰랐다": it happened
 _DIFFICULTY_TAGS: Final = word_set("review_tags", "difficulty_tags")
 _STRONG_TAGS: Final = word_set("review_tags", "strong_tags")
 
 
 def _words(
-    ctx: _Text, c: _Clause, after: int, *, fact: bool, own_subject: bool = False
+    ctx: _Text, c: _Clause, after: int, *, fact: bool, own_subject: bool = False, service: bool = False
 ) -> tuple[int, int, bool, bool, bool]:
     """(absence, difficulty, sticky, strong positive, uncertain) words of clause ``c`` after ``after``.
 
@@ -629,15 +655,19 @@ def _words(
         if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
             if fact and _judges_quality(morphs, j, last):
                 pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
-            elif form.startswith("없") and r.superlative.search(ctx.text, max(0, m.start - 12), m.end):
+            elif (form.startswith("없") or form == "불가") and r.superlative.search(
+                ctx.text, max(0, m.start - 12), m.end
+            ):
                 strong = True  # "여기만한 곳이 없어요": none is as good
             elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
                 # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
                 negated_state = negated_state or base != "MAG" or (j < last and morphs[j + 1].form == "하")
         elif base == "XPN" and form == "불":
-            # "발렛부터 직원 서비스는 불친절": for a fact, 불 before a judgement of quality says it was poor
-            if not (fact and j < last and morphs[j + 1].form in r.p.evaluative):
+            # "발렛부터 직원 서비스는 불친절": for a fact, 불 before a judgement of quality says it was poor;
+            # "예약안된다고 하는 불친절함": unkindness is the staff's manner, it negates no service
+            nxt_form = morphs[j + 1].form if j < last else ""
+            if not (fact and nxt_form in r.p.evaluative) and not (service and nxt_form == "친절"):
                 absence += 1
         elif form in sticky_forms:
             sticky = True
@@ -649,8 +679,8 @@ def _words(
             difficulty += 0 if negated_state else 1
         elif form in strong_forms and base in _STRONG_TAGS:
             strong = True
-        if form in uncertain_forms:
-            uncertain = True
+        if form in uncertain_forms and not _SURPRISE.search(ctx.text, max(0, m.start - 6), m.start):
+            uncertain = True  # not "소주 3개 비울 줄 몰랐다": a surprise, it happened
         prev = m
     if not fact and r.difficulty_text.search(ctx.text, max(after, c.start), c.end):
         difficulty += 1
@@ -693,7 +723,7 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     fact = target in r.facts
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
-        ctx, own, hit.end, fact=fact, own_subject=own_subject
+        ctx, own, hit.end, fact=fact, own_subject=own_subject, service=target[0] == "convenience"
     )
     absence += _absence_adverb_before(ctx, hit)
     if own.kind == "cond":
@@ -741,13 +771,54 @@ def _tells_visit(ctx: _Text, hit: _Hit) -> bool:
     )
 
 
+def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
+    """Whether a weak surface ("분위기", "위생") is judged good: a clear positive word in the clauses read or
+    in a bare predicate coordinated after them ("분위기 자체가 독특하고 예뻐요"), and no modifier naming
+    another mood ("고급진 분위기"); or it stands in a list judged as a whole ("분위기. 맛. 모두 좋은 곳",
+    "분위기 맛, 전부 맛있음")."""
+    if rules().list_judged.match(ctx.text, hit.end) is not None:
+        return True
+    return not _modified(ctx.morphs, hit.start) and _has_strong(
+        ctx, hit.end, _coordinated_end(ctx, clause_end)
+    )
+
+
+def _coordinated_end(ctx: _Text, end: int) -> int:
+    """``end``, or the end of the next clause when the clause ending at ``end`` is joined by "-고" to a bare
+    predicate of the same sentence (no noun of its own before it: "독특하고 | 예뻐요")."""
+    k = ctx.clause_at(max(0, end - 1))
+    c = ctx.clauses[k]
+    if c.kind != "and" or k + 1 >= len(ctx.clauses) or ctx.clauses[k + 1].sentence != c.sentence:
+        return end
+    nxt = ctx.clauses[k + 1]
+    for m in ctx.morphs[nxt.first : nxt.last + 1]:
+        base = m.tag.split("-")[0]
+        if base == "MAG":
+            continue  # "독특하고 너무 예뻐요"
+        return nxt.end if base in _PRED_TAGS or base == "XR" else end
+    return end
+
+
+def _visit_told(ctx: _Text, hit: _Hit, target: Target) -> bool:
+    """Whether a time of day is told as a visit: a surface of ``[visit] surfaces`` or a pattern (a clock
+    time) needs a sentence that tells no wish, intention or advice."""
+    if (target, hit.matcher.surface) in rules().visit or (hit.matcher.pattern_of and target[0] == "occasion"):
+        return _tells_visit(ctx, hit)
+    return True
+
+
 def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_start: int, s_end: int) -> bool:
     """Whether a sense or subject rule of ``review_rules.toml`` drops the mention (another sense of
     the word, or the owner as the clause's subject)."""
     r = rules()
     text = ctx.text
-    for before, after, window in r.sense.get(target, ()):
-        if (before is not None and before.search(text[max(s_start, hit.start - window) : hit.start])) or (
+    for before, after, window, keep, surfaces in r.sense.get(target, ()):
+        if surfaces and hit.matcher.surface not in surfaces:
+            continue
+        head = text[max(s_start, hit.start - window) : hit.start]
+        if keep is not None and keep.search(head):
+            continue  # "내부도 깔끔하고 시원해서": the place named, not the soup
+        if (before is not None and before.search(head)) or (
             after is not None and after.search(text[hit.end : min(s_end, hit.end + window)])
         ):
             return True
@@ -1013,14 +1084,9 @@ def _read_hits(
             positive, clause_start, clause_end = _judge(ctx, h, t)
             if positive is None:
                 continue
-            if (
-                positive
-                and weak
-                and (t, h.matcher.surface) in weak
-                and (_modified(morphs, h.start) or not _has_strong(ctx, h.end, clause_end))
-            ):
+            if positive and weak and (t, h.matcher.surface) in weak and not _weak_judged(ctx, h, clause_end):
                 continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
-            if positive and (t, h.matcher.surface) in rules().visit and not _tells_visit(ctx, h):
+            if positive and not _visit_told(ctx, h, t):
                 continue  # "저녁에 가서 또 먹고싶어요": a time of day, no visit told
             if tag:
                 ev = _Ev("reviewKeywords", text, tag_count=weight)

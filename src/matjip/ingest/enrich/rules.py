@@ -6,9 +6,12 @@
   "-요") and the symbols that do ("~"); :mod:`.offline` decides a mention's polarity over its clause
   and the clauses it continues into with them.
 * ``[frames]``: text patterns that turn a judgement (purpose "하기엔", expectation "줄 알았는데",
-  hearsay "좋다던데", "다기보단", wishes, "…하던 곳인데": no longer so).
+  hearsay "좋다던데", "다기보단", wishes, "…하던 곳인데": no longer so; a list judged as a whole:
+  "분위기. 맛. 모두 좋은 곳").
 * ``[[sense]]``: a value's mention is dropped when the text before / after it matches (taste, not
-  place: "깔끔한 맛"; cooking time, not hours: "24시간 우려낸"; rooms that are not private rooms).
+  place: "깔끔한 맛"; cooking time, not hours: "24시간 우려낸"; rooms that are not private rooms), unless
+  the text before it matches ``keep`` (the place named: "내부도 깔끔하고 시원해서"); a rule with
+  ``surfaces`` applies to mentions by those surfaces only.
 * ``[[subject]]``: values dropped when the owner is the subject of the clause.
 * ``[facts]``: values only absence negates (a small room is still a room).
 * ``[conflicts]``: pairs of values resolved by majority of supporting reviews.
@@ -106,6 +109,7 @@ class Frames(BaseModel):
     superlative: str = "(?!)"
     needed_condition: str = "(?!)"
     needed_consequence: str = "(?!)"
+    list_judged: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -115,6 +119,10 @@ class SenseRule(BaseModel):
     before: str | None = None
     after: str | None = None
     window: int = 16
+    keep: str | None = (
+        None  # the text before the mention names what the value is said of: the rule does not apply
+    )
+    surfaces: tuple[str, ...] = ()  # only mentions by these surfaces (all when empty)
 
     @field_validator("value")
     @classmethod
@@ -184,6 +192,12 @@ class RulesFile(BaseModel):
     ordered: OrderedRules = OrderedRules()
 
 
+# a sense rule compiled: (before, after, window, keep, surfaces)
+SenseCheck = tuple[
+    re.Pattern[str] | None, re.Pattern[str] | None, int, re.Pattern[str] | None, frozenset[str]
+]
+
+
 class CompiledRules:
     """The rules with their patterns compiled and targets parsed."""
 
@@ -209,14 +223,17 @@ class CompiledRules:
         self.superlative = re.compile(f.superlative)
         self.needed_condition = re.compile(f.needed_condition)
         self.needed_consequence = re.compile(f.needed_consequence)
+        self.list_judged = re.compile(f.list_judged)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
-        self.sense: dict[Target, list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, int]]] = {}
+        self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
             self.sense.setdefault(parse_target(s.value), []).append(
                 (
                     re.compile(s.before) if s.before else None,
                     re.compile(s.after) if s.after else None,
                     s.window,
+                    re.compile(s.keep) if s.keep else None,
+                    frozenset(x.lower() for x in s.surfaces),
                 )
             )
         self.subject: dict[Target, list[re.Pattern[str]]] = {}

@@ -33,10 +33,15 @@ TAG_SHARE_FROM_TOTAL: Final[int] = 40
 
 
 def _merge(table: Lexicon, field: str) -> Lexicon:
-    """``table`` plus the review surfaces ``data/vocabulary.toml`` lists for ``field`` (new values last)."""
+    """``table`` plus the review surfaces ``data/vocabulary.toml`` lists for ``field`` and, for moods and
+    occasions, those of ``data/words/review_moods.toml`` (new values last)."""
     out = dict(table)
-    for value, surfaces in vocab().surfaces(field, "review").items():
-        out[value] = out.get(value, ()) + tuple(s for s in surfaces if s not in out.get(value, ()))
+    extra = [vocab().surfaces(field, "review")]
+    if field in ("atmosphere", "occasion"):
+        extra.append(word_map("review_moods", field))
+    for more in extra:
+        for value, surfaces in more.items():
+            out[value] = out.get(value, ()) + tuple(s for s in surfaces if s not in out.get(value, ()))
     return out
 
 
@@ -96,6 +101,11 @@ EXCLUSIONS: Final[tuple[str, ...]] = words("review_cues", "exclusions")
 IMPLIES: Final[dict[Target, tuple[Target, ...]]] = {
     t: _targets(implied) for t, implied in _by_target(word_map("review_cues", "implies")).items()
 }
+# Patterns that signal a value where no fixed surface does (the clock time of a visit, drinks by the bottle):
+# target → regexes, judged like a surface's mention.
+PATTERN_SURFACES: Final[dict[Target, tuple[str, ...]]] = _by_target(word_map("review_moods", "patterns"))
+# What every pattern needs somewhere in a text (a cheap first look before the patterns run).
+PATTERN_GATE: Final[str] = "|".join(words("review_moods", "pattern_gate"))
 # reviewKeywords (Kakao visitor tags, one vote per visitor) → (field, value, minimum votes).
 REVIEW_KEYWORD_TAGS: Final[dict[str, tuple[EnrichField, str, int]]] = _keyword_tags()
 # Category rules (conservative; evidence source "category"): segments, matched exactly after
