@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict
 
 from matjip.documents import Restaurant
 from matjip.index import fusion, pg_sql
@@ -57,6 +58,19 @@ PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about thi
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
 INNER_MAX_M = 100_000.0  # circles up to this radius get an inner box (the bound is for small angles)
 INNER_MAX_LAT = 80.0  # … and boxes away from the poles
+
+
+class SearchStatement(BaseModel):
+    """The search statement of one request (a whitelisted variant) with its bound parameters,
+    the lists it returns and whether it runs over every row."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    sql: str
+    params: dict[str, Any]
+    want: frozenset[str]
+    all_rows: bool
+
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
 
@@ -250,6 +264,14 @@ class DocFreqs:
         self._lock = threading.Lock()
         self._df: OrderedDict[str, dict[str, int]] = OrderedDict()  # index version → term → docs
 
+    def cached(self, terms: list[str], version: str) -> dict[str, int] | None:
+        """The frequencies of ``terms`` when every one is cached for ``version``, else None."""
+        with self._lock:
+            cache = self._df.get(version)
+            if cache is None or any(t not in cache for t in terms):
+                return None
+            return {t: cache[t] for t in terms}
+
     def get(self, run: Run, terms: list[str], version: str) -> dict[str, int]:
         with self._lock:
             cache = self._df.get(version)
@@ -327,6 +349,13 @@ class PgCandidates:
 
     def fetch(self, mode: SearchMode) -> int:
         """Run the search statement for what ``mode`` ranks by; returns the number of candidates."""
+        statement = self.statement(mode)
+        assert statement is not None
+        return self.take(statement, self.run(statement.sql, statement.params))
+
+    def statement(self, mode: SearchMode, *, cached_only: bool = False) -> SearchStatement | None:
+        """The search statement for what ``mode`` ranks by, with its parameters. ``cached_only``:
+        None when a term's document frequency is not cached (it would take a statement first)."""
         req = self.req
         terms = query_terms(req.text) if req.text and mode != "vector" else []
         qv = query_vector(self, req.text) if req.text and mode != "bm25" else None
@@ -336,7 +365,11 @@ class PgCandidates:
         weights: list[float] = []
         postings = 0
         if terms:
-            df = self.doc_freqs.get(self.run, terms, version)
+            df = self.doc_freqs.cached(terms, version) if cached_only else None
+            if df is None:
+                if cached_only:
+                    return None
+                df = self.doc_freqs.get(self.run, terms, version)
             n = max(1, docs_n)
             self._weights = {t: idf(df.get(t, 0), n) * (np.float32(1.0) + K1) for t in terms}
             avg = np.float32(tokens) / np.float32(n)
@@ -363,11 +396,16 @@ class PgCandidates:
             **{f"want_{part}": part in want for part in _PARTS},
         }
         # the statement's variant with only the wanted parts (the others' flags are off anyway)
-        rows = self.run(pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names), params)
+        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names)
+        return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows)
+
+    def take(self, statement: SearchStatement, rows: list[tuple[Any, ...]]) -> int:
+        """Keep the lists of the search statement's ``rows``; returns the number of candidates."""
         parts: dict[int, list[tuple[Any, ...]]] = {}
         for r in rows:
             parts.setdefault(int(r[0]), []).append(r)
-        self.total = docs_n if all_rows else int(parts[0][0][2])
+        all_rows, want = statement.all_rows, statement.want
+        self.total = self.stats[0] if all_rows else int(parts[0][0][2])
         for part, i in _PARTS.items():
             if part in want and not (part == "vector" and not self._exact_ran(all_rows)):
                 self.lists[part] = parts.get(i, [])
