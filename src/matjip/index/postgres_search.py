@@ -332,6 +332,7 @@ class PgCandidates:
         self.doc_freqs = doc_freqs
         self.hnsw = hnsw  # large candidate sets' vector lists from the HNSW index (else exact)
         self.total = 0
+        self.approximate = False  # the vector list came from the HNSW index
         self.lists: dict[str, list[tuple[Any, ...]]] = {}
         self._where: dict[int, tuple[float | None, float | None]] = {}
         self._weights: dict[str, np.float32] = {}
@@ -391,6 +392,7 @@ class PgCandidates:
             "all_exact": not self.hnsw,
             "bm25_limit": BM25_DEPTH + MARGIN,
             "vector_limit": VECTOR_DEPTH + MARGIN,
+            "ann_limit": max(VECTOR_DEPTH + MARGIN, ANN_LIMIT),
             "prior_limit": 2 * k + MARGIN,
             "nearest_limit": k + MARGIN,
             **{f"want_{part}": part in want for part in _PARTS},
@@ -407,16 +409,21 @@ class PgCandidates:
         all_rows, want = statement.all_rows, statement.want
         self.total = self.stats[0] if all_rows else int(parts[0][0][2])
         for part, i in _PARTS.items():
-            if part in want and not (part == "vector" and not self._exact_ran(all_rows)):
+            if part in want and not (part == "vector" and not self._vector_ran(all_rows, parts.get(i, []))):
                 self.lists[part] = parts.get(i, [])
                 for r in self.lists[part]:
                     self._where[int(r[1])] = (r[3], r[4])
         return self.total
 
-    def _exact_ran(self, all_rows: bool) -> bool:
+    def _vector_ran(self, all_rows: bool, rows: list[tuple[Any, ...]]) -> bool:
+        """Whether the statement's vector list is the one to use: the exact scan's, or with HNSW
+        every row's from the index when it gave as many rows as asked (else the exact scan runs)."""
         if not self.hnsw:
             return True
-        return not all_rows and self.total <= VECTOR_EXACT_MAX
+        if all_rows:
+            self.approximate = len(rows) >= min(max(VECTOR_DEPTH + MARGIN, ANN_LIMIT), self.total)
+            return self.approximate
+        return self.total <= VECTOR_EXACT_MAX
 
     # -- the lists the ranking reads ------------------------------------------------------------
 
@@ -463,6 +470,7 @@ class PgCandidates:
             ann_limit = max(limit, ANN_LIMIT)
             rows = self.run(pg_sql.compose("vector_ann", self.names), {**params, "limit": ann_limit})
             if len(rows) >= min(ann_limit, self.total):
+                self.approximate = True
                 self._remember(rows)
                 return [(r[0], r[1]) for r in rows]
         rows = self.run(pg_sql.compose("vector", self.names), params)
