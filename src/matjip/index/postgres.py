@@ -21,7 +21,9 @@ index, over one database that many API workers share.
 - **One statement a search** (:mod:`matjip.index.postgres_search`): the candidates materialised
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
   them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
-  COMMIT with the hit rows (pipelined): three round trips.
+  the search statement (made with the meta the last read saw, made again when the snapshot's
+  differs), COMMIT with the hit rows (pipelined): two round trips; the pool hands out a connection
+  back a moment ago without a check statement (:func:`~matjip.index.postgres_pool.quick_check`).
 - **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
   its field-norm buckets, average length over the documents), so both backends score alike; the
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
