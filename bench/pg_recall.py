@@ -61,9 +61,8 @@ def _vector_list(ix: PostgresIndex, req: SearchRequest, exact: bool) -> tuple[li
         qv = query_vector(src, req.text or "")
         if qv is None:
             return [], False
-        ann = "vector" not in src.lists and not exact
         rows, _ = src.vector(qv)
-        return [int(r) for r in rows.tolist()], ann
+        return [int(r) for r in rows.tolist()], src.approximate
 
     return ix._read(read)
 

@@ -21,7 +21,9 @@ index, over one database that many API workers share.
 - **One statement a search** (:mod:`matjip.index.postgres_search`): the candidates materialised
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
   them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
-  COMMIT with the hit rows (pipelined): three round trips.
+  the search statement (made with the meta the last read saw, made again when the snapshot's
+  differs), COMMIT with the hit rows (pipelined): two round trips; the pool hands out a connection
+  back a moment ago without a check statement (:func:`~matjip.index.postgres_pool.quick_check`).
 - **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
   its field-norm buckets, average length over the documents), so both backends score alike; the
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
@@ -75,7 +77,13 @@ from matjip.index.postgres_pool import setup_lock as setup_lock
 from matjip.index.postgres_pool import url_label as url_label
 from matjip.index.postgres_rows import doc_row
 from matjip.index.postgres_rows import open_minutes as open_minutes
-from matjip.index.postgres_search import DocFreqs, PgCandidates, filter_params, polygon_rows
+from matjip.index.postgres_search import (
+    DocFreqs,
+    PgCandidates,
+    SearchStatement,
+    filter_params,
+    polygon_rows,
+)
 from matjip.index.ranking import SearchMode, rank
 from matjip.index.request import SearchHit, SearchRequest, SearchResponse
 from matjip.settings import Settings, secret
@@ -137,6 +145,7 @@ class PostgresIndex:
         self.clock = clock or (lambda: datetime.now(self.timezone))
         self.load_seconds: float | None = None
         self._stats: tuple[int, int] | None = None
+        self._last_stats: tuple[int, int, str] | None = None  # the index meta the last read saw
         self._doc_freqs = DocFreqs()
         self.hnsw = settings.database_hnsw  # large candidate sets' vector lists from the HNSW index
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
@@ -152,7 +161,9 @@ class PostgresIndex:
         self._closed = threading.Event()
         size = pool_size or settings.database_pool_size
         search_options = {"options": pg_sql.SEARCH_OPTIONS}
-        self.pool = connection_pool(url, settings, name="matjip", max_size=size, kwargs=search_options)
+        self.pool = connection_pool(
+            url, settings, name="matjip", max_size=size, kwargs=search_options, quick=True
+        )
         with self.pool.connection() as conn:
             migrate(conn)
         self.replicas = [
@@ -165,6 +176,7 @@ class PostgresIndex:
                     name=f"matjip-read-{i}",
                     max_size=size,
                     kwargs={"application_name": "matjip-read", **search_options},
+                    quick=True,
                 ),
             )
             for i, u in enumerate(read_urls, start=1)
@@ -204,14 +216,16 @@ class PostgresIndex:
         order = [self.replicas[(start + i) % n] for i in range(n)]
         return [s for s in order if not s.down]
 
-    def _read(self, work: Callable[[Any, tuple[Any, ...] | None], _T]) -> _T:
+    def _read(self, work: Callable[[Any, tuple[Any, ...] | None], _T], head: Head | None = None) -> _T:
         """``work(conn, meta)`` in one read-only snapshot: on a replica that answers and has
-        replayed enough, else on the primary. ``meta`` is the index meta of that snapshot."""
+        replayed enough, else on the primary. ``meta`` is the index meta of that snapshot.
+        ``head``: a statement sent with the BEGIN and the index meta (the same round trip); its
+        rows are ``head.rows`` when ``work`` runs."""
         if self.replicas:
             for source in self._read_order():
                 try:
                     with source.pool.connection(timeout=REPLICA_WAIT_S) as conn:
-                        result = self._snapshot(conn, source, work)
+                        result = self._snapshot(conn, source, work, head)
                 except self._db_error as exc:
                     if isinstance(exc, self._conflict):
                         log.info(
@@ -225,18 +239,20 @@ class PostgresIndex:
                     return result  # type: ignore[return-value]
             self._primary_serves()
         with self.pool.connection() as conn:
-            result = self._snapshot(conn, None, work)
+            result = self._snapshot(conn, None, work, head)
         self.primary_reads += 1
         return result  # type: ignore[return-value]
 
-    def _snapshot(self, conn: Any, source: ReadSource | None, work: Callable[..., Any]) -> Any:
-        """``work(conn, meta)`` in one read-only transaction. BEGIN and the index meta go in one
-        round trip; the COMMIT too goes with the work's last statement when it says so
-        (:meth:`_run_ending`), else alone."""
+    def _snapshot(
+        self, conn: Any, source: ReadSource | None, work: Callable[..., Any], head: Head | None = None
+    ) -> Any:
+        """``work(conn, meta)`` in one read-only transaction. BEGIN, the index meta and the
+        ``head`` statement go in one round trip; the COMMIT goes with the work's last statement
+        when it says so (:meth:`_run_ending`), else alone."""
         from psycopg.pq import TransactionStatus
 
         try:
-            meta = self._begin(conn)
+            meta = self._begin(conn, head)
             result = _BEHIND if source is not None and self._behind(conn, source, meta) else work(conn, meta)
         except BaseException:
             with suppress(Exception):
@@ -246,14 +262,20 @@ class PostgresIndex:
             self._run(conn, pg_sql.END_READ)
         return result
 
-    def _begin(self, conn: Any) -> tuple[Any, ...] | None:
-        """BEGIN the read and read the index meta in it, pipelined (one round trip)."""
+    def _begin(self, conn: Any, head: Head | None = None) -> tuple[Any, ...] | None:
+        """BEGIN the read and read the index meta in it, with the ``head`` statement when given,
+        pipelined (one round trip)."""
         if self.statements is not None:
             self.statements.extend((pg_sql.BEGIN_READ, pg_sql.READ_META))
+            if head is not None:
+                self.statements.append(head.sql)
         with conn.pipeline():
             conn.execute(pg_sql.BEGIN_READ)
             cur = conn.execute(pg_sql.READ_META)
+            head_cur = conn.execute(head.sql, head.params) if head is not None else None
         rows = cur.fetchall()
+        if head is not None and head_cur is not None:
+            head.rows = list(head_cur.fetchall())
         return rows[0] if rows else None
 
     def _run_ending(self, conn: Any, sql: str, params: dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
@@ -566,34 +588,35 @@ class PostgresIndex:
 
     def search(self, req: SearchRequest, mode: SearchMode = "hybrid") -> SearchResponse:
         started = time.perf_counter()
+        early = self._early_search(req, mode)
 
         def read(conn: Any, meta: tuple[Any, ...] | None) -> tuple[int, list[SearchHit]]:
             stats = self._version(meta)
+            self._last_stats = stats
 
             def run(
                 sql: str, params: dict[str, Any] | None = None, *, last: bool = False
             ) -> list[tuple[Any, ...]]:
                 return self._run_ending(conn, sql, params) if last else self._run(conn, sql, params)
 
-            params, names = filter_params(req, self.timezone, lambda key: polygon_rows(run, key))
-            if names is None:
-                return 0, []
-            source = PgCandidates(
-                run,
-                self.embedder,
-                req,
-                params,
-                names,
-                stats,
-                self._doc_freqs,
-                hnsw=self.hnsw,
-            )
-            total = source.fetch(mode)
+            head_rows = early[1].rows if early is not None else None
+            if early is not None and early[0].stats == stats and head_rows is not None:
+                source = early[0]
+                source.run = run  # the statement ran in this snapshot, with this snapshot's meta
+                total = source.take(early[1].statement, head_rows)
+            else:
+                params, names = filter_params(req, self.timezone, lambda key: polygon_rows(run, key))
+                if names is None:
+                    return 0, []
+                source = PgCandidates(
+                    run, self.embedder, req, params, names, stats, self._doc_freqs, hnsw=self.hnsw
+                )
+                total = source.fetch(mode)
             if not total:
                 return 0, []
             return total, rank(source, req, total, mode=mode, settings=self.settings, clock=self.clock)
 
-        total, hits = self._read(read)
+        total, hits = self._read(read, early[1] if early is not None else None)
         return SearchResponse(
             hits=hits,
             total_candidates=total,
@@ -601,6 +624,40 @@ class PostgresIndex:
             backend=BACKEND_NAME,
             embedder=self.embedder.name,
         )
+
+    def _early_search(self, req: SearchRequest, mode: SearchMode) -> tuple[PgCandidates, Head] | None:
+        """The search statement made before the read, with the index meta the last read saw, so
+        it goes with the BEGIN (one round trip less); the read checks that its snapshot's meta is
+        the same (else it makes the statement again). None when the statement needs a statement
+        before it (a region's outline test, a term's document frequency not cached) or no read
+        was made yet."""
+        stats = self._last_stats
+        if stats is None or (req.region is not None and req.region.polygon_place):
+            return None
+        params, names = filter_params(req, self.timezone, lambda key: [])
+        if names is None:
+            return None
+        source = PgCandidates(
+            _unbound, self.embedder, req, params, names, stats, self._doc_freqs, hnsw=self.hnsw
+        )
+        statement = source.statement(mode, cached_only=True)
+        if statement is None:
+            return None
+        return source, Head(statement)
+
+
+class Head:
+    """A statement sent with a read's BEGIN (:meth:`PostgresIndex._begin`) and, once sent, its rows."""
+
+    def __init__(self, statement: SearchStatement) -> None:
+        self.statement = statement
+        self.sql = statement.sql
+        self.params = statement.params
+        self.rows: list[tuple[Any, ...]] | None = None
+
+
+def _unbound(sql: str, params: dict[str, Any] | None = None, *, last: bool = False) -> list[tuple[Any, ...]]:
+    raise RuntimeError("a statement before the read began")
 
 
 def open_postgres(settings: Settings, embedder: Embedder) -> PostgresIndex:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict
 
 from matjip.documents import Restaurant
 from matjip.index import fusion, pg_sql
@@ -51,12 +52,25 @@ DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exact scan
 ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
-ANN_LIMIT = 200  # rows read from the HNSW index (its ef_search: pg_sql.SEARCH_OPTIONS), re-ordered here
+ANN_LIMIT = 400  # rows read from the HNSW index (its ef_search: pg_sql.SEARCH_OPTIONS), re-ordered here
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
 INNER_MAX_M = 100_000.0  # circles up to this radius get an inner box (the bound is for small angles)
 INNER_MAX_LAT = 80.0  # … and boxes away from the poles
+
+
+class SearchStatement(BaseModel):
+    """The search statement of one request (a whitelisted variant) with its bound parameters,
+    the lists it returns and whether it runs over every row."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    sql: str
+    params: dict[str, Any]
+    want: frozenset[str]
+    all_rows: bool
+
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
 
@@ -250,6 +264,14 @@ class DocFreqs:
         self._lock = threading.Lock()
         self._df: OrderedDict[str, dict[str, int]] = OrderedDict()  # index version → term → docs
 
+    def cached(self, terms: list[str], version: str) -> dict[str, int] | None:
+        """The frequencies of ``terms`` when every one is cached for ``version``, else None."""
+        with self._lock:
+            cache = self._df.get(version)
+            if cache is None or any(t not in cache for t in terms):
+                return None
+            return {t: cache[t] for t in terms}
+
     def get(self, run: Run, terms: list[str], version: str) -> dict[str, int]:
         with self._lock:
             cache = self._df.get(version)
@@ -310,6 +332,7 @@ class PgCandidates:
         self.doc_freqs = doc_freqs
         self.hnsw = hnsw  # large candidate sets' vector lists from the HNSW index (else exact)
         self.total = 0
+        self.approximate = False  # the vector list came from the HNSW index
         self.lists: dict[str, list[tuple[Any, ...]]] = {}
         self._where: dict[int, tuple[float | None, float | None]] = {}
         self._weights: dict[str, np.float32] = {}
@@ -327,6 +350,13 @@ class PgCandidates:
 
     def fetch(self, mode: SearchMode) -> int:
         """Run the search statement for what ``mode`` ranks by; returns the number of candidates."""
+        statement = self.statement(mode)
+        assert statement is not None
+        return self.take(statement, self.run(statement.sql, statement.params))
+
+    def statement(self, mode: SearchMode, *, cached_only: bool = False) -> SearchStatement | None:
+        """The search statement for what ``mode`` ranks by, with its parameters. ``cached_only``:
+        None when a term's document frequency is not cached (it would take a statement first)."""
         req = self.req
         terms = query_terms(req.text) if req.text and mode != "vector" else []
         qv = query_vector(self, req.text) if req.text and mode != "bm25" else None
@@ -336,7 +366,11 @@ class PgCandidates:
         weights: list[float] = []
         postings = 0
         if terms:
-            df = self.doc_freqs.get(self.run, terms, version)
+            df = self.doc_freqs.cached(terms, version) if cached_only else None
+            if df is None:
+                if cached_only:
+                    return None
+                df = self.doc_freqs.get(self.run, terms, version)
             n = max(1, docs_n)
             self._weights = {t: idf(df.get(t, 0), n) * (np.float32(1.0) + K1) for t in terms}
             avg = np.float32(tokens) / np.float32(n)
@@ -358,27 +392,38 @@ class PgCandidates:
             "all_exact": not self.hnsw,
             "bm25_limit": BM25_DEPTH + MARGIN,
             "vector_limit": VECTOR_DEPTH + MARGIN,
+            "ann_limit": max(VECTOR_DEPTH + MARGIN, ANN_LIMIT),
             "prior_limit": 2 * k + MARGIN,
             "nearest_limit": k + MARGIN,
             **{f"want_{part}": part in want for part in _PARTS},
         }
         # the statement's variant with only the wanted parts (the others' flags are off anyway)
-        rows = self.run(pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names), params)
+        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names)
+        return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows)
+
+    def take(self, statement: SearchStatement, rows: list[tuple[Any, ...]]) -> int:
+        """Keep the lists of the search statement's ``rows``; returns the number of candidates."""
         parts: dict[int, list[tuple[Any, ...]]] = {}
         for r in rows:
             parts.setdefault(int(r[0]), []).append(r)
-        self.total = docs_n if all_rows else int(parts[0][0][2])
+        all_rows, want = statement.all_rows, statement.want
+        self.total = self.stats[0] if all_rows else int(parts[0][0][2])
         for part, i in _PARTS.items():
-            if part in want and not (part == "vector" and not self._exact_ran(all_rows)):
+            if part in want and not (part == "vector" and not self._vector_ran(all_rows, parts.get(i, []))):
                 self.lists[part] = parts.get(i, [])
                 for r in self.lists[part]:
                     self._where[int(r[1])] = (r[3], r[4])
         return self.total
 
-    def _exact_ran(self, all_rows: bool) -> bool:
+    def _vector_ran(self, all_rows: bool, rows: list[tuple[Any, ...]]) -> bool:
+        """Whether the statement's vector list is the one to use: the exact scan's, or with HNSW
+        every row's from the index when it gave as many rows as asked (else the exact scan runs)."""
         if not self.hnsw:
             return True
-        return not all_rows and self.total <= VECTOR_EXACT_MAX
+        if all_rows:
+            self.approximate = len(rows) >= min(max(VECTOR_DEPTH + MARGIN, ANN_LIMIT), self.total)
+            return self.approximate
+        return self.total <= VECTOR_EXACT_MAX
 
     # -- the lists the ranking reads ------------------------------------------------------------
 
@@ -425,6 +470,7 @@ class PgCandidates:
             ann_limit = max(limit, ANN_LIMIT)
             rows = self.run(pg_sql.compose("vector_ann", self.names), {**params, "limit": ann_limit})
             if len(rows) >= min(ann_limit, self.total):
+                self.approximate = True
                 self._remember(rows)
                 return [(r[0], r[1]) for r in rows]
         rows = self.run(pg_sql.compose("vector", self.names), params)

@@ -1,0 +1,125 @@
+"""A PostgreSQL search in two round trips (issue 23, part 2): the search statement goes with the
+read's BEGIN and index meta (made with the meta the last read saw, checked against the snapshot's),
+the hit rows with the COMMIT, and a connection back in the pool a moment ago is handed out without
+a check of its own. Each shortcut stays exact: a stale guess of the meta makes the statement again,
+a connection the server ended is replaced."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fakes.embedder import FakeEmbedder
+from matjip.documents import Restaurant
+from matjip.index.embedded import EmbeddedIndex
+from matjip.index.postgres import PostgresIndex
+from matjip.index.request import GeoFilter, SearchRequest
+from matjip.settings import Settings
+from support.index import demo_sample
+from support.pgserver import PgServer
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def built(pg_server: PgServer) -> Iterator[tuple[str, list[Restaurant]]]:
+    docs = demo_sample(every=15)
+    url = pg_server.database("round_trips")
+    PostgresIndex(url, FakeEmbedder(), Settings(_env_file=None)).build(docs[:-1]).close()  # type: ignore[call-arg]
+    yield url, docs
+
+
+def _requests(docs: list[Restaurant]) -> list[tuple[SearchRequest, str]]:
+    located = next(d for d in docs if d.lat is not None and d.lon is not None)
+    assert located.lat is not None and located.lon is not None
+    geo = GeoFilter(lat=located.lat, lon=located.lon, radius_m=3000)
+    return [
+        (SearchRequest(text="국밥 맛집", k=10), "hybrid"),
+        (SearchRequest(text="데이트 분위기", geo=geo, k=5), "hybrid"),
+        (SearchRequest(text="데이트 분위기", geo=geo, k=5), "vector"),
+        (SearchRequest(cuisine=["한식"], k=8), "hybrid"),
+        (SearchRequest(text=docs[-1].title, k=5), "hybrid"),
+    ]
+
+
+def _round_trips(pg: PostgresIndex, req: SearchRequest, mode: Any) -> int:
+    """Round trips of one search: BEGIN (pipelined with what goes with it), every statement run
+    alone, and the last statement with the COMMIT."""
+    calls = [0]
+    wrapped = {name: getattr(pg, name) for name in ("_begin", "_run", "_run_ending")}
+
+    def counted(fn: Any) -> Any:
+        def call(*a: Any, **kw: Any) -> Any:
+            calls[0] += 1
+            return fn(*a, **kw)
+
+        return call
+
+    for name, fn in wrapped.items():
+        setattr(pg, name, counted(fn))
+    try:
+        pg.search(req, mode=mode)
+    finally:
+        for name in wrapped:
+            delattr(pg, name)
+    return calls[0]
+
+
+def test_a_search_takes_two_round_trips(built: tuple[str, list[Restaurant]]) -> None:
+    url, docs = built
+    pg = PostgresIndex(url, FakeEmbedder(), Settings(_env_file=None), pool_size=1).load()  # type: ignore[call-arg]
+    try:
+        for req, mode in _requests(docs)[:4]:
+            pg.search(req, mode=mode)  # the meta, the terms' document frequencies seen once
+            assert _round_trips(pg, req, mode) == 2, req
+    finally:
+        pg.close()
+
+
+def test_a_stale_meta_makes_the_statement_again(built: tuple[str, list[Restaurant]], tmp_path: Path) -> None:
+    """A write by another process between two searches: the statement made with the old meta is
+    not used; the answer is the new index's, as the embedded backend gives it."""
+    url, docs = built
+    st_ = Settings(_env_file=None)  # type: ignore[call-arg]
+    reader = PostgresIndex(url, FakeEmbedder(), st_).load()
+    writer = PostgresIndex(url, FakeEmbedder(), st_).load()
+    try:
+        for req, mode in _requests(docs):
+            reader.search(req, mode=mode)
+        writer.upsert([docs[-1]])
+        emb = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), st_).build(docs)
+        for req, mode in _requests(docs):
+            a, b = reader.search(req, mode=mode), emb.search(req, mode=mode)  # type: ignore[arg-type]
+            assert a.total_candidates == b.total_candidates
+            assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
+        assert docs[-1].place_id in [h.document.place_id for h in reader.search(_requests(docs)[-1][0]).hits]
+    finally:
+        reader.close()
+        writer.delete([docs[-1].place_id])
+        writer.close()
+
+
+def test_a_connection_the_server_ended_is_replaced(built: tuple[str, list[Restaurant]]) -> None:
+    """The quick check hands out a connection back a moment ago only while its socket is quiet: one
+    the server terminated meanwhile is checked, dropped and replaced, and the search answers."""
+    import psycopg
+
+    url, docs = built
+    pg = PostgresIndex(url, FakeEmbedder(), Settings(_env_file=None), pool_size=1).load()  # type: ignore[call-arg]
+    try:
+        req = _requests(docs)[0][0]
+        expected = [h.document.place_id for h in pg.search(req).hits]
+        with pg.pool.connection() as conn:
+            pid = conn.info.backend_pid
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%(pid)s)", {"pid": pid})
+        time.sleep(0.3)
+        assert [h.document.place_id for h in pg.search(req).hits] == expected
+        with pg.pool.connection() as conn:
+            assert conn.info.backend_pid != pid
+    finally:
+        pg.close()
