@@ -1,0 +1,148 @@
+"""Issue 24, dialogue classes of the fourth round (helper dlg24f): the next page asked in other words
+never repeats a place shown (8); "지금" is the clock even when "여기" follows it, and a place "문 연" said
+without a time is open now (12/11); a station's own name said as a landmark's name is the station (2);
+brands named as examples of a chain fold into the chain exclusion (11).
+
+The dialogues run the real offline agent over a few hand-written crawl records ingested into a
+fresh data directory; expected values are worked out by hand from the records.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from support.records import JAMSIL, ingest_records, talk_over
+from support.records import near_jamsil as near
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
+GUKBAP = "한식>국밥"
+
+# Five 국밥 houses north of 잠실역, more reviews nearer (the first page of "잠실역 국밥" is 1-3 by reviews).
+# 점심국밥 (4th) opens 11:00-15:00 only: closed at 19:30 on a Wednesday.
+RECORDS = [
+    near(
+        "g1",
+        "첫째국밥",
+        100,
+        GUKBAP,
+        {"순대국밥": "10,000원"},
+        businessHours="매일 10:00 ~ 22:00",
+        reviewCount=90,
+    ),
+    near(
+        "g2",
+        "둘째국밥",
+        150,
+        GUKBAP,
+        {"순대국밥": "10,000원"},
+        businessHours="매일 10:00 ~ 22:00",
+        reviewCount=80,
+    ),
+    near(
+        "g3",
+        "셋째국밥",
+        200,
+        GUKBAP,
+        {"순대국밥": "10,000원"},
+        businessHours="매일 10:00 ~ 22:00",
+        reviewCount=70,
+    ),
+    near(
+        "g4",
+        "점심국밥",
+        250,
+        GUKBAP,
+        {"순대국밥": "10,000원"},
+        businessHours="매일 11:00 ~ 15:00",
+        reviewCount=60,
+    ),
+    near(
+        "g5",
+        "다섯째국밥",
+        300,
+        GUKBAP,
+        {"순대국밥": "10,000원"},
+        businessHours="매일 10:00 ~ 22:00",
+        reviewCount=50,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg24f"), RECORDS)
+
+
+def _ask_at(data: Path, texts: list[str], location: dict[str, float] | None) -> list[Any]:
+    """One dialogue at WEDNESDAY_EVENING, the first turn sent with the device's position."""
+    from matjip.agent.service import Agent
+    from matjip.settings import Settings
+
+    agent = Agent(Settings(data_dir=data, embedder="hash"), persist=False)
+    sid = f"gps-{abs(hash(tuple(texts)))}"
+    try:
+        out = [agent.ask(texts[0], session_id=sid, location=location, now=WEDNESDAY_EVENING)]
+        out += [agent.ask(t, session_id=sid, now=WEDNESDAY_EVENING) for t in texts[1:]]
+        return out
+    finally:
+        agent.close()
+
+
+# --- class 8: the next page in other words never repeats a place shown ----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "다음 페이지",
+        "다음",
+        "다음 거 보여줘",
+        "그 다음 꺼도",
+        "더 있어?",
+        "또?",
+        "나머지도 알려줘",
+        "next page",
+    ],
+)
+def test_the_next_page_in_other_words_shows_only_places_not_shown(data: Path, text: str) -> None:
+    first, more = talk_over(data, ["잠실역 국밥", text], WEDNESDAY_EVENING)
+    assert [c.id for c in first.cards] == ["g1", "g2", "g3"]
+    assert {c.id for c in more.cards} == {"g4", "g5"}
+
+
+def test_next_time_is_no_next_page(data: Path) -> None:
+    _, r = talk_over(data, ["잠실역 국밥", "다음에 가볼게 ㅎㅎ"], WEDNESDAY_EVENING)
+    assert not r.cards  # small talk: the list stays
+
+
+# --- class 12/11: "지금" is the clock even with "여기" after it; "문 연 데" is open now ---------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "지금 여기 근처 국밥 문 연데",
+        "지금 여기서 영업하는 국밥집",
+        "지금 내 위치 근처 열려있는 국밥",
+        "여기 근처 문 연 국밥집 있어?",
+        "지금 이 근처 안 닫은 국밥",
+    ],
+)
+def test_the_clock_word_keeps_open_now_beside_here(data: Path, text: str) -> None:
+    (r,) = _ask_at(data, [text], {"lat": JAMSIL[0], "lon": JAMSIL[1]})
+    assert r.frame is not None and r.frame.open_at is not None
+    ids = {c.id for c in r.cards}
+    assert "g4" not in ids and {"g1", "g2", "g3"} <= ids  # 점심국밥 closed at 15:00
+
+
+@pytest.mark.parametrize("text", ["지금 여기 근처 국밥 5곳", "여기 새로 문 연 국밥집 5곳"])
+def test_here_alone_or_newly_opened_is_no_clock(data: Path, text: str) -> None:
+    (r,) = _ask_at(data, [text], {"lat": JAMSIL[0], "lon": JAMSIL[1]})
+    assert r.frame is not None and r.frame.open_at is None
+    assert "g4" in {c.id for c in r.cards}
