@@ -146,3 +146,29 @@ def test_here_alone_or_newly_opened_is_no_clock(data: Path, text: str) -> None:
     (r,) = _ask_at(data, [text], {"lat": JAMSIL[0], "lon": JAMSIL[1]})
     assert r.frame is not None and r.frame.open_at is None
     assert "g4" in {c.id for c in r.cards}
+
+
+# --- class 9: a course's round word ("2차로") and the kind said for it are one stop ---------------
+
+
+@pytest.mark.parametrize(
+    ("text", "roles", "words"),
+    [
+        ("잠실역 저녁 먹고 2차로 맥주 코스 짜줘", ["식사", "술집"], ["저녁", "맥주"]),
+        ("방이동 삼겹살 먹고 2차는 가볍게 와인 코스", ["식사", "술집"], ["삼겹살", "와인"]),
+        ("잠실 저녁 먹고 2차 가서 맥주 한잔 코스로", ["식사", "술집"], ["저녁", "맥주"]),
+        ("석촌호수 파스타 먹고 이차로 포차 코스", ["식사", "술집"], ["파스타", "포차"]),
+        (
+            "잠실역 고기 먹고 2차엔 이자카야, 3차는 칵테일바 코스",
+            ["식사", "술집", "술집"],
+            ["고기", "이자카야", "칵테일"],
+        ),
+        ("잠실역 저녁 먹고 2차로 카페 코스", ["식사", "카페"], ["저녁", "카페"]),
+    ],
+)
+def test_a_round_word_and_its_kind_are_one_stop(text: str, roles: list[str], words: list[str]) -> None:
+    from matjip.nlu.strategy import detect_strategy
+
+    spec = detect_strategy(text)
+    assert spec.strategy == "course"
+    assert spec.roles == roles and spec.slot_words == words
