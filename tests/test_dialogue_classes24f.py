@@ -71,6 +71,11 @@ RECORDS = [
         businessHours="매일 10:00 ~ 22:00",
         reviewCount=50,
     ),
+    # cafés and bakeries: two branches of listed chain brands, two local shops
+    near("c1", "스타벅스 잠실역점", 120, "음식점>카페", {"아메리카노": "4,700원"}, reviewCount=300),
+    near("c2", "골목커피", 180, "음식점>카페", {"아메리카노": "4,000원"}, reviewCount=40),
+    near("b1", "파리바게뜨 잠실점", 140, "음식점>간식>제과,베이커리", {"소보로": "2,000원"}, reviewCount=200),
+    near("b2", "동네빵집", 220, "음식점>간식>제과,베이커리", {"소보로": "2,500원"}, reviewCount=30),
 ]
 
 
@@ -172,3 +177,26 @@ def test_a_round_word_and_its_kind_are_one_stop(text: str, roles: list[str], wor
     spec = detect_strategy(text)
     assert spec.strategy == "course"
     assert spec.roles == roles and spec.slot_words == words
+
+
+# --- class 11: a listed chain brand named as an example of the chains ruled out folds into them ----
+
+
+@pytest.mark.parametrize(
+    ("text", "local"),
+    [
+        ("잠실역 카페 스벅 같은 체인 말고", "c2"),
+        ("잠실역 카페 스타벅스 이런 프랜차이즈 말고", "c2"),
+        ("잠실역 동네 빵집, 파리바게뜨 이런 거 빼고", "b2"),
+        ("잠실역 빵집 파바 말고 체인 아닌 데", "b2"),
+    ],
+)
+def test_a_chain_brand_named_as_an_example_is_the_chain_exclusion(data: Path, text: str, local: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.exclude_chains and r.frame.exclude_titles == []
+    assert [c.id for c in r.cards] == [local]
+
+
+def test_a_brand_ruled_out_alone_stays_a_title_exclusion(data: Path) -> None:
+    (r,) = talk_over(data, ["잠실역 카페 스타벅스 말고"], WEDNESDAY_EVENING)
+    assert r.frame is not None and not r.frame.exclude_chains and r.frame.exclude_titles == ["스타벅스"]

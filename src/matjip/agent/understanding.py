@@ -170,7 +170,9 @@ class Cues(BaseModel):
     menu_words: list[str] = []  # words that may name a line of a menu
     earlier: bool = False  # "아까": an earlier list
     compare_parts: list[tuple[int, bool]] = []  # per part with an ordinal: (first ordinal, said "아까")
-    now: bool = False  # "지금 근처에 해장국", "지금 여기 근처 문 연 데": wanted now (not "지금 여기 근처": a place)
+    now: bool = (
+        False  # "지금 근처에 해장국", "지금 여기 근처 문 연 데": wanted now (not "지금 여기 근처": a place)
+    )
     names_no_food: bool = False  # "맛집", "아무거나": a follow-up saying it starts a new topic
     no_break: bool = False  # "브레이크타임 없는"
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
