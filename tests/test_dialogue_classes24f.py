@@ -71,6 +71,11 @@ RECORDS = [
         businessHours="매일 10:00 ~ 22:00",
         reviewCount=50,
     ),
+    # 고깃집: three well reviewed (30,000 / 25,000 / 20,000 원) and one cheaper with few reviews (9,000 원)
+    near("m1", "한우집", 110, "한식>육류,고기", {"등심": "30,000원"}, reviewCount=95),
+    near("m2", "갈비집", 160, "한식>육류,고기", {"갈비": "25,000원"}, reviewCount=85),
+    near("m3", "삼겹집", 210, "한식>육류,고기", {"삼겹살": "20,000원"}, reviewCount=75),
+    near("m4", "싼고기집", 260, "한식>육류,고기", {"냉삼": "9,000원"}, reviewCount=5),
     # cafés and bakeries: two branches of listed chain brands, two local shops
     near("c1", "스타벅스 잠실역점", 120, "음식점>카페", {"아메리카노": "4,700원"}, reviewCount=300),
     near("c2", "골목커피", 180, "음식점>카페", {"아메리카노": "4,000원"}, reviewCount=40),
@@ -200,3 +205,30 @@ def test_a_chain_brand_named_as_an_example_is_the_chain_exclusion(data: Path, te
 def test_a_brand_ruled_out_alone_stays_a_title_exclusion(data: Path) -> None:
     (r,) = talk_over(data, ["잠실역 카페 스타벅스 말고"], WEDNESDAY_EVENING)
     assert r.frame is not None and not r.frame.exclude_chains and r.frame.exclude_titles == ["스타벅스"]
+
+
+# --- class 8: cheaper said as a complaint, a price that weighs, money short ------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "너무 비싸다 다른 데",
+        "너무 비싸요 ㅠㅠ",
+        "가격이 부담되네",
+        "값이 좀 세네",
+        "학생이라 돈이 없어",
+        "가격대가 좀 높다",
+    ],
+)
+def test_cheaper_said_as_a_complaint_refines_the_list(data: Path, text: str) -> None:
+    first, cheaper = talk_over(data, ["잠실역 고깃집", text], WEDNESDAY_EVENING)
+    assert [c.id for c in first.cards] == ["m1", "m2", "m3"]
+    assert cheaper.frame is not None and cheaper.frame.price_max is not None
+    assert cheaper.frame.price_max < 30_000 and [c.id for c in cheaper.cards] == ["m4"]
+
+
+@pytest.mark.parametrize("text", ["오 비싸네 ㅋㅋ", "비싼 데 가도 돼"])
+def test_a_price_remark_or_dear_allowed_is_no_cheaper(data: Path, text: str) -> None:
+    _, r = talk_over(data, ["잠실역 고깃집", text], WEDNESDAY_EVENING)
+    assert r.frame is None or r.frame.price_max is None

@@ -93,6 +93,8 @@ def is_reaction(text: str) -> bool:
     """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "오 괜찮은데?": a reaction with nothing asked."""
     p = phrases()
     asked = _cues()["not_asked"].sub("", text)  # "맛있어 보여" is no "있어?"
+    if asks_cheaper(text) or asks_other(text):
+        return False  # "너무 비싸다 다른 데", "너무 비싸요 ㅠㅠ": a reaction that asks for other places
     return _has(text, p.reaction) and not _has(asked, p.request) and not _has(text, p.require)
 
 
