@@ -232,3 +232,22 @@ def test_cheaper_said_as_a_complaint_refines_the_list(data: Path, text: str) -> 
 def test_a_price_remark_or_dear_allowed_is_no_cheaper(data: Path, text: str) -> None:
     _, r = talk_over(data, ["잠실역 고깃집", text], WEDNESDAY_EVENING)
     assert r.frame is None or r.frame.price_max is None
+
+
+# --- class 14: a travel question in other words answers for the place referred to, which stays ------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "두번째 거기서 잠실역까지 걸어서 얼마나?",
+        "두 번째 집 잠실역에서 걸어갈 만해?",
+        "2번 잠실역까지 멀어?",
+        "두번째 거 잠실역에서 도보로 얼마야?",
+    ],
+)
+def test_a_travel_question_in_other_words_keeps_the_place_referred_to(data: Path, text: str) -> None:
+    first, travel, hours = talk_over(data, ["잠실역 국밥", text, "거기 몇 시까지 해?"], WEDNESDAY_EVENING)
+    assert [c.id for c in first.cards] == ["g1", "g2", "g3"]
+    assert not travel.cards and "둘째국밥" in travel.answer and "150m" in travel.answer  # 150 m north
+    assert "둘째국밥" in hours.answer and "22:00" in hours.answer
