@@ -524,7 +524,11 @@ def _cheaper_errors(
 ) -> list[str]:
     if price_of is None:
         return ["<shown: no price levels available"]
-    kept = prev.plan.price_max if prev and prev.plan and (prev.gold_frame or {}).get("price_max") == "<shown" else None
+    kept = (
+        prev.plan.price_max
+        if prev and prev.plan and (prev.gold_frame or {}).get("price_max") == "<shown"
+        else None
+    )
     if kept is not None:
         # "좀 더 싼 데" then "다른 데도": the next page keeps the cheaper bound already set (a bound no looser,
         # every new card within it), not a second "cheaper than these" of its own
