@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from matjip.agent.models import Card, Clarification, PlanLocation, SearchPlan, TraceEntry, TurnResult
+from matjip.agent.models import (
+    Card,
+    Clarification,
+    LocationContext,
+    PlanLocation,
+    SearchPlan,
+    TraceEntry,
+    TurnResult,
+)
 from matjip.eval.dialogue_eval import (
     check_frame,
     fact_in_answer,
@@ -194,3 +202,40 @@ def test_the_device_position_is_no_shown_restaurant() -> None:
     assert (
         product_label(search(paged, []), gps_plan, on_spot)[0] == "place_relative"
     )  # without the turn's GPS
+
+
+def test_the_next_page_of_a_cheaper_list_keeps_its_bound() -> None:
+    """ "더 싼 데" then "다른 데도": the second "<shown" is the cheaper bound kept, not a second ratchet."""
+    from matjip.eval.dialogue_eval import _Listing
+
+    prices = {"p1": 9000, "p2": 12000, "p3": 15000, "p4": 8000, "p5": 13000, "p6": 16000}
+    cheap = CHINESE.model_copy(update={"price_max": 14999})
+    after_cheaper = _Listing(2, [card(4, "a")], cheap, frame(price_max="<shown"))
+    paged = search(cheap.model_copy(update={"exclude_ids": ["p4"]}), [card(5, "b")])
+    gold = frame(price_max="<shown")
+    assert check_frame(gold, paged, gps=None, prev_listing=after_cheaper, price_of=prices.get) == []
+    loose = search(CHINESE, [card(5, "b")])
+    assert check_frame(gold, loose, gps=None, prev_listing=after_cheaper, price_of=prices.get) != []
+    dear = search(cheap, [card(6, "c")])
+    assert check_frame(gold, dear, gps=None, prev_listing=after_cheaper, price_of=prices.get) != []
+
+
+def test_a_refine_keeps_the_device_position_sent_earlier() -> None:
+    """GPS sent with the first turn only: a place-less refine is around it, not a question."""
+    here = PlanLocation(name="내 위치", lat=37.5101, lon=127.1001, mode="near", radius_m=700)
+    gps_plan = SearchPlan(kinds=["중국집"], location=here, k=3)
+    gps = {"lat": 37.5101, "lon": 127.1001}
+    item = {
+        "id": "t2",
+        "split": "dev",
+        "type": "mixed",
+        "turns": [
+            {"user": "여기 근처 중국집", "gps": gps, "expect": expect("search", frame(place=None))},
+            {"user": "다른 데는?", "gps": None, "expect": expect("refine", frame(place=None))},
+        ],
+    }
+    at_gps = LocationContext(type="GPS", lat=37.5101, lon=127.1001)
+    first = search(gps_plan, SHOWN, location=at_gps)
+    paged = gps_plan.model_copy(update={"exclude_ids": ["p1", "p2", "p3"]})
+    second = search(paged, [card(4, "다른집")], location=at_gps)
+    assert score_dialogue(item, [first, second]).ok

@@ -28,6 +28,7 @@ class Phrases(BaseModel):
     reaction: list[str]
     request: list[str]
     other: list[str]
+    other_whole: list[str]
     closer: list[str]
     closer_patterns: list[str]
     relative_near: list[str]
@@ -53,6 +54,7 @@ def phrases() -> Phrases:
         reaction=raw["reaction"]["markers"],
         request=raw["request"]["markers"],
         other=raw["other"]["phrases"],
+        other_whole=raw["other"]["whole"],
         closer=raw["closer"]["phrases"],
         closer_patterns=raw["closer"]["patterns"],
         relative_near=raw["place_relative"]["near"],
@@ -91,12 +93,15 @@ def is_reaction(text: str) -> bool:
     """ "오 맛있겠다 ㅋㅋ", "ㅇㅋ 여기 가야지 빠이", "오 괜찮은데?": a reaction with nothing asked."""
     p = phrases()
     asked = _cues()["not_asked"].sub("", text)  # "맛있어 보여" is no "있어?"
+    if asks_cheaper(text) or asks_other(text):
+        return False  # "너무 비싸다 다른 데", "너무 비싸요 ㅠㅠ": a reaction that asks for other places
     return _has(text, p.reaction) and not _has(asked, p.request) and not _has(text, p.require)
 
 
 def asks_other(text: str) -> bool:
-    """ "다른 데는 없어?": the next results of the same search."""
-    return _has(text, phrases().other)
+    """ "다른 데는 없어?", "다음 페이지", "다음": the next results of the same search."""
+    whole = re.sub(r"[\s?!.~ㅎㅋ]+", "", text).lower()
+    return _has(text, phrases().other) or whole in phrases().other_whole
 
 
 def asks_closer(text: str) -> bool:

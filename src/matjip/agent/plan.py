@@ -41,6 +41,7 @@ from matjip.agent.models import (
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
 from matjip.kinds import kinds
+from matjip.nlu.kinds import chain_rules
 from matjip.nlu.models import TripRole
 from matjip.settings import DEFAULT_TIMEZONE
 from matjip.wording import text
@@ -461,6 +462,15 @@ def _strategy(
     return strategy, location, seed_fields
 
 
+def _brands_out(raw: Mapping[str, Any], notes: list[str]) -> list[str]:
+    """Names ruled out by title; with chains ruled out, a listed chain brand named beside them ("스벅 같은
+    체인 말고", "파바 뚜쥬 이런 거 빼고 동네 빵집") is an example of the chains, which rule it out already."""
+    names = _terms(raw.get("exclude_titles"), "exclude_titles", notes)
+    if raw.get("exclude_chains") is not True:
+        return names
+    return [n for n in names if chain_rules().brand_of(n) is None]
+
+
 def _lists(
     raw: Mapping[str, Any],
     notes: list[str],
@@ -474,7 +484,7 @@ def _lists(
         "exclude_kinds": _terms(raw.get("exclude_kinds"), "exclude_kinds", notes, kinds().names),
         "exclude_cuisine": _terms(raw.get("exclude_cuisine"), "exclude_cuisine", notes, cuisines),
         "exclude_menu": _terms(raw.get("exclude_menu"), "exclude_menu", notes),
-        "exclude_titles": _terms(raw.get("exclude_titles"), "exclude_titles", notes),
+        "exclude_titles": _brands_out(raw, notes),
         "exclude_chains": raw.get("exclude_chains") is True,
         "avoid_tastes": _terms(
             raw.get("avoid_tastes"), "avoid_tastes", notes, [t.name for t in kinds().tastes]

@@ -67,6 +67,7 @@ class CuePatterns:
     compares_count: re.Pattern[str]
     seats: re.Pattern[str]
     had_already: re.Pattern[str]
+    open_said: re.Pattern[str]
 
 
 @cache
@@ -99,6 +100,7 @@ def cue_patterns() -> CuePatterns:
         compares_count=either(words("turn_cues", "compares_count")),
         seats=either(words("turn_cues", "seats")),
         had_already=either(words("turn_cues", "had_already")),
+        open_said=either(words("turn_cues", "open_said")),
     )
 
 
@@ -168,7 +170,9 @@ class Cues(BaseModel):
     menu_words: list[str] = []  # words that may name a line of a menu
     earlier: bool = False  # "아까": an earlier list
     compare_parts: list[tuple[int, bool]] = []  # per part with an ordinal: (first ordinal, said "아까")
-    now: bool = False  # "지금 근처에 해장국": wanted now (not "지금 여기 근처": a place)
+    now: bool = (
+        False  # "지금 근처에 해장국", "지금 여기 근처 문 연 데": wanted now (not "지금 여기 근처": a place)
+    )
     names_no_food: bool = False  # "맛집", "아무거나": a follow-up saying it starts a new topic
     no_break: bool = False  # "브레이크타임 없는"
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
@@ -211,7 +215,7 @@ def read_cues(scan: Scan) -> Cues:
         menu_words=_menu_words(t, p),
         earlier=earlier,
         compare_parts=_compare_parts(t, p) if earlier else [],
-        now=p.now.search(t) is not None,
+        now=p.now.search(t) is not None or p.open_said.search(t) is not None,
         names_no_food=p.names_no_food.search(t) is not None,
         no_break=p.no_break.search(t) is not None,
         wants_places=p.wants_places.search(t) is not None,

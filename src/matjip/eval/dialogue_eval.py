@@ -47,7 +47,8 @@ Frame check (only for turns whose gold has a frame)
   kind (``null`` → no kinds). A gold word that resolves to no kind must appear in the plan's
   kinds or menu terms.
 * place: gold and plan place names resolve to the same gazetteer entry (``Gazetteer.best`` key;
-  equal names without spaces also match). ``null`` with GPS → the turn's location is the GPS;
+  equal names without spaces also match). ``null`` with GPS (the turn's, or an earlier turn's of the
+  dialogue: the session keeps the device's position) → the turn's location is the GPS;
   ``null`` without GPS → the product asked (clarification, no cards). ``"$ref1"`` → the plan's
   centre is within :data:`SAME_SPOT_M` of the referred restaurant (its card coordinates).
   A gold ``route`` (points in order, ``"GPS"`` for the device) replaces the place and near checks:
@@ -64,7 +65,9 @@ Frame check (only for turns whose gold has a frame)
 * price_max: an int must equal ``plan.price_max``. ``"<shown"`` needs a bound strictly below the
   highest price level of the previous listing's cards, and every new card's price level below
   that highest level (a card without prices fails). A restaurant's price level is the median of
-  its priced menu lines (the ``price_of`` callable the runner gives, from the index).
+  its priced menu lines (the ``price_of`` callable the runner gives, from the index). After a listing
+  whose gold was already ``"<shown"`` ("더 싼 데" then "다른 데도"), the bound kept is checked instead:
+  no looser than that listing's bound, every new card within it.
 * k: equals ``plan.k``. open: ``null`` → no ``open_at``; ``"now"`` → ``open_at`` within 15
   minutes of the turn's wall clock; ``"late"`` → ``open_at`` (or ``open_until``) at 23:00–05:59.
 * a ``refine`` whose gold frame equals the previous gold frame ("다른 데") must show at least one
@@ -521,6 +524,20 @@ def _cheaper_errors(
 ) -> list[str]:
     if price_of is None:
         return ["<shown: no price levels available"]
+    kept = (
+        prev.plan.price_max
+        if prev and prev.plan and (prev.gold_frame or {}).get("price_max") == "<shown"
+        else None
+    )
+    if kept is not None:
+        # "좀 더 싼 데" then "다른 데도": the next page keeps the cheaper bound already set (a bound no looser,
+        # every new card within it), not a second "cheaper than these" of its own
+        new_levels = [price_of(c.id) for c in res.cards]
+        if plan.price_max is None or plan.price_max > kept:
+            return [f"<shown: bound {plan.price_max} looser than the cheaper bound kept {kept}"]
+        if not new_levels or any(p is None or p > kept for p in new_levels):
+            return [f"<shown: results {new_levels} not all within the cheaper bound kept {kept}"]
+        return []
     shown = [price_of(c.id) for c in (prev.cards if prev else [])]
     levels = [p for p in shown if p is not None]
     if not levels:
@@ -568,10 +585,14 @@ def score_dialogue(
     listings: list[_Listing] = []
     prev_plan: SearchPlan | None = None
     shown_titles = [c.name for r in results for c in r.cards]
+    device: dict[str, float] | None = None
     for n, (turn, res) in enumerate(zip(item["turns"], results, strict=False), start=1):
         exp = turn["expect"]
+        # the device's position, once sent, is the session's until another is sent (a refine of a GPS
+        # search keeps it: "지금 여기 근처 국밥" then "더 싼 데")
+        device = turn.get("gps") or device
         shown_before = [c for cs in cards_by_turn.values() for c in cs]
-        got, dup = product_label(res, prev_plan, shown_before, turn.get("gps"))
+        got, dup = product_label(res, prev_plan, shown_before, device)
         ts = TurnScore(
             dialogue=item["id"],
             turn=n,
@@ -590,7 +611,7 @@ def score_dialogue(
             ts.errors += check_frame(
                 frame,
                 res,
-                gps=turn.get("gps"),
+                gps=device,
                 ref_cards=ref_cards,
                 prev_listing=prev_listing,
                 price_of=price_of,

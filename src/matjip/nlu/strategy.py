@@ -75,6 +75,8 @@ class CourseRules(BaseModel):
     car_span_m: int
     max_stops_per_day: int
     slot_merge_gap: str
+    round_words: list[str]
+    round_gap: str
     counts: dict[str, int]
     tour_words: list[str]
     tour_stops: int
@@ -255,12 +257,17 @@ def _role_mentions(text: str) -> list[tuple[TripRole, str]]:
         if kept and span[0] < kept[-1][1]:
             continue
         kept.append(span)
-    merge = re.compile(c.slot_merge_gap)
+    merge, round_gap = re.compile(c.slot_merge_gap), re.compile(c.round_gap)
     slot_words = {w for w in c.slots if w not in c.roles}
     out: list[tuple[TripRole, str]] = []
     last_end = -1
     for _i, (start, stop, role, word) in enumerate(kept):
         gap = text[last_end:start] if last_end >= 0 else "x"
+        if out and out[-1][1] in c.round_words and round_gap.match(gap):
+            # "2차로 맥주", "2차는 가볍게 와인": the round and the kind said for it are one stop
+            out[-1] = (role, word)
+            last_end = stop
+            continue
         if out and merge.match(gap):
             prev_role, prev_word = out[-1]
             if prev_word in slot_words and role != prev_role:
