@@ -484,7 +484,8 @@ class SqliteCheckpoints:
                         self.on_put(self.conn, written)
                     self.conn.commit()
                     committed = True
-                    self._unchecked += len(written)
+                    with self._pending_lock:
+                        self._unchecked += len(written)
                 except BaseException:
                     self.conn.rollback()
                     raise
@@ -503,7 +504,7 @@ class SqliteCheckpoints:
     def _maybe_checkpoint(self) -> None:
         """Every :data:`WAL_CHECKPOINT_TURNS` turns written, a WAL checkpoint (copying the WAL's
         pages into the database file, and its fsync) in a thread of its own: SQLite's automatic
-        checkpoint ran inside whichever commit filled 1000 pages (~100 turns of ~36 kB), holding
+        checkpoint ran inside whichever commit filled 1000 pages (every ~40–70 turns), holding
         the machine's writer lock meanwhile, so every worker's turns waited for it (tens of ms).
         A passive checkpoint blocks no reader or writer; one that finds the WAL busy leaves the
         rest for the next."""
