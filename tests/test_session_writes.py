@@ -131,34 +131,54 @@ def test_turns_that_arrive_while_the_write_waits_for_another_worker_join_its_tra
     store.conn.close()
 
 
-def test_wal_checkpoints_run_outside_the_commit(tmp_path: Path, monkeypatch: Any) -> None:
+def test_wal_checkpoints_run_outside_the_write_locks(tmp_path: Path, monkeypatch: Any) -> None:
     """SQLite's automatic checkpoint would copy the WAL into the database inside the commit that
-    fills it (every worker's writes waiting meanwhile); the store runs them in a thread of its own."""
+    fills it, every worker's writes waiting meanwhile; the store checkpoints every few turns once
+    the writer has let go of its lock and of the machine's writer lock."""
+    import contextlib
+    import fcntl
+
     from matjip.agent import checkpoints
 
     monkeypatch.setattr(checkpoints, "WAL_CHECKPOINT_TURNS", 3)
     path = tmp_path / "sessions.sqlite"
     store, _ = _store(path)
     assert store.conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
-    ran: list[str] = []
-    original = store._checkpoint_wal
+    seen: list[tuple[bool, bool]] = []  # per checkpoint: the store's write lock held, the machine's free
+    original = store._reading
 
-    def checkpoint() -> None:
-        ran.append(threading.current_thread().name)
-        original()
+    def machine_lock_free() -> bool:
+        with open(str(path) + ".writer", "rb") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            fcntl.flock(f, fcntl.LOCK_UN)
+            return True
 
-    monkeypatch.setattr(store, "_checkpoint_wal", checkpoint)
+    @contextlib.contextmanager
+    def reading() -> Any:
+        with original() as conn:
+            conn.set_trace_callback(
+                lambda sql: (
+                    seen.append((store.lock.locked(), machine_lock_free()))
+                    if "wal_checkpoint" in sql
+                    else None
+                )
+            )
+            yield conn
+            conn.set_trace_callback(None)
+
+    monkeypatch.setattr(store, "_reading", reading)
     saved = store.put(_config("s"), empty_checkpoint(), {}, {})
     for _ in range(7):
         saved = store.put(saved, empty_checkpoint(), {}, {})
-        deadline = time.monotonic() + 5
-        while store._checkpointing and time.monotonic() < deadline:
-            time.sleep(0.01)
-    assert len(ran) == 2 and all(name == "matjip-wal-checkpoint" for name in ran)
-    with sqlite3.connect(path) as conn:  # everything committed is in the database file or the WAL
+    assert seen == [(False, True), (False, True)]  # after the 3rd and the 6th turn written
+    with sqlite3.connect(path) as conn:  # the WAL was copied into the database file
         busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     assert busy == 0 and frames == copied
-    assert store.get_tuple(_config("s")).checkpoint["id"] == saved["configurable"]["checkpoint_id"]  # type: ignore[union-attr]
+    latest = store.get_tuple(_config("s"))
+    assert latest is not None and latest.checkpoint["id"] == saved["configurable"]["checkpoint_id"]
     store.close()
     store.conn.close()
 

@@ -282,8 +282,8 @@ def compare_and_set(
                 conn.commit()
 
 
-# turns this process writes between two WAL checkpoints, which run in a thread of their own outside
-# the write locks (SQLite's automatic one would run inside the commit that fills 1000 pages)
+# turns this process writes between two WAL checkpoints, which run outside the write locks
+# (SQLite's automatic one would run inside the commit that fills 1000 pages)
 WAL_CHECKPOINT_TURNS = 64
 
 PutHook = Callable[[sqlite3.Connection, list[tuple[str, str]]], None]
@@ -354,7 +354,7 @@ class SqliteCheckpoints:
         self._checkpointing = False
         with self.lock:
             if self._path:
-                conn.execute("PRAGMA wal_autocheckpoint=0")  # ours run outside the locks (_checkpoint_wal)
+                conn.execute("PRAGMA wal_autocheckpoint=0")  # ours run outside the locks (_maybe_checkpoint)
             conn.executescript(_SCHEMA)
             with contextlib.suppress(sqlite3.OperationalError):  # as SqliteSaver: tables made before
                 conn.execute("ALTER TABLE writes ADD COLUMN task_path TEXT NOT NULL DEFAULT ''")  # task_path
@@ -503,19 +503,18 @@ class SqliteCheckpoints:
 
     def _maybe_checkpoint(self) -> None:
         """Every :data:`WAL_CHECKPOINT_TURNS` turns written, a WAL checkpoint (copying the WAL's
-        pages into the database file, and its fsync) in a thread of its own: SQLite's automatic
-        checkpoint ran inside whichever commit filled 1000 pages (every ~40–70 turns), holding
-        the machine's writer lock meanwhile, so every worker's turns waited for it (tens of ms).
-        A passive checkpoint blocks no reader or writer; one that finds the WAL busy leaves the
-        rest for the next."""
+        pages into the database file, and its fsync) by the turn that wrote the last batch, once it
+        has let go of the write locks and handed the queue over: SQLite's automatic checkpoint ran
+        inside whichever commit filled 1000 pages (every ~40–70 turns), with the machine's writer
+        lock held, so every worker's turns waited for it (a 4 MB copy and two fsyncs). A passive
+        checkpoint blocks no reader or writer; one that finds the WAL busy leaves the rest for the
+        next. (In a thread of its own it cost more: its fsync of the WAL ran while the next
+        commits appended to it.)"""
         with self._pending_lock:
             if not self._path or self._checkpointing or self._unchecked < WAL_CHECKPOINT_TURNS:
                 return
             self._unchecked = 0
             self._checkpointing = True
-        threading.Thread(target=self._checkpoint_wal, name="matjip-wal-checkpoint", daemon=True).start()
-
-    def _checkpoint_wal(self) -> None:
         try:
             with self._reading() as conn:
                 conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
