@@ -288,14 +288,21 @@ WAL_CHECKPOINT_TURNS = 64
 
 PutHook = Callable[[sqlite3.Connection, list[tuple[str, str]]], None]
 
-# a turn's checkpoint, written only while the checkpoint it started from (?8, ``str(parent)``) is still
-# its session's latest, or the session has none: the compare and set in the statement itself, so a
-# turn costs one statement (``rowcount`` 0: overtaken)
+# the checkpoints of a group commit in one statement, each row (thread, ns, id, parent id, type,
+# checkpoint, metadata, ``str(parent)``) written only while the checkpoint it started from is still
+# its session's latest, or the session has none: the compare and set inside the statement (SQLite
+# reads the SELECT before it writes), so a batch costs one statement, and one GIL hand-back inside the
+# locks, whatever its size (``rowcount`` short: some turn was overtaken)
 _PUT_IF_LATEST = (
     "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
-    "type, checkpoint, metadata) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE coalesce((SELECT checkpoint_id "
-    "FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 ORDER BY checkpoint_id DESC LIMIT 1), "
-    "?8) = ?8"
+    "type, checkpoint, metadata) SELECT column1, column2, column3, column4, column5, column6, column7 "
+    "FROM (VALUES {rows}) WHERE coalesce((SELECT checkpoint_id FROM checkpoints WHERE thread_id = column1 "
+    "AND checkpoint_ns = column2 ORDER BY checkpoint_id DESC LIMIT 1), column8) = column8"
+)
+_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
+_WRITTEN = (
+    "SELECT checkpoint_id FROM checkpoints WHERE thread_id IN (SELECT value FROM json_each(?)) "
+    "AND checkpoint_id IN (SELECT value FROM json_each(?))"
 )
 
 
@@ -479,7 +486,7 @@ class SqliteCheckpoints:
                 try:
                     with self._pending_lock:
                         batch, self._pending = self._pending, []
-                    written = [(w.row[0], w.row[2]) for w in batch if self._write_one(w)]
+                    written = self._write_rows(batch)
                     if written and self.on_put is not None:
                         self.on_put(self.conn, written)
                     self.conn.commit()
@@ -523,13 +530,22 @@ class SqliteCheckpoints:
         finally:
             self._checkpointing = False
 
-    def _write_one(self, write: _Write) -> bool:
-        if self.conn.execute(_PUT_IF_LATEST, (*write.row, write.parent)).rowcount > 0:
-            return True
-        write.error = ConversationMoved(
-            f"session {write.row[0]}: another turn was saved meanwhile; this turn's state was not saved"
-        )
-        return False
+    def _write_rows(self, batch: list[_Write]) -> list[tuple[str, str]]:
+        """The batch's rows in one statement; (session, checkpoint id) of each one written. A row
+        whose session moved on meanwhile gets :class:`~matjip.errors.ConversationMoved`."""
+        sql = _PUT_IF_LATEST.format(rows=", ".join([_ROW] * len(batch)))
+        params = [value for write in batch for value in (*write.row, write.parent)]
+        rows = [(str(w.row[0]), str(w.row[2])) for w in batch]
+        if self.conn.execute(sql, params).rowcount == len(batch):
+            return rows
+        threads, ids = json.dumps([t for t, _ in rows]), json.dumps([c for _, c in rows])
+        written = {str(r[0]) for r in self.conn.execute(_WRITTEN, (threads, ids))}
+        for write, (thread_id, checkpoint_id) in zip(batch, rows, strict=True):
+            if checkpoint_id not in written:
+                write.error = ConversationMoved(
+                    f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
+                )
+        return [row for row in rows if row[1] in written]
 
     def close(self) -> None:
         """Close the read connections and the lock file (the caller owns ``conn``)."""
