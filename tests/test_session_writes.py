@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from matjip.agent.checkpoints import SqliteCheckpoints, empty_checkpoint
+from matjip.agent.checkpoints import SqliteCheckpoints, WriterLock, empty_checkpoint
 from matjip.agent.retention import Retention
 from matjip.agent.service import open_sessions
 from matjip.errors import ConversationMoved
@@ -83,6 +83,102 @@ def test_turns_queued_behind_a_write_share_one_transaction_and_each_is_compared(
     assert isinstance(outcome["c"], ConversationMoved)  # and the others were saved all the same
     assert _rows(path, "SELECT checkpoint_id FROM checkpoints WHERE thread_id = 'a'") == [(news["a"]["id"],)]
     assert news["c"]["id"] not in {r[0] for r in _rows(path, "SELECT checkpoint_id FROM checkpoints")}
+    store.close()
+    store.conn.close()
+
+
+def test_turns_that_arrive_while_the_write_waits_for_another_worker_join_its_transaction(
+    tmp_path: Path,
+) -> None:
+    """The queue is taken once the writer holds the machine's writer lock, not before it waits:
+    the turns finished meanwhile (while the other worker wrote) go into the same transaction."""
+    path = tmp_path / "sessions.sqlite"
+    store, statements = _store(path)
+    starts = {t: store.put(_config(t), empty_checkpoint(), {}, {}) for t in ("a", "b", "c")}
+    statements.clear()
+    other_worker = WriterLock(sqlite3.connect(path))  # its own open file: flock excludes it
+    saved: dict[str, str] = {}
+
+    def turn(thread: str) -> None:
+        saved[thread] = store.put(starts[thread], empty_checkpoint(), {}, {})["configurable"]["checkpoint_id"]
+
+    threads = {t: threading.Thread(target=turn, args=(t,)) for t in starts}
+    with other_worker.held():  # another worker is writing
+        threads["a"].start()
+        deadline = time.monotonic() + 10
+        while not store.lock.locked() and time.monotonic() < deadline:  # a's write waits for the lock
+            time.sleep(0.01)
+        threads["b"].start()
+        threads["c"].start()
+        while len(store._pending) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(store._pending) == 3
+    for t in threads.values():
+        t.join(10)
+    assert sum(s.startswith("BEGIN IMMEDIATE") for s in statements) == 1
+    assert sorted(saved) == ["a", "b", "c"]
+    for thread, checkpoint_id in saved.items():
+        assert _rows(path, "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ?", thread) == [
+            (checkpoint_id,)
+        ]
+    assert _rows(path, "SELECT thread_id, turns FROM session_activity ORDER BY thread_id") == [
+        ("a", 2),
+        ("b", 2),
+        ("c", 2),
+    ]
+    other_worker.close()
+    store.close()
+    store.conn.close()
+
+
+def test_wal_checkpoints_run_outside_the_write_locks(tmp_path: Path, monkeypatch: Any) -> None:
+    """SQLite's automatic checkpoint would copy the WAL into the database inside the commit that
+    fills it, every worker's writes waiting meanwhile; the store checkpoints every few turns once
+    the writer has let go of its lock and of the machine's writer lock."""
+    import contextlib
+    import fcntl
+
+    from matjip.agent import checkpoints
+
+    monkeypatch.setattr(checkpoints, "WAL_CHECKPOINT_TURNS", 3)
+    path = tmp_path / "sessions.sqlite"
+    store, _ = _store(path)
+    assert store.conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    seen: list[tuple[bool, bool]] = []  # per checkpoint: the store's write lock held, the machine's free
+    original = store._reading
+
+    def machine_lock_free() -> bool:
+        with open(str(path) + ".writer", "rb") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            fcntl.flock(f, fcntl.LOCK_UN)
+            return True
+
+    @contextlib.contextmanager
+    def reading() -> Any:
+        with original() as conn:
+            conn.set_trace_callback(
+                lambda sql: (
+                    seen.append((store.lock.locked(), machine_lock_free()))
+                    if "wal_checkpoint" in sql
+                    else None
+                )
+            )
+            yield conn
+            conn.set_trace_callback(None)
+
+    monkeypatch.setattr(store, "_reading", reading)
+    saved = store.put(_config("s"), empty_checkpoint(), {}, {})
+    for _ in range(7):
+        saved = store.put(saved, empty_checkpoint(), {}, {})
+    assert seen == [(False, True), (False, True)]  # after the 3rd and the 6th turn written
+    with sqlite3.connect(path) as conn:  # the WAL was copied into the database file
+        busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and frames == copied
+    latest = store.get_tuple(_config("s"))
+    assert latest is not None and latest.checkpoint["id"] == saved["configurable"]["checkpoint_id"]
     store.close()
     store.conn.close()
 

@@ -282,15 +282,40 @@ def compare_and_set(
                 conn.commit()
 
 
-PutHook = Callable[[sqlite3.Connection, str, str], None]
+# turns this process writes between two WAL checkpoints, which run outside the write locks
+# (SQLite's automatic one would run inside the commit that fills 1000 pages)
+WAL_CHECKPOINT_TURNS = 64
+
+PutHook = Callable[[sqlite3.Connection, list[tuple[str, str]]], None]
+
+# the checkpoints of a group commit in one statement, each row (thread, ns, id, parent id, type,
+# checkpoint, metadata, ``str(parent)``) written only while the checkpoint it started from is still
+# its session's latest, or the session has none: the compare and set inside the statement (SQLite
+# reads the SELECT before it writes), so a batch costs one statement, and one GIL hand-back inside the
+# locks, whatever its size (``rowcount`` short: some turn was overtaken)
+_PUT_IF_LATEST = (
+    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
+    "type, checkpoint, metadata) SELECT column1, column2, column3, column4, column5, column6, column7 "
+    "FROM (VALUES {rows}) WHERE coalesce((SELECT checkpoint_id FROM checkpoints WHERE thread_id = column1 "
+    "AND checkpoint_ns = column2 ORDER BY checkpoint_id DESC LIMIT 1), column8) = column8"
+)
+_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
+_WRITTEN = (
+    "SELECT checkpoint_id FROM checkpoints WHERE thread_id IN (SELECT value FROM json_each(?)) "
+    "AND checkpoint_id IN (SELECT value FROM json_each(?))"
+)
 
 
 @dataclass
 class _Write:
-    """One turn's checkpoint row, queued for a group commit; ``done`` once a writer handled it
-    (``error`` set when it was not written)."""
+    """One turn's checkpoint row, queued for a group commit. ``wake`` is set when a writer has
+    handled it (``done``; ``error`` set when it was not written) or when it is this turn's thread's
+    turn to write the queue (``lead``)."""
 
     row: tuple[Any, ...]
+    parent: str
+    wake: threading.Event = field(default_factory=threading.Event)
+    lead: bool = False
     done: bool = False
     error: BaseException | None = None
 
@@ -303,25 +328,40 @@ class SqliteCheckpoints:
 
     Built for many turns at once (``matjip serve``, each worker one instance, all on one file):
 
-    - a read (``get_tuple``, a turn's start) goes through a connection of its own, so it never
-      waits behind a write of this process (its lock, the machine's writer lock, the commit);
-      WAL lets it read the last committed state meanwhile — the write's compare and set is what
-      keeps a conversation from branching, not the read;
-    - a turn writes one transaction: the checkpoint, and what ``on_put`` adds to it in the same
-      transaction (:class:`~matjip.agent.retention.Retention`: older checkpoints deleted, the
-      session's activity), instead of a second write transaction after it."""
+    - reads (``get_tuple``, a turn's start) go through connections of their own (one per reading
+      thread at a time), so a read never waits behind a write of this process (its lock, the
+      machine's writer lock, the commit) nor behind another read; WAL lets it read the last
+      committed state meanwhile — the write's compare and set is what keeps a conversation from
+      branching, not the read;
+    - writes are a group commit: a turn's ``put`` queues its row; one thread at a time (the
+      leader, a turn that found no write going on, or the one the previous leader handed over to)
+      takes the machine's writer lock and SQLite's, and only then takes every row queued so far —
+      the turns that arrived while it waited for the other worker's write go into the same
+      transaction. Each row is compared and set on its own (one statement); what ``on_put`` adds
+      (:class:`~matjip.agent.retention.Retention`: older checkpoints deleted, activity recorded)
+      is a few statements for the whole batch. A ``put`` returns only after the transaction with
+      its row committed (a turn's answer is never reported done before its session is saved).
+      Few statements inside the locks matter: each one gives up the GIL and waits to get it back
+      from the process's other turns, and both workers' writes queue on the one lock."""
 
     on_put: PutHook | None = None
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # held by the thread writing a batch
         self.writer = WriterLock(conn)
-        self._reader = _reader_for(conn)
-        self._read_lock = threading.Lock() if self._reader is not None else self.lock
+        self._path = _file_of(conn)
+        self._readers: list[sqlite3.Connection] = []  # idle read connections
+        self._readers_lock = threading.Lock()
+        self._closed = False
         self._pending: list[_Write] = []  # puts waiting for the next group commit
         self._pending_lock = threading.Lock()
+        self._writing = False  # a leader is writing (or about to): a new put waits for its turn
+        self._unchecked = 0  # turns written since the last WAL checkpoint
+        self._checkpointing = False
         with self.lock:
+            if self._path:
+                conn.execute("PRAGMA wal_autocheckpoint=0")  # ours run outside the locks (_maybe_checkpoint)
             conn.executescript(_SCHEMA)
             with contextlib.suppress(sqlite3.OperationalError):  # as SqliteSaver: tables made before
                 conn.execute("ALTER TABLE writes ADD COLUMN task_path TEXT NOT NULL DEFAULT ''")  # task_path
@@ -333,16 +373,12 @@ class SqliteCheckpoints:
     def get_tuple(self, config: Mapping[str, Any]) -> SavedCheckpoint | None:
         conf = config["configurable"]
         thread_id, ns = str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))
-        with self._read_lock:
-            row = (
-                (self._reader or self.conn)
-                .execute(
-                    "SELECT checkpoint_id, type, checkpoint, metadata FROM checkpoints "
-                    "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
-                    (thread_id, ns),
-                )
-                .fetchone()
-            )
+        with self._reading() as conn:
+            row = conn.execute(
+                "SELECT checkpoint_id, type, checkpoint, metadata FROM checkpoints "
+                "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1",
+                (thread_id, ns),
+            ).fetchone()
         if row is None:
             return None
         checkpoint_id, type_, blob, metadata = row
@@ -351,6 +387,27 @@ class SqliteCheckpoints:
             loads_typed((type_, blob)),
             json.loads(metadata) if metadata is not None else {},
         )
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A read connection for this read alone (an in-memory database: the write connection,
+        under the write lock, as another connection would not see it)."""
+        if not self._path:
+            with self.lock:
+                yield self.conn
+            return
+        with self._readers_lock:
+            conn = self._readers.pop() if self._readers else None
+        if conn is None:
+            conn = sqlite3.connect(self._path, check_same_thread=False, timeout=30)
+        try:
+            yield conn
+        finally:
+            with self._readers_lock:
+                if self._closed:
+                    conn.close()
+                else:
+                    self._readers.append(conn)
 
     def put(
         self,
@@ -372,16 +429,10 @@ class SqliteCheckpoints:
             blob,
             json.dumps(meta, ensure_ascii=False).encode("utf-8", "ignore"),
         )
-        write = _Write(row)
+        write = _Write(row, str(conf.get("checkpoint_id")))
         commit = turn_commit()
         with commit.committing():
-            with self._pending_lock:
-                self._pending.append(write)
-            with self.lock:  # the first writer in writes for everyone queued behind it (group commit)
-                if not write.done:
-                    with self._pending_lock:
-                        batch, self._pending = self._pending, []
-                    self._write_batch(batch)
+            self._commit(write)
             if write.error is not None:
                 raise write.error
             commit.saved = dict(checkpoint["channel_values"])
@@ -389,66 +440,124 @@ class SqliteCheckpoints:
             "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
         }
 
-    def _write_batch(self, batch: list[_Write]) -> None:
-        """The queued turns' checkpoints in one write transaction: each one only while the
-        checkpoint it started from is still its session's latest (else it gets
-        :class:`~matjip.errors.ConversationMoved` and writes nothing); one failure of the
-        transaction fails them all (nothing written)."""
+    def _commit(self, write: _Write) -> None:
+        """Queue ``write`` and return once a transaction with it committed (or failed): written
+        by this thread when no write is going on or when the previous writer hands over to it,
+        else by the writer of the batch it joins."""
+        with self._pending_lock:
+            self._pending.append(write)
+            if not self._writing:
+                self._writing = write.lead = True
+        if not write.lead:
+            write.wake.wait()
+            if write.done:
+                return
+        try:
+            with self.lock:
+                self._write_batch()
+        finally:
+            self._hand_over()
+        self._maybe_checkpoint()
+
+    def _hand_over(self) -> None:
+        """After a batch: the first row still queued (it came after the batch was taken) leads
+        the next one; with none queued, the next put leads."""
+        with self._pending_lock:
+            waiting = next((w for w in self._pending if not w.done), None)
+            if waiting is None:
+                self._writing = False
+                return
+            waiting.lead = True
+        waiting.wake.set()
+
+    def _write_batch(self) -> None:
+        """Every queued row in one write transaction, taken once this thread holds the machine's
+        writer lock and SQLite's: each row only while the checkpoint it started from is still its
+        session's latest (else it gets :class:`~matjip.errors.ConversationMoved` and writes
+        nothing); one failure of the transaction fails them all (nothing written)."""
         failure: BaseException = RuntimeError("the session write was interrupted")
         committed = False
+        batch: list[_Write] = []
         try:
             with self.writer.held():
                 if self.conn.in_transaction:
                     self.conn.commit()
                 self.conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for write in batch:
-                        self._write_one(write)
+                    with self._pending_lock:
+                        batch, self._pending = self._pending, []
+                    written = self._write_rows(batch)
+                    if written and self.on_put is not None:
+                        self.on_put(self.conn, written)
                     self.conn.commit()
                     committed = True
+                    with self._pending_lock:
+                        self._unchecked += len(written)
                 except BaseException:
                     self.conn.rollback()
                     raise
         except Exception as exc:
             failure = exc
         finally:
+            if not batch:  # failed before taking the queue: this thread's own row fails with it
+                with self._pending_lock:
+                    batch, self._pending = self._pending, []
             for write in batch:
                 if not committed and write.error is None:
                     write.error = failure
                 write.done = True
+                write.wake.set()
 
-    def _write_one(self, write: _Write) -> None:
-        thread_id, ns, checkpoint_id, parent = write.row[:4]
-        latest = self.conn.execute(_LATEST, (thread_id, ns)).fetchone()
-        if latest is not None and str(latest[0]) != str(parent):
-            write.error = ConversationMoved(
-                f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
-            )
-            return
-        self.conn.execute(
-            "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
-            "parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            write.row,
-        )
-        if self.on_put is not None:
-            self.on_put(self.conn, thread_id, checkpoint_id)
+    def _maybe_checkpoint(self) -> None:
+        """Every :data:`WAL_CHECKPOINT_TURNS` turns written, a WAL checkpoint (copying the WAL's
+        pages into the database file, and its fsync) by the turn that wrote the last batch, once it
+        has let go of the write locks and handed the queue over: SQLite's automatic checkpoint ran
+        inside whichever commit filled 1000 pages (every ~40–70 turns), with the machine's writer
+        lock held, so every worker's turns waited for it (a 4 MB copy and two fsyncs). A passive
+        checkpoint blocks no reader or writer; one that finds the WAL busy leaves the rest for the
+        next. (In a thread of its own it cost more: its fsync of the WAL ran while the next
+        commits appended to it.)"""
+        with self._pending_lock:
+            if not self._path or self._checkpointing or self._unchecked < WAL_CHECKPOINT_TURNS:
+                return
+            self._unchecked = 0
+            self._checkpointing = True
+        try:
+            with self._reading() as conn:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:  # the next one tries again
+            pass
+        finally:
+            self._checkpointing = False
+
+    def _write_rows(self, batch: list[_Write]) -> list[tuple[str, str]]:
+        """The batch's rows in one statement; (session, checkpoint id) of each one written. A row
+        whose session moved on meanwhile gets :class:`~matjip.errors.ConversationMoved`."""
+        sql = _PUT_IF_LATEST.format(rows=", ".join([_ROW] * len(batch)))
+        params = [value for write in batch for value in (*write.row, write.parent)]
+        rows = [(str(w.row[0]), str(w.row[2])) for w in batch]
+        if self.conn.execute(sql, params).rowcount == len(batch):
+            return rows
+        threads, ids = json.dumps([t for t, _ in rows]), json.dumps([c for _, c in rows])
+        written = {str(r[0]) for r in self.conn.execute(_WRITTEN, (threads, ids))}
+        for write, (thread_id, checkpoint_id) in zip(batch, rows, strict=True):
+            if checkpoint_id not in written:
+                write.error = ConversationMoved(
+                    f"session {thread_id}: another turn was saved meanwhile; this turn's state was not saved"
+                )
+        return [row for row in rows if row[1] in written]
 
     def close(self) -> None:
-        """Close the read connection and the lock file (the caller owns ``conn``)."""
-        if self._reader is not None:
-            with self._read_lock:
-                self._reader.close()
-                self._reader = None
+        """Close the read connections and the lock file (the caller owns ``conn``)."""
+        with self._readers_lock:
+            self._closed = True
+            readers, self._readers = self._readers, []
+        for reader in readers:
+            reader.close()
         self.writer.close()
 
 
-def _reader_for(conn: sqlite3.Connection) -> sqlite3.Connection | None:
-    """A second connection to ``conn``'s database file for reads, or None (an in-memory
-    database, which another connection would not see)."""
-    path = next((str(r[2]) for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")
-    if not path:
-        return None
-    try:
-        return sqlite3.connect(path, check_same_thread=False, timeout=30)
-    except sqlite3.Error:
-        return None
+def _file_of(conn: sqlite3.Connection) -> str:
+    """The file of ``conn``'s main database ("" for an in-memory one, which another connection
+    would not see)."""
+    return next((str(r[2]) for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")

@@ -14,6 +14,7 @@ its dictionaries.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -25,6 +26,15 @@ PRUNE_EVERY = 200  # turns between two age prunes in a running process
 _ACTIVITY = (
     "CREATE TABLE IF NOT EXISTS session_activity (thread_id TEXT PRIMARY KEY, updated_at REAL NOT NULL, "
     "turns INTEGER NOT NULL DEFAULT 0)"
+)
+# a group commit's sessions (a JSON list) keep only the checkpoint it wrote for each (a JSON list)
+_DELETE_OLDER = (
+    "DELETE FROM {table} WHERE thread_id IN (SELECT value FROM json_each(?1)) "
+    "AND checkpoint_id NOT IN (SELECT value FROM json_each(?2))"
+)
+_ACTIVE = (
+    "INSERT INTO session_activity (thread_id, updated_at, turns) SELECT value, ?2, 1 FROM json_each(?1) "
+    "WHERE true ON CONFLICT(thread_id) DO UPDATE SET updated_at = excluded.updated_at, turns = turns + 1"
 )
 
 
@@ -47,19 +57,17 @@ class Retention:
         # rows are written there, in the same transaction as its checkpoint, not in a second one
         self._in_put = conn is not None and hasattr(checkpointer, "on_put")
         if self._in_put:
-            checkpointer.on_put = self.record_turn
+            checkpointer.on_put = self.record_turns
 
-    def record_turn(self, conn: sqlite3.Connection, thread_id: str, checkpoint_id: str) -> None:
-        """Inside the transaction that wrote ``checkpoint_id``: the session's other checkpoints
-        (and their pending writes) deleted, its activity recorded."""
-        keep = (thread_id, checkpoint_id)
-        conn.execute("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?", keep)
-        conn.execute("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", keep)
-        conn.execute(
-            "INSERT INTO session_activity (thread_id, updated_at, turns) VALUES (?, ?, 1) "
-            "ON CONFLICT(thread_id) DO UPDATE SET updated_at = excluded.updated_at, turns = turns + 1",
-            (thread_id, self.clock()),
-        )
+    def record_turns(self, conn: sqlite3.Connection, written: list[tuple[str, str]]) -> None:
+        """Inside the transaction that wrote them, for every (session, checkpoint) of a group
+        commit (one per session): the session's other checkpoints (and their pending writes)
+        deleted, its activity recorded — three statements whatever their number."""
+        threads = json.dumps([t for t, _ in written])
+        kept = json.dumps([c for _, c in written])
+        conn.execute(_DELETE_OLDER.format(table="checkpoints"), (threads, kept))
+        conn.execute(_DELETE_OLDER.format(table="writes"), (threads, kept))
+        conn.execute(_ACTIVE, (threads, self.clock()))
 
     def _conn(self) -> sqlite3.Connection | None:
         conn = getattr(self.saver, "conn", None)
