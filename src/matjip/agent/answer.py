@@ -375,7 +375,9 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
 def search_answer(
     shown: Sequence[Shown], plan: SearchPlan, now: datetime, origin: str | None, notes: Sequence[str]
 ) -> list[str]:
-    near = plan.location is not None and plan.location.mode == "near"
+    # a dong searched around its point (no address terms: road addresses carry no dong) is said as
+    # "풍납동 근처": the cards may lie across its border (audit r6 Q8)
+    near = plan.location is not None and (plan.location.mode == "near" or plan.location.by_radius)
     where = (
         say("answer.search.where_near" if near else "answer.search.where", origin=origin) if origin else ""
     )
