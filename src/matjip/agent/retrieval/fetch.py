@@ -9,7 +9,8 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.plan import to_requests
 from matjip.agent.retrieval.filters import chain_names, kept
-from matjip.index.request import MAX_K, SearchHit, SearchRequest, SearchResponse
+from matjip.geo.gazetteer import Place, PlaceType
+from matjip.index.request import MAX_K, RegionFilter, SearchHit, SearchRequest, SearchResponse
 
 RERANK_DEPTH = 24  # places fetched for a search_general re-rank (at least)
 
@@ -49,6 +50,9 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
         fetched += _each_kind(wide, fetched, res)
     if wide.text and req.kind and not p.titles:
         fetched += _best_known(wide, fetched, res)
+    dong = dong_asked(p, res)
+    if dong is not None and p.location is not None and p.location.mode == "in" and not p.titles:
+        fetched += _inside_dong(wide, dong, fetched, res)
     return Found(
         plan=p,
         req=req,
@@ -57,6 +61,38 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
         hits=kept(fetched, p, res),
         detail={"took_ms": resp.took_ms, "candidates": resp.total_candidates},
     )
+
+
+def dong_asked(p: SearchPlan, res: Resources) -> Place | None:
+    """The legal dong the plan searches around ("풍납동 맛집": its point, no address terms), when the
+    gazetteer has its outline; else None."""
+    loc = p.location
+    if loc is None or not loc.by_radius or loc.lat is None or loc.lon is None:
+        return None
+    return next(
+        (
+            c
+            for c in res.gazetteer.lookup(loc.name)
+            if c.type == PlaceType.LEGAL_DONG
+            and abs(c.lat - loc.lat) < 1e-6
+            and abs(c.lon - loc.lon) < 1e-6
+            and res.gazetteer.shape(c) is not None
+        ),
+        None,
+    )
+
+
+def _inside_dong(
+    wide: SearchRequest, dong: Place, fetched: list[SearchHit], res: Resources
+) -> list[SearchHit]:
+    """A dong asked as the area ("풍납동 맛집"): the circle around its point reaches across its border,
+    and the page the words choose may hold none of the places inside it, so its best-known places
+    inside the outline are re-ranked too (the re-rank puts the ones across the border after them)."""
+    seen = {h.document.place_id for h in fetched}
+    inside = wide.model_copy(
+        update={"region": RegionFilter(name=dong.name, polygon_place=dong.key), "k": RERANK_DEPTH}
+    )
+    return [h for h in res.index.search(inside).hits if h.document.place_id not in seen]
 
 
 def _best_known(wide: SearchRequest, fetched: list[SearchHit], res: Resources) -> list[SearchHit]:

@@ -16,11 +16,10 @@ from typing import NamedTuple
 from matjip.agent.cardinfo import going_now_tier, is_night, open_status
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
-from matjip.agent.retrieval.fetch import Found
+from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
-from matjip.geo.gazetteer import PlaceType
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
@@ -309,17 +308,7 @@ def review_mentions(hits: list[SearchHit], terms: list[str]) -> set[str]:
 def outside_dong(hits: list[SearchHit], p: SearchPlan, res: Resources) -> set[str]:
     """Place ids of ``hits`` across the border of the dong asked ("방이동 치킨": a place in 오금동
     within the radius), when the dong has an outline (Seoul's legal dongs); else none."""
-    loc = p.location
-    if loc is None or loc.lat is None or loc.lon is None:
-        return set()
-    dong = next(
-        (
-            c
-            for c in res.gazetteer.lookup(loc.name)
-            if c.type == PlaceType.LEGAL_DONG and abs(c.lat - loc.lat) < 1e-6 and abs(c.lon - loc.lon) < 1e-6
-        ),
-        None,
-    )
+    dong = dong_asked(p, res)
     located = [(h, h.document.lat, h.document.lon) for h in hits]
     points = [(h, lat, lon) for h, lat, lon in located if lat is not None and lon is not None]
     if dong is None or not points:
