@@ -8,12 +8,14 @@ dong's border: a dong without address terms is searched around its point, so the
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from matjip.agent.answer import plan_notes, search_answer
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import Restaurant
 from matjip.nlu.kinds import chain_rules
+from support.records import ask_once, card_ids, jamsil_record
 
 SATURDAY_EVENING = datetime(2026, 11, 28, 19, 30, tzinfo=ZoneInfo("Asia/Seoul"))
 
@@ -37,3 +39,41 @@ def test_a_dong_searched_around_its_point_is_said_as_near() -> None:
     )
     heading = search_answer([Shown(doc=doc)], in_gu, SATURDAY_EVENING, "송파구", [])[0]
     assert heading.startswith("송파구 ") and "근처" not in heading
+
+
+def test_a_dong_asked_as_the_area_puts_a_well_known_place_inside_it_first(tmp_path: Path) -> None:
+    """Audit r6 Q8 ("풍납동 찐맛집"): 30 better-known places across the border (천호동, ~1 km from the
+    dong's point) filled the page re-ranked, and the well-known place inside 풍납동 was never seen."""
+    from matjip.geo.gazetteer import _default_gazetteer
+
+    gz = _default_gazetteer()
+    [dong] = [c for c in gz.lookup("풍납동") if c.type.value == "legal_dong"]
+    inside, across = (37.5320, 127.1160), (37.5387, 127.1237)
+    assert gz.contains_points(dong, [inside[0], across[0]], [inside[1], across[1]]).tolist() == [True, False]
+    records = [
+        jamsil_record(
+            f"x{i}",
+            f"천호식당{i}",
+            "한식>육류,고기",
+            ["삼겹살"],
+            lat=across[0] + i * 1e-5,
+            lon=across[1],
+            reviewCount=500,
+            rating=4.5,
+        )
+        for i in range(30)
+    ]
+    records.append(
+        jamsil_record(
+            "in",
+            "풍납냉면",
+            "한식>냉면",
+            ["물냉면"],
+            lat=inside[0],
+            lon=inside[1],
+            reviewCount=120,
+            rating=4.4,
+        )
+    )
+    result = ask_once(tmp_path, records, "풍납동 맛집")
+    assert card_ids(result)[0] == "in"
