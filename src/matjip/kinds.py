@@ -227,6 +227,17 @@ class KindTable:
                     return got
         return None
 
+    def base_word(self, word: str) -> str:
+        """The vocabulary's own word a typed word was taken as, without the suffix it carried
+        ("짬뽕맛집" → 짬뽕, "짜장면집" → 짜장면); the word itself when it is one or none."""
+        w = norm(word)
+        if w in self._words:
+            return word
+        for suffix in _SUFFIXES:
+            if w.endswith(suffix) and len(w) > len(suffix) and w[: -len(suffix)] in self._words:
+                return w[: -len(suffix)]
+        return word
+
     def is_sub_dish(self, word: str) -> bool:
         """A dish only some places of its kind serve ("마라샹궈"): it must be on the menu."""
         return norm(word) in self._sub_dishes

@@ -159,8 +159,8 @@ class _KindScan:
             frame.exclude_words.append(word)
         elif kind not in frame.kinds:
             frame.kinds.append(kind)
-            if is_dish:
-                frame.dishes.append(word)
+            if is_dish:  # the dish itself, never "짬뽕맛집": menus list 짬뽕
+                frame.dishes.append(self.table.base_word(word))
                 self.dish_only.add(kind)
             if self._in_place_name(start, end):
                 self.in_place_name.add(kind)

@@ -1,0 +1,87 @@
+"""Issue 24, classes 3, 4, 5, 6, 10 and 16 as policies (session of 2026-11-28, fourth): a dish said
+as "○○맛집" is the dish on menus; kinds named by their colloquial or described names; "유명한" means
+the places a local trusts, never a rating sort that lets a weak member lead; the brands of an exclusion;
+keyboard slips of kind words; tastes read once after the topic is carried.
+
+Word-level tests read the message only; the card tests ingest a few hand-written crawl records (the raw
+crawl's shape) into a fresh data directory and ask one question, with the expected cards worked out by
+hand from the records.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from matjip.nlu.kinds import detect_kinds
+from support.records import ask_over
+from support.records import card_ids as ids
+from support.records import north_of_jamsil as record
+
+SEOUL = ZoneInfo("Asia/Seoul")
+FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)
+
+
+# --- class 6: a dish said with 맛집/집 is the dish, as menus write it ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "dish"),
+    [
+        ("가락동 짬뽕맛집", "짬뽕"),
+        ("탕수육맛집 추천", "탕수육"),
+        ("잠실 꿔바로우맛집", "꿔바로우"),
+    ],
+)
+def test_a_dish_said_as_its_matjip_is_the_dish_itself(text: str, dish: str) -> None:
+    assert detect_kinds(text).dishes == [dish]
+
+
+def test_a_dish_matjip_puts_the_places_listing_the_dish_first(tmp_path: Path) -> None:
+    # "잠실역 짬뽕맛집": the nearer, busier 중국집 lists no 짬뽕; the one listing 짬뽕 comes first
+    records = [
+        record("noj", "대박반점", "중식>중국요리", 100, ["짜장면", "탕수육", "볶음밥"], reviewCount=200),
+        record("jjam", "홍복", "중식>중국요리", 300, ["짜장면", "삼선짬뽕", "탕수육"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 짬뽕맛집", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["jjam"]
+
+
+# --- classes 3 and 6: kinds by their everyday and described names ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("암사동 중국음식", "중국집"),
+        ("중국 음식 먹고 싶다", "중국집"),
+        ("근처 중식집", "중국집"),
+        ("돼지뼈 넣고 푹 끓인 거 석촌 쪽에", "감자탕"),
+        ("돼지 등뼈 우린 국물", "감자탕"),
+    ],
+)
+def test_everyday_and_described_names_of_a_kind(text: str, kind: str) -> None:
+    assert detect_kinds(text).kinds == [kind]
+
+
+# --- class 10: "유명한" is what 맛집 means, and a weak member never leads ---------------------------
+
+
+def test_a_famous_kind_is_led_by_its_own_places_not_a_better_rated_weak_member(tmp_path: Path) -> None:
+    # "잠실역 유명한 고깃집": the 곱창 house is nearer, better rated (4.9) and busier, but a local's
+    # 고깃집 is a grill of cuts: the 삼겹살 grill (4.2, 80 reviews) comes first
+    records = [
+        record(
+            "gop", "황소곱창", "한식>육류,고기>곱창,막창", 100, ["소곱창", "막창", "대창"],
+            reviewCount=300, rating=4.9,
+        ),
+        record(
+            "pork", "돈돈숯불", "한식>육류,고기>삼겹살", 300, ["생삼겹살", "목살", "항정살"],
+            reviewCount=80, rating=4.2,
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 유명한 고깃집", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["pork"]
