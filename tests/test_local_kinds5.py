@@ -85,3 +85,37 @@ def test_a_famous_kind_is_led_by_its_own_places_not_a_better_rated_weak_member(t
     ]
     r = ask_over(tmp_path, records, "잠실역 유명한 고깃집", FRIDAY_EVENING)
     assert ids(r)[:1] == ["pork"]
+
+
+# --- class 4 (brands): brands ruled out name the kind asked --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("잠실 맥날 롯데리아 말고 수제", "수제버거"),
+        ("버거킹 말고 수제로 먹고 싶은데", "수제버거"),
+        ("스타벅스 투썸 말고 조용한 데", "카페"),
+        ("파바 뚜쥬 말고", "베이커리·빵집"),
+    ],
+)
+def test_brands_ruled_out_with_no_kind_said_ask_for_their_kind(text: str, kind: str) -> None:
+    assert detect_kinds(text).kinds == [kind]
+
+
+def test_a_local_shop_of_a_kind_said_bare_rules_chains_out() -> None:
+    assert detect_kinds("교촌 bhc 말고 동네 치킨").exclude_chains
+
+
+def test_burger_brands_ruled_out_leave_the_craft_burger_house(tmp_path: Path) -> None:
+    # "잠실역 맥날 롯데리아 말고 수제": both brands' branches (nearer, busier) and the busy 국수 house are
+    # out of the answer; the 수제버거 house (20 reviews) leads
+    records = [
+        record("mc", "맥도날드 잠실점", "양식>햄버거>맥도날드", 100, ["빅맥", "치즈버거"], reviewCount=400),
+        record("lot", "롯데리아 잠실역점", "양식>햄버거>롯데리아", 150, ["불고기버거", "새우버거"], reviewCount=300),
+        record("noodle", "잠실국수", "한식>국수", 120, ["잔치국수", "비빔국수"], reviewCount=500),
+        record("craft", "버거보이", "양식>햄버거", 400, ["치즈버거", "베이컨버거", "감자튀김"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 맥날 롯데리아 말고 수제", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["craft"]
+    assert not {"mc", "lot", "noodle"} & set(ids(r))

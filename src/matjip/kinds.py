@@ -238,6 +238,22 @@ class KindTable:
                 return w[: -len(suffix)]
         return word
 
+    def brand_kind(self, brand: str) -> str | None:
+        """The kind a chain's places are ("맥도날드" → 버거, "교촌치킨" → 치킨집): the broadest kind whose
+        category paths name the brand, else a kind word inside the brand's name; None when neither."""
+        b = norm(brand)
+        if not b:
+            return None
+        filed = [k.name for k in self.kinds if any(norm(c) == b for c in k.category)]
+        if filed:
+            return min(filed, key=lambda n: len(self.ancestors(n)))
+        for size in range(len(b), 1, -1):
+            for i in range(len(b) - size + 1):
+                got = self._words.get(b[i : i + size])
+                if got is not None and not got[1]:
+                    return got[0]
+        return None
+
     def is_sub_dish(self, word: str) -> bool:
         """A dish only some places of its kind serve ("마라샹궈"): it must be on the menu."""
         return norm(word) in self._sub_dishes

@@ -51,6 +51,7 @@ class ChainRules(BaseModel):
     own_shop: list[str]
     brands: list[str]
     like: str = ""
+    brand_kinds: dict[str, list[str]] = {}  # a kind → brands whose name holds no kind word
 
     def said_like(self, text: str) -> bool:
         """ "김밥천국 같은 데 말고": a listed brand (or what people call one) said as an example of what is
@@ -202,6 +203,8 @@ def detect_kinds(text: str) -> KindFrame:
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
+    if not frame.kinds:
+        _kind_of_excluded_brands(scan)
     _refine_by_modifiers(scan)
     return frame
 
@@ -356,6 +359,16 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break
+
+
+def _kind_of_excluded_brands(scan: _KindScan) -> None:
+    """Brands ruled out with no kind said ("맥날 롯데리아 말고 수제로"): the kind those brands are is
+    the kind asked (a child's modifier said with it then names the child, 수제버거)."""
+    frame = scan.frame
+    listed = {norm(b): kind for kind, brands in chain_rules().brand_kinds.items() for b in brands}
+    found = {k for b in frame.exclude_brands if (k := listed.get(norm(b)) or scan.table.brand_kind(b)) is not None}
+    if len(found) == 1:
+        frame.kinds = [found.pop()]
 
 
 def _refine_by_modifiers(scan: _KindScan) -> None:
