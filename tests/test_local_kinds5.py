@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from matjip.nlu.kinds import detect_kinds
+from matjip.nlu.kinds import close_kind_word, detect_kinds
 from support.records import ask_over
 from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
@@ -75,12 +75,22 @@ def test_a_famous_kind_is_led_by_its_own_places_not_a_better_rated_weak_member(t
     # 고깃집 is a grill of cuts: the 삼겹살 grill (4.2, 80 reviews) comes first
     records = [
         record(
-            "gop", "황소곱창", "한식>육류,고기>곱창,막창", 100, ["소곱창", "막창", "대창"],
-            reviewCount=300, rating=4.9,
+            "gop",
+            "황소곱창",
+            "한식>육류,고기>곱창,막창",
+            100,
+            ["소곱창", "막창", "대창"],
+            reviewCount=300,
+            rating=4.9,
         ),
         record(
-            "pork", "돈돈숯불", "한식>육류,고기>삼겹살", 300, ["생삼겹살", "목살", "항정살"],
-            reviewCount=80, rating=4.2,
+            "pork",
+            "돈돈숯불",
+            "한식>육류,고기>삼겹살",
+            300,
+            ["생삼겹살", "목살", "항정살"],
+            reviewCount=80,
+            rating=4.2,
         ),
     ]
     r = ask_over(tmp_path, records, "잠실역 유명한 고깃집", FRIDAY_EVENING)
@@ -112,10 +122,52 @@ def test_burger_brands_ruled_out_leave_the_craft_burger_house(tmp_path: Path) ->
     # out of the answer; the 수제버거 house (20 reviews) leads
     records = [
         record("mc", "맥도날드 잠실점", "양식>햄버거>맥도날드", 100, ["빅맥", "치즈버거"], reviewCount=400),
-        record("lot", "롯데리아 잠실역점", "양식>햄버거>롯데리아", 150, ["불고기버거", "새우버거"], reviewCount=300),
+        record(
+            "lot",
+            "롯데리아 잠실역점",
+            "양식>햄버거>롯데리아",
+            150,
+            ["불고기버거", "새우버거"],
+            reviewCount=300,
+        ),
         record("noodle", "잠실국수", "한식>국수", 120, ["잔치국수", "비빔국수"], reviewCount=500),
-        record("craft", "버거보이", "양식>햄버거", 400, ["치즈버거", "베이컨버거", "감자튀김"], reviewCount=20),
+        record(
+            "craft", "버거보이", "양식>햄버거", 400, ["치즈버거", "베이컨버거", "감자튀김"], reviewCount=20
+        ),
     ]
     r = ask_over(tmp_path, records, "잠실역 맥날 롯데리아 말고 수제", FRIDAY_EVENING)
     assert ids(r)[:1] == ["craft"]
     assert not {"mc", "lot", "noodle"} & set(ids(r))
+
+
+# --- class 5: slips of the hand ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "word"),
+    [
+        ("곱찹", "곱창"),  # the ㅂ of 곱 typed again for the ㅇ of 창
+        ("횟짐", "횟집"),  # ㅁ for ㅂ: the key below it
+        ("보쌉", "보쌈"),  # ㅂ for the ㅁ 받침: the key above it
+    ],
+)
+def test_a_kind_word_with_a_neighbouring_key_or_a_letter_typed_twice_is_taken(typed: str, word: str) -> None:
+    assert close_kind_word(typed) == word
+
+
+@pytest.mark.parametrize("text", ["강동역 피자 차 대기 편한 곳", "오래 고아서 뽀얀 국물"])
+def test_a_vowel_key_away_is_no_slip(text: str) -> None:
+    assert detect_kinds(text).corrections == []
+
+
+def test_a_slip_of_the_hand_is_searched_as_its_kind_and_said(tmp_path: Path) -> None:
+    # "잠실역 곱찹": the 곱창 house (10 reviews), not the busier 국밥 house nearer
+    records = [
+        record(
+            "gop", "황소곱창", "한식>육류,고기>곱창,막창", 300, ["소곱창", "막창", "대창"], reviewCount=10
+        ),
+        record("guk", "옛날국밥", "한식>국밥", 100, ["순대국밥", "수육"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 곱찹", FRIDAY_EVENING)
+    assert ids(r) == ["gop"]
+    assert "'곱찹'은 '곱창'으로 알아듣고" in r.answer

@@ -140,6 +140,7 @@ class KindTable:
         described: Sequence[Described] = (),
         described_note: str = "",
         described_covers: Sequence[str] = (),
+        typo_keys: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
         self.described = list(described)
@@ -149,6 +150,7 @@ class KindTable:
         self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
         self.typo_groups = list(typo_groups)  # syllables whose differing letters sound alike
+        self.typo_keys = list(typo_keys)  # the keyboard's rows of letters: a key next to the right one
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -479,6 +481,7 @@ def kinds() -> KindTable:
         [Described.model_validate(d) for d in raw.get("described", [])],
         str(raw.get("described_note", "")),
         [str(w) for w in raw.get("described_covers", [])],
+        [str(w) for w in raw.get("typo_keys", [])],
     )
 
 
