@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from matjip.nlu.kinds import close_kind_word, detect_kinds
-from support.records import ask_over
+from support.records import ask_over, ingest_records, talk_over
 from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
 
@@ -171,3 +171,23 @@ def test_a_slip_of_the_hand_is_searched_as_its_kind_and_said(tmp_path: Path) -> 
     r = ask_over(tmp_path, records, "잠실역 곱찹", FRIDAY_EVENING)
     assert ids(r) == ["gop"]
     assert "'곱찹'은 '곱창'으로 알아듣고" in r.answer
+
+
+# --- class 16: tastes read once, on the topic the turn searches -------------------------------------
+
+
+def test_a_milder_taste_after_a_list_reads_as_if_said_with_its_kind(tmp_path: Path) -> None:
+    # "잠실역 분식" then "안 매운 데로": read as "잠실역 분식 안 매운 데" in one message — 분식 is an
+    # umbrella whose 떡볶이 members are the taste itself, so the 떡볶이 house (300 reviews) is ruled out
+    # and the 김밥 house stays; the answer says so
+    records = [
+        record("tteok", "엄마떡볶이", "분식>떡볶이", 100, ["떡볶이", "튀김", "순대"], reviewCount=300),
+        record("kim", "김밥명가", "분식>김밥", 200, ["참치김밥", "라면", "쫄면"], reviewCount=20),
+    ]
+    data = ingest_records(tmp_path, records)
+    first, second = talk_over(data, ["잠실역 분식", "안 매운 데로"], FRIDAY_EVENING)
+    assert set(ids(first)) == {"tteok", "kim"}
+    assert ids(second) == ["kim"]
+    assert "매운 음식이 중심인 집" in second.answer
+    (one,) = talk_over(data, ["잠실역 분식 안 매운 데로"], FRIDAY_EVENING)
+    assert ids(one) == ids(second)
