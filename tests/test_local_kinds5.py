@@ -191,3 +191,54 @@ def test_a_milder_taste_after_a_list_reads_as_if_said_with_its_kind(tmp_path: Pa
     assert "매운 음식이 중심인 집" in second.answer
     (one,) = talk_over(data, ["잠실역 분식 안 매운 데로"], FRIDAY_EVENING)
     assert ids(one) == ids(second)
+
+
+# --- class 3: described foods — late-night food, something sweet; English-only kind words -----------
+
+
+@pytest.mark.parametrize(
+    ("text", "member"),
+    [
+        ("야식 뭐 먹을까 오금동", "족발·보쌈"),
+        ("밤에 출출한데 시켜 먹을 거", "치킨집"),
+        ("당 떨어지는데 잠실새내", "디저트 카페"),
+        ("단 거 땡겨", "베이커리·빵집"),
+        ("달콤한 거 먹고 싶다", "아이스크림"),
+    ],
+)
+def test_late_night_food_and_something_sweet_are_families(text: str, member: str) -> None:
+    frame = detect_kinds(text)
+    assert member in frame.kinds and frame.theme is not None
+
+
+def test_something_sweet_is_searched_as_its_family_not_as_a_name(tmp_path: Path) -> None:
+    # "잠실역 달달한 거 땡겨": "달달한" is also the start of a bakery's name, but the message asks for
+    # something sweet: both sweet places (the cake café, 50 reviews, first), never the busy 국밥 house
+    records = [
+        record("sweet", "달달한 과자점", "간식>제과,베이커리", 100, ["마들렌", "휘낭시에"], reviewCount=5),
+        record(
+            "cake",
+            "르케이크",
+            "카페>디저트카페",
+            300,
+            ["딸기케이크", "치즈케이크", "아메리카노"],
+            reviewCount=50,
+        ),
+        record("guk", "옛날국밥", "한식>국밥", 150, ["순대국밥", "수육"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 달달한 거 땡겨", FRIDAY_EVENING)
+    assert ids(r) == ["cake", "sweet"]
+    assert "'단 거'는 데이터에 없어서" in r.answer
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("best bbq near 방이역", ["고깃집"]),
+        ("good barbecue place around 잠실", ["고깃집"]),
+        ("bbq chicken near jamsil", ["치킨집"]),
+        ("잠실 bbq", []),  # in Korean, the chicken chain
+    ],
+)
+def test_bbq_said_in_english_is_korean_barbecue(text: str, kinds: list[str]) -> None:
+    assert detect_kinds(text).kinds == kinds

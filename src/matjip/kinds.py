@@ -141,6 +141,7 @@ class KindTable:
         described_note: str = "",
         described_covers: Sequence[str] = (),
         typo_keys: Sequence[str] = (),
+        latin_words: dict[str, str] | None = None,
     ) -> None:
         self.kinds = list(kinds)
         self.described = list(described)
@@ -151,6 +152,7 @@ class KindTable:
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
         self.typo_groups = list(typo_groups)  # syllables whose differing letters sound alike
         self.typo_keys = list(typo_keys)  # the keyboard's rows of letters: a key next to the right one
+        self.latin_words = {w.lower(): k for w, k in (latin_words or {}).items()}  # kinds in English only
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -482,6 +484,7 @@ def kinds() -> KindTable:
         str(raw.get("described_note", "")),
         [str(w) for w in raw.get("described_covers", [])],
         [str(w) for w in raw.get("typo_keys", [])],
+        {str(w): str(k) for w, k in raw.get("latin_words", {}).items()},
     )
 
 

@@ -205,6 +205,8 @@ def detect_kinds(text: str) -> KindFrame:
         _read_theme(scan, compact)
     if not frame.kinds:
         _kind_of_excluded_brands(scan)
+    if not frame.kinds and _in_english(scan.lowered):
+        _read_latin_words(scan)
     _refine_by_modifiers(scan)
     return frame
 
@@ -371,6 +373,24 @@ def _kind_of_excluded_brands(scan: _KindScan) -> None:
     }
     if len(found) == 1:
         frame.kinds = [found.pop()]
+
+
+def _in_english(lowered: str) -> bool:
+    """Said in English: two Latin words or more, and no fewer than its Hangul words (the place names
+    the understand step writes in Korean, "best bbq near 방이역")."""
+    latin = len(re.findall(r"[a-z]+", lowered))
+    return latin >= 2 and latin >= len(re.findall(r"[가-힣]+", lowered))
+
+
+def _read_latin_words(scan: _KindScan) -> None:
+    """A message said in English, naming no kind: its words that name a kind only in English ("best
+    bbq near bangi station" → 고깃집; in a Korean message "bbq" is the chicken chain)."""
+    frame = scan.frame
+    for word, kind in scan.table.latin_words.items():
+        if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", scan.lowered):
+            frame.kinds = [kind]
+            frame.words.append(word)
+            return
 
 
 def _refine_by_modifiers(scan: _KindScan) -> None:

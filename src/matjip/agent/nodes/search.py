@@ -304,8 +304,9 @@ def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
     the topic is known: :func:`offline_plan`)."""
     frame = d.frame = _kind_frame(query, nlu, d.reading.kinds)
     d.kinds, d.kind_dishes = list(frame["kinds"]), list(frame["kind_dishes"])
-    if frame["theme"] and nlu.entities.title:
-        d.kinds, d.kind_dishes = [], []  # "중앙해장 몇 시에 열어?": the word is in a restaurant's name
+    if frame["theme"] and any(not frame["is_covered"](t) for t in nlu.entities.title):
+        # "중앙해장 몇 시에 열어?": the word is in a restaurant's name ("달달한 거" is no name "달달한 과자점")
+        d.kinds, d.kind_dishes = [], []
     elif frame["theme"] and [m for m in d.menu if not frame["is_covered"](m)]:
         d.kinds, d.kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
