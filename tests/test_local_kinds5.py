@@ -242,3 +242,19 @@ def test_something_sweet_is_searched_as_its_family_not_as_a_name(tmp_path: Path)
 )
 def test_bbq_said_in_english_is_korean_barbecue(text: str, kinds: list[str]) -> None:
     assert detect_kinds(text).kinds == kinds
+
+
+# --- class 6: a colloquial kind means what a local means ---------------------------------------------
+
+
+def test_a_singing_room_or_a_club_filed_as_a_bar_follows_the_bars(tmp_path: Path) -> None:
+    # "잠실역 술집": the 노래주점 and the music club are nearer and busier, but a local's 술집 is a bar
+    records = [
+        record("sing", "퀸노래주점", "술집", 100, ["맥주", "양주세트"], reviewCount=200),
+        record("club", "클럽블루문", "술집", 150, ["칵테일", "맥주"], reviewCount=150),
+        record(
+            "bar", "한잔의추억", "술집>호프,요리주점", 400, ["생맥주", "치킨", "골뱅이무침"], reviewCount=10
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 술집", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["bar"]
