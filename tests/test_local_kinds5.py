@@ -258,3 +258,28 @@ def test_a_singing_room_or_a_club_filed_as_a_bar_follows_the_bars(tmp_path: Path
     ]
     r = ask_over(tmp_path, records, "잠실역 술집", FRIDAY_EVENING)
     assert ids(r)[:1] == ["bar"]
+
+
+@pytest.mark.parametrize(
+    "text", ["합정 면요리 잘하는 데", "면 종류 아무거나 괜찮아", "noodle place near jamsil"]
+)
+def test_noodles_of_any_sort_are_the_noodle_family(text: str) -> None:
+    frame = detect_kinds(text)
+    assert {"국수·면", "냉면", "라멘", "우동"} <= set(frame.kinds) and frame.theme is not None
+
+
+def test_a_chicken_feet_house_listing_whole_chicken_feet_is_no_tongdak_house(tmp_path: Path) -> None:
+    # "잠실역 통닭집": "통닭발" on a 닭발 house's menu names no 통닭
+    records = [
+        record(
+            "feet",
+            "불타는닭발",
+            "한식>육류,고기>닭요리",
+            100,
+            ["국물닭발", "통닭발", "주먹밥"],
+            reviewCount=200,
+        ),
+        record("tong", "옛날통닭", "치킨", 300, ["옛날통닭", "양념통닭"], reviewCount=10),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 통닭집", FRIDAY_EVENING)
+    assert ids(r) == ["tong"]
