@@ -140,6 +140,8 @@ class KindTable:
         described: Sequence[Described] = (),
         described_note: str = "",
         described_covers: Sequence[str] = (),
+        typo_keys: Sequence[str] = (),
+        latin_words: dict[str, str] | None = None,
     ) -> None:
         self.kinds = list(kinds)
         self.described = list(described)
@@ -149,6 +151,8 @@ class KindTable:
         self.branch_keep = tuple(branch_keep)  # last words ending in 점 that are part of the name
         self.typo_slips = list(typo_slips)  # syllable pairs: the letter a two-syllable typo may swap
         self.typo_groups = list(typo_groups)  # syllables whose differing letters sound alike
+        self.typo_keys = list(typo_keys)  # the keyboard's rows of letters: a key next to the right one
+        self.latin_words = {w.lower(): k for w, k in (latin_words or {}).items()}  # kinds in English only
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -225,6 +229,33 @@ class KindTable:
                 got = self._words.get(w[: -len(suffix)])
                 if got is not None:
                     return got
+        return None
+
+    def base_word(self, word: str) -> str:
+        """The vocabulary's own word a typed word was taken as, without the suffix it carried
+        ("짬뽕맛집" → 짬뽕, "짜장면집" → 짜장면); the word itself when it is one or none."""
+        w = norm(word)
+        if w in self._words:
+            return word
+        for suffix in _SUFFIXES:
+            if w.endswith(suffix) and len(w) > len(suffix) and w[: -len(suffix)] in self._words:
+                return w[: -len(suffix)]
+        return word
+
+    def brand_kind(self, brand: str) -> str | None:
+        """The kind a chain's places are ("맥도날드" → 버거, "교촌치킨" → 치킨집): the broadest kind whose
+        category paths name the brand, else a kind word inside the brand's name; None when neither."""
+        b = norm(brand)
+        if not b:
+            return None
+        filed = [k.name for k in self.kinds if any(norm(c) == b for c in k.category)]
+        if filed:
+            return min(filed, key=lambda n: len(self.ancestors(n)))
+        for size in range(len(b), 1, -1):
+            for i in range(len(b) - size + 1):
+                got = self._words.get(b[i : i + size])
+                if got is not None and not got[1]:
+                    return got[0]
         return None
 
     def is_sub_dish(self, word: str) -> bool:
@@ -452,6 +483,8 @@ def kinds() -> KindTable:
         [Described.model_validate(d) for d in raw.get("described", [])],
         str(raw.get("described_note", "")),
         [str(w) for w in raw.get("described_covers", [])],
+        [str(w) for w in raw.get("typo_keys", [])],
+        {str(w): str(k) for w, k in raw.get("latin_words", {}).items()},
     )
 
 

@@ -51,6 +51,7 @@ class ChainRules(BaseModel):
     own_shop: list[str]
     brands: list[str]
     like: str = ""
+    brand_kinds: dict[str, list[str]] = {}  # a kind → brands whose name holds no kind word
 
     def said_like(self, text: str) -> bool:
         """ "김밥천국 같은 데 말고": a listed brand (or what people call one) said as an example of what is
@@ -159,8 +160,8 @@ class _KindScan:
             frame.exclude_words.append(word)
         elif kind not in frame.kinds:
             frame.kinds.append(kind)
-            if is_dish:
-                frame.dishes.append(word)
+            if is_dish:  # the dish itself, never "짬뽕맛집": menus list 짬뽕
+                frame.dishes.append(self.table.base_word(word))
                 self.dish_only.add(kind)
             if self._in_place_name(start, end):
                 self.in_place_name.add(kind)
@@ -202,6 +203,10 @@ def detect_kinds(text: str) -> KindFrame:
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
+    if not frame.kinds:
+        _kind_of_excluded_brands(scan)
+    if not frame.kinds and _in_english(scan.lowered):
+        _read_latin_words(scan)
     _refine_by_modifiers(scan)
     return frame
 
@@ -358,6 +363,36 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             break
 
 
+def _kind_of_excluded_brands(scan: _KindScan) -> None:
+    """Brands ruled out with no kind said ("맥날 롯데리아 말고 수제로"): the kind those brands are is
+    the kind asked (a child's modifier said with it then names the child, 수제버거)."""
+    frame = scan.frame
+    listed = {norm(b): kind for kind, brands in chain_rules().brand_kinds.items() for b in brands}
+    found = {
+        k for b in frame.exclude_brands if (k := listed.get(norm(b)) or scan.table.brand_kind(b)) is not None
+    }
+    if len(found) == 1:
+        frame.kinds = [found.pop()]
+
+
+def _in_english(lowered: str) -> bool:
+    """Said in English: two Latin words or more, and no fewer than its Hangul words (the place names
+    the understand step writes in Korean, "best bbq near 방이역")."""
+    latin = len(re.findall(r"[a-z]+", lowered))
+    return latin >= 2 and latin >= len(re.findall(r"[가-힣]+", lowered))
+
+
+def _read_latin_words(scan: _KindScan) -> None:
+    """A message said in English, naming no kind: its words that name a kind only in English ("best
+    bbq near bangi station" → 고깃집; in a Korean message "bbq" is the chicken chain)."""
+    frame = scan.frame
+    for word, kind in scan.table.latin_words.items():
+        if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", scan.lowered):
+            frame.kinds = [kind]
+            frame.words.append(word)
+            return
+
+
 def _refine_by_modifiers(scan: _KindScan) -> None:
     """A parent kind with a child's modifier said apart ("버거 수제로"): the child."""
     table, frame = scan.table, scan.frame
@@ -419,9 +454,52 @@ def _slips() -> frozenset[frozenset[str]]:
     return frozenset(out)
 
 
-def _slip_cost(a: str, b: str) -> int:
-    """1 for a sound-alike letter, 2 for any other letter (the cost of replacing ``a`` by ``b``)."""
-    return 1 if frozenset((a, b)) in _slips() else 2
+_INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"  # compatibility letters in the order of _jamo's
+_VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+_FINAL_LETTERS = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"
+
+
+def _forms(letter: str) -> list[str]:
+    """A keyboard letter as _jamo writes it: its initial and final forms, or its vowel."""
+    out = [chr(0x1100 + _INITIALS.index(letter))] if letter in _INITIALS else []
+    if letter in _FINAL_LETTERS:
+        out.append(chr(0x11A8 + _FINAL_LETTERS.index(letter)))
+    if letter in _VOWELS:
+        out.append(chr(0x1161 + _VOWELS.index(letter)))
+    return out
+
+
+@cache
+def _key_slips() -> frozenset[frozenset[str]]:
+    """Consonant pairs on neighbouring keys (data/kinds.toml ``typo_keys``): left and right in a row,
+    and the two keys below a key (each row stands half a key right of the one above), in the same place
+    of a syllable."""
+    rows = kinds().typo_keys
+    near: set[tuple[str, str]] = set()
+    for r, row in enumerate(rows):
+        below = rows[r + 1] if r + 1 < len(rows) else ""
+        for i, key in enumerate(row):
+            near.update((key, other) for other in (row[i + 1 : i + 2] + below[max(0, i - 1) : i + 1]))
+    return frozenset(
+        frozenset((x, y))
+        for a, b in near
+        for x in _forms(a)
+        for y in _forms(b)
+        if _place(x) == _place(y) != 1  # consonants: a vowel key away reads as another word ("대기", "오래")
+    )
+
+
+def _place(letter: str) -> int:
+    """Where a letter of _jamo stands in its syllable: 0 initial, 1 vowel, 2 final."""
+    code = ord(letter)
+    return 2 if code >= 0x11A8 else 1 if code >= 0x1161 else 0
+
+
+def _slip_cost(a: str, b: str, carried: frozenset[str] = frozenset()) -> int:
+    """1 for a sound-alike letter, a neighbouring key or a letter ``carried`` over from elsewhere in the
+    typed word, 2 for any other letter (the cost of replacing ``a`` by ``b``)."""
+    pair = frozenset((a, b))
+    return 1 if pair in _slips() or pair in _key_slips() or a in carried else 2
 
 
 def _dropped_cost(ch: str) -> int:
@@ -430,9 +508,11 @@ def _dropped_cost(ch: str) -> int:
 
 
 def typo_cost(a: str, b: str, limit: int = 2) -> int:
-    """The edit cost from typed letters ``a`` to a word's letters ``b``: a sound-alike letter or a 받침
+    """The edit cost from typed letters ``a`` to a word's letters ``b``: a sound-alike letter, a key
+    next to the right one, a letter typed twice in the word for another (:func:`_slip_cost`) or a 받침
     left out costs 1, any other letter inserted, left out or replaced 2 (more than ``limit`` is
     ``limit + 1``)."""
+    carried = frozenset(ch for ch in a if _place(ch) != 1 and a.count(ch) > 1)  # consonants typed twice
     prev = [0]
     for ch in b:
         prev.append(prev[-1] + _dropped_cost(ch))
@@ -441,7 +521,7 @@ def typo_cost(a: str, b: str, limit: int = 2) -> int:
         for j, y in enumerate(b):
             row.append(
                 min(
-                    prev[j] + (0 if x == y else _slip_cost(x, y)),
+                    prev[j] + (0 if x == y else _slip_cost(x, y, carried)),
                     prev[j + 1] + 2,
                     row[j] + _dropped_cost(y),
                 )

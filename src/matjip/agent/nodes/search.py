@@ -155,23 +155,6 @@ def _apply_tastes(
     return prefer_menu
 
 
-def _mild_for_carried_kinds(d: _Draft) -> None:
-    """ "덜 매운 데로 바꿔줘" after a 쭈꾸미 list: the kind the follow-up carries is the taste's own, so it
-    stays, its mild versions first (said so), instead of being ruled out with the taste's kinds."""
-    if not d.kinds or d.frame["theme"]:
-        return
-    table = kinds()
-    for taste in (t for t in table.tastes if t.name in d.frame["tastes_avoided"]):
-        own = table.related(d.kinds) & set(taste.kinds)
-        if not own or taste.note_out not in d.notes:
-            continue
-        d.frame["exclude_kinds"] = [k for k in d.frame["exclude_kinds"] if k not in taste.kinds]
-        said = d.reading.acts.tastes_ruled_out  # "매운거 말고": the word itself stays ruled out
-        d.exclude_menu = [m for m in d.exclude_menu if m not in taste.menu or m in said]
-        d.notes[d.notes.index(taste.note_out)] = taste.note_mild
-        d.prefer_menu = list(dict.fromkeys([*d.prefer_menu, *taste.mild]))
-
-
 def _holds_taste_kinds(kind_list: list[str], taste_kinds: list[str]) -> bool:
     """An umbrella kind asked with a taste ruled out ("분식 매운 건 빼고") whose sub-kinds include the
     taste's own (떡볶이): like a family, its spicy members are ruled out rather than ranked after."""
@@ -254,8 +237,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         _refine(d, state, nlu, query, searches[-1])
     elif searches and d.intent == "search" and not d.titles:
         _keep_topic(d, searches[-1])
+    # tastes are read once, on the topic this turn searches (carried or its own): "덜 매운 데로" after a
+    # 쭈꾸미 list keeps the 쭈꾸미 places, their mild versions first; with no kind the spicy ones are out
+    d.prefer_menu = _apply_tastes(d.frame, d.kinds, d.exclude_menu, d.notes)
     if searches:
-        _mild_for_carried_kinds(d)
         _replaced_topic(d, searches[-1])
         _cheaper(d, res, nlu, searches[-1])
     _say_party(d, nlu, res)
@@ -315,11 +300,13 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
 
 
 def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
-    """The kinds asked for and ruled out, the menus they stand for, tastes avoided."""
+    """The kinds asked for and ruled out, the menus they stand for (tastes avoided are applied once
+    the topic is known: :func:`offline_plan`)."""
     frame = d.frame = _kind_frame(query, nlu, d.reading.kinds)
     d.kinds, d.kind_dishes = list(frame["kinds"]), list(frame["kind_dishes"])
-    if frame["theme"] and nlu.entities.title:
-        d.kinds, d.kind_dishes = [], []  # "중앙해장 몇 시에 열어?": the word is in a restaurant's name
+    if frame["theme"] and any(not frame["is_covered"](t) for t in nlu.entities.title):
+        # "중앙해장 몇 시에 열어?": the word is in a restaurant's name ("달달한 거" is no name "달달한 과자점")
+        d.kinds, d.kind_dishes = [], []
     elif frame["theme"] and [m for m in d.menu if not frame["is_covered"](m)]:
         d.kinds, d.kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
@@ -335,7 +322,6 @@ def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
     d.exclude_menu += [t for t in d.reading.acts.tastes_ruled_out if t not in d.exclude_menu]
     if frame["eat_in"]:  # "배달 말고": delivery-only places out, said
         d.notes.append(kinds().eat_in.note)  # the filter itself is the plan's eat_in (plan.to_requests)
-    d.prefer_menu = _apply_tastes(frame, d.kinds, d.exclude_menu, d.notes)
 
 
 def _kind_menus(d: _Draft) -> None:

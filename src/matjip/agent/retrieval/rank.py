@@ -160,7 +160,10 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     mild version asked for first; at most one branch of a chain."""
     p, hits = f.plan, f.hits
     if p.sort == "rating":
-        hits.sort(key=rating_key, reverse=True)
+        # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
+        # member, never ahead of the grills), the nearer circle first
+        rank = ranker(f, res, said, now)
+        hits.sort(key=lambda h: (*rank.key(h)[:TIER], -rating_key(h)))
     elif p.sort == "price":
         # cheapest typical price first; places with no priced menu last
         hits.sort(key=lambda h: typical_price(h.document, p.kinds) or math.inf)
