@@ -84,6 +84,7 @@ def test_tenth_dialogue_test_set_is_frozen() -> None:
     digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
     assert digest in (EVAL / "dialogue_test10_FROZEN.txt").read_text(encoding="utf-8")
 
+
 def test_gold_chain_notations_read_as_the_chain_exclusion() -> None:
     """A gold "체인"/"프차" is the plan's ``exclude_chains`` (scored as "프랜차이즈"); other words stay apart."""
     from matjip.agent.models import SearchPlan
