@@ -12,12 +12,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from matjip.kinds import kinds
+from support.chat import FRIDAY_EVENING
 from support.records import ask_over
 from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
 
 SEOUL = ZoneInfo("Asia/Seoul")
-FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)
 SATURDAY_AFTERNOON = datetime(2026, 11, 28, 14, 0, tzinfo=SEOUL)
 
 

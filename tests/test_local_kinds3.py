@@ -9,16 +9,15 @@ directory and asks one question; expected values are worked out by hand from the
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from support.chat import FRIDAY_EVENING
 from support.records import ask_over
 from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
 
 SEOUL = ZoneInfo("Asia/Seoul")
-FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)  # 19:30: not yet night (20:00)
 
 
 # --- class 10: a well-known place whose menu is mostly the kind ---------------------------------

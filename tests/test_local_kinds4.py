@@ -9,20 +9,15 @@ hand from the records.
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from matjip.nlu.kinds import close_kind_word, detect_kinds
+from support.chat import FRIDAY_EVENING
 from support.records import ask_over
 from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
-
-SEOUL = ZoneInfo("Asia/Seoul")
-FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)
-
 
 # --- class 5: typos of short kind words -----------------------------------------------------------
 

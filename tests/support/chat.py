@@ -13,6 +13,7 @@ from matjip.agent.service import Agent
 
 SEOUL = ZoneInfo("Asia/Seoul")
 WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
+FRIDAY_EVENING = datetime(2026, 11, 27, 19, 30, tzinfo=SEOUL)  # 19:30: not yet night (20:00)
 
 
 def ask(agent: Agent, text: str, **kw: Any) -> Any:
