@@ -123,3 +123,29 @@ def test_a_connection_the_server_ended_is_replaced(built: tuple[str, list[Restau
             assert conn.info.backend_pid != pid
     finally:
         pg.close()
+
+
+def test_the_quick_check_holds_with_more_than_1024_files_open(built: tuple[str, list[Restaurant]]) -> None:
+    """``select`` takes no descriptor above 1,023: with that many files open (a long-lived server, or
+    the test suite itself) every quick check raised and the pool gave no connection at all."""
+    import resource
+
+    from matjip.index.postgres_pool import connection_pool
+
+    url, _ = built
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"the hard limit of open files is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [open(__file__, "rb") for _ in range(1100)]  # noqa: SIM115 - held open on purpose
+    pool = connection_pool(url, Settings(_env_file=None), name="many-files", max_size=2, quick=True)  # type: ignore[call-arg]
+    try:
+        for _ in range(3):  # the second and third take a connection that came back a moment ago
+            with pool.connection() as conn:
+                assert conn.execute("SELECT 1").fetchone() == (1,)
+                assert conn.pgconn.socket > 1023
+    finally:
+        pool.close()
+        for f in held:
+            f.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

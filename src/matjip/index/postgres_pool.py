@@ -50,11 +50,21 @@ def quick_check(conn: Any) -> None:
     from psycopg_pool import ConnectionPool
 
     back = getattr(conn, "_matjip_returned", None)
-    if back is not None and time.monotonic() - back < QUICK_CHECK_S and not conn.closed:
-        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
-        if not readable:
-            return
+    if back is not None and time.monotonic() - back < QUICK_CHECK_S and not conn.closed and _quiet(conn):
+        return
     ConnectionPool.check_connection(conn)
+
+
+def _quiet(conn: Any) -> bool:
+    """Nothing to read on the connection's socket — by ``poll``, which (unlike ``select``) takes any
+    descriptor number: a process with more than 1,024 files open made ``select`` raise, and every
+    connection failed its check."""
+    try:
+        poller = select.poll()
+        poller.register(conn.pgconn.socket, select.POLLIN)
+        return not poller.poll(0)
+    except (OSError, ValueError):
+        return False
 
 
 def connection_pool(
