@@ -11,10 +11,13 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from matjip.agent.answer import plan_notes, search_answer
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import Restaurant
 from matjip.nlu.kinds import chain_rules
+from matjip.nlu.strategy import detect_strategy
 from support.records import ask_once, card_ids, jamsil_record
 
 SATURDAY_EVENING = datetime(2026, 11, 28, 19, 30, tzinfo=ZoneInfo("Asia/Seoul"))
@@ -77,3 +80,22 @@ def test_a_dong_asked_as_the_area_puts_a_well_known_place_inside_it_first(tmp_pa
     )
     result = ask_once(tmp_path, records, "풍납동 맛집")
     assert card_ids(result)[0] == "in"
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("합정에서 상수 걸어가는 길에 들를 만한 디저트 카페", "합정", "상수"),  # audit r6 Q12
+        ("역삼역에서 선릉역까지 걸어서 가는 길에 커피 한잔", "역삼역", "선릉역"),
+        ("잠실에서 판교 차로 가는 길에 밥집", "잠실", "판교"),
+        ("석촌호수 구경하고 잠실역 가는 길에 분식", "석촌호수", "잠실역"),
+        ("올림픽공원 산책하고 방이역 가는 길에 카페", "올림픽공원", "방이역"),
+    ],
+)
+def test_a_way_of_going_or_a_visit_before_the_route_verb_keeps_the_route(
+    text: str, origin: str, destination: str
+) -> None:
+    """Class 9: "A에서 B 걸어가는 길에" read "B 걸어" as the place (and answered around A alone); "A
+    구경하고 B 가는 길에" had no start."""
+    spec = detect_strategy(text)
+    assert (spec.strategy, spec.origin, spec.destination) == ("route", origin, destination)
