@@ -157,6 +157,7 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
         schema=index.schema,
         embedder=embedder,
         docs_file=(d / "docs.tsv").open("rb"),
+        vectors_file=(d / "vectors.f32").open("rb") if n and dim else None,
         quantized=Quantized.open(d, n, dim),
         signs=Signs.open(d, n, dim),
         pid_row=pid_row,
