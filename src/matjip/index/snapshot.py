@@ -232,7 +232,7 @@ class Snapshot:
             order = np.argsort(rows, kind="stable")
             rows = rows[order]
         out = np.empty((len(rows), dim), dtype=np.float32)
-        view = memoryview(out).cast("B")
+        view = memoryview(out.data).cast("B")
         size = dim * 4
         breaks = np.flatnonzero(rows[1:] != rows[:-1] + 1) + 1
         starts = [0, *breaks.tolist()]

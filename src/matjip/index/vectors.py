@@ -126,10 +126,11 @@ def similarities(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray) -> Flo
     # Above ~a quarter of the rows, one pass over the whole matrix (~7 ms at 100k x 256)
     # beats gathering the rows (random 1 KB rows cost ~3x per row, measured at 100k).
     # With row-major codes the rows left are few: read by pread, the mapping untouched.
+    sims: FloatArray
     if s.quantized is not None and s.quantized.rows is not None and len(idx) <= PREAD_MAX:
         sims = np.einsum("ij,j->i", s.float_rows(idx), qv).astype(np.float64)
     elif len(idx) > s.n // 4:
-        sims: FloatArray = np.einsum("ij,j->i", s.vectors, qv)[idx].astype(np.float64)
+        sims = np.einsum("ij,j->i", s.vectors, qv)[idx].astype(np.float64)
     else:
         sims = np.einsum("ij,j->i", np.take(s.vectors, idx, axis=0), qv).astype(np.float64)
     return sims
