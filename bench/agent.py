@@ -67,6 +67,21 @@ def prepare(data_dir: Path, n: int | None) -> Settings:
     return settings
 
 
+def memory() -> str:
+    """The process's peak and current resident set, and the current one's anonymous and file-backed
+    parts (``/proc/self/status``; empty elsewhere): the index's mapped files count in ``RssFile``."""
+    try:
+        lines = Path("/proc/self/status").read_text().splitlines()
+    except OSError:
+        return ""
+    kb = {k: int(v.split()[0]) for k, _, v in (x.partition(":") for x in lines) if v.strip().endswith("kB")}
+    return " · ".join(
+        f"{name} {kb[name] / 1024**2:.2f} GB"
+        for name in ("VmHWM", "VmRSS", "RssAnon", "RssFile")
+        if name in kb
+    )
+
+
 def open_agent(settings: Settings, cold: bool) -> Agent:
     """The agent as ``matjip serve`` opens it, or (``cold``) as the earlier rounds measured it."""
     agent = Agent(settings, persist=False, sequential=not cold)
@@ -102,6 +117,7 @@ def measure(label: str, settings: Settings, turns: int, cold: bool) -> None:
         f" | turn CPU p50 {statistics.median(cpu_ms):5.1f} ms  p95 {pct(cpu_ms, 0.95):6.1f} ms"
         f" | {len(agent_ms)} turns"
     )
+    print(f"{label:<10} memory after the turns: {memory()}")
     agent.close()
 
 
