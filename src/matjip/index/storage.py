@@ -2,7 +2,7 @@
 
 ``meta.json`` (format, embedder, rows, vocabularies, timestamps), ``columns.npz`` (aligned, so it
 is memory-mapped), ``strings.u8`` and ``strings.json`` (:mod:`matjip.index.strings`), ``docs.tsv``, ``vectors.f32``, ``vectors.q8`` and
-``vectors.q8scale`` (:mod:`matjip.index.quantized`; optional), ``vectors.sign`` and ``vectors.center``
+``vectors.q8scale`` and ``vectors.i8`` (:mod:`matjip.index.quantized`; optional), ``vectors.sign`` and ``vectors.center``
 (:mod:`matjip.index.signs`; optional), ``tantivy/`` and ``embedder/``;
 :func:`read_snapshot` opens them all as a :class:`~matjip.index.snapshot.Snapshot`.
 """
