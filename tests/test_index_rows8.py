@@ -142,6 +142,8 @@ def test_searches_leave_the_float_matrix_out_of_the_resident_set(tmp_path: Path)
     fresh = EmbeddedIndex(tmp_path / "index", DenseEmbedder(dim=DIM), Settings()).load()
     s = fresh._require()
     path = (s.directory / "vectors.f32").resolve()
+    fresh.warm()  # its whole-index search and the page-cache advice map nothing either
+    assert s.cache_vectors()
     for text in QUERIES:
         assert fresh.search(SearchRequest(text=text, k=10)).hits
         assert fresh.search(SearchRequest(text=text, k=10), mode="vector").hits

@@ -311,6 +311,7 @@ class EmbeddedIndex:
                 self._snap.by_day(name)
             self._snap.price_bits()  # menu-price buckets
             self._snap.by_latitude()  # geo boxes as a slice of the rows by latitude
+            self._snap.cache_vectors()  # the float rows re-scored by pread: cached pages, not disk
             self.search(SearchRequest(text="맛집", k=1))
 
     def close(self) -> None:

@@ -247,6 +247,16 @@ class Snapshot:
             out = back
         return out
 
+    def cache_vectors(self) -> bool:
+        """Ask the kernel to read ``vectors.f32`` into the page cache ahead (asynchronously): the
+        rows :meth:`float_rows` reads are then cached pages, not disk reads, and the pages are
+        shared by every process and never in one's resident set. False where it cannot."""
+        advise = getattr(os, "posix_fadvise", None)
+        if self.vectors_file is None or advise is None:
+            return False
+        advise(self.vectors_file.fileno(), 0, 0, os.POSIX_FADV_WILLNEED)
+        return True
+
     def read_docs(self, rows: Sequence[int]) -> list[tuple[Restaurant, list[str]]]:
         out: list[tuple[Restaurant, list[str]]] = []
         fd = self.docs_file.fileno()
