@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from fakes.embedder import FakeEmbedder
-from matjip.index import layout, quantized
+from matjip.index import layout, quantized, vectors
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.quantized import Quantized, row_bounded
 from matjip.index.request import SearchRequest
 from matjip.index.snapshot import Snapshot
-from matjip.index.vectors import SPARSE_SHARE, top_vectors
+from matjip.index.vectors import MAPPED_MAX, SPARSE_SHARE, reads_rows, top_vectors
 from matjip.settings import Settings
 from support.index import make_corpus
 
@@ -46,6 +46,12 @@ QUERIES = [
     "혼자 가기 좋은 라멘 돈까스",
     "짜장면 짬뽕 탕수육 배달",
 ]
+
+
+@pytest.fixture(autouse=True)
+def _rows_at_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These corpora are small: read them as a float matrix above ``MAPPED_MAX`` is read."""
+    monkeypatch.setattr(vectors, "MAPPED_MAX", 0)
 
 
 @pytest.fixture(scope="module")
@@ -206,3 +212,20 @@ def test_the_bound_holds_where_rounding_errs_most() -> None:
         assert keep is not None
         kth = np.sort(exact)[-depth]
         assert set(np.flatnonzero(exact >= kth).tolist()) <= set(keep.tolist()), depth
+
+
+def test_a_small_float_matrix_is_read_through_its_mapping(
+    built: EmbeddedIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below ``MAPPED_MAX`` the codes are not read (a gather from the few mapped MB is cheaper);
+    the hits and their scores are the same either way."""
+    s = built._require()
+    assert reads_rows(s)
+    fast = [built.search(SearchRequest(text=q, k=10)).hits for q in QUERIES]
+    monkeypatch.setattr(vectors, "MAPPED_MAX", MAPPED_MAX)
+    assert not reads_rows(s)
+    for text, hits in zip(QUERIES, fast, strict=True):
+        again = built.search(SearchRequest(text=text, k=10)).hits
+        assert [(h.document.place_id, h.score, h.vector) for h in again] == [
+            (h.document.place_id, h.score, h.vector) for h in hits
+        ]
