@@ -18,6 +18,9 @@ The agent runs as ``matjip serve`` runs it: the nodes in the turn's thread (``se
 day, price buckets, the embedder's vocabulary table). ``--cold`` measures as the earlier rounds
 did: LangGraph's runtime and no ``warm()``, so the first turns that need one of those structures
 build it inside the timed turn.
+
+After each measurement it prints the process's peak resident set (``VmHWM``) and the current one
+split into anonymous memory and mapped file pages (issue 23: RSS ≤ 2 GB at 1M).
 """
 
 from __future__ import annotations
@@ -67,6 +70,20 @@ def prepare(data_dir: Path, n: int | None) -> Settings:
     return settings
 
 
+def memory() -> str:
+    """The process's peak and current resident set, and the current one's anonymous and file-backed
+    parts (``/proc/self/status``; empty elsewhere): the index's mapped files count in ``RssFile``.
+    GB as ``/usr/bin/time``'s maximum resident set size / 10^6, as the README's figures."""
+    try:
+        lines = Path("/proc/self/status").read_text().splitlines()
+    except OSError:
+        return ""
+    kb = {k: int(v.split()[0]) for k, _, v in (x.partition(":") for x in lines) if v.strip().endswith("kB")}
+    return " · ".join(
+        f"{name} {kb[name] / 1e6:.2f} GB" for name in ("VmHWM", "VmRSS", "RssAnon", "RssFile") if name in kb
+    )
+
+
 def open_agent(settings: Settings, cold: bool) -> Agent:
     """The agent as ``matjip serve`` opens it, or (``cold``) as the earlier rounds measured it."""
     agent = Agent(settings, persist=False, sequential=not cold)
@@ -102,6 +119,7 @@ def measure(label: str, settings: Settings, turns: int, cold: bool) -> None:
         f" | turn CPU p50 {statistics.median(cpu_ms):5.1f} ms  p95 {pct(cpu_ms, 0.95):6.1f} ms"
         f" | {len(agent_ms)} turns"
     )
+    print(f"{label:<10} memory after the turns: {memory()}")
     agent.close()
 
 

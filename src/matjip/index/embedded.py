@@ -23,8 +23,10 @@ Layout of an index directory::
     strings.u8       per-row strings (place ids, titles, normalised menu and address text),
                      memory-mapped; strings.json names their layout (:mod:`~matjip.index.strings`)
     docs.tsv         one line per row: BM25 terms, a tab, the document JSON (read for hits only)
-    vectors.f32      row-major float32 unit vectors (memory-mapped)
+    vectors.f32      row-major float32 unit vectors (memory-mapped; with vectors.i8, its rows are
+                     read by pread, so its pages stay out of the process's resident set)
     vectors.q8       the same, int8 and dimension-major, with vectors.q8scale (optional)
+    vectors.i8       the same int8 codes row-major (optional)
     vectors.sign     one sign bit per dimension (minus vectors.center), for dense queries (optional)
     tantivy/         BM25 over pre-analysed terms ("whitespace" tokenizer), a ``row`` fast field
     embedder/        whatever the embedder saved after ``fit``
@@ -58,7 +60,10 @@ Search (see :meth:`EmbeddedIndex.search`):
    summed exactly in int16 and the rows narrowed by those sums before any float bound. A
    dense query vector (the default embedder's) over ≥ 32k candidates reads one sign bit per
    dimension (:mod:`~matjip.index.signs`) and scores exactly the 16k nearest by weighted sign
-   mismatches: an approximation (recall@50 0.993 against the exact scan at 1M, README).
+   mismatches: an approximation (recall@50 0.993 against the exact scan at 1M, README). With
+   the row-major codes (``vectors.i8``) the candidates left are scored from them with an error
+   bound and only those that can reach the top (a few hundred at 1M) are read from
+   ``vectors.f32``, by ``pread``: the same list as scoring them all exactly.
 4. **Fusion and ranking** (:func:`matjip.index.ranking.rank`, the same in both backends): RRF
    (k = settings.rrf_k) or a min-max convex combination (settings.weight_bm25 / weight_vector),
    chosen by settings.fusion. Candidates in neither list follow by prior. Without text,
@@ -306,6 +311,7 @@ class EmbeddedIndex:
                 self._snap.by_day(name)
             self._snap.price_bits()  # menu-price buckets
             self._snap.by_latitude()  # geo boxes as a slice of the rows by latitude
+            self._snap.cache_vectors()  # the float rows re-scored by pread: cached pages, not disk
             self.search(SearchRequest(text="맛집", k=1))
 
     def close(self) -> None:

@@ -103,9 +103,10 @@ class EmbeddedCandidates:
         if self.dist is not None:
             at = np.searchsorted(self.idx, np.asarray(rows, dtype=np.int64))
             dist_of = dict(zip(rows, self.dist[at].tolist(), strict=True))
+        vecs = s.float_rows(np.asarray(rows, dtype=np.int64))  # by pread: the mapping untouched
         return [
-            HitRow(doc, terms, s.vectors[r], float(s.cols["prior"][r]), dist_of.get(r))
-            for r, (doc, terms) in zip(rows, s.read_docs(rows), strict=True)
+            HitRow(doc, terms, vec, float(s.cols["prior"][r]), dist_of.get(r))
+            for r, vec, (doc, terms) in zip(rows, vecs, s.read_docs(rows), strict=True)
         ]
 
 

@@ -137,6 +137,7 @@ class Snapshot:
     quantized: Quantized | None = None  # the int8 dimension-major copy of the vectors, when written
     signs: Signs | None = None  # one sign bit per dimension of the vectors, when written
     docs_file: Any = None  # docs.tsv, open for the snapshot's life (survives a switch of versions)
+    vectors_file: Any = None  # vectors.f32, open likewise: rows read by pread (float_rows)
     pin: Path | None = None  # the marker that keeps the version on disk while it is loaded
     _blobs: dict[str, Blob] = field(default_factory=dict)
     _by_day: dict[str, tuple[np.ndarray, IntArray]] = field(default_factory=dict)
@@ -214,6 +215,47 @@ class Snapshot:
             self.pid_row = {pids[r]: r for r in self.alive_rows.tolist()}
         counts = np.bincount(self.cols["menu_pairs"][:, 0], minlength=len(self.strings["menu_vocab"]))
         self.menu_off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+    def float_rows(self, rows: IntArray) -> npt.NDArray[np.float32]:
+        """The float vectors of ``rows`` (len × dim), read from ``vectors.f32`` by ``pread`` (one
+        call per run of consecutive rows) rather than through its mapping: the pages stay in the
+        shared page cache and out of the process's resident set, where the mapping's fault-around
+        would map 16 pages around each row read (a few thousand scattered rows map the whole
+        file). Without the open file (an index built in memory), from the mapping."""
+        rows = np.asarray(rows, dtype=np.int64)
+        dim = int(self.vectors.shape[1])
+        if self.vectors_file is None or not len(rows) or not dim:
+            out_mapped: npt.NDArray[np.float32] = np.take(self.vectors, rows, axis=0)
+            return out_mapped
+        order = None
+        if len(rows) > 1 and bool(np.any(rows[1:] < rows[:-1])):
+            order = np.argsort(rows, kind="stable")
+            rows = rows[order]
+        out = np.empty((len(rows), dim), dtype=np.float32)
+        view = memoryview(out.data).cast("B")
+        size = dim * 4
+        breaks = np.flatnonzero(rows[1:] != rows[:-1] + 1) + 1
+        starts = [0, *breaks.tolist()]
+        ends = [*breaks.tolist(), len(rows)]
+        fd = self.vectors_file.fileno()
+        for a, b in zip(starts, ends, strict=True):
+            if os.preadv(fd, [view[a * size : b * size]], int(rows[a]) * size) != (b - a) * size:
+                raise OSError(f"{self.directory}: vectors.f32 is shorter than its {self.n} rows")
+        if order is not None:
+            back = np.empty_like(out)
+            back[order] = out
+            out = back
+        return out
+
+    def cache_vectors(self) -> bool:
+        """Ask the kernel to read ``vectors.f32`` into the page cache ahead (asynchronously): the
+        rows :meth:`float_rows` reads are then cached pages, not disk reads, and the pages are
+        shared by every process and never in one's resident set. False where it cannot."""
+        advise = getattr(os, "posix_fadvise", None)
+        if self.vectors_file is None or advise is None:
+            return False
+        advise(self.vectors_file.fileno(), 0, 0, os.POSIX_FADV_WILLNEED)
+        return True
 
     def read_docs(self, rows: Sequence[int]) -> list[tuple[Restaurant, list[str]]]:
         out: list[tuple[Restaurant, list[str]]] = []

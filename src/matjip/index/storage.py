@@ -2,7 +2,7 @@
 
 ``meta.json`` (format, embedder, rows, vocabularies, timestamps), ``columns.npz`` (aligned, so it
 is memory-mapped), ``strings.u8`` and ``strings.json`` (:mod:`matjip.index.strings`), ``docs.tsv``, ``vectors.f32``, ``vectors.q8`` and
-``vectors.q8scale`` (:mod:`matjip.index.quantized`; optional), ``vectors.sign`` and ``vectors.center``
+``vectors.q8scale`` and ``vectors.i8`` (:mod:`matjip.index.quantized`; optional), ``vectors.sign`` and ``vectors.center``
 (:mod:`matjip.index.signs`; optional), ``tantivy/`` and ``embedder/``;
 :func:`read_snapshot` opens them all as a :class:`~matjip.index.snapshot.Snapshot`.
 """
@@ -157,6 +157,7 @@ def read_snapshot(d: Path, restore_embedder: bool, embedder: Embedder) -> Snapsh
         schema=index.schema,
         embedder=embedder,
         docs_file=(d / "docs.tsv").open("rb"),
+        vectors_file=(d / "vectors.f32").open("rb") if n and dim else None,
         quantized=Quantized.open(d, n, dim),
         signs=Signs.open(d, n, dim),
         pid_row=pid_row,

@@ -14,6 +14,14 @@ rows nearest by Hamming distance (ties at the cut included) are scored exactly, 
 matrix is read for those rows only. That list is the exact scan's whenever the true best rows are
 among them — an approximation, its recall against the exact scan measured (README, "A million
 documents"; ``tests/test_index_signs.py``).
+
+Where the index has the row-major int8 codes (``vectors.i8``) and its float matrix is larger than
+:data:`MAPPED_MAX`, the candidates left (the sign pass's
+16k, a filter's few thousand) are scored from them with an error bound first
+(:func:`~matjip.index.quantized.row_bounded`), and only those that can reach the best ``depth``
+(a few hundred at 1M) are read from the float matrix, by ``pread``
+(:meth:`~matjip.index.snapshot.Snapshot.float_rows`): the same list as scoring them all exactly,
+without the float matrix's pages in the process (the RSS target at 1M).
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from matjip.index.quantized import bounded_rows, error_bound
+from matjip.index.quantized import bounded_rows, error_bound, row_bounded
 from matjip.index.ranking import VECTOR_DEPTH
 from matjip.index.signs import RESCORE, nearest
 from matjip.index.snapshot import Snapshot
@@ -32,6 +40,8 @@ FloatArray = npt.NDArray[np.float64]
 SPARSE_SHARE = 0.25  # a query vector with at most this share of non-zero dimensions is "sparse"
 SCAN_MIN = 2000  # candidates from which a sparse query reads the quantised copy first
 DENSE_MIN = 2 * RESCORE  # candidates from which a dense query reads the sign bits first
+PREAD_MAX = 8192  # rows read from vectors.f32 by pread when the index has row-major codes
+MAPPED_MAX = 64 << 20  # a float matrix up to this size is read through its mapping (resident: a few MB)
 
 
 def top_vectors(
@@ -49,6 +59,8 @@ def top_vectors(
         idx = _bounded(s, qv, idx, depth)
     if depth < len(idx) and len(idx) >= dense_min and s.signs is not None:
         idx = _nearest_signs(s, qv, idx, max(rescore, depth))
+    if depth < len(idx) and reads_rows(s):
+        idx = _row_bounded(s, qv, idx, depth)
     sims = similarities(s, qv, idx)
     if depth < len(idx):
         # the best `depth`; ties at the cut go to the lowest rows (idx is ascending), so the
@@ -85,6 +97,23 @@ def _bounded(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, depth: int
     return keep
 
 
+def reads_rows(s: Snapshot) -> bool:
+    """Does a vector search of ``s`` score its candidates from the row-major codes and read the
+    float rows by pread? Where the index has the codes and its float matrix is larger than
+    :data:`MAPPED_MAX` (below it, the mapping's pages cost little and a gather is cheaper)."""
+    q8 = s.quantized
+    return q8 is not None and q8.rows is not None and int(s.vectors.nbytes) > MAPPED_MAX
+
+
+def _row_bounded(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, depth: int) -> IntArray:
+    """The candidates that may be among the best ``depth`` by the row-major codes (ascending; a
+    superset of them and of every tie at the cut); ``idx`` when the index has none."""
+    q8 = s.quantized
+    assert q8 is not None
+    keep = row_bounded(q8, np.asarray(qv, dtype=np.float32), idx, depth)
+    return idx if keep is None else keep
+
+
 def _nearest_signs(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray, count: int) -> IntArray:
     """The ``count`` candidates nearest to ``qv`` by the Hamming distance of their sign bits
     (ascending, ties at the cut included): the rows the exact score then ranks."""
@@ -106,8 +135,12 @@ def similarities(s: Snapshot, qv: npt.NDArray[np.float32], idx: IntArray) -> Flo
     # -5-10% throughput and a worse p95 with concurrent searches; not done.)
     # Above ~a quarter of the rows, one pass over the whole matrix (~7 ms at 100k x 256)
     # beats gathering the rows (random 1 KB rows cost ~3x per row, measured at 100k).
-    if len(idx) > s.n // 4:
-        sims: FloatArray = np.einsum("ij,j->i", s.vectors, qv)[idx].astype(np.float64)
+    # With row-major codes the rows left are few: read by pread, the mapping untouched.
+    sims: FloatArray
+    if reads_rows(s) and len(idx) <= PREAD_MAX:
+        sims = np.einsum("ij,j->i", s.float_rows(idx), qv).astype(np.float64)
+    elif len(idx) > s.n // 4:
+        sims = np.einsum("ij,j->i", s.vectors, qv)[idx].astype(np.float64)
     else:
         sims = np.einsum("ij,j->i", np.take(s.vectors, idx, axis=0), qv).astype(np.float64)
     return sims
