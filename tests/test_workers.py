@@ -7,6 +7,7 @@ worker is not saved over it, and a worker that dies is replaced.
 
 from __future__ import annotations
 
+import mmap
 import os
 import shutil
 import signal
@@ -96,9 +97,11 @@ def test_the_embedded_index_columns_and_vectors_are_memory_mapped(sample_setting
     snap = index._require()  # type: ignore[attr-defined]
     assert snap.vectors.size and isinstance(snap.vectors.base, np.memmap)
     mapped = {name: arr for name, arr in snap.cols.items() if arr.size}
-    assert mapped and all(isinstance(a.base, np.memmap) for a in mapped.values()), [
-        n for n, a in mapped.items() if not isinstance(a.base, np.memmap)
+    assert mapped and all(isinstance(a.base, mmap.mmap) for a in mapped.values()), [
+        n for n, a in mapped.items() if not isinstance(a.base, mmap.mmap)
     ]
+    # one map (one file descriptor) for the whole file, not one per array
+    assert len({id(a.base) for a in mapped.values()}) == 1
     assert all(a.flags.aligned and not a.flags.writeable for a in mapped.values())
     with np.load(snap.directory / "columns.npz") as z:  # still a plain .npz
         for name in z.files:

@@ -557,16 +557,32 @@ def open_window_of(s: Snapshot, open_at: OpenAt, tz: ZoneInfo, idx: IntArray) ->
 
     out = np.zeros(len(idx), dtype=np.int8)
     for wd, minute in instants:
-        owner, iv = day("open_iv", wd)
-        is_open = np.zeros(len(idx), dtype=np.bool_)
-        is_open[owner[(iv[:, 2] <= minute) & (minute < iv[:, 3])]] = True
-        owner, iv = day("break_iv", wd)
-        is_open[owner[(iv[:, 2] <= minute) & (minute < iv[:, 3])]] = False
-        owner, iv = day("open_iv", (wd - 1) % 7)
-        is_open[owner[(iv[:, 3] > 1440) & (minute + 1440 < iv[:, 3])]] = True
+        yesterday = day("open_iv", (wd - 1) % 7)
+        is_open = _rows_open_at(len(idx), minute, day("open_iv", wd), day("break_iv", wd), yesterday)
         out = np.maximum(out, is_open.astype(np.int8))
     known = s.cols["hours_known"][idx]
     return np.where(known, out, np.int8(-1)).astype(np.int8)
+
+
+def _rows_open_at(
+    n: int,
+    minute: int,
+    today: tuple[IntArray, np.ndarray],
+    breaks: tuple[IntArray, np.ndarray],
+    yesterday: tuple[IntArray, np.ndarray],
+) -> npt.NDArray[np.bool_]:
+    """Which of ``n`` rows are open at ``minute`` — :meth:`WeeklySchedule.is_open`'s rule, the one
+    place it is vectorised: inside one of today's opening intervals and not in a break, or inside
+    yesterday's interval that runs past midnight. Each day is (owner row of each interval, the
+    intervals: columns 2 and 3 are the start and end minute)."""
+    is_open = np.zeros(n, dtype=np.bool_)
+    owner, iv = today
+    is_open[owner[(iv[:, 2] <= minute) & (minute < iv[:, 3])]] = True
+    owner, iv = breaks
+    is_open[owner[(iv[:, 2] <= minute) & (minute < iv[:, 3])]] = False
+    owner, iv = yesterday
+    is_open[owner[(iv[:, 3] > 1440) & (minute + 1440 < iv[:, 3])]] = True
+    return is_open
 
 
 def _instant(when: datetime, tz: ZoneInfo) -> tuple[int, int]:
@@ -609,17 +625,14 @@ def _open_status(s: Snapshot, when: datetime, tz: ZoneInfo) -> npt.NDArray[np.in
         cached: npt.NDArray[np.int8] = hit
         return cached
     (o, o_off), (b, b_off) = s.by_day("open_iv"), s.by_day("break_iv")
-    today = np.zeros(s.n, dtype=np.bool_)
-    o_today = o[o_off[wd] : o_off[wd + 1]]
-    today[o_today[(o_today[:, 2] <= minute) & (minute < o_today[:, 3]), 0]] = True
-    in_break = np.zeros(s.n, dtype=np.bool_)
-    b_today = b[b_off[wd] : b_off[wd + 1]]
-    in_break[b_today[(b_today[:, 2] <= minute) & (minute < b_today[:, 3]), 0]] = True
-    overnight = np.zeros(s.n, dtype=np.bool_)
-    yd = (wd - 1) % 7
-    o_yday = o[o_off[yd] : o_off[yd + 1]]
-    overnight[o_yday[(o_yday[:, 3] > 1440) & (minute + 1440 < o_yday[:, 3]), 0]] = True
-    is_open = (today & ~in_break) | overnight
+
+    def whole_day(table: np.ndarray, off: IntArray, day: int) -> tuple[IntArray, np.ndarray]:
+        part = table[off[day] : off[day + 1]]
+        return part[:, 0], part
+
+    is_open = _rows_open_at(
+        s.n, minute, whole_day(o, o_off, wd), whole_day(b, b_off, wd), whole_day(o, o_off, (wd - 1) % 7)
+    )
     status = np.where(s.cols["hours_known"], is_open.astype(np.int8), np.int8(-1)).astype(np.int8)
     s.cache.put(key, status)
     return status

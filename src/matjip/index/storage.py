@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import mmap
 import os
 import struct
 import zipfile
@@ -96,37 +97,41 @@ def save_columns(directory: Path, cols: dict[str, np.ndarray], strings: Mapping[
 
 def map_columns(path: Path) -> dict[str, np.ndarray]:
     """``columns.npz`` memory-mapped, read-only: ``np.savez`` stores each array uncompressed
-    (a ``.npy`` member of a plain zip), so each is mapped where its data starts in the file. Every
-    worker of ``matjip serve --workers N`` maps the same pages: the page cache holds the columns
-    once, whatever N. A member that cannot be mapped (compressed, object dtype) is read."""
+    (a ``.npy`` member of a plain zip), so each is a view of one map of the file where its data
+    starts. Every worker of ``matjip serve --workers N`` maps the same pages: the page cache holds
+    the columns once, whatever N. One map for the file (a map holds a file descriptor: one per
+    array ran an index to dozens). A member that cannot be mapped (compressed, object dtype) is read."""
     out: dict[str, np.ndarray] = {}
     with zipfile.ZipFile(path) as zf, path.open("rb") as fh:
+        whole = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if path.stat().st_size else None
         for info in zf.infolist():
             name = info.filename.removesuffix(".npy")
-            if info.compress_type != zipfile.ZIP_STORED:
+            if info.compress_type != zipfile.ZIP_STORED or whole is None:
                 with zf.open(info) as member:
                     out[name] = np.lib.format.read_array(member)
                 continue
-            fh.seek(info.header_offset)
-            local = fh.read(30)  # the local file header: its name and extra field lengths at 26..30
-            name_len, extra_len = struct.unpack("<HH", local[26:30])
-            fh.seek(info.header_offset + 30 + name_len + extra_len)
-            version = np.lib.format.read_magic(fh)
-            if version == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-            else:
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-            if dtype.hasobject or math.prod(shape) == 0:
-                fh.seek(info.header_offset + 30 + name_len + extra_len)
-                out[name] = np.lib.format.read_array(fh)
-                continue
-            mapped = np.memmap(
-                path, dtype=dtype, mode="r", offset=fh.tell(), shape=shape, order="F" if fortran else "C"
-            )
-            # a plain ndarray view that keeps the map alive; an index written before the columns
-            # were aligned is read into memory instead (an unaligned array is slow to compute on)
-            out[name] = np.asarray(mapped) if mapped.flags.aligned else np.array(mapped)
+            out[name] = _member_array(fh, whole, info)
     return out
+
+
+def _member_array(fh: Any, whole: mmap.mmap, info: zipfile.ZipInfo) -> np.ndarray:
+    """One stored ``.npy`` member as a read-only view of ``whole`` (read into memory when its data
+    is unaligned, as in an index written before the columns were aligned, or holds objects)."""
+    fh.seek(info.header_offset)
+    local = fh.read(30)  # the local file header: its name and extra field lengths at 26..30
+    name_len, extra_len = struct.unpack("<HH", local[26:30])
+    start = info.header_offset + 30 + name_len + extra_len
+    fh.seek(start)
+    version = np.lib.format.read_magic(fh)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+    if dtype.hasobject or math.prod(shape) == 0:
+        fh.seek(start)
+        return np.lib.format.read_array(fh)
+    view = np.ndarray(shape, dtype=dtype, buffer=whole, offset=fh.tell(), order="F" if fortran else "C")
+    return view if view.flags.aligned else np.array(view)
 
 
 def dir_bytes(path: Path) -> int:
