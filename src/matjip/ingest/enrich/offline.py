@@ -778,9 +778,22 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     "분위기 맛, 전부 맛있음")."""
     if rules().list_judged.match(ctx.text, hit.end) is not None:
         return True
+    if _judged_next(ctx, hit.end):
+        return True  # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
     return not _modified(ctx.morphs, hit.start) and _has_strong(
         ctx, hit.end, _coordinated_end(ctx, clause_end)
     )
+
+
+def _judged_next(ctx: _Text, end: int) -> bool:
+    """Whether the word right after ``end`` (a particle skipped) is a clear positive predicate."""
+    strong = rules().p.strong_positive
+    for m in ctx.morphs[bisect_left(ctx.starts, end) :]:
+        if m.tag.startswith("J"):
+            continue
+        base = m.tag.split("-")[0]
+        return m.form in strong and base in ("VA", "VV", "XR") and not ctx.text[end : m.start].strip(" 도가이은는")
+    return False
 
 
 def _coordinated_end(ctx: _Text, end: int) -> int:
@@ -829,7 +842,8 @@ def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_sta
 
 
 def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
-    """1 when an absence adverb ("안", "못") stands right before the mention, else 0."""
+    """1 when an absence adverb ("안", "못") stands right before the mention, else 0; not before a noun that
+    is no predicate's root ("매장 안 분위기도 너무 좋고": 안 is the inside, while "안 친절해요" negates)."""
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
@@ -837,9 +851,17 @@ def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
             prev.tag == "MAG"
             and prev.form in rules().p.absence_adverbs
             and not ctx.text[prev.end : hit.start].strip()
+            and not _bare_noun_at(ctx.morphs, i)
         ):
             return 1
     return 0
+
+
+def _bare_noun_at(morphs: Sequence[Morph], i: int) -> bool:
+    """Whether morpheme ``i`` is a noun no derivational suffix makes a predicate ("분위기도", not "친절해요")."""
+    if i >= len(morphs) or morphs[i].tag not in _NOUN_TAGS:
+        return False
+    return i + 1 >= len(morphs) or morphs[i + 1].tag.split("-")[0] not in ("XSA", "XSV", "VCP")
 
 
 def _conditional(
@@ -858,6 +880,8 @@ def _conditional(
             and r.needed_consequence.search(text, own.end, s_end)
         ):
             return True, own.start, s_end  # "예약 안 하면 오래 기다려야 해요": the place takes bookings
+        if target[0] == "occasion":
+            return None, hit.start, hit.end  # "회사 점심이 아니라면 안 가겠지만": a supposition, no visit either way
         return None
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (

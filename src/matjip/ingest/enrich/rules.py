@@ -115,7 +115,9 @@ class Frames(BaseModel):
 class SenseRule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    value: str
+    value: str = ""
+    # the same rule for several values (a future visit with company: 가족, 데이트, 모임 …); with ``value``
+    values: tuple[str, ...] = ()
     before: str | None = None
     after: str | None = None
     window: int = 16
@@ -127,8 +129,20 @@ class SenseRule(BaseModel):
     @field_validator("value")
     @classmethod
     def _target(cls, v: str) -> str:
-        parse_target(v)
+        if v:
+            parse_target(v)
         return v
+
+    @field_validator("values")
+    @classmethod
+    def _targets(cls, vs: tuple[str, ...]) -> tuple[str, ...]:
+        for v in vs:
+            parse_target(v)
+        return vs
+
+    def all_values(self) -> tuple[str, ...]:
+        """``value`` and ``values`` together."""
+        return ((self.value,) if self.value else ()) + self.values
 
 
 class SubjectRule(BaseModel):
@@ -227,15 +241,15 @@ class CompiledRules:
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
-            self.sense.setdefault(parse_target(s.value), []).append(
-                (
-                    re.compile(s.before) if s.before else None,
-                    re.compile(s.after) if s.after else None,
-                    s.window,
-                    re.compile(s.keep) if s.keep else None,
-                    frozenset(x.lower() for x in s.surfaces),
-                )
+            check: SenseCheck = (
+                re.compile(s.before) if s.before else None,
+                re.compile(s.after) if s.after else None,
+                s.window,
+                re.compile(s.keep) if s.keep else None,
+                frozenset(x.lower() for x in s.surfaces),
             )
+            for v in s.all_values():
+                self.sense.setdefault(parse_target(v), []).append(check)
         self.subject: dict[Target, list[re.Pattern[str]]] = {}
         for sub in raw.subject:
             who = re.compile(sub.who)
