@@ -1014,6 +1014,8 @@ def _verdict(
     r = rules()
     text = ctx.text
     absence, difficulty, sticky, strong, uncertain = counts
+    if target in r.complaints or hit.matcher.negative:
+        difficulty = 0  # "소음이 견디기 힘든 정도", "시끄러워 불편했어요": the hardship is the complaint itself
     end = last.end
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end

@@ -71,6 +71,8 @@ class Polarity(BaseModel):
     final_ending_suffixes: tuple[str, ...]
     boundary_symbols: frozenset[str]
     nominal_final_endings: frozenset[str]
+    # values whose mention is itself a complaint ("소음이 견디기 힘든 정도"): a difficulty word confirms it
+    complaint_values: tuple[str, ...] = ()
 
     @field_validator(
         "question_endings",
@@ -272,6 +274,7 @@ class CompiledRules:
             for surface in surfaces
         )
         self.not_visit = re.compile(raw.visit.not_visit)
+        self.complaints: frozenset[Target] = frozenset(parse_target(v) for v in self.p.complaint_values)
         self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
         self.ordered = re.compile(raw.ordered.pattern)
         # clause-ending connective → kind ("" = continues the clause)
