@@ -779,7 +779,9 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     if rules().list_judged.match(ctx.text, hit.end) is not None:
         return True
     if _judged_next(ctx, hit.end):
-        return True  # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
+        return (
+            True  # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
+        )
     return not _modified(ctx.morphs, hit.start) and _has_strong(
         ctx, hit.end, _coordinated_end(ctx, clause_end)
     )
@@ -792,7 +794,11 @@ def _judged_next(ctx: _Text, end: int) -> bool:
         if m.tag.startswith("J"):
             continue
         base = m.tag.split("-")[0]
-        return m.form in strong and base in ("VA", "VV", "XR") and not ctx.text[end : m.start].strip(" 도가이은는")
+        return (
+            m.form in strong
+            and base in ("VA", "VV", "XR")
+            and not ctx.text[end : m.start].strip(" 도가이은는")
+        )
     return False
 
 
@@ -881,7 +887,11 @@ def _conditional(
         ):
             return True, own.start, s_end  # "예약 안 하면 오래 기다려야 해요": the place takes bookings
         if target[0] == "occasion":
-            return None, hit.start, hit.end  # "회사 점심이 아니라면 안 가겠지만": a supposition, no visit either way
+            return (
+                None,
+                hit.start,
+                hit.end,
+            )  # "회사 점심이 아니라면 안 가겠지만": a supposition, no visit either way
         return None
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (
@@ -1015,7 +1025,9 @@ def _verdict(
     text = ctx.text
     absence, difficulty, sticky, strong, uncertain = counts
     if target in r.complaints or hit.matcher.negative:
-        difficulty = 0  # "소음이 견디기 힘든 정도", "시끄러워 불편했어요": the hardship is the complaint itself
+        difficulty = (
+            0  # "소음이 견디기 힘든 정도", "시끄러워 불편했어요": the hardship is the complaint itself
+        )
     end = last.end
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end
