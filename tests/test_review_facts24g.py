@@ -172,3 +172,15 @@ def test_a_value_word_in_another_sense_says_nothing(text: str, field: str, value
 
 def test_a_request_made_ahead_is_how_booking_works() -> None:
     assert "예약" in read("예약시 케이크 말해놓으면 준비해주세요").convenience
+
+
+@pytest.mark.parametrize(
+    ("text", "occasion", "expected"),
+    [
+        ("친구들이랑 수다 떨기에는 분위기가 딱이에요", "모임", True),
+        ("데이트하기에는 조명이 최고예요", "데이트", True),
+        ("회식하기엔 테이블이 너무 좁아요", "회식", False),
+    ],
+)
+def test_a_purpose_is_judged_by_the_subject_of_its_clause(text: str, occasion: str, expected: bool) -> None:
+    assert (occasion in read(text).occasion) is expected, (text, read(text).occasion)

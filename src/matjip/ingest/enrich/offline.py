@@ -731,6 +731,10 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         if decided is not None:
             return decided
     purpose = r.purpose.match(ctx.text[hit.start : own.end]) is not None
+    if purpose and own_subject:
+        # "술 먹기에는 분위기가 최고네요", "회식하기엔 자리가 좁아요": what the purpose is judged by is the clause's subject
+        absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact)
+        absence += _absence_adverb_before(ctx, hit)
     turned = _turned(ctx, hit, k, s_end)
     # a fact used in the past tense is a first-hand use: what the next clause says is about something else
     # so is an occasion told as a past visit ("회식으로 다녀왔는데 …", "단체 회식갔는데 … 나쁜 업소")
@@ -779,9 +783,8 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     if rules().list_judged.match(ctx.text, hit.end) is not None:
         return True
     if _judged_next(ctx, hit.end):
-        return (
-            True  # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
-        )
+        # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
+        return True
     return not _modified(ctx.morphs, hit.start) and _has_strong(
         ctx, hit.end, _coordinated_end(ctx, clause_end)
     )
