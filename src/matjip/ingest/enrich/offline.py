@@ -731,6 +731,10 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
         if decided is not None:
             return decided
     purpose = r.purpose.match(ctx.text[hit.start : own.end]) is not None
+    if purpose and own_subject:
+        # "술 먹기에는 분위기가 최고네요", "회식하기엔 자리가 좁아요": what the purpose is judged by is the clause's subject
+        absence, difficulty, sticky, strong, uncertain = _words(ctx, own, hit.end, fact=fact)
+        absence += _absence_adverb_before(ctx, hit)
     turned = _turned(ctx, hit, k, s_end)
     # a fact used in the past tense is a first-hand use: what the next clause says is about something else
     # so is an occasion told as a past visit ("회식으로 다녀왔는데 …", "단체 회식갔는데 … 나쁜 업소")
@@ -778,9 +782,27 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     "분위기 맛, 전부 맛있음")."""
     if rules().list_judged.match(ctx.text, hit.end) is not None:
         return True
+    if _judged_next(ctx, hit.end):
+        # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
+        return True
     return not _modified(ctx.morphs, hit.start) and _has_strong(
         ctx, hit.end, _coordinated_end(ctx, clause_end)
     )
+
+
+def _judged_next(ctx: _Text, end: int) -> bool:
+    """Whether the word right after ``end`` (a particle skipped) is a clear positive predicate."""
+    strong = rules().p.strong_positive
+    for m in ctx.morphs[bisect_left(ctx.starts, end) :]:
+        if m.tag.startswith("J"):
+            continue
+        base = m.tag.split("-")[0]
+        return (
+            m.form in strong
+            and base in ("VA", "VV", "XR")
+            and not ctx.text[end : m.start].strip(" 도가이은는")
+        )
+    return False
 
 
 def _coordinated_end(ctx: _Text, end: int) -> int:
@@ -829,7 +851,8 @@ def _other_sense(ctx: _Text, hit: _Hit, target: Target, clause_start: int, s_sta
 
 
 def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
-    """1 when an absence adverb ("안", "못") stands right before the mention, else 0."""
+    """1 when an absence adverb ("안", "못") stands right before the mention, else 0; not before a noun that
+    is no predicate's root ("매장 안 분위기도 너무 좋고": 안 is the inside, while "안 친절해요" negates)."""
     i = bisect_left(ctx.starts, hit.start)
     if i > 0:
         prev = ctx.morphs[i - 1]
@@ -837,9 +860,17 @@ def _absence_adverb_before(ctx: _Text, hit: _Hit) -> int:
             prev.tag == "MAG"
             and prev.form in rules().p.absence_adverbs
             and not ctx.text[prev.end : hit.start].strip()
+            and not _bare_noun_at(ctx.morphs, i)
         ):
             return 1
     return 0
+
+
+def _bare_noun_at(morphs: Sequence[Morph], i: int) -> bool:
+    """Whether morpheme ``i`` is a noun no derivational suffix makes a predicate ("분위기도", not "친절해요")."""
+    if i >= len(morphs) or morphs[i].tag not in _NOUN_TAGS:
+        return False
+    return i + 1 >= len(morphs) or morphs[i + 1].tag.split("-")[0] not in ("XSA", "XSV", "VCP")
 
 
 def _conditional(
@@ -858,6 +889,12 @@ def _conditional(
             and r.needed_consequence.search(text, own.end, s_end)
         ):
             return True, own.start, s_end  # "예약 안 하면 오래 기다려야 해요": the place takes bookings
+        if target[0] == "occasion":
+            return (
+                None,
+                hit.start,
+                hit.end,
+            )  # "회사 점심이 아니라면 안 가겠지만": a supposition, no visit either way
         return None
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (
@@ -990,6 +1027,10 @@ def _verdict(
     r = rules()
     text = ctx.text
     absence, difficulty, sticky, strong, uncertain = counts
+    if target in r.complaints or hit.matcher.negative:
+        difficulty = (
+            0  # "소음이 견디기 힘든 정도", "시끄러워 불편했어요": the hardship is the complaint itself
+        )
     end = last.end
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end

@@ -71,6 +71,8 @@ class Polarity(BaseModel):
     final_ending_suffixes: tuple[str, ...]
     boundary_symbols: frozenset[str]
     nominal_final_endings: frozenset[str]
+    # values whose mention is itself a complaint ("소음이 견디기 힘든 정도"): a difficulty word confirms it
+    complaint_values: tuple[str, ...] = ()
 
     @field_validator(
         "question_endings",
@@ -115,7 +117,9 @@ class Frames(BaseModel):
 class SenseRule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    value: str
+    value: str = ""
+    # the same rule for several values (a future visit with company: 가족, 데이트, 모임 …); with ``value``
+    values: tuple[str, ...] = ()
     before: str | None = None
     after: str | None = None
     window: int = 16
@@ -127,8 +131,20 @@ class SenseRule(BaseModel):
     @field_validator("value")
     @classmethod
     def _target(cls, v: str) -> str:
-        parse_target(v)
+        if v:
+            parse_target(v)
         return v
+
+    @field_validator("values")
+    @classmethod
+    def _targets(cls, vs: tuple[str, ...]) -> tuple[str, ...]:
+        for v in vs:
+            parse_target(v)
+        return vs
+
+    def all_values(self) -> tuple[str, ...]:
+        """``value`` and ``values`` together."""
+        return ((self.value,) if self.value else ()) + self.values
 
 
 class SubjectRule(BaseModel):
@@ -227,15 +243,15 @@ class CompiledRules:
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
-            self.sense.setdefault(parse_target(s.value), []).append(
-                (
-                    re.compile(s.before) if s.before else None,
-                    re.compile(s.after) if s.after else None,
-                    s.window,
-                    re.compile(s.keep) if s.keep else None,
-                    frozenset(x.lower() for x in s.surfaces),
-                )
+            check: SenseCheck = (
+                re.compile(s.before) if s.before else None,
+                re.compile(s.after) if s.after else None,
+                s.window,
+                re.compile(s.keep) if s.keep else None,
+                frozenset(x.lower() for x in s.surfaces),
             )
+            for v in s.all_values():
+                self.sense.setdefault(parse_target(v), []).append(check)
         self.subject: dict[Target, list[re.Pattern[str]]] = {}
         for sub in raw.subject:
             who = re.compile(sub.who)
@@ -258,6 +274,7 @@ class CompiledRules:
             for surface in surfaces
         )
         self.not_visit = re.compile(raw.visit.not_visit)
+        self.complaints: frozenset[Target] = frozenset(parse_target(v) for v in self.p.complaint_values)
         self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
         self.ordered = re.compile(raw.ordered.pattern)
         # clause-ending connective → kind ("" = continues the clause)
