@@ -93,7 +93,8 @@ def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
     if plan is None or plan.open_at is None:
         return None
     when = _in_zone_of(plan.open_at, now)
-    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H:
+    whole_day = plan.open_until is not None and plan.open_until - plan.open_at >= timedelta(hours=12)
+    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H and not whole_day:
         return None  # "새벽 1시" asked in the evening: tonight, today's (overnight) hours
     return when
 
