@@ -108,3 +108,45 @@ def test_a_grilled_description_is_not_the_soup() -> None:
     # "곱창 철판에 볶은 거" stays 곱창 (the soup entry is for a broth), and 돼지 등뼈 stays 감자탕
     assert detect_kinds("소곱창 철판에 볶은 거").kinds == ["곱창·막창"]
     assert detect_kinds("돼지 등뼈 넣고 얼큰하게 끓인 탕").kinds == ["감자탕"]
+
+
+# --- class 16: a spicy sauce ruled out rules out the kinds made with it -------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "매운 양념 안한 닭요리 송파",
+        "빨간 양념 말고 닭요리",
+        "고추장 양념 빼고 닭 요리 잠실",
+        "고춧가루 안 들어간 국물",
+    ],
+)
+def test_a_spicy_sauce_ruled_out_is_the_spicy_taste(text: str) -> None:
+    assert detect_kinds(text).tastes_avoided == ["매운"]
+
+
+def test_plain_meat_is_no_taste() -> None:
+    # "양념 안 한 고기" is unmarinated meat, not a taste ruled out
+    assert detect_kinds("양념 안 한 고기").tastes_avoided == []
+
+
+def test_no_spicy_sauce_leaves_out_the_spicy_members_of_the_kind(tmp_path: Path) -> None:
+    # "매운 양념 안한 닭요리": the 닭갈비 house (200 reviews, nearest) is the spicy member of 닭요리 —
+    # left out; the 백숙 house (30) and the 닭한마리 house (12) are shown, better trusted first
+    records = [
+        record(
+            "galbi", "춘천닭갈비", "한식>육류,고기>닭요리", 100, ["닭갈비", "치즈닭갈비"], reviewCount=200
+        ),
+        record("baek", "토종닭백숙", "한식>육류,고기>닭요리", 300, ["백숙", "닭죽"], reviewCount=30),
+        record(
+            "hanmari",
+            "원조닭한마리",
+            "한식>육류,고기>닭요리",
+            500,
+            ["닭한마리", "칼국수사리"],
+            reviewCount=12,
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 매운 양념 안한 닭요리", SATURDAY_NIGHT.replace(hour=18))
+    assert ids(r) == ["baek", "hanmari"]
