@@ -150,3 +150,28 @@ def test_no_spicy_sauce_leaves_out_the_spicy_members_of_the_kind(tmp_path: Path)
     ]
     r = ask_over(tmp_path, records, "잠실역 매운 양념 안한 닭요리", SATURDAY_NIGHT.replace(hour=18))
     assert ids(r) == ["baek", "hanmari"]
+
+
+# --- classes 6 and 11: a dish asked is evidenced on the card; 김치찜 is a dish of the 김치찌개 house ---------
+
+
+def test_a_dish_matjip_card_shows_the_dish_on_the_menu(tmp_path: Path) -> None:
+    # "잠실역 짬뽕 맛집": the 중국집 listing 삼선짬뽕 (12,000원 as north_of_jamsil prices it) says so
+    records = [
+        record("jj", "홍복", "중식>중국요리", 300, ["짜장면", "삼선짬뽕", "탕수육"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 짬뽕 맛집", SATURDAY_NIGHT.replace(hour=18))
+    assert ids(r) == ["jj"]
+    assert "메뉴 '삼선짬뽕' 12,000원" in r.answer
+
+
+def test_kimchi_jjim_is_a_dish_the_kimchi_stew_houses_list_first(tmp_path: Path) -> None:
+    # "김치찜 하는 곳 잠실": the busier 김치찌개 house (150 reviews) has no 김치찜; the one listing
+    # 묵은지김치찜 (20 reviews) comes first
+    records = [
+        record("stew", "백채김치찌개", "한식>찌개,전골", 100, ["김치찌개", "계란말이"], reviewCount=150),
+        record("jjim", "엄마손김치찌개", "한식>찌개,전골", 300, ["김치찌개", "묵은지김치찜"], reviewCount=20),
+    ]
+    assert detect_kinds("김치찜 하는 곳 잠실").dishes == ["김치찜"]
+    r = ask_over(tmp_path, records, "잠실역 김치찜 하는 곳", SATURDAY_NIGHT.replace(hour=18))
+    assert ids(r)[:1] == ["jjim"]

@@ -158,11 +158,15 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             if k in s.doc.kinds:
                 ev = kind_text(s.doc, k)
                 reasons.append(_with_evidence(f"{k}", ev))
-        for dish in plan.kind_dishes:
-            if not any(k in s.doc.kinds for k in plan.kinds):
-                hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
-                if hit is not None:
-                    reasons.append(say("answer.reason.menu", name=hit.name))
+        for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
+            hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
+            if hit is not None and dish not in plan.menu:
+                priced = hit.price is not None and any(k in s.doc.kinds for k in plan.kinds)
+                reasons.append(
+                    say("answer.reason.menu_priced", name=hit.name, price=won(hit.price or 0))
+                    if priced
+                    else say("answer.reason.menu", name=hit.name)
+                )
         for c in plan.convenience:
             mentions = mention_only(s.doc, "convenience", c)
             if mentions is not None:  # one visitor tag among many reviews is a mention, not a fact
