@@ -27,6 +27,7 @@ _EXCLUDE = re.compile(
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _PLACE_ENDS = words("query_kinds", "place_ends")
+SET_MEAL_KIND, SET_MEAL_PLAIN = words("query_kinds", "set_meal")
 
 
 @cache
@@ -197,6 +198,7 @@ def detect_kinds(text: str) -> KindFrame:
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     _settle_kinds(scan)
+    _read_set_meal(scan, compact)
     # a kind said only inside a place's name, beside another kind ("쭈꾸미골목 근처 아구찜"): the other
     if any(k not in scan.in_place_name for k in frame.kinds):
         frame.kinds = [k for k in frame.kinds if k not in scan.in_place_name]
@@ -209,6 +211,19 @@ def detect_kinds(text: str) -> KindFrame:
         _read_latin_words(scan)
     _refine_by_modifiers(scan)
     return frame
+
+
+def _read_set_meal(scan: _KindScan, compact: str) -> None:
+    """ "생선구이 정식", "제육 정식": a set meal of the food before it, not a 한정식 — the food's kind
+    (or, for a dish no kind names, a 백반 house); "한정식" or "정식" alone stays 한정식."""
+    frame = scan.frame
+    if SET_MEAL_KIND not in frame.kinds or norm(SET_MEAL_KIND) in compact:
+        return
+    before = re.search(r"([가-힣]{2,})\s*정식", scan.lowered)
+    if before is None:
+        return
+    others = [k for k in frame.kinds if k != SET_MEAL_KIND]
+    frame.kinds = others or ([SET_MEAL_PLAIN] if SET_MEAL_PLAIN in scan.table.by_name else frame.kinds)
 
 
 def _find_kind_words(scan: _KindScan) -> None:
