@@ -175,3 +175,38 @@ def test_kimchi_jjim_is_a_dish_the_kimchi_stew_houses_list_first(tmp_path: Path)
     assert detect_kinds("김치찜 하는 곳 잠실").dishes == ["김치찜"]
     r = ask_over(tmp_path, records, "잠실역 김치찜 하는 곳", SATURDAY_NIGHT.replace(hour=18))
     assert ids(r)[:1] == ["jjim"]
+
+
+# --- class 6: near kinds — a set meal of a food, lamb skewers, a 닭강정 shop ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds_said"),
+    [
+        ("생선구이 정식 송파", ["생선구이"]),
+        ("고등어 정식 잘하는 데", ["생선구이"]),
+        ("돈까스 정식 먹을 곳", ["돈까스"]),
+        ("제육 정식 잠실", ["백반"]),
+        ("한정식 잠실", ["한정식"]),
+        ("정식 파는 곳", ["한정식"]),
+        ("양고기 꼬치 쯔란 찍어먹는 데 천호", ["양고기·양꼬치"]),
+        ("양 꼬치 먹을 데", ["양고기·양꼬치"]),
+        ("닭 꼬치 집", ["야키토리·꼬치"]),
+    ],
+)
+def test_a_set_meal_and_a_skewer_are_the_food_they_are_of(text: str, kinds_said: list[str]) -> None:
+    assert detect_kinds(text).kinds == kinds_said
+
+
+def test_a_gangjeong_shop_is_not_what_chicken_means(tmp_path: Path) -> None:
+    # "잠실역 치킨": 천하강정치킨 (filed 치킨, 120 reviews, nearest) sells 닭강정 first — the two fried
+    # chicken places (30 and 8 reviews) come before it
+    records = [
+        record(
+            "gang", "천하강정치킨", "치킨", 100, ["닭강정(중)", "간장강정(중)", "후라이드"], reviewCount=120
+        ),
+        record("fried", "동네통닭", "치킨", 300, ["후라이드", "양념치킨", "순살치킨"], reviewCount=30),
+        record("yang", "맛나치킨", "치킨", 500, ["후라이드", "간장치킨"], reviewCount=8),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 치킨", SATURDAY_NIGHT.replace(hour=18))
+    assert ids(r)[:2] == ["fried", "yang"]
