@@ -210,3 +210,34 @@ def test_a_gangjeong_shop_is_not_what_chicken_means(tmp_path: Path) -> None:
     ]
     r = ask_over(tmp_path, records, "잠실역 치킨", SATURDAY_NIGHT.replace(hour=18))
     assert ids(r)[:2] == ["fried", "yang"]
+
+
+# --- classes 3 and 10: a family's word is said in one piece; a dish-named kind filled from menus ---------
+
+
+@pytest.mark.parametrize("text", ["코엑스 근처 유명한 식당", "조용한 식당 잠실", "깔끔한 식당 추천"])
+def test_an_adjective_before_siktang_names_no_hansik(text: str) -> None:
+    # "유명한 식당" is any restaurant: its spaces removed it reads "…한식당", yet no 한식 was said
+    assert detect_kinds(text).kinds == []
+
+
+def test_hansik_said_is_still_the_hansik_family() -> None:
+    assert "백반" in detect_kinds("잠실 한식 식당").kinds
+
+
+def test_a_dish_named_kind_with_few_houses_is_filled_by_the_menus_listing_it(tmp_path: Path) -> None:
+    # "잠실역 갈비탕": one 갈비탕 house (named so, 2 reviews); the 고깃집 listing 갈비탕 (80 reviews) and
+    # the 냉면 house listing it (30) follow, the dish on their cards; the 고깃집 without it stays out
+    records = [
+        record("own", "왕갈비탕", "한식>육류,고기>갈비", 100, ["왕갈비탕"], reviewCount=2),
+        record(
+            "grill", "명가고기", "한식>육류,고기", 300, ["삼겹살", "목살", "항정살", "갈비탕"], reviewCount=80
+        ),
+        record(
+            "cold", "함흥면옥", "한식>냉면", 400, ["물냉면", "비빔냉면", "회냉면", "갈비탕"], reviewCount=30
+        ),
+        record("none", "숯불고기", "한식>육류,고기", 200, ["삼겹살", "목살"], reviewCount=300),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 갈비탕", SATURDAY_NIGHT.replace(hour=18))
+    assert ids(r) == ["own", "grill", "cold"]
+    assert "메뉴 '갈비탕'" in r.answer

@@ -366,9 +366,10 @@ def _read_tastes(scan: _KindScan) -> None:
 def _read_theme(scan: _KindScan, compact: str) -> None:
     """A wish that names a family of kinds ("속이 편한 음식"), when no kind is named."""
     frame = scan.frame
+    tokens = [norm(t) for t in scan.lowered.split()]
     for theme in scan.table.themes:
         if (
-            any(norm(w) in compact for w in theme.words)
+            any(_theme_word_said(w, tokens, compact) for w in theme.words)
             and not any(norm(w) in compact for w in theme.unless)
             and theme.name not in frame.tastes_avoided
         ):
@@ -376,6 +377,13 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break
+
+
+def _theme_word_said(word: str, tokens: list[str], compact: str) -> bool:
+    """A theme's word in the message: a word of one piece inside one word of it ("유명한 식당" says
+    no 한식 across its space), a phrase anywhere, spaces ignored."""
+    w = norm(word)
+    return w in compact if " " in word.strip() else any(w in t for t in tokens)
 
 
 def _kind_of_excluded_brands(scan: _KindScan) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from matjip.agent.cardinfo import going_now_tier, is_night, open_status
+from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_status
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
@@ -53,7 +53,7 @@ DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this 
 # today's hours over) goes after the others: asked today, a local means today
 DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
 # states a place going now is put after the open ones for (said: clock_note); unknown hours are not
-CLOCKED_OUT = frozenset({"closing_soon", "closed_now", "day_off", "before_open", "break"})
+CLOCKED_OUT = CLOSED_NOW | {"closing_soon", "break"}
 TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
