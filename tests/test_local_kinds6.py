@@ -241,3 +241,47 @@ def test_a_dish_named_kind_with_few_houses_is_filled_by_the_menus_listing_it(tmp
     r = ask_over(tmp_path, records, "잠실역 갈비탕", SATURDAY_NIGHT.replace(hour=18))
     assert ids(r) == ["own", "grill", "cold"]
     assert "메뉴 '갈비탕'" in r.answer
+
+
+# --- class 10/12: a time wished puts only the places known to be shut then after ---------------------------
+
+
+def test_a_wished_time_does_not_put_a_trusted_place_with_unknown_hours_behind_barely_known_ones(
+    tmp_path: Path,
+) -> None:
+    # "잠실역 점심 돈까스" (a wish, no filter): 명가돈까스 (90 reviews) has no hours in the crawl — it is
+    # no reason to show it after 돈까스짱 (1 review) and 코바코 (2), open at lunch; 점심만 (10:00~11:00,
+    # known shut at lunch) stays after them
+    records = [
+        record("trusted", "명가돈까스", "일식>돈까스,우동", 300, ["돈까스", "치즈돈까스"], reviewCount=90),
+        record(
+            "one",
+            "돈까스짱",
+            "일식>돈까스,우동",
+            100,
+            ["돈까스", "생선까스"],
+            reviewCount=1,
+            businessHours="매일 10:00 ~ 21:00",
+        ),
+        record(
+            "two",
+            "코바코",
+            "일식>돈까스,우동",
+            200,
+            ["돈까스", "가츠동"],
+            reviewCount=2,
+            businessHours="매일 11:00 ~ 21:00",
+        ),
+        record(
+            "shut",
+            "아침돈까스",
+            "일식>돈까스,우동",
+            150,
+            ["돈까스"],
+            reviewCount=50,
+            businessHours="매일 06:00 ~ 10:00",
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 점심 돈까스", SATURDAY_NIGHT.replace(hour=10, minute=0))
+    assert ids(r)[:1] == ["trusted"]
+    assert "shut" not in ids(r)[:3]
