@@ -73,7 +73,6 @@ class Ranker:
     late: set[str]  # late members of the family asked (kinds.late_members)
     by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
-    wished: bool = False  # ``at`` is a time wished (open_wished), not the turn's "now"
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
@@ -93,14 +92,6 @@ class Ranker:
         )
 
     def _going_now(self, doc: Restaurant) -> int:
-        if self.at is not None and self.wished:
-            # a time wished, not a filter ("점심 돈까스"): only the places known to be shut then go
-            # after — unknown hours are no reason to put a well-trusted place behind a barely known one
-            return (
-                0
-                if open_status(doc.hours, self.at).state == "unknown"
-                else going_now_tier(doc.hours, self.at)
-            )
         if self.at is not None:
             return going_now_tier(doc.hours, self.at)
         if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
@@ -163,7 +154,6 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
         today=now if asked is None and p.open_wished is None else None,
-        wished=p.open_wished is not None,
     )
 
 

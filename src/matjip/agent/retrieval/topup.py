@@ -37,10 +37,11 @@ def dish_fallback(f: Found, res: Resources) -> None:
 
 
 def own_dish(wanted: list[str]) -> str | None:
-    """The one kind asked when its name is a dish of its own menu ("갈비탕", "냉면"); else None."""
+    """The one kind asked when it is itself a dish (its name among its own ``dishes``: "갈비탕",
+    "갈비찜"); else None. A kind only named after its main dish (만두, 냉면) is not filled this way."""
     table = kinds()
     kind = table.by_name.get(wanted[0]) if len(wanted) == 1 else None
-    return kind.name if kind is not None and kind.name in kind.menu else None
+    return kind.name if kind is not None and kind.name in kind.dishes else None
 
 
 def menu_topup(f: Found, res: Resources) -> None:
