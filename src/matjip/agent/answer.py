@@ -93,7 +93,8 @@ def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
     if plan is None or plan.open_at is None:
         return None
     when = _in_zone_of(plan.open_at, now)
-    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H:
+    whole_day = plan.open_until is not None and plan.open_until - plan.open_at >= timedelta(hours=12)
+    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H and not whole_day:
         return None  # "새벽 1시" asked in the evening: tonight, today's (overnight) hours
     return when
 
@@ -157,11 +158,15 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             if k in s.doc.kinds:
                 ev = kind_text(s.doc, k)
                 reasons.append(_with_evidence(f"{k}", ev))
-        for dish in plan.kind_dishes:
-            if not any(k in s.doc.kinds for k in plan.kinds):
-                hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
-                if hit is not None:
-                    reasons.append(say("answer.reason.menu", name=hit.name))
+        for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
+            hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
+            if hit is not None and dish not in plan.menu:
+                priced = hit.price is not None and any(k in s.doc.kinds for k in plan.kinds)
+                reasons.append(
+                    say("answer.reason.menu_priced", name=hit.name, price=won(hit.price or 0))
+                    if priced
+                    else say("answer.reason.menu", name=hit.name)
+                )
         for c in plan.convenience:
             mentions = mention_only(s.doc, "convenience", c)
             if mentions is not None:  # one visitor tag among many reviews is a mention, not a fact

@@ -27,6 +27,7 @@ _EXCLUDE = re.compile(
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _PLACE_ENDS = words("query_kinds", "place_ends")
+SET_MEAL_KIND, SET_MEAL_PLAIN = words("query_kinds", "set_meal")
 
 
 @cache
@@ -197,6 +198,7 @@ def detect_kinds(text: str) -> KindFrame:
     if frame.exclude_chains:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     _settle_kinds(scan)
+    _read_set_meal(scan, compact)
     # a kind said only inside a place's name, beside another kind ("쭈꾸미골목 근처 아구찜"): the other
     if any(k not in scan.in_place_name for k in frame.kinds):
         frame.kinds = [k for k in frame.kinds if k not in scan.in_place_name]
@@ -209,6 +211,19 @@ def detect_kinds(text: str) -> KindFrame:
         _read_latin_words(scan)
     _refine_by_modifiers(scan)
     return frame
+
+
+def _read_set_meal(scan: _KindScan, compact: str) -> None:
+    """ "생선구이 정식", "제육 정식": a set meal of the food before it, not a 한정식 — the food's kind
+    (or, for a dish no kind names, a 백반 house); "한정식" or "정식" alone stays 한정식."""
+    frame = scan.frame
+    if SET_MEAL_KIND not in frame.kinds or norm(SET_MEAL_KIND) in compact:
+        return
+    before = re.search(r"([가-힣]{2,})\s*정식", scan.lowered)
+    if before is None:
+        return
+    others = [k for k in frame.kinds if k != SET_MEAL_KIND]
+    frame.kinds = others or ([SET_MEAL_PLAIN] if SET_MEAL_PLAIN in scan.table.by_name else frame.kinds)
 
 
 def _find_kind_words(scan: _KindScan) -> None:
@@ -351,9 +366,10 @@ def _read_tastes(scan: _KindScan) -> None:
 def _read_theme(scan: _KindScan, compact: str) -> None:
     """A wish that names a family of kinds ("속이 편한 음식"), when no kind is named."""
     frame = scan.frame
+    tokens = [norm(t) for t in scan.lowered.split()]
     for theme in scan.table.themes:
         if (
-            any(norm(w) in compact for w in theme.words)
+            any(_theme_word_said(w, tokens, compact) for w in theme.words)
             and not any(norm(w) in compact for w in theme.unless)
             and theme.name not in frame.tastes_avoided
         ):
@@ -361,6 +377,13 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break
+
+
+def _theme_word_said(word: str, tokens: list[str], compact: str) -> bool:
+    """A theme's word in the message: a word of one piece inside one word of it ("유명한 식당" says
+    no 한식 across its space), a phrase anywhere, spaces ignored."""
+    w = norm(word)
+    return w in compact if " " in word.strip() else any(w in t for t in tokens)
 
 
 def _kind_of_excluded_brands(scan: _KindScan) -> None:

@@ -149,10 +149,21 @@ def _apply_tastes(
             prefer_menu += taste.mild
             notes.append(taste.note_mild)
         else:
-            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *taste.kinds]))
+            out = _taste_kinds_within(kind_list, taste.kinds)
+            frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *out]))
             exclude_menu += [m for m in taste.menu if m not in exclude_menu]
             notes.append(taste.note_out)
     return prefer_menu
+
+
+def _taste_kinds_within(kind_list: list[str], taste_kinds: list[str]) -> list[str]:
+    """The taste's kinds to rule out, those under the kinds asked first ("매운 양념 안한 닭요리":
+    닭갈비; a 국물 family: 부대찌개, 김치찌개, 매운탕): the plan keeps only a few exclusions, so the
+    ones that could be shown come first."""
+    table = kinds()
+    under = {d for k in kind_list for d in {k, *table.descendants(k)}}
+    within = [t for t in taste_kinds if t in under]
+    return [*within, *(t for t in taste_kinds if t not in within)]
 
 
 def _holds_taste_kinds(kind_list: list[str], taste_kinds: list[str]) -> bool:

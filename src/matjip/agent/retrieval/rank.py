@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from matjip.agent.cardinfo import going_now_tier, is_night, open_status
+from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_status
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
@@ -25,6 +25,7 @@ from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
+from matjip.wording import say
 
 
 class RankKey(NamedTuple):
@@ -51,6 +52,8 @@ DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this 
 # by day with no time asked, a place whose timetable says it opens no more today (its day off, or
 # today's hours over) goes after the others: asked today, a local means today
 DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
+# states a place going now is put after the open ones for (said: clock_note); unknown hours are not
+CLOCKED_OUT = CLOSED_NOW | {"closing_soon", "break"}
 TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -159,22 +162,40 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     (as fetched), or by :class:`RankKey` (specialists first, then the places a local trusts); a
     mild version asked for first; at most one branch of a chain."""
     p, hits = f.plan, f.hits
-    if p.sort == "rating":
+    rank = ranker(f, res, said, now) if p.sort not in ("price", "distance") else None
+    if p.sort == "rating" and rank is not None:
         # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
         # member, never ahead of the grills), the nearer circle first
-        rank = ranker(f, res, said, now)
         hits.sort(key=lambda h: (*rank.key(h)[:TIER], -rating_key(h)))
     elif p.sort == "price":
         # cheapest typical price first; places with no priced menu last
         hits.sort(key=lambda h: typical_price(h.document, p.kinds) or math.inf)
-    elif p.sort != "distance":
-        rank = ranker(f, res, said, now)
+    elif rank is not None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
             hits = each_kind_in_turn(hits, p.kinds, rank.key)
     if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
         hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     f.hits = one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
+    note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
+    if note is not None:
+        f.notes.append(note)
+
+
+def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, res: Resources) -> str | None:
+    """Going now (at night with no time asked, or "지금"): the places closed or closing within the
+    hour that would be shown higher but for the clock went after the open ones (or out of the list)
+    — said, with their hours ("곧 마감 · 22:00"), never silently (audit r6 Q3, Q5)."""
+    if rank.at is None or rank.plan.open_wished is not None or not shown:
+        return None
+    place = {h.document.place_id: i for i, h in enumerate(shown)}
+    unclocked = sorted(ranked, key=lambda h: rank.key(h)._replace(going_now=0))
+    later = []
+    for i, h in enumerate(one_per_brand(unclocked, len(shown), res)):
+        status = open_status(h.document.hours, rank.at)
+        if place.get(h.document.place_id, len(shown)) > i and status.state in CLOCKED_OUT:
+            later.append(say("search.clock.place", name=h.document.title, status=status.label))
+    return say("search.clock.later", places=", ".join(later[:3])) if later else None
 
 
 def rating_key(h: SearchHit) -> float:

@@ -12,21 +12,36 @@ from matjip.wording import say
 
 def dish_fallback(f: Found, res: Resources) -> None:
     """A kind named by a dish: a narrow kind's broader kind whose menu names the dish ("한우" on a
-    고깃집's menu), or — for a dish others serve too ("짜장면") — any menu naming it."""
+    고깃집's menu), or — for a dish others serve too ("짜장면") — any menu naming it. A kind that is
+    itself a dish ("문정동 갈비탕") with too few houses of its own near: the places listing the dish
+    follow them, the dish shown on their cards."""
     p, req = f.plan, f.req
-    if not (p.kinds and p.kind_dishes and len(f.hits) < p.k):
+    own = own_dish(p.kinds) if not p.kind_dishes and f.hits and not p.titles else None
+    dish = p.kind_dishes[0] if p.kind_dishes else own
+    if not (p.kinds and dish and len(f.hits) < p.k):
         return
     more = res.index.search(
         req.model_copy(
             update={
-                "kind": broader(p.kinds),
-                "menu": [*req.menu, p.kind_dishes[0]],
+                "kind": [] if own else broader(p.kinds),
+                "menu": [*req.menu, dish],
                 "exclude_ids": f.shown_ids(),
             }
         )
     )
-    f.hits += not_ruled_out_by_category(list(more.hits), p, res)
+    extra = not_ruled_out_by_category(list(more.hits), p, res)
+    f.hits += extra
     f.detail["dish_fallback"] = len(more.hits)
+    if own and extra:
+        f.plan_update["kind_dishes"] = [own]
+
+
+def own_dish(wanted: list[str]) -> str | None:
+    """The one kind asked when it is itself a dish (its name among its own ``dishes``: "갈비탕",
+    "갈비찜"); else None. A kind only named after its main dish (만두, 냉면) is not filled this way."""
+    table = kinds()
+    kind = table.by_name.get(wanted[0]) if len(wanted) == 1 else None
+    return kind.name if kind is not None and kind.name in kind.dishes else None
 
 
 def menu_topup(f: Found, res: Resources) -> None:
