@@ -174,7 +174,10 @@ def _resume(
         choice = pick_choice(text, pending)
         if choice is not None:
             nlu = res.nlu.parse(pending.pending_query)
-            mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+            # "송파 위례동이요": a reply naming the dong as the area means that area — its namesakes
+            # next door are the places the user just said they did not mean
+            said_in = nlu.location_mode == "in" or res.nlu.parse(text).location_mode == "in"
+            mode: LocationMode = "in" if said_in else "near"
             ctx = choice_context(choice, pending, res.gazetteer, pending.pending_query, mode)
             return _resumed(pending.pending_query, nlu, ctx, f"clarification resolved: {choice.label}")
     elif pending.kind == "where":
