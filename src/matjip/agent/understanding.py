@@ -291,6 +291,18 @@ def chains_of_a_kind(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLURe
     return nlu.model_copy(update={"exclude": exclude, "unknown_terms": unknown}), frame
 
 
+def brands_as_examples(text: str, nlu: NLUResult, frame: KindFrame) -> NLUResult:
+    """ "교촌 bhc 이런 데 말고 동네 치킨집", "스타벅스나 투썸 같은 체인 빼고": brands named as examples of
+    what is ruled out are no comparison of them — a search without chains (or without those brands)."""
+    titles = nlu.entities.title
+    if nlu.intent != "compare" or len(titles) < 2 or nlu.ordinals:
+        return nlu
+    if not (frame.exclude_chains or frame.exclude_brands) or acts.asks_compare(text):
+        return nlu
+    entities = nlu.entities.model_copy(update={"title": []})
+    return nlu.model_copy(update={"intent": "search", "entities": entities, "asks": []})
+
+
 def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
     """ "회는 어제 먹어서.. 매운탕 하는 데는?", "피자는 질려서 파스타로": the food eaten already is not asked
     for (a place that also serves it is not ruled out)."""
@@ -335,6 +347,7 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
     nlu, kind_frame = had_already(text, nlu, kind_frame)
     kind_frame = landmark_food(text, nlu, kind_frame)
+    nlu = brands_as_examples(text, nlu, kind_frame)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
