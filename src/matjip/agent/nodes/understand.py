@@ -852,7 +852,14 @@ def _comparison(t: _Turn) -> Update | None:
         and not nlu.ordinals
         and not ents.title
     )
-    count_only = count_only or narrowing_only
+    # "둘 중에 어디가 더 늦게까지 해?", "which one closes later?": the hours are what is compared, not a
+    # condition on the list ("그 중에 늦게까지 하는 데" still narrows it)
+    by_hours = (
+        acts.compare
+        and acts.criterion == "hours"
+        and not (ents.convenience or nlu.price or acts.requires or t.u.cues.wants_places)
+    )
+    count_only = count_only or (narrowing_only and not by_hours)
     if t.context and not count_only and not _places(t.u, t.res) and (nlu.intent == "compare" or acts.compare):
         return _compare_refs(t)
     return None
