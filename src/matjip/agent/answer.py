@@ -856,13 +856,20 @@ def information_lines(
                 lines.append(say("answer.info.menu_unknown", title=doc.title) + "\n")
         elif ask == "address":
             lines.append(
-                say("answer.info.address", title=doc.title, address=doc.display_address, copula=_is(doc.display_address)) + "\n"
+                say(
+                    "answer.info.address",
+                    title=doc.title,
+                    address=doc.display_address,
+                    copula=_is(doc.display_address),
+                )
+                + "\n"
                 if doc.display_address
                 else say("answer.info.address_unknown", title=doc.title) + "\n"
             )
         elif ask == "phone":
             lines.append(
-                say("answer.info.phone", title=doc.title, phone=doc.telephone, copula=_is(doc.telephone)) + "\n"
+                say("answer.info.phone", title=doc.title, phone=doc.telephone, copula=_is(doc.telephone))
+                + "\n"
                 if doc.telephone
                 else say("answer.info.phone_unknown", title=doc.title) + "\n"
             )
@@ -899,7 +906,9 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
         detail = say("answer.info.hours_today", hours=today)
     elif _today_unlisted(doc, now):
         detail = say("answer.info.hours_today_unlisted", day=WEEKDAYS[now.weekday()])
-    return say("answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail, copula=_is(doc.hours.raw))
+    return say(
+        "answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail, copula=_is(doc.hours.raw)
+    )
 
 
 def _dish_answer(doc: Restaurant, dishes: Sequence[str]) -> str:

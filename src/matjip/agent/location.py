@@ -77,7 +77,9 @@ def _homonym_label(place: Place, name: str | None = None) -> str:
     양평역(경의중앙선)" — a station name alone cannot say which of two it is."""
     if place.type != "subway_station":
         return place_label(place, name)
-    region = place.sigungu if place.sido in ("서울",) else " ".join(x for x in (place.sido, place.sigungu) if x)
+    region = (
+        place.sigungu if place.sido in ("서울",) else " ".join(x for x in (place.sido, place.sigungu) if x)
+    )
     lines = f"({'·'.join(place.lines)})" if place.lines else ""
     return f"{region} {place.name}{lines}".strip() if region else f"{place.name}{lines}"
 
