@@ -238,3 +238,21 @@ def test_which_closes_later_compares_the_places_shown(data: Path, text: str) -> 
     _, _, r = talk_over(data, ["잠실역 국밥", "2곳만", text], WEDNESDAY_EVENING)
     assert r.decision == "context" and not r.cards
     assert "첫째국밥" in r.answer and "둘째국밥" in r.answer and "02:00" in r.answer
+
+
+# --- class 11: how easy a convenience is, said after it, is no condition of its own -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "잠실역 주차 편한 고깃집",
+        "잠실역 예약 편한 국밥집",
+        "잠실역 주차하기 편리한 고깃집",
+        "잠실역 주차 넉넉한 국밥",
+    ],
+)
+def test_the_ease_of_a_convenience_is_no_dropped_condition(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert r.cards
+    assert "데이터로 확인할 수 없어서" not in r.answer and "확인할 수 없었어요" not in r.answer, r.answer
