@@ -225,6 +225,7 @@ class _Draft:
     notes: list[str] = field(default_factory=list)  # said in the answer (carry_notes)
     carried_k: int | None = None
     cheaper: bool = False
+    price_wider: int | None = None  # "더 싼 데": below the dearest shown, tried when none is below the list
     open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
 
 
@@ -502,6 +503,7 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> N
     bound = max(1000, typical - 1) if typical is not None else None
     if bound is not None and (d.price_max is None or d.price_max > bound):
         d.price_max = bound
+        d.price_wider = max(shown) - 1 if max(shown) - 1 > bound else None
         d.cheaper = True
         d.exclude_ids = [*d.exclude_ids, *(h["id"] for h in last.get("hits") or [])]
         d.notes.append(say("search.refine.cheaper", bound=bound, typical=typical))
@@ -558,6 +560,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "semantic": "",
         "price_min": d.price_min,
         "price_max": d.price_max,
+        "price_max_wider": d.price_wider,
         "open_at": d.open_at,
         "open_until": d.open_until,
         "open_label": d.open_label,
