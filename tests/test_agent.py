@@ -229,14 +229,16 @@ def test_multi_turn_follow_ups(sample_agent: Agent) -> None:
 
 
 def test_ambiguous_place_asks_and_the_answer_resolves_it(sample_agent: Agent) -> None:
-    asked = sample_agent.ask("양평역 맛집")
-    assert asked.clarification is not None and len(asked.clarification.choices) == 2
+    # "양평": the 5호선 station (영등포구), 양평군 and its 경의중앙선 station — a town among them is asked about
+    # ("양평역" alone, of which only the 5호선 one has restaurants, is answered about it: round five, dlg24g)
+    asked = sample_agent.ask("양평 맛집")
+    assert asked.clarification is not None and len(asked.clarification.choices) >= 2
     assert not asked.searched
     chosen = sample_agent.ask("5호선", asked.session_id)
     assert chosen.clarification is None and chosen.plan is not None and chosen.plan.location is not None
     assert chosen.plan.location.lon is not None and chosen.plan.location.lon < 127.0  # 영등포, not 양평군
-    asked2 = sample_agent.ask("양평역 맛집")
-    other = sample_agent.ask("경기도 쪽이요", asked2.session_id)
+    asked2 = sample_agent.ask("양평 맛집")
+    other = sample_agent.ask("경의중앙선이요", asked2.session_id)
     assert other.plan is not None and other.plan.location is not None
     assert other.plan.location.lon is not None and other.plan.location.lon > 127.3
 
@@ -287,7 +289,7 @@ def test_sessions_persist_across_processes(sample_settings: Settings, tmp_path: 
 
 
 def test_bare_number_answers_a_clarification(sample_agent: Agent) -> None:
-    asked = sample_agent.ask("양평역 맛집")
+    asked = sample_agent.ask("양평 맛집")
     assert asked.clarification is not None
     chosen = sample_agent.ask("1", asked.session_id)
     assert chosen.clarification is None and chosen.resumed

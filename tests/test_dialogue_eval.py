@@ -80,6 +80,42 @@ def test_context_maps_by_intent_and_reply_by_smalltalk_trace() -> None:
     assert product_label(no_content, CHINESE, SHOWN) == ("reply", False)  # never a gold label
 
 
+def test_an_outside_place_said_plainly_not_covered_is_the_gold_decision() -> None:
+    """dialogue_test10 README "Outside places": gold ``outside: true`` is a search naming that place; a
+    reply that names it as not covered and shows nothing is what the writers count right."""
+    gold = frame(kind="횟집", place="노량진역", outside=True)
+    reply = TurnResult(
+        session_id="s",
+        answer="'노량진역' 쪽은 아직 식당 데이터에 없어요.",
+        decision="reply",
+        trace=[TraceEntry(node="understand", ms=0, decision="no restaurant in the data around 노량진역")],
+    )
+    item = {
+        "id": "x1",
+        "split": "test",
+        "type": "single_outside",
+        "turns": [{"user": "노량진역 근처 횟집", "gps": None, "expect": expect("search", gold)}],
+    }
+    assert score_dialogue(item, [reply]).turns[0].errors == []
+    assert score_dialogue(item, [reply]).turns[0].got == "search"
+    # another place named, or no "outside" in the gold: still the "reply" label, wrong
+    busan = reply.model_copy(update={"answer": "'부산' 쪽은 아직 식당 데이터에 없어요."})
+    assert score_dialogue(item, [busan]).turns[0].got == "reply"
+    plain = {
+        "id": "x2",
+        "split": "test",
+        "type": "single_outside",
+        "turns": [
+            {
+                "user": "노량진역 근처 횟집",
+                "gps": None,
+                "expect": expect("search", frame(kind="횟집", place="노량진역")),
+            }
+        ],
+    }
+    assert score_dialogue(plain, [reply]).turns[0].got == "reply"
+
+
 def test_search_labels_duplicate_refine_new_kind_and_place_relative() -> None:
     assert product_label(search(CHINESE, SHOWN, reused=True), CHINESE, SHOWN) == ("search", True)
     parking = CHINESE.model_copy(update={"convenience": ["주차"]})

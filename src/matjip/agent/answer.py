@@ -25,6 +25,11 @@ from matjip.wording import say, table, text
 from matjip.words import word_set
 
 
+def _is(word: str) -> str:
+    """The copula that fits ``word``'s last sound: "3.9예요", "3-6이에요", "24:00이에요"."""
+    return particle(word, "이에요/예요") if final_consonant(word) is not None else "이에요"
+
+
 def won(value: int) -> str:
     return say("answer.units.won", value=value)
 
@@ -79,6 +84,7 @@ def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
 NOW_SLACK_S = 15 * 60  # an asked time this close to the turn's time is "now"
 TONIGHT = timedelta(hours=12)
 EARLY_MORNING_END_H = 6
+WHOLE_DAY = timedelta(hours=20)  # an asked span this long is a day ("일요일에"), not an hour
 
 
 def _in_zone_of(when: datetime, now: datetime) -> datetime:
@@ -93,8 +99,11 @@ def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
     if plan is None or plan.open_at is None:
         return None
     when = _in_zone_of(plan.open_at, now)
-    whole_day = plan.open_until is not None and plan.open_until - plan.open_at >= timedelta(hours=12)
-    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H and not whole_day:
+    whole_day = plan.open_until is not None and plan.open_until - plan.open_at >= WHOLE_DAY
+    if whole_day:
+        # "일요일에도 해?" asked on Saturday evening: Sunday's own hours, not tonight's small hours
+        return when.replace(hour=12, minute=0) if when.hour < EARLY_MORNING_END_H else when
+    if timedelta(0) <= when - now <= TONIGHT and when.hour < EARLY_MORNING_END_H:
         return None  # "새벽 1시" asked in the evening: tonight, today's (overnight) hours
     return when
 
@@ -851,13 +860,20 @@ def information_lines(
                 lines.append(say("answer.info.menu_unknown", title=doc.title) + "\n")
         elif ask == "address":
             lines.append(
-                say("answer.info.address", title=doc.title, address=doc.display_address) + "\n"
+                say(
+                    "answer.info.address",
+                    title=doc.title,
+                    address=doc.display_address,
+                    copula=_is(doc.display_address),
+                )
+                + "\n"
                 if doc.display_address
                 else say("answer.info.address_unknown", title=doc.title) + "\n"
             )
         elif ask == "phone":
             lines.append(
-                say("answer.info.phone", title=doc.title, phone=doc.telephone) + "\n"
+                say("answer.info.phone", title=doc.title, phone=doc.telephone, copula=_is(doc.telephone))
+                + "\n"
                 if doc.telephone
                 else say("answer.info.phone_unknown", title=doc.title) + "\n"
             )
@@ -894,7 +910,9 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
         detail = say("answer.info.hours_today", hours=today)
     elif _today_unlisted(doc, now):
         detail = say("answer.info.hours_today_unlisted", day=WEEKDAYS[now.weekday()])
-    return say("answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail)
+    return say(
+        "answer.info.hours", title=doc.title, raw=doc.hours.raw, detail=detail, copula=_is(doc.hours.raw)
+    )
 
 
 def _dish_answer(doc: Restaurant, dishes: Sequence[str]) -> str:
@@ -917,8 +935,14 @@ def _rating_line(doc: Restaurant) -> str:
     if doc.rating is None:
         return say("answer.info.rating_unknown", title=doc.title)
     if doc.review_count:
-        return say("answer.info.rating_reviews", title=doc.title, rating=doc.rating, reviews=doc.review_count)
-    return say("answer.info.rating", title=doc.title, rating=doc.rating)
+        return say(
+            "answer.info.rating_reviews",
+            title=doc.title,
+            rating=doc.rating,
+            reviews=doc.review_count,
+            copula=_is(str(doc.rating)),
+        )
+    return say("answer.info.rating", title=doc.title, rating=doc.rating, copula=_is(str(doc.rating)))
 
 
 def wish_line(doc: Restaurant, wish: str) -> str:
@@ -951,6 +975,8 @@ def information_answer(
     if not shown:
         return [text("answer.info.not_found") + "\n"]
     first = shown[0]
+    if day is not None and not asks and not conveniences:
+        asks = ["hours"]  # "허심탄회 일요일에도 장사해?": that day's hours, said first
     chunks = information_lines(first.doc, asks, conveniences, now, day=day)
     chunks.append("\n")
     chunks += restaurant_block(1, first, None, now, origin)

@@ -72,6 +72,18 @@ def place_label(place: Place, name: str | None = None) -> str:
     return f"{region} {shown}" if region else shown
 
 
+def _homonym_label(place: Place, name: str | None = None) -> str:
+    """:func:`place_label`, a station with its gu and lines: "영등포구 양평역(5호선)", "경기 양평군
+    양평역(경의중앙선)" — a station name alone cannot say which of two it is."""
+    if place.type != "subway_station":
+        return place_label(place, name)
+    region = (
+        place.sigungu if place.sido in ("서울",) else " ".join(x for x in (place.sido, place.sigungu) if x)
+    )
+    lines = f"({'·'.join(place.lines)})" if place.lines else ""
+    return f"{region} {place.name}{lines}".strip() if region else f"{place.name}{lines}"
+
+
 def _family(place: Place) -> str:
     return "dong" if str(place.type) in _DONG_TYPES else str(place.type)
 
@@ -95,13 +107,13 @@ def _homonym_outcome(
     if covered(place):
         if with_data:
             return [place, *with_data], place, None
-        others = join(dict.fromkeys(place_label(h, name) for h in same))
+        others = join(dict.fromkeys(_homonym_label(h, name) for h in same))
         return (
             [],
             place,
             wording.say(
                 "location.homonym.chosen",
-                chosen=place_label(place, name),
+                chosen=_homonym_label(place, name),
                 others=others,
                 topic=particle(others, "은/는"),
             ),
@@ -110,9 +122,9 @@ def _homonym_outcome(
         chosen = with_data[0]
         note = wording.say(
             "location.homonym.famous_outside",
-            famous=place_label(place, name),
-            chosen=place_label(chosen, name),
-            topic=particle(place_label(place, name), "은/는"),
+            famous=_homonym_label(place, name),
+            chosen=_homonym_label(chosen, name),
+            topic=particle(_homonym_label(place, name), "은/는"),
         )
         return [], chosen, note
     if len(with_data) > 1:
@@ -196,9 +208,15 @@ def _ambiguous_candidates(
     if covered is not None:
         with_data = [c for c in distinct if covered(c)]
         dongs = ("legal_dong", "admin_dong")
-        if len(with_data) == 1 and all(str(c.type) in dongs for c in distinct if c is not with_data[0]):
-            # "오금동": the 송파 one has restaurants, the 군포 one none (a dong of the same name
-            # somewhere else is no reason to ask; a station or a town is)
+        one_kind = len(with_data) == 1 and all(
+            str(c.type) in dongs or (c.type == "subway_station" == with_data[0].type)
+            for c in distinct
+            if c is not with_data[0]
+        )
+        if one_kind:
+            # "오금동": the 송파 one has restaurants, the 군포 one none; "양평역": the 5호선 one has,
+            # the 경의중앙선 one (양평군) none — answered about the one in the data and said so in
+            # the first line (a town of the same name is still asked about)
             return [], with_data[0]
         distinct.sort(key=lambda c: not covered(c))
     return distinct, first

@@ -233,6 +233,9 @@ class SearchPlan(BaseModel):
     semantic: str = ""
     price_min: int | None = None
     price_max: int | None = None
+    # "더 싼 데": the looser bound (below the dearest place shown) tried before the price is dropped, when
+    # nothing is below the list's typical price
+    price_max_wider: int | None = None
     open_at: datetime | None = None
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None

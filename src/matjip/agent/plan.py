@@ -378,6 +378,7 @@ def _validated(
         semantic=" ".join(semantic.split()),
         price_min=price_min,
         price_max=price_max,
+        price_max_wider=_wider_bound(raw, price_max, notes),
         open_at=open_at,
         open_until=open_until,
         open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
@@ -390,6 +391,14 @@ def _validated(
         caution=caution,
         **seed_fields,
     )
+
+
+def _wider_bound(raw: Mapping[str, Any], price_max: int | None, notes: list[str]) -> int | None:
+    """ "더 싼 데"'s looser bound, kept only above the bound it loosens."""
+    wider = (
+        _price(raw.get("price_max_wider"), "price_max_wider", notes) if raw.get("price_max_wider") else None
+    )
+    return wider if wider is not None and price_max is not None and wider > price_max else None
 
 
 def _choice(raw: Mapping[str, Any], key: str, allowed: Sequence[str], default: str, notes: list[str]) -> Any:

@@ -89,6 +89,7 @@ class SearchRecord(TypedDict, total=False):
     plan: SearchPlan  # as searched (after relaxation)
     frame: SearchPlan  # as asked (before relaxation): what follow-ups keep and refine
     hits: list[HitRecord]
+    cheaper: bool  # its price bound came from "더 싼 데" (the whole menu's median, not the dish's)
 
 
 class CompareGroup(TypedDict):
@@ -142,7 +143,7 @@ class TurnState(TypedDict, total=False):
     duplicate_of: int | None
     plan: SearchPlan | None
     frame: SearchPlan | None  # the plan as asked, before any relaxation
-    cheaper: bool  # "더 싼 데": cheaper than the dearest place shown
+    cheaper: bool  # "더 싼 데": cheaper than the list shown (its typical price)
     plan_notes: list[str]
     place_note: str | None  # the answer's first line: which of same-name places it is about
     hits: list[HitRecord]

@@ -67,6 +67,7 @@ class CuePatterns:
     compares_count: re.Pattern[str]
     seats: re.Pattern[str]
     had_already: re.Pattern[str]
+    convenience_ease: re.Pattern[str]
     open_said: re.Pattern[str]
 
 
@@ -100,6 +101,7 @@ def cue_patterns() -> CuePatterns:
         compares_count=either(words("turn_cues", "compares_count")),
         seats=either(words("turn_cues", "seats")),
         had_already=either(words("turn_cues", "had_already")),
+        convenience_ease=either(words("turn_cues", "convenience_ease")),
         open_said=either(words("turn_cues", "open_said")),
     )
 
@@ -291,6 +293,28 @@ def chains_of_a_kind(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLURe
     return nlu.model_copy(update={"exclude": exclude, "unknown_terms": unknown}), frame
 
 
+def brands_as_examples(text: str, nlu: NLUResult, frame: KindFrame) -> NLUResult:
+    """ "교촌 bhc 이런 데 말고 동네 치킨집", "스타벅스나 투썸 같은 체인 빼고": brands named as examples of
+    what is ruled out are no comparison of them — a search without chains (or without those brands)."""
+    titles = nlu.entities.title
+    if nlu.intent != "compare" or len(titles) < 2 or nlu.ordinals:
+        return nlu
+    if not (frame.exclude_chains or frame.exclude_brands) or acts.asks_compare(text):
+        return nlu
+    entities = nlu.entities.model_copy(update={"title": []})
+    return nlu.model_copy(update={"intent": "search", "entities": entities, "asks": []})
+
+
+def convenience_ease(text: str, nlu: NLUResult) -> NLUResult:
+    """ "주차 편한 고깃집", "예약 편리한 횟집": the ease word after a convenience is no condition of its
+    own (never "'편하'는 데이터로 확인할 수 없어서 빼고 찾았어요")."""
+    said = [m.group(1) for m in cue_patterns().convenience_ease.finditer(text)]
+    if not said or not nlu.unknown_terms:
+        return nlu
+    unknown = [t for t in nlu.unknown_terms if not any(t and w[0] == t[0] for w in said)]
+    return nlu.model_copy(update={"unknown_terms": unknown})
+
+
 def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
     """ "회는 어제 먹어서.. 매운탕 하는 데는?", "피자는 질려서 파스타로": the food eaten already is not asked
     for (a place that also serves it is not ruled out)."""
@@ -335,6 +359,8 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
     nlu, kind_frame = had_already(text, nlu, kind_frame)
     kind_frame = landmark_food(text, nlu, kind_frame)
+    nlu = brands_as_examples(text, nlu, kind_frame)
+    nlu = convenience_ease(text, nlu)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})

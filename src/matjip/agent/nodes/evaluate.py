@@ -98,6 +98,7 @@ def update_session(state: AgentState, res: Resources) -> dict[str, Any]:
             "plan": p,
             "frame": state.get("frame") or p,
             "hits": hits,
+            "cheaper": bool(state.get("cheaper")),
         }
         searches = [*searches, rec][-20:]
         update["searches"] = searches

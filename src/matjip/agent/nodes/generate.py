@@ -119,8 +119,11 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         docs = [d for h in refs[:3] if (d := res.index.get(h["id"])) is not None]
         return [strategy_answer.travel_to_answer(d, origin, mode) for d in docs], refs
     asks: list[str] = list(nlu.ask or nlu.asked)
-    if understanding_of(state).cues.seats:
-        asks.append("seats")  # "3번째꺼 자리 몇 개야?": said to be unknowable
+    party = nlu.party.size
+    if understanding_of(state).cues.seats or (party is not None and party >= res.config.party_note_min):
+        # "3번째꺼 자리 몇 개야?", "거기 여덟 명 앉을 자리 있어?", "두 번째 우리 여섯이 가도 돼?": seats
+        # are not in the data, so whether the party fits is said to be unknowable
+        asks.append("seats")
     if not asks and _day_asked(nlu, now) is not None:
         asks = ["hours"]  # "거기 일요일도 해?": that day's hours
     conveniences = list(nlu.entities.convenience)

@@ -6,6 +6,7 @@ and relaxation takes one step at a time."""
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -186,6 +187,12 @@ def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) ->
     return out
 
 
+def _last_bound(rec: SearchRecord) -> int | None:
+    """The price bound the search of ``rec`` was asked with."""
+    frame = rec.get("frame") or rec.get("plan")
+    return frame.price_max if frame is not None else None
+
+
 def _same_topic(frame: dict[str, Any], menu: list[str], rec: SearchRecord) -> bool:
     """ "더 싼 데", "더 싼 고깃집은?": the food of the previous search, or none named; "홍대 저렴한
     파스타" after a search for 고깃집 is a new search, not cheaper than the 고깃집 shown."""
@@ -229,6 +236,7 @@ class _Draft:
     notes: list[str] = field(default_factory=list)  # said in the answer (carry_notes)
     carried_k: int | None = None
     cheaper: bool = False
+    price_wider: int | None = None  # "더 싼 데": below the dearest shown, tried when none is below the list
     open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
 
 
@@ -492,17 +500,24 @@ def _replaced_topic(d: _Draft, last: SearchRecord) -> None:
 
 
 def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> None:
-    """ "더 싼 데": below the dearest place shown, by each place's median menu price (a refinement,
-    never a duplicate); the places shown are left out."""
-    if not (d.reading.acts.cheaper and _same_topic(d.frame, nlu.entities.menu, last)):
+    """ "더 싼 데": below the typical price of the list shown (the median of its places' median menu
+    prices — cheaper than what was shown, not only than its dearest place; a refinement, never a
+    duplicate); the places shown are left out."""
+    if not d.reading.acts.cheaper:
+        # "더 보여줘" after "더 싼 데": the next page keeps the bound read the same way (whole menu)
+        d.cheaper = bool(last.get("cheaper")) and d.price_max is not None and d.price_max == _last_bound(last)
+        return
+    if not _same_topic(d.frame, nlu.entities.menu, last):
         return
     shown = _typical_prices(res, last.get("hits") or [], [])
-    bound = max(1000, max(shown) - 1) if shown else None
+    typical = round(statistics.median(shown)) if shown else None
+    bound = max(1000, typical - 1) if typical is not None else None
     if bound is not None and (d.price_max is None or d.price_max > bound):
         d.price_max = bound
+        d.price_wider = max(shown) - 1 if max(shown) - 1 > bound else None
         d.cheaper = True
         d.exclude_ids = [*d.exclude_ids, *(h["id"] for h in last.get("hits") or [])]
-        d.notes.append(say("search.refine.cheaper", bound=bound))
+        d.notes.append(say("search.refine.cheaper", bound=bound, typical=typical))
     # "가격대 낮춰서": the words that asked for it are no condition the data lacks
     said = d.reading.acts.cheaper_words
     d.unused = [t for t in d.unused if not any(t[:1] in w for w in said)]
@@ -556,6 +571,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "semantic": "",
         "price_min": d.price_min,
         "price_max": d.price_max,
+        "price_max_wider": d.price_wider,
         "open_at": d.open_at,
         "open_until": d.open_until,
         "open_label": d.open_label,

@@ -174,7 +174,10 @@ def _resume(
         choice = pick_choice(text, pending)
         if choice is not None:
             nlu = res.nlu.parse(pending.pending_query)
-            mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+            # "송파 위례동이요": a reply naming the dong as the area means that area — its namesakes
+            # next door are the places the user just said they did not mean
+            said_in = nlu.location_mode == "in" or res.nlu.parse(text).location_mode == "in"
+            mode: LocationMode = "in" if said_in else "near"
             ctx = choice_context(choice, pending, res.gazetteer, pending.pending_query, mode)
             return _resumed(pending.pending_query, nlu, ctx, f"clarification resolved: {choice.label}")
     elif pending.kind == "where":
@@ -849,7 +852,14 @@ def _comparison(t: _Turn) -> Update | None:
         and not nlu.ordinals
         and not ents.title
     )
-    count_only = count_only or narrowing_only
+    # "둘 중에 어디가 더 늦게까지 해?", "which one closes later?": the hours are what is compared, not a
+    # condition on the list ("그 중에 늦게까지 하는 데" still narrows it)
+    by_hours = (
+        acts.compare
+        and acts.criterion == "hours"
+        and not (ents.convenience or nlu.price or acts.requires or t.u.cues.wants_places)
+    )
+    count_only = count_only or (narrowing_only and not by_hours)
     if t.context and not count_only and not _places(t.u, t.res) and (nlu.intent == "compare" or acts.compare):
         return _compare_refs(t)
     return None

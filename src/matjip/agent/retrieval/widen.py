@@ -99,6 +99,12 @@ def relax_step(
     filters from the softest (:func:`drop_filter`). Going now ("지금 하는", asked at ``now``) drops
     the clock before the radius: the places near, open ones first, rather than a wider circle."""
     loc = p.location
+    wider_price = p.price_max_wider
+    if wider_price is not None and p.price_max is not None and wider_price > p.price_max:
+        # "더 싼 데" with nothing below the list's typical price: below its dearest place, still near
+        return p.model_copy(update={"price_max": wider_price, "price_max_wider": None}), say(
+            "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price
+        )
     if p.strategy == "title" and loc is not None:
         return p.model_copy(update={"location": None, "strategy": "title"}), say(
             "search.relax.everywhere", place=loc.name
