@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import ormsgpack
 from pydantic import BaseModel
@@ -292,12 +292,14 @@ PutHook = Callable[[sqlite3.Connection, list[tuple[str, str]]], None]
 # checkpoint, metadata, ``str(parent)``) written only while the checkpoint it started from is still
 # its session's latest, or the session has none: the compare and set inside the statement (SQLite
 # reads the SELECT before it writes), so a batch costs one statement, and one GIL hand-back inside the
-# locks, whatever its size (``rowcount`` short: some turn was overtaken)
+# locks, whatever its size (``rowcount`` short: some turn was overtaken). A row that already is its
+# session's latest (the session writer committed it, then died before answering: the worker writes it
+# again itself) is written again, the same row, not reported as overtaken.
 _PUT_IF_LATEST = (
     "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
     "type, checkpoint, metadata) SELECT column1, column2, column3, column4, column5, column6, column7 "
     "FROM (VALUES {rows}) WHERE coalesce((SELECT checkpoint_id FROM checkpoints WHERE thread_id = column1 "
-    "AND checkpoint_ns = column2 ORDER BY checkpoint_id DESC LIMIT 1), column8) = column8"
+    "AND checkpoint_ns = column2 ORDER BY checkpoint_id DESC LIMIT 1), column8) IN (column8, column3)"
 )
 _ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
 _WRITTEN = (
@@ -318,6 +320,14 @@ class _Write:
     lead: bool = False
     done: bool = False
     error: BaseException | None = None
+
+
+class RemoteWriter(Protocol):
+    """Where a process's session rows are written for it (a session writer's client)."""
+
+    def write(self, row: tuple[Any, ...], parent: str) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class SqliteCheckpoints:
@@ -345,6 +355,9 @@ class SqliteCheckpoints:
       from the process's other turns, and both workers' writes queue on the one lock."""
 
     on_put: PutHook | None = None
+    # a session writer process (``matjip serve --workers N``, :mod:`matjip.agent.session_writer`):
+    # rows go there, and are written here only when it does not answer
+    remote: RemoteWriter | None = None
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -440,7 +453,28 @@ class SqliteCheckpoints:
             "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
         }
 
+    def write_row(self, row: tuple[Any, ...], parent: str) -> BaseException | None:
+        """One checkpoint row (as :meth:`put` makes it) written in this process's group commit —
+        the session writer's entry: ``None`` once committed, else why not (a
+        :class:`~matjip.errors.ConversationMoved` when the session moved on)."""
+        write = _Write(row, parent)
+        self._commit_here(write)
+        return write.error
+
     def _commit(self, write: _Write) -> None:
+        """Through the session writer when there is one (it answers once committed), else here."""
+        if self.remote is not None:
+            try:
+                self.remote.write(write.row, write.parent)
+                return
+            except ConversationMoved as exc:
+                write.error = exc
+                return
+            except Exception:  # no writer (it died, or is starting again): this process writes
+                pass
+        self._commit_here(write)
+
+    def _commit_here(self, write: _Write) -> None:
         """Queue ``write`` and return once a transaction with it committed (or failed): written
         by this thread when no write is going on or when the previous writer hands over to it,
         else by the writer of the batch it joins."""
@@ -555,6 +589,8 @@ class SqliteCheckpoints:
         for reader in readers:
             reader.close()
         self.writer.close()
+        if self.remote is not None:
+            self.remote.close()
 
 
 def _file_of(conn: sqlite3.Connection) -> str:
