@@ -292,14 +292,14 @@ PutHook = Callable[[sqlite3.Connection, list[tuple[str, str]]], None]
 # checkpoint, metadata, ``str(parent)``) written only while the checkpoint it started from is still
 # its session's latest, or the session has none: the compare and set inside the statement (SQLite
 # reads the SELECT before it writes), so a batch costs one statement, and one GIL hand-back inside the
-# locks, whatever its size (``rowcount`` short: some turn was overtaken). A row that already is its
-# session's latest (the session writer committed it, then died before answering: the worker writes it
-# again itself) is written again, the same row, not reported as overtaken.
+# locks, whatever its size (``rowcount`` short: some turn was overtaken, or its row is
+# there already: the session writer committed it, then died before answering, and the worker writes it
+# itself — ``_write_rows`` finds it written, not overtaken)
 _PUT_IF_LATEST = (
     "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, "
     "type, checkpoint, metadata) SELECT column1, column2, column3, column4, column5, column6, column7 "
     "FROM (VALUES {rows}) WHERE coalesce((SELECT checkpoint_id FROM checkpoints WHERE thread_id = column1 "
-    "AND checkpoint_ns = column2 ORDER BY checkpoint_id DESC LIMIT 1), column8) IN (column8, column3)"
+    "AND checkpoint_ns = column2 ORDER BY checkpoint_id DESC LIMIT 1), column8) = column8"
 )
 _ROW = "(?, ?, ?, ?, ?, ?, ?, ?)"
 _WRITTEN = (

@@ -41,6 +41,9 @@ log = logging.getLogger("matjip.api")
 
 _LENGTH = struct.Struct("!I")
 OK, MOVED, FAILED = 0, 1, 2  # the writer's answers
+# a writer that does not answer within this (stopped, swapped out) is given up on: the worker writes
+# the row itself (should the writer still write it later, it finds the session moved on, or the same row)
+ANSWER_TIMEOUT_S = 10.0
 
 _address: str | None = None  # this process's writer (set in a worker by the supervisor's start)
 
@@ -86,8 +89,9 @@ def _recv(sock: socket.socket) -> bytes | None:
 class WriterClient:
     """A worker's side: one connection per writing thread at a time (idle ones are kept)."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, timeout_s: float = ANSWER_TIMEOUT_S) -> None:
         self.address = address
+        self.timeout_s = timeout_s
         self._idle: list[socket.socket] = []
         self._lock = threading.Lock()
 
@@ -100,6 +104,7 @@ class WriterClient:
         try:
             if sock is None:
                 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.settimeout(self.timeout_s)
                 sock.connect(self.address)
             _send(sock, ormsgpack.packb([*row, parent]))
             answer = _recv(sock)
