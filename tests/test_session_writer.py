@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import ormsgpack
 import pytest
 
 from matjip.agent.checkpoints import SqliteCheckpoints, empty_checkpoint
@@ -104,16 +105,18 @@ def test_the_writers_of_several_workers_share_its_group_commit(tmp_path: Path) -
 
     threads = [threading.Thread(target=turn, args=(workers[i % 2], f"s{i}")) for i in range(6)]
     try:
-        with running.writer.store.lock:  # a batch being written: the six turns of both workers queue
+        with running.writer.store.lock:  # the first turn's batch waits: the other five queue meanwhile
             for t in threads:
                 t.start()
             deadline = time.monotonic() + 10
-            while len(running.writer.store._pending) < 6 and time.monotonic() < deadline:
+            while len(running.writer.store._pending) < 1 and time.monotonic() < deadline:
                 time.sleep(0.01)
-            assert len(running.writer.store._pending) == 6
+            time.sleep(1.0)
         for t in threads:
             t.join(10)
-        assert sum(s.startswith("BEGIN IMMEDIATE") for s in statements) == 1
+        # the first alone, then the five that queued in one (three at most on a slow machine): never
+        # one transaction a row
+        assert 2 <= sum(s.startswith("BEGIN IMMEDIATE") for s in statements) <= 3
         assert sorted(_rows(path, "SELECT thread_id, checkpoint_id FROM checkpoints")) == sorted(
             saved.items()
         )
@@ -147,29 +150,25 @@ def test_a_row_already_written_is_written_again_not_reported_as_overtaken(tmp_pa
     store = _store(path)
     checkpoint = empty_checkpoint()
     row = ("s", "", checkpoint["id"], None, "msgpack", b"state", b"{}")
-    assert store.write_row(row, "None") is None
-    assert store.write_row(row, "None") is None  # the writer committed it, then died: written again
+    assert store.write_rows([(row, "None")]) == [None]
+    assert store.write_rows([(row, "None")]) == [None]  # the writer committed it, then died: written again
     later = ("s", "", empty_checkpoint()["id"], checkpoint["id"], "msgpack", b"state 2", b"{}")
-    assert store.write_row(later, checkpoint["id"]) is None
-    assert isinstance(store.write_row(row, "None"), ConversationMoved)  # no longer the latest
+    assert store.write_rows([(later, checkpoint["id"])]) == [None]
+    (moved,) = store.write_rows([(row, "None")])
+    assert isinstance(moved, ConversationMoved)  # no longer the latest
     assert _rows(path, "SELECT checkpoint_id FROM checkpoints") == [(later[2],)]
     store.close()
     store.conn.close()
 
 
 class _DiesAfterCommitting(Writer):
-    """A writer killed between its commit and its answer."""
+    """A writer killed between its commit and its answers."""
 
-    def _serve(self, conn: socket.socket) -> None:
-        import ormsgpack
-
-        from matjip.agent.session_writer import _recv
-
-        with conn:
-            request = _recv(conn)
-            assert request is not None
-            *row, parent = ormsgpack.unpackb(request)
-            assert self.store.write_row(tuple(row), str(parent)) is None
+    def _write(self, batch: list[tuple[socket.socket, bytes]]) -> None:
+        rows = [ormsgpack.unpackb(request) for _, request in batch]
+        assert self.store.write_rows([(tuple(r[:-1]), str(r[-1])) for r in rows]) == [None] * len(rows)
+        for conn, _ in batch:
+            self._drop(conn)
 
 
 def test_a_row_the_writer_committed_before_dying_is_saved_once_and_the_turn_succeeds(tmp_path: Path) -> None:

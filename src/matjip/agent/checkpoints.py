@@ -453,13 +453,21 @@ class SqliteCheckpoints:
             "configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
         }
 
-    def write_row(self, row: tuple[Any, ...], parent: str) -> BaseException | None:
-        """One checkpoint row (as :meth:`put` makes it) written in this process's group commit —
-        the session writer's entry: ``None`` once committed, else why not (a
-        :class:`~matjip.errors.ConversationMoved` when the session moved on)."""
-        write = _Write(row, parent)
-        self._commit_here(write)
-        return write.error
+    def write_rows(self, rows: list[tuple[tuple[Any, ...], str]]) -> list[BaseException | None]:
+        """Checkpoint rows (each as :meth:`put` makes it, with the checkpoint it started from) in
+        one write transaction — the session writer's entry, whose one thread batches whatever its
+        workers sent meanwhile: per row ``None`` once committed, else why not (a
+        :class:`~matjip.errors.ConversationMoved` when its session moved on). The WAL checkpoint
+        that falls due runs in a thread of its own, so the next batch does not wait for it."""
+        writes = [_Write(row, parent) for row, parent in rows]
+        with self._pending_lock:
+            self._pending.extend(writes)
+        with self.lock:
+            self._write_batch()
+        due = self._unchecked >= WAL_CHECKPOINT_TURNS and not self._checkpointing
+        if due:
+            threading.Thread(target=self._maybe_checkpoint, daemon=True, name="wal-checkpoint").start()
+        return [w.error if w.done else RuntimeError("the session write was not done") for w in writes]
 
     def _commit(self, write: _Write) -> None:
         """Through the session writer when there is one (it answers once committed), else here."""

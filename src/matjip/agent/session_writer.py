@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import selectors
 import socket
 import struct
 import threading
@@ -131,8 +132,11 @@ class WriterClient:
 
 
 class Writer:
-    """The writer process's side: a listening Unix socket, a thread per worker connection, every
-    row into one :class:`SqliteCheckpoints` group commit (with its retention rows)."""
+    """The writer process's side: one thread that reads every worker connection that has requests
+    (``selectors``), writes all the rows read in one :class:`SqliteCheckpoints` batch (one
+    transaction, with its retention rows) and answers each. Rows that arrive while a batch is
+    written wait in their sockets and make the next batch: a group commit across the workers, with
+    no thread hand-off (nor GIL hand-back) per row."""
 
     def __init__(self, store: SqliteCheckpoints, address: str) -> None:
         self.store = store
@@ -142,33 +146,92 @@ class Writer:
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(address)
         self.listener.listen(256)
+        self._selector = selectors.DefaultSelector()
+        self._buffers: dict[socket.socket, bytearray] = {}
+        self._closed = False
 
     def serve_forever(self) -> None:
-        while True:
+        self.listener.setblocking(False)
+        self._selector.register(self.listener, selectors.EVENT_READ)
+        while not self._closed:
             try:
-                conn, _ = self.listener.accept()
-            except OSError:  # closed
+                ready = self._selector.select(timeout=1.0)
+            except (OSError, ValueError):  # closed
                 return
-            threading.Thread(target=self._serve, args=(conn,), daemon=True, name="session-writer").start()
+            batch: list[tuple[socket.socket, bytes]] = []
+            for key, _ in ready:
+                if key.fileobj is self.listener:
+                    for conn in self._accept():  # a new connection's first request may be there already
+                        batch += self._read(conn)
+                else:
+                    batch += self._read(key.fileobj)  # type: ignore[arg-type]
+            if batch:
+                self._write(batch)
 
-    def _serve(self, conn: socket.socket) -> None:
-        with conn:
+    def _accept(self) -> list[socket.socket]:
+        accepted: list[socket.socket] = []
+        with contextlib.suppress(BlockingIOError, OSError):
             while True:
-                try:
-                    request = _recv(conn)
-                    if request is None:
-                        return
-                    *row, parent = ormsgpack.unpackb(request)
-                    error = self.store.write_row(tuple(row), str(parent))
-                    if error is None:
-                        answer = [OK, ""]
-                    else:
-                        answer = [MOVED if isinstance(error, ConversationMoved) else FAILED, str(error)]
-                    _send(conn, ormsgpack.packb(answer))
-                except OSError:  # the worker went away
-                    return
+                conn, _ = self.listener.accept()
+                conn.setblocking(False)
+                self._buffers[conn] = bytearray()
+                self._selector.register(conn, selectors.EVENT_READ)
+                accepted.append(conn)
+        return accepted
+
+    def _read(self, conn: socket.socket) -> list[tuple[socket.socket, bytes]]:
+        """The whole requests ``conn`` has sent so far (a worker sends one and waits for its answer)."""
+        buffer = self._buffers[conn]
+        try:
+            while True:
+                part = conn.recv(1 << 20)
+                if not part:
+                    self._drop(conn)
+                    return []
+                buffer += part
+        except BlockingIOError:
+            pass
+        except OSError:
+            self._drop(conn)
+            return []
+        requests = []
+        while len(buffer) >= _LENGTH.size:
+            (n,) = _LENGTH.unpack_from(buffer)
+            if len(buffer) < _LENGTH.size + n:
+                break
+            requests.append((conn, bytes(buffer[_LENGTH.size : _LENGTH.size + n])))
+            del buffer[: _LENGTH.size + n]
+        return requests
+
+    def _write(self, batch: list[tuple[socket.socket, bytes]]) -> None:
+        rows = []
+        for conn, request in list(batch):
+            try:
+                *row, parent = ormsgpack.unpackb(request)
+            except (ormsgpack.MsgpackDecodeError, TypeError, ValueError):  # not a worker's: dropped
+                batch.remove((conn, request))
+                self._drop(conn)
+                continue
+            rows.append((tuple(row), str(parent)))
+        errors = self.store.write_rows(rows)
+        for (conn, _), error in zip(batch, errors, strict=True):
+            if error is None:
+                answer = [OK, ""]
+            else:
+                answer = [MOVED if isinstance(error, ConversationMoved) else FAILED, str(error)]
+            try:  # a few bytes into an empty socket buffer (the worker waits for them): never blocks
+                _send(conn, ormsgpack.packb(answer))
+            except OSError:
+                self._drop(conn)
+
+    def _drop(self, conn: socket.socket) -> None:
+        if self._buffers.pop(conn, None) is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(conn)
+            conn.close()
 
     def close(self) -> None:
+        self._closed = True
         self.listener.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.address)
