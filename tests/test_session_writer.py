@@ -241,3 +241,67 @@ def test_served_turns_go_through_the_writer_and_survive_its_kill_9(
         assert more["frame"]["kinds"] == kinds
     finally:
         server.stop()
+
+
+# -- a session's next read in the same process: the state it saved, not the row decoded again --------
+
+TALK = [
+    "잠실 카페",
+    "다른 데는 없어?",
+    "첫 번째 거기 몇 시까지 해?",
+    "강남역 일식 맛집",
+    "거기 주차 돼?",
+    "더 싼 데",
+]
+
+
+def _talk(settings: Settings, keep_decoded: bool, decode: Any) -> list[tuple[str, list[str]]]:
+    """The conversation on an agent whose sessions are ``settings``' own file; each turn's answer and
+    cards, and (with the decoded state kept) that the kept state is what its row decodes to."""
+    from datetime import datetime
+
+    from matjip.agent.service import Agent
+
+    agent = Agent(settings, sequential=True)
+    store = agent._checkpointer
+    assert isinstance(store, SqliteCheckpoints)
+    store.keep_decoded = keep_decoded
+    now = datetime(2026, 11, 28, 12, 30)
+    out: list[tuple[str, list[str]]] = []
+    sid: str | None = None
+    try:
+        for message in TALK:
+            end = [ev for ev in agent.stream(message, sid, now=now) if ev.event == "end"][-1].data
+            sid = str(end["session_id"])
+            out.append((str(end["answer"]), [str(c["name"]) for c in end["cards"]]))
+            if keep_decoded:
+                kept = store._decoded[(sid, "")]
+                row = _rows(
+                    settings.sessions_path,
+                    "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ?",
+                    sid,
+                )
+                assert decode(row[-1])["channel_values"] == kept.checkpoint["channel_values"]
+    finally:
+        agent.close()
+    return out
+
+
+def test_a_session_continues_from_its_kept_state_as_from_its_row(
+    sample_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import matjip.agent.checkpoints as checkpoints
+
+    reads: list[int] = []
+    original = checkpoints.loads_typed
+    monkeypatch.setattr(checkpoints, "loads_typed", lambda data: (reads.append(1), original(data))[1])
+    runs = {}
+    for keep in (False, True):
+        data = tmp_path / f"data-{keep}"
+        shutil.copytree(sample_settings.data_dir, data)
+        reads.clear()
+        runs[keep] = _talk(sample_settings.model_copy(update={"data_dir": data}), keep, original)
+        runs[f"reads {keep}"] = len(reads)  # type: ignore[assignment]
+    assert runs[True] == runs[False]  # the same answers and cards, turn by turn
+    assert runs["reads False"] == len(TALK) - 1  # every turn but the first decoded its session's row
+    assert runs["reads True"] == 0  # none: each read was handed the state the turn before saved
