@@ -305,3 +305,18 @@ def test_a_session_continues_from_its_kept_state_as_from_its_row(
     assert runs[True] == runs[False]  # the same answers and cards, turn by turn
     assert runs["reads False"] == len(TALK) - 1  # every turn but the first decoded its session's row
     assert runs["reads True"] == 0  # none: each read was handed the state the turn before saved
+
+
+def test_a_session_writer_that_cannot_start_is_given_up_on(tmp_path: Path) -> None:
+    from matjip.commands.workers import Supervisor
+
+    supervisor = Supervisor(
+        Settings(data_dir=tmp_path / "data"), "127.0.0.1", 0, 2, log_level="info", access_log=False
+    )
+    assert supervisor.writer_address is not None  # sessions in SQLite: a writer for the workers
+    supervisor.writer_address = str(tmp_path / "missing" / "w.sock")  # its socket cannot be bound
+    supervisor._start_writer()
+    assert supervisor._writer is None
+    supervisor._keep_writer()  # and not started again
+    assert supervisor._writer is None
+    shutil.rmtree(str(supervisor._writer_dir))

@@ -146,8 +146,8 @@ class Supervisor:
         return proc
 
     def _start_writer(self) -> None:
-        """The session writer, started and listening (or, if it does not come up, none: the workers
-        write themselves)."""
+        """The session writer, started and listening (or, if it does not come up within a minute or
+        exits first, none from then on: the workers write themselves)."""
         if self.writer_address is None:
             return
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -155,10 +155,18 @@ class Supervisor:
         args = (self.settings.sessions_path, self.writer_address, self.settings.session_max_age_days, ready)
         self._writer = self._ctx.Process(target=writer_main, args=args, name="matjip-session-writer")
         self._writer.start()
-        if ready.wait(60):
+        deadline = time.monotonic() + 60
+        while not ready.wait(0.1) and self._writer.is_alive() and time.monotonic() < deadline:
+            pass
+        if ready.is_set():
             log.info("session writer started [%d]", self._writer.pid)
-        else:
-            log.warning("the session writer did not start: the workers write their sessions themselves")
+            return
+        # one that cannot start (its socket, its database) is not started again every second
+        log.warning("the session writer did not start: the workers write their sessions themselves")
+        if self._writer.is_alive():
+            self._writer.kill()
+        self._writer.join()
+        self._writer = None
 
     def _keep_writer(self) -> None:
         if self._writer is not None and not self._writer.is_alive() and not self.stop.is_set():
