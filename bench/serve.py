@@ -440,6 +440,13 @@ def per_worker(lv: Level) -> str:
         cores = f"{cpu / lv.seconds:.2f} cores" if cpu is not None and lv.seconds else "? cores"
         per = f"{cpu * 1000 / turns:.1f} ms/turn" if cpu is not None and turns else "? ms/turn"
         parts.append(f"[{pid}] {lv.sessions_by_worker[pid]} conn, {turns} turns, {cores}, {per}")
+    # the server's other processes: the supervisor and its session writer (`--workers N`, N > 1)
+    others = sum(cpu for pid, cpu in lv.cpu_by_worker.items() if pid not in lv.sessions_by_worker)
+    if lv.cpu_by_worker.keys() - lv.sessions_by_worker.keys() and lv.seconds and lv.turns:
+        parts.append(
+            f"others (supervisor, session writer) {others / lv.seconds:.2f} cores, "
+            f"{others * 1000 / lv.turns:.2f} ms/turn"
+        )
     return "; ".join(parts)
 
 

@@ -133,9 +133,11 @@ class Agent:
             self._checkpointer = self._postgres_checkpointer(settings)
         elif persist and sequential:  # LangGraph's tables and format, without importing LangGraph
             from matjip.agent.checkpoints import SqliteCheckpoints
+            from matjip.agent.session_writer import writer_client
 
             settings.data_dir.mkdir(parents=True, exist_ok=True)
             self._checkpointer = SqliteCheckpoints(open_sessions(settings.sessions_path))
+            self._checkpointer.remote = writer_client()  # a worker of `serve --workers N`: its writer
         elif persist:
             from matjip.agent.savers import sqlite_saver
 
