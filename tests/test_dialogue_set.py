@@ -93,6 +93,14 @@ def test_eleventh_dialogue_test_set_is_frozen() -> None:
     assert digest in (EVAL / "dialogue_test11_FROZEN.txt").read_text(encoding="utf-8")
 
 
+def test_twelfth_dialogue_test_set_is_frozen() -> None:
+    lines = (EVAL / "dialogue_test12.jsonl").read_text(encoding="utf-8").splitlines()
+    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
+    assert len(test) == 127 and all('"split": "test"' in line for _, line in test)
+    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
+    assert digest in (EVAL / "dialogue_test12_FROZEN.txt").read_text(encoding="utf-8")
+
+
 def test_gold_chain_notations_read_as_the_chain_exclusion() -> None:
     """A gold "체인"/"프차" is the plan's ``exclude_chains`` (scored as "프랜차이즈"); other words stay apart."""
     from matjip.agent.models import SearchPlan
