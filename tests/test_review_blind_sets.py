@@ -1,4 +1,4 @@
-"""The blind real-review sets of issue 24 (review_test4 … review_test9, each
+"""The blind real-review sets of issue 24 (review_test4 … review_test10, each
 ``.jsonl`` + ``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
 frozen, shares no place with the sets drawn before it, and its place gold follows the support rule from
 its item labels."""
@@ -64,6 +64,21 @@ SETS = [
         32,
         ("review_test3", "review_test4", "review_test5", "review_test6", "review_test7", "review_test8"),
         "y29",
+    ),
+    BlindSet(
+        "review_test10",
+        340,
+        32,
+        (
+            "review_test3",
+            "review_test4",
+            "review_test5",
+            "review_test6",
+            "review_test7",
+            "review_test8",
+            "review_test9",
+        ),
+        "z20",
     ),
 ]
 
