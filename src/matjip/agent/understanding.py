@@ -297,9 +297,13 @@ def brands_as_examples(text: str, nlu: NLUResult, frame: KindFrame) -> NLUResult
     """ "교촌 bhc 이런 데 말고 동네 치킨집", "스타벅스나 투썸 같은 체인 빼고": brands named as examples of
     what is ruled out are no comparison of them — a search without chains (or without those brands)."""
     titles = nlu.entities.title
-    if nlu.intent != "compare" or len(titles) < 2 or nlu.ordinals:
+    if nlu.ordinals or not titles or not (frame.exclude_chains or frame.exclude_brands):
         return nlu
-    if not (frame.exclude_chains or frame.exclude_brands) or acts.asks_compare(text):
+    out = [norm(b) for b in frame.exclude_brands]
+    only_out = all(any(b in norm(t) for b in out) for t in titles)  # "스타벅스나 이디야 같은 체인점은 제외"
+    if not ((nlu.intent == "compare" and len(titles) >= 2) or (nlu.intent in ("information", "search") and only_out)):
+        return nlu
+    if acts.asks_compare(text):
         return nlu
     entities = nlu.entities.model_copy(update={"title": []})
     return nlu.model_copy(update={"intent": "search", "entities": entities, "asks": []})
