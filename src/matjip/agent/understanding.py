@@ -69,6 +69,8 @@ class CuePatterns:
     had_already: re.Pattern[str]
     convenience_ease: re.Pattern[str]
     open_said: re.Pattern[str]
+    superlative_among: re.Pattern[str]
+    all_shown: re.Pattern[str]
 
 
 @cache
@@ -103,6 +105,8 @@ def cue_patterns() -> CuePatterns:
         had_already=either(words("turn_cues", "had_already")),
         convenience_ease=either(words("turn_cues", "convenience_ease")),
         open_said=either(words("turn_cues", "open_said")),
+        superlative_among=either(words("turn_cues", "superlative_among")),
+        all_shown=either(words("turn_cues", "all_shown")),
     )
 
 
@@ -180,6 +184,7 @@ class Cues(BaseModel):
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
     group_seats: bool = False  # "12명 회식 가능한": a place that can seat a group
     seats: bool = False  # "자리 몇 개야?": seats asked about (the data holds none)
+    over_shown: bool = False  # "그중에 제일 싼 데 어디야", "세 곳 다 일요일 영업해?": the list shown compared
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -197,6 +202,12 @@ def _menu_words(text: str, p: CuePatterns) -> list[str]:
     # "로스가츠는": the word without its particle too
     said += [w[:-1] for w in said if len(w) > 2 and w[-1] in "은는이가을를도만요"]
     return said
+
+
+def _over_shown(text: str, p: CuePatterns) -> bool:
+    if p.superlative_among.search(text):
+        return True
+    return p.all_shown.search(text) is not None and p.question.search(text) is not None
 
 
 def read_cues(scan: Scan) -> Cues:
@@ -223,6 +234,7 @@ def read_cues(scan: Scan) -> Cues:
         wants_places=p.wants_places.search(t) is not None,
         group_seats=p.group_seats.search(t) is not None,
         seats=p.seats.search(t) is not None,
+        over_shown=_over_shown(t, p),
     )
 
 

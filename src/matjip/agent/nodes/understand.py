@@ -870,6 +870,8 @@ def _comparison(t: _Turn) -> Update | None:
         and not (ents.convenience or nlu.price or acts.requires or t.u.cues.wants_places)
     )
     count_only = count_only or (narrowing_only and not by_hours)
+    if t.context and len(t.context) >= 2 and t.u.cues.over_shown and not (ents.title or nlu.ordinals):
+        return _compare_refs(t)  # "그중에 제일 싼 데 어디야", "세 곳 다 일요일 영업해?"
     if t.context and not count_only and not _places(t.u, t.res) and (nlu.intent == "compare" or acts.compare):
         return _compare_refs(t)
     return None
