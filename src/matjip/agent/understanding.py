@@ -28,6 +28,7 @@ from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, StrategySpec, TimeSpec, TravelMode
 from matjip.nlu.slots import parse_ordinals
+from matjip.nlu.terms import CONVENIENCE
 from matjip.words import words
 
 
@@ -71,6 +72,7 @@ class CuePatterns:
     open_said: re.Pattern[str]
     superlative_among: re.Pattern[str]
     all_shown: re.Pattern[str]
+    condition_out: re.Pattern[str]
 
 
 @cache
@@ -107,6 +109,7 @@ def cue_patterns() -> CuePatterns:
         open_said=either(words("turn_cues", "open_said")),
         superlative_among=either(words("turn_cues", "superlative_among")),
         all_shown=either(words("turn_cues", "all_shown")),
+        condition_out=either(words("turn_cues", "condition_out")),
     )
 
 
@@ -331,6 +334,23 @@ def convenience_ease(text: str, nlu: NLUResult) -> NLUResult:
     return nlu.model_copy(update={"unknown_terms": unknown})
 
 
+def conveniences_ruled_out(text: str, nlu: NLUResult) -> NLUResult:
+    """ "치킨 시켜먹지 말고 가서 먹을 데", "배달은 말고", "룸은 빼고": a convenience said only right before a
+    rule-out word is not asked (never "'배달' 정보가 있는 곳이 없어서 …")."""
+    said = nlu.entities.convenience
+    out = cue_patterns().condition_out
+    lowered = text.lower()
+
+    def ruled_out(name: str) -> bool:
+        found = [m for rx in CONVENIENCE.get(name, ()) for m in re.finditer(rx, lowered)]
+        return bool(found) and all(out.match(lowered[m.end() :]) for m in found)
+
+    kept = [c for c in said if not ruled_out(c)]
+    if kept == said:
+        return nlu
+    return nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": kept})})
+
+
 def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
     """ "회는 어제 먹어서.. 매운탕 하는 데는?", "피자는 질려서 파스타로": the food eaten already is not asked
     for (a place that also serves it is not ruled out)."""
@@ -377,6 +397,7 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     kind_frame = landmark_food(text, nlu, kind_frame)
     nlu = brands_as_examples(text, nlu, kind_frame)
     nlu = convenience_ease(text, nlu)
+    nlu = conveniences_ruled_out(text, nlu)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
