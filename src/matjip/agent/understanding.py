@@ -316,7 +316,10 @@ def brands_as_examples(text: str, nlu: NLUResult, frame: KindFrame) -> NLUResult
         return nlu
     out = [norm(b) for b in frame.exclude_brands]
     only_out = all(any(b in norm(t) for b in out) for t in titles)  # "스타벅스나 이디야 같은 체인점은 제외"
-    if not ((nlu.intent == "compare" and len(titles) >= 2) or (nlu.intent in ("information", "search") and only_out)):
+    if not (
+        (nlu.intent == "compare" and len(titles) >= 2)
+        or (nlu.intent in ("information", "search") and only_out)
+    ):
         return nlu
     if acts.asks_compare(text):
         return nlu

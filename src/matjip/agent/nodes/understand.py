@@ -711,7 +711,9 @@ def _thanks_over_searched_food(t: _Turn) -> bool:
 
 
 def _kinds_searched(t: _Turn) -> list[str]:
-    return [k for rec in t.searches if (f := rec.get("frame") or rec.get("plan")) is not None for k in f.kinds]
+    return [
+        k for rec in t.searches if (f := rec.get("frame") or rec.get("plan")) is not None for k in f.kinds
+    ]
 
 
 def _kind_of_brands_out(t: _Turn) -> bool:
