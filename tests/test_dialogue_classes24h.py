@@ -9,7 +9,6 @@
   lists says each place's hours of the day compared;
 - 11: a convenience said right before a rule-out word ("치킨 시켜먹지 말고 가서 먹을 데") is not asked;
 - 1: stations as locals romanise them ("gyeongchal hospital stn" → 경찰병원역);
-- 9: "밥 먹을 만한 데", "밥 한 끼 할 곳", "식사할 곳" ask for a meal of any kind;
 - 14: route phrasings "A 지나서 B 가는 길에", "A 산책하고 B 쪽으로 나가는 동선에".
 
 Dialogues run the real offline agent over hand-written crawl records; expected values are worked out
@@ -24,7 +23,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from matjip.agent.understanding import read_message
 from matjip.nlu.romanized import koreanize_places
 from matjip.nlu.strategy import detect_strategy
 from support.records import ingest_records, talk_over
@@ -206,16 +204,6 @@ def test_a_convenience_ruled_out_is_not_asked(data: Path, text: str) -> None:
 )
 def test_stations_as_locals_romanise_them(text: str, korean: str) -> None:
     assert koreanize_places(text) == korean
-
-
-# --- class 9: a meal of any kind ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "text", ["구의역 근처에 밥 먹을 만한 데 있나요", "잠실역 밥 한 끼 할 곳", "석촌역 식사할 곳 추천"]
-)
-def test_a_meal_asked_is_of_any_kind(text: str) -> None:
-    assert read_message(text).kinds.kinds == []
 
 
 # --- class 14: route phrasings --------------------------------------------------------------------------
