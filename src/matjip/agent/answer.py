@@ -607,6 +607,10 @@ def _hours_on_listed_day(docs: Sequence[Restaurant], now: datetime) -> str | Non
                 titles=josa(", ".join(d.title for d in docs), "은/는"),
                 today=WEEKDAYS[now.weekday()],
                 verdict=_hours_verdict(spans, WEEKDAYS[day.weekday()]),
+            ) + say(  # the table shows today's gap: that day's hours of each place are said here
+                "answer.compare.hours_other_day_lines",
+                day=WEEKDAYS[day.weekday()],
+                lines=", ".join(f"{d.title} {_clock(a)}~{_clock(b)}" for a, b, d in spans),
             )
     return None
 

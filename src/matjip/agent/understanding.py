@@ -28,6 +28,7 @@ from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, StrategySpec, TimeSpec, TravelMode
 from matjip.nlu.slots import parse_ordinals
+from matjip.nlu.terms import CONVENIENCE
 from matjip.words import words
 
 
@@ -69,6 +70,9 @@ class CuePatterns:
     had_already: re.Pattern[str]
     convenience_ease: re.Pattern[str]
     open_said: re.Pattern[str]
+    superlative_among: re.Pattern[str]
+    all_shown: re.Pattern[str]
+    condition_out: re.Pattern[str]
 
 
 @cache
@@ -103,6 +107,9 @@ def cue_patterns() -> CuePatterns:
         had_already=either(words("turn_cues", "had_already")),
         convenience_ease=either(words("turn_cues", "convenience_ease")),
         open_said=either(words("turn_cues", "open_said")),
+        superlative_among=either(words("turn_cues", "superlative_among")),
+        all_shown=either(words("turn_cues", "all_shown")),
+        condition_out=either(words("turn_cues", "condition_out")),
     )
 
 
@@ -180,6 +187,7 @@ class Cues(BaseModel):
     wants_places: bool = False  # "일요일에 하는 데": places asked for, not one asked about
     group_seats: bool = False  # "12명 회식 가능한": a place that can seat a group
     seats: bool = False  # "자리 몇 개야?": seats asked about (the data holds none)
+    over_shown: bool = False  # "그중에 제일 싼 데 어디야", "세 곳 다 일요일 영업해?": the list shown compared
 
 
 def _compare_parts(text: str, p: CuePatterns) -> list[tuple[int, bool]]:
@@ -197,6 +205,12 @@ def _menu_words(text: str, p: CuePatterns) -> list[str]:
     # "로스가츠는": the word without its particle too
     said += [w[:-1] for w in said if len(w) > 2 and w[-1] in "은는이가을를도만요"]
     return said
+
+
+def _over_shown(text: str, p: CuePatterns) -> bool:
+    if p.superlative_among.search(text):
+        return True
+    return p.all_shown.search(text) is not None and p.question.search(text) is not None
 
 
 def read_cues(scan: Scan) -> Cues:
@@ -223,6 +237,7 @@ def read_cues(scan: Scan) -> Cues:
         wants_places=p.wants_places.search(t) is not None,
         group_seats=p.group_seats.search(t) is not None,
         seats=p.seats.search(t) is not None,
+        over_shown=_over_shown(t, p),
     )
 
 
@@ -297,9 +312,16 @@ def brands_as_examples(text: str, nlu: NLUResult, frame: KindFrame) -> NLUResult
     """ "교촌 bhc 이런 데 말고 동네 치킨집", "스타벅스나 투썸 같은 체인 빼고": brands named as examples of
     what is ruled out are no comparison of them — a search without chains (or without those brands)."""
     titles = nlu.entities.title
-    if nlu.intent != "compare" or len(titles) < 2 or nlu.ordinals:
+    if nlu.ordinals or not titles or not (frame.exclude_chains or frame.exclude_brands):
         return nlu
-    if not (frame.exclude_chains or frame.exclude_brands) or acts.asks_compare(text):
+    out = [norm(b) for b in frame.exclude_brands]
+    only_out = all(any(b in norm(t) for b in out) for t in titles)  # "스타벅스나 이디야 같은 체인점은 제외"
+    if not (
+        (nlu.intent == "compare" and len(titles) >= 2)
+        or (nlu.intent in ("information", "search") and only_out)
+    ):
+        return nlu
+    if acts.asks_compare(text):
         return nlu
     entities = nlu.entities.model_copy(update={"title": []})
     return nlu.model_copy(update={"intent": "search", "entities": entities, "asks": []})
@@ -313,6 +335,23 @@ def convenience_ease(text: str, nlu: NLUResult) -> NLUResult:
         return nlu
     unknown = [t for t in nlu.unknown_terms if not any(t and w[0] == t[0] for w in said)]
     return nlu.model_copy(update={"unknown_terms": unknown})
+
+
+def conveniences_ruled_out(text: str, nlu: NLUResult) -> NLUResult:
+    """ "치킨 시켜먹지 말고 가서 먹을 데", "배달은 말고", "룸은 빼고": a convenience said only right before a
+    rule-out word is not asked (never "'배달' 정보가 있는 곳이 없어서 …")."""
+    said = nlu.entities.convenience
+    out = cue_patterns().condition_out
+    lowered = text.lower()
+
+    def ruled_out(name: str) -> bool:
+        found = [m for rx in CONVENIENCE.get(name, ()) for m in re.finditer(rx, lowered)]
+        return bool(found) and all(out.match(lowered[m.end() :]) for m in found)
+
+    kept = [c for c in said if not ruled_out(c)]
+    if kept == said:
+        return nlu
+    return nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": kept})})
 
 
 def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
@@ -361,6 +400,7 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     kind_frame = landmark_food(text, nlu, kind_frame)
     nlu = brands_as_examples(text, nlu, kind_frame)
     nlu = convenience_ease(text, nlu)
+    nlu = conveniences_ruled_out(text, nlu)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})

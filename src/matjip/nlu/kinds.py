@@ -276,6 +276,8 @@ def _read_described(scan: _KindScan, compact: str) -> None:
         if not all(said) or any(norm(w) in compact for w in entry.unless):
             continue
         kind, is_dish = table.lookup(entry.dish) or ("", False)
+        if kind in frame.exclude_kinds:  # "조개구이는 빼고": the dish ruled out is not described
+            continue
         matched = [norm(w) for w in said if w]
         related = table.related([kind])
         named_apart = [

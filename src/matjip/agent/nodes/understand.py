@@ -707,10 +707,22 @@ def _thanks_over_searched_food(t: _Turn) -> bool:
         return False
     if nlu.ordinal is not None:
         return False
-    asked = [
+    return bool(t.kinds_named) and set(t.kinds_named) <= kinds().related(_kinds_searched(t))
+
+
+def _kinds_searched(t: _Turn) -> list[str]:
+    return [
         k for rec in t.searches if (f := rec.get("frame") or rec.get("plan")) is not None for k in f.kinds
     ]
-    return bool(t.kinds_named) and set(t.kinds_named) <= kinds().related(asked)
+
+
+def _kind_of_brands_out(t: _Turn) -> bool:
+    """ "스타벅스나 이디야 같은 체인점은 제외" after a 카페 search: the kind read from the brands ruled out
+    is the kind already searched, no new food."""
+    frame = t.u.kinds
+    return bool(frame.exclude_brands and t.kinds_named) and set(t.kinds_named) <= kinds().related(
+        _kinds_searched(t)
+    )
 
 
 def _anchored(t: _Turn) -> Update | None:
@@ -860,6 +872,8 @@ def _comparison(t: _Turn) -> Update | None:
         and not (ents.convenience or nlu.price or acts.requires or t.u.cues.wants_places)
     )
     count_only = count_only or (narrowing_only and not by_hours)
+    if t.context and len(t.context) >= 2 and t.u.cues.over_shown and not (ents.title or nlu.ordinals):
+        return _compare_refs(t)  # "그중에 제일 싼 데 어디야", "세 곳 다 일요일 영업해?"
     if t.context and not count_only and not _places(t.u, t.res) and (nlu.intent == "compare" or acts.compare):
         return _compare_refs(t)
     return None
@@ -893,7 +907,8 @@ def _next_page(t: _Turn) -> Update | None:
 def _one_slot_changed(t: _Turn) -> Update | None:
     """ "5개 보여줘", "룸도 있어야됨", "합정역 쪽으로는?": the same search with one slot changed."""
     nlu, ents, acts, cues = t.nlu, t.nlu.entities, t.u.acts, t.u.cues
-    no_food = not (t.kinds_named or ents.menu or ents.category or ents.title or cues.generic_food)
+    named = t.kinds_named and not _kind_of_brands_out(t)
+    no_food = not (named or ents.menu or ents.category or ents.title or cues.generic_food)
     if (
         t.searches
         and no_food
