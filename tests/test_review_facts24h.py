@@ -113,3 +113,32 @@ def test_the_way_home_from_work_is_an_evening(text: str) -> None:
 )
 def test_a_clean_or_large_room_and_easy_seats_said_plainly(text: str, value: str) -> None:
     assert value in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "직원(?) 혼자서 다 하시느라 바빠 보였어요",
+        "사장님 혼자 운영하셔서 음식이 좀 늦게 나와요",
+        "양이 많아서 혼자서 한 판 다 먹기엔 벅차요",
+    ],
+)
+def test_alone_said_of_the_staff_or_a_portion_is_no_meal_alone(text: str) -> None:
+    assert "혼밥" not in read(text).occasion, text
+
+
+@pytest.mark.parametrize("text", ["웨이팅 길어서 2차 방문 만에 먹었어요", "첫 시도는 실패, 2차 시도에 성공"])
+def test_a_second_of_something_else_is_no_second_round_of_drinking(text: str) -> None:
+    assert "술자리" not in read(text).occasion, text
+
+
+@pytest.mark.parametrize("text", ["국물이 얼큰해서 해장하는 느낌이에요", "순두부 한 숟갈에 해장되는 기분"])
+def test_a_hangover_cure_as_a_likeness_is_no_hangover_visit(text: str) -> None:
+    assert "해장" not in read(text).occasion, text
+
+
+@pytest.mark.parametrize(
+    "text", ["오픈 초기라 그런지 응대가 좀 정신없고 느려요", "주문 너무 정신없음 ㅠㅠ 두번이나 빠뜨림"]
+)
+def test_a_hectic_service_is_no_noisy_room(text: str) -> None:
+    assert "시끌벅적한" not in read(text).atmosphere, text
