@@ -142,3 +142,10 @@ def test_a_hangover_cure_as_a_likeness_is_no_hangover_visit(text: str) -> None:
 )
 def test_a_hectic_service_is_no_noisy_room(text: str) -> None:
     assert "시끌벅적한" not in read(text).atmosphere, text
+
+
+@pytest.mark.parametrize(
+    "text", ["옆 테이블 소음만 아니면 완벽했을 텐데요", "단체손님 소음만 아니었으면 더 좋았을텐데 아쉽"]
+)
+def test_the_one_flaw_before_a_counterfactual_is_there(text: str) -> None:
+    assert "시끌벅적한" in read(text).atmosphere, text
