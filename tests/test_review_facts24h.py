@@ -1,8 +1,7 @@
 """Issue 24, class 7 (round seven): review_test9's atmosphere/occasion misses classified, the wording and rule
 classes written out — a bare 깔끔 that names nothing (unqualified, as the real-review sets' labellers read it), a
 clean word that modifies a food right after it, "간만에" that is no seasoning, no smell while grilling, the slang
-"고급짐", a bar's drinks and a drink with a word before its glass, the way home from
-work, a clean or large room and comfortable seats said in English or by the seat. One test per class, each failing
+"고급짐", a bar's drinks and a drink with a word before its glass, a clean or large room and comfortable seats said in English or by the seat. One test per class, each failing
 on the reader before it (main 501bc44). The texts are written for these tests in the manner of Kakao Map reviews
 (in no evaluation set); the expected values are read off each text by hand by the labelling rules of the
 real-review sets (review_test9_README.md)."""
@@ -46,6 +45,8 @@ def test_a_bare_clean_word_that_names_nothing_is_no_clean_place(text: str) -> No
         "깔끔한 분식집이라 혼자 가기 좋음",
         "조용하고 깔끔해서 책 읽기 좋았어요",
         "간만에 깔끔한 곳에서 먹었네요",  # 간만에: after a long while, not the seasoning
+        "깔끔하고 좋네요 홀이",
+        "세련되고 깔끔해요",
     ],
 )
 def test_a_clean_word_with_the_place_named_is_a_clean_place(text: str) -> None:
@@ -95,11 +96,6 @@ def test_the_slang_of_a_fine_room_is_fine(text: str) -> None:
 )
 def test_a_bars_drinks_or_a_drink_before_its_glass_is_a_drinking_session(text: str) -> None:
     assert "술자리" in read(text).occasion, text
-
-
-@pytest.mark.parametrize("text", ["퇴근 후 들러서 포장해 갔어요", "퇴근길에 혼자 국밥 한그릇"])
-def test_the_way_home_from_work_is_an_evening(text: str) -> None:
-    assert "저녁" in read(text).occasion, text
 
 
 @pytest.mark.parametrize(
