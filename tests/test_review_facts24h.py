@@ -46,6 +46,7 @@ def test_a_bare_clean_word_that_names_nothing_is_no_clean_place(text: str) -> No
         "조용하고 깔끔해서 책 읽기 좋았어요",
         "간만에 깔끔한 곳에서 먹었네요",  # 간만에: after a long while, not the seasoning
         "깔끔하고 친절한 매장이에요",
+        "모던하고 깔끔한 느낌의 음식점",
         "세련되고 깔끔해요",
     ],
 )
