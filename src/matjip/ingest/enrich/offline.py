@@ -1032,6 +1032,8 @@ def _verdict(
             0  # "소음이 견디기 힘든 정도", "시끄러워 불편했어요": the hardship is the complaint itself
         )
     end = last.end
+    if target in r.complaints and r.only_flaw.match(text, hit.end):
+        return True, start, end  # "소음만 아니었음 더 좋았을텐데": the one flaw, said to be there
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end
     if r.hypothetical.search(text, hit.end, end) or r.rhetorical.match(text, end):

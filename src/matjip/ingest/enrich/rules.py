@@ -112,6 +112,7 @@ class Frames(BaseModel):
     needed_condition: str = "(?!)"
     needed_consequence: str = "(?!)"
     list_judged: str = "(?!)"
+    only_flaw: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -240,6 +241,7 @@ class CompiledRules:
         self.needed_condition = re.compile(f.needed_condition)
         self.needed_consequence = re.compile(f.needed_consequence)
         self.list_judged = re.compile(f.list_judged)
+        self.only_flaw = re.compile(f.only_flaw)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
