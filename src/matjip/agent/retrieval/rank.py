@@ -17,7 +17,7 @@ from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_sta
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
-from matjip.agent.retrieval.filters import typical_price
+from matjip.agent.retrieval.filters import is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
 from matjip.index.ranking import local_key
@@ -174,6 +174,10 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
             hits = each_kind_in_turn(hits, p.kinds, rank.key)
+    if names_a_chain(p, res) and rank is not None:
+        # "도미노 피자헛 빼고 피자집": who names the chains to avoid looks for a shop of its own — the
+        # other chains' branches stay, after the independent places as sure of the kind
+        hits.sort(key=lambda h: (rank.key(h)[:TIER], is_chain_branch(h.document.title, res)))
     if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
         hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     f.hits = one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]

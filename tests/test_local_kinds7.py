@@ -1,0 +1,63 @@
+"""Issue 24, classes 3, 4 and 5 as policies (session of 2026-11-28, fifth, round B): white bone broths and
+bean-milk noodles described, not named; chains named as ruled out put the other chains after the
+independent places; a dish typed with a typo is still the dish.
+
+Word-level tests read the message only; the card tests ingest a few hand-written crawl records (the raw
+crawl's shape) into a fresh data directory and ask one question, with the expected cards worked out by
+hand from the records.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from matjip.nlu.kinds import detect_kinds
+from support.chat import FRIDAY_EVENING
+from support.records import ask_over
+from support.records import card_ids as ids
+from support.records import north_of_jamsil as record
+
+# --- class 3: a broth boiled white, beans ground over noodles ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds_said", "dishes"),
+    [
+        ("소 뼈 오래 고아서 국물 하얀 거", ["설렁탕·곰탕"], []),
+        ("국물이 뽀얀 소고기 국 먹고 싶다", ["설렁탕·곰탕"], []),
+        ("쇠고기 뼈 우린 국 잘하는 데", ["설렁탕·곰탕"], []),
+        ("콩물에 국수 말아주는 집", ["국수·면"], ["콩국수"]),
+        ("콩 갈아서 부어주는 시원한 국수", ["국수·면"], ["콩국수"]),
+    ],
+)
+def test_a_white_broth_or_bean_milk_noodles_described_are_their_dish(
+    text: str, kinds_said: list[str], dishes: list[str]
+) -> None:
+    frame = detect_kinds(text)
+    assert frame.kinds == kinds_said
+    assert frame.dishes == dishes
+
+
+def test_a_named_dish_is_not_taken_for_its_description() -> None:
+    # "콩국수" holds 콩국 and 국수, "돼지뼈 국물 하얀 거" is a pork broth: neither is the described entry
+    assert detect_kinds("콩국수 송파").theme is None
+    assert detect_kinds("돼지뼈 국물 하얀 거").kinds == ["감자탕"]
+
+
+# --- class 5: brands ruled out by name — the other chains after the independent places ----------------
+
+
+def test_brands_ruled_out_put_other_chains_after_the_independent_places(tmp_path: Path) -> None:
+    # "잠실역 피자집 도미노 빼고": 도미노 is out; the 피자스쿨 branch (150 reviews, nearest) is a chain too,
+    # so the one-shop 화덕 pizzeria (12 reviews) comes first; the branch stays, after it
+    records = [
+        record(
+            "domino", "도미노피자 잠실점", "양식>피자", 100, ["포테이토피자", "불고기피자"], reviewCount=300
+        ),
+        record("school", "피자스쿨 잠실점", "양식>피자", 150, ["고구마피자", "치즈피자"], reviewCount=150),
+        record("own", "나폴리화덕", "양식>피자", 400, ["마르게리따 피자", "디아볼라 피자"], reviewCount=12),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 피자집 도미노 빼고", FRIDAY_EVENING)
+    assert ids(r) == ["own", "school"]
