@@ -61,3 +61,31 @@ def test_brands_ruled_out_put_other_chains_after_the_independent_places(tmp_path
     ]
     r = ask_over(tmp_path, records, "잠실역 피자집 도미노 빼고", FRIDAY_EVENING)
     assert ids(r) == ["own", "school"]
+
+
+# --- class 4: a dish typed with a typo is still the dish ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "dishes"),
+    [
+        ("짬봉 맛집 잠실", ["짬뽕"]),
+        ("짬봉밥 먹고 싶다", ["짬뽕밥"]),
+        ("곱창전꼴 먹을 데", ["곱창전골"]),
+    ],
+)
+def test_a_dish_typed_with_a_typo_is_the_dish(text: str, dishes: list[str]) -> None:
+    assert detect_kinds(text).dishes == dishes
+
+
+def test_a_mistyped_hot_pot_puts_the_houses_listing_it_first(tmp_path: Path) -> None:
+    # "잠실역 곱창전꼴": the busier 곱창 house (200 reviews, nearest) grills only; the one listing
+    # 곱창전골 (20 reviews) comes first
+    records = [
+        record(
+            "grill", "황소곱창", "한식>육류,고기>곱창,막창", 100, ["소곱창구이", "막창구이"], reviewCount=200
+        ),
+        record("pot", "곱창마을", "한식>육류,고기>곱창,막창", 300, ["곱창전골", "곱창구이"], reviewCount=20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 곱창전꼴", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["pot"]
