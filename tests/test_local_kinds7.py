@@ -89,3 +89,40 @@ def test_a_mistyped_hot_pot_puts_the_houses_listing_it_first(tmp_path: Path) -> 
     ]
     r = ask_over(tmp_path, records, "잠실역 곱창전꼴", FRIDAY_EVENING)
     assert ids(r)[:1] == ["pot"]
+
+
+# --- class 6: a dish served at a kind ("된장찌개 나오는 고깃집") is a menu line of that kind ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds_said", "served"),
+    [
+        ("냉면 주는 갈비집 추천", ["갈비"], ["냉면"]),
+        ("점심에 김치찌개 되는 삼겹살집", ["삼겹살"], ["김치찌개"]),
+        ("파스타 하는 와인바", ["와인바"], ["파스타"]),
+        ("짬뽕 하는 중국집", ["중국집"], []),  # a dish of the kind itself stays its dish
+    ],
+)
+def test_a_dish_served_at_a_kind_is_a_line_of_its_menu(
+    text: str, kinds_said: list[str], served: list[str]
+) -> None:
+    frame = detect_kinds(text)
+    assert frame.kinds == kinds_said
+    assert getattr(frame, "served", []) == served
+
+
+def test_a_meat_house_with_the_stew_comes_before_the_stew_house(tmp_path: Path) -> None:
+    # "잠실역 된장찌개 나오는 고깃집": the 찌개 house (200 reviews, nearest) is no 고깃집; of the two grills
+    # the one listing 된장찌개 (30 reviews) comes before the busier one without it (150 reviews)
+    records = [
+        record("stew", "장독대찌개", "한식>찌개,전골", 100, ["된장찌개", "김치찌개"], reviewCount=200),
+        record(
+            "grill", "돈블랙", "한식>육류,고기>삼겹살", 200, ["삼겹살", "목살", "항정살"], reviewCount=150
+        ),
+        record(
+            "both", "마포집", "한식>육류,고기>삼겹살", 300, ["삼겹살", "목살", "된장찌개"], reviewCount=30
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 된장찌개 나오는 고깃집", FRIDAY_EVENING)
+    assert ids(r)[:1] == ["both"]
+    assert "stew" not in ids(r)

@@ -111,6 +111,7 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
     return {
         "kinds": frame.kinds,
         "kind_dishes": frame.dishes,
+        "served": frame.served,
         "exclude_kinds": frame.exclude_kinds,
         # "쌀국수말고 분짜": a word of the kind asked for is a contrast, not a menu to rule out
         "exclude_menu": [
@@ -353,6 +354,8 @@ def _kind_menus(d: _Draft) -> None:
     # the places listing the dish (the rest follow when too few do, said so)
     # "마라샹궈": a dish only some places of its kind serve must be on the menu too
     by_word = {got[0] for w in d.frame["words"] if (got := kinds().lookup(w)) is not None and not got[1]}
+    # "된장찌개 나오는 고깃집": the dish said as served at the kind, on its places' menus
+    d.menu += [dish for dish in d.frame["served"] if dish not in d.menu]
     d.menu += [
         dish
         for dish in d.kind_dishes
