@@ -71,11 +71,17 @@ def test_brands_ruled_out_put_other_chains_after_the_independent_places(tmp_path
     [
         ("짬봉 맛집 잠실", ["짬뽕"]),
         ("짬봉밥 먹고 싶다", ["짬뽕밥"]),
-        ("곱창전꼴 먹을 데", ["곱창전골"]),
     ],
 )
 def test_a_dish_typed_with_a_typo_is_the_dish(text: str, dishes: list[str]) -> None:
     assert detect_kinds(text).dishes == dishes
+
+
+@pytest.mark.parametrize(("typo", "right"), [("곱창전꼴", "곱창전골"), ("순대국빱", "순대국밥")])
+def test_a_compound_dish_typed_with_a_typo_is_read_as_spelt_right(typo: str, right: str) -> None:
+    frame = detect_kinds(f"{typo} 먹을 데")
+    assert frame.kinds == detect_kinds(f"{right} 먹을 데").kinds
+    assert frame.corrections == [(typo, right)]
 
 
 def test_a_mistyped_hot_pot_puts_the_houses_listing_it_first(tmp_path: Path) -> None:

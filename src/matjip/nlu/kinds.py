@@ -290,10 +290,31 @@ def _find_kind_words(scan: _KindScan) -> None:
                 frame.corrections.append((cand, fix))
                 frame.words.append(cand)
                 break
+            if _read_compound_typo(scan, cand, m.start()):
+                break
     # 4. words inside words, two syllables or more, longest first
     for m in _inner_words().finditer(lowered):
         if scan.free(m.start(), m.end()):
             scan.add(m.group(0), m.start(), m.end())
+
+
+def _read_compound_typo(scan: _KindScan, word: str, start: int) -> bool:
+    """ "곱창전꼴": a kind's word and a typo of another kind's word run together — both kinds, as the
+    word spelt right ("곱창전골") would be read, and the correction noted (the dish the menus list)."""
+    table = scan.table
+    for cut in range(2, len(word) - 1):
+        head, tail = word[:cut], word[cut:]
+        fix = close_kind_word(tail) if table.lookup(head) is not None else None
+        if (
+            fix is not None
+            and (table.lookup(fix) or ("", False))[0] != (table.lookup(head) or ("", False))[0]
+        ):
+            scan.add(head, start, start + cut)
+            scan.add(fix, start + cut, start + len(word))
+            scan.frame.corrections.append((word, head + fix))
+            scan.frame.words.append(word)
+            return True
+    return False
 
 
 def _read_described(scan: _KindScan, compact: str) -> None:
