@@ -27,6 +27,8 @@ from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
 from matjip.wording import say
 
+UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is not put ahead of a branch
+
 
 class RankKey(NamedTuple):
     """The sort key of a general search's places (lower first), part by part."""
@@ -176,14 +178,21 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
             hits = each_kind_in_turn(hits, p.kinds, rank.key)
     if names_a_chain(p, res) and rank is not None:
         # "도미노 피자헛 빼고 피자집": who names the chains to avoid looks for a shop of its own — the
-        # other chains' branches stay, after the independent places as sure of the kind
-        hits.sort(key=lambda h: (rank.key(h)[:TIER], is_chain_branch(h.document.title, res)))
+        # other chains' branches stay, after the independent places as sure of the kind that people
+        # review (an unreviewed shop does not jump ahead of a known branch)
+        hits.sort(key=lambda h: (rank.key(h)[:TIER], not _own_shop_known(h, res)))
     if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
         hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     f.hits = one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
     if note is not None:
         f.notes.append(note)
+
+
+def _own_shop_known(h: SearchHit, res: Resources) -> bool:
+    """A place of its own (no chain's branch) with more than a handful of reviews."""
+    d = h.document
+    return (d.review_count or 0) > UNKNOWN_SHOP_REVIEWS and not is_chain_branch(d.title, res)
 
 
 def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, res: Resources) -> str | None:
