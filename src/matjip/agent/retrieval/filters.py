@@ -41,7 +41,7 @@ def is_chain_branch(title: str, res: Resources) -> bool:
 
 def names_a_chain(p: SearchPlan, res: Resources) -> bool:
     """Brands ruled out by name ("도미노 피자헛 빼고", "김밥천국 말고") while chains as such are not."""
-    if p.exclude_chains:
+    if p.exclude_chains or p.avoid_tastes:
         return False
     rules, known = chain_rules(), res.nlu.vocabulary.brands()
     return any(rules.brand_of(t) is not None or len(known.get(t, [])) >= 2 for t in p.exclude_titles)

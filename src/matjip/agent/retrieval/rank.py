@@ -176,7 +176,9 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
             hits = each_kind_in_turn(hits, p.kinds, rank.key)
-    if names_a_chain(p, res) and rank is not None:
+    # "엽떡 같은 매운 떡볶이 말고": a brand named as an example of a taste rules out the taste, not chains
+    tasted = any(norm(t.name) in said for t in kinds().tastes)
+    if names_a_chain(p, res) and rank is not None and not tasted:
         # "도미노 피자헛 빼고 피자집": who names the chains to avoid looks for a shop of its own — the
         # other chains' branches stay, after the independent places as sure of the kind that people
         # review (an unreviewed shop does not jump ahead of a known branch)
