@@ -28,6 +28,11 @@ _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _PLACE_ENDS = words("query_kinds", "place_ends")
 SET_MEAL_KIND, SET_MEAL_PLAIN = words("query_kinds", "set_meal")
+_SERVED_AT = re.compile(
+    r"([가-힣]+?)(?:이|가|도|만)?\s*(?:"
+    + "|".join(sorted(map(re.escape, words("query_kinds", "served_at")), key=len, reverse=True))
+    + r")\s+([가-힣]+)"
+)
 
 
 @cache
@@ -111,6 +116,7 @@ class KindFrame:
 
     kinds: list[str] = field(default_factory=list)
     dishes: list[str] = field(default_factory=list)  # dish words whose menus may stand in for the kind
+    served: list[str] = field(default_factory=list)  # "냉면 나오는 고깃집": a dish wanted on the kind's menus
     exclude_kinds: list[str] = field(default_factory=list)
     exclude_words: list[str] = field(default_factory=list)  # the words of excluded kinds, for menus
     exclude_chains: bool = False
@@ -199,6 +205,7 @@ def detect_kinds(text: str) -> KindFrame:
         frame.words.extend(w for w in _CHAIN_WORDS if w in compact)
     _settle_kinds(scan)
     _read_set_meal(scan, compact)
+    _read_served_at(scan)
     # a kind said only inside a place's name, beside another kind ("쭈꾸미골목 근처 아구찜"): the other
     if any(k not in scan.in_place_name for k in frame.kinds):
         frame.kinds = [k for k in frame.kinds if k not in scan.in_place_name]
@@ -211,6 +218,28 @@ def detect_kinds(text: str) -> KindFrame:
         _read_latin_words(scan)
     _refine_by_modifiers(scan)
     return frame
+
+
+def _read_served_at(scan: _KindScan) -> None:
+    """ "된장찌개 나오는 고깃집", "물냉면 하는 고깃집": a dish of another kind said as served at the kind
+    after it is a line wanted on that kind's menus — the kind asked is the house, not the dish's."""
+    table, frame = scan.table, scan.frame
+    for m in _SERVED_AT.finditer(scan.lowered):
+        dish, house = (table.lookup(w) or table.lookup(_strip(w)) for w in m.groups())
+        if dish is None or house is None or house[0] not in frame.kinds:
+            continue
+        if (
+            dish[0] == house[0]
+            or dish[0] in table.related([house[0]])
+            or house[0] in table.related([dish[0]])
+        ):
+            continue  # "짬뽕 하는 중국집": a dish of the kind itself
+        word = m.group(1) if table.lookup(m.group(1)) else _strip(m.group(1))
+        frame.kinds = [k for k in frame.kinds if k != dish[0]] or [house[0]]
+        frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", False))[0] != dish[0]]
+        if house[0] not in frame.kinds:
+            frame.kinds.append(house[0])
+        frame.served.append(table.base_word(word))
 
 
 def _read_set_meal(scan: _KindScan, compact: str) -> None:
@@ -261,10 +290,31 @@ def _find_kind_words(scan: _KindScan) -> None:
                 frame.corrections.append((cand, fix))
                 frame.words.append(cand)
                 break
+            if _read_compound_typo(scan, cand, m.start()):
+                break
     # 4. words inside words, two syllables or more, longest first
     for m in _inner_words().finditer(lowered):
         if scan.free(m.start(), m.end()):
             scan.add(m.group(0), m.start(), m.end())
+
+
+def _read_compound_typo(scan: _KindScan, word: str, start: int) -> bool:
+    """ "곱창전꼴": a kind's word and a typo of another kind's word run together — both kinds, as the
+    word spelt right ("곱창전골") would be read, and the correction noted (the dish the menus list)."""
+    table = scan.table
+    for cut in range(2, len(word) - 1):
+        head, tail = word[:cut], word[cut:]
+        fix = close_kind_word(tail) if table.lookup(head) is not None else None
+        if (
+            fix is not None
+            and (table.lookup(fix) or ("", False))[0] != (table.lookup(head) or ("", False))[0]
+        ):
+            scan.add(head, start, start + cut)
+            scan.add(fix, start + cut, start + len(word))
+            scan.frame.corrections.append((word, head + fix))
+            scan.frame.words.append(word)
+            return True
+    return False
 
 
 def _read_described(scan: _KindScan, compact: str) -> None:

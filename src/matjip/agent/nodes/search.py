@@ -111,6 +111,7 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
     return {
         "kinds": frame.kinds,
         "kind_dishes": frame.dishes,
+        "served": frame.served,
         "exclude_kinds": frame.exclude_kinds,
         # "쌀국수말고 분짜": a word of the kind asked for is a contrast, not a menu to rule out
         "exclude_menu": [
@@ -245,7 +246,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     nlu = state.get("nlu") or NLUResult()
     query = state.get("query", "")
     d = _draft(state, res, nlu)
-    _read_kinds(d, nlu, query)
+    _read_kinds(d, nlu, query, res)
     _read_titles(d, nlu, state.get("location"))
     searches = state.get("searches") or []
     if state.get("anchor") == "place":
@@ -318,7 +319,7 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
     )
 
 
-def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
+def _read_kinds(d: _Draft, nlu: NLUResult, query: str, res: Resources) -> None:
     """The kinds asked for and ruled out, the menus they stand for (tastes avoided are applied once
     the topic is known: :func:`offline_plan`)."""
     frame = d.frame = _kind_frame(query, nlu, d.reading.kinds)
@@ -333,6 +334,12 @@ def _read_kinds(d: _Draft, nlu: NLUResult, query: str) -> None:
     d.notes += [said_as(typo, word) for typo, word in frame["corrections"] if kinds().lookup(word)]
     if d.kinds or frame["exclude_kinds"]:
         _kind_menus(d)
+    # "곱창전꼴": a dish typed with a typo, spelt right a menu word no kind names, is the dish asked
+    d.menu += [
+        fix
+        for _, fix in frame["corrections"]
+        if not kinds().lookup(fix) and res.nlu.vocabulary.is_menu(fix) and fix not in d.menu
+    ]
     for name in [] if frame["theme"] else d.kinds:  # a narrow kind's own word lets its broader
         kind = kinds().by_name.get(name)  # kind's menus stand in (a theme's family: its kinds only)
         if kind is not None and kind.parent and kind.words and not d.kind_dishes:
@@ -353,6 +360,8 @@ def _kind_menus(d: _Draft) -> None:
     # the places listing the dish (the rest follow when too few do, said so)
     # "마라샹궈": a dish only some places of its kind serve must be on the menu too
     by_word = {got[0] for w in d.frame["words"] if (got := kinds().lookup(w)) is not None and not got[1]}
+    # "된장찌개 나오는 고깃집": the dish said as served at the kind, on its places' menus
+    d.menu += [dish for dish in d.frame["served"] if dish not in d.menu]
     d.menu += [
         dish
         for dish in d.kind_dishes

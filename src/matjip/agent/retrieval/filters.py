@@ -34,6 +34,19 @@ def _branches(res: Resources, head: str) -> int:
     return len(vocabulary.brands().get(brand, []))
 
 
+def is_chain_branch(title: str, res: Resources) -> bool:
+    """A listed franchise brand or a branch ("○○ 잠실점"; a "본점" only of a name with branches)."""
+    return chain_rules().is_chain(title, lambda head: _branches(res, head))
+
+
+def names_a_chain(p: SearchPlan, res: Resources) -> bool:
+    """Brands ruled out by name ("도미노 피자헛 빼고", "김밥천국 말고") while chains as such are not."""
+    if p.exclude_chains or p.avoid_tastes:
+        return False
+    rules, known = chain_rules(), res.nlu.vocabulary.brands()
+    return any(rules.brand_of(t) is not None or len(known.get(t, [])) >= 2 for t in p.exclude_titles)
+
+
 def not_ruled_out_by_category(hits: list[SearchHit], p: SearchPlan, res: Resources) -> list[SearchHit]:
     """Hits whose category path does not say a brand ruled out: "체인 말고" rules out a franchise
     Kakao files under its brand ("치킨>본스치킨", one branch in the data), "뚜레쥬르 말고" a place filed

@@ -17,7 +17,7 @@ from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_sta
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
-from matjip.agent.retrieval.filters import typical_price
+from matjip.agent.retrieval.filters import is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
 from matjip.index.ranking import local_key
@@ -26,6 +26,8 @@ from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
 from matjip.wording import say
+
+UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is not put ahead of a branch
 
 
 class RankKey(NamedTuple):
@@ -174,12 +176,25 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
             hits = each_kind_in_turn(hits, p.kinds, rank.key)
+    # "엽떡 같은 매운 떡볶이 말고": a brand named as an example of a taste rules out the taste, not chains
+    tasted = any(norm(t.name) in said for t in kinds().tastes)
+    if names_a_chain(p, res) and rank is not None and not tasted:
+        # "도미노 피자헛 빼고 피자집": who names the chains to avoid looks for a shop of its own — the
+        # other chains' branches stay, after the independent places as sure of the kind that people
+        # review (an unreviewed shop does not jump ahead of a known branch)
+        hits.sort(key=lambda h: (rank.key(h)[:TIER], not _own_shop_known(h, res)))
     if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
         hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
     f.hits = one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
     if note is not None:
         f.notes.append(note)
+
+
+def _own_shop_known(h: SearchHit, res: Resources) -> bool:
+    """A place of its own (no chain's branch) with more than a handful of reviews."""
+    d = h.document
+    return (d.review_count or 0) > UNKNOWN_SHOP_REVIEWS and not is_chain_branch(d.title, res)
 
 
 def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, res: Resources) -> str | None:
