@@ -62,6 +62,8 @@ def test_a_place_closing_within_the_hour_goes_after_open_ones_and_the_answer_say
     assert ids(r)[:2] == ["mid", "low"]
     first = r.answer.split("**1.")[0]
     assert "대왕부대찌개(곧 마감 · 22:00)" in first and "뒤로 미뤘어요" in first
+    # audit r7 F5–F10: the cards ahead are not all known to be open (no hours for today) — never claimed
+    assert "영업 중인 곳 뒤로" not in first
 
 
 def test_a_day_asked_late_at_night_shows_that_days_hours(tmp_path: Path) -> None:
