@@ -192,15 +192,6 @@ def test_a_row_the_writer_committed_before_dying_is_saved_once_and_the_turn_succ
 # -- matjip serve --workers 2: the supervisor's writer ---------------------------------------------
 
 
-def _turn(base: str, message: str, session_id: str | None, timeout: float = 60) -> dict[str, Any]:
-    body: dict[str, Any] = {"message": message}
-    if session_id:
-        body["session_id"] = session_id
-    r = httpx.post(base + "/v1/chat", json=body, headers={"Accept": "application/json"}, timeout=timeout)
-    assert r.status_code == 200, r.text[:300]
-    return dict(r.json())
-
-
 def _writer_pids(log: str) -> list[int]:
     return [int(p) for p in re.findall(r"session writer started \[(\d+)\]", log)]
 
@@ -209,38 +200,32 @@ def _writer_pids(log: str) -> list[int]:
 def test_served_turns_go_through_the_writer_and_survive_its_kill_9(
     sample_settings: Settings, tmp_path: Path
 ) -> None:
-    from support.workers import Worker
+    from support.workers import chat_turn, two_embedded_workers
 
-    data = tmp_path / "data"
-    shutil.copytree(sample_settings.data_dir, data)
-    server = Worker(data, None, tmp_path, extra_env={"MATJIP_RATE_LIMIT_PER_MINUTE": "0"}, workers=2)
-    try:
-        server.wait_up()
-        first = _turn(server.base, "잠실 카페", None)
+    with two_embedded_workers(sample_settings.data_dir, tmp_path) as server:
+        first, _ = chat_turn(server.base, "잠실 카페", None)
         sid, kinds = first["session_id"], first["frame"]["kinds"]
         (writer,) = _writer_pids(server.log.read_text(errors="replace"))
         # the writer stopped: a turn cannot end (its save waits for the writer's answer) …
         os.kill(writer, signal.SIGSTOP)
         try:
             with pytest.raises(httpx.TimeoutException):
-                _turn(server.base, "다른 데는 없어?", sid, timeout=3)
+                chat_turn(server.base, "다른 데는 없어?", sid, timeout=3)
         finally:
             os.kill(writer, signal.SIGCONT)
         time.sleep(0.5)
         # … killed: the workers write themselves, and the supervisor starts another writer
         os.kill(writer, signal.SIGKILL)
         for _ in range(4):
-            more = _turn(server.base, "다른 데는 없어?", sid)
+            more, _ = chat_turn(server.base, "다른 데는 없어?", sid)
             assert more["session_id"] == sid and more["frame"]["kinds"] == kinds
         for _ in range(60):  # a wait for the new writer's start-up, not a timed assertion
             if len(_writer_pids(server.log.read_text(errors="replace"))) == 2:
                 break
             time.sleep(0.5)
         assert len(_writer_pids(server.log.read_text(errors="replace"))) == 2, server.tail()
-        more = _turn(server.base, "다른 데는 없어?", sid)
+        more, _ = chat_turn(server.base, "다른 데는 없어?", sid)
         assert more["frame"]["kinds"] == kinds
-    finally:
-        server.stop()
 
 
 # -- a session's next read in the same process: the state it saved, not the row decoded again --------

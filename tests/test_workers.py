@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import mmap
 import os
-import shutil
 import signal
 import threading
 import time
@@ -152,15 +151,6 @@ async def _burst(base: str, n: int) -> list[int]:
     return list(await asyncio.gather(*(one() for _ in range(n))))
 
 
-def _turn(base: str, message: str, session_id: str | None) -> tuple[dict[str, Any], int]:
-    body: dict[str, Any] = {"message": message}
-    if session_id:
-        body["session_id"] = session_id
-    r = httpx.post(base + "/v1/chat", json=body, headers=JSON, timeout=60)
-    assert r.status_code == 200, r.text[:300]
-    return r.json(), int(r.headers["x-matjip-worker"])
-
-
 def _health_pids(base: str, tries: int = 12) -> set[int]:
     pids: set[int] = set()
     for _ in range(tries):
@@ -178,19 +168,15 @@ def _health_pids(base: str, tries: int = 12) -> set[int]:
 def test_two_workers_share_one_port_and_continue_a_conversation(
     sample_settings: Settings, tmp_path: Path
 ) -> None:
-    from support.workers import Worker
+    from support.workers import chat_turn, two_embedded_workers
 
-    data = tmp_path / "data"
-    shutil.copytree(sample_settings.data_dir, data)
-    server = Worker(data, None, tmp_path, extra_env={"MATJIP_RATE_LIMIT_PER_MINUTE": "0"}, workers=2)
-    try:
-        server.wait_up()
-        first, pid = _turn(server.base, "잠실 카페", None)
+    with two_embedded_workers(sample_settings.data_dir, tmp_path) as server:
+        first, pid = chat_turn(server.base, "잠실 카페", None)
         sid, kinds = first["session_id"], first["frame"]["kinds"]
         assert first["cards"] and kinds == ["카페"]
         served = {pid}
         for _ in range(40):  # new connections: the kernel hands each to either worker
-            more, pid = _turn(server.base, "다른 데는 없어?", sid)
+            more, pid = chat_turn(server.base, "다른 데는 없어?", sid)
             served.add(pid)
             assert more["session_id"] == sid
             assert more["frame"]["kinds"] == kinds, more["frame"]  # the frame of turn 1, on any worker
@@ -214,10 +200,8 @@ def test_two_workers_share_one_port_and_continue_a_conversation(
                 break
             time.sleep(0.5)
         assert len(replaced) == 2 and victim not in replaced, (replaced, server.tail())
-        more, _ = _turn(server.base, "다른 데는 없어?", sid)
+        more, _ = chat_turn(server.base, "다른 데는 없어?", sid)
         assert more["frame"]["kinds"] == kinds
-    finally:
-        server.stop()
     assert server.proc.returncode is not None
 
 
