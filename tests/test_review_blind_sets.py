@@ -1,4 +1,4 @@
-"""The blind real-review sets of issue 24 (review_test4 … review_test10, each
+"""The blind real-review sets of issue 24 (review_test4 … review_test11, each
 ``.jsonl`` + ``_places.jsonl``): each parses, is all held out, names only known values, is unchanged since it was
 frozen, shares no place with the sets drawn before it, and its place gold follows the support rule from
 its item labels."""
@@ -79,6 +79,22 @@ SETS = [
             "review_test9",
         ),
         "z20",
+    ),
+    BlindSet(
+        "review_test11",
+        360,
+        54,
+        (
+            "review_test3",
+            "review_test4",
+            "review_test5",
+            "review_test6",
+            "review_test7",
+            "review_test8",
+            "review_test9",
+            "review_test10",
+        ),
+        "w22",
     ),
 ]
 
