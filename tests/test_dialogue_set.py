@@ -7,6 +7,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 DECISIONS = {"search", "refine", "answer", "compare", "place_relative", "smalltalk", "clarify_answer"}
 
@@ -29,76 +31,27 @@ def test_dialogue_test_split_is_frozen() -> None:
     assert digest in (EVAL / "dialogue_FROZEN.txt").read_text(encoding="utf-8")
 
 
-def test_second_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test2.jsonl").read_text(encoding="utf-8").splitlines()
+@pytest.mark.parametrize(
+    ("name", "cases"),
+    [
+        ("dialogue_test2", 80),
+        ("dialogue_test5", 125),
+        ("dialogue_test6", 101),
+        ("dialogue_test7", 138),
+        ("dialogue_test8", 114),
+        ("dialogue_test9", 118),
+        ("dialogue_test10", 138),
+        ("dialogue_test11", 142),
+        ("dialogue_test12", 127),
+        ("dialogue_test13", 127),
+    ],
+)
+def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:
+    lines = (EVAL / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 80 and all('"split": "test"' in line for _, line in test)
+    assert len(test) == cases and all('"split": "test"' in line for _, line in test)
     digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test2_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_fifth_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test5.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 125 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test5_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_sixth_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test6.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 101 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test6_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_seventh_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test7.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 138 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test7_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_eighth_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test8.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 114 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test8_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_ninth_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test9.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 118 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test9_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_tenth_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test10.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 138 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test10_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_eleventh_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test11.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 142 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test11_FROZEN.txt").read_text(encoding="utf-8")
-
-
-def test_twelfth_dialogue_test_set_is_frozen() -> None:
-    lines = (EVAL / "dialogue_test12.jsonl").read_text(encoding="utf-8").splitlines()
-    test = sorted((json.loads(line)["id"], line) for line in lines if line.strip())
-    assert len(test) == 127 and all('"split": "test"' in line for _, line in test)
-    digest = hashlib.sha256("".join(line + "\n" for _, line in test).encode()).hexdigest()
-    assert digest in (EVAL / "dialogue_test12_FROZEN.txt").read_text(encoding="utf-8")
+    assert digest in (EVAL / f"{name}_FROZEN.txt").read_text(encoding="utf-8")
 
 
 def test_gold_chain_notations_read_as_the_chain_exclusion() -> None:
