@@ -79,6 +79,19 @@ def test_noise_from_anyone_in_the_room_is_a_noisy_place(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "옆 테이블이 떠들어서 재방문 의사 없음",
+        "알바생들이 큰소리로 수다 떨어서 다시는 안 갈래요",
+        "음악이 너무 커서 두번 다시 안 와요",
+    ],
+)
+def test_a_noise_complaint_is_not_undone_by_never_coming_back(text: str) -> None:
+    """Convention 4: "다시는 안 가요" after the noise is a verdict that agrees with it, not a negation."""
+    assert "시끌벅적한" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "점심에 갔는데 웨이팅이 길었어요",
         "저녁 7시쯤 갔더니 자리가 없었어요",
         "런치가 3만원 디너는 6만원이에요",
