@@ -45,6 +45,14 @@ def test_a_child_is_with_a_child_and_family_needs_a_family_word(text: str, famil
 
 
 @pytest.mark.parametrize(
+    "text", ["주말에 동생 상견례모임 했어요 룸이 조용해요", "양가 상견례 모임으로 다녀왔는데 좋았어요"]
+)
+def test_a_party_named_by_its_kind_is_that_occasion(text: str) -> None:
+    occasion = read(text).occasion
+    assert "상견례" in occasion and "모임" not in occasion, (text, occasion)
+
+
+@pytest.mark.parametrize(
     ("text", "dinner"),
     [
         ("퇴근 후에 들러서 국밥 한그릇 먹고 가요", False),
