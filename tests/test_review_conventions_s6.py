@@ -153,3 +153,15 @@ def test_one_first_hand_mention_holds_a_fact(text: str, field: str, value: str) 
 def test_a_wish_or_refusal_holds_no_fact(text: str) -> None:
     e = read(text)
     assert not set(e.convenience) & {"포장", "주차"}, (text, e.convenience)
+
+
+@pytest.mark.parametrize(
+    ("text", "occasion"),
+    [
+        ("직장동료가 추천해서 갔는데 정말 맛있게 먹었어요", "회식"),
+        ("회사 동료분이 추천해줘서 혼자 와봤어요", "회식"),
+        ("부모님께서 추천하신 곳이라 와봤는데 괜찮네요", "가족"),
+    ],
+)
+def test_who_recommended_the_place_is_not_who_came(text: str, occasion: str) -> None:
+    assert occasion not in read(text).occasion, (text, read(text).occasion)
