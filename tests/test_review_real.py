@@ -108,7 +108,6 @@ def test_none_is_as_good_is_a_superlative_not_an_absence(text: str, field: str, 
         ("가게가 생각보다 널찍해요", "atmosphere", "넓은"),
         ("주방이 위생적이라 믿고 먹어요", "atmosphere", "깔끔한"),
         ("해 질 무렵 밖이 잘 보이는 자리에 앉았어요", "convenience", "창가석"),
-        ("저녁때 가면 웨이팅이 좀 있어요", "occasion", "저녁"),
         ("여럿이서 가서 세트로 시켰어요", "occasion", "단체"),
         ("내 사람과 함께 먹으니 더 맛있네요", "occasion", "데이트"),
     ],
@@ -133,7 +132,6 @@ def test_unhygienic_is_against_clean() -> None:
         # round 2: the mood told as satisfaction
         ("지나가다 분위기가 마음에 들어서 들어갔어요", "atmosphere", "분위기 좋은"),
         # round 2: an evening visit told by the meal
-        ("지난주 저녁으로 먹었는데 또 생각나요", "occasion", "저녁"),
         ("퇴근하고 가볍게 한잔하고 가기 좋았어요", "occasion", "술자리"),
     ],
 )

@@ -75,12 +75,14 @@ def test_a_taste_likened_to_home_cooking_is_no_company() -> None:
 
 
 def test_the_guests_colleagues_are_no_staff_subject() -> None:
-    # "여직원들과": the guest came with them; the dinner is the guest's
-    assert "저녁" in read("회사 여직원들과 저녁 먹으러 갔어요").occasion
+    # "여직원들과": the guest came with them; the dinner is the guest's — a work dinner (a meal time itself is no
+    # occasion: session-6 convention 5)
+    assert "회식" in read("회사 여직원들과 저녁 먹으러 갔어요").occasion
 
 
 def test_the_time_of_a_visit_but_not_of_a_wish() -> None:
-    assert "저녁" in read("저녁에 만두 먹고 배탈 나서 혼났어요").occasion
+    # session-6 convention 5: a meal time is no occasion, told or wished
+    assert "저녁" not in read("저녁에 만두 먹고 배탈 나서 혼났어요").occasion
     assert "저녁" not in read("점심에 갔는데 다음엔 저녁에 가보고 싶네요").occasion
 
 

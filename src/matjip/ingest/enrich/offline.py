@@ -1034,6 +1034,8 @@ def _verdict(
     end = last.end
     if target in r.complaints and r.only_flaw.match(text, hit.end):
         return True, start, end  # "소음만 아니었음 더 좋았을텐데": the one flaw, said to be there
+    if target in r.complaints and absence and r.no_return.search(text, hit.end, end):
+        absence = max(0, absence - len(r.no_return.findall(text, hit.end, end)))  # "떠들고 … 다시는 안갈매장"
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end
     if r.hypothetical.search(text, hit.end, end) or r.rhetorical.match(text, end):

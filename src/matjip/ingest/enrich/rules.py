@@ -113,6 +113,7 @@ class Frames(BaseModel):
     needed_consequence: str = "(?!)"
     list_judged: str = "(?!)"
     only_flaw: str = "(?!)"
+    no_return: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -242,6 +243,7 @@ class CompiledRules:
         self.needed_consequence = re.compile(f.needed_consequence)
         self.list_judged = re.compile(f.list_judged)
         self.only_flaw = re.compile(f.only_flaw)
+        self.no_return = re.compile(f.no_return)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
