@@ -7,7 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from matjip.eval.review_eval import FIELDS, load, run, score
+from matjip.eval.review_eval import FIELDS, PlaceGold, ReviewItem, load, run, score, score_places
 from matjip.ingest.enrich import Enrichment, OfflineEnricher
 from matjip.ingest.enrich.tables import lexicons
 
@@ -46,6 +46,33 @@ def test_scoring_counts_precision_recall_and_negation() -> None:
     assert (c.tp, c.fp, c.fn) == (1, 1, 0) and report.negation_right == 1 and report.negation_total == 2
     none = score(items, [Enrichment(), Enrichment()])
     assert none.per_field["convenience"].fn == 1 and none.negation_right == 1
+
+
+def test_meal_times_are_left_out_of_the_score_unless_asked() -> None:
+    """The sets label 점심/저녁 by two conventions (a visit's time; what a place suits): unscored by default."""
+    item = ReviewItem(
+        "x1",
+        "test",
+        ("real",),
+        "점심에 갔는데 조용했어요",
+        {"convenience": {}, "atmosphere": {"조용한": True}, "occasion": {"점심": True}},
+    )
+    said = [Enrichment(atmosphere=["조용한"], occasion=["저녁"])]
+    default = score([item], said)
+    o, a = default.per_field["occasion"], default.per_field["atmosphere"]
+    assert (o.tp, o.fp, o.fn) == (0, 0, 0) and (a.tp, a.fp, a.fn) == (1, 0, 0)
+    assert not default.failures
+    both = score([item], said, unscored=frozenset())
+    o = both.per_field["occasion"]
+    assert (o.tp, o.fp, o.fn) == (0, 1, 1) and both.failures
+    place = PlaceGold(
+        "p1",
+        "test",
+        1,
+        {"convenience": frozenset(), "atmosphere": frozenset(), "occasion": frozenset({"점심", "데이트"})},
+    )
+    by_place = score_places([place], [Enrichment(occasion=["저녁", "데이트"])]).per_field["occasion"]
+    assert (by_place.tp, by_place.fp, by_place.fn) == (1, 0, 0)
 
 
 def test_offline_extractor_meets_the_targets_on_the_frozen_split() -> None:

@@ -37,7 +37,8 @@ def test_place_scoring_counts_values_per_place() -> None:
     assert p01.gold["atmosphere"] == {"분위기 좋은"} and p01.gold["occasion"] == {"점심"}
     doc = place_document("p01", load("all", SET))
     assert len(doc.reviews) == p01.reviews
-    report = score_places([p01], [Enrichment(atmosphere=["분위기 좋은", "조용한"], occasion=[])])
+    said = [Enrichment(atmosphere=["분위기 좋은", "조용한"], occasion=[])]
+    report = score_places([p01], said, unscored=frozenset())  # 점심 scored (see MEAL_TIMES)
     a, o = report.per_field["atmosphere"], report.per_field["occasion"]
     assert (a.tp, a.fp, a.fn) == (1, 1, 0) and (o.tp, o.fp, o.fn) == (0, 0, 1)
 

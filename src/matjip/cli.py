@@ -484,6 +484,11 @@ def eval_strategies(
     help="Enrich each place with all its reviews and score against the place-level gold "
     "(SET_places.jsonl beside the set, e.g. review_test3.jsonl).",
 )
+@click.option(
+    "--meal-times",
+    is_flag=True,
+    help="Score 점심/저녁 too (left out by default: the sets label them by two conventions).",
+)
 @click.pass_obj
 def eval_reviews(
     settings: object,
@@ -493,13 +498,14 @@ def eval_reviews(
     show_failures: int,
     set_path: Path | None,
     by_place: bool,
+    meal_times: bool,
 ) -> None:
     """Review text → convenience/atmosphere/occasion: P/R per field, micro P/R, negation accuracy."""
     from matjip.commands.evaluate import run_eval_reviews
     from matjip.settings import Settings
 
     assert isinstance(settings, Settings)
-    run_eval_reviews(settings, split, limit, llm, show_failures, set_path, by_place)
+    run_eval_reviews(settings, split, limit, llm, show_failures, set_path, by_place, meal_times)
 
 
 # --- eval search: the structured-search development set ------------------------------------

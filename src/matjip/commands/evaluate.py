@@ -126,21 +126,24 @@ def run_eval_reviews(
     show_failures: int,
     set_path: Path | None = None,
     by_place: bool = False,
+    meal_times: bool = False,
 ) -> None:
     """The review-text gold set (``eval/review_set.jsonl``, or ``set_path`` in the same format)
     through the configured enricher; ``by_place``: each place with all its reviews against the
-    place-level gold beside the set (``*_places.jsonl``)."""
-    from matjip.eval.review_eval import SET_PATH, run, run_by_place
+    place-level gold beside the set (``*_places.jsonl``); ``meal_times``: 점심/저녁 scored too."""
+    from matjip.eval.review_eval import MEAL_TIMES, SET_PATH, run, run_by_place
     from matjip.ingest.enrich import get_enricher
 
     console = Console()
     enricher = get_enricher("llm" if llm else "offline", settings)
+    unscored = frozenset() if meal_times else MEAL_TIMES
+    note = ", 점심/저녁 scored" if meal_times else ""
     if by_place:
-        report = run_by_place(enricher, split=split, path=set_path or SET_PATH)
-        title = f"matjip eval reviews --by-place (split {split}, {enricher.name})"
+        report = run_by_place(enricher, split=split, path=set_path or SET_PATH, unscored=unscored)
+        title = f"matjip eval reviews --by-place (split {split}, {enricher.name}{note})"
     else:
-        report = run(enricher, split=split, limit=limit, path=set_path or SET_PATH)
-        title = f"matjip eval reviews (split {split}, {enricher.name})"
+        report = run(enricher, split=split, limit=limit, path=set_path or SET_PATH, unscored=unscored)
+        title = f"matjip eval reviews (split {split}, {enricher.name}{note})"
     console.print(_table(title, report.rows()))
     if show_failures and report.failures:
         console.print(f"[bold]imperfect items[/] (first {show_failures} of {len(report.failures)}):")
