@@ -120,7 +120,7 @@ def test_search_streams_answer_cards_and_markers(browser: Any, api_live_server: 
 def test_clarification_buttons(browser: Any, api_live_server: str) -> None:
     page = new_page(browser, PHONE)
     open_app(page, api_live_server)
-    msg = ask(page, "양평역 맛집")
+    msg = ask(page, "양평 맛집")
     buttons = msg.locator("[data-testid=choices] button")
     assert buttons.count() >= 2
     labels = buttons.all_inner_texts()

@@ -209,7 +209,9 @@ def _ambiguous_candidates(
         with_data = [c for c in distinct if covered(c)]
         dongs = ("legal_dong", "admin_dong")
         one_kind = len(with_data) == 1 and all(
-            str(c.type) in dongs for c in distinct if c is not with_data[0]
+            str(c.type) in dongs or (c.type == "subway_station" == with_data[0].type)
+            for c in distinct
+            if c is not with_data[0]
         )
         if one_kind:
             # "오금동": the 송파 one has restaurants, the 군포 one none; "양평역": the 5호선 one has,
