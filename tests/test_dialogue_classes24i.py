@@ -4,6 +4,9 @@
   day is no working day ("오늘(일)은 영업일이 아니에요"), never "영업시간은 적혀 있지 않아요" nor "정보
   없음"; at night the card flags it like a place closed now; the clock line is short and claims nothing
   about the places ahead.
+- 11: words that say the asker's situation ("야근 끝나고", "동창들", "SRT 타기 전에", "still") are no
+  condition and never reported as dropped; a word followed by what a place has ("테라스 있는", "웨이팅 없는")
+  still is; "유모차 끌고" is no 주차 wish (only a car is: "차 끌고 갈 건데").
 
 Every dialogue runs the real offline agent over hand-written crawl records in a fresh data directory;
 expected values are worked out by hand from the records.
@@ -17,6 +20,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from matjip.agent.understanding import read_message
+from matjip.nlu.evaluate import build_default_nlu
+from matjip.nlu.parser import OfflineNLU
 from support.records import ingest_records, talk_over
 from support.records import near_jamsil as near
 
@@ -82,3 +88,61 @@ def test_at_night_a_day_outside_the_timetable_is_flagged_like_a_closed_place(dat
     (r,) = talk_over(data, ["잠실역 국밥"], SUNDAY_SMALL_HOURS)
     block = _card_block(r.answer, "평일국밥")
     assert "- 지금: 오늘 영업일 아님 (월~토 영업)" in block, block
+
+
+# --- class 11: the asker's situation is no condition ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nlu() -> OfflineNLU:
+    return build_default_nlu()
+
+
+def _reading(nlu: OfflineNLU, text: str) -> tuple[list[str], list[str]]:
+    u = read_message(text, nlu.parse(text))
+    return u.nlu.unknown_terms, u.nlu.entities.convenience
+
+
+@pytest.mark.parametrize(
+    ("text", "noise"),
+    [
+        ("야근 이제 끝남ㅠ 삼성중앙역 근처 국밥", "야근"),
+        ("서강대역 근처 동창들 9명이서 모일 술집", "동창"),
+        ("수서역 SRT 타기 전에 밥 먹을 곳", "SRT"),
+        ("is it still open, korean bbq near gangnam station", "still"),
+        ("퇴근하고 잠실역 곱창", "퇴근"),
+        ("회사 워크숍 끝나고 홍대 고깃집", "워크숍"),
+    ],
+)
+def test_a_word_of_the_askers_situation_is_never_a_dropped_condition(
+    nlu: OfflineNLU, text: str, noise: str
+) -> None:
+    unknown, _ = _reading(nlu, text)
+    assert noise not in unknown and noise.lower() not in unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        ("강남역 테라스 있는 카페", "테라스"),
+        ("잠실 웨이팅 없는 맛집", "웨이팅"),
+        ("restaurant with a terrace near gangnam", "terrace"),
+    ],
+)
+def test_a_word_naming_what_the_place_has_is_still_said(nlu: OfflineNLU, text: str, condition: str) -> None:
+    unknown, _ = _reading(nlu, text)
+    assert condition in unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "parking"),
+    [
+        ("둔촌오륜역 근처 유모차 끌고 들어가기 편한 브런치 카페", False),
+        ("기차 타고 가서 먹을 강릉 순두부", False),
+        ("차 끌고 갈 건데 잠실 고깃집", True),
+        ("내차 가지고 갈건데 강남역 일식", True),
+    ],
+)
+def test_a_pram_is_no_car(nlu: OfflineNLU, text: str, parking: bool) -> None:
+    _, convenience = _reading(nlu, text)
+    assert ("주차" in convenience) is parking
