@@ -7,6 +7,10 @@
 - 11: words that say the asker's situation ("야근 끝나고", "동창들", "SRT 타기 전에", "still") are no
   condition and never reported as dropped; a word followed by what a place has ("테라스 있는", "웨이팅 없는")
   still is; "유모차 끌고" is no 주차 wish (only a car is: "차 끌고 갈 건데").
+- 9: a route's list is said in the order of the way ("잠실역에서 출발해 지나는 순서대로"), never "잠실역에서
+  가까운 순서로" (audit r7 F3: the cards are ordered along the line, not by nearness to the start);
+- 13: a comparison asked by kindness ("어디가 더 친절해?") shows the '친절' tag row and decides by it, not
+  by the '맛' tag.
 
 Every dialogue runs the real offline agent over hand-written crawl records in a fresh data directory;
 expected values are worked out by hand from the records.
@@ -20,7 +24,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from matjip.agent.service import Agent
 from matjip.agent.understanding import read_message
+from matjip.geo.route import locate, straight
 from matjip.nlu.evaluate import build_default_nlu
 from matjip.nlu.parser import OfflineNLU
 from support.records import ingest_records, talk_over
@@ -30,6 +36,7 @@ SEOUL = ZoneInfo("Asia/Seoul")
 SUNDAY_NOON = datetime(2026, 11, 29, 12, 0, tzinfo=SEOUL)
 SUNDAY_SMALL_HOURS = datetime(2026, 11, 29, 1, 5, tzinfo=SEOUL)  # Saturday's 24:00 closing is past
 MONDAY_NOON = datetime(2026, 11, 30, 12, 0, tzinfo=SEOUL)
+WEDNESDAY_NOON = datetime(2026, 11, 25, 12, 0, tzinfo=SEOUL)
 
 RECORDS = [
     near(
@@ -40,6 +47,7 @@ RECORDS = [
         {"순대국밥": "10,000원"},
         businessHours="월~토 10:00 ~ 24:00",
         reviewCount=90,
+        reviewKeywords={"맛": 45, "친절": 9},
     ),
     near(
         "g2",
@@ -49,6 +57,7 @@ RECORDS = [
         {"순대국밥": "10,000원"},
         businessHours="화~일 10:00 ~ 21:00",
         reviewCount=80,
+        reviewKeywords={"맛": 20, "친절": 20},
     ),
 ]
 
@@ -146,3 +155,29 @@ def test_a_word_naming_what_the_place_has_is_still_said(nlu: OfflineNLU, text: s
 def test_a_pram_is_no_car(nlu: OfflineNLU, text: str, parking: bool) -> None:
     _, convenience = _reading(nlu, text)
     assert ("주차" in convenience) is parking
+
+
+# --- class 13: a comparison by kindness shows and decides by the '친절' tag ------------------------
+
+
+@pytest.mark.parametrize("ask", ["1번이랑 2번 중에 어디가 더 친절해?", "둘 중에 사장님 친절한 데는?"])
+def test_a_comparison_by_kindness_decides_by_the_kindness_tag(data: Path, ask: str) -> None:
+    _, r = talk_over(data, ["잠실역 국밥", ask], WEDNESDAY_NOON)
+    # 평일국밥 친절 9 of 90 reviews (10 %), 맛 45 (50 %); 주말국밥 친절 20 of 80 (25 %), 맛 20 (25 %)
+    assert "| '친절' 태그 | 9건 (10%) | 20건 (25%) |" in r.answer, r.answer
+    assert "방문자 태그 '친절'의 리뷰 대비 비율로는 주말국밥이 가장 높아요 (25%)." in r.answer
+
+
+# --- class 9: a route's list is in the order of the way, and said so --------------------------------
+
+
+def test_a_route_list_is_said_in_the_order_of_the_way(sample_agent: Agent) -> None:
+    r = sample_agent.ask("잠실역에서 강남역 가는 길에 카페")
+    p = r.plan
+    assert p is not None and p.route is not None and len(r.cards) >= 2
+    a = (p.route.origin.lat or 0.0, p.route.origin.lon or 0.0)
+    b = (p.route.destination.lat or 0.0, p.route.destination.lon or 0.0)
+    along = [locate(straight(a, b), (c.lat or 0.0, c.lon or 0.0))[0] for c in r.cards]
+    assert along == sorted(along)
+    assert "잠실역에서 출발해 지나는 순서대로 보여 드려요" in r.answer
+    assert "가까운 순서" not in r.answer
