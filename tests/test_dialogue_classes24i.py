@@ -9,6 +9,8 @@
   still is; "유모차 끌고" is no 주차 wish (only a car is: "차 끌고 갈 건데").
 - 9: a route's list is said in the order of the way ("잠실역에서 출발해 지나는 순서대로"), never "잠실역에서
   가까운 순서로" (audit r7 F3: the cards are ordered along the line, not by nearness to the start);
+- 11/16: a red broth ruled out ("빨간 국물 말고 맑은 국물", "벌건 거 말고", "얼큰한 거 말고") is the spicy taste
+  ruled out, applied and said — never "'국물'은 데이터로 확인할 수 없어서 빼고 찾았어요" nor silently dropped;
 - 13: a comparison asked by kindness ("어디가 더 친절해?") shows the '친절' tag row and decides by it, not
   by the '맛' tag.
 
@@ -181,3 +183,15 @@ def test_a_route_list_is_said_in_the_order_of_the_way(sample_agent: Agent) -> No
     assert along == sorted(along)
     assert "잠실역에서 출발해 지나는 순서대로 보여 드려요" in r.answer
     assert "가까운 순서" not in r.answer
+
+
+# --- class 11/16: a red broth ruled out is the spicy taste -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["잠실역 빨간 국물 말고 맑은 국물 국밥", "잠실역 벌건 거 말고 국밥", "잠실역 얼큰한 거 말고 국밥"]
+)
+def test_a_red_broth_ruled_out_is_the_spicy_taste_applied(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_NOON)
+    assert r.plan is not None and r.plan.avoid_tastes == ["매운"]
+    assert not r.plan.unused_terms and "데이터로 확인할 수 없어서" not in r.answer
