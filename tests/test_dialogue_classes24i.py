@@ -7,6 +7,8 @@
 - 11: words that say the asker's situation ("야근 끝나고", "동창들", "SRT 타기 전에", "still") are no
   condition and never reported as dropped; a word followed by what a place has ("테라스 있는", "웨이팅 없는")
   still is; "유모차 끌고" is no 주차 wish (only a car is: "차 끌고 갈 건데").
+- 1/2: beside a covered place, a word that reaches a place only with a suffix added ("칼국수 사리 넣어먹는
+  집" → 안산 사리역) is a word of the message, not a second place outside the data;
 - 9: a route's list is said in the order of the way ("잠실역에서 출발해 지나는 순서대로"), never "잠실역에서
   가까운 순서로" (audit r7 F3: the cards are ordered along the line, not by nearness to the start);
 - 11/16: a red broth ruled out ("빨간 국물 말고 맑은 국물", "벌건 거 말고", "얼큰한 거 말고") is the spicy taste
@@ -195,3 +197,16 @@ def test_a_red_broth_ruled_out_is_the_spicy_taste_applied(data: Path, text: str)
     (r,) = talk_over(data, [text], WEDNESDAY_NOON)
     assert r.plan is not None and r.plan.avoid_tastes == ["매운"]
     assert not r.plan.unused_terms and "데이터로 확인할 수 없어서" not in r.answer
+
+
+# --- class 1/2: a food word is no second place -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["칼국수 사리 넣어먹는 국밥집 잠실역 근처", "잠실역 근처 라면 사리 추가되는 국밥집"]
+)
+def test_a_word_that_is_a_station_only_with_its_suffix_is_no_second_place(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_NOON)
+    assert r.decision == "search", r.answer
+    assert r.plan is not None and r.plan.location is not None and r.plan.location.name == "잠실역"
+    assert "사리" not in r.answer.splitlines()[0]
