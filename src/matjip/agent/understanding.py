@@ -73,9 +73,8 @@ class CuePatterns:
     superlative_among: re.Pattern[str]
     all_shown: re.Pattern[str]
     condition_out: re.Pattern[str]
-    place_property: re.Pattern[str]
-    latin_property_before: re.Pattern[str]
-    latin_property_after: re.Pattern[str]
+    situation_after: re.Pattern[str]
+    latin_situation: re.Pattern[str]
 
 
 @cache
@@ -113,9 +112,8 @@ def cue_patterns() -> CuePatterns:
         superlative_among=either(words("turn_cues", "superlative_among")),
         all_shown=either(words("turn_cues", "all_shown")),
         condition_out=either(words("turn_cues", "condition_out")),
-        place_property=either(words("turn_cues", "place_property")),
-        latin_property_before=either(words("turn_cues", "latin_property_before")),
-        latin_property_after=either(words("turn_cues", "latin_property_after")),
+        situation_after=either(words("turn_cues", "situation_after")),
+        latin_situation=either(words("turn_cues", "latin_situation")),
     )
 
 
@@ -360,30 +358,22 @@ def conveniences_ruled_out(text: str, nlu: NLUResult) -> NLUResult:
     return nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": kept})})
 
 
-def _names_a_property(text: str, term: str, p: CuePatterns) -> bool:
-    """Does ``term`` stand in ``text`` as something a place has or is: a predicate right after it
-    ("테라스 있는", "웨이팅 없는", "파티하기 좋은"; English "with a terrace", "dog friendly"), or is it a
-    form the message does not hold as written (an adjective's stem: "편하" of "편한")?"""
-    latin = term.isascii()
-    hay, word = (text.lower(), term.lower()) if latin else (text, term)
-    at = [m.start() for m in re.finditer(re.escape(word), hay)]
-    if not at:
+def _situation(text: str, term: str, p: CuePatterns) -> bool:
+    """Does ``term`` stand in ``text`` only as the asker's situation: the clause goes on about the
+    asker right after it ("야근 이제 끝남", "동창들 9명이서", "SRT 타기 전에"), or an English word of
+    when or how sure ("still")? A word also said otherwise, or a form the message does not hold as
+    written (an adjective's stem: "편하" of "편한"), is not."""
+    if term.isascii() and p.latin_situation.match(term.lower()):
         return True
-    for s in at:
-        after = hay[s + len(word) :]
-        if latin:
-            if p.latin_property_before.search(hay[:s]) or p.latin_property_after.match(after):
-                return True
-        elif p.place_property.match(after):
-            return True
-    return False
+    at = [m.end() for m in re.finditer(re.escape(term), text)]
+    return bool(at) and all(p.situation_after.match(text[e:]) for e in at)
 
 
 def situation_words(text: str, nlu: NLUResult) -> NLUResult:
     """ "야근 이제 끝남ㅠ", "동창들 9명이서", "SRT 타기 전에", "is it still open": words nobody understood
     that say the asker's situation, not what the place should have, are no condition — never
-    reported as dropped (issue 24 class 11). A word followed by what a place has or is ("테라스 있는",
-    "웨이팅 없는") stays a condition the data cannot check, and is said."""
+    reported as dropped (issue 24 class 11). Any other word ("테라스 있는", "보르쉬") stays a condition
+    the data cannot check, and is said."""
     if not nlu.unknown_terms:
         return nlu
     p = cue_patterns()
@@ -394,7 +384,7 @@ def situation_words(text: str, nlu: NLUResult) -> NLUResult:
         for t in nlu.unknown_terms
         if p.address_word.fullmatch(t)
         or any(f.startswith(t) or t.startswith(f) for f in foods)
-        or _names_a_property(text, t, p)
+        or not _situation(text, t, p)
     ]
     if kept == nlu.unknown_terms:
         return nlu
