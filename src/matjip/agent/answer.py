@@ -577,7 +577,9 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         if has:
             return say("answer.compare.parking_evidence", titles=", ".join(has))
         return text("cards.facts.parking_none")
-    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛", "value": "가성비", "service": "친절"}.get(criterion, "맛")
+    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛", "value": "가성비", "service": "친절"}.get(
+        criterion, "맛"
+    )
     shares = [(_share(d, tag)[0], d) for d in docs]
     known_shares = [(x, d) for x, d in shares if x is not None]
     top_share = max((x for x, _ in known_shares), default=0.0)
