@@ -100,7 +100,7 @@ def test_typed_state_persists_to_sqlite_and_a_new_agent_resumes_it(
     first_agent = Agent(settings, res, persist=True)
     try:
         first = first_agent.ask("잠실역 근처 주차되는 한식집")
-        asked = first_agent.ask("양평역 맛집")
+        asked = first_agent.ask("양평 맛집")
     finally:
         first_agent.close()
     assert (tmp_path / "sessions.sqlite").exists()

@@ -54,7 +54,7 @@ def real_client(sample_settings: Settings, sample_agent: Any) -> Iterator[TestCl
         yield client
 
 
-@pytest.mark.parametrize("question", ["강남역 일식 맛집", "홍대 근처 주차되는 고기집", "양평역 맛집", "안녕"])
+@pytest.mark.parametrize("question", ["강남역 일식 맛집", "홍대 근처 주차되는 고기집", "양평 맛집", "안녕"])
 def test_streamed_chunks_equal_the_json_answer(real_client: TestClient, question: str) -> None:
     events = parse_sse(real_client.post("/v1/chat", json={"message": question}).text)
     check_order([e for e, _ in events])
@@ -102,7 +102,7 @@ def test_results_cards_have_the_documented_fields(real_client: TestClient) -> No
 
 
 def test_clarification_and_choice(real_client: TestClient) -> None:
-    first = dict(parse_sse(real_client.post("/v1/chat", json={"message": "양평역 맛집"}).text))
+    first = dict(parse_sse(real_client.post("/v1/chat", json={"message": "양평 맛집"}).text))
     sid = first["session"]["session_id"]
     choices = first["clarification"]["choices"]
     seoul = next(c for c in choices if "5호선" in c["label"])
@@ -220,7 +220,7 @@ def test_openai_chat_streaming_and_not(oa_client: Any) -> None:
 
 
 def test_openai_conversation_continues_by_history(oa_client: Any) -> None:
-    history: list[dict[str, str]] = [{"role": "user", "content": "양평역 맛집"}]
+    history: list[dict[str, str]] = [{"role": "user", "content": "양평 맛집"}]
     first = oa_client.chat.completions.create(model="matjip-agent", messages=history)
     answer = first.choices[0].message.content
     assert "5호선" in answer and "경의중앙선" in answer

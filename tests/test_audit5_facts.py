@@ -195,7 +195,7 @@ def test_hours_compared_on_the_next_day_both_list_when_today_is_in_neither(tmp_p
         ["다온죽집이랑 필름라멘 중에 어디가 더 늦게까지 해"],
         SATURDAY_NOON,
     )
-    assert "다온죽집, 필름라멘은 오늘(토) 영업시간이 적혀 있지 않아서" in r.answer
+    assert "다온죽집, 필름라멘은 오늘(토) 영업일이 아니라서" in r.answer
     assert (
         "월요일에는 필름라멘이 가장 늦게까지 하고(22:00까지), 다온죽집이 가장 일찍 열어요(08:00부터)"
         in r.answer

@@ -143,7 +143,7 @@ def test_a_day_the_timetable_does_not_list_is_never_no_information() -> None:
     sunday_noon = datetime(2026, 11, 29, 12, 0, tzinfo=SEOUL)
     label, said = other_day_hours(hours, sunday_noon, WEDNESDAY_EVENING) or ("", "")
     assert label == "일요일 영업"
-    assert said == "적혀 있지 않아요 (적힌 영업시간: 월~토 17:00 ~ 02:00)"
+    assert said == "영업일이 아니에요 (적힌 영업시간: 월~토 17:00 ~ 02:00)"
 
 
 def test_late_night_cards_on_a_saturday_show_saturdays_night(data: Path) -> None:
@@ -275,7 +275,7 @@ def test_an_hours_comparison_names_the_times_and_a_day_the_timetable_skips(data:
     )
     sunday_noon = datetime(2026, 11, 29, 12, 0, tzinfo=SEOUL)
     _, sunday = talk_over(data, ["잠실역 곱창", ask], sunday_noon)
-    assert "밤곱창은 오늘(일) 영업시간이 적혀 있지 않아서" in sunday.answer
+    assert "밤곱창은 오늘(일) 영업일이 아니라서" in sunday.answer
     assert "정보가 없어서" not in sunday.answer
 
 
@@ -285,7 +285,7 @@ TITLES = {r["place_id"]: r["title"] for r in RECORDS}
 PHONES = {"night": "02-111-1111", "story": "02-222-2222"}
 # each record's Sunday as its timetable says it (by hand from RECORDS)
 SUNDAY = {
-    "night": "일요일 영업: 적힌 영업시간에 없는 요일이에요",
+    "night": "일요일 영업: 영업일이 아니에요 (월~토 영업)",
     "story": "일요일 영업: 12:00~23:00",
     "dear": "일요일 영업: 12:00~23:00",
 }

@@ -130,16 +130,10 @@ def _first_line(answer: str) -> str:
 @pytest.mark.parametrize(
     ("text", "first", "card"),
     [
-        pytest.param(
+        (
             "양평역 근처 맛집",
             "영등포구 양평역(5호선) 기준이에요 — 경기 양평군 양평역(경의중앙선)은 아직 데이터에 없어요.",
             "y1",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="reverted at the session's stop: the API, web and state tests (and seed 002's agent eval) "
-                "still use 양평역 as the name that asks back; issue 24 class 1 wants this answer — move those "
-                "tests to a name that asks, then restore the station rule in agent/location.py",
-            ),
         ),
         (
             "종합운동장역 국밥",

@@ -61,7 +61,7 @@ def test_a_place_closing_within_the_hour_goes_after_open_ones_and_the_answer_say
     r = ask_over(tmp_path, records, "잠실역 부대찌개 맛있는 데", SATURDAY_NIGHT)
     assert ids(r)[:2] == ["mid", "low"]
     first = r.answer.split("**1.")[0]
-    assert "대왕부대찌개(곧 마감 · 22:00)" in first and "뒤로 미뤘어요" in first
+    assert "대왕부대찌개(곧 마감 · 22:00)" in first and "뒤로 뺐어요" in first
     # audit r7 F5–F10: the cards ahead are not all known to be open (no hours for today) — never claimed
     assert "영업 중인 곳 뒤로" not in first
 

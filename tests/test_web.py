@@ -120,7 +120,7 @@ def test_search_streams_answer_cards_and_markers(browser: Any, api_live_server: 
 def test_clarification_buttons(browser: Any, api_live_server: str) -> None:
     page = new_page(browser, PHONE)
     open_app(page, api_live_server)
-    msg = ask(page, "양평역 맛집")
+    msg = ask(page, "양평 맛집")
     buttons = msg.locator("[data-testid=choices] button")
     assert buttons.count() >= 2
     labels = buttons.all_inner_texts()
@@ -180,7 +180,7 @@ def test_desktop_layout_and_new_chat(browser: Any, api_live_server: str) -> None
 OPEN_STATUS = re.compile(
     r"^(영업 중 · (\d\d:\d\d (마감|브레이크타임)|24시간)|곧 (마감|브레이크타임) · \d\d:\d\d"
     r"|브레이크타임 \d\d:\d\d–\d\d:\d\d|영업 전 · \d\d:\d\d 오픈|오늘 영업 종료|오늘 휴무"
-    r"|(오늘 )?영업시간 정보 없음)$"
+    r"|(오늘 )?영업시간 정보 없음|오늘 영업일 아님 \([월화수목금토일,~]+ 영업\))$"
 )
 KAKAO_PLACE = "https://place.map.kakao.com/"  # the demo data's place ids are Kakao Map ids
 

@@ -577,7 +577,9 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         if has:
             return say("answer.compare.parking_evidence", titles=", ".join(has))
         return text("cards.facts.parking_none")
-    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛", "value": "가성비"}.get(criterion, "맛")
+    tag = {"mood": "분위기", "group": "단체모임", "taste": "맛", "value": "가성비", "service": "친절"}.get(
+        criterion, "맛"
+    )
     shares = [(_share(d, tag)[0], d) for d in docs]
     known_shares = [(x, d) for x, d in shares if x is not None]
     top_share = max((x for x, _ in known_shares), default=0.0)
@@ -730,6 +732,7 @@ def _compare_rows(docs: Sequence[Restaurant], now: datetime) -> list[tuple[str, 
         (row["taste"], [_share(d, "맛")[1] for d in docs]),
         (row["value"], [_share(d, "가성비")[1] for d in docs]),
         (row["mood"], [_share(d, "분위기")[1] for d in docs]),
+        (row["service"], [_share(d, "친절")[1] for d in docs]),
         (row["parking"], [_parking_cell(d) for d in docs]),
         (row["price"], [won(p) if (p := typical_price(d)) is not None else unknown for d in docs]),
         (row["hours"], [hours_today(d, now) or _no_hours_cell(d, now, unknown) for d in docs]),

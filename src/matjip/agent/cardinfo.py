@@ -144,12 +144,44 @@ def open_status(hours: WeeklySchedule | None, now: datetime) -> OpenStatus:
     if wd not in hours.days:
         if wd in hours.closed:
             return OpenStatus(state="day_off", label=text("cards.open_status.day_off"))
+        if hours.kind == "timetable" and not hours.implausible:
+            # "월~토 …" on a Sunday: the timetable's working days leave today out
+            label = say("cards.open_status.today_unlisted", days=listed_days(hours))
+            return OpenStatus(state="unknown", label=label)
         return OpenStatus(state="unknown", label=text("cards.open_status.today_unknown"))
     later = [r.start for r in opens if r.start > minute]
     if later:
         label = say("cards.open_status.before_open", at=_hhmm(min(later)))
         return OpenStatus(state="before_open", label=label)
     return OpenStatus(state="closed_now", label=text("cards.open_status.closed"))
+
+
+def listed_days(hours: WeeklySchedule) -> str:
+    """The weekdays a timetable lists, runs said as ranges: "월~토", "화~일", "월,수,목,금,토,일"
+    (as the crawl writes them); a run of three days or more is a range."""
+    names = cards_config().open_status.days
+    days = sorted(hours.days)
+    runs: list[list[int]] = []
+    for d in days:
+        if runs and d == runs[-1][-1] + 1:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    parts = [f"{names[r[0]]}~{names[r[-1]]}" if len(r) >= 3 else ",".join(names[d] for d in r) for r in runs]
+    return ",".join(parts)
+
+
+def unlisted_today(hours: WeeklySchedule | None, now: datetime) -> bool:
+    """A plausible timetable that lists other weekdays and neither today nor today as a day off."""
+    return (
+        hours is not None
+        and hours.parsed
+        and bool(hours.days)
+        and hours.kind == "timetable"
+        and not hours.implausible
+        and now.weekday() not in hours.days
+        and now.weekday() not in hours.closed
+    )
 
 
 def is_night(now: datetime) -> bool:
@@ -176,7 +208,11 @@ def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
     if not is_night(now):
         return None
     status = open_status(hours, now)
-    if status.state == "closing_soon" or status.state in CLOSED_NOW:
+    if (
+        status.state == "closing_soon"
+        or status.state in CLOSED_NOW
+        or (status.state == "unknown" and unlisted_today(hours, now))
+    ):
         return say("cards.open_status.now_flag", label=status.label)
     return None
 
@@ -209,7 +245,7 @@ def other_day_hours(
     if said is None and hours is not None and hours.parsed and hours.days and not hours.implausible:
         if with_raw:
             return label, say("cards.open_status.other_day_unlisted", raw=hours.raw.strip())
-        return label, text("cards.open_status.other_day_unlisted_short")
+        return label, say("cards.open_status.other_day_unlisted_short", days=listed_days(hours))
     return label, said or text("cards.open_status.other_day_unknown")
 
 

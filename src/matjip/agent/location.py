@@ -209,7 +209,9 @@ def _ambiguous_candidates(
         with_data = [c for c in distinct if covered(c)]
         dongs = ("legal_dong", "admin_dong")
         one_kind = len(with_data) == 1 and all(
-            str(c.type) in dongs for c in distinct if c is not with_data[0]
+            str(c.type) in dongs or (c.type == "subway_station" == with_data[0].type)
+            for c in distinct
+            if c is not with_data[0]
         )
         if one_kind:
             # "오금동": the 송파 one has restaurants, the 군포 one none; "양평역": the 5호선 one has,
@@ -316,7 +318,7 @@ def _named(
     covered: Covered | None,
 ) -> LocationOutcome:
     """A named place: its context, or a question which of same-name places is meant."""
-    names = _main_first(names, gazetteer)
+    names = _main_first(_without_bare_words(names, gazetteer, covered), gazetteer)
     said = names[0]
     notes = [wording.say("location.notes.several_places", name=said)] if len(names) > 1 else []
     candidates = gazetteer.lookup(said)
@@ -346,6 +348,24 @@ def _named(
 
 
 _AROUND_AFTER: Final = re.compile(r"^\s*(?:" + "|".join(words("location_cues", "around_after")) + ")")
+
+
+def _without_bare_words(names: list[str], gazetteer: Gazetteer, covered: Covered | None) -> list[str]:
+    """ "칼국수 사리 넣어먹는 집 강동역 근처": beside a place the data covers, a word that reaches a place
+    only with a suffix added ("사리" → 사리역 in 안산) and none of them covered is a word of the
+    message (a food, a thing), not a second place."""
+    if covered is None or len(names) < 2:
+        return names
+
+    def bare_outside(name: str) -> bool:
+        found = gazetteer.lookup(name)
+        said = name.replace(" ", "")
+        return bool(found) and all(
+            not covered(c) and c.name != said and c.name.startswith(said) for c in found
+        )
+
+    kept = [n for n in names if not bare_outside(n)]
+    return kept if kept and any(covered(c) for n in kept for c in gazetteer.lookup(n)[:1]) else names
 
 
 def _dong_said(said: str, place: Place, candidates: list[Place], text: str) -> Place | None:

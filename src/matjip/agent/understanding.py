@@ -73,6 +73,8 @@ class CuePatterns:
     superlative_among: re.Pattern[str]
     all_shown: re.Pattern[str]
     condition_out: re.Pattern[str]
+    situation_after: re.Pattern[str]
+    latin_situation: re.Pattern[str]
 
 
 @cache
@@ -110,6 +112,8 @@ def cue_patterns() -> CuePatterns:
         superlative_among=either(words("turn_cues", "superlative_among")),
         all_shown=either(words("turn_cues", "all_shown")),
         condition_out=either(words("turn_cues", "condition_out")),
+        situation_after=either(words("turn_cues", "situation_after")),
+        latin_situation=either(words("turn_cues", "latin_situation")),
     )
 
 
@@ -354,6 +358,39 @@ def conveniences_ruled_out(text: str, nlu: NLUResult) -> NLUResult:
     return nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": kept})})
 
 
+def _situation(text: str, term: str, p: CuePatterns) -> bool:
+    """Does ``term`` stand in ``text`` only as the asker's situation: the clause goes on about the
+    asker right after it ("야근 이제 끝남", "동창들 9명이서", "SRT 타기 전에"), or an English word of
+    when or how sure ("still")? A word also said otherwise, or a form the message does not hold as
+    written (an adjective's stem: "편하" of "편한"), is not."""
+    if term.isascii() and p.latin_situation.match(term.lower()):
+        return True
+    at = [m.end() for m in re.finditer(re.escape(term), text)]
+    return bool(at) and all(p.situation_after.match(text[e:]) for e in at)
+
+
+def situation_words(text: str, nlu: NLUResult) -> NLUResult:
+    """ "야근 이제 끝남ㅠ", "동창들 9명이서", "SRT 타기 전에", "is it still open": words nobody understood
+    that say the asker's situation, not what the place should have, are no condition — never
+    reported as dropped (issue 24 class 11). Any other word ("테라스 있는", "보르쉬") stays a condition
+    the data cannot check, and is said."""
+    if not nlu.unknown_terms:
+        return nlu
+    p = cue_patterns()
+    # a dong the addresses may name ("노형동 흑돼지"), a food said as a kind ("조지아음식"): read later
+    foods = [m.group(1) for m in p.food_place.finditer(text)]
+    kept = [
+        t
+        for t in nlu.unknown_terms
+        if p.address_word.fullmatch(t)
+        or any(f.startswith(t) or t.startswith(f) for f in foods)
+        or not _situation(text, t, p)
+    ]
+    if kept == nlu.unknown_terms:
+        return nlu
+    return nlu.model_copy(update={"unknown_terms": kept})
+
+
 def had_already(text: str, nlu: NLUResult, frame: KindFrame) -> tuple[NLUResult, KindFrame]:
     """ "회는 어제 먹어서.. 매운탕 하는 데는?", "피자는 질려서 파스타로": the food eaten already is not asked
     for (a place that also serves it is not ruled out)."""
@@ -401,6 +438,7 @@ def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     nlu = brands_as_examples(text, nlu, kind_frame)
     nlu = convenience_ease(text, nlu)
     nlu = conveniences_ruled_out(text, nlu)
+    nlu = situation_words(text, nlu)
     either = acts.either_of(text, nlu.entities.convenience)
     if either != nlu.entities.convenience:  # "발렛이나 주차": parking
         nlu = nlu.model_copy(update={"entities": nlu.entities.model_copy(update={"convenience": either})})
