@@ -6,9 +6,16 @@ shape) into a fresh data directory, with the expected cards worked out by hand f
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 import pytest
 
 from matjip.nlu.kinds import close_kind_word, detect_kinds
+from support.chat import SEOUL
+from support.records import ask_over
+from support.records import card_ids as ids
+from support.records import north_of_jamsil as record
 
 # --- class 5: a word form of the sentence is never "corrected" into a kind -------------------------------
 
@@ -36,3 +43,75 @@ def test_a_word_form_is_not_taken_as_a_kind_typo(text: str, kinds: list[str]) ->
 def test_two_syllable_typos_of_kind_words_are_still_read(typed: str, word: str) -> None:
     # a vowel said alike in the last syllable, or a slip in a syllable that is no ending
     assert close_kind_word(typed) == word
+
+
+# --- class 12: going now, a place opening within the hour is not pushed back; a day the timetable leaves
+# out is a day off -----------------------------------------------------------------------------------
+
+SATURDAY_SMALL_HOURS = datetime(2026, 11, 28, 4, 30, tzinfo=SEOUL)  # night: going now
+SUNDAY_NIGHT = datetime(2026, 11, 29, 21, 0, tzinfo=SEOUL)
+
+
+def test_going_now_a_place_opening_within_the_hour_is_not_put_after_closed_ones(tmp_path: Path) -> None:
+    # 04:30, no time asked (night: going now). "opens" opens at 05:00 (300 reviews): there by the
+    # time one arrives, so it leads; "allday" (24 h, 10 reviews) is open; "shut" (11:00~21:00, 500
+    # reviews) is closed until late morning and goes last
+    records = [
+        record(
+            "opens",
+            "새벽해장국",
+            "한식>해장국",
+            100,
+            ["해장국", "선지해장국"],
+            reviewCount=300,
+            businessHours="매일 05:00 ~ 15:00",
+        ),
+        record(
+            "allday",
+            "종일해장국",
+            "한식>해장국",
+            200,
+            ["해장국", "뼈해장국"],
+            reviewCount=10,
+            businessHours="매일 00:00 ~ 24:00",
+        ),
+        record(
+            "shut",
+            "낮해장국",
+            "한식>해장국",
+            300,
+            ["해장국", "우거지해장국"],
+            reviewCount=500,
+            businessHours="매일 11:00 ~ 21:00",
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 해장국", SATURDAY_SMALL_HOURS)
+    assert ids(r) == ["opens", "allday", "shut"]
+
+
+def test_going_now_a_day_the_timetable_leaves_out_is_closed_not_unknown(tmp_path: Path) -> None:
+    # Sunday 21:00 (night: going now). "weekdays" lists 월~토 only (300 reviews): closed on Sunday,
+    # after "nohours" (no timetable: unknown, 100 reviews) and "daily" (open till 23:00, 20 reviews)
+    records = [
+        record(
+            "weekdays",
+            "평일국밥",
+            "한식>국밥",
+            100,
+            ["순대국밥", "돼지국밥"],
+            reviewCount=300,
+            businessHours="월~토 11:00 ~ 23:00",
+        ),
+        record("nohours", "모름국밥", "한식>국밥", 200, ["순대국밥", "내장국밥"], reviewCount=100),
+        record(
+            "daily",
+            "매일국밥",
+            "한식>국밥",
+            300,
+            ["순대국밥", "수육국밥"],
+            reviewCount=20,
+            businessHours="매일 11:00 ~ 23:00",
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 국밥", SUNDAY_NIGHT)
+    assert ids(r) == ["daily", "nohours", "weekdays"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_status
@@ -19,13 +19,13 @@ from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
-from matjip.documents import Restaurant
+from matjip.documents import Restaurant, WeeklySchedule
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
-from matjip.wording import say
+from matjip.wording import say, text
 
 UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is not put ahead of a branch
 
@@ -56,6 +56,9 @@ DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this 
 DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
 # states a place going now is put after the open ones for (said: clock_note); unknown hours are not
 CLOCKED_OUT = CLOSED_NOW | {"closing_soon", "break"}
+# going now, a place opening within this long is as good as open: by the time one is there it is
+# (a 해장국 house opening at 05:00 asked at 04:30, a breakfast place at 08:00 asked at 07:30)
+OPENING_SOON = timedelta(hours=1)
 TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -95,8 +98,8 @@ class Ranker:
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
-            return going_now_tier(doc.hours, self.at)
-        if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
+            return going_tier(doc.hours, self.at)
+        if self.today is not None and clock_state(doc.hours, self.today) in DONE_FOR_TODAY:
             return 2
         return 0
 
@@ -115,6 +118,25 @@ class Ranker:
         if not menu_matches(doc, [self.dish]) and norm(self.dish) not in norm(doc.title):
             return 2
         return 0 if self.by_dish and known_for(doc, self.dish) else 1
+
+
+def clock_state(hours: WeeklySchedule | None, at: datetime) -> str:
+    """The state of :func:`open_status` as the ranking reads it: a day a weekly timetable leaves out
+    ("월~토 11:00~22:00" on a Sunday) is a day off — the timetable says when the place is open, and
+    that day it is not (the open-at filter reads it so too) — never "unknown"."""
+    state = open_status(hours, at).state
+    if state == "unknown" and hours is not None and hours.is_open(at) is False:
+        return "day_off"
+    return state
+
+
+def going_tier(hours: WeeklySchedule | None, at: datetime) -> int:
+    """Going now at ``at``: 0 open or opening within :data:`OPENING_SOON`, 1 unknown hours or closing
+    (or a break) within the hour, 2 closed (a day the timetable leaves out included)."""
+    state = clock_state(hours, at)
+    if state == "before_open" and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon"):
+        return 0
+    return 2 if state == "day_off" else going_now_tier(hours, at)
 
 
 def kind_words(names: list[str]) -> list[str]:
@@ -207,9 +229,15 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
     unclocked = sorted(ranked, key=lambda h: rank.key(h)._replace(going_now=0))
     later = []
     for i, h in enumerate(one_per_brand(unclocked, len(shown), res)):
-        status = open_status(h.document.hours, rank.at)
-        if place.get(h.document.place_id, len(shown)) > i and status.state in CLOCKED_OUT:
-            later.append(say("search.clock.place", name=h.document.title, status=status.label))
+        hours = h.document.hours
+        if place.get(h.document.place_id, len(shown)) <= i or going_tier(hours, rank.at) == 0:
+            continue
+        status, state = open_status(hours, rank.at), clock_state(hours, rank.at)
+        if state in CLOCKED_OUT:
+            label = (
+                text("cards.open_status.other_day_unlisted_short") if status.state != state else status.label
+            )
+            later.append(say("search.clock.place", name=h.document.title, status=label))
     return say("search.clock.later", places=", ".join(later[:3])) if later else None
 
 
