@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from matjip.kinds import kinds
 from matjip.nlu.kinds import close_kind_word, detect_kinds
 from support.chat import SEOUL
 from support.records import ask_over
@@ -115,3 +116,42 @@ def test_going_now_a_day_the_timetable_leaves_out_is_closed_not_unknown(tmp_path
     ]
     r = ask_over(tmp_path, records, "잠실역 국밥", SUNDAY_NIGHT)
     assert ids(r) == ["daily", "nohours", "weekdays"]
+
+
+# --- class 6: what a shop is, as a local reads its name, category and menu ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("category", "title", "menus", "kind", "is_it"),
+    [
+        # a shop named ○○치킨 under the umbrella 패스트푸드 is a chicken shop ...
+        ("패스트푸드", "철인7호치킨 홍대점", ["후라이드치킨", "양념치킨", "반반치킨"], "치킨집", True),
+        ("패스트푸드", "청년치킨", ["후라이드", "양념"], "치킨집", True),
+        # ... a burger chain under it is not, whatever its menu lists
+        ("패스트푸드>맘스터치", "맘스터치 잠실점", ["싸이버거", "치킨", "감자튀김"], "치킨집", False),
+        # other cuisines' chicken dishes are no fried-chicken evidence
+        (
+            "기타",
+            "예티",
+            ["탄투리치킨(Half)", "치킨티카", "감자말이새우", "베지브리야니", "치킨짜오민"],
+            "치킨집",
+            False,
+        ),
+        # a 순대국 house is no 분식 place: its 순대 comes with rice and soup
+        ("한식", "당산8번가찹쌀순대", ["순대국", "특순대국", "순대정식", "모둠순대"], "분식·떡볶이", False),
+        ("한식", "당산8번가찹쌀순대", ["순대국", "특순대국", "순대정식", "모둠순대"], "순대국", True),
+        ("분식", "신당떡볶이", ["떡볶이", "순대", "튀김"], "분식·떡볶이", True),
+    ],
+)
+def test_a_shop_is_the_kind_a_local_reads_off_it(
+    category: str, title: str, menus: list[str], kind: str, is_it: bool
+) -> None:
+    assert (kind in [e.kind for e in kinds().classify(category, title, menus)]) is is_it
+
+
+@pytest.mark.parametrize("text", ["광나루 쪽에 밥집 있을까", "잠실 밥 먹을 만한 데", "회사 근처 밥 먹을 곳"])
+def test_a_babjip_is_a_korean_meal_of_rice_and_soup(text: str) -> None:
+    # one reading, the relevance sets' rubrics' own: 백반, 국밥, 찌개, 쌈밥, 한정식 — not a Japanese
+    # rice bowl, not a fish grill
+    got = detect_kinds(text).kinds
+    assert got == ["백반", "국밥·순대국", "찌개·전골", "쌈밥", "한정식"]

@@ -47,6 +47,7 @@ class Kind(BaseModel):
     yields_to: list[str] = Field(default_factory=list)  # kinds whose category takes the name's word
     category: list[str] = Field(default_factory=list)
     not_category: list[str] = Field(default_factory=list)
+    title_over: list[str] = Field(default_factory=list)  # not_category words a name saying the kind beats
     title: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
     menu_not: list[str] = Field(default_factory=list)
@@ -392,6 +393,16 @@ class KindTable:
         hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
         return hits / len(lines)
 
+    def _ruled_out_by_category(self, k: Kind, cat: str, name: str, nots: list[str]) -> bool:
+        """A neighbouring category rules the kind out, unless every such word is an umbrella the kind
+        lists in ``title_over`` and the name says the kind ("철인7호치킨" filed under 패스트푸드)."""
+        blocked = [n for n in nots if n in cat]
+        if not blocked:
+            return False
+        over = {norm(x) for x in k.title_over}
+        titles = self._norm[k.name][2]
+        return not (all(n in over for n in blocked) and any(self.named(name, t) for t in titles))
+
     def classify(self, category: str, title: str, menus: Sequence[str]) -> list[KindEvidence]:
         """The kinds a restaurant is, each once, with the first evidence found.
 
@@ -407,7 +418,7 @@ class KindTable:
         for k in self.kinds:
             cats, nots, titles, dishes = self._norm[k.name]
             title_not, others, _, _ = self._norm_more[k.name]
-            if any(n in cat for n in nots) or any(x in name for x in title_not):
+            if self._ruled_out_by_category(k, cat, name, nots) or any(x in name for x in title_not):
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
                 own_name = any(self.named(name, t) for t in titles)
