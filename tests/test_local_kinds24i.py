@@ -13,7 +13,7 @@ import pytest
 
 from matjip.kinds import kinds
 from matjip.nlu.kinds import close_kind_word, detect_kinds
-from support.chat import SEOUL
+from support.chat import FRIDAY_EVENING, SEOUL
 from support.records import ask_over
 from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
@@ -155,3 +155,30 @@ def test_a_babjip_is_a_korean_meal_of_rice_and_soup(text: str) -> None:
     # rice bowl, not a fish grill
     got = detect_kinds(text).kinds
     assert got == ["백반", "국밥·순대국", "찌개·전골", "쌈밥", "한정식"]
+
+
+# --- classes 6 and 10: a short list is filled by the same kind a little further, never first by a place
+# only weakly of it -------------------------------------------------------------------------------------
+
+
+def test_two_noodle_houses_near_are_followed_by_the_next_one_further_not_by_a_jokbal_house(
+    tmp_path: Path,
+) -> None:
+    # "잠실역 국숫집": two 국수 houses within the station's circle; a 족발 house beside them lists
+    # 쟁반막국수 (200 reviews); the next 국수 house is 1.6 km north. A local names the three 국수 houses,
+    # the far one said as further; the 족발 house is no 국숫집
+    records = [
+        record("noodle1", "잠실국수", "한식>국수", 150, ["잔치국수", "비빔국수", "김밥"], reviewCount=40),
+        record("noodle2", "할머니국수", "한식>국수", 350, ["잔치국수", "멸치국수"], reviewCount=12),
+        record(
+            "jokbal",
+            "왕족발",
+            "한식>육류,고기>족발,보쌈",
+            250,
+            ["족발", "보쌈", "쟁반막국수"],
+            reviewCount=200,
+        ),
+        record("noodle3", "먼국수", "한식>국수", 1600, ["잔치국수", "콩국수"], reviewCount=30),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 국숫집", FRIDAY_EVENING)
+    assert ids(r) == ["noodle1", "noodle2", "noodle3"]

@@ -33,7 +33,8 @@ UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is
 class RankKey(NamedTuple):
     """The sort key of a general search's places (lower first), part by part."""
 
-    farther: int  # 1: filled from a wider circle, after the near ones
+    farther: int  # 1: filled from a wider circle, after the near ones; 2: near but only weakly of the
+    # kind while its own places were fetched from the wider circle (after those)
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
     dish: int  # a dish asked: 0 the kind's place known for it (its name, a share of its menu), 1 the
     # kind listing it, 2 the kind, 3 neither
@@ -77,6 +78,7 @@ class Ranker:
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
     by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
+    stand_ins: frozenset[str] = frozenset()  # near places only weakly of the kind (Found.stand_ins)
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
 
     def key(self, h: SearchHit) -> RankKey:
@@ -84,7 +86,7 @@ class Ranker:
         place = doc.place_id
         tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
         return RankKey(
-            farther=1 if place in self.farther else 0,
+            farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
             strength=tier,
@@ -170,6 +172,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
     return Ranker(
         plan=p,
         farther=f.farther,
+        stand_ins=frozenset(f.stand_ins),
         listed=f.listed,
         mentioned=review_mentions(f.hits, p.unused_terms),
         tags=[t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)],
@@ -290,6 +293,33 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
         best = min(best, found)
     return best
+
+
+def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
+    """A place that is one of the kinds ``wanted`` to a local: tier 1 of :func:`evidence_tier` (its
+    category or name says it, or its menu mostly does), a place whose name says the kind under another
+    category ("맛대로치킨호프" under 호프), or one whose category names no other kind (a 찌개 house
+    listing 김치찌개 is a 김치찌개 place) — not a 족발 house for its 쟁반막국수."""
+
+    def sure(h: SearchHit) -> bool:
+        if evidence_tier(h, wanted)[0] == 1:
+            return True
+        return kind_evidence(h, wanted)[1] in ("category", "title") or not filed_as_other(h, wanted)
+
+    return sure
+
+
+def filed_as_other(h: SearchHit, wanted: list[str]) -> bool:
+    """The place's category says a kind unrelated to ``wanted`` (an umbrella such as 술집 aside)."""
+    table = kinds()
+    related = table.related(wanted)
+    return any(
+        ev.field == "kind"
+        and ev.source == "category"
+        and ev.value not in related
+        and not (ev.value in table.by_name and table.by_name[ev.value].broad)
+        for ev in h.document.evidence
+    )
 
 
 def evidence_tier(h: SearchHit, wanted: list[str]) -> tuple[int, float]:
