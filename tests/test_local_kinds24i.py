@@ -46,11 +46,9 @@ def test_two_syllable_typos_of_kind_words_are_still_read(typed: str, word: str) 
     assert close_kind_word(typed) == word
 
 
-# --- class 12: going now, a place opening within the hour is not pushed back; a day the timetable leaves
-# out is a day off -----------------------------------------------------------------------------------
+# --- class 12: going now, a place opening within the hour is not pushed back ----------------------------
 
 SATURDAY_SMALL_HOURS = datetime(2026, 11, 28, 4, 30, tzinfo=SEOUL)  # night: going now
-SUNDAY_NIGHT = datetime(2026, 11, 29, 21, 0, tzinfo=SEOUL)
 
 
 def test_going_now_a_place_opening_within_the_hour_is_not_put_after_closed_ones(tmp_path: Path) -> None:
@@ -88,34 +86,6 @@ def test_going_now_a_place_opening_within_the_hour_is_not_put_after_closed_ones(
     ]
     r = ask_over(tmp_path, records, "잠실역 해장국", SATURDAY_SMALL_HOURS)
     assert ids(r) == ["opens", "allday", "shut"]
-
-
-def test_going_now_a_day_the_timetable_leaves_out_is_closed_not_unknown(tmp_path: Path) -> None:
-    # Sunday 21:00 (night: going now). "weekdays" lists 월~토 only (300 reviews): closed on Sunday,
-    # after "nohours" (no timetable: unknown, 100 reviews) and "daily" (open till 23:00, 20 reviews)
-    records = [
-        record(
-            "weekdays",
-            "평일국밥",
-            "한식>국밥",
-            100,
-            ["순대국밥", "돼지국밥"],
-            reviewCount=300,
-            businessHours="월~토 11:00 ~ 23:00",
-        ),
-        record("nohours", "모름국밥", "한식>국밥", 200, ["순대국밥", "내장국밥"], reviewCount=100),
-        record(
-            "daily",
-            "매일국밥",
-            "한식>국밥",
-            300,
-            ["순대국밥", "수육국밥"],
-            reviewCount=20,
-            businessHours="매일 11:00 ~ 23:00",
-        ),
-    ]
-    r = ask_over(tmp_path, records, "잠실역 국밥", SUNDAY_NIGHT)
-    assert ids(r) == ["daily", "nohours", "weekdays"]
 
 
 # --- class 6: what a shop is, as a local reads its name, category and menu ---------------------------

@@ -25,7 +25,7 @@ from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
-from matjip.wording import say, text
+from matjip.wording import say
 
 UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is not put ahead of a branch
 
@@ -124,23 +124,15 @@ class Ranker:
         return 0 if self.by_dish and known_for(doc, self.dish) else 1
 
 
-def clock_state(hours: WeeklySchedule | None, at: datetime) -> str:
-    """The state of :func:`open_status` as the ranking reads it: a day a weekly timetable leaves out
-    ("월~토 11:00~22:00" on a Sunday) is a day off — the timetable says when the place is open, and
-    that day it is not (the open-at filter reads it so too) — never "unknown"."""
-    state = open_status(hours, at).state
-    if state == "unknown" and hours is not None and hours.is_open(at) is False:
-        return "day_off"
-    return state
-
-
 def going_tier(hours: WeeklySchedule | None, at: datetime) -> int:
     """Going now at ``at``: 0 open or opening within :data:`OPENING_SOON`, 1 unknown hours or closing
-    (or a break) within the hour, 2 closed (a day the timetable leaves out included)."""
-    state = clock_state(hours, at)
+    (or a break) within the hour, 2 closed. A day a weekly timetable leaves out ("월~토" on a Sunday)
+    stays unknown here: read as a day off, it put places with no hours and no menu at all first at
+    night (docs/issue24.md, round 7)."""
+    state = open_status(hours, at).state
     if state == "before_open" and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon"):
         return 0
-    return 2 if state == "day_off" else going_now_tier(hours, at)
+    return going_now_tier(hours, at)
 
 
 def kind_words(names: list[str]) -> list[str]:
@@ -237,12 +229,9 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
         hours = h.document.hours
         if place.get(h.document.place_id, len(shown)) <= i or going_tier(hours, rank.at) == 0:
             continue
-        status, state = open_status(hours, rank.at), clock_state(hours, rank.at)
-        if state in CLOCKED_OUT:
-            label = (
-                text("cards.open_status.other_day_unlisted_short") if status.state != state else status.label
-            )
-            later.append(say("search.clock.place", name=h.document.title, status=label))
+        status = open_status(hours, rank.at)
+        if status.state in CLOCKED_OUT:
+            later.append(say("search.clock.place", name=h.document.title, status=status.label))
     return say("search.clock.later", places=", ".join(later[:3])) if later else None
 
 
