@@ -290,8 +290,12 @@ def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
     category ("맛대로치킨호프" under 호프), or one whose category names no other kind (a 찌개 house
     listing 김치찌개 is a 김치찌개 place) — not a 족발 house for its 쟁반막국수."""
 
+    table = kinds()
+    # the kind's own stand-ins (a bakery for 카페: ``neighbours`` in data/kinds.toml) are no weak fill
+    near = {n for k in wanted if k in table.by_name for n in table.by_name[k].neighbours}
+
     def sure(h: SearchHit) -> bool:
-        if evidence_tier(h, wanted)[0] == 1:
+        if evidence_tier(h, wanted)[0] == 1 or near & set(h.document.kinds):
             return True
         return kind_evidence(h, wanted)[1] in ("category", "title") or not filed_as_other(h, wanted)
 
