@@ -297,7 +297,8 @@ def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
     def sure(h: SearchHit) -> bool:
         if evidence_tier(h, wanted)[0] == 1 or near & set(h.document.kinds):
             return True
-        return kind_evidence(h, wanted)[1] in ("category", "title") or not filed_as_other(h, wanted)
+        # a weaker member the kind lists (a 해장국 house for 국밥) is still one of its own
+        return kind_evidence(h, wanted)[1] in ("category", "title", "weak") or not filed_as_other(h, wanted)
 
     return sure
 
