@@ -47,6 +47,7 @@ class Kind(BaseModel):
     yields_to: list[str] = Field(default_factory=list)  # kinds whose category takes the name's word
     category: list[str] = Field(default_factory=list)
     not_category: list[str] = Field(default_factory=list)
+    title_over: list[str] = Field(default_factory=list)  # not_category words a name saying the kind beats
     title: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
     menu_not: list[str] = Field(default_factory=list)
@@ -142,6 +143,7 @@ class KindTable:
         described_covers: Sequence[str] = (),
         typo_keys: Sequence[str] = (),
         latin_words: dict[str, str] | None = None,
+        typo_endings: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
         self.described = list(described)
@@ -154,6 +156,7 @@ class KindTable:
         self.typo_keys = list(typo_keys)  # the keyboard's rows of letters: a key next to the right one
         self.latin_words = {w.lower(): k for w, k in (latin_words or {}).items()}  # kinds in English only
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
+        self.typo_endings = frozenset(typo_endings)  # ending syllables of verbs and nouns ("타기", "사게")
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
         self.typo_note = typo_note
@@ -390,6 +393,16 @@ class KindTable:
         hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
         return hits / len(lines)
 
+    def _ruled_out_by_category(self, k: Kind, cat: str, name: str, nots: list[str]) -> bool:
+        """A neighbouring category rules the kind out, unless every such word is an umbrella the kind
+        lists in ``title_over`` and the name says the kind ("철인7호치킨" filed under 패스트푸드)."""
+        blocked = [n for n in nots if n in cat]
+        if not blocked:
+            return False
+        over = {norm(x) for x in k.title_over}
+        titles = self._norm[k.name][2]
+        return not (all(n in over for n in blocked) and any(self.named(name, t) for t in titles))
+
     def classify(self, category: str, title: str, menus: Sequence[str]) -> list[KindEvidence]:
         """The kinds a restaurant is, each once, with the first evidence found.
 
@@ -405,7 +418,7 @@ class KindTable:
         for k in self.kinds:
             cats, nots, titles, dishes = self._norm[k.name]
             title_not, others, _, _ = self._norm_more[k.name]
-            if any(n in cat for n in nots) or any(x in name for x in title_not):
+            if self._ruled_out_by_category(k, cat, name, nots) or any(x in name for x in title_not):
                 ruled_out.add(k.name)
             elif cat and any(c in cat for c in cats):
                 own_name = any(self.named(name, t) for t in titles)
@@ -485,6 +498,7 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("described_covers", [])],
         [str(w) for w in raw.get("typo_keys", [])],
         {str(w): str(k) for w, k in raw.get("latin_words", {}).items()},
+        [str(w) for w in raw.get("typo_endings", [])],
     )
 
 

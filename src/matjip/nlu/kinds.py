@@ -607,6 +607,20 @@ def typo_cost(a: str, b: str, limit: int = 2) -> int:
     return min(prev[-1], limit + 1)
 
 
+def _ending_slip(word: str, fix: str, endings: frozenset[str]) -> bool:
+    """A two-syllable word form ("타기", "사게", "짜도") read as kind word ``fix`` by a consonant of its
+    ending syllable: a word of the sentence, not a typo (data/kinds.toml ``typo_endings``). A vowel said
+    alike still is one ("찌게" → 찌개)."""
+    if len(word) != 2 or len(fix) != 2 or word[0] != fix[0] or word[1] not in endings:
+        return False
+    vowels = [[_GLIDE.get(ch, ch) for ch in _jamo(s) if _place(ch) == 1] for s in (word[1], fix[1])]
+    return vowels[0] == vowels[1]
+
+
+# a vowel with its y-glide ("죠" for 조) is the same vowel of an ending
+_GLIDE = {chr(0x1161 + y): chr(0x1161 + v) for y, v in ((2, 0), (3, 1), (6, 4), (7, 5), (12, 8), (17, 13))}
+
+
 @cache
 def close_kind_word(word: str) -> str | None:
     """The one kind word a typed word is a typo of, else None. A two-syllable word may carry one
@@ -635,6 +649,7 @@ def close_kind_word(word: str) -> str | None:
             seen[w] = cost if cost <= most else limit + 1
     best = min(seen.values(), default=limit + 1)
     close = sorted(w for w, c in seen.items() if c == best and 0 < c <= limit)
+    close = [w for w in close if not _ending_slip(word, w, table.typo_endings)]
     named = {(table.lookup(w) or ("", False))[0] for w in close}
     if len(named) != 1:
         return None

@@ -698,7 +698,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     topup.dish_fallback(f, res)
     topup.menu_topup(f, res)
     topup.neighbours(f, res)
-    widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res)
+    # a dish asked ("당산 곱창전골"): the places listing it are what was asked, whatever they are filed as
+    sure = None if f.plan.kind_dishes or f.req.menu else rank.surely_of_kind(f.plan.kinds)
+    widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res, sure)
     gaps.no_break(f, now)
     f.hits = within_budget(f.hits, f.plan, overall=bool(state.get("cheaper")))
     rank.rerank(f, res, _said(state), now)

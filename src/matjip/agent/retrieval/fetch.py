@@ -29,6 +29,9 @@ class Found:
     notes: list[str] = field(default_factory=list)  # said in the answer
     plan_update: dict[str, Any] = field(default_factory=dict)  # what the grader must read
     farther: set[str] = field(default_factory=set)  # filled from a wider circle: after the near ones
+    # near places only weakly of the kind (a menu line here and there) when the kind's own places were
+    # fetched from a wider circle: after those
+    stand_ins: set[str] = field(default_factory=set)
     listed: set[str] = field(default_factory=set)  # list the dish beside the kind: first
 
     def shown_ids(self) -> list[str]:

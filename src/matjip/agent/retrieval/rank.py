@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_status
@@ -19,7 +19,7 @@ from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
-from matjip.documents import Restaurant
+from matjip.documents import Restaurant, WeeklySchedule
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
@@ -33,7 +33,8 @@ UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is
 class RankKey(NamedTuple):
     """The sort key of a general search's places (lower first), part by part."""
 
-    farther: int  # 1: filled from a wider circle, after the near ones
+    farther: int  # 1: filled from a wider circle, after the near ones; 2: near but only weakly of the
+    # kind while its own places were fetched from the wider circle (after those)
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
     dish: int  # a dish asked: 0 the kind's place known for it (its name, a share of its menu), 1 the
     # kind listing it, 2 the kind, 3 neither
@@ -56,6 +57,9 @@ DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this 
 DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
 # states a place going now is put after the open ones for (said: clock_note); unknown hours are not
 CLOCKED_OUT = CLOSED_NOW | {"closing_soon", "break"}
+# going now, a place opening within this long is as good as open: by the time one is there it is
+# (a 해장국 house opening at 05:00 asked at 04:30, a breakfast place at 08:00 asked at 07:30)
+OPENING_SOON = timedelta(hours=1)
 TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -74,6 +78,7 @@ class Ranker:
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
     by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
+    stand_ins: frozenset[str] = frozenset()  # near places only weakly of the kind (Found.stand_ins)
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
 
     def key(self, h: SearchHit) -> RankKey:
@@ -81,7 +86,7 @@ class Ranker:
         place = doc.place_id
         tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
         return RankKey(
-            farther=1 if place in self.farther else 0,
+            farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
             strength=tier,
@@ -95,7 +100,9 @@ class Ranker:
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
-            return going_now_tier(doc.hours, self.at)
+            return going_tier(doc.hours, self.at)
+        # by day, a day the timetable leaves out stays unknown: the sets judging it do not see closures
+        # (docs/issue24.md, the rule tried in round 1 and again here moved strict P@3 and pop@3 down)
         if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
             return 2
         return 0
@@ -115,6 +122,17 @@ class Ranker:
         if not menu_matches(doc, [self.dish]) and norm(self.dish) not in norm(doc.title):
             return 2
         return 0 if self.by_dish and known_for(doc, self.dish) else 1
+
+
+def going_tier(hours: WeeklySchedule | None, at: datetime) -> int:
+    """Going now at ``at``: 0 open or opening within :data:`OPENING_SOON`, 1 unknown hours or closing
+    (or a break) within the hour, 2 closed. A day a weekly timetable leaves out ("월~토" on a Sunday)
+    stays unknown here: read as a day off, it put places with no hours and no menu at all first at
+    night (docs/issue24.md, round 7)."""
+    state = open_status(hours, at).state
+    if state == "before_open" and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon"):
+        return 0
+    return going_now_tier(hours, at)
 
 
 def kind_words(names: list[str]) -> list[str]:
@@ -146,6 +164,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
     return Ranker(
         plan=p,
         farther=f.farther,
+        stand_ins=frozenset(f.stand_ins),
         listed=f.listed,
         mentioned=review_mentions(f.hits, p.unused_terms),
         tags=[t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)],
@@ -207,8 +226,11 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
     unclocked = sorted(ranked, key=lambda h: rank.key(h)._replace(going_now=0))
     later = []
     for i, h in enumerate(one_per_brand(unclocked, len(shown), res)):
-        status = open_status(h.document.hours, rank.at)
-        if place.get(h.document.place_id, len(shown)) > i and status.state in CLOCKED_OUT:
+        hours = h.document.hours
+        if place.get(h.document.place_id, len(shown)) <= i or going_tier(hours, rank.at) == 0:
+            continue
+        status = open_status(hours, rank.at)
+        if status.state in CLOCKED_OUT:
             later.append(say("search.clock.place", name=h.document.title, status=status.label))
     return say("search.clock.later", places=", ".join(later[:3])) if later else None
 
@@ -260,6 +282,38 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
         best = min(best, found)
     return best
+
+
+def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
+    """A place that is one of the kinds ``wanted`` to a local: tier 1 of :func:`evidence_tier` (its
+    category or name says it, or its menu mostly does), a place whose name says the kind under another
+    category ("맛대로치킨호프" under 호프), or one whose category names no other kind (a 찌개 house
+    listing 김치찌개 is a 김치찌개 place) — not a 족발 house for its 쟁반막국수."""
+
+    table = kinds()
+    # the kind's own stand-ins (a bakery for 카페: ``neighbours`` in data/kinds.toml) are no weak fill
+    near = {n for k in wanted if k in table.by_name for n in table.by_name[k].neighbours}
+
+    def sure(h: SearchHit) -> bool:
+        if evidence_tier(h, wanted)[0] == 1 or near & set(h.document.kinds):
+            return True
+        # a weaker member the kind lists (a 해장국 house for 국밥) is still one of its own
+        return kind_evidence(h, wanted)[1] in ("category", "title", "weak") or not filed_as_other(h, wanted)
+
+    return sure
+
+
+def filed_as_other(h: SearchHit, wanted: list[str]) -> bool:
+    """The place's category says a kind unrelated to ``wanted`` (an umbrella such as 술집 aside)."""
+    table = kinds()
+    related = table.related(wanted)
+    return any(
+        ev.field == "kind"
+        and ev.source == "category"
+        and ev.value not in related
+        and not (ev.value in table.by_name and table.by_name[ev.value].broad)
+        for ev in h.document.evidence
+    )
 
 
 def evidence_tier(h: SearchHit, wanted: list[str]) -> tuple[int, float]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Final
 
@@ -48,10 +48,21 @@ def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Res
     )
 
 
-def fill_wider(f: Found, anchor: str | None, notes: list[str], res: Resources) -> None:
+def fill_wider(
+    f: Found,
+    anchor: str | None,
+    notes: list[str],
+    res: Resources,
+    sure: Callable[[SearchHit], bool] | None = None,
+) -> None:
     """ "강남역 오마카세": one within 1 km; the next ones a little further, said so, nearest first
-    (``notes``: the relaxation notes so far)."""
-    if not (0 < len(f.hits) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
+    (``notes``: the relaxation notes so far). With ``sure`` (a place surely of the kind asked: its
+    category or name, or a menu mostly of it), the places that are only weakly of the kind do not
+    make the list long enough: two 국숫집 near and a 족발 house listing 막국수 is two, so the kind's
+    own places a little further come first, the weak near ones after them — one policy for every
+    short list: the same kind wider before anything standing in for it."""
+    own = [h for h in f.hits if sure(h)] if sure is not None and f.plan.kinds else f.hits
+    if not (0 < len(own) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
         return
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
@@ -63,15 +74,14 @@ def fill_wider(f: Found, anchor: str | None, notes: list[str], res: Resources) -
     extra = [
         h
         for h in not_ruled_out_by_category(list(more.hits), f.plan, res)
-        if all_kinds_if_qualified(h, f.plan)
+        if all_kinds_if_qualified(h, f.plan) and (own is f.hits or sure is None or sure(h))
     ]
     if not extra:
         return
     f.notes.append(
-        say(
-            "search.widen.filled", place=loc.name, radius=km(loc.radius_m), found=len(f.hits), wider=km(wider)
-        )
+        say("search.widen.filled", place=loc.name, radius=km(loc.radius_m), found=len(own), wider=km(wider))
     )
+    f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
