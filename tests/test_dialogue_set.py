@@ -44,6 +44,7 @@ def test_dialogue_test_split_is_frozen() -> None:
         ("dialogue_test11", 142),
         ("dialogue_test12", 127),
         ("dialogue_test13", 127),
+        ("dialogue_test14", 129),
     ],
 )
 def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:

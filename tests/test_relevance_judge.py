@@ -324,6 +324,7 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
         ("relevance_test12", 143),
         ("relevance_test13", 138),
         ("relevance_test14", 114),
+        ("relevance_test15", 129),
     ],
 )
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
