@@ -391,6 +391,14 @@ _BM25_TERM = "q.w * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.fieldnorm / %
 _BM25_COLUMNS = (
     f"sum({_BM25_TERM}) AS score, array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs"
 )
+# a large list's rows are summed alone (a hash aggregate of one float a row), then the term
+# positions and tfs read again for its first rows only: collecting them in order for every
+# row holding a term (a sort of every posting and two arrays a row) cost more than the join
+_BM25_SCORE = f"sum({_BM25_TERM}) AS score"
+_BM25_TFS = (
+    "CROSS JOIN LATERAL (SELECT array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs "
+    "FROM q JOIN matjip_postings p ON p.term = q.term AND p.seq = b.seq) t"
+)
 _NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::integer, NULL::bytea"
 
 # One search in one statement (issue 23): the candidates are materialised once from the narrow rows
@@ -413,15 +421,15 @@ _SEARCH = (
     "JOIN matjip_postings p ON p.seq = c.seq AND p.term = ANY(%(terms)s::text[]) JOIN q ON q.term = p.term "
     "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(small_max)s "
     "GROUP BY c.seq, c.lat, c.lon ORDER BY score DESC, c.seq LIMIT %(bm25_limit)s) b) "
-    "UNION ALL (SELECT 1, b.seq, b.score, NULL::float8, NULL::float8, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, "
-    f"NULL::bytea FROM (SELECT p.seq, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
+    "UNION ALL (SELECT 1, b.seq, b.score, NULL::float8, NULL::float8, NULL::real, NULL::boolean, t.qi, t.tfs, b.norm, "
+    f"NULL::bytea FROM (SELECT p.seq, {_BM25_SCORE}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
     "WHERE %(want_bm25)s AND %(all_rows)s "
-    "GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
-    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::bytea "
-    f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q "
+    f"GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b {_BM25_TFS}) "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, t.qi, t.tfs, b.norm, NULL::bytea "
+    f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_SCORE}, min(p.fieldnorm) AS norm FROM q "
     "JOIN matjip_postings p ON p.term = q.term JOIN c ON c.seq = p.seq "
     "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) > %(small_max)s "
-    "GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
+    f"GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b {_BM25_TFS}) "
     "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
