@@ -12,6 +12,7 @@ own transaction under an advisory lock (several workers may start at once).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 MIGRATION_LOCK = 7_404_015  # pg_advisory_xact_lock key shared by every matjip process
@@ -65,8 +66,6 @@ DERIVE_KEYS = (
 DROP_KEYS = (
     "DELETE FROM matjip_keys k USING matjip_rows r WHERE r.place_id = ANY(%(ids)s::text[]) AND k.seq = r.seq"
 )
-# the filters whose columns matjip_keys holds: a search with no other filter scans it
-KEY_FILTERS = frozenset({"geo", "near_any", "region", "cuisine", "exclude_cuisine", "price", "open_at"})
 
 # the vectors alone, in the row (a scan of them reads a kilobyte a row, not the document too)
 DERIVE_VECTORS_ALL = (
@@ -428,6 +427,13 @@ FILTERS: dict[str, str] = {
     "terms": "d.terms && %(terms)s::text[]",
 }
 FILTER_ORDER = tuple(FILTERS)
+# the filters whose every column matjip_keys holds (the box, prices, hours, cuisine, address): a
+# search with no other filter scans it
+KEY_FILTERS = frozenset(
+    name
+    for name, clause in FILTERS.items()
+    if set(re.findall(r"\bd\.(\w+)", clause)) <= set(_KEY_COLUMNS.split(", "))
+)
 
 _DIST = f"CASE WHEN %(geo_on)s THEN {_HAVERSINE} END"
 
