@@ -410,19 +410,22 @@ def measure_pg(
         for name in names:
             median[name].append(float(np.median(runs[name])))
     loose_all: list[float] = []
-    for _, q in loose:
+    by_family: dict[str, list[float]] = {}
+    for family, q in loose:
         times = []
         for _ in range(repeat):
             t = time.perf_counter()
             index.search(q)
             times.append((time.perf_counter() - t) * 1000)
         loose_all.append(float(np.median(times)))
+        by_family.setdefault(family, []).append(loose_all[-1])
     if loose_all:
         median["loose"] = loose_all
     out = {
         "documents": index.count(),
         "load_s": {"first": round(load_s, 3), "min": round(load_s, 3)},
         "latency_ms": {name: _pct(v) for name, v in median.items()},
+        "loose_ms": {family: _pct(v) for family, v in by_family.items()},
         "rss_mb": {"start": rss_start.get("VmRSS"), **_rss_mb()},
         "server_rss_mb": server_rss_mb(url),
         "disk_mb": round(index.stats()["disk_bytes"] / 1e6, 1),

@@ -153,9 +153,11 @@ def test_search_variants_answer_as_the_full_statement(forced: Pair, monkeypatch:
         (SearchRequest(text="파스타", geo=geo, k=5), "vector"),
         (SearchRequest(geo=geo, sort="distance", text="카페", k=5), "hybrid"),
         (SearchRequest(cuisine=["한식"], k=8), "hybrid"),
+        (SearchRequest(text="국밥", price=PriceRange(min_won=5000, max_won=15000), k=8), "hybrid"),
     ]
     got = [pg.search(r, mode=m) for r, m in requests]  # type: ignore[arg-type]
-    monkeypatch.setattr(pg_sql, "search_template", lambda all_rows, parts: "search")
+    # the full statement scans matjip_rows: the variants over matjip_keys (geo, cuisine, price) too
+    monkeypatch.setattr(pg_sql, "search_template", lambda all_rows, parts, keys=False: "search")
     for (r, m), a in zip(requests, got, strict=True):
         b = pg.search(r, mode=m)  # type: ignore[arg-type]
         assert a.total_candidates == b.total_candidates > 0
@@ -225,6 +227,10 @@ def test_a_version_3_database_upgrades_to_the_narrow_rows(
     with monkeypatch.context() as m:
         m.setattr(pg_sql, "MIGRATIONS", pg_sql.MIGRATIONS[:3])
         m.setattr(pg_sql, "DERIVE_ROWS_ALL", pg_sql._DERIVE_ROWS_ALL_2)
+        # the build of that version's code: no matjip_keys (migration 5) yet
+        m.setattr(pg_sql, "DERIVE_KEYS_ALL", "SELECT 1")
+        m.setattr(pg_sql, "TRUNCATE_DOCS", pg_sql.TRUNCATE_DOCS.replace(" matjip_keys,", ""))
+        m.setattr(pg_sql, "ANALYZE_INDEX", pg_sql.ANALYZE_INDEX.replace(" matjip_keys,", ""))
         PostgresIndex(url, FakeEmbedder(), st_).build(docs).close()
 
     def columns() -> list[str]:
@@ -258,3 +264,27 @@ def test_a_version_3_database_upgrades_to_the_narrow_rows(
             assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
     finally:
         pg.close()
+
+
+def test_narrow_filters_scan_matjip_keys() -> None:
+    """A request whose every filter is on matjip_keys' columns (box, price, hours, cuisine,
+    address) takes its candidates from there; one with a menu filter keeps matjip_rows."""
+    from zoneinfo import ZoneInfo
+
+    from matjip.index.postgres_search import DocFreqs, PgCandidates
+
+    def search_sql(req: SearchRequest) -> str:
+        params, names = filter_params(req, ZoneInfo("Asia/Seoul"), lambda key: [])
+        assert names is not None
+        source = PgCandidates(
+            lambda *a, **k: [], FakeEmbedder(), req, params, names, (10, 100, "v"), DocFreqs()
+        )
+        statement = source.statement("hybrid")
+        assert statement is not None
+        return statement.sql
+
+    price = PriceRange(min_won=5000, max_won=9000)
+    narrow = search_sql(SearchRequest(price=price, cuisine=["한식"], k=5))
+    assert "FROM matjip_keys d" in narrow and "FROM matjip_rows d" not in narrow
+    wide = search_sql(SearchRequest(price=price, menu=["국밥"], k=5))
+    assert "FROM matjip_rows d" in wide and "matjip_keys" not in wide

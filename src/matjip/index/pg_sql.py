@@ -12,6 +12,7 @@ own transaction under an advisory lock (several workers may start at once).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 MIGRATION_LOCK = 7_404_015  # pg_advisory_xact_lock key shared by every matjip process
@@ -51,6 +52,21 @@ DERIVE_POSTINGS = (
     "INSERT INTO matjip_postings (term, seq, tf, fieldnorm) SELECT t.term, d.seq, t.tf, d.fieldnorm "
     "FROM matjip_docs d, unnest(d.terms, d.tf) AS t(term, tf) WHERE d.place_id = ANY(%(ids)s::text[]) ORDER BY 1, 2"
 )
+# since migration 5 the few filter columns most requests use, apart (matjip_keys: ~200 bytes a
+# row against ~550 in matjip_rows; a filter scan of every row reads a third of the pages), derived
+# from matjip_rows after its rows
+_KEY_COLUMNS = "seq, lat, lon, prior, hours_known, price_min, price_max, open_minutes, price_points, cuisine_key, addr_text"
+DERIVE_KEYS_ALL = (
+    f"INSERT INTO matjip_keys ({_KEY_COLUMNS}) SELECT {_KEY_COLUMNS} FROM matjip_rows ORDER BY seq"
+)
+DERIVE_KEYS = (
+    f"INSERT INTO matjip_keys ({_KEY_COLUMNS}) SELECT {_KEY_COLUMNS} FROM matjip_rows "
+    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+)
+DROP_KEYS = (
+    "DELETE FROM matjip_keys k USING matjip_rows r WHERE r.place_id = ANY(%(ids)s::text[]) AND k.seq = r.seq"
+)
+
 # the vectors alone, in the row (a scan of them reads a kilobyte a row, not the document too)
 DERIVE_VECTORS_ALL = (
     "INSERT INTO matjip_vectors (seq, embedding) SELECT seq, embedding FROM matjip_docs ORDER BY seq"
@@ -171,6 +187,31 @@ _MIGRATION_4 = (
     + ";\nANALYZE matjip_rows;\n"
 )
 
+# 5 (issue 23, sixth round): matjip_keys, the columns of the filters most requests use (the box,
+# prices, opening hours, cuisine, address) without the menu, titles and arrays of matjip_rows
+_MIGRATION_5 = (
+    """
+    CREATE TABLE matjip_keys (
+        seq bigint PRIMARY KEY,
+        lat double precision,
+        lon double precision,
+        prior real NOT NULL,
+        hours_known boolean NOT NULL,
+        price_min bigint,
+        price_max bigint,
+        open_minutes int4multirange NOT NULL,
+        price_points int8multirange NOT NULL,
+        cuisine_key text NOT NULL,
+        addr_text text NOT NULL
+    );
+    CREATE INDEX matjip_keys_lat ON matjip_keys (lat);
+    CREATE INDEX matjip_keys_lon ON matjip_keys (lon);
+    CREATE INDEX matjip_keys_cuisine ON matjip_keys (cuisine_key);
+    """
+    + DERIVE_KEYS_ALL
+    + ";\nANALYZE matjip_keys;\n"
+)
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
     """
@@ -229,6 +270,7 @@ MIGRATIONS: tuple[str, ...] = (
     _MIGRATION_2,
     _MIGRATION_3,
     _MIGRATION_4,
+    _MIGRATION_5,
 )
 
 CREATE_VERSION_TABLE = (
@@ -247,7 +289,10 @@ COPY_DOCS = (
     "title_words, title_prefixes, menu_text, addr_text, prices, price_count, hours_known, open_minutes, prior, "
     "terms, tf, doc_len, fieldnorm, embedding) FROM STDIN"
 )
-TRUNCATE_DOCS = "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta, matjip_rows, matjip_postings, matjip_vectors"
+TRUNCATE_DOCS = (
+    "TRUNCATE matjip_docs, matjip_embedder_files, matjip_index_meta, matjip_rows, matjip_keys, matjip_postings, "
+    "matjip_vectors"
+)
 # a build: the vectors' column typed with the embedder's dimension (the HNSW index needs it; the
 # table is empty then), the index made after the COPY (far faster than row by row), the
 # planner's statistics refreshed after the commit
@@ -266,7 +311,7 @@ CREATE_VECTOR_INDEX = (
     "CREATE INDEX matjip_vectors_hnsw ON matjip_vectors USING hnsw (embedding vector_ip_ops) "
     "WITH (m = 32, ef_construction = 200)"
 )
-ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_postings, matjip_vectors"
+ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_keys, matjip_postings, matjip_vectors"
 # every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
 # the BM25 aggregation of large posting lists stays in memory, each statement is planned with its
 # values; no JIT (a search's plan costs cross its threshold at 1M rows, and compiling costs more
@@ -382,6 +427,13 @@ FILTERS: dict[str, str] = {
     "terms": "d.terms && %(terms)s::text[]",
 }
 FILTER_ORDER = tuple(FILTERS)
+# the filters whose every column matjip_keys holds (the box, prices, hours, cuisine, address): a
+# search with no other filter scans it
+KEY_FILTERS = frozenset(
+    name
+    for name, clause in FILTERS.items()
+    if set(re.findall(r"\bd\.(\w+)", clause)) <= set(_KEY_COLUMNS.split(", "))
+)
 
 _DIST = f"CASE WHEN %(geo_on)s THEN {_HAVERSINE} END"
 
@@ -390,6 +442,14 @@ _C_DIST = f"CASE WHEN %(geo_on)s THEN {_C_HAVERSINE} END"
 _BM25_TERM = "q.w * p.tf / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.fieldnorm / %(avgdl)s))"
 _BM25_COLUMNS = (
     f"sum({_BM25_TERM}) AS score, array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs"
+)
+# a large list's rows are summed alone (a hash aggregate of one float a row), then the term
+# positions and tfs read again for its first rows only: collecting them in order for every
+# row holding a term (a sort of every posting and two arrays a row) cost more than the join
+_BM25_SCORE = f"sum({_BM25_TERM}) AS score"
+_BM25_TFS = (
+    "CROSS JOIN LATERAL (SELECT array_agg(q.i ORDER BY q.i) AS qi, array_agg(p.tf ORDER BY q.i) AS tfs "
+    "FROM q JOIN matjip_postings p ON p.term = q.term AND p.seq = b.seq) t"
 )
 _NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::integer, NULL::bytea"
 
@@ -413,15 +473,15 @@ _SEARCH = (
     "JOIN matjip_postings p ON p.seq = c.seq AND p.term = ANY(%(terms)s::text[]) JOIN q ON q.term = p.term "
     "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(small_max)s "
     "GROUP BY c.seq, c.lat, c.lon ORDER BY score DESC, c.seq LIMIT %(bm25_limit)s) b) "
-    "UNION ALL (SELECT 1, b.seq, b.score, NULL::float8, NULL::float8, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, "
-    f"NULL::bytea FROM (SELECT p.seq, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
+    "UNION ALL (SELECT 1, b.seq, b.score, NULL::float8, NULL::float8, NULL::real, NULL::boolean, t.qi, t.tfs, b.norm, "
+    f"NULL::bytea FROM (SELECT p.seq, {_BM25_SCORE}, min(p.fieldnorm) AS norm FROM q JOIN matjip_postings p ON p.term = q.term "
     "WHERE %(want_bm25)s AND %(all_rows)s "
-    "GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
-    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, b.qi, b.tfs, b.norm, NULL::bytea "
-    f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_COLUMNS}, min(p.fieldnorm) AS norm FROM q "
+    f"GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b {_BM25_TFS}) "
+    "UNION ALL (SELECT 1, b.seq, b.score, b.lat, b.lon, NULL::real, NULL::boolean, t.qi, t.tfs, b.norm, NULL::bytea "
+    f"FROM (SELECT p.seq, c.lat, c.lon, {_BM25_SCORE}, min(p.fieldnorm) AS norm FROM q "
     "JOIN matjip_postings p ON p.term = q.term JOIN c ON c.seq = p.seq "
     "WHERE %(want_bm25)s AND NOT %(all_rows)s AND (SELECT n FROM n) > %(small_max)s "
-    "GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b) "
+    f"GROUP BY p.seq, c.lat, c.lon ORDER BY score DESC, p.seq LIMIT %(bm25_limit)s) b {_BM25_TFS}) "
     "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
@@ -498,16 +558,27 @@ def _search_variant(all_rows: bool, parts: Sequence[str]) -> str:
     return _HEAD + "".join("UNION ALL (" + _BRANCHES[b - 1] for b in chosen)
 
 
-def search_template(all_rows: bool, parts: Sequence[str]) -> str:
-    """The name of the search statement's variant for these parts (a key of QUERIES)."""
+# the candidates from matjip_keys (every filter of the request in KEY_FILTERS; no title filter,
+# so no title boost: the boost column is NULL, as title_key = NULL is)
+_ROWS_SCAN = "(d.title_key = %(boost_key)s) AS boost FROM matjip_rows d WHERE {where}"
+_KEYS_SCAN = "NULL::boolean AS boost FROM matjip_keys d WHERE {where}"
+
+
+def search_template(all_rows: bool, parts: Sequence[str], keys: bool = False) -> str:
+    """The name of the search statement's variant for these parts (a key of QUERIES); ``keys``:
+    the candidates scanned from matjip_keys."""
     kept = [p for p in SEARCH_PARTS if p in parts]
-    return f"search/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
+    return f"search{'-keys' if keys else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
 
 
 for _rows in (False, True):
     for _mask in range(2 ** len(SEARCH_PARTS)):
         _parts = [p for i, p in enumerate(SEARCH_PARTS) if _mask >> i & 1]
         QUERIES[search_template(_rows, _parts)] = _search_variant(_rows, _parts)
+        if not _rows:
+            QUERIES[search_template(_rows, _parts, keys=True)] = _search_variant(_rows, _parts).replace(
+                _ROWS_SCAN, _KEYS_SCAN
+            )
 
 
 def compose(template: str, filters: Sequence[str]) -> str:

@@ -449,6 +449,7 @@ class PostgresIndex:
         ``MATJIP_DATABASE_HNSW`` the HNSW index."""
         report("rows", 0, total)
         self._run(conn, pg_sql.DERIVE_ROWS_ALL)
+        self._run(conn, pg_sql.DERIVE_KEYS_ALL)
         self._run(conn, pg_sql.DERIVE_POSTINGS_ALL)
         self._run(conn, pg_sql.DERIVE_VECTORS_ALL)
         if not self.hnsw:
@@ -462,6 +463,7 @@ class PostgresIndex:
         """The derived rows and postings of ``ids``, then their documents, deleted."""
         self._run(conn, pg_sql.DROP_POSTINGS, {"ids": ids})
         self._run(conn, pg_sql.DROP_VECTORS, {"ids": ids})
+        self._run(conn, pg_sql.DROP_KEYS, {"ids": ids})
         self._run(conn, pg_sql.DROP_ROWS, {"ids": ids})
         self._run(conn, pg_sql.DELETE_DOCS, {"ids": ids})
 
@@ -492,6 +494,7 @@ class PostgresIndex:
             for part in batched(batch, COPY_BATCH):
                 self._copy(conn, part)
             self._run(conn, pg_sql.DERIVE_ROWS, {"ids": ids})
+            self._run(conn, pg_sql.DERIVE_KEYS, {"ids": ids})
             self._run(conn, pg_sql.DERIVE_POSTINGS, {"ids": ids})
             self._run(conn, pg_sql.DERIVE_VECTORS, {"ids": ids})
             self._run(conn, pg_sql.REFRESH_COUNTS)

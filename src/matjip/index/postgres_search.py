@@ -3,7 +3,8 @@
 reads (:class:`PgCandidates`).
 
 A search is one statement (``pg_sql.QUERIES["search"]``): the candidates are materialised once
-from the narrow ``matjip_rows`` and the count, the BM25 list (from ``matjip_postings``), the exact
+from the narrow ``matjip_rows`` (from the narrower ``matjip_keys`` when every filter of the request
+is on its columns: ``pg_sql.KEY_FILTERS``) and the count, the BM25 list (from ``matjip_postings``), the exact
 vector list of a small candidate set, the best by prior and the nearest come back together; then
 the hit rows. Only a large candidate set takes one more statement for its vector list: the HNSW
 index with an iterative scan applying the filters (``vector_ann``; recall measured against the
@@ -397,8 +398,10 @@ class PgCandidates:
             "nearest_limit": k + MARGIN,
             **{f"want_{part}": part in want for part in _PARTS},
         }
-        # the statement's variant with only the wanted parts (the others' flags are off anyway)
-        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want)), self.names)
+        # the statement's variant with only the wanted parts (the others' flags are off anyway),
+        # its candidates from the narrow matjip_keys when every filter's columns are there
+        keys = not all_rows and set(self.names) <= pg_sql.KEY_FILTERS
+        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want), keys), self.names)
         return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows)
 
     def take(self, statement: SearchStatement, rows: list[tuple[Any, ...]]) -> int:
