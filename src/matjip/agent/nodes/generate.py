@@ -141,6 +141,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
                 nlu.entities.menu,
                 [*nlu.entities.atmosphere, *nlu.entities.occasion],
                 day,
+                open_now=nlu.time is not None and nlu.time.kind == "now",
             )
     else:
         # a restaurant keeps the number it was shown with ("두 번째는?" prints "2. …")
