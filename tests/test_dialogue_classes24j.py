@@ -194,3 +194,30 @@ def test_a_station_of_a_covered_district_with_nothing_around_it_is_said_so(data:
     )
     assert lines[1] == "송파구의 다른 동네는 데이터에 있어요. 가까운 다른 역·동 이름으로 물어봐 주세요."
     assert "중심이에요" not in r.answer
+
+
+# --- class 9/2: a route said in English; an English question answered in Korean says so once --------
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("any noodle place between jamsil and seokchon?", ("잠실", "석촌")),
+        ("coffee halfway between jamsil station and songpa station", ("잠실역", "송파역")),
+        ("kimbap on the way from jamsil to seokchon station", ("잠실", "석촌역")),
+    ],
+)
+def test_a_route_said_in_english_is_a_route(data: Path, text: str, ends: tuple[str, str]) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_NOON)
+    p = r.plan
+    assert p is not None and p.strategy == "route" and p.route is not None, r.answer
+    assert (p.route.origin.name, p.route.destination.name) == ends
+
+
+def test_an_english_question_is_told_once_that_the_answer_is_in_korean(data: Path) -> None:
+    first, second = talk_over(data, ["gukbap near jamsil station", "which one is open now?"], WEDNESDAY_NOON)
+    note = "(Answering in Korean — place and menu names are listed as they are written in Korea.)"
+    assert first.answer.splitlines()[0] == note, first.answer
+    assert note not in second.answer
+    (korean,) = talk_over(data, ["잠실역 국밥"], WEDNESDAY_NOON)
+    assert note not in korean.answer

@@ -928,22 +928,15 @@ def _reservation_line(doc: Restaurant) -> str:
     return text("answer.info.reservation" if ok else "answer.info.reservation_unknown")
 
 
-_OPEN_NOW_ANSWER: Final = {
-    "open": "answer.info.open_now_yes",
-    "closing_soon": "answer.info.open_now_closing",
-    "break": "answer.info.open_now_break",
-    "before_open": "answer.info.open_now_no",
-    "closed_now": "answer.info.open_now_no",
-    "day_off": "answer.info.open_now_no",
-}
+_OPEN_NOW_ANSWER: Final = table("answer.info.open_now")  # an open state → the sentence that says it
 
 
 def open_now_line(doc: Restaurant, now: datetime) -> str:
     """ "거기 지금 열었어?": yes or no from the card's own open status, its label in brackets; a day the
     timetable leaves out or hours not crawled are unknown, never guessed."""
     status = open_status(doc.hours, now)
-    key = _OPEN_NOW_ANSWER.get(status.state, "answer.info.open_now_unknown")
-    return say(key, title=josa(doc.title, "은/는"), label=status.label)
+    said = _OPEN_NOW_ANSWER.get(status.state, _OPEN_NOW_ANSWER["unknown"])
+    return said.format(title=josa(doc.title, "은/는"), label=status.label)
 
 
 def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
