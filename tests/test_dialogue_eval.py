@@ -275,3 +275,16 @@ def test_a_refine_keeps_the_device_position_sent_earlier() -> None:
     paged = gps_plan.model_copy(update={"exclude_ids": ["p1", "p2", "p3"]})
     second = search(paged, [card(4, "다른집")], location=at_gps)
     assert score_dialogue(item, [first, second]).ok
+
+
+def test_a_course_gold_with_no_kind_is_met_by_a_course_plan_of_its_stops() -> None:
+    """dialogue_test13 README "Course": gold `kind: null` with `course` informative (the scorer has no
+    course slot); a course plan lists its stops' kinds — no kind asked of one list — and is right; the
+    same kinds on a plain search, or a course plan against a gold without `course`, are not."""
+    gold = frame(kind=None, place="잠실역", course=["식사", "호프"])
+    course = SearchPlan(kinds=["호프·맥주집"], location=JAMSIL, strategy="course")
+    assert check_frame(gold, search(course, SHOWN), gps=None) == []
+    plain = course.model_copy(update={"strategy": "radius"})
+    assert check_frame(gold, search(plain, SHOWN), gps=None) == ["kind: gold any, plan ['호프·맥주집']"]
+    no_course = frame(kind=None, place="잠실역")
+    assert check_frame(no_course, search(course, SHOWN), gps=None) == ["kind: gold any, plan ['호프·맥주집']"]
