@@ -288,3 +288,24 @@ def test_a_course_gold_with_no_kind_is_met_by_a_course_plan_of_its_stops() -> No
     assert check_frame(gold, search(plain, SHOWN), gps=None) == ["kind: gold any, plan ['호프·맥주집']"]
     no_course = frame(kind=None, place="잠실역")
     assert check_frame(no_course, search(course, SHOWN), gps=None) == ["kind: gold any, plan ['호프·맥주집']"]
+
+
+def test_an_outside_station_named_without_its_suffix_is_the_gold_decision() -> None:
+    """ "tacos in itaewon?": the gold writes the place as 이태원역 (a station or landmark → near); the
+    product names 이태원 as the user said it, not covered — the same outside place said plainly."""
+    gold = frame(kind="타코", place="이태원역", outside=True)
+    reply = TurnResult(
+        session_id="s",
+        answer="'이태원' 쪽은 아직 식당 데이터에 없어요.",
+        decision="reply",
+        trace=[TraceEntry(node="understand", ms=0, decision="no restaurant in the data around 이태원")],
+    )
+    item = {
+        "id": "x3",
+        "split": "test",
+        "type": "single_outside",
+        "turns": [{"user": "tacos in itaewon?", "gps": None, "expect": expect("search", gold)}],
+    }
+    assert score_dialogue(item, [reply]).turns[0].got == "search"
+    other = reply.model_copy(update={"answer": "'이촌' 쪽은 아직 식당 데이터에 없어요."})
+    assert score_dialogue(item, [other]).turns[0].got == "reply"

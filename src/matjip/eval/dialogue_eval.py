@@ -240,13 +240,14 @@ def outside_reply(res: TurnResult, frame: dict[str, Any]) -> bool:
     (dialogue_test9/test10 "Outside places"). Showing places elsewhere instead would be wrong."""
     place = squash(str(frame.get("place") or ""))
     said = _trace_decision(res, "understand")
+    # the place as the user said it: "itaewon" is 이태원 to the product, 이태원역 to the gold (station → near)
+    names = {place, place.removesuffix("역")} - {""}
     return (
         res.decision == "reply"
         and not res.cards
         and bool(place)
         and said.startswith("no restaurant in the data around")
-        and place in squash(said)
-        and place in squash(res.answer or "")
+        and any(n in squash(said) and n in squash(res.answer or "") for n in names)
     )
 
 
