@@ -140,6 +140,8 @@ def test_the_heading_counts_stated_and_only_mentioned_parking_as_the_cards_do(da
         ("그 중에 첫번째 거기 지금 문 열었어?", 1),
         ("여기 중에 세번째 지금 영업해?", 3),
         ("3번 지금 열었어?", 3),
+        ("1번 지금 해?", 1),
+        ("두번째 거기 지금도 하나요?", 2),
     ],
 )
 def test_an_ordinal_among_the_list_asked_open_now_is_answered_about_that_place(

@@ -127,6 +127,9 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         asks.append("seats")
     if not asks and _day_asked(nlu, now) is not None:
         asks = ["hours"]  # "거기 일요일도 해?": that day's hours
+    open_now = (nlu.time is not None and nlu.time.kind == "now") or understanding_of(state).cues.now
+    if not asks and open_now:
+        asks = ["hours"]  # "1번 지금 해?": open now, then the hours
     conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
     chunks: list[str] = []
@@ -142,7 +145,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
                 nlu.entities.menu,
                 [*nlu.entities.atmosphere, *nlu.entities.occasion],
                 day,
-                open_now=nlu.time is not None and nlu.time.kind == "now",
+                open_now=open_now,
             )
     else:
         # a restaurant keeps the number it was shown with ("두 번째는?" prints "2. …")
