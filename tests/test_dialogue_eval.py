@@ -275,3 +275,37 @@ def test_a_refine_keeps_the_device_position_sent_earlier() -> None:
     paged = gps_plan.model_copy(update={"exclude_ids": ["p1", "p2", "p3"]})
     second = search(paged, [card(4, "다른집")], location=at_gps)
     assert score_dialogue(item, [first, second]).ok
+
+
+def test_a_course_gold_with_no_kind_is_met_by_a_course_plan_of_its_stops() -> None:
+    """dialogue_test13 README "Course": gold `kind: null` with `course` informative (the scorer has no
+    course slot); a course plan lists its stops' kinds — no kind asked of one list — and is right; the
+    same kinds on a plain search, or a course plan against a gold without `course`, are not."""
+    gold = frame(kind=None, place="잠실역", course=["식사", "호프"])
+    course = SearchPlan(kinds=["호프·맥주집"], location=JAMSIL, strategy="course")
+    assert check_frame(gold, search(course, SHOWN), gps=None) == []
+    plain = course.model_copy(update={"strategy": "radius"})
+    assert check_frame(gold, search(plain, SHOWN), gps=None) == ["kind: gold any, plan ['호프·맥주집']"]
+    no_course = frame(kind=None, place="잠실역")
+    assert check_frame(no_course, search(course, SHOWN), gps=None) == ["kind: gold any, plan ['호프·맥주집']"]
+
+
+def test_an_outside_station_named_without_its_suffix_is_the_gold_decision() -> None:
+    """ "tacos in itaewon?": the gold writes the place as 이태원역 (a station or landmark → near); the
+    product names 이태원 as the user said it, not covered — the same outside place said plainly."""
+    gold = frame(kind="타코", place="이태원역", outside=True)
+    reply = TurnResult(
+        session_id="s",
+        answer="'이태원' 쪽은 아직 식당 데이터에 없어요.",
+        decision="reply",
+        trace=[TraceEntry(node="understand", ms=0, decision="no restaurant in the data around 이태원")],
+    )
+    item = {
+        "id": "x3",
+        "split": "test",
+        "type": "single_outside",
+        "turns": [{"user": "tacos in itaewon?", "gps": None, "expect": expect("search", gold)}],
+    }
+    assert score_dialogue(item, [reply]).turns[0].got == "search"
+    other = reply.model_copy(update={"answer": "'이촌' 쪽은 아직 식당 데이터에 없어요."})
+    assert score_dialogue(item, [other]).turns[0].got == "reply"

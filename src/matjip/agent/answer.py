@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from matjip.agent.acts import compare_criteria
-from matjip.agent.cardinfo import mention_only, night_flag, other_day_hours, standing
+from matjip.agent.cardinfo import mention_only, night_flag, open_status, other_day_hours, standing
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
@@ -177,8 +177,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     else say("answer.reason.menu", name=hit.name)
                 )
         for c in plan.convenience:
-            mentions = mention_only(s.doc, "convenience", c)
-            if mentions is not None:  # one visitor tag among many reviews is a mention, not a fact
+            mentions = convenience_shown(s.doc, c)
+            if mentions:  # one visitor tag among many reviews is a mention, not a fact
                 reasons.append(say("cards.facts.mention", value=c, n=mentions))
                 continue
             ev = evidence_text(s.doc, "convenience", c)
@@ -341,6 +341,29 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     )
 
 
+def convenience_shown(doc: Restaurant, value: str) -> int | None:
+    """How a card shows a convenience: None when the place has no evidence, the tag count when a
+    few visitor tags only mention it (the card says "주차 언급 1건"), 0 when the card states it."""
+    if value not in doc.convenience:
+        return None
+    mentions = mention_only(doc, "convenience", value)
+    return 0 if mentions is None else max(mentions, 1)
+
+
+def _mention_caveat(
+    wish: str, phrase: str, backed: Sequence[int], mentioned: Sequence[int], n: int, after_n: bool
+) -> str:
+    """The heading's bracket for a convenience some cards only mention: which cards state it, which
+    only mention it — the numbers the cards themselves show."""
+    listed = "·".join(map(str, mentioned))
+    if not backed:
+        if len(mentioned) == n:
+            return say("cards.heading.mentioned", value=josa(wish, "은/는"))
+        return say("cards.heading.mentioned_some", value=josa(wish, "은/는"), numbers=listed)
+    template = "cards.heading.partly_mentioned" if after_n else "cards.heading.partly_mentioned_noun"
+    return say(template, wish=phrase, numbers="·".join(map(str, backed)), mentioned=listed)
+
+
 _WISH_PHRASE: Final = table("cards.heading.wish_phrase")  # "아이와" → "아이와 가기 좋은"
 
 
@@ -355,23 +378,20 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
         *(("convenience", c, say("answer.conditions.convenience", value=c)) for c in plan.convenience),
     ]
     for field, wish, phrase in asked:
-        if field == "convenience":
-            backed = [
-                i
-                for i, s in enumerate(shown, 1)
-                if wish in s.doc.convenience and mention_only(s.doc, "convenience", wish) is None
-            ]
+        mentioned: list[int] = []
+        if field == "convenience":  # the cards' own reading of each place (one source of truth)
+            shows = [convenience_shown(s.doc, wish) for s in shown]
+            backed = [i for i, n in enumerate(shows, 1) if n == 0]
+            mentioned = [i for i, n in enumerate(shows, 1) if n]
         else:
             backed = [i for i, s in enumerate(shown, 1) if wish_shown(s.doc, wish)]
         if len(backed) == len(shown):
             keep[field].append(wish)
             continue
-        if field == "convenience" and not backed and any(wish in x.doc.convenience for x in shown):
-            caveats.append(
-                say("cards.heading.mentioned", value=josa(wish, "은/는"))
-            )  # tags mention it, no more
-            continue
         after_n = final_consonant(phrase) == 4  # 조용한, 분위기 좋은: "… 곳인지는"
+        if mentioned:  # tags mention it on some cards, no more (the cards say "주차 언급 N건")
+            caveats.append(_mention_caveat(wish, phrase, backed, mentioned, len(shown), after_n))
+            continue
         if backed:
             template = "cards.heading.partly" if after_n else "cards.heading.partly_noun"
             caveats.append(say(template, wish=phrase, numbers="·".join(map(str, backed))))
@@ -840,10 +860,12 @@ def information_lines(
     dishes: Sequence[str] = (),
     wishes: Sequence[str] = (),
     day: datetime | None = None,
+    open_now: bool = False,
 ) -> list[str]:
     """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요").
     ``wishes`` ("데이트", "혼술") are answered yes/no from the evidence, or "알 수 없어요".
-    ``day``: the day asked about ("토요일에도 열어요?"), whose hours follow the week's."""
+    ``day``: the day asked about ("토요일에도 열어요?"), whose hours follow the week's.
+    ``open_now``: "지금 열었어?" — whether it is open now is said before the hours."""
     lines: list[str] = [wish_line(doc, w) for w in wishes]
     wanted = [a for a in dict.fromkeys(asks) if not (wishes and a == "rating")]
     for c in conveniences:
@@ -856,6 +878,8 @@ def information_lines(
         elif ask == "reservation":
             lines.append(_reservation_line(doc) + "\n")
         elif ask == "hours":
+            if open_now and day is None:
+                lines.append(open_now_line(doc, now) + "\n")
             lines.append(_hours_answer(doc, now, day) + "\n")
         elif ask in ("menu", "price") and dishes:
             lines.append(_dish_answer(doc, dishes) + "\n")
@@ -902,6 +926,17 @@ def _reservation_line(doc: Restaurant) -> str:
     if ok and ev:
         return say("answer.info.reservation_evidence", evidence=ev)
     return text("answer.info.reservation" if ok else "answer.info.reservation_unknown")
+
+
+_OPEN_NOW_ANSWER: Final = table("answer.info.open_now")  # an open state → the sentence that says it
+
+
+def open_now_line(doc: Restaurant, now: datetime) -> str:
+    """ "거기 지금 열었어?": yes or no from the card's own open status, its label in brackets; a day the
+    timetable leaves out or hours not crawled are unknown, never guessed."""
+    status = open_status(doc.hours, now)
+    said = _OPEN_NOW_ANSWER.get(status.state, _OPEN_NOW_ANSWER["unknown"])
+    return said.format(title=josa(doc.title, "은/는"), label=status.label)
 
 
 def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:

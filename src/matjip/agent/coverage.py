@@ -121,8 +121,24 @@ def coverage_summary(res: Resources, limit: int = 5) -> CoverageSummary:
     return CoverageSummary(documents=documents, regions=area.districts(), line=area.line(documents, limit))
 
 
+_POINT_TYPES: Final = frozenset({PlaceType.SIDO, PlaceType.SIGUNGU})
+
+
 def not_covered_answer(name: str, res: Resources) -> list[str]:
-    area = covered_area(res).describe(limit=6)
+    """ "'애오개역' 쪽은 아직 식당 데이터에 없어요": when the place's own district is covered (a station of
+    마포구 with no restaurant within its radius), the answer says the district holds data but not around
+    that place — never a list of covered districts that names its own as if it answered it."""
+    covered = covered_area(res)
+    place = res.gazetteer.best(name)
+    if place is not None and place.type not in _POINT_TYPES and place.sigungu and covered.covers(place):
+        radius = int(place.default_radius_m or 1000)
+        around = f"{radius / 1000:g}km" if radius >= 1000 else f"{radius}m"
+        district = place.sigungu
+        return [
+            say("answer.coverage.not_around", name=name, radius=around) + "\n",
+            say("answer.coverage.district_elsewhere", district=district) + "\n",
+        ]
+    area = covered.describe(limit=6)
     return [
         say("answer.coverage.not_covered", name=name) + "\n",
         say("answer.coverage.covered", area=area) + "\n",

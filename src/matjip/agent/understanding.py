@@ -74,6 +74,7 @@ class CuePatterns:
     all_shown: re.Pattern[str]
     condition_out: re.Pattern[str]
     situation_after: re.Pattern[str]
+    landmark_after: re.Pattern[str]
     latin_situation: re.Pattern[str]
 
 
@@ -113,6 +114,7 @@ def cue_patterns() -> CuePatterns:
         all_shown=either(words("turn_cues", "all_shown")),
         condition_out=either(words("turn_cues", "condition_out")),
         situation_after=either(words("turn_cues", "situation_after")),
+        landmark_after=either(words("turn_cues", "landmark_after")),
         latin_situation=either(words("turn_cues", "latin_situation")),
     )
 
@@ -365,8 +367,12 @@ def _situation(text: str, term: str, p: CuePatterns) -> bool:
     written (an adjective's stem: "편하" of "편한"), is not."""
     if term.isascii() and p.latin_situation.match(term.lower()):
         return True
+    whole = p.landmark_after.match(term)
+    if whole is not None and whole.end() == len(term):  # "먹자골목", "마을" of "벽화마을": a place noun
+        return True
     at = [m.end() for m in re.finditer(re.escape(term), text)]
-    return bool(at) and all(p.situation_after.match(text[e:]) for e in at)
+    # "문래동 철공소 골목 술집": a word naming a place or landmark (a place noun right after it)
+    return bool(at) and all(p.situation_after.match(text[e:]) or p.landmark_after.match(text[e:]) for e in at)
 
 
 def situation_words(text: str, nlu: NLUResult) -> NLUResult:

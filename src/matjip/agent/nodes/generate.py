@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
-from typing import Any, get_args
+from typing import Any, Final, get_args
 
 from matjip.agent import answer as tpl
 from matjip.agent import strategy_answer
@@ -126,6 +127,9 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         asks.append("seats")
     if not asks and _day_asked(nlu, now) is not None:
         asks = ["hours"]  # "거기 일요일도 해?": that day's hours
+    open_now = (nlu.time is not None and nlu.time.kind == "now") or understanding_of(state).cues.now
+    if not asks and open_now:
+        asks = ["hours"]  # "1번 지금 해?": open now, then the hours
     conveniences = list(nlu.entities.convenience)
     shown = shown_for(refs, res)
     chunks: list[str] = []
@@ -141,6 +145,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
                 nlu.entities.menu,
                 [*nlu.entities.atmosphere, *nlu.entities.occasion],
                 day,
+                open_now=open_now,
             )
     else:
         # a restaurant keeps the number it was shown with ("두 번째는?" prints "2. …")
@@ -259,6 +264,31 @@ def _search_answer(state: AgentState, res: Resources) -> list[str]:
     return tpl.search_answer(shown, p, now, origin, notes)
 
 
+_LATIN_WORD: Final = re.compile(r"[A-Za-z]{2,}")
+_HANGUL: Final = re.compile(r"[가-힣ㄱ-ㅎㅏ-ㅣ]")
+
+
+def _said_in_english(message: str) -> bool:
+    return not _HANGUL.search(message) and len(_LATIN_WORD.findall(message)) >= 2
+
+
+def english_turn(state: AgentState) -> bool:
+    """Is this turn's message said in English (no Korean at all, two English words or more) while the
+    message before it was not? An English question answered in Korean says so once, in English."""
+    said = [m.get("content") or "" for m in state.get("messages") or [] if m.get("role") == "user"]
+    if not said or not _said_in_english(said[-1]):
+        return False
+    return len(said) < 2 or not _said_in_english(said[-2])
+
+
+def _no_content_reply(state: AgentState) -> bool:
+    """A reply that is itself about the language or says nothing ("not_korean", small talk)."""
+    reply = state.get("reply")
+    return state.get("decision") == "reply" and (
+        reply is None or not reply.key.startswith(("outside:", "overseas:"))
+    )
+
+
 def generate(state: AgentState, res: Resources) -> dict[str, Any]:
     decision = state.get("decision", "search")
     update: dict[str, Any] = {}
@@ -289,6 +319,8 @@ def generate(state: AgentState, res: Resources) -> dict[str, Any]:
                 emit("answer_reset", piece)
         if gen.text is not None:
             chunks, source = [gen.text], "llm"
+    if source == "template" and english_turn(state) and not _no_content_reply(state):
+        chunks = [text("answer.turn.english_note") + "\n", *chunks]
     # crawled names, menus and quotes (and what a model makes of them) stay text: no link, image
     # or HTML tag in an answer comes alive in any Markdown reader (agent/markdown.py)
     chunks = [inert(c) for c in chunks]

@@ -1125,7 +1125,9 @@ def _compared(t: _Turn) -> tuple[list[str], list[str]]:
             unknown.append(name)
     # "거기랑 비교하면", "솔솥이랑 비교하면 어디가 더 늦게까지 해": one side said, the other the one in focus
     one_side = len(picked) + len(unknown) == 1 and cue_patterns().compared_with.search(t.u.text) is not None
-    if (nlu.pronoun_ref or one_side) and len(picked) + len(unknown) < 2:
+    # "그 중에 첫번째 거기", "거기 중에 두번째 집": "거기" is the list, the ordinal the one place in it
+    beside = bool(picked) and t.u.cues.among and cue_patterns().joins.search(t.u.text) is None
+    if (nlu.pronoun_ref or one_side) and len(picked) + len(unknown) < 2 and not beside:
         focus = t.state.get("focus") or (context[0]["id"] if len(context) == 1 else None)
         if focus:
             picked.insert(0, focus)
