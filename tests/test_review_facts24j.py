@@ -19,7 +19,7 @@ from support.reviews import read
     ],
 )
 def test_a_concession_keeps_the_value(text: str, field: str, value: str) -> None:
-    """"-긴 한데 / -긴 했는데": the value holds, what follows is another matter."""
+    """ "-긴 한데 / -긴 했는데": the value holds, what follows is another matter."""
     assert value in getattr(read(text), field), (text, getattr(read(text), field))
 
 
@@ -33,7 +33,7 @@ def test_a_concession_keeps_the_value(text: str, field: str, value: str) -> None
     ],
 )
 def test_something_else_missing_from_a_fact_keeps_the_fact(text: str, value: str) -> None:
-    """"X에 Y가 없어요": Y was missing, X was there (convention 6: one first-hand mention holds a fact)."""
+    """ "X에 Y가 없어요": Y was missing, X was there (convention 6: one first-hand mention holds a fact)."""
     assert value in read(text).convenience, (text, read(text).convenience)
 
 

@@ -1049,8 +1049,14 @@ def _verdict(
     end = last.end
     if target in r.complaints and r.only_flaw.match(text, hit.end):
         return True, start, end  # "소음만 아니었음 더 좋았을텐데": the one flaw, said to be there
-    if (target in r.complaints or hit.matcher.negative) and absence and r.complaint_cause.search(text, hit.end, end):
-        absence = 0  # "떠드는 소리 때문에 집중이 안 됨": the consequence's 안 negates nothing of the complaint
+    if (
+        (target in r.complaints or hit.matcher.negative)
+        and absence
+        and r.complaint_cause.search(text, hit.end, end)
+    ):
+        absence = (
+            0  # "떠드는 소리 때문에 집중이 안 됨": the consequence's 안 negates nothing of the complaint
+        )
     if target in r.facts and absence and r.manner.search(text, max(start, hit.start - 10), end):
         return True, start, end  # "제대로 구워주지도 않음": the service was there, done badly
     if target in r.complaints and absence and r.no_return.search(text, hit.end, end):
