@@ -122,3 +122,22 @@ def test_moods_of_the_room_in_other_words(text: str, value: str) -> None:
 def test_not_the_guests_occasion_nor_the_rooms_mood(text: str, field: str, value: str) -> None:
     """The staff's manner, a dish, a price, a place kept to oneself, other guests alone, a couple's PC seat."""
     assert value not in getattr(read(text), field), (text, getattr(read(text), field))
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("썸녀랑 처음 간 곳인데 좋았어요", "occasion", "데이트"),
+        ("동호회 회원들이랑 다녀왔어요", "occasion", "모임"),
+        ("애들이 놀기 좋은 마당이 있어요", "occasion", "아이와"),
+        ("맥주 안주로 딱이에요", "occasion", "술자리"),
+        ("전날 과음하고 들렀는데 살았어요", "occasion", "해장"),
+        ("3대째 하는 냉면집이에요", "atmosphere", "노포"),
+        ("남산뷰가 끝내줘요", "atmosphere", "뷰 좋은"),
+        ("포토존이 있어서 좋아요", "atmosphere", "감성적인"),
+    ],
+)
+def test_more_of_the_same_classes_in_other_words(text: str, field: str, value: str) -> None:
+    """A date in the making, a club, children at play, a drink's side, the morning after, a family's third
+    generation, a view named by what one sees, a photo spot."""
+    assert value in getattr(read(text), field), (text, getattr(read(text), field))
