@@ -141,3 +141,16 @@ def test_more_of_the_same_classes_in_other_words(text: str, field: str, value: s
     """A date in the making, a club, children at play, a drink's side, the morning after, a family's third
     generation, a view named by what one sees, a photo spot."""
     assert value in getattr(read(text), field), (text, getattr(read(text), field))
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("2차로 가기 좋은 곳이나 안주는 아쉬워요", "occasion", "술자리"),
+        ("혼밥하기 좋은 식당이나 반찬은 별로예요", "occasion", "혼밥"),
+        ("아늑한 공간이나 의자는 불편해요", "atmosphere", "아늑한"),
+    ],
+)
+def test_a_judged_phrase_then_but_another_topic(text: str, field: str, value: str) -> None:
+    """"좋은 곳이나 | 안주는 아쉬워요": 이나 is "but" here, the complaint is another topic's."""
+    assert value in getattr(read(text), field), (text, getattr(read(text), field))

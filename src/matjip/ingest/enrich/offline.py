@@ -558,6 +558,8 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
             and not nxt.tag.startswith("J")
         ):
             kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB (but "여기만한 데가 없어요": a place)
+        elif tag in ("JC", "JX") and _concessive_na(morphs, i):
+            kind = "contrast"  # "2차하기 좋은 안주이나 | 맛은 아쉽네요": 이나 read as a particle, said as "but"
         if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
             kind = "final"
         if not kind:
@@ -569,6 +571,21 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     if first < n:
         out.append(_Clause(first, n - 1, morphs[first].start, morphs[-1].end, "final", sentence))
     return out
+
+
+def _concessive_na(morphs: Sequence[Morph], i: int) -> bool:
+    """Whether the particle 이나/나 at ``i`` ends a judged noun phrase and the next word is a new topic ("좋은
+    안주이나 맛은 아쉽네요", "가기 좋은 곳이나 안주는 별로"): Kiwi's "or" read as the connective "but"."""
+    if morphs[i].form not in ("이나", "나") or i < 2 or i + 2 >= len(morphs):
+        return False
+    nxt, after = morphs[i + 1], morphs[i + 2]
+    return (
+        morphs[i - 2].tag == "ETM"
+        and nxt.start > morphs[i].end
+        and nxt.tag in _NOUN_TAGS
+        and after.tag == "JX"
+        and after.form in ("은", "는")
+    )
 
 
 @dataclass
