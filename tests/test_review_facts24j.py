@@ -152,5 +152,5 @@ def test_more_of_the_same_classes_in_other_words(text: str, field: str, value: s
     ],
 )
 def test_a_judged_phrase_then_but_another_topic(text: str, field: str, value: str) -> None:
-    """"좋은 곳이나 | 안주는 아쉬워요": 이나 is "but" here, the complaint is another topic's."""
+    """ "좋은 곳이나 | 안주는 아쉬워요": 이나 is "but" here, the complaint is another topic's."""
     assert value in getattr(read(text), field), (text, getattr(read(text), field))

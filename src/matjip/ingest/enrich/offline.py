@@ -559,7 +559,9 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
         ):
             kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB (but "여기만한 데가 없어요": a place)
         elif tag in ("JC", "JX") and _concessive_na(morphs, i):
-            kind = "contrast"  # "2차하기 좋은 안주이나 | 맛은 아쉽네요": 이나 read as a particle, said as "but"
+            kind = (
+                "contrast"  # "2차하기 좋은 안주이나 | 맛은 아쉽네요": 이나 read as a particle, said as "but"
+            )
         if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
             kind = "final"
         if not kind:
