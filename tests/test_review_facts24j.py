@@ -49,6 +49,13 @@ def test_a_service_done_badly_was_there(text: str, value: str) -> None:
     assert value in read(text).convenience, (text, read(text).convenience)
 
 
+def test_the_next_rooms_noise_through_the_wall_is_no_lively_room() -> None:
+    """Convention 4 counts the dining room's noise; a private room's walls letting the next room through are
+    not quiet, but no lively room."""
+    e = read("룸 방음이 안 돼서 옆방 소리가 다 들려요")
+    assert "시끌벅적한" not in e.atmosphere and "조용한" not in e.atmosphere, e.atmosphere
+
+
 def test_a_proper_one_missing_is_still_missing() -> None:
     assert "룸" not in read("제대로 된 룸은 없어요").convenience
 
@@ -59,7 +66,7 @@ def test_a_proper_one_missing_is_still_missing() -> None:
         "소음 때문에 집중이 안 됐어요",
         "옆 테이블 떠드는 소리 탓에 책을 못 읽었어요",
         "시끄러운 손님들 때문에 얘기를 못 했어요",
-        "방음이 하나도 안 돼서 옆방 소리가 다 들려요",
+        "방음이 전혀 안 되는 가게예요",
         "룸인데 방음이 별로예요",
     ],
 )
