@@ -558,6 +558,10 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
             and not nxt.tag.startswith("J")
         ):
             kind = "contrast"  # "좋은데" read as 좋/VA 은/ETM 데/NNB (but "여기만한 데가 없어요": a place)
+        elif tag in ("JC", "JX") and _concessive_na(morphs, i):
+            kind = (
+                "contrast"  # "2차하기 좋은 안주이나 | 맛은 아쉽네요": 이나 read as a particle, said as "but"
+            )
         if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
             kind = "final"
         if not kind:
@@ -569,6 +573,21 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     if first < n:
         out.append(_Clause(first, n - 1, morphs[first].start, morphs[-1].end, "final", sentence))
     return out
+
+
+def _concessive_na(morphs: Sequence[Morph], i: int) -> bool:
+    """Whether the particle 이나/나 at ``i`` ends a judged noun phrase and the next word is a new topic ("좋은
+    안주이나 맛은 아쉽네요", "가기 좋은 곳이나 안주는 별로"): Kiwi's "or" read as the connective "but"."""
+    if morphs[i].form not in ("이나", "나") or i < 2 or i + 2 >= len(morphs):
+        return False
+    nxt, after = morphs[i + 1], morphs[i + 2]
+    return (
+        morphs[i - 2].tag == "ETM"
+        and nxt.start > morphs[i].end
+        and nxt.tag in _NOUN_TAGS
+        and after.tag == "JX"
+        and after.form in ("은", "는")
+    )
 
 
 @dataclass
@@ -721,6 +740,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     if _other_sense(ctx, hit, target, own.start, s_start, s_end):
         return None, hit.start, hit.end
     fact = target in r.facts
+    if (fact or target[0] == "atmosphere") and _holds_anyway(ctx, hit, fact):
+        return True, own.start, own.end
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
         ctx, own, hit.end, fact=fact, own_subject=own_subject, service=target[0] == "convenience"
@@ -761,6 +782,17 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     if verdict[0] is False and target in r.ordered_values and r.ordered.search(ctx.text, s_start, s_end):
         return True, verdict[1], verdict[2]  # "주문시켰는데 … 배달도 안오는데": ordered, so it delivers
     return verdict
+
+
+def _holds_anyway(ctx: _Text, hit: _Hit, fact: bool) -> bool:
+    """Whether the words right after a mood or a fact keep it whatever the clause says next: a concession
+    ("넓긴 한데 창이 작아서 답답"), or for a fact something else missing from it ("포장음식에 젓가락도 없더라구요")."""
+    r = rules()
+    if _absence_adverb_before(ctx, hit):
+        return False
+    return r.concessive.match(ctx.text, hit.end) is not None or (
+        fact and r.other_missing.match(ctx.text, hit.end) is not None
+    )
 
 
 def _tells_visit(ctx: _Text, hit: _Hit) -> bool:
@@ -882,6 +914,8 @@ def _conditional(
     convenience = target[0] == "convenience"
     if convenience and r.advice_conditional.search(text, hit.end, own.end):
         return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
+    if not absence and target[0] == "occasion" and r.habitual.match(text, own.end):
+        return None  # "회식 때 방문하면 항상 …": a habit, no wish
     if absence:
         if (
             convenience
@@ -1034,6 +1068,16 @@ def _verdict(
     end = last.end
     if target in r.complaints and r.only_flaw.match(text, hit.end):
         return True, start, end  # "소음만 아니었음 더 좋았을텐데": the one flaw, said to be there
+    if (
+        (target in r.complaints or hit.matcher.negative)
+        and absence
+        and r.complaint_cause.search(text, hit.end, end)
+    ):
+        absence = (
+            0  # "떠드는 소리 때문에 집중이 안 됨": the consequence's 안 negates nothing of the complaint
+        )
+    if target in r.facts and absence and r.manner.search(text, max(start, hit.start - 10), end):
+        return True, start, end  # "제대로 구워주지도 않음": the service was there, done badly
     if target in r.complaints and absence and r.no_return.search(text, hit.end, end):
         absence = max(0, absence - len(r.no_return.findall(text, hit.end, end)))  # "떠들고 … 다시는 안갈매장"
     if uncertain or (last.kind == "question" and not absence and not difficulty):

@@ -114,6 +114,11 @@ class Frames(BaseModel):
     list_judged: str = "(?!)"
     only_flaw: str = "(?!)"
     no_return: str = "(?!)"
+    concessive: str = "(?!)"
+    habitual: str = "(?!)"
+    complaint_cause: str = "(?!)"
+    other_missing: str = "(?!)"
+    manner: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -244,6 +249,11 @@ class CompiledRules:
         self.list_judged = re.compile(f.list_judged)
         self.only_flaw = re.compile(f.only_flaw)
         self.no_return = re.compile(f.no_return)
+        self.concessive = re.compile(f.concessive)
+        self.habitual = re.compile(f.habitual)
+        self.complaint_cause = re.compile(f.complaint_cause)
+        self.other_missing = re.compile(f.other_missing)
+        self.manner = re.compile(f.manner)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
