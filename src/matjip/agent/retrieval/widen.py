@@ -62,8 +62,15 @@ def fill_wider(
     own places a little further come first, the weak near ones after them — one policy for every
     short list: the same kind wider before anything standing in for it."""
     own = [h for h in f.hits if sure(h)] if sure is not None and f.plan.kinds else f.hits
-    if not (0 < len(own) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
+    if not (len(own) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
         return
+    if sure is not None and f.plan.kinds:
+        # the count said ("1km 안에는 1곳뿐") counts what the cards count: near places listing the
+        # kind's dishes are found before the circle is widened (a 해산물 house listing 모듬초밥)
+        f.hits += listing_near(f, res)
+        own = [h for h in f.hits if sure(h)]
+    if not f.hits or len(own) >= f.plan.k:
+        return  # nothing near at all: relaxation widens, said so
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
     wider = _wider(loc.radius_m, res.config)
@@ -78,14 +85,61 @@ def fill_wider(
     ]
     if not extra:
         return
-    f.notes.append(
-        say("search.widen.filled", place=loc.name, radius=km(loc.radius_m), found=len(own), wider=km(wider))
-    )
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
+    f.notes.append(_filled_note(f, len(own), len(f.stand_ins), km(wider)))
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
     f.plan = f.plan.model_copy(update={"location": f.plan_update["location"]})
+
+
+def _filled_note(f: Found, found: int, listing: int, wider: str) -> str:
+    """The widening note: how many near places are of the kind and, when some only list its dishes
+    (or are filed as another kind), how many of those — every near place the list holds is counted."""
+    loc = f.plan.location
+    assert loc is not None and loc.radius_m is not None
+    place, radius = loc.name, km(loc.radius_m)
+    if not listing:
+        return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
+    label = ", ".join(f.plan.kinds)
+    if not found:
+        return say(
+            "search.widen.filled_listing_only",
+            place=place,
+            radius=radius,
+            kinds=label,
+            listing=listing,
+            wider=wider,
+        )
+    return say(
+        "search.widen.filled_listing",
+        place=place,
+        radius=radius,
+        kinds=label,
+        found=found,
+        listing=listing,
+        wider=wider,
+    )
+
+
+def listing_near(f: Found, res: Resources) -> list[SearchHit]:
+    """Places within the asked circle, not yet kept, whose menu lists the one kind asked although
+    their category or menu files them as another kind ("문래역 초밥": a 해산물 house with 모듬초밥
+    976 m away; :meth:`~matjip.kinds.Kinds.listed_dish`), the kind's ruled-out categories left out."""
+    table = kinds()
+    kind = table.by_name.get(f.plan.kinds[0]) if len(f.plan.kinds) == 1 else None
+    if kind is None or f.req.menu or f.plan.titles:
+        return []
+    dishes = [*(w for w in kind.name.split("·") if len(w) >= 2), *kind.dishes]
+    got: dict[str, SearchHit] = {}
+    for dish in dict.fromkeys(dishes):
+        exclude = [*f.shown_ids(), *got]
+        more = res.index.search(f.req.model_copy(update={"kind": [], "menu": [dish], "exclude_ids": exclude}))
+        for h in more.hits:
+            if table.listed_dish(f.plan.kinds, [m.name for m in h.document.menus]) is not None:
+                got.setdefault(h.document.place_id, h)
+    near = [h for h in got.values() if not any(c in h.document.category for c in kind.not_category)]
+    return not_ruled_out_by_category(near, f.plan, res)
 
 
 def needed_notes(notes: list[str], frame: SearchPlan | None, hits: Sequence[SearchHit]) -> list[str]:
@@ -125,7 +179,7 @@ def relax_step(
             "search.relax.convenience", condition=dropped
         )
     if going_now(p, now) and loc is not None and loc.by_radius:
-        return drop_filter(p)
+        return _drop_clock_near(p)
     if (
         loc is not None
         and loc.by_radius
@@ -140,6 +194,20 @@ def relax_step(
             "search.relax.widened", place=loc.name, radius=km(loc.radius_m), wider=km(wider)
         )
     return drop_filter(p)
+
+
+def _drop_clock_near(p: SearchPlan) -> tuple[SearchPlan, str | None]:
+    """Going now, nothing open near: the clock is dropped for the circle asked, and the note says so
+    of that circle only ("공덕역 1km 안에는 … 없어서") — a place open farther may still be on the list."""
+    loc = p.location
+    dropped, note = drop_filter(p)
+    if note is None or p.open_at is None or dropped.open_at is not None or loc is None or not loc.radius_m:
+        return dropped, note
+    label = p.open_label or text("search.relax.condition.hours_unlabelled")
+    condition = say("search.relax.condition.hours", label=label)
+    return dropped, say(
+        "search.relax.dropped_near", place=loc.name, radius=km(loc.radius_m), condition=condition
+    )
 
 
 def going_now(p: SearchPlan, now: datetime | None) -> bool:
