@@ -17,7 +17,7 @@ from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_sta
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
-from matjip.agent.retrieval.filters import is_chain_branch, names_a_chain, typical_price
+from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant, WeeklySchedule
 from matjip.index.ranking import local_key
@@ -301,19 +301,6 @@ def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
         return kind_evidence(h, wanted)[1] in ("category", "title", "weak") or not filed_as_other(h, wanted)
 
     return sure
-
-
-def filed_as_other(h: SearchHit, wanted: list[str]) -> bool:
-    """The place's category says a kind unrelated to ``wanted`` (an umbrella such as 술집 aside)."""
-    table = kinds()
-    related = table.related(wanted)
-    return any(
-        ev.field == "kind"
-        and ev.source == "category"
-        and ev.value not in related
-        and not (ev.value in table.by_name and table.by_name[ev.value].broad)
-        for ev in h.document.evidence
-    )
 
 
 def evidence_tier(h: SearchHit, wanted: list[str]) -> tuple[int, float]:

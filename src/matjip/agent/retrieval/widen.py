@@ -9,7 +9,7 @@ from typing import Final
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
-from matjip.agent.retrieval.filters import all_kinds_if_qualified, not_ruled_out_by_category
+from matjip.agent.retrieval.filters import all_kinds_if_qualified, filed_as_other, not_ruled_out_by_category
 from matjip.index.request import GeoFilter, SearchHit
 from matjip.kinds import kinds
 from matjip.wording import say, text
@@ -130,13 +130,15 @@ def listing_near(f: Found, res: Resources) -> list[SearchHit]:
     kind = table.by_name.get(f.plan.kinds[0]) if len(f.plan.kinds) == 1 else None
     if kind is None or f.req.menu or f.plan.titles:
         return []
-    dishes = [*(w for w in kind.name.split("·") if len(w) >= 2), *kind.dishes]
     got: dict[str, SearchHit] = {}
-    for dish in dict.fromkeys(dishes):
+    for dish in table.listing_words(f.plan.kinds):
         exclude = [*f.shown_ids(), *got]
         more = res.index.search(f.req.model_copy(update={"kind": [], "menu": [dish], "exclude_ids": exclude}))
         for h in more.hits:
-            if table.listed_dish(f.plan.kinds, [m.name for m in h.document.menus]) is not None:
+            lines = table.dish_lines(f.plan.kinds, [m.name for m in h.document.menus])
+            # another kind by its category or name (an 오뎅바 with one 돈까스 카레, a 떡볶이 shop's
+            # 돈까스): two lines at least
+            if len(lines) >= (2 if filed_as_other(h, f.plan.kinds, ("category", "title")) else 1):
                 got.setdefault(h.document.place_id, h)
     near = [h for h in got.values() if not any(c in h.document.category for c in kind.not_category)]
     return not_ruled_out_by_category(near, f.plan, res)
