@@ -31,7 +31,7 @@ def _said(r: object) -> str:
         (
             "잠실역 초밥집",
             None,
-            ("이도숙성회", "해산물", ["모듬초밥(12pcs)", "숙성회 정식", "단품회"]),
+            ("이도숙성회", "해산물", ["모듬초밥(12pcs)", "숙성회 정식", "단품회", "모듬회초밥(10pcs)"]),
             ("먼스시", "일식>초밥,롤", ["모듬초밥", "연어초밥"]),
             "초밥·오마카세(으)로 분류된 곳은 없고 메뉴에만 있는 다른 종류의 곳이 1곳뿐이라",
         ),
@@ -95,3 +95,25 @@ def test_going_now_the_dropped_clock_is_said_of_the_circle_asked(tmp_path: Path)
     said = _said(r)
     assert "모든 조건에 맞는 곳이 없어서" not in said
     assert "잠실역 1km 안에는 영업시간(지금 영업 중) 조건에 맞는 곳이 없어서" in said
+    # the place open now meets what was asked: it leads the near one closed until 06:00
+    assert ids(r) == ["allday", "near"]
+
+
+def test_one_line_of_the_dish_at_a_place_named_another_kind_is_not_counted(tmp_path: Path) -> None:
+    # "선릉역 근처 돈까스": an 오뎅바 whose one curry lists 돈까스 is no 돈까스 place: neither shown nor
+    # counted; the 돈까스 house 2.2 km north follows the near one, said as further
+    records = [
+        record("own", "바삭돈까스", "일식>돈까스,우동", 300, ["등심돈까스", "안심돈까스"], reviewCount=40),
+        record(
+            "oden",
+            "오뎅 n 카레",
+            "술집>오뎅바",
+            500,
+            ["기본 카레", "돈까스 카레", "새우 크림 카레", "모듬오뎅"],
+            reviewCount=6,
+        ),
+        record("far", "먼돈까스", "일식>돈까스,우동", 2200, ["등심돈까스", "치즈돈까스"], reviewCount=30),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 근처 돈까스", FRIDAY_EVENING)
+    assert ids(r) == ["own", "far"]
+    assert "1km 안에는 1곳뿐이라" in _said(r)
