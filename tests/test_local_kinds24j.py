@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,15 +15,6 @@ from support.records import card_ids as ids
 from support.records import north_of_jamsil as record
 
 SUNDAY_SMALL_HOURS = datetime(2026, 11, 29, 2, 20, tzinfo=SEOUL)
-
-
-JAMSIL_DONG = (37.51198, 127.08340)  # 잠실동 (법정동), the gazetteer's point
-
-
-def _north_of_jamsil_dong(rec: dict[str, Any], north_m: float) -> dict[str, Any]:
-    """``rec`` moved ``north_m`` metres north of the 잠실동 point."""
-    lat = JAMSIL_DONG[0] + north_m / 111_000
-    return {**rec, "mapx": str(round(JAMSIL_DONG[1] * 1e7)), "mapy": str(round(lat * 1e7))}
 
 
 def _said(r: object) -> str:
@@ -127,16 +117,3 @@ def test_one_line_of_the_dish_at_a_place_named_another_kind_is_not_counted(tmp_p
     r = ask_over(tmp_path, records, "잠실역 근처 돈까스", FRIDAY_EVENING)
     assert ids(r) == ["own", "far"]
     assert "1km 안에는 1곳뿐이라" in _said(r)
-
-
-def test_a_dish_asked_counts_a_place_of_another_kind_listing_it(tmp_path: Path) -> None:
-    # "잠실동 김치찌개 잘하는 데": no 김치찌개 house within the dong's 1.5 km, a 해물 house 900 m north of
-    # the dong's point lists 돼지김치찌개 (the grader keeps it: the dish asked is on its menu), the
-    # 김치찌개 house is 2.2 km north. Never "1.5km 안에는 없어서": the near one is counted and shown
-    other = record("other", "원조식당", "한식>해물,생선", 0, ["낙지덮밥", "아구탕", "돼지김치찌개", "동태탕"])
-    far = record("far", "먼김치찌개", "한식>찌개,전골>김치찌개", 0, ["김치찌개", "계란말이"], reviewCount=30)
-    records = [_north_of_jamsil_dong(other, 900), _north_of_jamsil_dong(far, 2200)]
-    r = ask_over(tmp_path, records, "잠실동 김치찌개 잘하는 데", FRIDAY_EVENING)
-    assert ids(r) == ["other", "far"]
-    assert "안에는 없어서" not in _said(r)
-    assert "잠실동 1.5km 안에는 1곳뿐이라" in _said(r)

@@ -30,16 +30,8 @@ def dish_fallback(f: Found, res: Resources) -> None:
         )
     )
     extra = not_ruled_out_by_category(list(more.hits), p, res)
-    if not own and broader(p.kinds) and len(f.hits) + len(extra) < p.k:
-        # the grader keeps any place listing the dish ("개포동 김치찌개": a 해물 house's 돼지김치찌개
-        # 1 km away); so does the count a widened list says — the search finds it too
-        shown = [*f.shown_ids(), *(h.document.place_id for h in extra)]
-        anywhere = res.index.search(
-            req.model_copy(update={"kind": [], "menu": [*req.menu, dish], "exclude_ids": shown})
-        )
-        extra += not_ruled_out_by_category(list(anywhere.hits), p, res)
     f.hits += extra
-    f.detail["dish_fallback"] = len(extra)
+    f.detail["dish_fallback"] = len(more.hits)
     if own and extra:
         f.plan_update["kind_dishes"] = [own]
 

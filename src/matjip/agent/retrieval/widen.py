@@ -35,8 +35,8 @@ def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Res
     "더 가까운 데" and not one already widened (relaxation's cap holds)."""
     loc = p.location
     return (
-        loc is not None
-        and (p.strategy == "radius" or (p.strategy == "region" and not loc.region_terms))
+        p.strategy == "radius"
+        and loc is not None
         and loc.by_radius
         and loc.lat is not None
         and loc.lon is not None
