@@ -138,7 +138,11 @@ def listing_near(f: Found, res: Resources) -> list[SearchHit]:
             lines = table.dish_lines(f.plan.kinds, [m.name for m in h.document.menus])
             # another kind by its category or name (an 오뎅바 with one 돈까스 카레, a 떡볶이 shop's
             # 돈까스): two lines at least
-            if len(lines) >= (2 if filed_as_other(h, f.plan.kinds, ("category", "title")) else 1):
+            # , or of another cuisine by its category (a 양식 house's 차돌 대파 떡볶이)
+            other = filed_as_other(h, f.plan.kinds, ("category", "title")) or table.contradicts(
+                h.document.category, kind.name
+            )
+            if len(lines) >= (2 if other else 1):
                 got.setdefault(h.document.place_id, h)
     near = [h for h in got.values() if not any(c in h.document.category for c in kind.not_category)]
     return not_ruled_out_by_category(near, f.plan, res)
