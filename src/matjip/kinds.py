@@ -298,33 +298,6 @@ class KindTable:
                 return word
         return None
 
-    def listed_dish(self, wanted: Sequence[str], menu_names: Sequence[str]) -> str | None:
-        """The dish by which a place of another kind lists the one kind ``wanted`` on its menu: a word
-        of the kind's name ("초밥" of 초밥·오마카세 in "모듬초밥(12pcs)", "김치찌개" in "돼지김치찌개")
-        or one of its ``dishes`` (육개장 for 국밥), a ``menu_not`` line left out; else None. One rule for
-        the near places a short list holds and the grader that keeps them."""
-        words = self.listing_words(wanted)
-        lines = self.dish_lines(wanted, menu_names)
-        return next((w for w in words if any(norm(w) in norm(line) for line in lines)), None)
-
-    def dish_lines(self, wanted: Sequence[str], menu_names: Sequence[str]) -> list[str]:
-        """The menu lines listing the one kind ``wanted`` by :meth:`listed_dish`'s words."""
-        k = self.by_name.get(wanted[0]) if len(wanted) == 1 else None
-        if k is None:
-            return []
-        words = [norm(w) for w in self.listing_words(wanted)]
-        nots = [norm(x) for x in k.menu_not]
-        return [
-            m for m in menu_names if any(w in norm(m) for w in words) and not any(x in norm(m) for x in nots)
-        ]
-
-    def listing_words(self, wanted: Sequence[str]) -> list[str]:
-        """The words of the one kind ``wanted`` a menu line lists it by: its name's parts, its dishes."""
-        k = self.by_name.get(wanted[0]) if len(wanted) == 1 else None
-        if k is None:
-            return []
-        return list(dict.fromkeys([*(w for w in k.name.split("·") if len(w) >= 2), *k.dishes]))
-
     def late_members(self, wanted: Sequence[str]) -> set[str]:
         """The kinds of a described food's family that follow its other members ("해장": a 복어
         house after the 해장국 and 국밥 places), when ``wanted`` is such a family (two kinds or more)."""

@@ -64,8 +64,6 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
         and not dish_ok
         # a neighbour standing in when too few were found (a bakery selling coffee for "카페")
         and kinds().stands_in(plan.kinds, d.kinds, [m.name for m in d.menus]) is None
-        # a near place of another kind listing the kind's dish, after the kind's own ("모듬초밥")
-        and kinds().listed_dish(plan.kinds, [m.name for m in d.menus]) is None
     ):
         out.append(say("grade.violation.kind", kinds="/".join(plan.kinds), category=d.category or d.cuisine))
     if plan.exclude_kinds and ref.kind_matches(d, plan.exclude_kinds):

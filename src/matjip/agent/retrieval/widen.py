@@ -9,7 +9,7 @@ from typing import Final
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
-from matjip.agent.retrieval.filters import all_kinds_if_qualified, filed_as_other, not_ruled_out_by_category
+from matjip.agent.retrieval.filters import all_kinds_if_qualified, not_ruled_out_by_category
 from matjip.index.request import GeoFilter, SearchHit
 from matjip.kinds import kinds
 from matjip.wording import say, text
@@ -62,15 +62,8 @@ def fill_wider(
     own places a little further come first, the weak near ones after them — one policy for every
     short list: the same kind wider before anything standing in for it."""
     own = [h for h in f.hits if sure(h)] if sure is not None and f.plan.kinds else f.hits
-    if not (len(own) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
+    if not (0 < len(own) < f.plan.k and may_fill_wider(f.plan, anchor, notes, res)):
         return
-    if sure is not None and f.plan.kinds:
-        # the count said ("1km 안에는 1곳뿐") counts what the cards count: near places listing the
-        # kind's dishes are found before the circle is widened (a 해산물 house listing 모듬초밥)
-        f.hits += listing_near(f, res)
-        own = [h for h in f.hits if sure(h)]
-    if not f.hits or len(own) >= f.plan.k:
-        return  # nothing near at all: relaxation widens, said so
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
     wider = _wider(loc.radius_m, res.config)
@@ -86,66 +79,35 @@ def fill_wider(
     if not extra:
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
-    f.notes.append(_filled_note(f, len(own), len(f.stand_ins), km(wider)))
+    f.notes.append(_filled_note(f, len(own), len(f.stand_ins), km(wider), sure is not None))
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
     f.plan = f.plan.model_copy(update={"location": f.plan_update["location"]})
 
 
-def _filled_note(f: Found, found: int, listing: int, wider: str) -> str:
-    """The widening note: how many near places are of the kind and, when some only list its dishes
-    (or are filed as another kind), how many of those — every near place the list holds is counted."""
+def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) -> str:
+    """The widening note, saying what it counts: the places the data files as the kind (``by_kind``:
+    a 해산물 house listing 모듬초밥 is not one, and the sentence does not claim there is none near)
+    and, when near places of another kind list its dishes, how many of those."""
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None
-    place, radius = loc.name, km(loc.radius_m)
-    if not listing:
-        return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
-    label = ", ".join(f.plan.kinds)
-    if not found:
+    place, radius, label = loc.name, km(loc.radius_m), ", ".join(f.plan.kinds)
+    if listing:
         return say(
-            "search.widen.filled_listing_only",
+            "search.widen.filled_listing",
             place=place,
             radius=radius,
             kinds=label,
+            found=found,
             listing=listing,
             wider=wider,
         )
-    return say(
-        "search.widen.filled_listing",
-        place=place,
-        radius=radius,
-        kinds=label,
-        found=found,
-        listing=listing,
-        wider=wider,
-    )
-
-
-def listing_near(f: Found, res: Resources) -> list[SearchHit]:
-    """Places within the asked circle, not yet kept, whose menu lists the one kind asked although
-    their category or menu files them as another kind ("문래역 초밥": a 해산물 house with 모듬초밥
-    976 m away; :meth:`~matjip.kinds.Kinds.listed_dish`), the kind's ruled-out categories left out."""
-    table = kinds()
-    kind = table.by_name.get(f.plan.kinds[0]) if len(f.plan.kinds) == 1 else None
-    if kind is None or f.req.menu or f.plan.titles:
-        return []
-    got: dict[str, SearchHit] = {}
-    for dish in table.listing_words(f.plan.kinds):
-        exclude = [*f.shown_ids(), *got]
-        more = res.index.search(f.req.model_copy(update={"kind": [], "menu": [dish], "exclude_ids": exclude}))
-        for h in more.hits:
-            lines = table.dish_lines(f.plan.kinds, [m.name for m in h.document.menus])
-            # another kind by its category or name (an 오뎅바 with one 돈까스 카레, a 떡볶이 shop's
-            # 돈까스): two lines at least
-            # , or of another cuisine by its category (a 양식 house's 차돌 대파 떡볶이)
-            other = filed_as_other(h, f.plan.kinds, ("category", "title")) or table.contradicts(
-                h.document.category, kind.name
-            )
-            if len(lines) >= (2 if other else 1):
-                got.setdefault(h.document.place_id, h)
-    near = [h for h in got.values() if not any(c in h.document.category for c in kind.not_category)]
-    return not_ruled_out_by_category(near, f.plan, res)
+    if by_kind and label:
+        return say(
+            "search.widen.filled_kind", place=place, radius=radius, kinds=label, found=found, wider=wider
+        )
+    return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
 
 
 def needed_notes(notes: list[str], frame: SearchPlan | None, hits: Sequence[SearchHit]) -> list[str]:
@@ -196,10 +158,23 @@ def relax_step(
         and not any(mark in n for n in notes for mark in WIDENED_BY_RELAX)
     ):
         wider = _wider(loc.radius_m, cfg)
-        return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), say(
-            "search.relax.widened", place=loc.name, radius=km(loc.radius_m), wider=km(wider)
+        return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
+            p, km(loc.radius_m), km(wider)
         )
     return drop_filter(p)
+
+
+def _widened_note(p: SearchPlan, radius: str, wider: str) -> str:
+    """ "문래역 1km 안에는 초밥·오마카세(으)로 분류된 곳이 없어서": a kind alone asked, the note says what
+    was counted — the places the data files as the kind, not every menu that lists its dish."""
+    loc = p.location
+    assert loc is not None
+    other = p.menu or p.kind_dishes or p.cuisine or p.convenience or p.open_at is not None
+    if p.kinds and not other and p.price_min is None and p.price_max is None:
+        return say(
+            "search.relax.widened_kind", place=loc.name, radius=radius, kinds=", ".join(p.kinds), wider=wider
+        )
+    return say("search.relax.widened", place=loc.name, radius=radius, wider=wider)
 
 
 def _drop_clock_near(p: SearchPlan) -> tuple[SearchPlan, str | None]:
