@@ -169,7 +169,7 @@ def _widened_note(p: SearchPlan, radius: str, wider: str) -> str:
     was counted — the places the data files as the kind, not every menu that lists its dish."""
     loc = p.location
     assert loc is not None
-    other = p.menu or p.kind_dishes or p.cuisine or p.convenience or p.open_at is not None
+    other = p.menu or p.cuisine or p.convenience or p.open_at is not None
     if p.kinds and not other and p.price_min is None and p.price_max is None:
         return say(
             "search.relax.widened_kind", place=loc.name, radius=radius, kinds=", ".join(p.kinds), wider=wider
