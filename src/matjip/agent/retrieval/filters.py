@@ -118,3 +118,17 @@ def within_budget(hits: list[SearchHit], p: SearchPlan, overall: bool) -> list[S
     if p.price_max is None:
         return hits
     return [h for h in hits if typical_price_ok(h, p, overall=overall)]
+
+
+def filed_as_other(h: SearchHit, wanted: list[str], sources: tuple[str, ...] = ("category",)) -> bool:
+    """The place's category (or another of ``sources``, such as its name) says a kind unrelated to
+    ``wanted`` (an umbrella such as 술집 aside)."""
+    table = kinds()
+    related = table.related(wanted)
+    return any(
+        ev.field == "kind"
+        and ev.source in sources
+        and ev.value not in related
+        and not (ev.value in table.by_name and table.by_name[ev.value].broad)
+        for ev in h.document.evidence
+    )

@@ -17,7 +17,7 @@ from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_sta
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
-from matjip.agent.retrieval.filters import is_chain_branch, names_a_chain, typical_price
+from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant, WeeklySchedule
 from matjip.index.ranking import local_key
@@ -33,6 +33,8 @@ UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is
 class RankKey(NamedTuple):
     """The sort key of a general search's places (lower first), part by part."""
 
+    open_asked: int  # "지금 문 연" asked and its filter dropped near: 0 open now (or within the hour),
+    # 1 the others — a place open farther meets what was asked and leads the near closed ones
     farther: int  # 1: filled from a wider circle, after the near ones; 2: near but only weakly of the
     # kind while its own places were fetched from the wider circle (after those)
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
@@ -60,7 +62,7 @@ CLOCKED_OUT = CLOSED_NOW | {"closing_soon", "break"}
 # going now, a place opening within this long is as good as open: by the time one is there it is
 # (a 해장국 house opening at 05:00 asked at 04:30, a breakfast place at 08:00 asked at 07:30)
 OPENING_SOON = timedelta(hours=1)
-TIER = 5  # the parts of a RankKey that make two places equally good for taking each kind in turn
+TIER = 6  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
 @dataclass(frozen=True)
@@ -80,12 +82,14 @@ class Ranker:
     by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
     stand_ins: frozenset[str] = frozenset()  # near places only weakly of the kind (Found.stand_ins)
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
+    now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
         tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
         return RankKey(
+            open_asked=1 if self.now_asked and going_tier(doc.hours, self.now_asked) != 0 else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
@@ -161,6 +165,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
     # going now ("지금", or no time asked at night): closed or closing places after open ones
     asked = p.open_at
     now_ish = asked is not None and abs((asked - now).total_seconds()) <= GOING_NOW_S
+    wished = p.open_wished
     return Ranker(
         plan=p,
         farther=f.farther,
@@ -175,6 +180,9 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
         today=now if asked is None and p.open_wished is None else None,
+        now_asked=wished
+        if wished is not None and abs((wished - now).total_seconds()) <= GOING_NOW_S
+        else None,
     )
 
 
@@ -301,19 +309,6 @@ def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
         return kind_evidence(h, wanted)[1] in ("category", "title", "weak") or not filed_as_other(h, wanted)
 
     return sure
-
-
-def filed_as_other(h: SearchHit, wanted: list[str]) -> bool:
-    """The place's category says a kind unrelated to ``wanted`` (an umbrella such as 술집 aside)."""
-    table = kinds()
-    related = table.related(wanted)
-    return any(
-        ev.field == "kind"
-        and ev.source == "category"
-        and ev.value not in related
-        and not (ev.value in table.by_name and table.by_name[ev.value].broad)
-        for ev in h.document.evidence
-    )
 
 
 def evidence_tier(h: SearchHit, wanted: list[str]) -> tuple[int, float]:

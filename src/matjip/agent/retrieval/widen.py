@@ -78,14 +78,36 @@ def fill_wider(
     ]
     if not extra:
         return
-    f.notes.append(
-        say("search.widen.filled", place=loc.name, radius=km(loc.radius_m), found=len(own), wider=km(wider))
-    )
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
+    f.notes.append(_filled_note(f, len(own), len(f.stand_ins), km(wider), sure is not None))
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
     f.plan = f.plan.model_copy(update={"location": f.plan_update["location"]})
+
+
+def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) -> str:
+    """The widening note, saying what it counts: the places the data files as the kind (``by_kind``:
+    a 해산물 house listing 모듬초밥 is not one, and the sentence does not claim there is none near)
+    and, when near places of another kind list its dishes, how many of those."""
+    loc = f.plan.location
+    assert loc is not None and loc.radius_m is not None
+    place, radius, label = loc.name, km(loc.radius_m), ", ".join(f.plan.kinds)
+    if listing:
+        return say(
+            "search.widen.filled_listing",
+            place=place,
+            radius=radius,
+            kinds=label,
+            found=found,
+            listing=listing,
+            wider=wider,
+        )
+    if by_kind and label:
+        return say(
+            "search.widen.filled_kind", place=place, radius=radius, kinds=label, found=found, wider=wider
+        )
+    return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
 
 
 def needed_notes(notes: list[str], frame: SearchPlan | None, hits: Sequence[SearchHit]) -> list[str]:
@@ -125,7 +147,7 @@ def relax_step(
             "search.relax.convenience", condition=dropped
         )
     if going_now(p, now) and loc is not None and loc.by_radius:
-        return drop_filter(p)
+        return _drop_clock_near(p)
     if (
         loc is not None
         and loc.by_radius
@@ -136,10 +158,37 @@ def relax_step(
         and not any(mark in n for n in notes for mark in WIDENED_BY_RELAX)
     ):
         wider = _wider(loc.radius_m, cfg)
-        return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), say(
-            "search.relax.widened", place=loc.name, radius=km(loc.radius_m), wider=km(wider)
+        return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
+            p, km(loc.radius_m), km(wider)
         )
     return drop_filter(p)
+
+
+def _widened_note(p: SearchPlan, radius: str, wider: str) -> str:
+    """ "문래역 1km 안에는 초밥·오마카세(으)로 분류된 곳이 없어서": a kind alone asked, the note says what
+    was counted — the places the data files as the kind, not every menu that lists its dish."""
+    loc = p.location
+    assert loc is not None
+    other = p.menu or p.cuisine or p.convenience or p.open_at is not None
+    if p.kinds and not other and p.price_min is None and p.price_max is None:
+        return say(
+            "search.relax.widened_kind", place=loc.name, radius=radius, kinds=", ".join(p.kinds), wider=wider
+        )
+    return say("search.relax.widened", place=loc.name, radius=radius, wider=wider)
+
+
+def _drop_clock_near(p: SearchPlan) -> tuple[SearchPlan, str | None]:
+    """Going now, nothing open near: the clock is dropped for the circle asked, and the note says so
+    of that circle only ("공덕역 1km 안에는 … 없어서") — a place open farther may still be on the list."""
+    loc = p.location
+    dropped, note = drop_filter(p)
+    if note is None or p.open_at is None or dropped.open_at is not None or loc is None or not loc.radius_m:
+        return dropped, note
+    label = p.open_label or text("search.relax.condition.hours_unlabelled")
+    condition = say("search.relax.condition.hours", label=label)
+    return dropped, say(
+        "search.relax.dropped_near", place=loc.name, radius=km(loc.radius_m), condition=condition
+    )
 
 
 def going_now(p: SearchPlan, now: datetime | None) -> bool:
