@@ -523,4 +523,4 @@ def test_a_short_list_is_filled_from_a_little_further_and_said_so(tmp_path: Path
     r = ask_once(tmp_path, records, "잠실역 중국집")
     assert r.cards[0].name == "차이나0" and len(r.cards) == 3
     assert "차이나4" not in [c.name for c in r.cards]  # 5.5 km: past the cap
-    assert "1km 안에는 중국집(으)로 분류된 곳이 1곳뿐이라, 3km까지 넓혀 더 찾았어요" in r.answer
+    assert "1km 안에는 중국집으로 분류된 곳이 1곳뿐이라, 3km까지 넓혀 더 찾았어요" in r.answer

@@ -7,6 +7,7 @@ from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import broader, not_ruled_out_by_category
 from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds
+from matjip.text.josa import particle
 from matjip.wording import say
 
 
@@ -92,6 +93,7 @@ def neighbours(f: Found, res: Resources) -> None:
             say(
                 "search.topup.neighbours",
                 kinds=", ".join(k.name for k in wanted),
+                ro=particle(", ".join(k.name for k in wanted), "으로/로"),
                 found=len(f.hits),
                 menu=said[extra[0].document.place_id],
                 neighbours=", ".join(near),

@@ -12,6 +12,7 @@ from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import all_kinds_if_qualified, not_ruled_out_by_category
 from matjip.index.request import GeoFilter, SearchHit
 from matjip.kinds import kinds
+from matjip.text.josa import particle
 from matjip.wording import say, text
 from matjip.words import words
 
@@ -102,10 +103,17 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
             found=found,
             listing=listing,
             wider=wider,
+            ro=particle(label, "으로/로"),
         )
     if by_kind and label:
         return say(
-            "search.widen.filled_kind", place=place, radius=radius, kinds=label, found=found, wider=wider
+            "search.widen.filled_kind",
+            place=place,
+            radius=radius,
+            kinds=label,
+            found=found,
+            wider=wider,
+            ro=particle(label, "으로/로"),
         )
     return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
 
@@ -171,8 +179,14 @@ def _widened_note(p: SearchPlan, radius: str, wider: str) -> str:
     assert loc is not None
     other = p.menu or p.cuisine or p.convenience or p.open_at is not None
     if p.kinds and not other and p.price_min is None and p.price_max is None:
+        kinds = ", ".join(p.kinds)
         return say(
-            "search.relax.widened_kind", place=loc.name, radius=radius, kinds=", ".join(p.kinds), wider=wider
+            "search.relax.widened_kind",
+            place=loc.name,
+            radius=radius,
+            kinds=kinds,
+            wider=wider,
+            ro=particle(kinds, "으로/로"),
         )
     return say("search.relax.widened", place=loc.name, radius=radius, wider=wider)
 
@@ -213,7 +227,10 @@ def drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
         # a narrow kind found nothing: its broader kind ("오마카세" → "초밥·오마카세"), said so
         wider = list(dict.fromkeys(x for x in parents if x))
         return p.model_copy(update={"kinds": wider}), say(
-            "search.relax.broader_kind", kinds=", ".join(p.kinds), wider=", ".join(wider)
+            "search.relax.broader_kind",
+            kinds=", ".join(p.kinds),
+            wider=", ".join(wider),
+            ro=particle(", ".join(wider), "으로/로"),
         )
     return p, None
 
