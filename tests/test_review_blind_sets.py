@@ -20,101 +20,33 @@ from support.frozen import assert_files_frozen
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 
 
+ORDER = [f"review_test{n}" for n in range(3, 13)]  # the draw order: none of an earlier set's places again
+
+
 class BlindSet(NamedTuple):
     name: str
     min_reviews: int
     places: int
-    earlier: tuple[str, ...]  # sets drawn before it: none of their places again
     sample: str  # a place whose convenience gold is ``sample_convenience`` (with 주차), atmosphere ``sample_atmosphere``
     sample_convenience: frozenset[str] = frozenset({"발렛", "주차"})
     sample_atmosphere: frozenset[str] = frozenset()
 
+    @property
+    def earlier(self) -> tuple[str, ...]:
+        """The sets drawn before it: none of their places again."""
+        return tuple(ORDER[: ORDER.index(self.name)])
+
 
 SETS = [
-    BlindSet("review_test4", 450, 40, ("review_test3",), "q04"),
-    BlindSet("review_test5", 300, 30, ("review_test3", "review_test4"), "s08"),
-    BlindSet(
-        "review_test6",
-        320,
-        32,
-        ("review_test3", "review_test4", "review_test5"),
-        "u09",
-        frozenset({"구워줌", "발렛", "좌식", "주차"}),
-    ),
-    BlindSet(
-        "review_test7",
-        350,
-        32,
-        ("review_test3", "review_test4", "review_test5", "review_test6"),
-        "w03",
-        frozenset({"주차", "포장"}),
-    ),
-    BlindSet(
-        "review_test8",
-        350,
-        32,
-        ("review_test3", "review_test4", "review_test5", "review_test6", "review_test7"),
-        "x28",
-        frozenset({"주차"}),
-        frozenset({"정갈한"}),
-    ),
-    BlindSet(
-        "review_test9",
-        350,
-        32,
-        ("review_test3", "review_test4", "review_test5", "review_test6", "review_test7", "review_test8"),
-        "y29",
-    ),
-    BlindSet(
-        "review_test10",
-        340,
-        32,
-        (
-            "review_test3",
-            "review_test4",
-            "review_test5",
-            "review_test6",
-            "review_test7",
-            "review_test8",
-            "review_test9",
-        ),
-        "z20",
-    ),
-    BlindSet(
-        "review_test11",
-        360,
-        54,
-        (
-            "review_test3",
-            "review_test4",
-            "review_test5",
-            "review_test6",
-            "review_test7",
-            "review_test8",
-            "review_test9",
-            "review_test10",
-        ),
-        "w22",
-    ),
-    BlindSet(
-        "review_test12",
-        300,
-        86,
-        (
-            "review_test3",
-            "review_test4",
-            "review_test5",
-            "review_test6",
-            "review_test7",
-            "review_test8",
-            "review_test9",
-            "review_test10",
-            "review_test11",
-        ),
-        "v72",
-        frozenset({"룸", "주차"}),
-        frozenset({"조용한"}),
-    ),
+    BlindSet("review_test4", 450, 40, "q04"),
+    BlindSet("review_test5", 300, 30, "s08"),
+    BlindSet("review_test6", 320, 32, "u09", frozenset({"구워줌", "발렛", "좌식", "주차"})),
+    BlindSet("review_test7", 350, 32, "w03", frozenset({"주차", "포장"})),
+    BlindSet("review_test8", 350, 32, "x28", frozenset({"주차"}), frozenset({"정갈한"})),
+    BlindSet("review_test9", 350, 32, "y29"),
+    BlindSet("review_test10", 340, 32, "z20"),
+    BlindSet("review_test11", 360, 54, "w22"),
+    BlindSet("review_test12", 300, 86, "v72", frozenset({"룸", "주차"}), frozenset({"조용한"})),
 ]
 
 
