@@ -72,8 +72,9 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _card_block(answer: str, title: str) -> str:
-    """The answer's lines of the card titled ``title`` (up to the next card)."""
-    start = answer.index(title)
+    """The answer's lines of the card titled ``title`` (up to the next card); its heading ("**2. 평일국밥**"),
+    not a note naming the place ("… 뒤로 뺐어요: 평일국밥(…)")."""
+    start = answer.index(f". {title}**") + 2
     rest = answer[start:]
     nxt = rest.find("**", len(title) + 4)
     return rest if nxt < 0 else rest[:nxt]

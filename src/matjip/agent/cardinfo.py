@@ -53,6 +53,7 @@ class _OpenStatusConf(BaseModel):
     closing_soon_minutes: int
     night_from_hour: int = Field(ge=0, le=23)
     night_until_hour: int = Field(ge=0, le=23)
+    going_known_reviews: int = Field(ge=0)
     days: str = Field(min_length=7, max_length=7)
 
 
@@ -193,13 +194,55 @@ def is_night(now: datetime) -> bool:
 # states of a place one cannot go to now, or not for long
 CLOSED_NOW = frozenset({"closed_now", "day_off", "before_open"})
 
+# Going now (at night with no time asked, "지금", or a time asked whose filter was dropped): what a
+# place's hours say of it at that time, best first. ONE reading, used by the ranking
+# (``rank.RankKey.going_now``, ``open_asked``), the card's night flag and the clock note, so the cards,
+# the order and the note never disagree. A day a plausible weekly timetable leaves out ("월~토 …" on a
+# Sunday) is read as the cards word it — "오늘 영업일 아님" — a day the place is shut.
+GOING_OPEN = 0  # open, or opening within :data:`OPENING_SOON` (there by the time one arrives)
+GOING_LATER = 1  # opens later today, in a break, or closing within the hour
+GOING_UNKNOWN = 2  # no hours for today, a place people know (more than ``going_known_reviews``)
+GOING_SHUT = 3  # done for today (closed, its day off, a day its timetable leaves out); also a place
+# with no hours known and barely reviewed: as unpromising now as a shut one, and it never leads
+# known places at night (the fix tried in round 7 put such places first; docs/issue24.md)
+OPENING_SOON = timedelta(hours=1)
+DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
 
-def going_now_tier(hours: WeeklySchedule | None, now: datetime) -> int:
-    """0 open, 1 unknown hours or closing (or a break) within the hour, 2 closed now."""
-    state = open_status(hours, now).state
-    if state in CLOSED_NOW or state == "break":
-        return 2
-    return 0 if state == "open" else 1
+
+def shut_today(hours: WeeklySchedule | None, now: datetime) -> bool:
+    """The hours say the place opens no more today: closed for the day, its day off, or a weekday its
+    timetable leaves out (the card says "오늘 영업일 아님")."""
+    return open_status(hours, now).state in DONE_FOR_TODAY or unlisted_today(hours, now)
+
+
+def _going_reading(doc: Restaurant, at: datetime) -> str:
+    """ "open" (or within the hour), "later" (today), "shut" (today), "unknown" (no hours for today, a
+    place people know) or "thin" (no hours, barely reviewed)."""
+    hours = doc.hours
+    state = open_status(hours, at).state
+    if state == "open" or (
+        state == "before_open" and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon")
+    ):
+        return "open"
+    if state in ("before_open", "break", "closing_soon"):
+        return "later"
+    if state in DONE_FOR_TODAY or unlisted_today(hours, at):
+        return "shut"
+    return "thin" if (doc.review_count or 0) <= cards_config().open_status.going_known_reviews else "unknown"
+
+
+def going_tier(doc: Restaurant, at: datetime) -> int:
+    """Going now at ``at``: :data:`GOING_OPEN`, :data:`GOING_LATER`, :data:`GOING_UNKNOWN` or
+    :data:`GOING_SHUT` (above)."""
+    return _tier(_going_reading(doc, at))
+
+
+def _tier(reading: str) -> int:
+    if reading == "open":
+        return GOING_OPEN
+    if reading == "later":
+        return GOING_LATER
+    return GOING_UNKNOWN if reading == "unknown" else GOING_SHUT
 
 
 def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:

@@ -10,16 +10,26 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import NamedTuple
 
-from matjip.agent.cardinfo import CLOSED_NOW, going_now_tier, is_night, open_status
+from matjip.agent.cardinfo import (
+    DONE_FOR_TODAY,
+    GOING_LATER,
+    GOING_OPEN,
+    GOING_SHUT,
+    GOING_UNKNOWN,
+    going_tier,
+    is_night,
+    open_status,
+    unlisted_today,
+)
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
-from matjip.documents import Restaurant, WeeklySchedule
+from matjip.documents import Restaurant
 from matjip.index.ranking import local_key
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
@@ -45,8 +55,9 @@ class RankKey(NamedTuple):
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
-    going_now: int  # going now (or at the time asked once its filter is dropped): 0 open, 1 unknown
-    # hours or closing, 2 closed; by day with no time asked: 2 done for the day, else 0
+    going_now: int  # going now (or at the time asked once its filter is dropped): cardinfo.going_tier,
+    # 0 open (or within the hour), 1 later today, 2 unknown hours, 3 shut today (the cards' reading);
+    # by day with no time asked: 3 done for the day (closed, its day off), else 0
     trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
 
 
@@ -54,14 +65,9 @@ MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says
 OTHER_TRUST = 0.45  # ... and when its category says another kind
 MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
 DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this often is known for it
-# by day with no time asked, a place whose timetable says it opens no more today (its day off, or
-# today's hours over) goes after the others: asked today, a local means today
-DONE_FOR_TODAY = frozenset({"closed_now", "day_off"})
-# states a place going now is put after the open ones for (said: clock_note); unknown hours are not
-CLOCKED_OUT = CLOSED_NOW | {"closing_soon", "break"}
-# going now, a place opening within this long is as good as open: by the time one is there it is
-# (a 해장국 house opening at 05:00 asked at 04:30, a breakfast place at 08:00 asked at 07:30)
-OPENING_SOON = timedelta(hours=1)
+# states a place going now is put after the open ones for, said by clock_note (with a day its timetable
+# leaves out); unknown hours are not
+CLOCKED_OUT = frozenset({"closed_now", "day_off", "before_open", "closing_soon", "break"})
 TIER = 6  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -89,7 +95,7 @@ class Ranker:
         place = doc.place_id
         tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
         return RankKey(
-            open_asked=1 if self.now_asked and going_tier(doc.hours, self.now_asked) != 0 else 0,
+            open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
@@ -104,11 +110,13 @@ class Ranker:
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
-            return going_tier(doc.hours, self.at)
-        # by day, a day the timetable leaves out stays unknown: the sets judging it do not see closures
-        # (docs/issue24.md, the rule tried in round 1 and again here moved strict P@3 and pop@3 down)
+            return going_tier(doc, self.at)
+        # by day with no time asked, a place done for today (closed, its day off) goes after the others
+        # (asked today, a local means today); a day the timetable leaves out is not moved by day: the
+        # sets judging it do not see closures (docs/issue24.md, the rule tried in rounds 1 and 7 moved
+        # strict P@3 and pop@3 down) — no sentence claims an order by day
         if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
-            return 2
+            return 3
         return 0
 
     def _neighbour(self, h: SearchHit) -> int:
@@ -126,17 +134,6 @@ class Ranker:
         if not menu_matches(doc, [self.dish]) and norm(self.dish) not in norm(doc.title):
             return 2
         return 0 if self.by_dish and known_for(doc, self.dish) else 1
-
-
-def going_tier(hours: WeeklySchedule | None, at: datetime) -> int:
-    """Going now at ``at``: 0 open or opening within :data:`OPENING_SOON`, 1 unknown hours or closing
-    (or a break) within the hour, 2 closed. A day a weekly timetable leaves out ("월~토" on a Sunday)
-    stays unknown here: read as a day off, it put places with no hours and no menu at all first at
-    night (docs/issue24.md, round 7)."""
-    state = open_status(hours, at).state
-    if state == "before_open" and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon"):
-        return 0
-    return going_now_tier(hours, at)
 
 
 def kind_words(names: list[str]) -> list[str]:
@@ -202,7 +199,7 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     elif rank is not None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
-            hits = each_kind_in_turn(hits, p.kinds, rank.key)
+            hits = each_kind_in_turn(hits, p.kinds, rank.key, clocked=rank.at is not None)
     # "엽떡 같은 매운 떡볶이 말고": a brand named as an example of a taste rules out the taste, not chains
     tasted = any(norm(t.name) in said for t in kinds().tastes)
     if names_a_chain(p, res) and rank is not None and not tasted:
@@ -212,7 +209,8 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
         hits.sort(key=lambda h: (rank.key(h)[:TIER], not _own_shop_known(h, res)))
     if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
         hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
-    f.hits = one_per_brand(hits, p.k, res) if p.sort != "distance" else hits[: p.k]
+    meets = (lambda h: rank.key(h).open_asked == 0) if rank is not None and rank.now_asked else None
+    f.hits = one_per_brand(hits, p.k, res, meets) if p.sort != "distance" else hits[: p.k]
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
     if note is not None:
         f.notes.append(note)
@@ -225,22 +223,38 @@ def _own_shop_known(h: SearchHit, res: Resources) -> bool:
 
 
 def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, res: Resources) -> str | None:
-    """Going now (at night with no time asked, or "지금"): the places closed or closing within the
-    hour that would be shown higher but for the clock went after the open ones (or out of the list)
-    — said, with their hours ("곧 마감 · 22:00"), never silently (audit r6 Q3, Q5)."""
+    """Going now (at night with no time asked, or "지금"): the places closed, closing within the hour
+    or shut today that would be shown higher but for the clock went after the open ones (or out of
+    the list) — said, with their hours ("곧 마감 · 22:00", "오늘 영업일 아님"), never silently (audit
+    r6 Q3, Q5). Worded from the same reading as the order and the cards (``cardinfo.going_tier``): a
+    place is named only when every card shown ahead of it is better by the clock, so the note never
+    says a place went behind one the cards show no more open (audit r8 F8–F12)."""
     if rank.at is None or rank.plan.open_wished is not None or not shown:
         return None
+    at = rank.at
+    tier = {h.document.place_id: going_tier(h.document, at) for h in [*ranked, *shown]}
     place = {h.document.place_id: i for i, h in enumerate(shown)}
     unclocked = sorted(ranked, key=lambda h: rank.key(h)._replace(going_now=0))
-    later = []
+    named: dict[int, list[str]] = {GOING_LATER: [], GOING_SHUT: []}
+    unknown_ahead = False
     for i, h in enumerate(one_per_brand(unclocked, len(shown), res)):
-        hours = h.document.hours
-        if place.get(h.document.place_id, len(shown)) <= i or going_tier(hours, rank.at) == 0:
+        pid, hours = h.document.place_id, h.document.hours
+        pos = place.get(pid, len(shown))
+        if pos <= i or tier[pid] not in named:
             continue
-        status = open_status(hours, rank.at)
-        if status.state in CLOCKED_OUT:
-            later.append(say("search.clock.place", name=h.document.title, status=status.label))
-    return say("search.clock.later", places=", ".join(later[:3])) if later else None
+        ahead = [tier[a.document.place_id] for a in shown[:pos]]
+        if any(t >= tier[pid] for t in ahead):
+            continue
+        status = open_status(hours, at)
+        if status.state in CLOCKED_OUT or unlisted_today(hours, at):
+            named[tier[pid]].append(say("search.clock.place", name=h.document.title, status=status.label))
+            unknown_ahead = unknown_ahead or GOING_UNKNOWN in ahead
+    later, shut = named[GOING_LATER][:3], named[GOING_SHUT][: 3 - len(named[GOING_LATER][:3])]
+    parts = [say("search.clock.later", places=", ".join(later))] if later else []
+    if shut:
+        key = "search.clock.shut_unknown_ahead" if unknown_ahead else "search.clock.shut"
+        parts.append(say(key, places=", ".join(shut)))
+    return " ".join(parts) or None
 
 
 def rating_key(h: SearchHit) -> float:
@@ -346,8 +360,12 @@ def brand(title: str, res: Resources) -> str:
     return "".join(words).lower()
 
 
-def one_per_brand(hits: list[SearchHit], k: int, res: Resources) -> list[SearchHit]:
-    """At most one branch of a chain among the first ``k`` (more only when nothing else is left)."""
+def one_per_brand(
+    hits: list[SearchHit], k: int, res: Resources, meets: Callable[[SearchHit], bool] | None = None
+) -> list[SearchHit]:
+    """At most one branch of a chain among the first ``k`` (more only when nothing else is left);
+    with ``meets`` (a hard wish whose filter was dropped, "지금 문 연"), a second branch meeting it
+    comes before a place that does not: an open 보승회관 before a place shut today (audit r8 Q2)."""
     seen: set[str] = set()
     first: list[SearchHit] = []
     rest: list[SearchHit] = []
@@ -355,15 +373,24 @@ def one_per_brand(hits: list[SearchHit], k: int, res: Resources) -> list[SearchH
         b = brand(h.document.title, res)
         (rest if b in seen else first).append(h)
         seen.add(b)
-    return (first + rest)[:k]
+    both = first + rest
+    if meets is not None:
+        both.sort(key=lambda h: 0 if meets(h) else 1)
+    return both[:k]
 
 
 def each_kind_in_turn(
-    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], RankKey]
+    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], RankKey], clocked: bool = False
 ) -> list[SearchHit]:
     """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
-    comes next, so one kind's many places cannot hide the other's."""
-    tier = {id(h): rank(h)[:TIER] for h in hits}  # each hit ranked once (rank reads its menu)
+    comes next, so one kind's many places cannot hide the other's. ``clocked`` (going now): equally
+    good by the clock too — a kind's place opening later never jumps ahead of an open one (audit r8 F9)."""
+
+    def part(h: SearchHit) -> tuple[float, ...]:
+        key = rank(h)
+        return (*key[:TIER], key.going_now) if clocked else tuple(key[:TIER])
+
+    tier = {id(h): part(h) for h in hits}  # each hit ranked once (rank reads its menu)
     out: list[SearchHit] = []
     shown: set[str] = set()
     rest = list(hits)
