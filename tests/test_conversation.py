@@ -413,3 +413,32 @@ def test_a_follow_up_naming_a_place_never_repoints_there(sample_agent: Agent) ->
     assert not r.searched and r.decision == "context"
     after = chat("거기 몇시까지 해?")
     assert second["title"] in after.answer
+
+
+@pytest.mark.parametrize(
+    ("ask", "start", "end"),
+    [
+        ("두번째로 간 카페 첫번째 곱창집에서 걸어서 몇분?", 0, 1),
+        ("1번 집에서 3번 집까지 걸어서 몇 분?", 0, 2),
+        ("마지막 집까지 두번째 집에서 걸어가면 얼마나 걸려?", 1, 2),
+    ],
+)
+def test_a_travel_question_between_two_shown_places(
+    sample_agent: Agent, ask: str, start: int, end: int
+) -> None:
+    """ "두번째로 간 카페 첫번째 곱창집에서 걸어서 몇분?" (dialogue_test13 eh126) was a new search around the
+    first place: the way between two shown places is answered from their coordinates."""
+    chat = Chat(sample_agent)
+    first = chat("송파역 근처 칼국수")
+    assert len(first.cards) >= 3
+    a, b = raw(first.cards[start].id), raw(first.cards[end].id)
+    r = chat(ask)
+    assert r.decision == "context" and not r.searched
+    pa, pb = coords(a), coords(b)
+    assert pa is not None and pb is not None
+    metres = haversine_m(pa[0], pa[1], pb[0], pb[1]) * 1.3  # walking detour
+    said = re.search(r"걸어서 약 (\d+)분", r.answer)
+    assert said is not None and b["title"] in r.answer and a["title"] in r.answer
+    assert abs(int(said.group(1)) - metres / 67) <= 1.5  # 67 m a minute on foot
+    after = chat("거기 몇시까지 해?")
+    assert after.decision == "context" and b["title"] in after.answer

@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from matjip.nlu.models import TravelMode
+from matjip.nlu.slots import ordinal_marks
 from matjip.nlu.strategy import mode_said
 from matjip.wording import say, text
 from matjip.words import words
@@ -45,6 +46,8 @@ class Phrases(BaseModel):
     travel_answer: str
     travel_from_unknown: str
     travel_no_coordinates: str
+    travel_from_marks: list[str]
+    travel_to_marks: list[str]
 
 
 @cache
@@ -71,6 +74,8 @@ def phrases() -> Phrases:
         travel_answer=raw["travel"]["answer"],
         travel_from_unknown=raw["travel"]["from_unknown"],
         travel_no_coordinates=raw["travel"]["no_coordinates"],
+        travel_from_marks=raw["travel"]["from_marks"],
+        travel_to_marks=raw["travel"]["to_marks"],
     )
 
 
@@ -198,6 +203,36 @@ def tastes_ruled_out(text: str) -> list[str]:
 def asks_travel(text: str) -> bool:
     """ "걸어가면 몇 분?", "차로 얼마나 걸려?": how long it takes to get somewhere."""
     return _has(text, phrases().travel_asks)
+
+
+def travel_pair(text: str, shown: int) -> tuple[int, int] | None:
+    """ "두번째로 간 카페 첫번째 곱창집에서 걸어서 몇분?": the (from, to) indexes of two of the ``shown``
+    restaurants a travel question names by ordinal — the one whose words end in "에서"/"부터" is where
+    the way starts, else the one ending in "까지" is where it ends; None unless exactly so."""
+    marks = ordinal_marks(text)
+    if len(marks) != 2:
+        return None
+    at = [shown - 1 if value == -1 else value - 1 for value, _ in marks]
+    if at[0] == at[1] or not all(0 <= i < shown for i in at):
+        return None
+    ends = [marks[1][1][0], len(text)]
+    heads = [_ordinal_head(text[span[1] : end]) for (_, span), end in zip(marks, ends, strict=True)]
+    p = phrases()
+    starts = [k for k in (0, 1) if any(w.endswith(tuple(p.travel_from_marks)) for w in heads[k])]
+    if len(starts) != 1:
+        starts = [1 - k for k in (0, 1) if any(w.endswith(tuple(p.travel_to_marks)) for w in heads[k])]
+    if len(starts) != 1:
+        return None
+    return at[starts[0]], at[1 - starts[0]]
+
+
+def _ordinal_head(after: str) -> list[str]:
+    """The words an ordinal's phrase ends on: the rest of its word and, when that is short, the next
+    ("째 곱창 집에서" → the kind word and its particle)."""
+    words = [w.strip("?!.,~") for w in after.split()]
+    if not words:
+        return []
+    return words[:2] if len(words[0]) <= 3 and len(words) > 1 else words[:1]
 
 
 def travel_mode(text: str) -> TravelMode:

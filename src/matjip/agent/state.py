@@ -137,6 +137,7 @@ class TurnState(TypedDict, total=False):
     compare_titles: list[str]  # a comparison that needs a restaurant not shown yet, by name
     compare_ids: list[str]  # a comparison of shown restaurants (place ids), answered from context
     travel: str | None  # "거기 잠실역에서 걸어가면 몇 분?": the travel mode asked about a shown restaurant
+    travel_ids: list[str]  # "1번에서 2번까지 몇 분?": the shown restaurants the way starts and ends at
     clarification: Clarification | None
     decision: str  # search | context | clarify | reply
     is_followup: bool

@@ -525,6 +525,29 @@ def parse_party(text: str, price_spans: list[Span]) -> tuple[PartySpec, list[Spa
     return PartySpec(size=size, with_children=children is not None, label=" ".join(labels)), spans
 
 
+def _ordinal_value(m: re.Match[str]) -> int | None:
+    """The value of one ordinal match: 1.. or -1 ("마지막"); None when it is no ordinal."""
+    value: int | None
+    if m.group("n"):
+        token = m.group("n")
+        value = 1 if token == "첫" else native_or_digit(token)
+    elif m.group("w"):
+        value = _WORD_ORDINALS[m.group("w")]
+    elif m.group("d"):
+        value = int(m.group("d"))
+    elif m.group("d2"):  # "3번이랑5번": the second one follows a particle with no space
+        value = int(m.group("d2"))
+    elif m.group("first") or m.group("top"):
+        value = 1
+    elif m.group("last"):
+        value = -1
+    else:
+        value = None
+    if value is None or value == 0 or value > 50:
+        return None
+    return value
+
+
 def parse_ordinals(text: str) -> tuple[list[int], list[Span]]:
     values: list[int] = []
     spans: list[Span] = []
@@ -535,23 +558,8 @@ def parse_ordinals(text: str) -> tuple[list[int], list[Span]]:
                 values.append(v)
         spans.append(m.span())
     for m in _ORDINAL_RE.finditer(text):
-        value: int | None
-        if m.group("n"):
-            token = m.group("n")
-            value = 1 if token == "첫" else native_or_digit(token)
-        elif m.group("w"):
-            value = _WORD_ORDINALS[m.group("w")]
-        elif m.group("d"):
-            value = int(m.group("d"))
-        elif m.group("d2"):  # "3번이랑5번": the second one follows a particle with no space
-            value = int(m.group("d2"))
-        elif m.group("first") or m.group("top"):
-            value = 1
-        elif m.group("last"):
-            value = -1
-        else:
-            value = None
-        if value is None or value == 0 or value > 50:
+        value = _ordinal_value(m)
+        if value is None:
             continue
         if value not in values:
             values.append(value)
@@ -561,6 +569,12 @@ def parse_ordinals(text: str) -> tuple[list[int], list[Span]]:
         values.append(int(stripped))
         spans.append((0, len(text)))
     return values, spans
+
+
+def ordinal_marks(text: str) -> list[tuple[int, Span]]:
+    """Each single ordinal of ``text`` with where it stands ("두번째로 간 카페 첫번째 곱창집에서" →
+    ``[(2, (0, 3)), (1, (10, 13))]``), in text order; "마지막" is -1."""
+    return [(value, m.span()) for m in _ORDINAL_RE.finditer(text) if (value := _ordinal_value(m)) is not None]
 
 
 def parse_lines(text: str) -> tuple[list[str], list[Span]]:

@@ -115,6 +115,8 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     nlu = state.get("nlu") or NLUResult()
     now = turn_now(state, res)
     mode = TRAVEL_MODES.get(state.get("travel") or "")
+    if mode is not None and state.get("travel_ids"):
+        return _travel_between(state["travel_ids"], mode, res)
     if mode is not None:
         origin = _travel_origin(state)
         docs = [d for h in refs[:3] if (d := res.index.get(h["id"])) is not None]
@@ -168,6 +170,16 @@ def _day_asked(nlu: NLUResult, now: datetime) -> datetime | None:
 
 
 TRAVEL_MODES: dict[str, TravelMode] = {m: m for m in get_args(TravelMode)}  # "walk" → "walk" …
+
+
+def _travel_between(ids: list[str], mode: TravelMode, res: Resources) -> tuple[list[str], list[HitRecord]]:
+    """The way from one shown restaurant to another, from their coordinates."""
+    start, end = (res.index.get(i) for i in ids)
+    if start is None or end is None:
+        return [tpl.REPLIES["bad_ordinal"] + "\n"], []
+    origin = LocationContext(type="CONTEXTUAL", name=start.title, lat=start.lat, lon=start.lon)
+    refs = [HitRecord(id=ids[1], score=0.0, distance_m=None, matched=[])]
+    return [strategy_answer.travel_to_answer(end, origin, mode)], refs
 
 
 def _travel_origin(state: AgentState) -> LocationContext | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from matjip import wording
-from matjip.agent.acts import is_reaction, where_question
+from matjip.agent.acts import is_reaction, travel_pair, where_question
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import address_region, outside_place
 from matjip.agent.location import (
@@ -738,6 +738,24 @@ def _anchored(t: _Turn) -> Update | None:
     return None
 
 
+def _travel_between_shown(t: _Turn) -> Update | None:
+    """ "두번째로 간 카페 첫번째 곱창집에서 걸어서 몇분?": the way from one shown restaurant to another —
+    answered from their coordinates; never a search around either of them."""
+    if not t.context or not t.u.acts.travel:
+        return None
+    pair = travel_pair(t.u.text, len(t.context))
+    if pair is None:
+        return None
+    start, end = pair
+    mode = t.u.acts.travel_mode
+    return {
+        "decision": "context",
+        "travel": mode,
+        "travel_ids": [t.context[start]["id"], t.context[end]["id"]],
+        "_decision": f"answer from context (travel between shown, {mode})",
+    }
+
+
 def _travel_question(t: _Turn) -> Update | None:
     """ "두 번째 거기 잠실역에서 걸어가면 몇 분?": how long to a shown restaurant — answered for that
     restaurant from the context; the place named is where the way starts, never a new search."""
@@ -994,6 +1012,7 @@ def _from_context(t: _Turn) -> Update | None:
 
 _RULES = (
     _smalltalk,
+    _travel_between_shown,
     _anchored,
     _travel_question,
     _shown_elsewhere,
