@@ -65,9 +65,9 @@ MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says
 OTHER_TRUST = 0.45  # ... and when its category says another kind
 MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
 DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this often is known for it
-# states a place going now is put after the open ones for, said by clock_note (with a day its timetable
-# leaves out); unknown hours are not
-CLOCKED_OUT = frozenset({"closed_now", "day_off", "before_open", "closing_soon", "break"})
+# the states a place going now is put after the open ones for, said by clock_note (with a day its
+# timetable leaves out): every state but open and unknown hours
+NOT_CLOCKED_OUT = frozenset({"open", "unknown"})
 TIER = 6  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -246,7 +246,7 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
         if any(t >= tier[pid] for t in ahead):
             continue
         status = open_status(hours, at)
-        if status.state in CLOCKED_OUT or unlisted_today(hours, at):
+        if status.state not in NOT_CLOCKED_OUT or unlisted_today(hours, at):
             named[tier[pid]].append(say("search.clock.place", name=h.document.title, status=status.label))
             unknown_ahead = unknown_ahead or GOING_UNKNOWN in ahead
     later, shut = named[GOING_LATER][:3], named[GOING_SHUT][: 3 - len(named[GOING_LATER][:3])]
