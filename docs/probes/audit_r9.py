@@ -65,7 +65,9 @@ def main() -> None:
         resources.clock = lambda now=now: now
         for t, message in enumerate(turns, 1):
             res = agent.ask(message, session_id=f"audit9-{cid}", now=now)
-            out.write(f"## {cid}.{t} — {message}  (clock {when})\nLocation: {_location(res)}\n\n{res.answer}\n\n")
+            out.write(
+                f"## {cid}.{t} — {message}  (clock {when})\nLocation: {_location(res)}\n\n{res.answer}\n\n"
+            )
 
 
 if __name__ == "__main__":
