@@ -45,6 +45,7 @@ def test_dialogue_test_split_is_frozen() -> None:
         ("dialogue_test12", 127),
         ("dialogue_test13", 127),
         ("dialogue_test14", 129),
+        ("dialogue_test15", 122),
     ],
 )
 def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:
@@ -65,3 +66,17 @@ def test_gold_chain_notations_read_as_the_chain_exclusion() -> None:
     assert _exclusion_set(["체인"]) == chains
     assert _exclusion_set(["프차"]) == chains
     assert _exclusion_set(["체인점"]) != chains
+
+
+def test_an_unknown_answer_placeholder_is_refused(tmp_path: Path) -> None:
+    """A gold "$1" (not "$ref1") was looked for as a literal title and failed every answer turn."""
+    from matjip.eval.dialogue_eval import load_set
+
+    turn = {"user": "거기 몇시까지 해?", "expect": {"decision": "answer", "answer_must_name": ["$1"]}}
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps({"id": "x1", "split": "test", "turns": [turn]}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown placeholder"):
+        load_set(path)
+    turn["expect"]["answer_must_name"] = ["$ref1"]  # type: ignore[index]
+    path.write_text(json.dumps({"id": "x1", "split": "test", "turns": [turn]}) + "\n", encoding="utf-8")
+    assert load_set(path)[0]["id"] == "x1"

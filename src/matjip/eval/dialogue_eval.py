@@ -739,8 +739,16 @@ class Report:
 
 
 def load_set(path: Path | None = None) -> list[dict[str, Any]]:
+    """The set's dialogues; a ``$`` placeholder other than ``$refN`` is an error (a gold written
+    "$1" would otherwise be looked for as a literal title and fail every answer turn)."""
     lines = (path or SET_PATH).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    items = [json.loads(line) for line in lines if line.strip()]
+    for it in items:
+        for turn in it["turns"]:
+            for name in turn["expect"].get("answer_must_name") or []:
+                if name.startswith("$") and not re.fullmatch(r"\$ref\d+", name):
+                    raise ValueError(f"{it['id']}: unknown placeholder {name!r} (write $ref1, $ref2, …)")
+    return items
 
 
 Ask = Callable[[str, str, dict[str, float] | None], TurnResult]
