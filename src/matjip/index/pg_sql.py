@@ -313,11 +313,14 @@ CREATE_VECTOR_INDEX = (
 )
 ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_keys, matjip_postings, matjip_vectors"
 # every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
+# its candidate list of 800 rows (recall@50 of the vector list against the exact scan on the
+# benchmark's 100k corpus: 0.993 → 0.9998 unfiltered, 0.988 → 0.992 under loose filters, against
+# ef_search 400; the walk missed whole groups of equal vectors, not rows of a tie — README),
 # the BM25 aggregation of large posting lists stays in memory, each statement is planned with its
 # values; no JIT (a search's plan costs cross its threshold at 1M rows, and compiling costs more
 # than a search), and index pages priced as cached (a served index lives in memory)
 SEARCH_OPTIONS = (
-    "-c hnsw.ef_search=400 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan "
+    "-c hnsw.ef_search=800 -c hnsw.iterative_scan=strict_order -c work_mem=64MB -c plan_cache_mode=force_custom_plan "
     "-c jit=off -c random_page_cost=1.1"
 )
 
