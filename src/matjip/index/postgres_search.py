@@ -53,7 +53,7 @@ DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exact scan
 ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
-ANN_LIMIT = 400  # rows read from the HNSW index (a walk of ef_search 800: pg_sql.SEARCH_OPTIONS), re-ordered here
+ANN_LIMIT = 400  # rows read from the HNSW index (its walk: pg_sql.SEARCH_OPTIONS), re-ordered here
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
