@@ -53,7 +53,7 @@ DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exact scan
 ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
-ANN_LIMIT = 400  # rows read from the HNSW index (its ef_search: pg_sql.SEARCH_OPTIONS), re-ordered here
+ANN_LIMIT = 1000  # rows walked in the HNSW index (ef_search: pg_sql.SEARCH_OPTIONS), cut in the statement
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
@@ -423,8 +423,9 @@ class PgCandidates:
         every row's from the index when it gave as many rows as asked (else the exact scan runs)."""
         if not self.hnsw:
             return True
-        if all_rows:
-            self.approximate = len(rows) >= min(max(VECTOR_DEPTH + MARGIN, ANN_LIMIT), self.total)
+        if all_rows:  # the walk's row count rides in the field norm's column
+            walked = int(rows[0][9]) if rows else 0
+            self.approximate = walked >= min(max(VECTOR_DEPTH + MARGIN, ANN_LIMIT), self.total)
             return self.approximate
         return self.total <= VECTOR_EXACT_MAX
 
@@ -471,8 +472,8 @@ class PgCandidates:
         docs_n = max(1, self.stats[0])
         if self.hnsw and self.total >= ANN_MIN_SHARE * docs_n:
             ann_limit = max(limit, ANN_LIMIT)
-            rows = self.run(pg_sql.compose("vector_ann", self.names), {**params, "limit": ann_limit})
-            if len(rows) >= min(ann_limit, self.total):
+            rows = self.run(pg_sql.compose("vector_ann", self.names), {**params, "ann_limit": ann_limit})
+            if rows and int(rows[0][4]) >= min(ann_limit, self.total):
                 self.approximate = True
                 self._remember(rows)
                 return [(r[0], r[1]) for r in rows]
