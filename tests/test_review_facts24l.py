@@ -135,3 +135,20 @@ def test_a_quality_of_a_convenience_judged_keeps_it(text: str, value: str) -> No
 @pytest.mark.parametrize(("text", "value"), [("주차 공간이 없어요", "주차"), ("예약 안 받아요", "예약")])
 def test_a_missing_convenience_stays_missing(text: str, value: str) -> None:
     assert value not in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize("text", ["맥주 시켰는데 30분 걸림", "소주 시켰더니 계란말이를 서비스로 주셨어요"])
+def test_drinks_ordered_by_the_guest_are_a_drinking_session(text: str) -> None:
+    assert "술자리" in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("회사에서 회식하는 기분이었어요", "회식"), ("가족 모임 하는 느낌이에요", "모임")]
+)
+def test_an_occasion_as_a_likeness_is_no_visit(text: str, value: str) -> None:
+    """ "X하는 기분/느낌": the feeling, no such visit."""
+    assert value not in read(text).occasion, (text, read(text).occasion)
+
+
+def test_an_occasion_mood_noun_stays() -> None:
+    assert "데이트" in read("데이트 느낌 나는 곳이에요").occasion
