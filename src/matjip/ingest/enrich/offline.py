@@ -1078,6 +1078,12 @@ def _verdict(
         )
     if target in r.facts and absence and r.manner.search(text, max(start, hit.start - 10), end):
         return True, start, end  # "제대로 구워주지도 않음": the service was there, done badly
+    if target[0] == "convenience" and (absence or difficulty or sticky) and r.quality_of.match(text, hit.end):
+        return (
+            True,
+            start,
+            end,
+        )  # "와이파이 속도 느림", "예약 관리가 안 되네요": a quality of the service was judged
     if target in r.complaints and absence and r.no_return.search(text, hit.end, end):
         absence = max(0, absence - len(r.no_return.findall(text, hit.end, end)))  # "떠들고 … 다시는 안갈매장"
     if uncertain or (last.kind == "question" and not absence and not difficulty):

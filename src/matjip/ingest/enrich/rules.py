@@ -119,6 +119,7 @@ class Frames(BaseModel):
     complaint_cause: str = "(?!)"
     other_missing: str = "(?!)"
     manner: str = "(?!)"
+    quality_of: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -254,6 +255,7 @@ class CompiledRules:
         self.complaint_cause = re.compile(f.complaint_cause)
         self.other_missing = re.compile(f.other_missing)
         self.manner = re.compile(f.manner)
+        self.quality_of = re.compile(f.quality_of)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
