@@ -82,7 +82,12 @@ def fill_wider(
     if not extra:
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
-    f.notes.append(_filled_note(f, len(own), len(f.stand_ins), km(wider), sure is not None))
+    listing = len(f.stand_ins)
+    if not listing and f.plan.kinds and not _scope(f.plan):
+        # the places near listing the dish, not counted as the kind: counted in the line, never denied
+        shown = {h.document.title for h in f.hits}
+        listing = len([t for t, _ in listing_near(res)(f.plan) if t not in shown])
+    f.notes.append(_filled_note(f, len(own), listing, km(wider), sure is not None))
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
@@ -96,17 +101,6 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None
     place, radius, label = loc.name, km(loc.radius_m), ", ".join(f.plan.kinds)
-    if listing:
-        return say(
-            "search.widen.filled_listing",
-            place=place,
-            radius=radius,
-            kinds=label,
-            found=found,
-            listing=listing,
-            wider=wider,
-            ro=particle(label, "으로/로"),
-        )
     scope = _scope(f.plan)
     if label and scope:
         # "매봉역 주차 되는 고깃집": what was counted is the kind with the conditions asked, said so
@@ -119,6 +113,17 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
             found=found,
             wider=wider,
             ga=particle(label, "이/가"),
+        )
+    if listing:
+        return say(
+            "search.widen.filled_listing",
+            place=place,
+            radius=radius,
+            kinds=label,
+            found=found,
+            listing=listing,
+            wider=wider,
+            ro=particle(label, "으로/로"),
         )
     if by_kind and label:
         return say(
