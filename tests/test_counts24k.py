@@ -67,3 +67,22 @@ def test_a_widening_line_names_the_places_near_listing_the_dish(tmp_path: Path) 
 def test_a_name_saying_kimchi_pork_stew_is_a_kimchi_jjigae_place() -> None:
     found = {e.kind for e in kinds().classify("한식>찌개,전골", "옛날김치돼지찌개", [])}
     assert "김치찌개" in found
+
+
+def test_a_short_list_filled_wider_counts_the_places_near_listing_the_dish(tmp_path: Path) -> None:
+    # one 김치찌개 house within 1 km, a 해산물 house at 600 m listing 돼지김치찌개 among six lines
+    # (not a 김치찌개 place by its menu's share), two 김치찌개 houses farther out
+    records = [
+        record("own", "옛날김치돼지찌개", "한식>찌개,전골", 400, []),
+        record(
+            "sea",
+            "원조식당",
+            "한식>해물,생선",
+            600,
+            ["낙지덮밥", "아구탕", "제육볶음", "돼지김치찌개", "해물순두부", "동태탕"],
+        ),
+        record("f1", "장독대 김치찌개", "한식>찌개,전골", 1800, ["김치찌개정식", "부대찌개정식"]),
+        record("f2", "간판없는김치찌개", "한식>찌개,전골", 2200, ["김치찌개", "계란말이"]),
+    ]
+    said = _notes(ask_once(tmp_path, records, "잠실역 김치찌개 잘하는 데"))
+    assert "김치찌개로 분류된 곳이 1곳, 메뉴에만 있는 다른 종류의 곳이 1곳뿐" in said, said
