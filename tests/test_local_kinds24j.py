@@ -27,13 +27,20 @@ def _said(r: object) -> str:
 @pytest.mark.parametrize(
     ("asked", "own", "said"),
     [
-        # a 해산물 house listing 모듬초밥 and 모듬회초밥 900 m away: never "1km 안에는 없어서"
-        ("잠실역 초밥집", None, "잠실역 1km 안에는 초밥·오마카세로 분류된 곳이 없어서 3km까지 넓혔어요."),
+        # a 해산물 house listing 모듬초밥 and 모듬회초밥 900 m away: never "1km 안에는 없어서"; named as
+        # listing the dish (audit r8 F5: "분류된 곳이 없어서" alone read as denying it; count24k)
+        (
+            "잠실역 초밥집",
+            None,
+            "잠실역 1km 안에는 초밥·오마카세로 분류된 곳이 없고 메뉴에만 있는 다른 종류의 곳"
+            "(이도숙성회 '모듬초밥(12pcs)')뿐이라, 3km까지 넓혔어요.",
+        ),
         # ... nor "1곳뿐" beside one sushi house
         (
             "잠실역 초밥집",
             ("스시로", "일식>초밥,롤", ["모듬초밥", "연어초밥"]),
-            "잠실역 1km 안에는 초밥·오마카세로 분류된 곳이 1곳뿐이라, 3km까지 넓혀 더 찾았어요.",
+            "잠실역 1km 안에는 초밥·오마카세로 분류된 곳이 1곳, 메뉴에만 있는 다른 종류의 곳이 1곳뿐이라, "
+            "3km까지 넓혀 더 찾았어요.",
         ),
     ],
 )

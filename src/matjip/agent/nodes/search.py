@@ -790,7 +790,12 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
     notes = list(state.get("relax_notes") or [])
     update: dict[str, Any] = {"relax_step": step}
     p, note = widen.relax_step(
-        state_plan(state), state.get("anchor"), notes, res.config, turn_now(state, res)
+        state_plan(state),
+        state.get("anchor"),
+        notes,
+        res.config,
+        turn_now(state, res),
+        widen.listing_near(res),
     )
     if note is None:
         update["relax_step"] = res.config.max_relax_steps + 1

@@ -8,10 +8,11 @@ from typing import Final
 
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
+from matjip.agent.plan import to_requests
 from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import all_kinds_if_qualified, not_ruled_out_by_category
 from matjip.index.request import GeoFilter, SearchHit
-from matjip.kinds import kinds
+from matjip.kinds import kinds, norm
 from matjip.text.josa import particle
 from matjip.wording import say, text
 from matjip.words import words
@@ -19,6 +20,7 @@ from matjip.words import words
 WIDENED_BY_RELAX: Final = words("search", "widened_by_relax")  # relaxation never widens twice
 WIDENED_ANY: Final = words("search", "widened_any")
 GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
+LISTED_NAMED = 2  # the places listing the dish a widening note names (the rest counted)
 SOFTNESS = ("open_at", "price", "menu", "cuisine")  # the filters relaxation drops, softest first
 
 
@@ -36,7 +38,7 @@ def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Res
     "더 가까운 데" and not one already widened (relaxation's cap holds)."""
     loc = p.location
     return (
-        p.strategy == "radius"
+        p.strategy in ("radius", "region")  # a dong searched around its point too ("개포동 김치찌개")
         and loc is not None
         and loc.by_radius
         and loc.lat is not None
@@ -80,7 +82,12 @@ def fill_wider(
     if not extra:
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
-    f.notes.append(_filled_note(f, len(own), len(f.stand_ins), km(wider), sure is not None))
+    listing = len(f.stand_ins)
+    if not listing and f.plan.kinds and not _scope(f.plan):
+        # the places near listing the dish, not counted as the kind: counted in the line, never denied
+        shown = {h.document.title for h in f.hits}
+        listing = len([t for t, _ in listing_near(res)(f.plan) if t not in shown])
+    f.notes.append(_filled_note(f, len(own), listing, km(wider), sure is not None))
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
@@ -94,6 +101,19 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None
     place, radius, label = loc.name, km(loc.radius_m), ", ".join(f.plan.kinds)
+    scope = _scope(f.plan)
+    if label and scope:
+        # "매봉역 주차 되는 고깃집": what was counted is the kind with the conditions asked, said so
+        return say(
+            "search.widen.filled_scoped",
+            place=place,
+            radius=radius,
+            scope=scope,
+            kinds=label,
+            found=found,
+            wider=wider,
+            ga=particle(label, "이/가"),
+        )
     if listing:
         return say(
             "search.widen.filled_listing",
@@ -118,6 +138,21 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
 
 
+def _scope(p: SearchPlan) -> str:
+    """The conditions asked beside the kind, as the count line words them ("주차 언급이 있는"); "" when
+    the kind was asked alone. One phrase per condition (``search.widen.scope`` in the wording data)."""
+    parts = [say("search.widen.scope.convenience", condition=c) for c in p.convenience]
+    parts += [say("search.widen.scope.menu", menu=m, ga=particle(m, "이/가")) for m in p.menu]
+    if p.cuisine:
+        parts.append(say("search.widen.scope.cuisine", cuisines=", ".join(p.cuisine)))
+    if p.open_at is not None:
+        label = p.open_label or text("search.relax.condition.hours_unlabelled")
+        parts.append(say("search.widen.scope.hours", label=label))
+    if p.price_min is not None or p.price_max is not None:
+        parts.append(text("search.widen.scope.price"))
+    return text("search.widen.scope.joiner").join(parts)
+
+
 def needed_notes(notes: list[str], frame: SearchPlan | None, hits: Sequence[SearchHit]) -> list[str]:
     """The relaxation notes still true of ``hits``: a radius widened by relaxation is not said when a
     later step (a broader kind, a dropped filter) found places all within the radius asked."""
@@ -130,8 +165,53 @@ def needed_notes(notes: list[str], frame: SearchPlan | None, hits: Sequence[Sear
     return [n for n in notes if not any(mark in n for mark in WIDENED_BY_RELAX)]
 
 
+Listing = Callable[[SearchPlan], list[tuple[str, str]]]
+
+
+def listing_near(res: Resources) -> Listing:
+    """The places within a plan's circle that list one of its kind's menu words on their menu but
+    that the search does not count as the kind (a 해산물 house selling 모듬초밥): ``(title, menu
+    line)`` each, nearest first — what a count line of the kind must not deny."""
+
+    def near(p: SearchPlan) -> list[tuple[str, str]]:
+        table = kinds()
+        wanted = [table.by_name[k] for k in p.kinds if k in table.by_name]
+        if not wanted or p.location is None or not p.location.by_radius:
+            return []
+        req = to_requests(p)[0]
+        found: dict[str, tuple[float, str, str]] = {}
+        for kind in wanted:
+            nots = [norm(x) for x in kind.menu_not]
+            for word in dict.fromkeys(norm(w) for w in kind.menu):
+                hits = res.index.search(
+                    req.model_copy(update={"kind": [], "menu": [word], "text": "", "k": 20})
+                )
+                for h in hits.hits:
+                    doc = h.document
+                    if set(doc.kinds) & set(p.kinds) or doc.place_id in found:
+                        continue
+                    line = next(
+                        (
+                            m.name
+                            for m in doc.menus
+                            if word in norm(m.name) and not any(x in norm(m.name) for x in nots)
+                        ),
+                        None,
+                    )
+                    if line is not None:
+                        found[doc.place_id] = (h.distance_m or 0.0, doc.title, line)
+        return [(t, line) for _, t, line in sorted(found.values())]
+
+    return near
+
+
 def relax_step(
-    p: SearchPlan, anchor: str | None, notes: list[str], cfg: AgentConfig, now: datetime | None = None
+    p: SearchPlan,
+    anchor: str | None,
+    notes: list[str],
+    cfg: AgentConfig,
+    now: datetime | None = None,
+    listing: Listing | None = None,
 ) -> tuple[SearchPlan, str | None]:
     """Relaxation's next step and its note, or ``(p, None)`` when nothing is left to relax. The
     order: a title search anywhere, a convenience (the data rarely records one, so its absence
@@ -167,19 +247,37 @@ def relax_step(
     ):
         wider = _wider(loc.radius_m, cfg)
         return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
-            p, km(loc.radius_m), km(wider)
+            p, km(loc.radius_m), km(wider), listing
         )
     return drop_filter(p)
 
 
-def _widened_note(p: SearchPlan, radius: str, wider: str) -> str:
+def _widened_note(p: SearchPlan, radius: str, wider: str, listing: Listing | None = None) -> str:
     """ "문래역 1km 안에는 초밥·오마카세(으)로 분류된 곳이 없어서": a kind alone asked, the note says what
-    was counted — the places the data files as the kind, not every menu that lists its dish."""
+    was counted — the places the data files as the kind — and names the places near that list its
+    dish on their menu all the same (``listing``), so the line never denies a sushi menu near."""
     loc = p.location
     assert loc is not None
     other = p.menu or p.cuisine or p.convenience or p.open_at is not None
     if p.kinds and not other and p.price_min is None and p.price_max is None:
         kinds = ", ".join(p.kinds)
+        near = listing(p) if listing is not None else []
+        if near:
+            shown = near[:LISTED_NAMED]
+            return say(
+                "search.relax.widened_kind_listing",
+                place=loc.name,
+                radius=radius,
+                kinds=kinds,
+                ro=particle(kinds, "으로/로"),
+                places=text("search.relax.listing_joiner").join(
+                    say("search.relax.listing_place", title=t, line=line) for t, line in shown
+                ),
+                more=say("search.relax.listing_more", more=len(near) - len(shown))
+                if len(near) > len(shown)
+                else "",
+                wider=wider,
+            )
         return say(
             "search.relax.widened_kind",
             place=loc.name,
