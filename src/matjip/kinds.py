@@ -298,6 +298,14 @@ class KindTable:
                 return word
         return None
 
+    def theme_kinds(self, wish: str) -> frozenset[str]:
+        """The kinds of the described food a wish names ("해장" → 해장국, 국밥·순대국, 감자탕, 복어):
+        a place of one of them is evidence for the wish; empty when the wish is no such family."""
+        said = norm(wish)
+        return frozenset(
+            k for t in self.themes if said in {norm(t.name), *(norm(w) for w in t.words)} for k in t.kinds
+        )
+
     def late_members(self, wanted: Sequence[str]) -> set[str]:
         """The kinds of a described food's family that follow its other members ("해장": a 복어
         house after the 해장국 and 국밥 places), when ``wanted`` is such a family (two kinds or more)."""

@@ -19,6 +19,7 @@ from matjip.agent.cardinfo import mention_only, night_flag, open_status, other_d
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
+from matjip.kinds import kinds
 from matjip.text.josa import final_consonant, josa, particle
 from matjip.vocab import vocab
 from matjip.wording import say, table, text
@@ -379,14 +380,20 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
     ]
     for field, wish, phrase in asked:
         mentioned: list[int] = []
+        family: frozenset[str] = frozenset()
         if field == "convenience":  # the cards' own reading of each place (one source of truth)
             shows = [convenience_shown(s.doc, wish) for s in shown]
             backed = [i for i, n in enumerate(shows, 1) if n == 0]
             mentioned = [i for i, n in enumerate(shows, 1) if n]
         else:
-            backed = [i for i, s in enumerate(shown, 1) if wish_shown(s.doc, wish)]
+            # a described food ("해장"): a card of one of its kinds is evidence, as the first line says
+            family = kinds().theme_kinds(wish)
+            backed = [
+                i for i, s in enumerate(shown, 1) if wish_shown(s.doc, wish) or family & set(s.doc.kinds)
+            ]
         if len(backed) == len(shown):
-            keep[field].append(wish)
+            if not family:  # a described food is said by its kinds ("해장국, 국밥·순대국 …")
+                keep[field].append(wish)
             continue
         after_n = final_consonant(phrase) == 4  # 조용한, 분위기 좋은: "… 곳인지는"
         if mentioned:  # tags mention it on some cards, no more (the cards say "주차 언급 N건")

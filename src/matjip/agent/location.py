@@ -76,7 +76,9 @@ def _homonym_label(place: Place, name: str | None = None) -> str:
     """:func:`place_label`, a station with its gu and lines: "영등포구 양평역(5호선)", "경기 양평군
     양평역(경의중앙선)" — a station name alone cannot say which of two it is."""
     if place.type != "subway_station":
-        return place_label(place, name)
+        label = place_label(place, name)
+        # 인천's gu share their names with Seoul's and Busan's (중구, 동구, 서구): the city is said
+        return f"{place.sido} {label}" if place.sido == "인천" and place.type != "sido" else label
     region = (
         place.sigungu if place.sido in ("서울",) else " ".join(x for x in (place.sido, place.sigungu) if x)
     )
@@ -96,8 +98,9 @@ def _homonym_outcome(
     from matjip.geo.distance import haversine_m
 
     join = wording.text("location.homonym.joiner").join
+    place = covered_part(name, place, gazetteer, covered)
     same = [
-        h
+        covered_part(name, h, gazetteer, covered)
         for h in gazetteer.homonyms(name)
         if _family(h) == _family(place) and haversine_m(h.lat, h.lon, place.lat, place.lon) > SAME_PLACE_M
     ][:MAX_HOMONYMS]
@@ -120,16 +123,39 @@ def _homonym_outcome(
         )
     if len(with_data) == 1:
         chosen = with_data[0]
+        # every namesake without data is named, the best-known first ("인천 중구 신흥동·광주 광산구 …")
+        famous = join(dict.fromkeys(_homonym_label(h, name) for h in [place, *same] if not covered(h)))
         note = wording.say(
             "location.homonym.famous_outside",
-            famous=_homonym_label(place, name),
+            famous=famous,
             chosen=_homonym_label(chosen, name),
-            topic=particle(_homonym_label(place, name), "은/는"),
+            topic=particle(famous, "은/는"),
         )
         return [], chosen, note
     if len(with_data) > 1:
         return with_data, with_data[0], None
     return [], place, None
+
+
+def covered_part(name: str, place: Place, gazetteer: Gazetteer, covered: Covered) -> Place:
+    """The part of a dong split in numbered parts (수정구 신흥1·2·3동 for "신흥동") with restaurants
+    within its radius: a dong the data reaches only at one part's edge is in the data, answered
+    about that part — never "not in the data" because the first part's centre has none."""
+    if _family(place) != "dong" or covered(place):
+        return place
+    said = name.replace(" ", "")
+    return next(
+        (
+            c
+            for c in gazetteer.lookup(name)
+            if _family(c) == "dong"
+            and c.sido == place.sido
+            and c.sigungu == place.sigungu
+            and (c.name == said or said in c.aliases)
+            and covered(c)
+        ),
+        place,
+    )
 
 
 def explicit_radius_m(text: str) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
+import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
@@ -347,8 +348,20 @@ def _overseas(text: str) -> str | None:
     return None
 
 
+def without_place_names(text: str) -> str:
+    """``text`` with the place names it mentions blanked out: a word inside a station or landmark
+    name (종합운동장역, 잠실야구장, 월드컵경기장) is no condition of the question."""
+    from matjip.geo.gazetteer import find_in_text
+
+    out = unicodedata.normalize("NFC", text)
+    for _, start, end in sorted(find_in_text(out), key=lambda m: -m[1]):
+        out = out[:start] + " " + out[end:]
+    return out
+
+
 def caution_of(text: str) -> Literal["pet", "activity"] | None:
     r = rules()
+    text = without_place_names(text)
     if _has_word(text, r.pet):
         return "pet"
     if _has_word(text, r.activity):
