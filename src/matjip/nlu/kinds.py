@@ -621,6 +621,20 @@ def _ending_slip(word: str, fix: str, endings: frozenset[str]) -> bool:
 _GLIDE = {chr(0x1161 + y): chr(0x1161 + v) for y, v in ((2, 0), (3, 1), (6, 4), (7, 5), (12, 8), (17, 13))}
 
 
+def _first_consonant_slip(word: str, fix: str) -> bool:
+    """A two-syllable word that differs from kind word ``fix`` only in one consonant of its first
+    syllable, a sound-alike one (``typo_groups``: "짱뽕" → 짬뽕, the nasal 받침 said before 뽕; "쫄면"
+    typed "졸면" is no slip of a vowel). Vowels and keys next to each other never count here: "우리" is
+    no 오리, "대기" no 대게."""
+    if len(word) != 2 or len(fix) != 2 or word[1] != fix[1]:
+        return False
+    a, b = _jamo(word[0]), _jamo(fix[0])
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(differ) == 1 and _place(differ[0][0]) != 1 and frozenset(differ[0]) in _slips()
+
+
 @cache
 def close_kind_word(word: str) -> str | None:
     """The one kind word a typed word is a typo of, else None. A two-syllable word may carry one
@@ -642,7 +656,9 @@ def close_kind_word(word: str) -> str | None:
             if w in seen or abs(len(w) - len(word)) > 1:
                 continue
             short = min(len(w), len(word)) < TYPO_MIN_SYLLABLES
-            if short and w[0] != word[0]:  # a short word is mistyped after its first syllable ("곱참")
+            # a short word is mistyped after its first syllable ("곱참"), or in a consonant of the
+            # first with the rest as written ("짱뽕" → 짬뽕)
+            if short and w[0] != word[0] and not _first_consonant_slip(word, w):
                 continue
             most = 1 if short else limit
             cost = typo_cost(letters, j, most)

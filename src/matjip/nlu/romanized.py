@@ -16,6 +16,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from matjip.kinds import kinds
+
 _GAZ = Path(__file__).resolve().parents[1] / "data" / "gazetteer"
 ENGLISH_FILE = Path(__file__).resolve().parents[1] / "data" / "english.toml"
 _PAREN = re.compile(r"\s*\(.*?\)")
@@ -109,9 +111,24 @@ def koreanize_phrases(text: str) -> str:
     return _english_count().sub(lambda m: f"{counts[m.group(1).lower()]}곳", text)
 
 
+def _latin_kinds(text: str) -> str:
+    """A message said in English (two Latin words or more, no Hangul): its words that name a kind only
+    in English become the kind ("bbq near seokchon station" → 고깃집 …, data/kinds.toml ``latin_words``),
+    read before the place names turn the message half Korean — in a Korean message "BBQ" is the chicken
+    chain, and "bbq chicken" still is."""
+    if re.search(r"[가-힣]", text) or len(re.findall(r"[A-Za-z]+", text)) < 2:
+        return text
+    words = sorted(kinds().latin_words.items(), key=lambda kv: -len(kv[0]))
+    for word, kind in words:
+        rx = rf"(?i)(?<![a-z]){re.escape(word)}(?![a-z])(?!\s*(?:chicken|치킨))"
+        text = re.sub(rx, kind, text)
+    return text
+
+
 def koreanize_places(text: str) -> str:
     """Replace romanised place names (with "station", "stn", "near", "in") by their Korean names."""
     names = romanized_names()
+    text = _latin_kinds(text)
 
     def korean(m: re.Match[str]) -> str:
         ko = names.get(m.group(1).lower(), m.group(1))
