@@ -8,7 +8,6 @@ dialogue acts, cues) kept in the turn's state; the need-search rules read that, 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -96,7 +95,7 @@ def _classify_input(state: AgentState, text: str) -> tuple[str, CannedReply | Sm
     if cue_patterns().latin.search(text):
         # English or mixed: romanised place names become Korean ones; dish words are read by the
         # kinds vocabulary, which lists English words too
-        text = koreanize_places(_latin_kinds_said(text))
+        text = koreanize_places(text)  # a kind said only in English first (romanized._latin_kinds)
         if not hangul.search(text) and not detect_kinds(text).kinds:
             # "ok thx" is small talk in any script; other English with no dish is not understood
             return text, SmalltalkReply(topic="reaction") if is_reaction(text) else CannedReply(
@@ -106,22 +105,6 @@ def _classify_input(state: AgentState, text: str) -> tuple[str, CannedReply | Sm
     if not hangul.search(text):
         return text, CannedReply(kind="no_content")
     return text, None
-
-
-def _latin_kinds_said(text: str) -> str:
-    """A message said in English with a word naming a kind only in English ("bbq near seokchon
-    station"): that word as its kind, before the place names become Korean ones and the message
-    stops looking English ("bbq 석촌역 근처" would name the BBQ chicken chain)."""
-    lowered = text.lower()
-    latin = len(re.findall(r"[a-z]+", lowered))
-    if latin < 2 or latin < len(re.findall(r"[가-힣]+", lowered)):
-        return text
-    read = detect_kinds(text).kinds
-    for word, kind in kinds().latin_words.items():
-        pattern = rf"(?<![a-z]){re.escape(word)}(?![a-z])"
-        if read == [kind] and re.search(pattern, lowered):
-            return re.sub(pattern, kind, text, count=1, flags=re.IGNORECASE)
-    return text
 
 
 # --- understand -----------------------------------------------------------------------------
