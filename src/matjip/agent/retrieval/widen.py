@@ -38,7 +38,7 @@ def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Res
     "더 가까운 데" and not one already widened (relaxation's cap holds)."""
     loc = p.location
     return (
-        p.strategy in ("radius", "region")  # a dong searched around its point too ("개포동 김치찌개")
+        p.strategy == "radius"  # not a dong: a place outside it is outside the area asked ("문정동 갈비탕")
         and loc is not None
         and loc.by_radius
         and loc.lat is not None
