@@ -100,42 +100,25 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     and, when near places of another kind list its dishes, how many of those."""
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None
-    place, radius, label = loc.name, km(loc.radius_m), ", ".join(f.plan.kinds)
+    label = ", ".join(f.plan.kinds)
+    base = {"place": loc.name, "radius": km(loc.radius_m), "found": found, "wider": wider}
     scope = _scope(f.plan)
     if label and scope:
         # "매봉역 주차 되는 고깃집": what was counted is the kind with the conditions asked, said so
         return say(
-            "search.widen.filled_scoped",
-            place=place,
-            radius=radius,
-            scope=scope,
-            kinds=label,
-            found=found,
-            wider=wider,
-            ga=particle(label, "이/가"),
+            "search.widen.filled_scoped", **base, scope=scope, kinds=label, ga=particle(label, "이/가")
         )
     if listing:
         return say(
             "search.widen.filled_listing",
-            place=place,
-            radius=radius,
+            **base,
             kinds=label,
-            found=found,
             listing=listing,
-            wider=wider,
             ro=particle(label, "으로/로"),
         )
     if by_kind and label:
-        return say(
-            "search.widen.filled_kind",
-            place=place,
-            radius=radius,
-            kinds=label,
-            found=found,
-            wider=wider,
-            ro=particle(label, "으로/로"),
-        )
-    return say("search.widen.filled", place=place, radius=radius, found=found, wider=wider)
+        return say("search.widen.filled_kind", **base, kinds=label, ro=particle(label, "으로/로"))
+    return say("search.widen.filled", **base)
 
 
 def _scope(p: SearchPlan) -> str:
