@@ -1,0 +1,56 @@
+"""Issue 24 class 7, session 7 (rev25): review_test13's (Jeju crawl) occasion misses written out as classes of
+phrasing. None of these sentences is in a labelled set; the expected values are read off the sentences by the
+conventions of review_test13_README.md / review_test14_README.md ("아이와 whenever a child comes along or eats",
+"안주 praise and drinks at the place are 술자리", "not the dish name 해장라면/뼈해장국", hedged fits unlabelled)."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.reviews import read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "애기가 좋아하는 메뉴가 있어서 자주 와요",
+        "아이들도 매운 거 빼달라니 잘 먹었어요",
+        "아이 간식으로 떡꼬치 하나 더 시켰어요",
+        "아이가 아파서 죽 포장했는데 금방 해주셨어요",
+    ],
+)
+def test_a_child_eating_or_fed_is_with_a_child(text: str) -> None:
+    """A child of the guest's eating, liking or being fed is 아이와."""
+    assert "아이와" in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "술이 쭉쭉 넘어가는 맛이에요",
+        "수육에 소주 한잔 딱 좋았어요",
+        "안주가 다 맛있어서 또 올게요",
+        "튀김이 맥주랑 잘 맞아요",
+    ],
+)
+def test_drinks_at_the_table_and_praised_anju_are_a_drinking_session(text: str) -> None:
+    """Drinking at the table or 안주 praised is 술자리."""
+    assert "술자리" in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["여기 좋은 와인을 싸게 살 수 있어요", "라떼 잘 마시고 왔어요", "2차 감동은 디저트였어요"],
+)
+def test_buying_wine_a_coffee_or_a_second_surprise_is_no_drinking_session(text: str) -> None:
+    assert "술자리" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize("text", ["해장라면이 제일 맛있어요", "해장짬뽕 국물이 진해요"])
+def test_haejang_inside_a_dish_name_is_no_hangover_visit(text: str) -> None:
+    assert "해장" not in read(text).occasion, (text, read(text).occasion)
+
+
+def test_a_hedged_drinking_fit_is_no_fact() -> None:
+    text = "조용해서 혼자 술 한잔 하기도 좋을듯해요"
+    assert "술자리" not in read(text).occasion, (text, read(text).occasion)
