@@ -54,3 +54,21 @@ def test_haejang_inside_a_dish_name_is_no_hangover_visit(text: str) -> None:
 def test_a_hedged_drinking_fit_is_no_fact() -> None:
     text = "조용해서 혼자 술 한잔 하기도 좋을듯해요"
     assert "술자리" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["친구들이랑 여행 와서 맛있게 먹었어요", "친구들과 들렀는데 국물이 진해요", "단체로 오기 좋을꺼같아요"],
+)
+def test_friends_alone_and_a_hedged_party_are_no_gathering(text: str) -> None:
+    """Friends alone are no occasion (review_set.md convention 8); "좋을꺼같아요" is a hedge like "좋을 것 같아요"."""
+    occasion = read(text).occasion
+    assert "모임" not in occasion and "단체" not in occasion, (text, occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["남편이 좋아해서 포장해 갔어요", "부모님 드리려고 택배로 보냈어요", "가족들 먹으라고 테이크아웃 했어요"],
+)
+def test_a_family_fed_from_a_takeaway_is_no_family_visit(text: str) -> None:
+    assert "가족" not in read(text).occasion, (text, read(text).occasion)
