@@ -72,3 +72,16 @@ def test_friends_alone_and_a_hedged_party_are_no_gathering(text: str) -> None:
 )
 def test_a_family_fed_from_a_takeaway_is_no_family_visit(text: str) -> None:
     assert "가족" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text", ["사장님이 친절하셔서 편안하게 먹고 왔어요", "직원분들 응대가 좋아서 편안하게 식사했어요"]
+)
+def test_ease_told_of_the_service_is_no_comfortable_room(text: str) -> None:
+    """편안한 is the room's; ease thanks to kind staff is the service (review_test13_README)."""
+    assert "편안한" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+def test_a_comfortable_room_is_still_comfortable() -> None:
+    text = "조명이 은은하고 편안한 분위기예요"
+    assert "편안한" in read(text).atmosphere, (text, read(text).atmosphere)
