@@ -85,3 +85,9 @@ def test_ease_told_of_the_service_is_no_comfortable_room(text: str) -> None:
 def test_a_comfortable_room_is_still_comfortable() -> None:
     text = "조명이 은은하고 편안한 분위기예요"
     assert "편안한" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize("text", ["맛은 좋은데 주차는진짜헬 ㅠㅠ", "주차하기가 좀 불평했어요"])
+def test_parking_hell_glued_or_misspelt_is_no_parking(text: str) -> None:
+    """ "헬" glued to the word before it and the slip 불평 (for 불편) judge the parking as poor."""
+    assert "주차" not in read(text).convenience, (text, read(text).convenience)
