@@ -91,3 +91,8 @@ def test_a_comfortable_room_is_still_comfortable() -> None:
 def test_parking_hell_glued_or_misspelt_is_no_parking(text: str) -> None:
     """ "헬" glued to the word before it and the slip 불평 (for 불편) judge the parking as poor."""
     assert "주차" not in read(text).convenience, (text, read(text).convenience)
+
+
+def test_a_place_said_to_suit_friends_is_a_gathering() -> None:
+    text = "친구들이랑 맥주 한잔하기 좋은 곳이에요"
+    assert "모임" in read(text).occasion, (text, read(text).occasion)
