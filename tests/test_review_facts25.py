@@ -96,3 +96,10 @@ def test_parking_hell_glued_or_misspelt_is_no_parking(text: str) -> None:
 def test_a_place_said_to_suit_friends_is_a_gathering() -> None:
     text = "친구들이랑 맥주 한잔하기 좋은 곳이에요"
     assert "모임" in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text", ["포장해서 집에서 혼자 먹었는데 맛있었어요", "혼자 숙소에서 맥주랑 먹었어요"]
+)
+def test_alone_at_home_or_in_ones_room_is_no_meal_alone_here(text: str) -> None:
+    assert "혼밥" not in read(text).occasion, (text, read(text).occasion)
