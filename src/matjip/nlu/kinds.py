@@ -149,6 +149,8 @@ class _KindScan:
     taken: list[tuple[int, int]] = field(default_factory=list)
     dish_only: set[str] = field(default_factory=set)  # kinds named only by a dish others serve too ("볶음밥")
     in_place_name: set[str] = field(default_factory=set)  # kinds said only inside a place ("쭈꾸미골목")
+    # kinds said just before a word ruled out ("분식집 라면 말고"): they say which 라면, not a wish
+    qualifiers: set[str] = field(default_factory=set)
 
     def free(self, a: int, b: int) -> bool:
         return all(b <= x or a >= y for x, y in self.taken)
@@ -166,6 +168,8 @@ class _KindScan:
                 frame.exclude_kinds.append(kind)
             frame.exclude_words.append(word)
         elif kind not in frame.kinds:
+            if self._qualifies_exclusion(rest):
+                self.qualifiers.add(kind)
             frame.kinds.append(kind)
             if is_dish:  # the dish itself, never "짬뽕맛집": menus list 짬뽕
                 frame.dishes.append(self.table.base_word(word))
@@ -178,6 +182,14 @@ class _KindScan:
             if not self._in_place_name(start, end):
                 self.in_place_name.discard(kind)
         frame.words.append(word)
+
+    def _qualifies_exclusion(self, rest: str) -> bool:
+        """The next word, a dish or a kind, is ruled out ("분식집 라면말고", "중국집 짬뽕 빼고")."""
+        m = re.match(r"(?:집|맛집)?\s+([가-힣]+)", rest)
+        if m is None:
+            return False
+        token, after = m.group(1), rest[m.end() :]
+        return any(_EXCLUDE.match(token[i:] + after) for i in range(len(token), 0, -1))
 
     def _in_place_name(self, start: int, end: int) -> bool:
         """The word is part of a place's name: its word ends in 골목, 거리 … ("천호 쭈꾸미골목")."""
@@ -206,6 +218,12 @@ def detect_kinds(text: str) -> KindFrame:
     _settle_kinds(scan)
     _read_set_meal(scan, compact)
     _read_served_at(scan)
+    # a kind said only to qualify a word ruled out, beside another kind asked ("라멘집, 분식집 라면 말고"):
+    # it names what is ruled out, not a second wish (alone, "중식 짬뽕 말고" still asks for 중식)
+    asked = [k for k in frame.kinds if k not in scan.qualifiers]
+    if asked and scan.qualifiers:
+        near = scan.table.related(asked)
+        frame.kinds = [k for k in frame.kinds if k not in scan.qualifiers or k in near]
     # a kind said only inside a place's name, beside another kind ("쭈꾸미골목 근처 아구찜"): the other
     if any(k not in scan.in_place_name for k in frame.kinds):
         frame.kinds = [k for k in frame.kinds if k not in scan.in_place_name]
