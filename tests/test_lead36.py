@@ -1,0 +1,104 @@
+"""Issue 24, classes the lead found on dialogue_test16's first run (session s36), each failing on 854fc61:
+
+- 9 (routes): "문정역 출발해서 가락시장역 가는 길목에" — the start said with its verb and no particle — was
+  no route; "문정역인데 가락시장역 가는 길에" (the start is the place the message is about) said
+  "출발지를 몰라서 … 가락시장역 근처에서 찾았어요" over cards around 문정역.
+- 14 (references): "큰집보쌈 거기 천호역에서 걸어가면 몇분" after a comparison that showed 큰집보쌈왕코다리
+  천호본점 — the first part of a shown name is that restaurant — was a search for 보쌈 places; and
+  "거기 근처 다른 맛집도" after an answer about one restaurant showed that restaurant again.
+- 13 (facts): "리뷰 어디가 더 많아?" was decided by the share of '맛' tags; the review counts decide it.
+- Particles: "메뉴에 '코다리'이(가) 있는 곳은" — the particle fits the quoted word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from matjip.agent.service import Agent
+from matjip.kinds import kinds, norm
+from matjip.nlu.kinds import detect_kinds
+from matjip.nlu.strategy import detect_strategy
+from matjip.text.josa import josa
+from matjip.wording import text
+from support.chat import Chat
+from support.demo import raw
+
+
+def test_a_start_said_with_its_verb_and_no_particle_is_a_route() -> None:
+    for message in (
+        "문정역 출발해서 가락시장역 가는 길목에 분식",
+        "잠실역 출발하는데 석촌역까지 가면서 먹을 국밥",
+    ):
+        spec = detect_strategy(message)
+        assert spec.strategy == "route", message
+        assert spec.origin in ("문정역", "잠실역") and spec.destination in ("가락시장역", "석촌역"), spec
+
+
+def test_the_place_a_route_message_is_about_is_its_start(sample_agent: Agent) -> None:
+    r = Chat(sample_agent)("문정역인데 가락시장역 가는 길에 분식")
+    plan = r.frame or r.plan
+    assert plan is not None and plan.route is not None, r.answer
+    assert plan.route.origin.name == "문정역" and plan.route.destination.name == "가락시장역"
+    assert "출발지를 몰라서" not in r.answer
+
+
+def _name_part(title: str, others: list[str]) -> str | None:
+    """The first word of ``title`` when it says which shown restaurant it is (3+ syllables, no kind by
+    itself) and holds a kind word ("귀한족발" of "귀한족발 방이점")."""
+    word = title.split()[0]
+    key = norm(word)
+    if len(key) < 3 or kinds().lookup(word) is not None or key == norm(title):
+        return None
+    if not detect_kinds(word).kinds:
+        return None
+    if sum(norm(t).startswith(key) for t in others) != 1:
+        return None
+    return word
+
+
+def test_the_first_part_of_a_shown_name_points_at_that_restaurant(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 족발")
+    titles = [raw(c.id)["title"] for c in first.cards]
+    pick = next(((t, p) for t in titles if (p := _name_part(t, titles)) is not None), None)
+    assert pick is not None, titles
+    title, part = pick
+    r = chat(f"{part} 거기 잠실역에서 걸어가면 몇 분?")
+    assert r.decision == "context" and not r.searched, r.answer
+    assert title in r.answer and re.search(r"걸어서 약 \d+분", r.answer), r.answer
+
+
+def test_which_has_more_reviews_is_decided_by_the_review_counts(sample_agent: Agent) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert len(first.cards) >= 2
+    a, b = (raw(c.id) for c in first.cards[:2])
+    r = chat(f"{a['title']}이랑 {b['title']} 리뷰 어디가 더 많아?")
+    counts = {d["title"]: int(d.get("reviewCount") or 0) for d in (a, b)}
+    if counts[a["title"]] == counts[b["title"]]:
+        assert "리뷰 수는" in r.answer and "같아요" in r.answer, r.answer
+        return
+    more = max(counts, key=lambda t: counts[t])
+    assert f"리뷰는 {josa(more, '이/가')} {counts[more]}건으로 가장 많아요" in r.answer, r.answer
+    assert "'맛'의 리뷰 대비 비율로는" not in r.answer
+
+
+def test_near_there_after_an_answer_about_one_restaurant_searches_around_it_without_it(
+    sample_agent: Agent,
+) -> None:
+    chat = Chat(sample_agent)
+    first = chat("잠실역 중국집")
+    assert first.cards
+    shown = raw(first.cards[0].id)
+    about = chat(f"{shown['title']} 몇시까지 해?")
+    assert about.decision == "context", about.answer
+    r = chat("거기 근처 다른 맛집도 알려줘")
+    assert r.searched and r.cards, r.answer
+    assert shown["place_id"] not in {c.id for c in r.cards}
+    assert f"{shown['title']} 근처" in r.answer
+
+
+def test_the_particle_after_a_quoted_menu_word_fits_it() -> None:
+    template = text("search.topup.menu_some")
+    assert "이(가)" not in template
+    assert template.format(menus=josa("'코다리'", "이/가"), found=1).startswith("메뉴에 '코다리'가 있는 곳은")
