@@ -102,3 +102,10 @@ def test_the_particle_after_a_quoted_menu_word_fits_it() -> None:
     template = text("search.topup.menu_some")
     assert "이(가)" not in template
     assert template.format(menus=josa("'코다리'", "이/가"), found=1).startswith("메뉴에 '코다리'가 있는 곳은")
+
+
+def test_drinking_snacks_asked_for_are_the_bars() -> None:
+    """ "술안주 될만한거 먹고싶은데 천호" (relevance_test17 t2221) searched the menu word 술안주 and
+    showed one 삼겹살 house: a local means a bar (포차, 호프, 요리주점)."""
+    for message in ("술안주 될만한거 먹고싶은데 천호", "잠실 안주거리 맛있는 데"):
+        assert detect_kinds(message).kinds == ["술집"], message
