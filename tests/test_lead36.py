@@ -109,3 +109,28 @@ def test_drinking_snacks_asked_for_are_the_bars() -> None:
     showed one 삼겹살 house: a local means a bar (포차, 호프, 요리주점)."""
     for message in ("술안주 될만한거 먹고싶은데 천호", "잠실 안주거리 맛있는 데"):
         assert detect_kinds(message).kinds == ["술집"], message
+
+
+def _kinds_of(category: str, title: str, menus: list[str]) -> set[str]:
+    return {e.kind for e in kinds().classify(category, title, menus)}
+
+
+def test_a_griddle_sundae_house_is_no_sundae_soup_place() -> None:
+    """ "석촌역 순대국 제일 잘하는 집" (relevance_test17 t2203) showed 동대문철판순대곱창 first — filed under
+    한식>순대, its menu 야채곱창·순대곱창·순대볶음, no soup."""
+    griddle = _kinds_of("한식>순대", "동대문철판순대곱창 석촌본점", ["야채곱창", "순대곱창", "순대볶음"])
+    assert not griddle & {"순대국", "국밥·순대국"}, griddle
+    soup = _kinds_of("한식>순대", "청와옥 석촌호수직영점", ["청와옥 순대국", "얼큰 순대국"])
+    assert "순대국" in soup
+
+
+def test_a_yakitori_course_called_omakase_is_no_sushi_place() -> None:
+    """ "합정역 스시" (relevance_test17 t2168) showed 야키토리 나루토 first, its menu "나루토 오마카세 3꼬치
+    쿠시코스"."""
+    menus = [
+        "나루토 오마카세 3꼬치 쿠시코스",
+        "나루토 오마카세 5꼬치 쿠시코스",
+        "나루토 오마카세 7꼬치 쿠시코스",
+    ]
+    assert "초밥·오마카세" not in _kinds_of("일식", "야키토리 나루토", menus)
+    assert "초밥·오마카세" in _kinds_of("일식", "스시엔준", ["스시엔 준 초밥 (12P)", "모둠초밥", "연어초밥"])
