@@ -134,3 +134,12 @@ def test_a_yakitori_course_called_omakase_is_no_sushi_place() -> None:
     ]
     assert "초밥·오마카세" not in _kinds_of("일식", "야키토리 나루토", menus)
     assert "초밥·오마카세" in _kinds_of("일식", "스시엔준", ["스시엔 준 초밥 (12P)", "모둠초밥", "연어초밥"])
+
+
+def test_a_kind_word_with_its_particle_is_no_typo_of_another_kind() -> None:
+    """ "잠실 샐러드나 포케" (relevance_test17 t2210) was read "'샐러드나'는 '샐러드바'로 알아듣고"."""
+    from matjip.nlu.kinds import close_kind_word
+
+    assert close_kind_word("샐러드나") is None
+    assert "샐러드바" not in detect_kinds("잠실 샐러드나 포케").words
+    assert close_kind_word("순두브") is not None  # a real slip is still taken
