@@ -143,3 +143,16 @@ def test_a_kind_word_with_its_particle_is_no_typo_of_another_kind() -> None:
     assert close_kind_word("샐러드나") is None
     assert "샐러드바" not in detect_kinds("잠실 샐러드나 포케").words
     assert close_kind_word("순두브") is not None  # a real slip is still taken
+
+
+def test_jokbal_asked_is_a_jokbal_house_not_a_bossam_only_one() -> None:
+    """ "강동구청역 족발" and "good jokbal places in songpa" (relevance_test17 t2155, t2260) showed
+    멧돌순두부보쌈 and 원할머니국수보쌈 (보쌈 only): the category "족발,보쌈" holds both."""
+    assert detect_kinds("강동구청역 족발").kinds == ["족발"]
+    bossam_only = _kinds_of(
+        "한식>육류,고기>족발,보쌈", "멧돌순두부보쌈", ["제육볶음 (중)", "해물순두부", "보쌈 (중)"]
+    )
+    assert "족발" not in bossam_only and "족발·보쌈" in bossam_only
+    jokbal = _kinds_of("한식>육류,고기>족발,보쌈", "성내족발", ["반반 (2~3인분)", "불족발 (2~3인분)"])
+    assert "족발" in jokbal and "족발·보쌈" in jokbal
+    assert detect_kinds("천호역 족발보쌈").kinds == ["족발·보쌈"]
