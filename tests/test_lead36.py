@@ -156,3 +156,10 @@ def test_jokbal_asked_is_a_jokbal_house_not_a_bossam_only_one() -> None:
     jokbal = _kinds_of("한식>육류,고기>족발,보쌈", "성내족발", ["반반 (2~3인분)", "불족발 (2~3인분)"])
     assert "족발" in jokbal and "족발·보쌈" in jokbal
     assert detect_kinds("천호역 족발보쌈").kinds == ["족발·보쌈"]
+
+
+def test_a_light_meal_is_no_tteokbokki_buffet_and_the_note_names_what_is_searched() -> None:
+    """ "가볍게 먹을만한거 장지동" (relevance_test17 t2225) showed 두끼떡볶이 first under a note naming
+    "샐러드·포케·김밥·샌드위치 집": the family is what the note says."""
+    light = kinds().theme_kinds("가볍게")
+    assert "분식·떡볶이" not in light and {"샐러드", "김밥", "샌드위치·토스트"} <= light
