@@ -15,7 +15,14 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from matjip.agent.acts import compare_criteria
-from matjip.agent.cardinfo import mention_only, night_flag, open_status, other_day_hours, standing
+from matjip.agent.cardinfo import (
+    cards_config,
+    mention_only,
+    night_flag,
+    open_status,
+    other_day_hours,
+    standing,
+)
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
@@ -337,8 +344,9 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     if any(wish in getattr(doc, fld) for fld in ("atmosphere", "occasion", "features")):
         return True
     said = wish.replace(" ", "")
+    least = cards_config().facts.wish_tag_min_votes  # a single vote is noise, and no card shows it
     return any(
-        doc.review_keywords.get(t, 0) > 0 for t in vocab().tags_for(wish) if t.replace(" ", "") in said
+        doc.review_keywords.get(t, 0) >= least for t in vocab().tags_for(wish) if t.replace(" ", "") in said
     )
 
 

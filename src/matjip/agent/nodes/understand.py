@@ -136,8 +136,12 @@ def understand(state: AgentState, res: Resources) -> Update:
 
 def _read(state: AgentState, res: Resources, text: str) -> Understanding:
     """The message read once: the offline NLU (or an LLM's reading of it), kinds, acts and cues."""
-    text = _shown_name_completed(state, res, text)
     u = read_message(text, res.nlu.parse(text))
+    ents, frame = u.nlu.entities, u.kinds
+    if not (ents.title or frame.brands or frame.exclude_brands):  # "스타벅스나 이디야 같은 체인점은 제외"
+        completed = _shown_name_completed(state, res, text)
+        if completed != text:
+            u = read_message(completed, res.nlu.parse(completed))
     if res.llm is not None and res.llm.understands and not u.nlu.smalltalk and not _clear_follow_up(state, u):
         u = u.with_nlu(res.llm.understand(state, text, u.nlu))
     return u
