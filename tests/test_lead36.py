@@ -163,3 +163,21 @@ def test_a_light_meal_is_no_tteokbokki_buffet_and_the_note_names_what_is_searche
     "샐러드·포케·김밥·샌드위치 집": the family is what the note says."""
     light = kinds().theme_kinds("가볍게")
     assert "분식·떡볶이" not in light and {"샐러드", "김밥", "샌드위치·토스트"} <= light
+
+
+def test_kind_service_asked_is_a_wish_the_cards_show_never_unchecked(sample_agent: Agent) -> None:
+    """ "친절한 미용실 말고 ㅋㅋ 친절한 국밥집 방이동" (relevance_test17 t2244) said "'친절', '미용실'은 데이터로
+    확인할 수 없어서 빼고" — the crawl's visitor tag '친절' and review phrases make the feature 친절한."""
+    r = Chat(sample_agent)("사장님 친절한 잠실역 중국집")
+    assert "확인할 수 없어서" not in r.answer, r.answer
+    plan = r.frame or r.plan
+    assert plan is not None and "친절한" in plan.atmosphere
+    heading = r.answer.split("\n")[0]
+    backed = [c for c in r.cards if "친절한" in raw_features(c.id)]
+    if len(backed) < len(r.cards):  # the heading claims it only for every card, else says which
+        assert "친절한 중국집" not in heading and "친절한 곳인지는" in heading, heading
+
+
+def raw_features(place_id: str) -> list[str]:
+    tags = raw(place_id).get("reviewKeywords") or {}
+    return ["친절한"] if int(tags.get("친절", 0)) >= 2 else []
