@@ -111,7 +111,7 @@ def test_a_branch_of_a_place_whose_name_ends_in_jeong_is_a_chain(tmp_path: Path)
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
-        ("잠실 돼지 앞다리 삶아서 썰어 주는 집", "족발·보쌈"),
+        ("잠실 돼지 앞다리 삶아서 썰어 주는 집", "족발"),
         ("등뼈랑 감자 넣고 끓인 거 잠실새내", "감자탕"),
         ("사골 우려서 뽀얀 국물 나오는 데", "설렁탕·곰탕"),
         ("메밀면 동치미 국물에 말아 주는 곳", "막국수"),
@@ -158,7 +158,7 @@ def test_a_described_dish_is_searched_as_its_kind(tmp_path: Path) -> None:
         ("grilled meat near seokchon", "고깃집"),
         ("kimchi stew around songpa", "김치찌개"),
         ("army stew in jamsil", "부대찌개"),
-        ("pig feet near bangi", "족발·보쌈"),
+        ("pig feet near bangi", "족발"),
         ("ginseng chicken soup", "삼계탕"),
         ("cold noodles near cheonho", "냉면"),
     ],

@@ -15,7 +15,14 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from matjip.agent.acts import compare_criteria
-from matjip.agent.cardinfo import mention_only, night_flag, open_status, other_day_hours, standing
+from matjip.agent.cardinfo import (
+    cards_config,
+    mention_only,
+    night_flag,
+    open_status,
+    other_day_hours,
+    standing,
+)
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
 from matjip.index.reference import BRANCH_SUFFIXES
@@ -337,8 +344,9 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     if any(wish in getattr(doc, fld) for fld in ("atmosphere", "occasion", "features")):
         return True
     said = wish.replace(" ", "")
+    least = cards_config().facts.wish_tag_min_votes  # a single vote is noise, and no card shows it
     return any(
-        doc.review_keywords.get(t, 0) > 0 for t in vocab().tags_for(wish) if t.replace(" ", "") in said
+        doc.review_keywords.get(t, 0) >= least for t in vocab().tags_for(wish) if t.replace(" ", "") in said
     )
 
 
@@ -592,6 +600,8 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
                 raw=raw,
             )
         return say("answer.compare.hours_unknown", titles=", ".join(d.title for d in missing))
+    if criterion == "reviews":
+        return _reviews_verdict(docs)
     if criterion == "parking":
         votes = [(_tag(d, "주차"), d) for d in docs]
         if any(n for n, _ in votes):
@@ -621,6 +631,17 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             "answer.compare.tag_tie", tag=tag, titles=", ".join(d.title for d in leaders), share=top_share
         )
     return say("answer.compare.tag_unknown", tag=tag, tag_by=josa(tag, "으로/로"))
+
+
+def _reviews_verdict(docs: Sequence[Restaurant]) -> str:
+    """ "리뷰 어디가 더 많아?": the review counts, the most first said with every count."""
+    counts = [(d.review_count or 0, d) for d in docs]
+    top = max(n for n, _ in counts)
+    leaders = [d for n, d in counts if n == top]
+    if len(leaders) > 1:
+        return say("answer.compare.reviews_tie", titles=", ".join(d.title for d in leaders), n=top)
+    lines = ", ".join(say("answer.compare.reviews_line", title=d.title, n=n) for n, d in counts)
+    return say("answer.compare.reviews_more", title=josa(leaders[0].title, "이/가"), n=top, lines=lines)
 
 
 def _hours_on_listed_day(docs: Sequence[Restaurant], now: datetime) -> str | None:

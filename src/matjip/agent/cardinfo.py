@@ -66,6 +66,7 @@ class _Band(BaseModel):
 class _Facts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     mention_only_max: int
+    wish_tag_min_votes: int = Field(ge=1)
 
 
 class CardsConfig(BaseModel):

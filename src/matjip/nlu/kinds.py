@@ -665,6 +665,8 @@ def close_kind_word(word: str) -> str | None:
     table = kinds()
     if word in table.typo_never:
         return None
+    if len(word) > 2 and word[-1] in table.typo_endings and table.lookup(word[:-1]):
+        return None  # a kind word with its particle ("샐러드나 포케" is no 샐러드바)
     letters = _jamo(word)
     limit = 2
     spellings = _kind_spellings()

@@ -399,6 +399,9 @@ def _around_place(d: _Draft, state: AgentState, res: Resources) -> None:
         ),
         None,
     )
+    if around is not None:
+        # "거기 근처 다른 맛집도": the restaurant the search is around is no answer of it
+        d.exclude_ids = list(dict.fromkeys([*d.exclude_ids, around.place_id]))
     if around is not None and len(d.kinds) > 1:
         # "그 족발집 근처 호프집": the kind that named the restaurant is not searched for
         d.kinds = [k for k in d.kinds if k not in around.kinds] or d.kinds

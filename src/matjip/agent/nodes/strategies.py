@@ -92,7 +92,7 @@ def seed_plan_fields(
     if refined or state.get("anchor") or state.get("compare_titles"):
         return out, notes
     if spec.strategy == "route":
-        _route_fields(spec, state, res, out, notes)
+        _route_fields(spec, state, res, out, notes, location)
     elif spec.strategy == "point_travel" and location is not None:
         threshold, mode = travel_threshold_m(spec)
         out["strategy"] = "point_travel"
@@ -118,15 +118,25 @@ def seed_plan_fields(
 
 
 def _route_fields(
-    spec: StrategySpec, state: AgentState, res: Resources, out: dict[str, Any], notes: list[str]
+    spec: StrategySpec,
+    state: AgentState,
+    res: Resources,
+    out: dict[str, Any],
+    notes: list[str],
+    location: dict[str, Any] | None = None,
 ) -> None:
     """A route's plan fields when both ends are known places (no start said: the device's
-    position), else a note saying why the search is around one place instead."""
+    position, else another place the message names), else a note saying why the search is around
+    one place instead."""
     ends = [_end(n, res) for n in (spec.origin, spec.destination)]
     gps = state.get("gps")
     if spec.origin is None and gps:
         # "잠실 가는 길목에": from where the person is
         ends[0] = _GpsEnd(lat=float(gps["lat"]), lon=float(gps["lon"]))
+    elif spec.origin is None and (start := _other_place(location, ends[1])) is not None:
+        # "문정역인데 가락시장역 가는 길에": the place the message is about is the start
+        spec = spec.model_copy(update={"origin": start[0]})
+        ends[0] = start[1]
     a, b = ends
     if a is not None and b is not None and haversine_m(a.lat, a.lon, b.lat, b.lon) < _SAME_PLACE_M:
         # "성내역에서 잠실나루 가는 길" (one station by its old and new name): no way between them
@@ -150,6 +160,18 @@ def _route_fields(
         notes.append(say("strategies.route.no_origin", destination=spec.destination))
     else:
         notes.append(say("strategies.route.unknown_end", place=missing))
+
+
+def _other_place(location: dict[str, Any] | None, destination: Any) -> tuple[str, _GpsEnd] | None:
+    """The turn's named place when it lies away from the route's destination, as a start."""
+    if not location or destination is None or location.get("type") == "GPS":
+        return None
+    lat, lon, name = location.get("lat"), location.get("lon"), location.get("name")
+    if lat is None or lon is None or not name:
+        return None
+    if haversine_m(float(lat), float(lon), destination.lat, destination.lon) < _SAME_PLACE_M:
+        return None
+    return str(name), _GpsEnd(lat=float(lat), lon=float(lon))
 
 
 class _GpsEnd(BaseModel):

@@ -137,9 +137,37 @@ def understand(state: AgentState, res: Resources) -> Update:
 def _read(state: AgentState, res: Resources, text: str) -> Understanding:
     """The message read once: the offline NLU (or an LLM's reading of it), kinds, acts and cues."""
     u = read_message(text, res.nlu.parse(text))
+    ents, frame = u.nlu.entities, u.kinds
+    if not (ents.title or frame.brands or frame.exclude_brands):  # "스타벅스나 이디야 같은 체인점은 제외"
+        completed = _shown_name_completed(state, res, text)
+        if completed != text:
+            u = read_message(completed, res.nlu.parse(completed))
     if res.llm is not None and res.llm.understands and not u.nlu.smalltalk and not _clear_follow_up(state, u):
         u = u.with_nlu(res.llm.understand(state, text, u.nlu))
     return u
+
+
+_NAME_PART_MIN: Final = 3  # syllables of a shown restaurant's name that say which one it is
+
+
+def _shown_name_completed(state: AgentState, res: Resources, text: str) -> str:
+    """ "큰집보쌈 거기 천호역에서 몇 분": a word that begins the name of one shown restaurant (three
+    syllables at least, and no kind or dish word by itself) stands for that restaurant's full name."""
+    titles = _context_titles(state, res) if state.get("context") else {}
+    if not titles:
+        return text
+    words = text.split()
+    for i, word in enumerate(words):
+        key = norm(word)
+        if len(key) < _NAME_PART_MIN or kinds().lookup(word) is not None:
+            continue
+        hits = {t for t in titles.values() if t.startswith(key) and t != key}
+        if len(hits) == 1:
+            full = res.index.get(next(p for p, t in titles.items() if t in hits))
+            if full is not None:
+                words[i] = full.title
+                return " ".join(words)
+    return text
 
 
 def _has_new_content(nlu: NLUResult) -> bool:
@@ -410,7 +438,8 @@ def _anchor(
     context = state.get("context") or []
     if not context or _places(u, res):
         return None
-    if u.acts.relative and _names_food(u):
+    if u.acts.relative and (_names_food(u) or u.cues.generic_food):
+        # "2번 근처에 호프집", "거기 근처 다른 맛집도": around the shown restaurant
         ref = _shown_ref(state, res, u)
         if ref is not None and ref.lat is not None and ref.lon is not None:
             radius = GPS_DEFAULT_RADIUS_M  # about ten minutes on foot
@@ -760,7 +789,7 @@ def _travel_question(t: _Turn) -> Update | None:
     """ "두 번째 거기 잠실역에서 걸어가면 몇 분?": how long to a shown restaurant — answered for that
     restaurant from the context; the place named is where the way starts, never a new search."""
     nlu, acts = t.nlu, t.u.acts
-    if not t.context or not acts.travel or t.kinds_named or nlu.entities.menu or nlu.entities.category:
+    if not t.context or not acts.travel or _food_beside_names(t) or nlu.entities.category:
         return None
     if len(nlu.ordinals) > 1 or nlu.intent == "compare" or acts.compare:
         return None  # "1번이랑 2번 중에 어디가 가까워?" is a comparison
@@ -770,6 +799,21 @@ def _travel_question(t: _Turn) -> Update | None:
         return None
     mode = acts.travel_mode
     return {"decision": "context", "travel": mode, "_decision": f"answer from context (travel, {mode})"}
+
+
+def _food_beside_names(t: _Turn) -> bool:
+    """Whether the message names a kind or a dish outside the restaurant names it says
+    ("큰집보쌈왕코다리 천호본점" names no 보쌈 to search)."""
+    titles = t.nlu.entities.title
+    if not titles:
+        return bool(t.kinds_named or t.nlu.entities.menu)
+    rest = t.u.text
+    for title in titles:
+        for word in title.split():
+            rest = rest.replace(word, " ")
+    inside = norm("".join(titles))
+    menus = [m for m in t.nlu.entities.menu if norm(m) not in inside]
+    return bool(detect_kinds(rest).kinds or menus)
 
 
 def _shown_elsewhere(t: _Turn) -> Update | None:

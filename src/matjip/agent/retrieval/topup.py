@@ -61,6 +61,7 @@ def menu_topup(f: Found, res: Resources) -> None:
     f.detail["menu_topup"] = len(rest_hits)
     f.plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
     menus = ", ".join(f"'{m}'" for m in req.menu)
+    menus += particle(menus, "이/가")  # "'코다리'가", "'삼겹살'이"
     f.notes.append(
         say("search.topup.menu_some", menus=menus, found=found)
         if found
