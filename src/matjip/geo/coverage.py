@@ -80,7 +80,7 @@ class CoveredArea:
         """Whether a region is covered; ``None`` when the sido is unknown.
 
         A whole city ("성남시") is covered when one of its gu is; a gu ("성남시 분당구") when it is
-        covered itself or its city appears without gu in the counts. A sido alone is covered when any
+        covered itself or its city appears without any gu in the counts. A sido alone is covered when any
         of its regions is."""
         if not sido:
             return None
@@ -91,6 +91,10 @@ class CoveredArea:
         if " " not in sigungu:  # a whole city split into gu
             return any(sd == sido and sg.startswith(f"{sigungu} ") for sd, sg in self._covered)
         city = sigungu.split(" ", 1)[0]
+        if any(sd == sido and sg.startswith(f"{city} ") for sd, sg in self.counts):
+            # a city counted by its gu ("성남시 수정구" covered, "성남시 분당구" with none): the gu decides
+            # (audit r10 F1: "성남시 분당구의 다른 동네는 데이터에 있어요" with no restaurant in 분당구)
+            return False
         return (sido, city) in self._covered
 
     def covers(self, place: Place) -> bool | None:

@@ -1168,10 +1168,13 @@ def _compared(t: _Turn) -> tuple[list[str], list[str]]:
     context, nlu = t.context, t.nlu
     titles = _context_titles(t.state, t.res)
     picked: list[str] = []
+    beyond: list[str] = []  # "1번이랑 2번" after one place shown: there is no 2번 (audit r10 F6)
     for n in nlu.ordinals:
         idx = len(context) - 1 if n == -1 else n - 1
         if 0 <= idx < len(context):
             picked.append(context[idx]["id"])
+        elif context:
+            beyond.append(wording.say("answer.compare.no_number", number=n, shown=len(context)))
     named = list(nlu.entities.title)
     brand = _brand_of(named[0], t.res) if named else None
     for branch in t.u.acts.branches:
@@ -1198,7 +1201,7 @@ def _compared(t: _Turn) -> tuple[list[str], list[str]]:
         # "둘 중에 어디가 나아?", "두 곳 비교해줘", "어디가 제일 싸?": the list shown (the first two for "둘")
         first = _first_shown_compared(t)
         picked = [h["id"] for h in context[: first or (2 if t.u.cues.two else 5)]]
-    return list(dict.fromkeys(picked)), unknown
+    return list(dict.fromkeys(picked)), [*beyond, *unknown]
 
 
 def _first_shown_compared(t: _Turn) -> int | None:

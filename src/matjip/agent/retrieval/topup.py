@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from matjip.agent.configuration import Resources
+from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found
 from matjip.agent.retrieval.filters import broader, not_ruled_out_by_category
+from matjip.agent.retrieval.widen import km
 from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds
 from matjip.text.josa import particle
@@ -62,11 +64,21 @@ def menu_topup(f: Found, res: Resources) -> None:
     f.plan_update.update({"menu": [], "semantic": " ".join([p.semantic, *req.menu]).strip()})
     menus = ", ".join(f"'{m}'" for m in req.menu)
     menus += particle(menus, "이/가")  # "'코다리'가", "'삼겹살'이"
-    f.notes.append(
-        say("search.topup.menu_some", menus=menus, found=found)
-        if found
-        else say("search.topup.menu_none", menus=menus)
-    )
+    f.notes.append(_menu_note(p, menus, found))
+
+
+def _menu_note(p: SearchPlan, menus: str, found: int) -> str:
+    """What the top-up says, within the circle searched when there is one: a later widening may find
+    places further out that list the dish (audit r10 F3: "찾지 못해서" above cards listing 짬뽕)."""
+    loc = p.location
+    if loc is not None and loc.by_radius and loc.radius_m and loc.name:
+        where = {"place": loc.name, "radius": km(loc.radius_m)}
+        if found:
+            return say("search.topup.menu_some_near", menus=menus, found=found, **where)
+        return say("search.topup.menu_none_near", menus=menus, **where)
+    if found:
+        return say("search.topup.menu_some", menus=menus, found=found)
+    return say("search.topup.menu_none", menus=menus)
 
 
 def neighbours(f: Found, res: Resources) -> None:

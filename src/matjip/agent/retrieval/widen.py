@@ -83,7 +83,7 @@ def fill_wider(
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
     listing = len(f.stand_ins)
-    if not listing and f.plan.kinds and not _scope(f.plan):
+    if not listing and f.plan.kinds and not _scope(f.plan, _topped(f)):
         # the places near listing the dish, not counted as the kind: counted in the line, never denied
         shown = {h.document.title for h in f.hits}
         listing = len([t for t, _ in listing_near(res)(f.plan) if t not in shown])
@@ -102,7 +102,7 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     assert loc is not None and loc.radius_m is not None
     label = ", ".join(f.plan.kinds)
     base = {"place": loc.name, "radius": km(loc.radius_m), "found": found, "wider": wider}
-    scope = _scope(f.plan)
+    scope = _scope(f.plan, _topped(f))
     if label and scope:
         # "매봉역 주차 되는 고깃집": what was counted is the kind with the conditions asked, said so
         return say(
@@ -121,11 +121,20 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     return say("search.widen.filled", **base)
 
 
-def _scope(p: SearchPlan) -> str:
+def _topped(f: Found) -> bool:
+    """Whether the list was topped up with places not listing the dish asked (topup.menu_topup): its
+    count is of the kind, not of the places listing the dish (audit r10 F4: "메뉴에 '짬뽕'이 있는
+    중국집이 1곳뿐" counted a place without 짬뽕)."""
+    return bool(f.detail.get("menu_topup"))
+
+
+def _scope(p: SearchPlan, topped: bool = False) -> str:
     """The conditions asked beside the kind, as the count line words them ("주차 언급이 있는"); "" when
-    the kind was asked alone. One phrase per condition (``search.widen.scope`` in the wording data)."""
+    the kind was asked alone. One phrase per condition (``search.widen.scope`` in the wording data);
+    the dish asked only when the places counted list it (not ``topped``)."""
     parts = [say("search.widen.scope.convenience", condition=c) for c in p.convenience]
-    parts += [say("search.widen.scope.menu", menu=m, ga=particle(m, "이/가")) for m in p.menu]
+    if not topped:
+        parts += [say("search.widen.scope.menu", menu=m, ga=particle(m, "이/가")) for m in p.menu]
     if p.cuisine:
         parts.append(say("search.widen.scope.cuisine", cuisines=", ".join(p.cuisine)))
     if p.open_at is not None:

@@ -1,0 +1,66 @@
+"""Classes of false statements of the tenth issue-24 audit (docs/audit_issue24_r10.md, on 854fc61), one
+test each, failing on that code:
+
+F1/F2 (class 1): "성남시 분당구의 다른 동네는 데이터에 있어요" for 서현역 and 판교역 — every 성남 document lies
+in 수정구; a city counted by its gu is covered gu by gu.
+F3/F4 (class 13): "메뉴에 '짬뽕'이 있는 곳은 찾지 못해서" above cards listing 짬뽕, and "메뉴에 '짬뽕'이 있는
+중국집이 1곳뿐" counting a place without 짬뽕 — the top-up's note says the circle it looked in, and a count
+of a topped-up list is of the kind, not of the dish.
+F5 (class 10/6): "문래동 근처 파스타·이탈리안 1곳" while 양식 houses listing a pasta lay as near.
+F6 (class 14): "말씀하신 두 곳은 모두 오쥐예요" for "1번이랑 2번" after one place was shown.
+"""
+
+from __future__ import annotations
+
+from matjip.agent.models import PlanLocation, SearchPlan
+from matjip.agent.retrieval.topup import _menu_note
+from matjip.agent.retrieval.widen import _scope
+from matjip.agent.service import Agent
+from matjip.geo.coverage import CoveredArea
+from matjip.kinds import kinds
+from support.chat import Chat
+from support.demo import raw
+
+
+def test_a_gu_of_a_city_counted_by_its_gu_is_covered_only_by_its_own_restaurants() -> None:
+    area = CoveredArea(
+        {
+            ("경기", "성남시"): 385,
+            ("경기", "성남시 수정구"): 385,
+            ("경기", "성남시 분당구"): 0,
+            ("경기", "하남시"): 900,
+        }
+    )
+    assert area.covers_region("경기", "성남시 분당구") is False
+    assert area.covers_region("경기", "성남시 수정구") is True
+    assert area.covers_region("경기", "성남시") is True
+    assert area.covers_region("경기", "하남시") is True
+
+
+def _plan() -> SearchPlan:
+    where = PlanLocation(name="마포역", lat=37.5395, lon=126.9459, radius_m=1000)
+    return SearchPlan(kinds=["중국집"], menu=["짬뽕"], location=where)
+
+
+def test_a_topped_up_list_says_the_circle_it_looked_in_and_counts_the_kind() -> None:
+    note = _menu_note(_plan(), "'짬뽕'이", 0)
+    assert note.startswith("마포역 1km 안에는 메뉴에 '짬뽕'이 있는 곳이 없어서"), note
+    assert "짬뽕" not in _scope(_plan(), topped=True)
+    assert "짬뽕" in _scope(_plan(), topped=False)
+
+
+def test_a_western_house_whose_one_listed_dish_is_a_pasta_is_a_pasta_place() -> None:
+    found = {e.kind for e in kinds().classify("양식", "르포르테", ["머쉬룸크림파스타"])}
+    assert "파스타·이탈리안" in found
+
+
+def test_a_number_beyond_the_list_shown_is_said_never_the_same_place_twice(sample_agent: Agent) -> None:
+    first = Chat(sample_agent)("잠실역 중국집")
+    assert first.cards
+    title = raw(first.cards[0].id)["title"]
+    chat = Chat(sample_agent)  # a new conversation that starts with one restaurant named
+    about = chat(f"{title} 몇시까지 해?")
+    assert len(about.cards) == 1, about.answer
+    r = chat("1번이랑 2번 중에 어디가 더 나아?")
+    assert "두 곳은 모두" not in r.answer, r.answer
+    assert "2번(앞에서 보여 드린 곳은 1곳이에요)" in r.answer, r.answer
