@@ -64,3 +64,17 @@ def test_a_number_beyond_the_list_shown_is_said_never_the_same_place_twice(sampl
     r = chat("1번이랑 2번 중에 어디가 더 나아?")
     assert "두 곳은 모두" not in r.answer, r.answer
     assert "2번(앞에서 보여 드린 곳은 1곳이에요)" in r.answer, r.answer
+
+
+def test_the_parts_of_one_dong_are_never_each_others_namesakes(sample_agent: Agent) -> None:
+    """Q1 "성수동 떡볶이 맛집" began "성동구 성수동 기준이에요 — 성동구 성수동은 아직 데이터에 없어요": the
+    answer was about one part of the dong (성수2가), the line named the dong itself as a namesake."""
+    r = Chat(sample_agent)("성수동 떡볶이 맛집")
+    first = r.answer.split("\n")[0]
+    assert "기준이에요" not in first or first.count("성동구 성수동") < 2, first
+
+
+def test_the_route_answer_with_nothing_found_fits_its_particle() -> None:
+    from matjip.wording import text
+
+    assert "을(를)" not in text("strategy.route.none")

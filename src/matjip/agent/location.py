@@ -102,7 +102,11 @@ def _homonym_outcome(
     same = [
         covered_part(name, h, gazetteer, covered)
         for h in gazetteer.homonyms(name)
-        if _family(h) == _family(place) and haversine_m(h.lat, h.lon, place.lat, place.lon) > SAME_PLACE_M
+        if _family(h) == _family(place)
+        and haversine_m(h.lat, h.lon, place.lat, place.lon) > SAME_PLACE_M
+        # the parts of one dong in one gu (성수동1가·2가) are that dong, never its namesakes (audit r10 Q1:
+        # "성동구 성수동 기준이에요 — 성동구 성수동은 아직 데이터에 없어요")
+        and (h.sido, h.sigungu) != (place.sido, place.sigungu)
     ][:MAX_HOMONYMS]
     if not same:
         return [], place, None
@@ -352,7 +356,8 @@ def _named(
         return LocationOutcome(unknown_place=said)
     others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
     ask, place, first_line = _ambiguity(said, candidates, gazetteer, covered, others)
-    if not ask and place is not candidates[0] and not others and first_line is None:
+    same_label = place_label(place, said) == place_label(candidates[0], said)  # parts of one dong (성수동)
+    if not ask and place is not candidates[0] and not others and first_line is None and not same_label:
         first_line = wording.say(
             "location.homonym.chosen",
             chosen=place_label(place, said),

@@ -16,6 +16,7 @@ from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.nlu.models import TravelMode
 from matjip.nlu.strategy import estimate_travel, rules
+from matjip.text.josa import josa
 from matjip.wording import say, table, text
 
 MODE_WORDS: Final = table("strategy.mode")  # "걸어서", "차로", "대중교통으로"
@@ -162,7 +163,7 @@ def route_answer(
     )
     chunks.append(heading + "\n")
     if not shown:
-        chunks.append(say("strategy.route.none", conditions=_conditions(plan)) + "\n")
+        chunks.append(say("strategy.route.none", conditions=josa(_conditions(plan), "을/를")) + "\n")
         return chunks
     backed, caveats = heading_wishes(shown, plan)  # the heading names only what the cards show
     said = say("answer.search.caveats", caveats="; ".join(caveats)) if caveats else ""
