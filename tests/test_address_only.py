@@ -22,7 +22,7 @@ def test_a_nearness_search_says_which_places_it_cannot_place(tmp_path: Path) -> 
     finally:
         agent.close()
     assert [c.id for c in near.cards] == [docs[0].place_id]
-    assert "좌표가 없는 2곳" in near.answer
+    assert "좌표가 없는 곳은 거리를 알 수 없어서" in near.answer  # no count: the pool is not every such place
     assert "좌표가 없는" not in everywhere.answer  # no distance asked, nothing to excuse
 
 

@@ -78,3 +78,27 @@ def test_the_route_answer_with_nothing_found_fits_its_particle() -> None:
     from matjip.wording import text
 
     assert "을(를)" not in text("strategy.route.none")
+
+
+def test_a_name_none_of_whose_namesakes_has_data_is_said_not_asked(sample_agent: Agent) -> None:
+    """ "중앙동 맛집" (dialogue_test15 ej006) asked which 중앙동 while saying none is in the data: any
+    choice would be answered "not in the data", so that is the answer."""
+    r = Chat(sample_agent)("중앙동 맛집")
+    assert "어느 곳을 말씀하시는" not in r.answer, r.answer
+    assert "데이터에 없어요" in r.answer and not r.cards
+
+
+def test_a_chinese_house_named_for_its_dumplings_is_a_dumpling_place() -> None:
+    """FB: "1km 안에는 만두로 분류된 곳이 1곳" while 진만두 (filed 중식) lay at 945 m."""
+    found = {e.kind for e in kinds().classify("중식", "진만두", ["고기만두", "김치만두", "새우만두"])}
+    assert "만두" in found
+    assert "만두" not in {e.kind for e in kinds().classify("중식>중국요리", "홍콩반점", ["짜장면", "군만두"])}
+
+
+def test_the_note_on_places_without_coordinates_promises_nothing_it_cannot_keep() -> None:
+    """FC: "좌표가 없는 1곳(주소만 있는 곳) … 동네 이름으로 물어봐 주시면 주소로 찾아 드릴게요" — the records
+    without coordinates have no address either, and the count was of a pool, not of every such place."""
+    from matjip.wording import text
+
+    note = text("answer.notes.no_coordinates")
+    assert "주소로 찾아" not in note and "{n}" not in note

@@ -356,6 +356,11 @@ def _named(
         return LocationOutcome(unknown_place=said)
     others = [p for n in names[1:] for p in gazetteer.lookup(n)[:1] if not gazetteer.is_ambiguous(n)]
     ask, place, first_line = _ambiguity(said, candidates, gazetteer, covered, others)
+    dongs_only = all(str(c.type) in _DONG_TYPES for c in ask)
+    if ask and dongs_only and covered is not None and not any(covered(c) for c in ask):
+        # "중앙동", "신정동": none of the namesakes has restaurants — the answer says so, never asks which
+        # (any choice would be answered "not in the data"; dialogue_test15 ej006, dialogue_test16 ek008)
+        ask = []
     same_label = place_label(place, said) == place_label(candidates[0], said)  # parts of one dong (성수동)
     if not ask and place is not candidates[0] and not others and first_line is None and not same_label:
         first_line = wording.say(
