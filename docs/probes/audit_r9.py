@@ -7,16 +7,17 @@ Usage (from a worktree root, with its own data dir):
 
 from __future__ import annotations
 
-import json
 import sys
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from audit_probe import Dialogue, Single, run
 
 EVENING = "2026-11-28T19:30:00+09:00"  # Saturday evening KST
 NIGHT = "2026-11-29T00:40:00+09:00"  # Saturday night (Sunday 00:40 KST)
 LATE = "2026-11-29T01:30:00+09:00"  # Sunday 01:30 KST
 
-SINGLES: list[tuple[str, str, str]] = [
+SINGLES: list[Single] = [
     ("Q1", "신흥동 칼국수 맛집", EVENING),
     ("Q2", "best naengmyeon around mangwon market?", EVENING),
     ("Q3", "건대입구 술 마시고 해장할 데 추천", LATE),
@@ -32,42 +33,15 @@ SINGLES: list[tuple[str, str, str]] = [
     ("Q13", "잠실새내역에서 종합운동장역 가는 길에 카페", EVENING),
     ("Q14", "길동 1인 3만원 이하 소고기", EVENING),
 ]
-DIALOGUES: list[tuple[str, list[str], str]] = [
+DIALOGUES: list[Dialogue] = [
     ("C1", ["고덕역 근처 돈까스 맛집", "두번째 데 지금 가도 열려 있어?"], NIGHT),
     ("C2", ["논현역 삼겹살집", "1번이랑 3번 중에 어디가 더 나아?"], EVENING),
     ("C3", ["합정역 근처 파스타", "세번째 거기 망원역에서 걸어가면 몇 분이야?"], EVENING),
 ]
 
 
-def _location(res: object) -> str:
-    plan = getattr(res, "plan", None)
-    loc = getattr(plan, "location", None) if plan is not None else None
-    return json.dumps(loc.model_dump(mode="json") if loc is not None else None, ensure_ascii=False)
-
-
 def main() -> None:
-    from matjip.agent.service import Agent, load_resources
-    from matjip.commands.ingest import ensure_index
-    from matjip.settings import Settings
-
-    settings = Settings()
-    resources = load_resources(settings, ensure_index(settings))
-    agent = Agent(settings, resources, persist=False)
-    out = sys.stdout
-    out.write("# Audit r9 — raw answers (docs/probes/audit_r9.py)\n\n")
-    for qid, question, when in SINGLES:
-        now = datetime.fromisoformat(when).astimezone(ZoneInfo("Asia/Seoul"))
-        resources.clock = lambda now=now: now
-        res = agent.ask(question, now=now)
-        out.write(f"## {qid} — {question}  (clock {when})\nLocation: {_location(res)}\n\n{res.answer}\n\n")
-    for cid, turns, when in DIALOGUES:
-        now = datetime.fromisoformat(when).astimezone(ZoneInfo("Asia/Seoul"))
-        resources.clock = lambda now=now: now
-        for t, message in enumerate(turns, 1):
-            res = agent.ask(message, session_id=f"audit9-{cid}", now=now)
-            out.write(
-                f"## {cid}.{t} — {message}  (clock {when})\nLocation: {_location(res)}\n\n{res.answer}\n\n"
-            )
+    run("r9", SINGLES, DIALOGUES)
 
 
 if __name__ == "__main__":
