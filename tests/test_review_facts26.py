@@ -123,3 +123,69 @@ def test_alone_and_fit_to_eat_alone_is_a_meal_alone() -> None:
 def test_byob_told_as_drinks_bought_elsewhere_is_corkage() -> None:
     text = "회가 싸고 술은 사가지고 오는 곳이에요"
     assert "콜키지" in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "다른 분들은 다 연인이던데 저는 동료랑 왔어요",
+        "가족 단위 손님도 많이 보여요",
+        "반주 곁들이며 떠드는 사람들이 많아요",
+    ],
+)
+def test_other_guests_company_is_not_the_guests(text: str) -> None:
+    occasion = read(text).occasion
+    assert not {"데이트", "가족", "술자리"} & set(occasion), (text, occasion)
+
+
+def test_a_dish_that_goes_down_easily_is_no_drinking() -> None:
+    text = "특히 짬뽕이 술술 넘어가요"
+    assert "술자리" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize("text", ["야경이 너무 이쁘네요", "강아지를 예뻐해주셔서 좋았어요"])
+def test_pretty_of_a_view_or_a_pet_petted_is_no_pretty_room(text: str) -> None:
+    assert "감성적인" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+def test_a_party_in_a_condition_of_advice_is_no_party_visit() -> None:
+    text = "단체방문시에는 꼭 예약하세요"
+    assert "단체" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize("text", ["친구남편들도 다 만족했어요", "포장해왔는데 온가족이 먹어도 남았어요"])
+def test_a_friends_spouse_or_the_family_as_an_amount_is_no_family_visit(text: str) -> None:
+    assert "가족" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "전화로 주문하면 배달료 없어요",
+        "배달로 자주 먹었던 곳인데 매장에 와서 먹으니 더 맛있어요",
+    ],
+)
+def test_delivery_free_of_charge_or_the_guests_past_habit_is_delivery(text: str) -> None:
+    assert "배달" in read(text).convenience, (text, read(text).convenience)
+
+
+def test_an_expectation_told_with_gessji_is_turned() -> None:
+    text = "주차는 안되겠지 하며 갔는데 자리가 넉넉했어요"
+    assert "주차" in read(text).convenience, (text, read(text).convenience)
+
+
+def test_one_of_few_places_is_no_negation() -> None:
+    text = "반려견과 함께 갈 수 있는 몇 안되는 식당"
+    assert "반려동물" in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    "text", ["아이도 데려왔는데 잘 먹었어요", "작은 아이가 여기 돈까스를 제일 좋아해요"]
+)
+def test_a_child_brought_or_named_by_birth_order_is_with_a_child(text: str) -> None:
+    assert "아이와" in read(text).occasion, (text, read(text).occasion)
+
+
+def test_many_rooms_is_a_room() -> None:
+    text = "식당이 넓은데 방도 많아서 좋아요"
+    assert "룸" in read(text).convenience, (text, read(text).convenience)

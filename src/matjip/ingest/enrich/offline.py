@@ -682,6 +682,8 @@ def _words(
                 pass  # "시끄러움은 어쩔수 없음": unavoidable, the complaint stands
             elif r.irresistible.match(ctx.text, m.start):
                 strong = True  # "소주는 못참어": cannot resist, a strong liking
+            elif r.one_of_few.match(ctx.text, m.start):
+                pass  # "몇 안되는 장소": one of few, the mention stands
             elif form.startswith("아니") and r.not_only.search(ctx.text, max(0, m.start - 6), m.start):
                 pass  # "댕댕이들 뿐 아니라 견주도": not only, the mention stands
             elif (

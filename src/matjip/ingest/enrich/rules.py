@@ -129,6 +129,7 @@ class Frames(BaseModel):
     unavoidable: str = "(?!)"
     not_only: str = "(?!)"
     irresistible: str = "(?!)"
+    one_of_few: str = "(?!)"
     booked_without: str = "(?!)"
 
 
@@ -269,6 +270,7 @@ class CompiledRules:
         self.unavoidable = re.compile(f.unavoidable)
         self.not_only = re.compile(f.not_only)
         self.irresistible = re.compile(f.irresistible)
+        self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
