@@ -179,9 +179,7 @@ def test_one_of_few_places_is_no_negation() -> None:
     assert "반려동물" in read(text).convenience, (text, read(text).convenience)
 
 
-@pytest.mark.parametrize(
-    "text", ["아이도 데려왔는데 잘 먹었어요", "작은 아이가 여기 돈까스를 제일 좋아해요"]
-)
+@pytest.mark.parametrize("text", ["아이도 데려왔는데 잘 먹었어요", "작은 아이가 여기 돈까스를 제일 좋아해요"])
 def test_a_child_brought_or_named_by_birth_order_is_with_a_child(text: str) -> None:
     assert "아이와" in read(text).occasion, (text, read(text).occasion)
 
