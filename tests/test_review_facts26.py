@@ -187,3 +187,26 @@ def test_a_child_brought_or_named_by_birth_order_is_with_a_child(text: str) -> N
 def test_many_rooms_is_a_room() -> None:
     text = "식당이 넓은데 방도 많아서 좋아요"
     assert "룸" in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize("text", ["어깨 넓은 매니저님이 친절해요", "넓은 창에 햇살이 들어요"])
+def test_wide_of_a_person_or_a_window_is_no_large_room(text: str) -> None:
+    assert "넓은" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+def test_tidy_side_dishes_called_chan_are_no_tidy_room() -> None:
+    text = "찬들도 정갈하게 잘 나와요"
+    assert "정갈한" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+def test_a_mood_fit_for_a_purpose_is_no_good_mood_as_such() -> None:
+    text = "조용히 대화하며 먹기 좋은 분위기예요"
+    assert "분위기 좋은" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text", ["다음에는 와인 들고 또 오고 싶어요", "친구들이랑 왔는데 가족과 다시 오고 와야겠어요"]
+)
+def test_a_company_or_a_drink_for_next_time_is_no_occasion(text: str) -> None:
+    occasion = read(text).occasion
+    assert not {"술자리", "가족"} & set(occasion), (text, occasion)
