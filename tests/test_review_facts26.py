@@ -210,3 +210,13 @@ def test_a_mood_fit_for_a_purpose_is_no_good_mood_as_such() -> None:
 def test_a_company_or_a_drink_for_next_time_is_no_occasion(text: str) -> None:
     occasion = read(text).occasion
     assert not {"술자리", "가족"} & set(occasion), (text, occasion)
+
+
+def test_anim_read_as_or_after_a_topic_is_a_negation() -> None:
+    text = "데이트 장소는 확실히 아님 테이블이 너무 붙어있음"
+    assert "데이트" not in read(text).occasion, (text, read(text).occasion)
+
+
+def test_anim_between_two_dishes_is_or() -> None:
+    text = "짜장 아님 짬뽕 데이트 코스로 좋아요"
+    assert "데이트" in read(text).occasion, (text, read(text).occasion)

@@ -671,7 +671,15 @@ def _words(
         form = m.form
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
-        if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
+        if (
+            base == "MAJ"
+            and form in p.absence_misread
+            and prev is not None
+            and prev.tag in ("JX", "MAG", "JKS")
+        ):
+            absence += 1  # "데이트 분위기는 확실히 아님 테이블 배치를": "is not", read by Kiwi as "or"
+            negated_state = True
+        elif (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
             if fact and _judges_quality(morphs, j, last):
                 pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
             elif (form.startswith("없") or form == "불가") and r.superlative.search(
