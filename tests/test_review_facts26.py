@@ -199,11 +199,6 @@ def test_tidy_side_dishes_called_chan_are_no_tidy_room() -> None:
     assert "정갈한" not in read(text).atmosphere, (text, read(text).atmosphere)
 
 
-def test_a_mood_fit_for_a_purpose_is_no_good_mood_as_such() -> None:
-    text = "조용히 대화하며 먹기 좋은 분위기예요"
-    assert "분위기 좋은" not in read(text).atmosphere, (text, read(text).atmosphere)
-
-
 @pytest.mark.parametrize(
     "text", ["다음에는 와인 들고 또 오고 싶어요", "친구들이랑 왔는데 가족과 다시 오고 와야겠어요"]
 )
