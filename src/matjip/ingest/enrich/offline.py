@@ -671,13 +671,36 @@ def _words(
         form = m.form
         if len(form) > 2 and form.endswith("하") and base in ("VA", "VV"):
             form = form[:-1]  # "협소하" → "협소"
-        if (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
+        if (
+            base == "MAJ"
+            and form in p.absence_misread
+            and prev is not None
+            and prev.tag in ("JX", "MAG", "JKS")
+        ):
+            absence += 1  # "데이트 분위기는 확실히 아님 테이블 배치를": "is not", read by Kiwi as "or"
+            negated_state = True
+        elif (base == "MAG" and form in absence_adverbs) or (form in absence_forms and base in _ABSENCE_TAGS):
             if fact and _judges_quality(morphs, j, last):
                 pass  # "광어회배달 너무 안 좋았어요": what was used was poor, it was there
             elif (form.startswith("없") or form == "불가") and r.superlative.search(
                 ctx.text, max(0, m.start - 12), m.end
             ):
                 strong = True  # "여기만한 곳이 없어요": none is as good
+            elif form.startswith("없") and r.unavoidable.search(ctx.text, max(0, m.start - 8), m.end):
+                pass  # "시끄러움은 어쩔수 없음": unavoidable, the complaint stands
+            elif r.irresistible.match(ctx.text, m.start):
+                strong = True  # "소주는 못참어": cannot resist, a strong liking
+            elif r.one_of_few.match(ctx.text, m.start):
+                pass  # "몇 안되는 장소": one of few, the mention stands
+            elif form.startswith("아니") and r.not_only.search(ctx.text, max(0, m.start - 6), m.start):
+                pass  # "댕댕이들 뿐 아니라 견주도": not only, the mention stands
+            elif (
+                form.startswith("없")
+                and prev is not None
+                and prev.start >= after
+                and prev.form in p.absent_nouns
+            ):
+                pass  # "예약후 대기 없이 바로입장": the wait is what is absent
             elif not (form.startswith("없") and prev is not None and prev.form in only_before_absence):
                 absence += 1
                 # a predicate ("않은", "없는"), or an adverb of one ("-지 못한": 못/MAG 하/VV)
@@ -1086,6 +1109,9 @@ def _verdict(
         )  # "와이파이 속도 느림", "예약 관리가 안 되네요": a quality of the service was judged
     if target in r.complaints and absence and r.no_return.search(text, hit.end, end):
         absence = max(0, absence - len(r.no_return.findall(text, hit.end, end)))  # "떠들고 … 다시는 안갈매장"
+    if target[0] == "convenience" and absence and r.booked_without.match(text, hit.start):
+        # "예약 안했더니 3-40분 기다렸어요": the guest went without, the place takes it
+        return True, start, end
     if uncertain or (last.kind == "question" and not absence and not difficulty):
         return None, start, end
     if r.hypothetical.search(text, hit.end, end) or r.rhetorical.match(text, end):
@@ -1193,6 +1219,9 @@ def _read_hits(
                 # nothing about a play room, so it is neutral
                 if positive:
                     votes.vote(t, ev, weight, against=True, review=review)
+                elif t in rules().negation_turns and rules().denied_as_merit.match(text[h.end :]):
+                    # "시끄럽지도 않고": the complaint denied, for a value whose opposite it names
+                    votes.vote(t, ev, weight, against=False, review=review)
                 continue
             votes.vote(t, ev, weight, against=not positive, review=review)
 

@@ -73,6 +73,15 @@ class Polarity(BaseModel):
     nominal_final_endings: frozenset[str]
     # values whose mention is itself a complaint ("소음이 견디기 힘든 정도"): a difficulty word confirms it
     complaint_values: tuple[str, ...] = ()
+    # values whose negative surface, itself negated, votes for the value ("시끄럽지도 않고" → 조용한)
+    negation_turns: tuple[str, ...] = ()
+    # ... when this matches right after the surface (the denial told as a merit)
+    denied_as_merit: str = "(?!)"
+    # nouns whose own absence an absence word right after them tells ("예약후 대기 없이": the wait is absent)
+    absent_nouns: frozenset[str] = frozenset()
+    # "아님" that Kiwi reads as the conjunction "or" (MAJ) when a word follows unpunctuated; after a topic or an adverb it
+    # is the predicate "is not"
+    absence_misread: frozenset[str] = frozenset()
 
     @field_validator(
         "question_endings",
@@ -120,6 +129,11 @@ class Frames(BaseModel):
     other_missing: str = "(?!)"
     manner: str = "(?!)"
     quality_of: str = "(?!)"
+    unavoidable: str = "(?!)"
+    not_only: str = "(?!)"
+    irresistible: str = "(?!)"
+    one_of_few: str = "(?!)"
+    booked_without: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -256,6 +270,11 @@ class CompiledRules:
         self.other_missing = re.compile(f.other_missing)
         self.manner = re.compile(f.manner)
         self.quality_of = re.compile(f.quality_of)
+        self.unavoidable = re.compile(f.unavoidable)
+        self.not_only = re.compile(f.not_only)
+        self.irresistible = re.compile(f.irresistible)
+        self.one_of_few = re.compile(f.one_of_few)
+        self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
         self.sense: dict[Target, list[SenseCheck]] = {}
         for s in raw.sense:
@@ -291,6 +310,8 @@ class CompiledRules:
         )
         self.not_visit = re.compile(raw.visit.not_visit)
         self.complaints: frozenset[Target] = frozenset(parse_target(v) for v in self.p.complaint_values)
+        self.negation_turns: frozenset[Target] = frozenset(parse_target(v) for v in self.p.negation_turns)
+        self.denied_as_merit = re.compile(self.p.denied_as_merit)
         self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
         self.ordered = re.compile(raw.ordered.pattern)
         # clause-ending connective → kind ("" = continues the clause)
