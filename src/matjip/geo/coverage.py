@@ -36,10 +36,13 @@ class CoveredArea:
     counts: Mapping[Region, int]
     min_count: int = DEFAULT_MIN_COUNT
     _covered: frozenset[Region] = field(init=False, repr=False, compare=False)
+    _by_gu: frozenset[Region] = field(init=False, repr=False, compare=False)  # cities counted by their gu
 
     def __post_init__(self) -> None:
         covered = frozenset(r for r, n in self.counts.items() if n >= self.min_count)
         object.__setattr__(self, "_covered", covered)
+        by_gu = frozenset((sd, sg.split(" ", 1)[0]) for sd, sg in self.counts if " " in sg)
+        object.__setattr__(self, "_by_gu", by_gu)
 
     # ---- construction -----------------------------------------------------------------------
 
@@ -91,7 +94,7 @@ class CoveredArea:
         if " " not in sigungu:  # a whole city split into gu
             return any(sd == sido and sg.startswith(f"{sigungu} ") for sd, sg in self._covered)
         city = sigungu.split(" ", 1)[0]
-        if any(sd == sido and sg.startswith(f"{city} ") for sd, sg in self.counts):
+        if (sido, city) in self._by_gu:
             # a city counted by its gu ("성남시 수정구" covered, "성남시 분당구" with none): the gu decides
             # (audit r10 F1: "성남시 분당구의 다른 동네는 데이터에 있어요" with no restaurant in 분당구)
             return False

@@ -161,12 +161,11 @@ def _shown_name_completed(state: AgentState, res: Resources, text: str) -> str:
         key = norm(word)
         if len(key) < _NAME_PART_MIN or kinds().lookup(word) is not None:
             continue
-        hits = {t for t in titles.values() if t.startswith(key) and t != key}
-        if len(hits) == 1:
-            full = res.index.get(next(p for p, t in titles.items() if t in hits))
-            if full is not None:
-                words[i] = full.title
-                return " ".join(words)
+        hits = [(pid, t) for pid, t in titles.items() if t.startswith(key) and t != key]
+        full = res.index.get(hits[0][0]) if len({t for _, t in hits}) == 1 else None
+        if full is not None:
+            words[i] = full.title
+            return " ".join(words)
     return text
 
 
