@@ -1,5 +1,8 @@
 """The ingest run: read → dedupe → skip unchanged → preprocess + enrich + summarise → store.
 
+Before any record is processed, one pass over the whole run finds the coordinates the crawl gave
+as a placeholder to many addresses and places those records again (:mod:`matjip.ingest.placement`).
+
 Work is committed in batches together with a per-input checkpoint, so a crash or Ctrl-C loses
 at most one batch and never duplicates: documents are keyed by ``place_id`` and each carries
 the hash of its raw record, so re-ingesting unchanged input does no work.
@@ -18,6 +21,7 @@ from matjip.documents import Restaurant
 from matjip.ingest.crawl import CrawlDocument, RawRecord, Reject, parse_record, read_raw
 from matjip.ingest.enrich import Enricher
 from matjip.ingest.limits import TRUNCATED_FLAG, IngestLimits, cap_document
+from matjip.ingest.placement import Placement, located, placements
 from matjip.ingest.preprocess import PIPELINE_VERSION, to_restaurants
 from matjip.ingest.store import DocumentStore
 from matjip.kinds import kinds
@@ -63,9 +67,10 @@ def file_fingerprint(path: Path) -> str:
     return h.hexdigest()
 
 
-def record_hash(raw: RawRecord, enricher_name: str) -> str:
+def record_hash(raw: RawRecord, enricher_name: str, placement: Placement | None = None) -> str:
     version = f"{PIPELINE_VERSION}+kinds:{kinds().version}"  # new kinds data → documents re-classified
-    return hashlib.sha1(f"{version}\x00{enricher_name}\x00{raw.text}".encode()).hexdigest()
+    placed = "" if placement is None else f"\x00{placement}"  # a new placement → the record re-processed
+    return hashlib.sha1(f"{version}\x00{enricher_name}\x00{raw.text}{placed}".encode()).hexdigest()
 
 
 def _place_key(raw: RawRecord) -> str | None:
@@ -83,6 +88,7 @@ class _Pending:
     digest: str
     is_new: bool
     truncated: list[str] = field(default_factory=list)
+    placement: Placement | None = None
 
 
 def scan(paths: Sequence[Path]) -> list[tuple[Path, list[RawRecord | Reject]]]:
@@ -115,12 +121,15 @@ def ingest(
 
     # later record wins: remember the last position of every place_id across all inputs
     last_pos: dict[str, tuple[int, int]] = {}
+    winners: dict[str, RawRecord] = {}
     for si, (_, items) in enumerate(scanned):
         for ii, item in enumerate(items):
             if isinstance(item, RawRecord):
                 key = _place_key(item)
                 if key is not None:
                     last_pos[key] = (si, ii)
+                    winners[key] = item
+    placed = placements(located(key, raw.data) for key, raw in winners.items())
 
     stored = store.hashes()
 
@@ -171,7 +180,8 @@ def ingest(
                 elif resume and line <= skip_until:
                     report.resumed += 1
                 else:
-                    digest = record_hash(item, enricher.name)
+                    placement = placed.get(key) if key is not None else None
+                    digest = record_hash(item, enricher.name, placement)
                     if key is not None and stored.get(key) == digest:
                         report.unchanged += 1
                     else:
@@ -183,7 +193,9 @@ def ingest(
                             capped, cut = cap_document(parsed, limits)
                             if cut:
                                 report.truncated += 1
-                            pending.append(_Pending(item, capped, digest, parsed.place_id not in stored, cut))
+                            pending.append(
+                                _Pending(item, capped, digest, parsed.place_id not in stored, cut, placement)
+                            )
             if progress is not None:
                 progress(1)
             if len(pending) >= batch_size:
@@ -225,6 +237,10 @@ def _process(
 def _flag(doc: Restaurant, p: _Pending) -> Restaurant:
     if p.truncated and TRUNCATED_FLAG not in doc.flags:
         doc.flags.append(TRUNCATED_FLAG)
+    if p.placement is not None:
+        doc.lat, doc.lon = p.placement.lat, p.placement.lon
+        if p.placement.flag not in doc.flags:
+            doc.flags.append(p.placement.flag)
     return doc
 
 
