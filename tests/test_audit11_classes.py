@@ -29,3 +29,23 @@ def test_a_family_note_never_calls_a_word_of_the_documents_absent() -> None:
     for name, quoted in claimed:
         stem = quoted.removesuffix(" 맛").removesuffix("한")
         assert not _said_anywhere(stem), f"{name}: '{quoted}' — the documents carry '{stem}'"
+
+
+def test_a_hot_pot_named_for_huoguo_is_chinese_and_a_kids_price_is_a_welcome() -> None:
+    """F2: "(아이와 가기 좋은 곳인지는 정보가 없어요)" above 호오탕훠꿔, whose menu prices 초등학생 and 소인;
+    F3: the same place labelled 한식 (category `샤브샤브`, title 훠궈)."""
+    from matjip.ingest.category import classify_category
+    from matjip.ingest.crawl import CrawlDocument
+    from matjip.ingest.enrich import get_enricher
+
+    assert classify_category("샤브샤브", "호오탕훠꿔 성남위례점").cuisine == "중식"
+    assert classify_category("샤브샤브", "채선당 위례점").cuisine == "한식"
+    rec = next(r for r in raw_records().values() if r["title"] == "호오탕훠꿔 성남위례점")
+    assert any("초등학생" in m["name"] for m in rec["menus"])
+    got = get_enricher("offline").enrich_many([CrawlDocument.model_validate(rec)])[0]
+    assert "아이와" in got.occasion
+    plain = next(r for r in raw_records().values() if r["title"] == "채선당 위례점") if any(
+        r["title"] == "채선당 위례점" for r in raw_records().values()
+    ) else None
+    if plain is not None and not any("어린이" in m["name"] or "키즈" in m["name"] for m in plain["menus"]):
+        assert "아이와" not in get_enricher("offline").enrich_many([CrawlDocument.model_validate(plain)])[0].occasion
