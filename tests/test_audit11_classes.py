@@ -44,8 +44,40 @@ def test_a_hot_pot_named_for_huoguo_is_chinese_and_a_kids_price_is_a_welcome() -
     assert any("초등학생" in m["name"] for m in rec["menus"])
     got = get_enricher("offline").enrich_many([CrawlDocument.model_validate(rec)])[0]
     assert "아이와" in got.occasion
-    plain = next(r for r in raw_records().values() if r["title"] == "채선당 위례점") if any(
-        r["title"] == "채선당 위례점" for r in raw_records().values()
-    ) else None
+    plain = (
+        next(r for r in raw_records().values() if r["title"] == "채선당 위례점")
+        if any(r["title"] == "채선당 위례점" for r in raw_records().values())
+        else None
+    )
     if plain is not None and not any("어린이" in m["name"] or "키즈" in m["name"] for m in plain["menus"]):
-        assert "아이와" not in get_enricher("offline").enrich_many([CrawlDocument.model_validate(plain)])[0].occasion
+        assert (
+            "아이와"
+            not in get_enricher("offline").enrich_many([CrawlDocument.model_validate(plain)])[0].occasion
+        )
+
+
+def _doc(title: str):  # type: ignore[no-untyped-def]
+    from matjip.ingest.crawl import CrawlDocument
+    from matjip.ingest.preprocess import preprocess
+
+    rec = next(r for r in raw_records().values() if r["title"] == title)
+    return preprocess(CrawlDocument.model_validate(rec))
+
+
+def test_cheaper_is_read_on_the_food_asked_not_on_a_side_dish() -> None:
+    """C3.2: "좀 덜 비싼 데" after 오금역 치킨집 listed 마이원통닭 — "cheaper" by its dried squid (10,000원),
+    its menu having no chicken at all."""
+    from matjip.agent.models import SearchPlan
+    from matjip.agent.retrieval.filters import kind_price, within_budget
+    from matjip.index.request import SearchHit
+
+    squid = _doc("마이원통닭")
+    assert {m.name for m in squid.menus} == {"반건조오징어(1마리)", "쥐포", "감자&김말이"}
+    assert kind_price(squid, ["치킨집"]) is None  # how cheap its chicken is: unknown
+    plan = SearchPlan(kinds=["치킨집"], price_max=19_000)
+    hit = SearchHit(id=squid.place_id, score=0.5, document=squid)
+    assert within_budget([hit], plan, cheaper=True) == []
+    boom = _doc("붐치킨 본점")  # 후라이드 10,900원, 양념 12,500원 …: its chicken is priced
+    got = kind_price(boom, ["치킨집"])
+    assert got is not None and got <= 13_000
+    assert within_budget([SearchHit(id=boom.place_id, score=0.5, document=boom)], plan, cheaper=True)

@@ -27,7 +27,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
-from matjip.agent.retrieval.filters import typical_price, within_budget
+from matjip.agent.retrieval.filters import kind_price, typical_price, within_budget
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.agent.understanding import Understanding, kinds_said, understanding_of
 from matjip.index.request import SearchHit
@@ -177,12 +177,13 @@ def _holds_taste_kinds(kind_list: list[str], taste_kinds: list[str]) -> bool:
     return any(t in table.descendants(k) for k in kind_list for t in taste_kinds)
 
 
-def _typical_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) -> list[int]:
-    """The typical price of each restaurant shown (as the price filter reads it)."""
+def _kind_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) -> list[int]:
+    """The price of the food asked at each restaurant shown (as the "cheaper" filter reads it; the
+    whole menu's where none of its dishes is priced: what the list shown cost is the bar)."""
     out: list[int] = []
     for h in hits:
         doc = res.index.get(h["id"])
-        price = typical_price(doc, wanted) if doc is not None else None
+        price = (kind_price(doc, wanted) or typical_price(doc, [])) if doc is not None else None
         if price is not None:
             out.append(price)
     return out
@@ -516,12 +517,12 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> N
     prices — cheaper than what was shown, not only than its dearest place; a refinement, never a
     duplicate); the places shown are left out."""
     if not d.reading.acts.cheaper:
-        # "더 보여줘" after "더 싼 데": the next page keeps the bound read the same way (whole menu)
+        # "더 보여줘" after "더 싼 데": the next page keeps the bound read the same way (the food asked)
         d.cheaper = bool(last.get("cheaper")) and d.price_max is not None and d.price_max == _last_bound(last)
         return
     if not _same_topic(d.frame, nlu.entities.menu, last):
         return
-    shown = _typical_prices(res, last.get("hits") or [], [])
+    shown = _kind_prices(res, last.get("hits") or [], _frame_of(last).kinds)
     typical = round(statistics.median(shown)) if shown else None
     bound = max(1000, typical - 1) if typical is not None else None
     if bound is not None and (d.price_max is None or d.price_max > bound):
@@ -705,7 +706,7 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     sure = None if f.plan.kind_dishes or f.req.menu else rank.surely_of_kind(f.plan.kinds)
     widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res, sure)
     gaps.no_break(f, now)
-    f.hits = within_budget(f.hits, f.plan, overall=bool(state.get("cheaper")))
+    f.hits = within_budget(f.hits, f.plan, cheaper=bool(state.get("cheaper")))
     rank.rerank(f, res, _said(state), now)
     return _general_update(state, res, f)
 

@@ -252,7 +252,7 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     resp = res.index.search(req)
     scored: list[tuple[SearchHit, float, float]] = []
     # a budget is the place's typical price, as in every search ("더 싼 데": of the whole menu)
-    for h in within_budget(resp.hits, p, overall=bool(state.get("cheaper"))):
+    for h in within_budget(resp.hits, p, cheaper=bool(state.get("cheaper"))):
         pt = _point(h)
         if pt is None:
             continue
@@ -335,7 +335,7 @@ def search_travel(state: AgentState, res: Resources) -> dict[str, Any]:
     assert t is not None and loc is not None and loc.lat is not None and loc.lon is not None
     req = to_requests(p)[0].model_copy(update={"k": MAX_K, "sort": "relevance"})
     resp = res.index.search(req)
-    budget = within_budget(resp.hits, p, overall=bool(state.get("cheaper")))
+    budget = within_budget(resp.hits, p, cheaper=bool(state.get("cheaper")))
     hits = [h for h in budget if _point(h) is not None]
     info = StrategyInfo(radius_m=loc.radius_m or 0)
     mode: TravelMode = t.estimate_mode

@@ -103,21 +103,34 @@ def typical_price(doc: Restaurant, wanted: list[str]) -> int | None:
     return round(statistics.median(prices)) if prices else None  # even count: the middle two's mean
 
 
-def typical_price_ok(h: SearchHit, p: SearchPlan, overall: bool = False) -> bool:
-    """The typical price (:func:`typical_price`; of the whole menu when ``overall``) is within the
+def kind_price(doc: Restaurant, wanted: list[str]) -> int | None:
+    """The median price of the wanted kinds' dishes (theirs or their narrower kinds') on the menu
+    ("더 싼 치킨집": of its chicken, not of its dried squid); of every priced line when the kinds name
+    no dish; ``None`` when they name dishes and none of them is priced (how cheap the place is for
+    that food is unknown)."""
+    table = kinds()
+    dishes = [w for k in wanted for member in (k, *table.descendants(k)) for w in table.dish_words(member)]
+    if not dishes:
+        return typical_price(doc, [])
+    own = [m.price for m in doc.priced_menus() if m.price is not None and any(w in m.name for w in dishes)]
+    return round(statistics.median(own)) if own else None
+
+
+def typical_price_ok(h: SearchHit, p: SearchPlan, cheaper: bool = False) -> bool:
+    """The typical price (:func:`typical_price`; :func:`kind_price` when ``cheaper``) is within the
     plan's price range."""
-    mid = typical_price(h.document, [] if overall else p.kinds)
+    mid = kind_price(h.document, p.kinds) if cheaper else typical_price(h.document, p.kinds)
     if mid is None:
         return False
     return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
 
 
-def within_budget(hits: list[SearchHit], p: SearchPlan, overall: bool) -> list[SearchHit]:
+def within_budget(hits: list[SearchHit], p: SearchPlan, cheaper: bool) -> list[SearchHit]:
     """ "만원 이하": the place's typical price, not one cheap side dish, must be within budget
-    (``overall``: of the whole menu, "더 싼 데")."""
+    ("더 싼 데", ``cheaper``: the price of the food asked, :func:`kind_price`)."""
     if p.price_max is None:
         return hits
-    return [h for h in hits if typical_price_ok(h, p, overall=overall)]
+    return [h for h in hits if typical_price_ok(h, p, cheaper=cheaper)]
 
 
 def filed_as_other(h: SearchHit, wanted: list[str], sources: tuple[str, ...] = ("category",)) -> bool:
