@@ -81,3 +81,16 @@ def test_cheaper_is_read_on_the_food_asked_not_on_a_side_dish() -> None:
     got = kind_price(boom, ["치킨집"])
     assert got is not None and got <= 13_000
     assert within_budget([SearchHit(id=boom.place_id, score=0.5, document=boom)], plan, cheaper=True)
+
+
+def test_a_day_asked_of_a_named_place_is_an_information_question(sample_agent) -> None:  # type: ignore[no-untyped-def]
+    """dialogue_test17 el084: "중앙해장 일요일에도 해요?" searched 해장 places ("'중앙해장'은 데이터로 확인할 수
+    없어서 빼고") — a day asked of a place is a question about its hours, so the composite name counts."""
+    from support.chat import Chat
+
+    rec = next(r for r in raw_records().values() if r["title"] == "중앙해장")
+    assert "월~토" in rec["businessHours"]
+    r = Chat(sample_agent)("중앙해장 토요일에도 해요?")
+    first = r.answer.strip().splitlines()[0]
+    assert first.startswith("중앙해장"), r.answer
+    assert "토요일" in first and "07:00" in first, r.answer
