@@ -94,3 +94,14 @@ def test_a_day_asked_of_a_named_place_is_an_information_question(sample_agent) -
     first = r.answer.strip().splitlines()[0]
     assert first.startswith("중앙해장"), r.answer
     assert "토요일" in first and "07:00" in first, r.answer
+
+
+def test_an_outside_place_is_said_as_the_user_narrowed_it() -> None:
+    """dialogue_test17 el010/el011/el105: "부산 서면 돼지국밥" was answered "'부산' 쪽은 … 데이터에 없어요"."""
+    from matjip.agent.coverage import outside_place
+
+    assert outside_place("부산 서면 돼지국밥 맛집 어디임") == "부산 서면"
+    assert outside_place("대구 동성로에 갈만한 술집 있나요") == "대구 동성로"
+    assert outside_place("해운대 가는데 횟집 추천해줘") == "해운대"
+    assert outside_place("부산 서면", covered=lambda name: name == "부산") == "서면"
+    assert outside_place("잠실 맛집") is None

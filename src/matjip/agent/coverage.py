@@ -37,26 +37,33 @@ def outside_names() -> frozenset[str]:
     return frozenset(line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip())
 
 
-def outside_place(text: str, covered: Callable[[str], bool] | None = None) -> str | None:
-    """The first out-of-area place name standing as a word of ``text`` ("대구 동성로 막창" → 대구);
-    names for which ``covered`` says the index holds restaurants are not outside (a collected 부산)."""
-    names = outside_names()
-    for token in re.findall(r"[^\s,.!?~]+", text):
-        t = token
-        found: str | None = None
-        for _ in range(2):
-            if t in names:
-                found = t
+def _outside_word(token: str, names: frozenset[str]) -> str | None:
+    """``token`` (or it without one or two particles) when it is an out-of-area name."""
+    t = token
+    for _ in range(2):
+        if t in names:
+            return t
+        for p in _PARTICLES:
+            if t.endswith(p) and len(t) > len(p):
+                t = t[: -len(p)]
                 break
-            for p in _PARTICLES:
-                if t.endswith(p) and len(t) > len(p):
-                    t = t[: -len(p)]
-                    break
-        if found is None and t in names:
-            found = t
-        if found is not None and (covered is None or not covered(found)):
-            return found
-    return None
+    return t if t in names else None
+
+
+def outside_place(text: str, covered: Callable[[str], bool] | None = None) -> str | None:
+    """The first out-of-area place name standing as a word of ``text``, with the out-of-area names
+    right after it ("대구 동성로 막창" → "대구 동성로": the place as the user narrowed it); names for
+    which ``covered`` says the index holds restaurants are not outside (a collected 부산)."""
+    names = outside_names()
+    said: list[str] = []
+    for token in re.findall(r"[^\s,.!?~]+", text):
+        found = _outside_word(token, names)
+        if found is None or (covered is not None and covered(found)):
+            if said:
+                break
+            continue
+        said.append(found)
+    return " ".join(said) if said else None
 
 
 def address_region(name: str, text: str, res: Resources) -> LocationContext | None:

@@ -246,7 +246,7 @@ def outside_reply(res: TurnResult, frame: dict[str, Any]) -> bool:
         res.decision == "reply"
         and not res.cards
         and bool(place)
-        and said.startswith("no restaurant in the data around")
+        and (said.startswith("no restaurant in the data around") or said.endswith("is outside the data"))
         and any(n in squash(said) and n in squash(res.answer or "") for n in names)
     )
 

@@ -331,8 +331,9 @@ def _outside(u: Understanding, res: Resources) -> str | None:
     elsewhere."""
     nlu = u.nlu
     outside = outside_place(u.text, lambda name: _name_covered(name, res))
+    said = {outside.replace(" ", ""), *outside.split()} if outside else set()  # "부산 서면": either word
     if nlu.entities.title and (
-        nlu.intent != "search" or any(t.replace(" ", "") != outside for t in nlu.entities.title)
+        nlu.intent != "search" or any(t.replace(" ", "") not in said for t in nlu.entities.title)
     ):
         # a restaurant asked about by name ("도톤보리 잠실 영업시간", "전주식당"); "전주 비빔밥
         # 맛집" is a search in 전주
