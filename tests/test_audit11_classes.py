@@ -105,3 +105,52 @@ def test_an_outside_place_is_said_as_the_user_narrowed_it() -> None:
     assert outside_place("해운대 가는데 횟집 추천해줘") == "해운대"
     assert outside_place("부산 서면", covered=lambda name: name == "부산") == "서면"
     assert outside_place("잠실 맛집") is None
+
+
+def test_a_convenience_asked_puts_places_with_more_than_a_mention_first(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Q2: "…돈까스집 주차 되는 곳" showed first a place with 2 '주차' tags among 119 reviews (worded "방문자 태그
+    언급만") while places tagged 10 and 12 times lay in the radius."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import ingest_records, talk_over
+    from support.records import near_jamsil as near
+
+    cutlet = "일식>돈까스,우동"
+    records = [
+        near(
+            "p1",
+            "유명돈까스",
+            120,
+            cutlet,
+            {"등심돈까스": "12,000원"},
+            reviewCount=119,
+            reviewKeywords={"맛": 52, "주차": 2},
+        ),
+        near(
+            "p2",
+            "주차돈까스",
+            300,
+            cutlet,
+            {"등심돈까스": "12,000원"},
+            reviewCount=60,
+            reviewKeywords={"맛": 20, "주차": 10},
+        ),
+        near(
+            "p3",
+            "넓은돈까스",
+            400,
+            cutlet,
+            {"등심돈까스": "12,000원"},
+            reviewCount=41,
+            reviewKeywords={"맛": 10, "주차": 12},
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(
+        data, ["잠실역 주차 되는 돈까스집"], datetime(2026, 11, 28, 12, 10, tzinfo=ZoneInfo("Asia/Seoul"))
+    )
+    assert [c.id for c in r.cards][:2] == ["p2", "p3"] or [c.id for c in r.cards][:2] == ["p3", "p2"], (
+        r.answer
+    )
+    assert [c.id for c in r.cards][-1] == "p1", r.answer

@@ -21,6 +21,7 @@ from matjip.agent.cardinfo import (
     GOING_UNKNOWN,
     going_tier,
     is_night,
+    mention_only,
     open_status,
     unlisted_today,
 )
@@ -53,6 +54,8 @@ class RankKey(NamedTuple):
     strength: int  # the kind said by category or name 1 (one tier: "○○포차" is a 포차), menu 2, none 3
     neighbour: int  # 1: a late member of a family ("복어" for 해장), 2: a neighbouring kind standing in
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
+    mentioned_only: int  # 1: a convenience asked rests on a visitor-tag mention only (cardinfo.mention_only:
+    # "주차" tagged twice among 119 reviews), after the places whose evidence the card can call a fact
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
     going_now: int  # going now (or at the time asked once its filter is dropped): cardinfo.going_tier,
@@ -102,6 +105,7 @@ class Ranker:
             strength=tier,
             neighbour=self._neighbour(h),
             unlisted=0 if not self.listed or place in self.listed else 1,
+            mentioned_only=int(any(mention_only(doc, "convenience", c) is not None for c in p.convenience)),
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
             going_now=self._going_now(doc),
