@@ -154,3 +154,28 @@ def test_a_convenience_asked_puts_places_with_more_than_a_mention_first(tmp_path
         r.answer
     )
     assert [c.id for c in r.cards][-1] == "p1", r.answer
+
+
+def test_a_wish_the_cards_have_only_by_their_category_is_not_claimed_by_the_heading(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Q3: "방이동 삼겹살 8명 단체로 예약 가능한 곳" — "방이동 근처 단체 삼겹살 3곳" right after "좌석 정보가 없어서
+    알 수 없어요": the only evidence for 단체 was that a grill house is one."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import ingest_records, talk_over
+    from support.records import near_jamsil as near
+
+    meat = "한식>육류,고기>삼겹살"
+    records = [
+        near(f"s{i}", f"삼겹집{i}", 100 + 80 * i, meat, {"삼겹살": "15,000원"}, reviewCount=30 - i)
+        for i in range(4)
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(
+        data,
+        ["잠실역 삼겹살 8명 단체로 갈 곳"],
+        datetime(2026, 11, 28, 12, 10, tzinfo=ZoneInfo("Asia/Seoul")),
+    )
+    assert r.cards, r.answer
+    heading = next(line for line in r.answer.splitlines() if "찾았어요" in line)
+    assert "단체" not in heading, r.answer

@@ -352,6 +352,11 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
     or a visitor tag the wish names ("분위기 좋은" → '분위기'; a '분위기' tag says nothing of 조용한)?"""
     if any(wish in getattr(doc, fld) for fld in ("atmosphere", "occasion", "features")):
         return True
+    return wish_tagged(doc, wish)
+
+
+def wish_tagged(doc: Restaurant, wish: str) -> bool:
+    """A visitor tag the wish names has the votes a card shows ("분위기 좋은" → '분위기')."""
     said = wish.replace(" ", "")
     least = cards_config().facts.wish_tag_min_votes  # a single vote is noise, and no card shows it
     return any(
@@ -385,6 +390,13 @@ def _mention_caveat(
 _WISH_PHRASE: Final = table("cards.heading.wish_phrase")  # "아이와" → "아이와 가기 좋은"
 
 
+def by_category_only(doc: Restaurant, field: EnrichField, wish: str) -> bool:
+    """The place has ``wish`` only because its category says a kind that usually suits it (a grill
+    house: 단체) — the kind the cards already name, nothing known of the place itself."""
+    evidence = doc.evidence_for(field, wish)
+    return bool(evidence) and all(ev.source == "category" for ev in evidence) and not wish_tagged(doc, wish)
+
+
 def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan, list[str]]:
     """The plan as the heading may state it — only the wishes every card shows evidence for — and
     what to say about the others ("조용한 곳인지는 정보가 없어요")."""
@@ -409,7 +421,10 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
                 i for i, s in enumerate(shown, 1) if wish_shown(s.doc, wish) or family & set(s.doc.kinds)
             ]
         if len(backed) == len(shown):
-            if not family:  # a described food is said by its kinds ("해장국, 국밥·순대국 …")
+            # a described food is said by its kinds ("해장국, 국밥·순대국 …"); a wish every card has
+            # only by its category ("8명 단체" at grill houses) is no more than the kind: not said
+            by_kind = field == "occasion" and all(by_category_only(s.doc, "occasion", wish) for s in shown)
+            if not family and not by_kind:
                 keep[field].append(wish)
             continue
         after_n = final_consonant(phrase) == 4  # 조용한, 분위기 좋은: "… 곳인지는"
