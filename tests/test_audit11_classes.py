@@ -179,3 +179,18 @@ def test_a_wish_the_cards_have_only_by_their_category_is_not_claimed_by_the_head
     assert r.cards, r.answer
     heading = next(line for line in r.answer.splitlines() if "찾았어요" in line)
     assert "단체" not in heading, r.answer
+
+
+def test_a_restaurant_named_is_no_typo_of_a_kind() -> None:
+    """dialogue_test17 el088: "로뎅바랑 당산옛날곱창 중에 어디가 더 늦게까지 해?" — "'로뎅바'는 '오뎅바'로 알아듣고"
+    and one place answered instead of the two compared."""
+    from matjip.agent.understanding import kinds_beside_titles
+    from matjip.nlu.models import NLUResult
+
+    assert any(r["title"] == "로뎅바" for r in raw_records().values())
+    text = "로뎅바랑 당산옛날곱창 중에 어디가 더 늦게까지 해?"
+    nlu = NLUResult.model_validate({"intent": "compare", "entities": {"title": ["로뎅바", "당산옛날곱창"]}})
+    frame = kinds_beside_titles(text, nlu)
+    assert not frame.corrections and "오뎅바" not in frame.kinds
+    typo = kinds_beside_titles("로뎅바 추천", NLUResult())  # no name said: still read as the typo it is
+    assert typo.corrections

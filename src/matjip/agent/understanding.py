@@ -434,11 +434,29 @@ def landmark_food(text: str, nlu: NLUResult, frame: KindFrame) -> KindFrame:
     return replace(frame, kinds=kept, dishes=[d for d in frame.dishes if d in outside.dishes])
 
 
+def kinds_beside_titles(text: str, nlu: NLUResult) -> KindFrame:
+    """The kinds of ``text``; a restaurant's name is no typo of a kind's word ("로뎅바랑 당산옛날곱창 중에"
+    is no 오뎅바): when a correction falls inside a name the message says, the kinds are read
+    beside the names."""
+    frame = detect_kinds(text)
+    titles = nlu.entities.title
+    if not frame.corrections or not titles:
+        return frame
+    inside = " ".join(titles)
+    if not any(typo in inside for typo, _ in frame.corrections):
+        return frame
+    rest = text
+    for title in titles:
+        for word in title.split():
+            rest = rest.replace(word, " " * len(word))
+    return detect_kinds(rest)
+
+
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:
     """The passes over ``text`` (the NLU result is the understand node's, added with it)."""
     scan = Scan(text)
     nlu, meal, meal_time = meal_read(text, nlu or NLUResult())
-    nlu, kind_frame = chains_of_a_kind(text, nlu, detect_kinds(text))
+    nlu, kind_frame = chains_of_a_kind(text, nlu, kinds_beside_titles(text, nlu))
     nlu, kind_frame = had_already(text, nlu, kind_frame)
     kind_frame = landmark_food(text, nlu, kind_frame)
     nlu = brands_as_examples(text, nlu, kind_frame)
