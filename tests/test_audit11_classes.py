@@ -194,3 +194,37 @@ def test_a_restaurant_named_is_no_typo_of_a_kind() -> None:
     assert not frame.corrections and "오뎅바" not in frame.kinds
     typo = kinds_beside_titles("로뎅바 추천", NLUResult())  # no name said: still read as the typo it is
     assert typo.corrections
+
+
+def test_along_a_walk_a_place_on_the_line_beats_a_better_known_one_far_off_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Q13: "잠실새내역에서 잠실역까지 걸어가는 길에 빵집" showed bakeries 300–360 m of detour while others lay
+    80–107 m off the line."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import JAMSIL, M_PER_DEG_LAT, ingest_records, jamsil_record, talk_over
+
+    bakery = "간식>제과,베이커리"
+    west = 400 / (M_PER_DEG_LAT * 0.7933)  # 400 m west of 잠실역, on the line to 잠실새내역
+    far = [
+        jamsil_record(
+            f"far{i}",
+            title,
+            bakery,
+            ["식빵"],
+            lat=JAMSIL[0] + 380 / M_PER_DEG_LAT,
+            lon=JAMSIL[1] - west * (1 + i / 4),
+            reviewCount=60 + i,
+        )
+        for i, title in enumerate(["가나빵집", "다라제과", "마바베이커리"])
+    ]
+    on = jamsil_record("on", "길빵집", bakery, ["식빵"], lat=JAMSIL[0], lon=JAMSIL[1] - west, reviewCount=25)
+    records = [*far, on]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(
+        data,
+        ["잠실역에서 잠실새내역까지 걸어가는 길에 빵집"],
+        datetime(2026, 11, 28, 12, 10, tzinfo=ZoneInfo("Asia/Seoul")),
+    )
+    ids = [c.id for c in r.cards]
+    assert len(ids) == 3 and "on" in ids, r.answer

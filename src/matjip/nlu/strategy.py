@@ -49,6 +49,7 @@ class RouteRules(BaseModel):
     min_radius_m: int
     radius_share: float
     max_samples: int
+    detour_step_m: int  # places within one step of detour are ranked by the trust a local gives them
     not_place: str
     words: list[str] = Field(default_factory=list)
 

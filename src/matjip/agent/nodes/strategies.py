@@ -259,13 +259,14 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         along, _ = locate(line, pt)
         scored.append((h, along, detour_m(line, pt)))
     middle = total / 2
+    step = rules().route.detour_step_m
 
     def rank(x: tuple[SearchHit, float, float]) -> tuple[float, ...]:
         h, along, detour = x
         strength = kind_strength(h, p.kinds) if p.kinds else 0
         centre = abs(along - middle) // 1000 if r.between else 0
         # within a detour step, the place a local trusts (index.ranking)
-        return (strength, centre, detour // 500, local_key(h.document), along)
+        return (strength, centre, detour // step, local_key(h.document), along)
 
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
