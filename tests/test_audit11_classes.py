@@ -228,3 +228,21 @@ def test_along_a_walk_a_place_on_the_line_beats_a_better_known_one_far_off_it(tm
     )
     ids = [c.id for c in r.cards]
     assert len(ids) == 3 and "on" in ids, r.answer
+
+
+def test_one_stop_after_another_with_both_named_is_a_course() -> None:
+    """dialogue_test17 el077: "신논현역 근처에서 고기 먹고 걸어서 갈수 있는 카페도" listed 고깃집 and cafés mixed in
+    one radius search."""
+    from matjip.nlu.strategy import detect_strategy
+
+    for message in (
+        "신논현역 근처에서 고기 먹고 걸어서 갈수 있는 카페도",
+        "석촌역에서 저녁 먹고 2차로 술집까지",
+    ):
+        assert detect_strategy(message).strategy == "course", message
+    for message in (
+        "잠실 거쳐서 천호 가는데 칼국수 먹고 갈 데",
+        "점심 먹고 갈 카페 잠실",
+        "회 먹고 싶어 가락시장 근처",
+    ):
+        assert detect_strategy(message).strategy != "course", message

@@ -69,6 +69,7 @@ class TravelRules(BaseModel):
 class CourseRules(BaseModel):
     triggers: list[str]
     not_triggers: list[str]
+    sequences: list[str] = Field(default_factory=list)  # "A 먹고 … B도": a course when two roles are named
     days: list[str]
     one_day: list[str]
     walk_leg_m: int
@@ -229,7 +230,12 @@ def _is_course(text: str) -> bool:
     cleaned = text
     for w in c.not_triggers:
         cleaned = cleaned.replace(w, " ")
-    return any(w in cleaned for w in c.triggers) or any(rx.search(text) for rx in _compiled(tuple(c.days)))
+    if any(w in cleaned for w in c.triggers) or any(rx.search(text) for rx in _compiled(tuple(c.days))):
+        return True
+    # "고기 먹고 걸어서 갈 수 있는 카페도": one stop after another, both named, with no course word
+    return any(rx.search(cleaned) for rx in _compiled(tuple(c.sequences))) and (
+        len({role for role, _ in _role_mentions(text)}) >= 2
+    )
 
 
 def _role_mentions(text: str) -> list[tuple[TripRole, str]]:
