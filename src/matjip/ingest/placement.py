@@ -12,7 +12,8 @@ answers measured from it put 양재 restaurants 790 m from 신사동.
   about ten metres along its road, so the group spans 100 m or more). Records of one building
   (법원로 114: a mall) share a point rightly and are left alone.
 * each record of a group is put back **on its road** by its building number, between the two
-  nearest restaurants of the same road whose points are their own (linear in the number), or
+  nearest restaurants of the same road whose points are their own — no point shared by two
+  addresses apart on the road is taken for one (linear in the number), or
   at one of them when it is within :data:`NEAR_NUMBERS` numbers; the record is flagged
   ``estimated_coordinates`` (answers say the distance is estimated from the address).
   Measured leave-one-out on the demo crawl: median 36 m, 90th percentile 138 m from the true point.
@@ -76,14 +77,17 @@ def road_number(road_address: str) -> tuple[str, int] | None:
     return " ".join([*city, road]), int(m.group("number"))
 
 
-def _is_placeholder(members: list[tuple[str, int] | None]) -> bool:
-    if len(members) < MIN_GROUP:
-        return False
+def _spread(members: list[tuple[str, int] | None]) -> bool:
+    """Do addresses on one road at least :data:`MIN_SPREAD` numbers apart share the point?"""
     by_road: dict[str, list[int]] = defaultdict(list)
     for rn in members:
         if rn is not None:
             by_road[rn[0]].append(rn[1])
     return any(max(ns) - min(ns) >= MIN_SPREAD for ns in by_road.values())
+
+
+def _is_placeholder(members: list[tuple[str, int] | None]) -> bool:
+    return len(members) >= MIN_GROUP and _spread(members)
 
 
 def _along(anchors: list[tuple[int, tuple[float, float]]], number: int) -> tuple[float, float] | None:
@@ -110,14 +114,18 @@ def placements(records: Iterable[Located]) -> dict[str, Placement]:
         if point is not None:
             by_point[point].append(i)
     grouped: set[int] = set()
+    doubtful: set[int] = set()  # two addresses apart on one point: one may be right, neither anchors
     for members in by_point.values():
-        if _is_placeholder([rows[i][2] for i in members]):
+        spread = [rows[i][2] for i in members]
+        if _is_placeholder(spread):
             grouped.update(members)
+        elif _spread(spread):
+            doubtful.update(members)
     if not grouped:
         return {}
     anchors: dict[str, list[tuple[int, tuple[float, float]]]] = defaultdict(list)
     for i, (_, point, rn) in enumerate(rows):
-        if i not in grouped and point is not None and rn is not None:
+        if i not in grouped and i not in doubtful and point is not None and rn is not None:
             anchors[rn[0]].append((rn[1], point))
     for road in anchors.values():
         road.sort(key=lambda a: a[0])
