@@ -54,8 +54,6 @@ class RankKey(NamedTuple):
     strength: int  # the kind said by category or name 1 (one tier: "○○포차" is a 포차), menu 2, none 3
     neighbour: int  # 1: a late member of a family ("복어" for 해장), 2: a neighbouring kind standing in
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
-    mentioned_only: int  # 1: a convenience asked rests on a visitor-tag mention only (cardinfo.mention_only:
-    # "주차" tagged twice among 119 reviews), after the places whose evidence the card can call a fact
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
     going_now: int  # going now (or at the time asked once its filter is dropped): cardinfo.going_tier,
@@ -65,6 +63,7 @@ class RankKey(NamedTuple):
 
 
 MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says the kind asked
+MENTION_TRUST = 0.6  # ... and when a convenience asked is only mentioned by a few visitor tags
 OTHER_TRUST = 0.45  # ... and when its category says another kind
 MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
 DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this often is known for it
@@ -105,12 +104,20 @@ class Ranker:
             strength=tier,
             neighbour=self._neighbour(h),
             unlisted=0 if not self.listed or place in self.listed else 1,
-            mentioned_only=int(any(mention_only(doc, "convenience", c) is not None for c in p.convenience)),
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
             going_now=self._going_now(doc),
-            trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
+            trust=share
+            * self._backed(doc)
+            * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
+
+    def _backed(self, doc: Restaurant) -> float:
+        """The share of its trust a place keeps when a convenience asked rests on a visitor-tag mention
+        only (cardinfo.mention_only: "주차" tagged twice among 119 reviews): a place whose card can
+        call it a fact goes first unless it is much less known or much farther."""
+        mentioned = any(mention_only(doc, "convenience", c) is not None for c in self.plan.convenience)
+        return MENTION_TRUST if mentioned else 1.0
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
