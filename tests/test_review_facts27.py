@@ -79,3 +79,34 @@ def test_the_name_of_a_tv_show_is_no_meal_alone(text: str) -> None:
 
 def test_a_meal_alone_stays() -> None:
     assert "혼밥" in read("혼자 가서 먹기 좋아요").occasion
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "팀 사람들한테 여기 가지 말라고 했어요",
+        "부모님께도 추천드렸어요",
+        "남자친구에게도 소개해줬어요",
+    ],
+)
+def test_a_company_told_or_advised_is_no_visit_with_them(text: str) -> None:
+    got = read(text).occasion
+    assert not set(got) & set(COMPANY), (text, got)
+
+
+@pytest.mark.parametrize("text", ["팀 사람들이랑 회식했어요", "엄마랑 같이 와서 맛있게 먹었어요"])
+def test_a_company_at_the_table_stays(text: str) -> None:
+    assert set(read(text).occasion) & set(COMPANY), (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["시끄러운 손님 많을 때 오면 분위기가 깨져요", "애들이 좀 시끄러울 것 같아서 구석자리 달라고 했어요"],
+)
+def test_noise_in_a_condition_or_a_guess_is_no_lively_room(text: str) -> None:
+    assert "시끌벅적한" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize("text", ["매장이 너무 시끄러워요", "저녁엔 시끄러울 때가 많아요"])
+def test_noise_told_stays(text: str) -> None:
+    assert "시끌벅적한" in read(text).atmosphere, (text, read(text).atmosphere)
