@@ -110,3 +110,28 @@ def test_noise_in_a_condition_or_a_guess_is_no_lively_room(text: str) -> None:
 @pytest.mark.parametrize("text", ["매장이 너무 시끄러워요", "저녁엔 시끄러울 때가 많아요"])
 def test_noise_told_stays(text: str) -> None:
     assert "시끌벅적한" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "여기는 느끼하지 않고 깔끔해서 바닥까지 긁어먹었어요",
+        "여기 곱창은 누린내 없이 깔끔해서 바닥까지 먹었네요",
+    ],
+)
+def test_clean_said_right_after_a_taste_is_no_clean_room(text: str) -> None:
+    assert "깔끔한" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text", ["튀김이 빨리 나오고 깔끔하고 바삭해요", "주문하면 깔끔하고 바로 나와서 좋아요"]
+)
+def test_the_first_syllable_of_a_word_names_no_bar(text: str) -> None:
+    assert "깔끔한" not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text", ["냄새 안나고 깨끗한 매장이에요", "매장이 넓고 깔끔해요", "깔끔한 바에서 한잔했어요"]
+)
+def test_a_clean_room_stays(text: str) -> None:
+    assert "깔끔한" in read(text).atmosphere, (text, read(text).atmosphere)
