@@ -135,3 +135,17 @@ def test_the_first_syllable_of_a_word_names_no_bar(text: str) -> None:
 )
 def test_a_clean_room_stays(text: str) -> None:
     assert "깔끔한" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["몇년 전에는 분위기도 좋았는데 요즘은 영 별로예요", "예전엔 조용했는데 요즘은 손님이 많아요"],
+)
+def test_a_mood_told_of_the_past_is_no_mood_now(text: str) -> None:
+    e = read(text)
+    assert not {"분위기 좋은", "조용한"} & set(e.atmosphere), (text, e.atmosphere)
+
+
+def test_a_mood_told_after_an_earlier_visit_stays() -> None:
+    text = "예전에 와보고 오랜만에 다시 왔는데 분위기 좋아요"
+    assert "분위기 좋은" in read(text).atmosphere, (text, read(text).atmosphere)
