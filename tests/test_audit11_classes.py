@@ -107,55 +107,6 @@ def test_an_outside_place_is_said_as_the_user_narrowed_it() -> None:
     assert outside_place("잠실 맛집") is None
 
 
-def test_a_convenience_asked_puts_places_with_more_than_a_mention_first(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Q2: "…돈까스집 주차 되는 곳" showed first a place with 2 '주차' tags among 119 reviews (worded "방문자 태그
-    언급만") while places tagged 10 and 12 times lay in the radius."""
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
-
-    from support.records import ingest_records, talk_over
-    from support.records import near_jamsil as near
-
-    cutlet = "일식>돈까스,우동"
-    records = [
-        near(
-            "p1",
-            "유명돈까스",
-            120,
-            cutlet,
-            {"등심돈까스": "12,000원"},
-            reviewCount=119,
-            reviewKeywords={"맛": 52, "주차": 2},
-        ),
-        near(
-            "p2",
-            "주차돈까스",
-            300,
-            cutlet,
-            {"등심돈까스": "12,000원"},
-            reviewCount=60,
-            reviewKeywords={"맛": 20, "주차": 10},
-        ),
-        near(
-            "p3",
-            "넓은돈까스",
-            400,
-            cutlet,
-            {"등심돈까스": "12,000원"},
-            reviewCount=41,
-            reviewKeywords={"맛": 10, "주차": 12},
-        ),
-    ]
-    data = ingest_records(tmp_path, records)
-    (r,) = talk_over(
-        data, ["잠실역 주차 되는 돈까스집"], datetime(2026, 11, 28, 12, 10, tzinfo=ZoneInfo("Asia/Seoul"))
-    )
-    assert [c.id for c in r.cards][:2] == ["p2", "p3"] or [c.id for c in r.cards][:2] == ["p3", "p2"], (
-        r.answer
-    )
-    assert [c.id for c in r.cards][-1] == "p1", r.answer
-
-
 def test_a_wish_the_cards_have_only_by_their_category_is_not_claimed_by_the_heading(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Q3: "방이동 삼겹살 8명 단체로 예약 가능한 곳" — "방이동 근처 단체 삼겹살 3곳" right after "좌석 정보가 없어서
     알 수 없어요": the only evidence for 단체 was that a grill house is one."""
@@ -194,6 +145,8 @@ def test_a_restaurant_named_is_no_typo_of_a_kind() -> None:
     assert not frame.corrections and "오뎅바" not in frame.kinds
     typo = kinds_beside_titles("로뎅바 추천", NLUResult())  # no name said: still read as the typo it is
     assert typo.corrections
+    search = NLUResult.model_validate({"intent": "search", "entities": {"title": ["파스따"]}})
+    assert "파스타·이탈리안" in kinds_beside_titles("합정 파스따", search).kinds  # a search keeps the kind
 
 
 def test_along_a_walk_a_place_on_the_line_beats_a_better_known_one_far_off_it(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -93,17 +93,3 @@ def test_a_card_says_how_its_distance_was_estimated() -> None:
     assert "도로명 주소로 추정" in _card_distance(Shown(doc, distance_m=420.0), "양재역")
     doc.flags[-1] = "shared_coordinates"
     assert "위치 불확실" in _card_distance(Shown(doc, distance_m=420.0), "양재역")
-
-
-def test_an_uncertain_position_ranks_as_at_the_edge_of_the_radius() -> None:
-    from matjip.index.ranking import local_key
-    from matjip.ingest.crawl import CrawlDocument
-    from matjip.ingest.preprocess import preprocess
-
-    records = raw_records()
-    pid = next(p for p, r in records.items() if r["title"] == "소이연남")
-    doc = preprocess(CrawlDocument.model_validate(records[pid]))
-    near, edge = local_key(doc, 100.0, 1000.0), local_key(doc, 1000.0, 1000.0)
-    assert near < edge  # lower first: a known position 100 m away beats the same place at the edge
-    doc.flags.append("shared_coordinates")
-    assert local_key(doc, 100.0, 1000.0) == edge

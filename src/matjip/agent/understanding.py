@@ -435,13 +435,13 @@ def landmark_food(text: str, nlu: NLUResult, frame: KindFrame) -> KindFrame:
 
 
 def kinds_beside_titles(text: str, nlu: NLUResult) -> KindFrame:
-    """The kinds of ``text``; a restaurant's name is no typo of a kind's word ("로뎅바랑 당산옛날곱창 중에"
-    is no 오뎅바): when a correction falls inside a name the message says, the kinds are read
-    beside the names."""
+    """The kinds of ``text``; a restaurant's name asked about is no typo of a kind's word ("로뎅바랑
+    당산옛날곱창 중에" is no 오뎅바): in a comparison or a question about places named, when a
+    correction falls inside a name, the kinds are read beside the names."""
     frame = detect_kinds(text)
     titles = nlu.entities.title
-    if not frame.corrections or not titles:
-        return frame
+    if not frame.corrections or not titles or nlu.intent not in ("compare", "information"):
+        return frame  # "합정 파스따" is a search for 파스타, a brand 파스따 aside
     inside = " ".join(titles)
     if not any(typo in inside for typo, _ in frame.corrections):
         return frame

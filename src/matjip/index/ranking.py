@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -59,9 +59,6 @@ def _log_share(n: float, full: float) -> float:
     return min(1.0, math.log1p(max(0.0, n)) / math.log1p(full))
 
 
-UNCERTAIN_POSITION: Final = "shared_coordinates"  # matjip.ingest.placement's flag for a placeholder point
-
-
 def rating_quality(doc: Restaurant) -> float:
     """The rating on [0, 1] (3.0 → 0, 5.0 → 1), shrunk toward :data:`RATING_PRIOR` when few rated."""
     if doc.rating is None:
@@ -95,12 +92,10 @@ def local_key(
     """The sort key of a place among matching ones (lower first): its trust, discounted by up to
     :data:`DISTANCE_WEIGHT` at the edge of the radius the question allows and by
     :data:`RING_FACTOR` in the outer ring or ``outside`` the dong asked (within the radius, across
-    its border): only a much better-known place beats a nearer one. A place whose point the crawl
-    shares with other addresses (``shared_coordinates``, :mod:`matjip.ingest.placement`) may lie
-    anywhere along its road: it counts as at the edge."""
+    its border): only a much better-known place beats a nearer one."""
     score = trust(doc)
     if distance_m is not None and radius_m:
-        share = 1.0 if UNCERTAIN_POSITION in doc.flags else min(1.0, max(0.0, distance_m / radius_m))
+        share = min(1.0, max(0.0, distance_m / radius_m))
         score *= 1.0 - DISTANCE_WEIGHT * share
         if share > INNER_SHARE:
             score *= RING_FACTOR

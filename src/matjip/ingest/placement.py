@@ -11,14 +11,15 @@ answers measured from it put 양재 restaurants 790 m from 신사동.
   addresses on one road lie at least :data:`MIN_SPREAD` building numbers apart (a number counts
   about ten metres along its road, so the group spans 100 m or more). Records of one building
   (법원로 114: a mall) share a point rightly and are left alone.
-* each record of a group is put back **on its road** by its building number, between the two
+* each record of a group whose road puts it :data:`MIN_MOVE_M` or more away is put back **on its
+  road** by its building number, between the two
   nearest restaurants of the same road whose points are their own — no point shared by two
   addresses apart on the road is taken for one (linear in the number), or
   at one of them when it is within :data:`NEAR_NUMBERS` numbers; the record is flagged
   ``estimated_coordinates`` (answers say the distance is estimated from the address).
   Measured leave-one-out on the demo crawl: median 36 m, 90th percentile 138 m from the true point.
-* a record with no such neighbour keeps the shared point, flagged ``shared_coordinates``
-  (answers say the position is uncertain).
+* the others keep the shared point, flagged ``shared_coordinates`` (answers say the position is
+  uncertain; moving them by a few hundred metres would be a guess the cards could not show).
 
 The pass sees the records of one ingest run (every input file together).
 """
@@ -31,11 +32,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from matjip.geo.distance import haversine_m
 from matjip.ingest.coords import parse_coordinates
 
 MIN_GROUP: Final = 3  # records sharing one point before it can be a placeholder
 MIN_SPREAD: Final = 10  # building numbers (~100 m) between the farthest two on one road of a group
 NEAR_NUMBERS: Final = 20  # one-sided: a restaurant of the same road this close in number gives its point
+# a record is moved only when its road puts it at least this far from the shared point (beyond any
+# "near" radius: 양재 branches said to be near 신사동); nearer, it keeps the point, said uncertain
+MIN_MOVE_M: Final = 1000.0
 
 # "서울 서초구 강남대로 222-6 2층" → road "서울 서초구 강남대로", number 222 (the sub-number is ignored)
 _ROAD_ADDRESS: Final = re.compile(
@@ -134,7 +139,7 @@ def placements(records: Iterable[Located]) -> dict[str, Placement]:
         place_id, point, rn = rows[i]
         assert point is not None
         placed = _along(anchors.get(rn[0], []), rn[1]) if rn is not None else None
-        if placed is not None:
+        if placed is not None and haversine_m(point[0], point[1], placed[0], placed[1]) >= MIN_MOVE_M:
             out[place_id] = Placement(placed[0], placed[1], "estimated_coordinates")
         else:
             out[place_id] = Placement(point[0], point[1], "shared_coordinates")

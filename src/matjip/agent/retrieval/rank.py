@@ -21,7 +21,6 @@ from matjip.agent.cardinfo import (
     GOING_UNKNOWN,
     going_tier,
     is_night,
-    mention_only,
     open_status,
     unlisted_today,
 )
@@ -63,7 +62,6 @@ class RankKey(NamedTuple):
 
 
 MENU_TRUST = 0.6  # the share of its trust a place keeps when only its menu says the kind asked
-MENTION_TRUST = 0.6  # ... and when a convenience asked is only mentioned by a few visitor tags
 OTHER_TRUST = 0.45  # ... and when its category says another kind
 MENU_MOSTLY = 0.4  # ... when at least this share of its menu lines names the kind's dishes
 DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this often is known for it
@@ -107,17 +105,8 @@ class Ranker:
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
             going_now=self._going_now(doc),
-            trust=share
-            * self._backed(doc)
-            * local_key(doc, h.distance_m, self.radius, place in self.outside),
+            trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
-
-    def _backed(self, doc: Restaurant) -> float:
-        """The share of its trust a place keeps when a convenience asked rests on a visitor-tag mention
-        only (cardinfo.mention_only: "주차" tagged twice among 119 reviews): a place whose card can
-        call it a fact goes first unless it is much less known or much farther."""
-        mentioned = any(mention_only(doc, "convenience", c) is not None for c in self.plan.convenience)
-        return MENTION_TRUST if mentioned else 1.0
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
