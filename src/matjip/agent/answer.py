@@ -103,7 +103,11 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
 
 
 def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
-    """The day the plan asks a place to be open on, in ``now``'s zone (None: none, or tonight)."""
+    """The day the plan asks a place to be open on, in ``now``'s zone (None: none, or tonight); with no
+    time asked, the day of a meal wished on another day ("토요일 점심에 갈": Saturday's hours)."""
+    if plan is not None and plan.open_at is None and plan.open_wished is not None:
+        wished = _in_zone_of(plan.open_wished, now)
+        return wished if wished.date() != now.date() else None
     if plan is None or plan.open_at is None:
         return None
     when = _in_zone_of(plan.open_at, now)
