@@ -1,5 +1,10 @@
 """Issue 24, dialogue classes of helper dlg26 (session s37), each failing on main 5a28826:
 
+- 13/14 follow-ups over the list shown (dialogue_test15 ej107, ej111): an English superlative ("which one is
+  open the latest?", "which is the cheapest?") compares every card shown; when only one of them opens
+  today, the verdict says so and compares the next day all of them list (never "hard to compare"); two
+  cards compared by their distance from a place the message names ("첫번째랑 두번째 중에 오금역에서 더
+  가까운 데") are a comparison measured from that place, not a new search there.
 - 12 the clock (dialogue_test12 eg053, test13 eh078, test14 ei110, test15 ej062, test16 ek065): a meal on a
   day named ("토요일 점심에 갈 곱창", "내일 점심에") is that day's meal — no opening time nobody said (the
   11:30 slot), that day's hours on the cards, places open at the meal that day first, none ruled out.
@@ -16,10 +21,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from support.records import ingest_records, talk_over
+from support.records import ingest_records, jamsil_record, talk_over
 from support.records import near_jamsil as near
 
 SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 30, tzinfo=SEOUL)
 WEDNESDAY_MORNING = datetime(2026, 11, 25, 10, 0, tzinfo=SEOUL)
 GOPCHANG = "한식>곱창,막창"
 
@@ -86,3 +92,74 @@ def test_a_meal_said_as_hours_on_a_day_stays_a_time(data: Path) -> None:
     (r,) = talk_over(data, ["잠실역 토요일 점심에 여는 곱창"], WEDNESDAY_MORNING)
     assert r.frame is not None and r.frame.open_at is not None and r.frame.open_at.weekday() == 5
     assert "night" not in {c.id for c in r.cards}
+
+
+# --- classes 13/14: follow-ups over the list shown --------------------------------------------------
+
+RAMEN = "일식>일본식라면"
+WEST_900M = 127.102198 - 0.9 / 88.2  # 900 m west of 잠실역, ~570 m from 잠실새내역 (37.51165, 127.08622)
+# 라멘하나 opens every day; 라멘둘 and 라멘셋 list Thursday to Sunday only (not Wednesday)
+RAMEN_RECORDS = [
+    near(
+        "r1",
+        "라멘하나",
+        100,
+        RAMEN,
+        {"돈코츠라멘": "11,000원"},
+        businessHours="매일 11:00 ~ 22:00",
+        reviewCount=100,
+    ),
+    jamsil_record(
+        "r2",
+        "라멘둘",
+        RAMEN,
+        {"쇼유라멘": "10,000원"},
+        lat=37.513977,
+        lon=WEST_900M,
+        businessHours="목~일 11:00 ~ 21:00",
+        reviewCount=90,
+    ),
+    near(
+        "r3",
+        "라멘셋",
+        200,
+        RAMEN,
+        {"미소라멘": "12,000원"},
+        businessHours="목~일 11:30 ~ 23:00",
+        reviewCount=80,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def ramen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg26r"), RAMEN_RECORDS)
+
+
+@pytest.mark.parametrize(
+    "ask", ["which one is open the latest?", "which one closes the latest?", "어디가 제일 늦게까지 해?"]
+)
+def test_an_english_superlative_compares_every_card_shown(ramen: Path, ask: str) -> None:
+    first, r = talk_over(ramen, ["잠실역 라멘", ask], WEDNESDAY_EVENING)
+    assert {c.id for c in first.cards} == {"r1", "r2", "r3"}
+    assert r.decision == "context" and "한국어로" not in r.answer
+    assert all(t in r.answer for t in ("라멘하나", "라멘둘", "라멘셋"))
+    # only 라멘하나 opens on Wednesday: said, then Thursday's hours compared (라멘셋 to 23:00)
+    assert "오늘(수) 영업일이 아니라서, 오늘은 라멘하나만 영업해요(11:00~22:00)" in r.answer
+    assert "목요일" in r.answer and "라멘셋이 가장 늦게까지 하고(23:00까지)" in r.answer
+    assert "비교하기 어려워요" not in r.answer
+
+
+def test_two_cards_compared_by_distance_from_a_place_named(ramen: Path) -> None:
+    (first,) = talk_over(ramen, ["잠실역 라멘"], WEDNESDAY_EVENING)
+    pos = {c.id: i for i, c in enumerate(first.cards, start=1)}
+    a, b = sorted((pos["r1"], pos["r2"]))
+    asks = [
+        f"{a}번이랑 {b}번 중에 잠실새내역에서 더 가까운 데",
+        f"{a}번이랑 {b}번 중 잠실역에서 더 가까운 데",
+    ]
+    _, far, near_ = talk_over(ramen, ["잠실역 라멘", *asks], WEDNESDAY_EVENING)
+    for r in (far, near_):
+        assert r.decision == "context" and not r.cards
+    assert "잠실새내역에서 라멘둘이 더 가까워요" in far.answer  # ~570 m against ~1.4 km
+    assert "잠실역에서 라멘하나가 더 가까워요" in near_.answer  # 100 m against 900 m
