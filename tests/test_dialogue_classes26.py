@@ -5,6 +5,10 @@
   today, the verdict says so and compares the next day all of them list (never "hard to compare"); two
   cards compared by their distance from a place the message names ("첫번째랑 두번째 중에 오금역에서 더
   가까운 데") are a comparison measured from that place, not a new search there.
+- 1 count lines say what they counted (dlg25 notes: "역삼역 제육 맛집" counted only the literal 제육볶음
+  menus): 제육 alone is the family a local means (제육볶음, 제육쌈밥, 제육덮밥 …: menu.toml); a short list
+  of a dish asked with no kind says "메뉴에 '제육볶음'이 있는 곳이 N곳뿐"; a kind asked by its dish
+  ("복정역 삼겹살") says it counted the kind or its dish on the menu, never a bare "N곳뿐".
 - 12 the clock (dialogue_test12 eg053, test13 eh078, test14 ei110, test15 ej062, test16 ek065): a meal on a
   day named ("토요일 점심에 갈 곱창", "내일 점심에") is that day's meal — no opening time nobody said (the
   11:30 slot), that day's hours on the cards, places open at the meal that day first, none ruled out.
@@ -163,3 +167,51 @@ def test_two_cards_compared_by_distance_from_a_place_named(ramen: Path) -> None:
         assert r.decision == "context" and not r.cards
     assert "잠실새내역에서 라멘둘이 더 가까워요" in far.answer  # ~570 m against ~1.4 km
     assert "잠실역에서 라멘하나가 더 가까워요" in near_.answer  # 100 m against 900 m
+
+
+# --- class 1: count lines say what they counted; 제육 is a family ---------------------------------------
+
+JEYUK_RECORDS = [
+    near(
+        "ssam", "쌈밥정", 100, "한식>쌈밥", {"제육쌈밥": "11,000원", "우렁쌈밥": "12,000원"}, reviewCount=50
+    ),
+    near("dup", "덮밥한그릇", 300, "한식", {"제육덮밥": "9,000원", "오징어덮밥": "9,000원"}, reviewCount=40),
+    near("bok", "볶음식당", 500, "한식", {"제육볶음": "9,000원", "된장찌개": "8,000원"}, reviewCount=30),
+    near("far", "먼제육", 2000, "한식", {"제육볶음": "8,000원"}, reviewCount=20),
+    near("far2", "먼볶음집", 2200, "한식", {"제육볶음": "8,500원"}, reviewCount=20),
+    # 삼겹살: one 삼겹살 house and one house filed only as 한식 whose menu is mostly 삼겹살 near, the other 삼겹살 houses farther
+    near("gui0", "가까운삼겹", 800, "한식>육류,고기>삼겹살", {"생삼겹살": "15,000원"}, reviewCount=40),
+    near(
+        "pork",
+        "쌈밥고기",
+        150,
+        "한식",
+        {"생삼겹살": "14,000원", "대패삼겹살": "13,000원", "쌈밥정식": "12,000원"},
+        reviewCount=30,
+    ),
+    near("gui1", "먼삼겹", 1800, "한식>육류,고기>삼겹살", {"생삼겹살": "15,000원"}, reviewCount=60),
+    near("gui2", "더먼삼겹", 2100, "한식>육류,고기>삼겹살", {"삼겹살": "15,000원"}, reviewCount=50),
+]
+
+
+@pytest.fixture(scope="module")
+def jeyuk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg26j"), JEYUK_RECORDS)
+
+
+def test_jeyuk_alone_is_the_whole_family(jeyuk: Path) -> None:
+    (r,) = talk_over(jeyuk, ["잠실역 제육 맛집"], WEDNESDAY_EVENING)
+    assert {c.id for c in r.cards} == {"ssam", "dup", "bok"}  # 제육쌈밥, 제육덮밥, 제육볶음 within 1 km
+    assert "곳뿐이라" not in r.answer
+
+
+def test_a_dish_alone_counted_says_it_counted_the_dish(jeyuk: Path) -> None:
+    (r,) = talk_over(jeyuk, ["잠실역 제육볶음 맛집"], WEDNESDAY_EVENING)
+    assert "잠실역 1km 안에는 메뉴에 '제육볶음'이 있는 곳이 1곳뿐이라, 3km까지 넓혀 더 찾았어요." in r.answer
+
+
+def test_a_kind_asked_by_its_dish_says_it_counted_the_kind_or_the_dish(jeyuk: Path) -> None:
+    (r,) = talk_over(jeyuk, ["잠실역 삼겹살"], WEDNESDAY_EVENING)
+    assert {"gui0", "pork"} <= {c.id for c in r.cards}
+    line = "잠실역 1km 안에는 삼겹살로 분류되거나 메뉴에 '삼겹살'이 있는 곳이 2곳뿐이라, 3km까지 넓혀 더 찾았어요."
+    assert line in r.answer

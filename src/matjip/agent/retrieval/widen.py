@@ -108,6 +108,9 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
         return say(
             "search.widen.filled_scoped", **base, scope=scope, kinds=label, ga=particle(label, "이/가")
         )
+    if scope:
+        # "역삼역 제육 맛집": no kind, a dish (or another condition) counted — said, never a bare count
+        return say("search.widen.filled_scoped_any", **base, scope=scope)
     if listing:
         return say(
             "search.widen.filled_listing",
@@ -118,6 +121,17 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
         )
     if by_kind and label:
         return say("search.widen.filled_kind", **base, kinds=label, ro=particle(label, "으로/로"))
+    dishes = "/".join(f.plan.kind_dishes)
+    if label and dishes:
+        # "복정역 삼겹살": the kind or its dish on the menu was counted (a 쌈밥 house listing 생삼겹살 too)
+        return say(
+            "search.widen.filled_dish",
+            **base,
+            kinds=label,
+            ro=particle(label, "으로/로"),
+            dishes=dishes,
+            ga=particle(dishes, "이/가"),
+        )
     return say("search.widen.filled", **base)
 
 
