@@ -9,6 +9,11 @@
   menus): 제육 alone is the family a local means (제육볶음, 제육쌈밥, 제육덮밥 …: menu.toml); a short list
   of a dish asked with no kind says "메뉴에 '제육볶음'이 있는 곳이 N곳뿐"; a kind asked by its dish
   ("복정역 삼겹살") says it counted the kind or its dish on the menu, never a bare "N곳뿐".
+- 13 wording (dlg25 notes): an occasion in the heading is said as what it is good for ("술자리 하기 좋은
+  식당", never "술자리 식당"; cards.toml heading.wish_phrase); the particle after an English word fits
+  how it is read ("pub이", "burger가", "KFC가"; josa.toml latin_word_endings); two dishes of one kind
+  ("전이랑 막걸리") are that kind, not the kind and a menu filter '전'; a widened list's "뿐" goes
+  with the short count ("분류된 곳이 1곳뿐이라(메뉴에만 있는 다른 종류의 곳은 3곳)").
 - 12 the clock (dialogue_test12 eg053, test13 eh078, test14 ei110, test15 ej062, test16 ek065): a meal on a
   day named ("토요일 점심에 갈 곱창", "내일 점심에") is that day's meal — no opening time nobody said (the
   11:30 slot), that day's hours on the cards, places open at the meal that day first, none ruled out.
@@ -215,3 +220,66 @@ def test_a_kind_asked_by_its_dish_says_it_counted_the_kind_or_the_dish(jeyuk: Pa
     assert {"gui0", "pork"} <= {c.id for c in r.cards}
     line = "잠실역 1km 안에는 삼겹살로 분류되거나 메뉴에 '삼겹살'이 있는 곳이 2곳뿐이라, 3km까지 넓혀 더 찾았어요."
     assert line in r.answer
+
+
+# --- class 13: wording ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "ga", "eun"),
+    [
+        ("pub", "pub이", "pub은"),
+        ("burger", "burger가", "burger는"),
+        ("king", "king이", "king은"),
+        ("Outback", "Outback이", "Outback은"),
+        ("KFC", "KFC가", "KFC는"),
+        ("OK", "OK가", "OK는"),
+        ("M", "M이", "M은"),
+        ("brunch", "brunch가", "brunch는"),
+    ],
+)
+def test_the_particle_after_an_english_word_fits_how_it_is_read(word: str, ga: str, eun: str) -> None:
+    from matjip.text.josa import josa
+
+    assert (josa(word, "이/가"), josa(word, "은/는")) == (ga, eun)
+
+
+@pytest.mark.parametrize(
+    ("occasion", "said"), [("술자리", "술자리 하기 좋은 식당"), ("회식", "회식하기 좋은 식당")]
+)
+def test_an_occasion_in_the_heading_is_said_as_what_it_is_good_for(occasion: str, said: str) -> None:
+    from matjip.agent.answer import _conditions
+    from matjip.agent.models import SearchPlan
+
+    assert _conditions(SearchPlan(intent="search", occasion=[occasion])) == said
+
+
+JEON = "술집>전,빈대떡"
+JEON_RECORDS = [
+    near("j1", "잠실전집", 200, JEON, {"모듬전": "18,000원", "막걸리": "5,000원"}, reviewCount=40),
+    near("j2", "빈대떡집", 400, JEON, {"녹두빈대떡": "12,000원", "막걸리": "5,000원"}, reviewCount=30),
+    near("j3", "파전골목", 600, JEON, {"해물파전": "16,000원", "동동주": "8,000원"}, reviewCount=20),
+]
+
+
+def test_two_dishes_of_one_kind_are_that_kind(tmp_path: Path) -> None:
+    data = ingest_records(tmp_path, JEON_RECORDS)
+    (r,) = talk_over(data, ["전이랑 막걸리 먹고싶다 잠실역"], WEDNESDAY_EVENING)
+    assert r.frame is not None and r.frame.kinds == ["전·막걸리"] and r.frame.menu == []
+    assert {c.id for c in r.cards} == {"j1", "j2", "j3"}
+    assert "잠실역 근처 전·막걸리 3곳을 찾았어요" in r.answer
+
+
+def test_a_widened_list_says_only_the_short_count_is_short(tmp_path: Path) -> None:
+    sushi = ["모듬초밥", "연어초밥"]
+    records = [
+        near("own", "스시로", 300, "일식>초밥,롤", sushi, reviewCount=40),
+        near("o1", "이도숙성회", 500, "해산물", ["모듬초밥(12pcs)", "숙성회 정식", "모듬회초밥(10pcs)"]),
+        near("o2", "바다횟집", 600, "해산물", ["모듬초밥", "광어회", "우럭회"]),
+        near("o3", "어시장", 700, "해산물", ["특초밥", "모듬회", "매운탕"]),
+        near("far", "먼스시", 2200, "일식>초밥,롤", sushi, reviewCount=30),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 초밥집"], WEDNESDAY_EVENING)
+    assert "초밥·오마카세로 분류된 곳이 1곳뿐이라(메뉴에만 있는 다른 종류의 곳은 3곳)" in r.answer
+    assert "곳이 3곳뿐" not in r.answer

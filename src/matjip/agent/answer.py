@@ -285,7 +285,8 @@ def restaurant_block(
 
 def _conditions(plan: SearchPlan) -> str:
     parts: list[str] = []
-    parts += plan.atmosphere + plan.occasion
+    # an occasion is said as what it is good for ("술자리 하기 좋은 식당", never "술자리 식당")
+    parts += plan.atmosphere + [_WISH_PHRASE.get(o, o) for o in plan.occasion]
     parts += [say("answer.conditions.convenience", value=c) for c in plan.convenience]
     if plan.price_max is not None and plan.price_min is None:
         parts.append(say("answer.conditions.price_max", max=won(plan.price_max)))

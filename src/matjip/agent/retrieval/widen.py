@@ -112,8 +112,11 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
         # "역삼역 제육 맛집": no kind, a dish (or another condition) counted — said, never a bare count
         return say("search.widen.filled_scoped_any", **base, scope=scope)
     if listing:
+        # "뿐" goes with what is short: both counts when together under k, else the kind's own alone
+        # (never "메뉴에만 있는 다른 종류의 곳이 43곳뿐")
+        many = found + listing >= f.plan.k
         return say(
-            "search.widen.filled_listing",
+            "search.widen.filled_listing_many" if many else "search.widen.filled_listing",
             **base,
             kinds=label,
             listing=listing,
