@@ -9,6 +9,7 @@
   menus): 제육 alone is the family a local means (제육볶음, 제육쌈밥, 제육덮밥 …: menu.toml); a short list
   of a dish asked with no kind says "메뉴에 '제육볶음'이 있는 곳이 N곳뿐"; a kind asked by its dish
   ("복정역 삼겹살") says it counted the kind or its dish on the menu, never a bare "N곳뿐".
+- 14 a reaction in emoji alone ("👍👍" after a list, dialogue_set dl099) is small talk: the list is kept.
 - 13 wording (dlg25 notes): an occasion in the heading is said as what it is good for ("술자리 하기 좋은
   식당", never "술자리 식당"; cards.toml heading.wish_phrase); the particle after an English word fits
   how it is read ("pub이", "burger가", "KFC가"; josa.toml latin_word_endings); two dishes of one kind
@@ -283,3 +284,12 @@ def test_a_widened_list_says_only_the_short_count_is_short(tmp_path: Path) -> No
     (r,) = talk_over(data, ["잠실역 초밥집"], WEDNESDAY_EVENING)
     assert "초밥·오마카세로 분류된 곳이 1곳뿐이라(메뉴에만 있는 다른 종류의 곳은 3곳)" in r.answer
     assert "곳이 3곳뿐" not in r.answer
+
+
+# --- class 14: a reaction in emoji alone keeps the list (dialogue_set dl099) ------------------------------
+
+
+def test_a_reaction_in_emoji_alone_is_small_talk_and_keeps_the_list(ramen: Path) -> None:
+    first, thumbs, then = talk_over(ramen, ["잠실역 라멘", "👍👍", "1번 몇시까지 해?"], WEDNESDAY_EVENING)
+    assert "무엇을 찾으시는지" not in thumbs.answer and not thumbs.cards
+    assert first.cards[0].name in then.answer  # "1번" is still the list's first

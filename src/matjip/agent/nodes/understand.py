@@ -103,7 +103,8 @@ def _classify_input(state: AgentState, text: str) -> tuple[str, CannedReply | Sm
             )
         return text, None
     if not hangul.search(text):
-        return text, CannedReply(kind="no_content")
+        # "👍👍", "😋": a reaction in emoji alone is small talk (the list kept), other symbols say nothing
+        return text, SmalltalkReply(topic="reaction") if is_reaction(text) else CannedReply(kind="no_content")
     return text, None
 
 
