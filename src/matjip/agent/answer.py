@@ -9,6 +9,7 @@ Every name, price, distance, count and hour below is read from a document or a s
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -302,9 +303,10 @@ def _conditions(plan: SearchPlan) -> str:
                 label=label,
             )
         )
-    target = " ".join(_kinds_said(plan.kinds) + plan.menu + plan.cuisine) or text(
-        "answer.conditions.any_place"
-    )
+    # "전이랑 막걸리": a dish the kind's own label already names is not said twice ("전·막걸리 전")
+    labels = [part for k in plan.kinds for part in re.split(r"[·,\s]+", k)]
+    menus = [m for m in plan.menu if m not in labels]
+    target = " ".join(_kinds_said(plan.kinds) + menus + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
 
 

@@ -35,7 +35,6 @@ from matjip.kinds import kinds, norm, said_as
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
-from matjip.nlu.terms import MENU_SYNONYMS
 from matjip.wording import say, text
 from matjip.words import words
 
@@ -99,19 +98,13 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
     covered = {norm(w) for w in frame.words}
     related = table.related(frame.kinds)  # "양갈비" also stands for its broader 양고기
 
-    def names_kind(t: str) -> bool:
-        got = table.lookup(t)
-        return got is not None and (got[0] in related or got[0] in frame.exclude_kinds)
-
     def is_covered(term: str) -> bool:
         t = norm(term)
-        # "전이랑 막걸리": a menu word whose own surfaces name the kind asked (전 → 전집, 파전) is that
-        # kind said by its dish, not a second condition beside it
+        got = table.lookup(t)
         return (
             t in covered
             or any(t and t in w for w in covered)
-            or names_kind(t)
-            or any(names_kind(norm(s)) for s in MENU_SYNONYMS.get(term, ()))
+            or (got is not None and (got[0] in related or got[0] in frame.exclude_kinds))
         )
 
     ex = nlu.exclude
