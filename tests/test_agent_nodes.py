@@ -113,10 +113,11 @@ def test_unknown_hours_never_count_as_open(small_res: Resources) -> None:
     assert "영업시간 정보가 없는" in generated(small_res, "잠실 지금 영업중인 국밥")
 
 
-def test_day_and_meal_words_become_a_day_and_a_window(small_res: Resources) -> None:
+def test_a_day_and_a_meal_is_that_days_meal_and_a_day_alone_a_window(small_res: Resources) -> None:
+    # "내일 점심": tomorrow's lunch wished (places open then first), no opening time ruled on
     p = planned(small_res, "강남역 내일 점심 냉면")["plan"]
-    assert p.open_at is not None and p.open_until is not None
-    assert p.open_at.date() == datetime(2026, 11, 26).date() and p.open_at.hour == 11
+    assert p.open_at is None and p.open_wished is not None
+    assert p.open_wished.date() == datetime(2026, 11, 26).date() and p.open_wished.hour == 12
     sat = planned(small_res, "잠실 토요일에 여는 고기집")["plan"]
     assert sat.open_at is not None and sat.open_at.weekday() == 5
     assert sat.open_until is not None and sat.open_until > sat.open_at

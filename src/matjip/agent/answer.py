@@ -9,6 +9,7 @@ Every name, price, distance, count and hour below is read from a document or a s
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -103,7 +104,11 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
 
 
 def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
-    """The day the plan asks a place to be open on, in ``now``'s zone (None: none, or tonight)."""
+    """The day the plan asks a place to be open on, in ``now``'s zone (None: none, or tonight); with no
+    time asked, the day of a meal wished on another day ("토요일 점심에 갈": Saturday's hours)."""
+    if plan is not None and plan.open_at is None and plan.open_wished is not None:
+        wished = _in_zone_of(plan.open_wished, now)
+        return wished if wished.date() != now.date() else None
     if plan is None or plan.open_at is None:
         return None
     when = _in_zone_of(plan.open_at, now)
@@ -290,7 +295,8 @@ def restaurant_block(
 
 def _conditions(plan: SearchPlan) -> str:
     parts: list[str] = []
-    parts += plan.atmosphere + plan.occasion
+    # an occasion is said as what it is good for ("술자리 하기 좋은 식당", never "술자리 식당")
+    parts += plan.atmosphere + [_WISH_PHRASE.get(o, o) for o in plan.occasion]
     parts += [say("answer.conditions.convenience", value=c) for c in plan.convenience]
     if plan.price_max is not None and plan.price_min is None:
         parts.append(say("answer.conditions.price_max", max=won(plan.price_max)))
@@ -306,9 +312,10 @@ def _conditions(plan: SearchPlan) -> str:
                 label=label,
             )
         )
-    target = " ".join(_kinds_said(plan.kinds) + plan.menu + plan.cuisine) or text(
-        "answer.conditions.any_place"
-    )
+    # "전이랑 막걸리": a dish the kind's own label already names is not said twice ("전·막걸리 전")
+    labels = [part for k in plan.kinds for part in re.split(r"[·,\s]+", k)]
+    menus = [m for m in plan.menu if m not in labels]
+    target = " ".join(_kinds_said(plan.kinds) + menus + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
 
 
@@ -610,6 +617,8 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
             return _hours_verdict(spans)
         missing = [d for (t, d) in times if t[0] is None]
         unlisted = [d for d in missing if _today_unlisted(d, now)]
+        if len(spans) == 1 and len(unlisted) == len(missing) == len(docs) - 1:
+            return _hours_only_one_open(spans[0], unlisted, docs, now)
         # no place lists today (both closed on Saturday): the next day they all list
         other = _hours_on_listed_day(docs, now) if len(unlisted) == len(docs) else None
         if other is not None:
@@ -668,25 +677,68 @@ def _reviews_verdict(docs: Sequence[Restaurant]) -> str:
     return say("answer.compare.reviews_more", title=josa(leaders[0].title, "이/가"), n=top, lines=lines)
 
 
-def _hours_on_listed_day(docs: Sequence[Restaurant], now: datetime) -> str | None:
-    """Today is in no timetable (both closed on Saturday): the comparison on the next day every place
-    lists, said as that day's, with today's gap said first; None when there is no such day."""
+def _listed_day(
+    docs: Sequence[Restaurant], now: datetime
+) -> tuple[datetime, list[tuple[int, int, Restaurant]]] | None:
+    """The next day after today every place's timetable lists, with each place's span that day."""
     for ahead in range(1, 7):
         day = now + timedelta(days=ahead)
         times = [_closing(d, day) for d in docs]
         spans = [(a, b, d) for (a, b), d in zip(times, docs, strict=True) if a is not None and b is not None]
         if len(spans) == len(docs) >= 2:
-            return say(
-                "answer.compare.hours_other_day",
-                titles=josa(", ".join(d.title for d in docs), "은/는"),
-                today=WEEKDAYS[now.weekday()],
-                verdict=_hours_verdict(spans, WEEKDAYS[day.weekday()]),
-            ) + say(  # the table shows today's gap: that day's hours of each place are said here
-                "answer.compare.hours_other_day_lines",
-                day=WEEKDAYS[day.weekday()],
-                lines=", ".join(f"{d.title} {_clock(a)}~{_clock(b)}" for a, b, d in spans),
-            )
+            return day, spans
     return None
+
+
+def _listed_day_verdict(day: datetime, spans: Sequence[tuple[int, int, Restaurant]]) -> tuple[str, str]:
+    """That day's verdict and its hours line (the table shows today's gap)."""
+    lines = say(
+        "answer.compare.hours_other_day_lines",
+        day=WEEKDAYS[day.weekday()],
+        lines=", ".join(f"{d.title} {_clock(a)}~{_clock(b)}" for a, b, d in spans),
+    )
+    return _hours_verdict(spans, WEEKDAYS[day.weekday()]), lines
+
+
+def _hours_on_listed_day(docs: Sequence[Restaurant], now: datetime) -> str | None:
+    """Today is in no timetable (both closed on Saturday): the comparison on the next day every place
+    lists, said as that day's, with today's gap said first; None when there is no such day."""
+    listed = _listed_day(docs, now)
+    if listed is None:
+        return None
+    verdict, lines = _listed_day_verdict(*listed)
+    return (
+        say(
+            "answer.compare.hours_other_day",
+            titles=josa(", ".join(d.title for d in docs), "은/는"),
+            today=WEEKDAYS[now.weekday()],
+            verdict=verdict,
+        )
+        + lines
+    )
+
+
+def _hours_only_one_open(
+    span: tuple[int, int, Restaurant],
+    unlisted: Sequence[Restaurant],
+    docs: Sequence[Restaurant],
+    now: datetime,
+) -> str:
+    """One place open today, the others' timetables leaving today out: the one open said as today's
+    only one (never "hard to compare"), then the next day all of them list compared as that day's."""
+    a, b, d = span
+    out = say(
+        "answer.compare.hours_only_open",
+        today=WEEKDAYS[now.weekday()],
+        title=d.title,
+        hours=f"{_clock(a)}~{_clock(b)}",
+        closed=josa(", ".join(x.title for x in unlisted), "은/는"),
+    )
+    listed = _listed_day(docs, now)
+    if listed is None:
+        return out
+    verdict, lines = _listed_day_verdict(*listed)
+    return f"{out} {verdict}{lines}"
 
 
 def _hours_verdict(spans: Sequence[tuple[int, int, Restaurant]], day: str | None = None) -> str:
@@ -737,9 +789,11 @@ def compare_answer(
     criterion: str = "taste",
     numbers: Sequence[int] | None = None,
     dishes: Sequence[str] = (),
+    origin: str | None = None,
 ) -> list[str]:
     """A side-by-side table of the restaurants compared, and a verdict by ``criterion``.
-    ``numbers`` are their numbers in the list they were shown in (kept as shown)."""
+    ``numbers`` are their numbers in the list they were shown in (kept as shown); ``origin``: the
+    place a distance is measured from when the message names one ("오금역에서 더 가까운")."""
     chunks: list[str] = []
     found = [(t, g[0]) for t, g in groups if g]
     missing = [t for t, g in groups if not g]
@@ -765,14 +819,15 @@ def compare_answer(
         chunks.append(f"| {label} | " + " | ".join(v.replace("|", "/") for v in values) + " |\n")
     chunks.append("\n")
     if len(found) >= 2 and criterion == "distance":
-        chunks.append(_distance_verdict([sh for _, sh in found]) + "\n")
+        chunks.append(_distance_verdict([sh for _, sh in found], origin) + "\n")
     elif len(found) >= 2:
         chunks.append(_verdict(docs, criterion, now, dishes) + "\n")
     return chunks
 
 
-def _distance_verdict(shown: Sequence[Shown]) -> str:
-    """ "어디가 더 가까워?": the nearer one from the place searched, with each distance."""
+def _distance_verdict(shown: Sequence[Shown], origin: str | None = None) -> str:
+    """ "어디가 더 가까워?": the nearer one from the place searched (or from ``origin``, the place the
+    message names), with each distance."""
     known = [(s.distance_m, s.doc) for s in shown if s.distance_m is not None]
     if len(known) < 2:
         return text("answer.compare.distance_unknown")
@@ -780,6 +835,8 @@ def _distance_verdict(shown: Sequence[Shown]) -> str:
     said = ", ".join(
         say("answer.compare.distance_line", title=d.title, distance=distance_text(m) or "") for m, d in known
     )
+    if origin:
+        return say("answer.compare.distance_from", place=origin, title=josa(near.title, "이/가"), lines=said)
     return say("answer.compare.distance", title=josa(near.title, "이/가"), lines=said)
 
 

@@ -62,6 +62,7 @@ class CuePatterns:
     wants_places: re.Pattern[str]
     group_seats: re.Pattern[str]
     meal: re.Pattern[str]
+    meal_day: re.Pattern[str]
     meal_open: re.Pattern[str]
     chain_kind_out: re.Pattern[str]
     compared_with: re.Pattern[str]
@@ -102,6 +103,7 @@ def cue_patterns() -> CuePatterns:
         wants_places=either(words("turn_cues", "wants_places")),
         group_seats=either(words("turn_cues", "group_seats")),
         meal=either(words("turn_cues", "meal")),
+        meal_day=either(words("turn_cues", "meal_day")),
         meal_open=either(words("turn_cues", "meal_open")),
         chain_kind_out=either(words("turn_cues", "chain_kind_out")),
         compared_with=either(words("turn_cues", "compared_with")),
@@ -274,13 +276,16 @@ class Understanding(BaseModel):
 
 def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None, TimeSpec | None]:
     """A meal said alone ("점심 먹을 데", "역삼역 점심 국밥", "오늘 저녁 치킨 땡긴다") is what is eaten, not
-    a time the place must be open: the NLU's time is dropped and the meal kept. A meal with "지금", a
-    clock time, a day named ("토요일 저녁") or said as the hours wanted ("점심에 여는", "저녁 영업")
-    stays a time. Returns the NLU result, the meal and the part of the day it dropped."""
+    a time the place must be open: the NLU's time is dropped and the meal kept. So is a meal on a day
+    named ("토요일 점심에 갈 칼국수", "내일 점심에"): the part of the day returned keeps its day (that
+    day's hours are shown, places open at the meal that day come first). A meal with "지금", a clock
+    time or said as the hours wanted ("점심에 여는", "저녁 영업") stays a time. Returns the NLU result,
+    the meal and the part of the day it dropped."""
     t, p = nlu.time, cue_patterns()
-    if t is None or t.kind != "range" or t.weekday is not None or t.day_offset:
+    if t is None or t.kind != "range":
         return nlu, None, None
-    m = p.meal.search(t.label.strip())
+    dated = t.weekday is not None or bool(t.day_offset)
+    m = (p.meal_day if dated else p.meal).search(t.label.strip())
     if m is None or p.meal_open.search(text):
         return nlu, None, None
     return nlu.model_copy(update={"time": None}), m.group(1), t

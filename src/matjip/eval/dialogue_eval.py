@@ -503,6 +503,7 @@ def check_frame(
     if frame.get("k") != plan.k:
         errors.append(f"k: gold {frame.get('k')}, plan {plan.k}")
     errors += _open_errors(frame.get("open"), plan, now)
+    errors += _day_errors(frame.get("day"), plan)
     return errors
 
 
@@ -574,6 +575,21 @@ def _cheaper_errors(
     elif any(p is None or p >= top for p in new):
         errors.append(f"<shown: results {new} not all cheaper than {top}")
     return errors
+
+
+_WEEKDAYS = "월화수목금토일"
+
+
+def _day_errors(want: Any, plan: SearchPlan) -> list[str]:
+    """A gold ``day`` ("토요일", "일"; the sets' note: "open null with day") against the day the plan
+    is about: of the time asked, else of the meal wished ("토요일 점심에 갈" is Saturday's lunch)."""
+    if not want:
+        return []
+    day = _WEEKDAYS.find(str(want)[0])
+    at = plan.open_at or plan.open_wished
+    if at is None:
+        return [f"day: gold {want}, plan none"]
+    return [] if at.weekday() == day else [f"day: gold {want}, plan {_WEEKDAYS[at.weekday()]}"]
 
 
 def _open_errors(want: Any, plan: SearchPlan, now: datetime | None) -> list[str]:

@@ -3,12 +3,13 @@
 A particle's form depends on whether the word's last syllable has a final consonant (받침):
 "주차가" / "예약이", "교촌치킨은" / "스시마이우는", "으로" except after ㄹ ("서울로"). The last
 character decides: a Hangul syllable by its code point, a digit by how it is read (1 일, 3 삼, 6 육,
-7 칠, 8 팔, 0 영 end in a consonant), a Latin letter by its usual Korean reading (L 엘, M 엠, N 엔, R
-알 end in one). Anything else (a symbol, an empty word) gets both forms, "은(는)", as before.
+7 칠, 8 팔, 0 영 end in a consonant), an acronym's last Latin letter by its usual Korean reading (L 엘, M 엠,
+N 엔, R 알 end in one), an English word by how its spelling ends ("pub" 펍, "burger" 버거). Anything else (a symbol, an empty word) gets both forms, "은(는)", as before.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from matjip.words import word_map
@@ -21,6 +22,23 @@ _READ_FINAL: Final = {
     for char, reading in word_map("josa", "read_aloud").items()
 }
 _PAIRS: Final = word_map("josa", "pairs")  # "은/는" → ("은", "는")
+# an English word's last sound by its spelling ("pub" 펍: ㅂ), in file order; none matching: a vowel
+_WORD_ENDINGS: Final = tuple(
+    (re.compile(pattern), (ord(reading[0][-1]) - _HANGUL_FIRST) % 28)
+    for pattern, reading in word_map("josa", "latin_word_endings").items()
+)
+_LATIN_TAIL: Final = re.compile(r"[A-Za-z]+$")
+_VOWEL_LETTERS: Final = frozenset("aeiouAEIOU")
+
+
+def _latin_final(tail: str) -> int:
+    """The final consonant of a Latin-letter word's last sound: an acronym ("KFC", "BBQ", "OK") by its
+    last letter read aloud, a word ("pub", "burger") by how its spelling ends."""
+    acronym = len(tail) == 1 or (tail.isupper() and (len(tail) <= 2 or not set(tail) & _VOWEL_LETTERS))
+    if acronym:
+        return _READ_FINAL.get(tail[-1].lower(), 0)
+    word = tail.lower()
+    return next((jong for pattern, jong in _WORD_ENDINGS if pattern.search(word)), 0)
 
 
 def final_consonant(word: str) -> int | None:
@@ -32,7 +50,10 @@ def final_consonant(word: str) -> int | None:
     code = ord(last)
     if _HANGUL_FIRST <= code <= _HANGUL_LAST:
         return (code - _HANGUL_FIRST) % 28
-    if last.isdigit() or (last.isascii() and last.isalpha()):
+    tail = _LATIN_TAIL.search(text)
+    if tail is not None:
+        return _latin_final(tail.group(0))
+    if last.isdigit():
         lower = last.lower()
         if lower in _READ_FINAL:
             return _READ_FINAL[lower]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final, get_args
 
@@ -12,10 +13,11 @@ from matjip.agent.acts import compare_criterion, party_note
 from matjip.agent.configuration import Resources
 from matjip.agent.coverage import not_covered_answer
 from matjip.agent.markdown import inert
-from matjip.agent.models import LocationContext
+from matjip.agent.models import LocationContext, Shown
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.state import AgentState, HitRecord
 from matjip.agent.understanding import kinds_said, understanding_of
+from matjip.geo.distance import haversine_m
 from matjip.nlu.models import NLUResult, TravelMode
 from matjip.wording import say, text
 
@@ -84,15 +86,43 @@ def _compare_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
             position[h["id"]], by_id[h["id"]] = i, h
     refs = [by_id[i] for i in state.get("compare_ids") or [] if i in by_id]
     shown = shown_for(refs, res)
-    groups = [(s.doc.title, [s]) for s in shown]
     criterion = _criterion(state, [s.doc.title for s in shown])
+    origin = _distance_origin(state) if criterion == "distance" else None
+    if origin is not None:
+        shown = [_measured_from(s, origin) for s in shown]
+    groups = [(s.doc.title, [s]) for s in shown]
     numbers = [position[s.doc.place_id] for s in shown]
-    chunks = tpl.compare_answer(groups, turn_now(state, res), criterion, numbers, _dishes(state))
+    chunks = tpl.compare_answer(
+        groups,
+        turn_now(state, res),
+        criterion,
+        numbers,
+        _dishes(state),
+        origin=origin.name if origin else None,
+    )
     party = (state.get("nlu") or NLUResult()).party.size
     if party is not None and party >= res.config.party_note_min:
         # "여섯명 갈건데 어디가 나아": the party is said to be unchecked here too (seats are not in the data)
         chunks = [party_note(party) + "\n", *chunks]
     return chunks, refs
+
+
+def _distance_origin(state: AgentState) -> LocationContext | None:
+    """The place this message names a distance between shown places from ("1번이랑 3번 중 오금역에서
+    더 가까운 데"), not one carried from an earlier turn; None when none is named."""
+    loc = state.get("location")
+    if loc is None or state.get("location_carried") or loc.lat is None or loc.lon is None:
+        return None
+    name = (loc.name or "").replace(" ", "")
+    return loc if name and name in (state.get("query") or "").replace(" ", "") else None
+
+
+def _measured_from(s: Shown, origin: LocationContext) -> Shown:
+    """A shown place with its distance from ``origin`` (unknown without coordinates)."""
+    d = s.doc
+    if d.lat is None or d.lon is None or origin.lat is None or origin.lon is None:
+        return replace(s, distance_m=None)
+    return replace(s, distance_m=haversine_m(origin.lat, origin.lon, d.lat, d.lon))
 
 
 def _criterion(state: AgentState, titles: list[str]) -> str:

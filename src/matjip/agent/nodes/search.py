@@ -293,8 +293,11 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
     meal = reading.meal_time
     wished = None
     if meal is not None and meal.minute is not None:
-        # "점심 먹을 데": a meal, not an opening condition; places open at it are put first
-        midnight = turn_now(state, res).replace(hour=0, minute=0, second=0, microsecond=0)
+        # "점심 먹을 데", "토요일 점심에 갈": a meal, not an opening condition; places open at it (on the
+        # day named, else today) are put first
+        start, _, _ = _open_at(meal, turn_now(state, res))
+        assert start is not None
+        midnight = start.replace(hour=0, minute=0, second=0, microsecond=0)
         wished = midnight + timedelta(minutes=int(meal.minute))
     occasion = list(ents.occasion)
     if nlu.party.with_children and _WITH_CHILDREN not in occasion:

@@ -103,7 +103,8 @@ def _classify_input(state: AgentState, text: str) -> tuple[str, CannedReply | Sm
             )
         return text, None
     if not hangul.search(text):
-        return text, CannedReply(kind="no_content")
+        # "👍👍", "😋": a reaction in emoji alone is small talk (the list kept), other symbols say nothing
+        return text, SmalltalkReply(topic="reaction") if is_reaction(text) else CannedReply(kind="no_content")
     return text, None
 
 
@@ -936,9 +937,20 @@ def _comparison(t: _Turn) -> Update | None:
     count_only = count_only or (narrowing_only and not by_hours)
     if t.context and len(t.context) >= 2 and t.u.cues.over_shown and not (ents.title or nlu.ordinals):
         return _compare_refs(t)  # "그중에 제일 싼 데 어디야", "세 곳 다 일요일 영업해?"
-    if t.context and not count_only and not _places(t.u, t.res) and (nlu.intent == "compare" or acts.compare):
+    if t.context and not count_only and not _places_asked(t) and (nlu.intent == "compare" or acts.compare):
         return _compare_refs(t)
     return None
+
+
+def _places_asked(t: _Turn) -> list[str]:
+    """The places the message asks about — none when the only place said is where a distance between
+    shown places is measured from ("첫번째랑 두번째 중에 오금역에서 더 가까운 데": two of the list
+    compared by their distance from 오금역, not a search at 오금역)."""
+    places = _places(t.u, t.res)
+    among_shown = len(t.nlu.ordinals) >= 2 or t.u.cues.two or t.u.cues.among
+    if places and t.u.acts.criterion == "distance" and among_shown:
+        return []
+    return places
 
 
 def _branch_named(t: _Turn) -> Update | None:

@@ -108,9 +108,15 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
         return say(
             "search.widen.filled_scoped", **base, scope=scope, kinds=label, ga=particle(label, "이/가")
         )
+    if scope:
+        # "역삼역 제육 맛집": no kind, a dish (or another condition) counted — said, never a bare count
+        return say("search.widen.filled_scoped_any", **base, scope=scope)
     if listing:
+        # "뿐" goes with what is short: both counts when together under k, else the kind's own alone
+        # (never "메뉴에만 있는 다른 종류의 곳이 43곳뿐")
+        many = found + listing >= f.plan.k
         return say(
-            "search.widen.filled_listing",
+            "search.widen.filled_listing_many" if many else "search.widen.filled_listing",
             **base,
             kinds=label,
             listing=listing,
@@ -118,6 +124,17 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
         )
     if by_kind and label:
         return say("search.widen.filled_kind", **base, kinds=label, ro=particle(label, "으로/로"))
+    dishes = "/".join(f.plan.kind_dishes)
+    if label and dishes:
+        # "복정역 삼겹살": the kind or its dish on the menu was counted (a 쌈밥 house listing 생삼겹살 too)
+        return say(
+            "search.widen.filled_dish",
+            **base,
+            kinds=label,
+            ro=particle(label, "으로/로"),
+            dishes=dishes,
+            ga=particle(dishes, "이/가"),
+        )
     return say("search.widen.filled", **base)
 
 
