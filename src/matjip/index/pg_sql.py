@@ -463,9 +463,10 @@ _NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::int
 #   part 0, the count; part 1, the BM25 list from the postings (from the candidates' own postings
 #   when they are few — at most %(small_max)s — else from the terms' postings joined to them, or
 #   with no filter at all from the postings alone); part 2, the exact vector list over at most
-#   %(vector_exact_max)s candidates (or over every row: %(all_exact)s, else every row's from the HNSW
-#   index: the last branch, the walk's %(ann_limit)s rows cut to the exact order's first
-#   %(vector_limit)s, with how many the walk gave in the field norm's column); part 3, the best by prior; part 4, the nearest.
+#   %(vector_exact_max)s candidates (or over every row: %(all_exact)s), else from the HNSW index: the
+#   last two branches (every row's; more candidates', the walk kept to them), the walk's
+#   %(ann_limit)s rows cut to the exact order's first %(vector_limit)s, with how many the walk gave
+#   in the field norm's column; part 3, the best by prior; part 4, the nearest.
 # Rows: part, seq, score, lat, lon, prior, boost, term positions, tfs, field norm, vector.
 _SEARCH = (
     "WITH c AS MATERIALIZED (SELECT d.seq, d.lat, d.lon, d.prior, (d.title_key = %(boost_key)s) AS boost "
@@ -507,22 +508,23 @@ _SEARCH = (
     "FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_vectors x "
     "WHERE %(want_vector)s AND %(all_rows)s AND NOT %(all_exact)s "
     "ORDER BY x.embedding <#> %(qv)s::real[]::vector LIMIT %(ann_limit)s) w "
-    "ORDER BY w.dist, w.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq)"
+    "ORDER BY w.dist, w.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
+    # a large candidate set's: the HNSW walk kept to the candidates (a hashed subplan over c, one
+    # probe a walked row; the iterative scan walks on while the test drops rows), lat/lon of the
+    # list's rows looked up after the cut
+    "UNION ALL (SELECT 2, v.seq, v.dist, k.lat, k.lon, NULL::real, NULL::boolean, NULL::bigint[], "
+    "NULL::integer[], v.walked::integer, vector_send(e.embedding) FROM (SELECT w.seq, w.dist, count(*) OVER () AS walked "
+    "FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_vectors x "
+    "WHERE %(want_vector)s AND NOT %(all_rows)s AND NOT %(all_exact)s AND (SELECT n FROM n) > %(vector_exact_max)s "
+    "AND coalesce(x.seq IN (SELECT c.seq FROM c), false) "
+    "ORDER BY x.embedding <#> %(qv)s::real[]::vector LIMIT %(ann_limit)s) w "
+    "ORDER BY w.dist, w.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq "
+    "JOIN matjip_rows k ON k.seq = v.seq)"
 )
 
 # query templates; {where} is the AND of the chosen FILTERS clauses
 QUERIES: dict[str, str] = {
     "search": _SEARCH,
-    # the vector list of many candidates: the HNSW index, its iterative scan applying the filters
-    # (hnsw.iterative_scan = strict_order; the connection's options), the walk's %(ann_limit)s rows
-    # cut to the exact order's first %(limit)s here (with how many rows the walk gave)
-    "vector_ann": (
-        "SELECT v.seq, vector_send(e.embedding), v.lat, v.lon, v.walked FROM (SELECT w.seq, w.lat, w.lon, w.dist, "
-        "count(*) OVER () AS walked FROM (SELECT d.seq, d.lat, d.lon, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
-        "FROM matjip_vectors x JOIN matjip_rows d ON d.seq = x.seq WHERE {where} "
-        "ORDER BY x.embedding <#> %(qv)s::real[]::vector LIMIT %(ann_limit)s) w "
-        "ORDER BY w.dist, w.seq LIMIT %(limit)s) v JOIN matjip_vectors e ON e.seq = v.seq"
-    ),
     "count": "SELECT count(*) FROM matjip_rows d WHERE {where}",
     "bm25": (
         "SELECT d.seq, d.terms, d.tf, d.fieldnorm FROM matjip_docs d "
@@ -559,7 +561,7 @@ QUERIES: dict[str, str] = {
 # Named "search/<rows>/<parts>": rows "all" (no filter) or "some", parts from SEARCH_PARTS.
 SEARCH_PARTS = ("bm25", "vector", "prior", "nearest")
 _HEAD, *_BRANCHES = _SEARCH.split("UNION ALL (")
-_SOME = dict(zip(SEARCH_PARTS, ((1, 3), (4,), (6,), (7,)), strict=True))  # branches, 1-based
+_SOME = dict(zip(SEARCH_PARTS, ((1, 3), (4, 9), (6,), (7,)), strict=True))  # branches, 1-based
 _ALL = dict(zip(SEARCH_PARTS, ((2,), (5, 8), (6,), (7,)), strict=True))
 
 
