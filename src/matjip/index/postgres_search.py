@@ -52,8 +52,13 @@ MARGIN = 32  # extra rows read past a cut, re-ordered here exactly
 DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
 VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exact scan
-ANN_MIN_SHARE = 0.02  # the HNSW scan needs the filters to keep at least this share of the rows
-ANN_LIMIT = 1000  # rows walked in the HNSW index (ef_search: pg_sql.SEARCH_OPTIONS), cut in the statement
+# the HNSW walk needs the filters to keep at least this share of the rows: its first candidate list
+# (ef_search 1000: pg_sql.SEARCH_OPTIONS) then holds the rows asked and the walk need not go on;
+# smaller sets are cheaper to score exactly
+ANN_MIN_SHARE = 0.1
+# rows taken from the walk, re-ordered exactly in the statement: the recall is the candidate list's
+# (ef_search), a longer take walks further for no measured gain (README, "HNSW")
+ANN_LIMIT = VECTOR_DEPTH + MARGIN
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
