@@ -37,6 +37,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             row = conn.execute("SELECT to_regclass('matjip_vectors_hnsw')").fetchone()
             assert row is not None and row[0] is not None
         monkeypatch.setattr(postgres_search, "VECTOR_EXACT_MAX", 10)  # every set here is "large"
+        monkeypatch.setattr(postgres_search, "ANN_MIN_SHARE", 0.0)
         for req in (
             SearchRequest(text="분위기 좋은 데이트", k=10),
             SearchRequest(text="가족 모임 갈비", k=5, price=PriceRange(max_won=30_000)),
@@ -46,13 +47,19 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             names = ["price"] if req.price is not None else []
             # the index's list is a branch of the search statement (kept to the candidates by a
             # hash of them when there is a filter): no statement more than the exact path's
-            search = pg_sql.compose(pg_sql.search_template(not names, ["vector"], keys=bool(names)), names)
+            search = pg_sql.compose(
+                pg_sql.search_template(not names, ["vector"], bool(names), pg.hnsw), names
+            )
             assert search in executed
             if not names:
                 assert pg.search(req, mode="vector").total_candidates == len(docs)
             pg.hnsw = False
             exact, exact_executed = _vector_scores(pg, req)
-            assert executed == exact_executed
+            assert len(executed) == len(exact_executed)
+            assert (
+                pg_sql.compose(pg_sql.search_template(not names, ["vector"], bool(names)), names)
+                in exact_executed
+            )
             assert approx == exact
     finally:
         pg.close()

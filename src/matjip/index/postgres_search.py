@@ -406,7 +406,7 @@ class PgCandidates:
         # the statement's variant with only the wanted parts (the others' flags are off anyway),
         # its candidates from the narrow matjip_keys when every filter's columns are there
         keys = not all_rows and set(self.names) <= pg_sql.KEY_FILTERS
-        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want), keys), self.names)
+        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw), self.names)
         return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows)
 
     def take(self, statement: SearchStatement, rows: list[tuple[Any, ...]]) -> int:
