@@ -312,11 +312,11 @@ CREATE_VECTOR_INDEX = (
     "WITH (m = 32, ef_construction = 200)"
 )
 ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_keys, matjip_postings, matjip_vectors"
-# every search connection: HNSW's iterative scan keeps its exact order while filters drop rows,
-# its candidate list of 1000 rows, pgvector's largest (recall@50 of the vector list against the
-# exact scan on the benchmark's 100k corpus, 1000 rows walked: 0.9999 unfiltered, 0.991 under loose
-# filters, against 0.994 / 0.977 at ef_search 400 and 400 rows; the walk misses whole groups of
-# equal vectors, not rows of a tie — README),
+# every search connection: HNSW's iterative scan keeps its exact order while the candidates' test
+# drops rows, its candidate list of 1000 rows, pgvector's largest (the recall of the vector list is
+# this list's: a longer take from the walk finds no more; measured against the exact scan on the
+# benchmark's 100k corpus in README, "HNSW"; the walk misses whole groups of equal vectors, not rows
+# of a tie),
 # the BM25 aggregation of large posting lists stays in memory, each statement is planned with its
 # values; no JIT (a search's plan costs cross its threshold at 1M rows, and compiling costs more
 # than a search), and index pages priced as cached (a served index lives in memory)
