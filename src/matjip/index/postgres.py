@@ -30,9 +30,9 @@ index, over one database that many API workers share.
   here in float32 as tantivy does.
 - **Vectors** with pgvector: an exact inner-product scan over the candidates (so a filter never
   loses a hit); with ``MATJIP_DATABASE_HNSW``, a large candidate set's list comes from the HNSW
-  index with an iterative scan that applies the filters (approximate: recall against the exact
-  scan measured by ``bench/pg_recall.py``, README); the best ``VECTOR_DEPTH`` (+ a margin)
-  re-scored here.
+  index, in the search statement, the iterative scan kept to the candidates (approximate: recall
+  against the exact scan measured by ``bench/pg_recall.py``, README); the best ``VECTOR_DEPTH``
+  (+ a margin) re-scored here.
 - **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
   backend, over this backend's candidate source, so both return the same ranking.
 - **Read replicas** (``MATJIP_DATABASE_READ_URLS``): reads (search, count, get, stats) go round
