@@ -27,7 +27,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
-from matjip.agent.retrieval.filters import kind_price, typical_price, within_budget
+from matjip.agent.retrieval.filters import typical_price, within_budget
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.agent.understanding import Understanding, kinds_said, understanding_of
 from matjip.index.request import SearchHit
@@ -177,13 +177,13 @@ def _holds_taste_kinds(kind_list: list[str], taste_kinds: list[str]) -> bool:
     return any(t in table.descendants(k) for k in kind_list for t in taste_kinds)
 
 
-def _kind_prices(res: Resources, hits: list[HitRecord], wanted: list[str]) -> list[int]:
-    """The price of the food asked at each restaurant shown (as the "cheaper" filter reads it; the
-    whole menu's where none of its dishes is priced: what the list shown cost is the bar)."""
+def _typical_prices(res: Resources, hits: list[HitRecord]) -> list[int]:
+    """The typical price of each restaurant shown (its whole menu's: what the list shown cost is the
+    bar; the places found below it are read on the food asked, filters.kind_price)."""
     out: list[int] = []
     for h in hits:
         doc = res.index.get(h["id"])
-        price = (kind_price(doc, wanted) or typical_price(doc, [])) if doc is not None else None
+        price = typical_price(doc, []) if doc is not None else None
         if price is not None:
             out.append(price)
     return out
@@ -525,7 +525,7 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> N
         return
     if not _same_topic(d.frame, nlu.entities.menu, last):
         return
-    shown = _kind_prices(res, last.get("hits") or [], _frame_of(last).kinds)
+    shown = _typical_prices(res, last.get("hits") or [])
     typical = round(statistics.median(shown)) if shown else None
     bound = max(1000, typical - 1) if typical is not None else None
     if bound is not None and (d.price_max is None or d.price_max > bound):
