@@ -199,3 +199,34 @@ def test_one_stop_after_another_with_both_named_is_a_course() -> None:
         "회 먹고 싶어 가락시장 근처",
     ):
         assert detect_strategy(message).strategy != "course", message
+
+
+def test_an_ordinal_said_with_earlier_counts_in_the_earlier_list(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """dialogue_test17 el116: "남위례역 족발집" → "다른 데는?" → "아까 첫번째 집 몇시까지 해?" answered the first
+    place of the second list."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import ingest_records, talk_over
+    from support.records import near_jamsil as near
+
+    records = [
+        near(
+            f"g{i}",
+            f"국밥집{'가나다라마바'[i]}",
+            100 + 60 * i,
+            "한식>국밥",
+            {"순대국밥": "10,000원"},
+            reviewCount=60 - 5 * i,
+            businessHours=f"매일 {9 + i:02d}:00 ~ 21:00",
+        )
+        for i in range(6)
+    ]
+    data = ingest_records(tmp_path, records)
+    first, other, asked = talk_over(
+        data,
+        ["잠실역 국밥집", "다른 데는?", "아까 첫번째 집 몇시까지 해?"],
+        datetime(2026, 11, 28, 12, 10, tzinfo=ZoneInfo("Asia/Seoul")),
+    )
+    assert first.cards and other.cards and first.cards[0].id not in {c.id for c in other.cards}
+    assert asked.answer.strip().startswith(first.cards[0].name), asked.answer

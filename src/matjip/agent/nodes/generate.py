@@ -38,6 +38,16 @@ def _reply_chunks(kind: str, res: Resources) -> list[str]:
     return [tpl.REPLIES.get(kind, tpl.REPLIES["no_content"]) + "\n"]
 
 
+def _earlier_list(state: AgentState, context: list[HitRecord]) -> list[HitRecord] | None:
+    """The list shown before the one in context ("다른 데는?" showed another), or None."""
+    shown = [h["id"] for h in context]
+    for rec in reversed(state.get("searches") or []):
+        hits = rec.get("hits") or []
+        if hits and [h["id"] for h in hits] != shown:
+            return list(hits)
+    return None
+
+
 def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str | None]:
     """Which context documents a follow-up refers to (ordinal, pronoun, or name)."""
     context = state.get("context") or []
@@ -47,9 +57,11 @@ def _referenced(state: AgentState, res: Resources) -> tuple[list[HitRecord], str
     ordinal = nlu.ordinal
     if ordinal is not None:
         n = int(ordinal)
-        idx = len(context) - 1 if n == -1 else n - 1
-        if 0 <= idx < len(context):
-            return [context[idx]], None
+        # "아까 첫번째 집" after a second list: the number as the earlier list showed it
+        listed = (_earlier_list(state, context) if understanding_of(state).cues.earlier else None) or context
+        idx = len(listed) - 1 if n == -1 else n - 1
+        if 0 <= idx < len(listed):
+            return [listed[idx]], None
         return [], "bad_ordinal"
     titles = [t.replace(" ", "") for t in nlu.entities.title]
     if titles:
