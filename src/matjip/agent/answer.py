@@ -208,6 +208,13 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
         if plan.open_at is not None and s.open_now:
             label = plan.open_label or text("answer.reason.asked_time")
             reasons.append(label if _is_open_now(label) else say("answer.reason.open_at", label=label))
+        if plan.sort == "price":  # "싼 데": the price the order used, or that there is none
+            price = typical_price(s.doc)
+            reasons.append(
+                say("answer.reason.typical_price", price=won(price))
+                if price is not None
+                else text("answer.reason.no_price")
+            )
         if plan.price_max is not None or plan.price_min is not None:
             inside = [
                 x

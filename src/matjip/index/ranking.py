@@ -104,6 +104,30 @@ def local_key(
     return -round(score, 6)
 
 
+PRICE_BANDS = 3  # a cheap wish: the matching places' typical prices cut into this many equal shares
+UNPRICED_BAND = PRICE_BANDS  # a place with no priced menu: after every priced one (its price unknown)
+
+
+def price_bands(prices: Sequence[float | None]) -> list[int]:
+    """A cheap wish ("싼 데", "가성비 좋은"): the band of each matching place's typical menu price
+    among the priced ones, 0 the cheapest of :data:`PRICE_BANDS` equal shares, and
+    :data:`UNPRICED_BAND` for a place without one. The band goes before the trust a local puts in a
+    place, never instead of it: within the cheaper share the well-known places come first, so a
+    cheap wish does not turn the list into the places nobody reviewed (equal prices share a band)."""
+    known = sorted(p for p in prices if p is not None)
+    if not known:
+        return [UNPRICED_BAND] * len(prices)
+    n = len(known)
+    cuts = [known[max(0, -(-n * i // PRICE_BANDS) - 1)] for i in range(1, PRICE_BANDS)]
+    out: list[int] = []
+    for p in prices:
+        if p is None:
+            out.append(UNPRICED_BAND)
+            continue
+        out.append(sum(p > c for c in cuts))
+    return out
+
+
 def leading_evidence(doc: Restaurant) -> tuple[str, int] | None:
     """What a card says about why a place is up front: ("reviews", n) or ("taste", n) — the review
     count, else the '맛' tag count — or None when it has neither."""

@@ -263,6 +263,7 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     if searches:
         _replaced_topic(d, searches[-1])
         _cheaper(d, res, nlu, searches[-1])
+    _cheap_wish(d)
     _say_party(d, nlu, res)
     return _raw_plan(d, state, res, nlu)
 
@@ -533,6 +534,18 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> N
     # "가격대 낮춰서": the words that asked for it are no condition the data lacks
     said = d.reading.acts.cheaper_words
     d.unused = [t for t in d.unused if not any(t[:1] in w for w in said)]
+
+
+def _cheap_wish(d: _Draft) -> None:
+    """ "싼 데", "가성비 좋은" in a fresh search: the matching places by their menus' typical price
+    (agent/retrieval/rank.py, index.ranking.price_bands), said; "더 싼 데" after a list refines that
+    list instead (:func:`_cheaper`: below what was shown, by the ordinary ranking)."""
+    if d.sort != "price":
+        return
+    if d.cheaper:
+        d.sort = "relevance"
+        return
+    d.notes.append(text("search.cheap.first"))
 
 
 def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:

@@ -1,0 +1,93 @@
+"""Issue 24: three wishes said in a fresh search that were not applied (session of 2026-11-29, wish24).
+
+1. A cheap wish ("싼 데", "저렴한", "가성비 좋은", "부담 없는 가격") orders the matching places by their
+   menus' typical price — the cheaper band first, the places a local trusts first within it — and each
+   card says the price it was ranked by, or that the menu has none.
+2. A taste ruled out within a dish ("안 매운 짬뽕", "맵지 않은 떡볶이") keeps the dish as the kind and puts
+   its mild versions first.
+3. A day and a meal ("일요일 점심", "토요일 저녁에 하는 곳") check that day's meal window and show that
+   day's hours.
+
+Card tests ingest a few hand-written crawl records (the raw crawl's shape) into a fresh data directory
+and ask one question; the expected cards are worked out by hand from the records.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from matjip.nlu.evaluate import build_default_nlu
+from matjip.nlu.parser import OfflineNLU
+from support.chat import FRIDAY_EVENING
+from support.records import ask_over, near_jamsil
+from support.records import card_ids as ids
+
+
+@pytest.fixture(scope="module")
+def nlu() -> OfflineNLU:
+    return build_default_nlu()
+
+
+# --- class 1: a cheap wish in a fresh search ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "잠실역 싼 국밥집",
+        "잠실 저렴한 밥집",
+        "가성비 좋은 돈까스 강남역",
+        "부담 없는 가격 파스타 홍대",
+        "싸고 맛있는 중국집",
+        "가격 착한 데 성수",
+    ],
+)
+def test_a_cheap_wish_is_the_price_order(nlu: OfflineNLU, text: str) -> None:
+    assert nlu.parse(text).order == "price"
+
+
+@pytest.mark.parametrize("text", ["잠실역 비싼 데 말고 국밥", "비싸고 맛있는 한우", "보싼 맛집"])
+def test_dear_words_are_no_cheap_wish(nlu: OfflineNLU, text: str) -> None:
+    assert nlu.parse(text).order != "price"
+
+
+def test_price_bands_cut_the_priced_places_and_leave_the_unpriced_last() -> None:
+    from matjip.index.ranking import UNPRICED_BAND, price_bands
+
+    assert price_bands([6000, 7000, 9000, 12000, 15000, None]) == [0, 0, 1, 1, 2, UNPRICED_BAND]
+    assert price_bands([None, None]) == [UNPRICED_BAND, UNPRICED_BAND]
+
+
+def _gukbap(pid: str, title: str, north: float, price: str | None, reviews: int) -> dict[str, object]:
+    rec = near_jamsil(pid, title, north, "한식>국밥", {"순대국밥": price or "", "수육": price or ""})
+    if price is None:
+        rec["menus"] = [{"name": "순대국밥"}, {"name": "수육"}]
+    return {**rec, "reviewCount": reviews, "rating": 4.2}
+
+
+CHEAP_RECORDS = [
+    _gukbap("dear", "큰집국밥", 100, "15,000", 300),  # the best known, the dearest
+    _gukbap("noprice", "이름난국밥", 150, None, 500),  # well known, no price on its menu
+    _gukbap("cheap7", "동네국밥", 300, "7,000", 120),  # cheap and known
+    _gukbap("cheap6", "골목국밥", 250, "6,000", 1),  # the cheapest, nobody reviewed it
+    _gukbap("mid9", "중간국밥", 200, "9,000", 60),
+    _gukbap("mid12", "보통국밥", 350, "12,000", 80),
+]
+
+
+def test_a_cheap_wish_puts_the_cheaper_band_first_the_known_first_within(tmp_path: Path) -> None:
+    # priced: 6,000 · 7,000 | 9,000 · 12,000 | 15,000; no price last. Within the cheapest band the
+    # place 120 people reviewed goes before the one nobody did; the answer says the order and the price
+    r = ask_over(tmp_path, CHEAP_RECORDS, "잠실역 싼 국밥집", FRIDAY_EVENING)
+    assert ids(r)[:2] == ["cheap7", "cheap6"]
+    assert ids(r)[2] in {"mid9", "mid12"}
+    assert "메뉴 가격(중간값)이 낮은 편인 곳부터" in r.answer
+    assert "메뉴 가격 중간값 7,000원" in r.answer
+
+
+def test_a_cheap_wish_says_a_menu_without_prices_instead_of_guessing(tmp_path: Path) -> None:
+    r = ask_over(tmp_path, CHEAP_RECORDS, "잠실역 가성비 좋은 국밥 6곳", FRIDAY_EVENING)
+    assert ids(r)[-1] == "noprice"
+    assert "메뉴 가격 정보 없음" in r.answer
