@@ -91,3 +91,44 @@ def test_a_cheap_wish_says_a_menu_without_prices_instead_of_guessing(tmp_path: P
     r = ask_over(tmp_path, CHEAP_RECORDS, "잠실역 가성비 좋은 국밥 6곳", FRIDAY_EVENING)
     assert ids(r)[-1] == "noprice"
     assert "메뉴 가격 정보 없음" in r.answer
+
+
+# --- class 2: a taste ruled out within a dish ----------------------------------------------------------
+
+
+def _chinese(pid: str, title: str, north: float, menus: list[str], reviews: int) -> dict[str, object]:
+    return {**near_jamsil(pid, title, north, "중식>중국요리", menus), "reviewCount": reviews, "rating": 4.0}
+
+
+def test_a_mild_dish_puts_its_own_mild_version_first(tmp_path: Path) -> None:
+    # "안 매운 짬뽕": both list 짜장면 (no mild 짬뽕); only the smaller one lists 백짬뽕 — it comes first,
+    # its card names the line, and the note names the mild versions of the dish itself
+    records = [
+        _chinese("busy", "대박반점", 100, ["짜장면", "짬뽕", "탕수육"], 300),
+        _chinese("white", "백향", 300, ["짜장면", "백짬뽕", "탕수육"], 20),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 안 매운 짬뽕", FRIDAY_EVENING)
+    assert ids(r) == ["white", "busy"]
+    assert "메뉴 '백짬뽕'" in r.answer
+    assert "안 매운 짬뽕이 있는 곳을 먼저" in r.answer
+
+
+def test_a_mild_dish_keeps_the_places_its_name_part_names(tmp_path: Path) -> None:
+    # "안 매운 마라탕": a "마라○○" place is a 마라탕 place, not one named for the heat to rule out; the
+    # one listing 백탕 comes first
+    records = [
+        _chinese("mara", "마라천하", 100, ["마라탕", "마라샹궈", "꿔바로우"], 200),
+        _chinese("baek", "라화쿵부", 300, ["마라탕", "백탕", "꿔바로우"], 10),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 안 매운 마라탕", FRIDAY_EVENING)
+    assert ids(r) == ["baek", "mara"]
+
+
+def test_a_mild_dish_no_place_lists_says_spiciness_is_not_in_the_data(tmp_path: Path) -> None:
+    records = [
+        near_jamsil("t1", "엄마분식", 100, "분식>떡볶이", ["떡볶이", "튀김", "순대"]),
+        near_jamsil("t2", "학교앞분식", 200, "분식>떡볶이", ["떡볶이", "김밥", "어묵"]),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 맵지 않은 떡볶이", FRIDAY_EVENING)
+    assert set(ids(r)) == {"t1", "t2"}
+    assert "안 매운 메뉴가 보이지 않아요. 맵기는 데이터에 없어서" in r.answer

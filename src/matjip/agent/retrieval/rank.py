@@ -215,6 +215,22 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
     if note is not None:
         f.notes.append(note)
+    mild = mild_none_note(p, f.hits)
+    if mild is not None:
+        f.notes.append(mild)
+
+
+def mild_none_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
+    """ "안 매운 짬뽕": when no place shown lists a mild version, that is said — spiciness itself is
+    not in the data (data/kinds.toml ``note_mild_none``), never implied by the order."""
+    if not p.prefer_menu or not shown:
+        return None
+    if any(menu_matches(h.document, [w]) for h in shown for w in p.prefer_menu):
+        return None
+    for taste in kinds().tastes:
+        if taste.name in p.avoid_tastes and taste.note_mild_none:
+            return taste.note_mild_none.format(mild="·".join(p.prefer_menu[:3]))
+    return None
 
 
 def price_of(h: SearchHit) -> int | None:
