@@ -132,3 +132,56 @@ def test_a_mild_dish_no_place_lists_says_spiciness_is_not_in_the_data(tmp_path: 
     r = ask_over(tmp_path, records, "잠실역 맵지 않은 떡볶이", FRIDAY_EVENING)
     assert set(ids(r)) == {"t1", "t2"}
     assert "안 매운 메뉴가 보이지 않아요. 맵기는 데이터에 없어서" in r.answer
+
+
+# --- class 3: a day and a meal -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "start", "end"),
+    [
+        ("잠실역 토요일 늦은 점심 국밥", "토요일 늦은 점심", "13:00", "15:30"),
+        ("토요일 늦은점심 먹을 데", "토요일 늦은 점심", "13:00", "15:30"),
+        ("일요일 아점 잠실", "일요일 아점", "10:00", "13:00"),
+        ("금요일 이른 저녁 고기", "금요일 이른 저녁", "17:00", "19:00"),
+    ],
+)
+def test_a_meal_said_earlier_or_later_is_its_own_span(
+    nlu: OfflineNLU, text: str, label: str, start: str, end: str
+) -> None:
+    t = nlu.parse(text).time
+    assert t is not None and t.kind == "range"
+    assert t.label == label
+    minute = lambda s: int(s[:2]) * 60 + int(s[3:])  # noqa: E731
+    assert (t.start_minute, t.end_minute) == (minute(start), minute(end))
+
+
+def _hours(pid: str, title: str, north: float, hours: str, reviews: int) -> dict[str, object]:
+    rec = near_jamsil(pid, title, north, "한식>국밥", ["순대국밥", "수육"])
+    return {**rec, "reviewCount": reviews, "businessHours": hours}
+
+
+DAY_RECORDS = [
+    _hours("weekday", "평일국밥", 100, "월~금 11:00 ~ 21:00", 300),  # closed at the weekend
+    _hours("daily", "매일국밥", 200, "매일 10:00 ~ 20:00", 50),
+    _hours("dinner", "저녁국밥", 150, "월~일 17:00 ~ 23:00", 200),  # no lunch
+    _hours("sunoff", "일휴국밥", 250, "월~토 10:30 ~ 21:00, 일 휴무", 150),
+    _hours("weekend", "주말국밥", 300, "월~금 17:00 ~ 22:00, 토~일 12:00 ~ 15:00", 20),
+    _hours("late", "늦점국밥", 350, "매일 14:30 ~ 22:00", 10),
+]
+
+
+def test_a_day_and_a_meal_check_that_days_meal_and_show_that_days_hours(tmp_path: Path) -> None:
+    # asked on a Friday evening: Sunday's lunch — each card shows Sunday's hours, no time is invented
+    r = ask_over(tmp_path, DAY_RECORDS, "잠실역 일요일 점심 국밥", FRIDAY_EVENING)
+    assert set(ids(r)) == {"daily", "weekend"}
+    assert "일요일 영업: 10:00~20:00" in r.answer and "일요일 영업: 12:00~15:00" in r.answer
+    assert "11:30" not in r.answer and "12:30" not in r.answer
+
+
+def test_a_late_lunch_on_a_day_is_that_days_late_lunch(tmp_path: Path) -> None:
+    # "토요일 늦은 점심" (13:00–15:30): the place opening at 14:30 is in, the dinner-only one is out
+    r = ask_over(tmp_path, DAY_RECORDS, "잠실역 토요일 늦은 점심 국밥 5곳", FRIDAY_EVENING)
+    assert set(ids(r)) == {"daily", "sunoff", "weekend", "late"}
+    assert "토요일 늦은 점심 영업하는" in r.answer
+    assert "토요일 영업: 14:30~22:00" in r.answer
