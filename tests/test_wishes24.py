@@ -56,7 +56,8 @@ def test_dear_words_are_no_cheap_wish(nlu: OfflineNLU, text: str) -> None:
 def test_price_bands_cut_the_priced_places_and_leave_the_unpriced_last() -> None:
     from matjip.index.ranking import UNPRICED_BAND, price_bands
 
-    assert price_bands([6000, 7000, 9000, 12000, 15000, None]) == [0, 0, 1, 1, 2, UNPRICED_BAND]
+    assert price_bands([6000, 7000, 9000, 12000, 15000, None]) == [0, 0, 0, 1, 1, UNPRICED_BAND]
+    assert price_bands([8000, 8000, 8000, 20000]) == [0, 0, 0, 1]  # equal prices share a band
     assert price_bands([None, None]) == [UNPRICED_BAND, UNPRICED_BAND]
 
 
@@ -78,12 +79,13 @@ CHEAP_RECORDS = [
 
 
 def test_a_cheap_wish_puts_the_cheaper_band_first_the_known_first_within(tmp_path: Path) -> None:
-    # priced: 6,000 · 7,000 | 9,000 · 12,000 | 15,000; no price last. Within the cheapest band the
-    # place 120 people reviewed goes before the one nobody did; the answer says the order and the price
+    # priced: 6,000 · 7,000 · 9,000 | 12,000 · 15,000; no price last. The cheaper half first, the place
+    # 120 people reviewed before the ones fewer did; the busiest (15,000원, 300 reviews) and the one
+    # without prices come after; the answer says the order and the price
     r = ask_over(tmp_path, CHEAP_RECORDS, "잠실역 싼 국밥집", FRIDAY_EVENING)
-    assert ids(r)[:2] == ["cheap7", "cheap6"]
-    assert ids(r)[2] in {"mid9", "mid12"}
-    assert "메뉴 가격(중간값)이 낮은 편인 곳부터" in r.answer
+    assert ids(r)[0] == "cheap7"
+    assert set(ids(r)) == {"cheap7", "cheap6", "mid9"}
+    assert "메뉴 가격(중간값)이 낮은 쪽 절반을 먼저" in r.answer
     assert "메뉴 가격 중간값 7,000원" in r.answer
 
 
