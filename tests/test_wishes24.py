@@ -187,3 +187,8 @@ def test_a_late_lunch_on_a_day_is_that_days_late_lunch(tmp_path: Path) -> None:
     assert set(ids(r)) == {"daily", "sunoff", "weekend", "late"}
     assert "토요일 늦은 점심 영업하는" in r.answer
     assert "토요일 영업: 14:30~22:00" in r.answer
+
+
+def test_a_price_question_about_a_named_place_is_no_cheap_list(tmp_path: Path) -> None:
+    r = ask_over(tmp_path, CHEAP_RECORDS, "동네국밥 가성비 어때?", FRIDAY_EVENING)
+    assert "낮은 쪽 절반" not in r.answer

@@ -563,7 +563,8 @@ def _cheap_wish(d: _Draft) -> None:
     list instead (:func:`_cheaper`: below what was shown, by the ordinary ranking)."""
     if d.sort != "price":
         return
-    if d.cheaper:
+    if d.cheaper or d.intent != "search" or d.titles:
+        # "육장정 가성비 어때?", "A랑 B 중에 어디가 더 싸?": about named places, no list to order
         d.sort = "relevance"
         return
     d.notes.append(text("search.cheap.first"))
