@@ -192,3 +192,9 @@ def test_a_late_lunch_on_a_day_is_that_days_late_lunch(tmp_path: Path) -> None:
 def test_a_price_question_about_a_named_place_is_no_cheap_list(tmp_path: Path) -> None:
     r = ask_over(tmp_path, CHEAP_RECORDS, "동네국밥 가성비 어때?", FRIDAY_EVENING)
     assert "낮은 쪽 절반" not in r.answer
+
+
+def test_a_late_lunch_said_alone_is_a_meal_wish_not_a_filter(tmp_path: Path) -> None:
+    # "늦은 점심 먹을 데" (no day): like "점심 먹을 데", what is eaten — no place is ruled out by the clock
+    r = ask_over(tmp_path, DAY_RECORDS, "잠실역 늦은 점심 먹을 국밥 6곳", FRIDAY_EVENING)
+    assert len(ids(r)) == 6
