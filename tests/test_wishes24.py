@@ -58,6 +58,8 @@ def test_price_bands_cut_the_priced_places_and_leave_the_unpriced_last() -> None
 
     assert price_bands([6000, 7000, 9000, 12000, 15000, None]) == [0, 0, 0, 1, 1, UNPRICED_BAND]
     assert price_bands([8000, 8000, 8000, 20000]) == [0, 0, 0, 1]  # equal prices share a band
+    # visitors' value tag counts as the cheapest band, whatever the menu says (or without one)
+    assert price_bands([8000, 20000, None], [False, True, True]) == [0, 0, 0]
     assert price_bands([None, None]) == [UNPRICED_BAND, UNPRICED_BAND]
 
 
@@ -85,8 +87,18 @@ def test_a_cheap_wish_puts_the_cheaper_band_first_the_known_first_within(tmp_pat
     r = ask_over(tmp_path, CHEAP_RECORDS, "잠실역 싼 국밥집", FRIDAY_EVENING)
     assert ids(r)[0] == "cheap7"
     assert set(ids(r)) == {"cheap7", "cheap6", "mid9"}
-    assert "메뉴 가격(중간값)이 낮은 쪽 절반을 먼저" in r.answer
+    assert "메뉴 가격(중간값)이 낮은 쪽 절반과 방문자가 '가성비' 태그를 단 곳을 먼저" in r.answer
     assert "메뉴 가격 중간값 7,000원" in r.answer
+
+
+def test_a_value_tag_counts_as_cheap_and_is_said(tmp_path: Path) -> None:
+    # the dearest place, tagged '가성비' by 40 visitors, is in the cheaper band: its 300 reviews lead
+    records = [
+        {**r, "reviewKeywords": {"가성비": 40}} if r["place_id"] == "dear" else r for r in CHEAP_RECORDS
+    ]
+    r = ask_over(tmp_path, records, "잠실역 가성비 좋은 국밥", FRIDAY_EVENING)
+    assert ids(r)[0] == "dear"
+    assert "방문자 '가성비' 태그 40건" in r.answer
 
 
 def test_a_cheap_wish_says_a_menu_without_prices_instead_of_guessing(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from matjip.agent.cardinfo import (
 )
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
+from matjip.index.ranking import value_votes
 from matjip.index.reference import BRANCH_SUFFIXES
 from matjip.kinds import kinds
 from matjip.text.josa import final_consonant, josa, particle
@@ -221,6 +222,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 if price is not None
                 else text("answer.reason.no_price")
             )
+            if votes := value_votes(s.doc):  # ... and visitors' value tag, which counts the same
+                reasons.append(say("answer.reason.value_votes", n=votes))
         if plan.price_max is not None or plan.price_min is not None:
             inside = [
                 x

@@ -29,7 +29,7 @@ from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
-from matjip.index.ranking import local_key, price_bands
+from matjip.index.ranking import local_key, price_bands, value_votes
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
@@ -193,9 +193,11 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
         # member, never ahead of the grills), the nearer circle first
         hits.sort(key=lambda h: (*rank.key(h)[:TIER], -rating_key(h)))
     elif p.sort == "price" and rank is not None:
-        # "싼 데", "가성비 좋은": as sure of the kind, the cheaper band of the matching places' typical
-        # menu prices first, the places a local trusts first within it; no priced menu last
-        band = dict(zip((id(h) for h in hits), price_bands([price_of(h) for h in hits]), strict=True))
+        # "싼 데", "가성비 좋은": as sure of the kind, the cheaper half of the matching places' typical
+        # menu prices (or visitors' value tag) first, the places a local trusts first within it; no
+        # priced menu last
+        bands = price_bands([price_of(h) for h in hits], [value_votes(h.document) > 0 for h in hits])
+        band = dict(zip((id(h) for h in hits), bands, strict=True))
         hits.sort(key=lambda h: (*rank.key(h)[:TIER], band[id(h)], *rank.key(h)[TIER:]))
     elif rank is not None:
         hits.sort(key=rank.key)
