@@ -195,10 +195,11 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     elif p.sort == "price" and rank is not None:
         # "싼 데", "가성비 좋은": as sure of the kind, the cheaper half of the matching places' typical
         # menu prices (or visitors' value tag) first, the places a local trusts first within it; no
-        # priced menu last
+        # priced menu last; a place only its menu makes the kind (a 한식 house's sashimi for 초밥)
+        # goes after the kind's own places before the price is read, as the trust share does
         bands = price_bands([price_of(h) for h in hits], [value_votes(h.document) > 0 for h in hits])
-        band = dict(zip((id(h) for h in hits), bands, strict=True))
-        hits.sort(key=lambda h: (*rank.key(h)[:TIER], band[id(h)], *rank.key(h)[TIER:]))
+        band = {id(h): (menu_only(h, p), b) for h, b in zip(hits, bands, strict=True)}
+        hits.sort(key=lambda h: (*rank.key(h)[:TIER], *band[id(h)], *rank.key(h)[TIER:]))
     elif rank is not None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
@@ -233,6 +234,11 @@ def mild_none_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
         if taste.name in p.avoid_tastes and taste.note_mild_none:
             return taste.note_mild_none.format(mild="·".join(p.prefer_menu[:3]))
     return None
+
+
+def menu_only(h: SearchHit, p: SearchPlan) -> bool:
+    """The place is of the kind asked by its menu alone (its trust shared: :func:`evidence_tier`)."""
+    return bool(p.kinds) and evidence_tier(h, p.kinds)[1] < 1.0
 
 
 def price_of(h: SearchHit) -> int | None:
