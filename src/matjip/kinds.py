@@ -108,6 +108,20 @@ class Taste(BaseModel):
     mild: list[str] = Field(default_factory=list)
     note_out: str
     note_mild: str
+    note_mild_dish: str = ""
+    note_mild_none: str = ""
+    mild_of: dict[str, list[str]] = Field(default_factory=dict)
+
+    def mild_for(self, asked: Sequence[str], said: str) -> tuple[str, list[str]] | None:
+        """The first dish or kind of ``asked`` the message ``said`` names with mild versions of its
+        own ("안 매운 짬뽕" → 짬뽕: 백짬뽕, 하얀짬뽕 …), with them; None when none has."""
+        table = {norm(k): v for k, v in self.mild_of.items()}
+        text = norm(said)
+        for a in asked:
+            for word in (a, *a.split("·")):
+                if norm(word) in table and norm(word) in text:
+                    return " ".join(word.split()), table[norm(word)]
+        return None
 
 
 class EatIn(BaseModel):
@@ -316,11 +330,19 @@ class KindTable:
 
     def taste_titles(self, tastes: Sequence[str], asked: Sequence[str]) -> list[str]:
         """Name parts of places whose speciality is one of ``tastes`` ("매운갈비찜", "○○짬뽕"), less
-        the kinds and dishes ``asked`` and their words ("안 매운 짬뽕" keeps the 짬뽕 places)."""
+        the kinds and dishes ``asked``, their words and the parts of them ("안 매운 짬뽕" keeps the
+        짬뽕 places, "안 매운 마라탕" the 마라 ones)."""
         own = {norm(a) for a in asked} | {
             norm(w) for a in asked if (kd := self.by_name.get(a)) is not None for w in kd.words
         }
-        return [t for taste in self.tastes if taste.name in tastes for t in taste.title if norm(t) not in own]
+        # a name part inside a word asked is that word ("안 매운 마라탕": a "마라○○" place is a 마라탕 one)
+        return [
+            t
+            for taste in self.tastes
+            if taste.name in tastes
+            for t in taste.title
+            if norm(t) not in own and not any(norm(t) in norm(a) for a in asked)
+        ]
 
     def related(self, names: Sequence[str]) -> set[str]:
         """``names`` with their ancestors and descendants: kinds that do not contradict them."""

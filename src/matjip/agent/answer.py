@@ -26,6 +26,7 @@ from matjip.agent.cardinfo import (
 )
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
+from matjip.index.ranking import value_votes
 from matjip.index.reference import BRANCH_SUFFIXES
 from matjip.kinds import kinds
 from matjip.text.josa import final_consonant, josa, particle
@@ -181,7 +182,10 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 ev = kind_text(s.doc, k)
                 reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
-            hit = next((x for x in s.doc.menus if dish in x.name.replace(" ", "")), None)
+            lines = [x for x in s.doc.menus if dish in x.name.replace(" ", "")]
+            # "안 매운 짬뽕": the mild version the place lists (백짬뽕) is the line said
+            milder = [x for x in lines if any(w in x.name.replace(" ", "") for w in plan.prefer_menu)]
+            hit = next(iter(milder or lines), None)
             if hit is not None and dish not in plan.menu:
                 priced = hit.price is not None and any(k in s.doc.kinds for k in plan.kinds)
                 reasons.append(
@@ -189,6 +193,9 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     if priced
                     else say("answer.reason.menu", name=hit.name)
                 )
+        mild_line = _mild_line(s.doc, plan.prefer_menu)
+        if mild_line is not None and not any(mild_line in r for r in reasons):
+            reasons.append(say("answer.reason.mild", name=mild_line))  # "안 매운 떡볶이": the version listed
         for c in plan.convenience:
             mentions = convenience_shown(s.doc, c)
             if mentions:  # one visitor tag among many reviews is a mention, not a fact
@@ -213,6 +220,15 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
         if plan.open_at is not None and s.open_now:
             label = plan.open_label or text("answer.reason.asked_time")
             reasons.append(label if _is_open_now(label) else say("answer.reason.open_at", label=label))
+        if plan.sort == "price":  # "싼 데": the price the order used, or that there is none
+            price = typical_price(s.doc)
+            reasons.append(
+                say("answer.reason.typical_price", price=won(price))
+                if price is not None
+                else text("answer.reason.no_price")
+            )
+            if votes := value_votes(s.doc):  # ... and visitors' value tag, which counts the same
+                reasons.append(say("answer.reason.value_votes", n=votes))
         if plan.price_max is not None or plan.price_min is not None:
             inside = [
                 x
@@ -225,6 +241,12 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
                 )
     return list(dict.fromkeys(reasons))  # a menu line that answers two wishes is said once
+
+
+def _mild_line(doc: Restaurant, prefer: Sequence[str]) -> str | None:
+    """The first menu line naming a mild version asked for ("로제 떡닭 세트" for 로제떡), or None."""
+    words = [w.replace(" ", "") for w in prefer]
+    return next((m.name for m in doc.menus if any(w in m.name.replace(" ", "") for w in words)), None)
 
 
 OPEN_NOW_ENDING: Final = text("answer.conditions.open_now_ending")

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 Intent = Literal["search", "compare", "information"]
-Order = Literal["relevance", "distance", "rating"]
+Order = Literal["relevance", "distance", "rating", "price"]
 LocationMode = Literal["near", "in"]
 """Near a place (a radius around it) or in it (its address region): the one near/in type, used by
 the NLU result, the agent's location context and the search plan."""

@@ -284,11 +284,26 @@ _LATE_RE = re.compile(
     r"늦게까지|늦은\s*(?:시간|밤)|밤\s*늦게|밤늦게|심야|야식|새벽\s*까지|자정\s*(?:넘어|이후|까지)|막차\s*(?:시간|끊기)"
 )
 _UNTIL_RE = re.compile(r"^\s*까지\s*(?:하는|영업|여는|열|운영|해|하나|문\s*여)")
+_PART_WORDS: Final[dict[str, str]] = {w.replace(" ", ""): w for w in word_map("numbers", "day_parts")}
 _PARTS: Final[dict[str, tuple[int, int, int]]] = {
-    word: (_minute(rep), _minute(start), _minute(end))
+    word.replace(" ", ""): (_minute(rep), _minute(start), _minute(end))
     for word, (rep, start, end) in word_map("numbers", "day_parts").items()
 }
-_PART_RE = re.compile(r"(?<![가-힣])(새벽|아침|오전|점심|오후|저녁|밤(?!\s*새)|낮(?![은게아을춰추출았]))")
+
+
+def _part_re() -> re.Pattern[str]:
+    """The parts of the day of data/words/numbers.toml, the longer first ("늦은 점심" before 점심),
+    a space between words optional, each with the followers it is not meant before."""
+    guards = word_map("numbers", "day_part_not_before")
+    alts = []
+    for word in sorted(word_map("numbers", "day_parts"), key=len, reverse=True):
+        body = r"\s*".join(re.escape(w) for w in word.split())
+        guard = "|".join(guards.get(word, ()))
+        alts.append(f"{body}(?!{guard})" if guard else body)
+    return re.compile(rf"(?<![가-힣])({'|'.join(alts)})")
+
+
+_PART_RE = _part_re()
 _CLOCK_RE = re.compile(
     rf"(?:(?P<ampm>오전|오후|아침|낮|저녁|밤|새벽)\s*)?(?P<h>\d{{1,2}}|{_NATIVE_ALT})\s*시(?!\s*간|간|청|장|내|민|식|켜)"
     r"(?:\s*(?P<half>반)|\s*(?P<m>\d{1,2})\s*분)?"
@@ -373,9 +388,10 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
         return TimeSpec(kind="at", weekday=weekday, minute=minute, day_offset=day_offset, label=label), spans
     part = _PART_RE.search(text)
     if part:
-        rep, start, end = _PARTS[part.group(1)]
+        said = _PART_WORDS["".join(part.group(1).split())]  # "늦은점심" is said "늦은 점심"
+        rep, start, end = _PARTS[said.replace(" ", "")]
         spans.append(part.span())
-        label = " ".join([*labels, part.group(1)])
+        label = " ".join([*labels, said])
         return (
             TimeSpec(
                 kind="range",

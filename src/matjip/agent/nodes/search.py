@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -35,6 +35,7 @@ from matjip.kinds import kinds, norm, said_as
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
+from matjip.text.josa import josa
 from matjip.wording import say, text
 from matjip.words import words
 
@@ -139,15 +140,35 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
 
 
 def _apply_tastes(
-    frame: dict[str, Any], kind_list: list[str], exclude_menu: list[str], notes: list[str]
+    frame: dict[str, Any],
+    kind_list: list[str],
+    exclude_menu: list[str],
+    notes: list[str],
+    dishes: Sequence[str] = (),
+    said: str = "",
 ) -> list[str]:
     """Tastes ruled out ("안 매운 떡볶이": the kind asked, its mild versions first — returned as the
     menus to prefer; "매운 거 못 먹어": the taste's kinds and the menus naming it ruled out, in
     ``frame`` and ``exclude_menu``), each said in ``notes``. A described food's family ("안 매운
-    국물", "매운 거 못 먹는데 한식") is no kind asked: its spicy members are ruled out as well."""
+    국물", "매운 거 못 먹는데 한식") is no kind asked: its spicy members are ruled out as well.
+    A dish the message ``said`` (``dishes``, then the kinds) with mild versions of its own ("안 매운 짬뽕": 백짬뽕,
+    하얀짬뽕 …; data/kinds.toml ``mild_of``) stays the kind, and those versions are the ones preferred."""
     prefer_menu: list[str] = []
     for taste in (t for t in kinds().tastes if t.name in frame["tastes_avoided"]):
         if kind_list and not frame["theme"] and not _holds_taste_kinds(kind_list, taste.kinds):
+            own = taste.mild_for([*dishes, *kind_list], said)
+            if own is not None and taste.note_mild_dish:
+                dish, mild = own
+                prefer_menu += mild
+                notes.append(
+                    taste.note_mild_dish.format(
+                        dish=dish,
+                        dish_obj=josa(dish, "을/를"),
+                        dish_subj=josa(dish, "이/가"),
+                        mild="·".join(mild[:3]),
+                    )
+                )
+                continue
             prefer_menu += taste.mild
             notes.append(taste.note_mild)
         else:
@@ -260,10 +281,11 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
         _keep_topic(d, searches[-1])
     # tastes are read once, on the topic this turn searches (carried or its own): "덜 매운 데로" after a
     # 쭈꾸미 list keeps the 쭈꾸미 places, their mild versions first; with no kind the spicy ones are out
-    d.prefer_menu = _apply_tastes(d.frame, d.kinds, d.exclude_menu, d.notes)
+    d.prefer_menu = _apply_tastes(d.frame, d.kinds, d.exclude_menu, d.notes, [*d.kind_dishes, *d.menu], query)
     if searches:
         _replaced_topic(d, searches[-1])
         _cheaper(d, res, nlu, searches[-1])
+    _cheap_wish(d)
     _say_party(d, nlu, res)
     return _raw_plan(d, state, res, nlu)
 
@@ -537,6 +559,19 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> N
     # "가격대 낮춰서": the words that asked for it are no condition the data lacks
     said = d.reading.acts.cheaper_words
     d.unused = [t for t in d.unused if not any(t[:1] in w for w in said)]
+
+
+def _cheap_wish(d: _Draft) -> None:
+    """ "싼 데", "가성비 좋은" in a fresh search: the matching places by their menus' typical price
+    (agent/retrieval/rank.py, index.ranking.price_bands), said; "더 싼 데" after a list refines that
+    list instead (:func:`_cheaper`: below what was shown, by the ordinary ranking)."""
+    if d.sort != "price":
+        return
+    if d.cheaper or d.intent != "search" or d.titles:
+        # "육장정 가성비 어때?", "A랑 B 중에 어디가 더 싸?": about named places, no list to order
+        d.sort = "relevance"
+        return
+    d.notes.append(text("search.cheap.first"))
 
 
 def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:

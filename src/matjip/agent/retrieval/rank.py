@@ -7,7 +7,6 @@ name, a dish named beside the kind, a word reviews mention, visitors' tags, open
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +29,7 @@ from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
-from matjip.index.ranking import local_key
+from matjip.index.ranking import local_key, price_bands, value_votes
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
@@ -188,14 +187,19 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     (as fetched), or by :class:`RankKey` (specialists first, then the places a local trusts); a
     mild version asked for first; at most one branch of a chain."""
     p, hits = f.plan, f.hits
-    rank = ranker(f, res, said, now) if p.sort not in ("price", "distance") else None
+    rank = ranker(f, res, said, now) if p.sort != "distance" else None
     if p.sort == "rating" and rank is not None:
         # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
         # member, never ahead of the grills), the nearer circle first
         hits.sort(key=lambda h: (*rank.key(h)[:TIER], -rating_key(h)))
-    elif p.sort == "price":
-        # cheapest typical price first; places with no priced menu last
-        hits.sort(key=lambda h: typical_price(h.document, p.kinds) or math.inf)
+    elif p.sort == "price" and rank is not None:
+        # "싼 데", "가성비 좋은": as sure of the kind, the cheaper half of the matching places' typical
+        # menu prices (or visitors' value tag) first, the places a local trusts first within it; no
+        # priced menu last; a place only its menu makes the kind (a 한식 house's sashimi for 초밥)
+        # goes after the kind's own places before the price is read, as the trust share does
+        bands = price_bands([price_of(h) for h in hits], [value_votes(h.document) > 0 for h in hits])
+        band = {id(h): (menu_only(h, p), b) for h, b in zip(hits, bands, strict=True)}
+        hits.sort(key=lambda h: (*rank.key(h)[:TIER], *band[id(h)], *rank.key(h)[TIER:]))
     elif rank is not None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
@@ -214,6 +218,34 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
     if note is not None:
         f.notes.append(note)
+    mild = mild_none_note(p, f.hits)
+    if mild is not None:
+        f.notes.append(mild)
+
+
+def mild_none_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
+    """ "안 매운 짬뽕": when no place shown lists a mild version, that is said — spiciness itself is
+    not in the data (data/kinds.toml ``note_mild_none``), never implied by the order."""
+    if not p.prefer_menu or not shown:
+        return None
+    if any(menu_matches(h.document, [w]) for h in shown for w in p.prefer_menu):
+        return None
+    for taste in kinds().tastes:
+        if taste.name in p.avoid_tastes and taste.note_mild_none:
+            return taste.note_mild_none.format(mild="·".join(p.prefer_menu[:3]))
+    return None
+
+
+def menu_only(h: SearchHit, p: SearchPlan) -> bool:
+    """The place is of the kind asked by its menu alone (its trust shared: :func:`evidence_tier`)."""
+    return bool(p.kinds) and evidence_tier(h, p.kinds)[1] < 1.0
+
+
+def price_of(h: SearchHit) -> int | None:
+    """The typical price a cheap wish ranks by and its card shows ("메뉴 가격 중간값"): the median of
+    the whole menu's priced lines, as "더 싼 데" reads the list shown (None: no priced menu — never
+    guessed). A kind's own dishes alone can be a side line ("파스타 1,000원" beside 7,000원 plates)."""
+    return typical_price(h.document, [])
 
 
 def _own_shop_known(h: SearchHit, res: Resources) -> bool:
