@@ -58,7 +58,11 @@ def test_other_guests_families_are_not_the_reviewers_company(text: str, value: s
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("가족이랑 와서 잘 먹었어요", "가족"), ("아이 데리고 왔는데 잘 먹었어요", "아이와")],
+    [
+        ("가족이랑 와서 잘 먹었어요", "가족"),
+        ("아이 데리고 왔는데 잘 먹었어요", "아이와"),
+        ("회식/손님접대 자리로 딱이에요", "회식"),
+    ],
 )
 def test_the_reviewers_family_stays(text: str, value: str) -> None:
     assert value in read(text).occasion, (text, read(text).occasion)
