@@ -94,3 +94,19 @@ def test_a_reservation_to_come_back_is_no_booking(text: str) -> None:
 @pytest.mark.parametrize("text", ["네이버로 방문 예약하고 갔어요", "전화로 예약하고 방문했어요"])
 def test_a_booking_stays(text: str) -> None:
     assert "예약" in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("다음엔 남편이랑 둘이서 오붓하게 올게요", "가족"),
+        ("담번엔 여친이랑 같이 데이트로 오려구요", "데이트"),
+    ],
+)
+def test_a_company_promised_two_words_before_the_visit_is_no_occasion(text: str, value: str) -> None:
+    assert value not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize("text", ["엄마랑 와서 다음에 올게요", "와이프랑 먹었는데 담에 올게요"])
+def test_a_company_of_this_visit_before_a_promise_stays(text: str) -> None:
+    assert "가족" in read(text).occasion, (text, read(text).occasion)
