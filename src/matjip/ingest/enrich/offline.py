@@ -562,7 +562,14 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
             kind = (
                 "contrast"  # "2차하기 좋은 안주이나 | 맛은 아쉽네요": 이나 read as a particle, said as "but"
             )
-        if not kind and (nxt is None or (nxt.start > m.end and _is_boundary_gap(text[m.end : nxt.start]))):
+        if not kind and (
+            nxt is None
+            or (
+                nxt.start > m.end
+                and _is_boundary_gap(text[m.end : nxt.start])
+                and not _negation_follows(morphs, i)
+            )
+        ):
             kind = "final"
         if not kind:
             continue
@@ -573,6 +580,18 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     if first < n:
         out.append(_Clause(first, n - 1, morphs[first].start, morphs[-1].end, "final", sentence))
     return out
+
+
+def _negation_follows(morphs: Sequence[Morph], i: int) -> bool:
+    """Whether morpheme ``i`` is the -지 of a long negation (or a particle on it: "하진", "하지는") and the
+    negation comes next ("청결 하지  못해", "깨끗 하진  않아요"): one clause however wide the gap is written."""
+    m = morphs[i]
+    if m.tag.startswith("J") and i > 0:
+        m = morphs[i - 1]
+    if m.tag != "EC" or m.form != "지" or i + 1 >= len(morphs):
+        return False
+    nxt = morphs[i + 1]
+    return nxt.tag.startswith("VX") or (nxt.tag == "MAG" and nxt.form in rules().p.absence_adverbs)
 
 
 def _concessive_na(morphs: Sequence[Morph], i: int) -> bool:
