@@ -39,9 +39,13 @@ def _reply_chunks(kind: str, res: Resources) -> list[str]:
 
 
 def _earlier_list(state: AgentState, context: list[HitRecord]) -> list[HitRecord] | None:
-    """The list shown before the one in context ("다른 데는?" showed another), or None."""
+    """The list shown before the one in context when the context is the latest list ("다른 데는?"
+    showed another), or None (a list already picked by its kind, "아까 카페 두번째", stays)."""
     shown = [h["id"] for h in context]
-    for rec in reversed(state.get("searches") or []):
+    searches = state.get("searches") or []
+    if not searches or [h["id"] for h in searches[-1].get("hits") or []] != shown:
+        return None
+    for rec in reversed(searches):
         hits = rec.get("hits") or []
         if hits and [h["id"] for h in hits] != shown:
             return list(hits)

@@ -117,9 +117,12 @@ def kind_price(doc: Restaurant, wanted: list[str]) -> int | None:
 
 
 def typical_price_ok(h: SearchHit, p: SearchPlan, cheaper: bool = False) -> bool:
-    """The typical price (:func:`typical_price`; :func:`kind_price` when ``cheaper``) is within the
-    plan's price range."""
-    mid = kind_price(h.document, p.kinds) if cheaper else typical_price(h.document, p.kinds)
+    """The typical price (:func:`typical_price`; of the whole menu when ``cheaper``, "더 싼 데", and then
+    only for a place whose dishes of the food asked carry a price, :func:`kind_price`: a chicken
+    house is no cheaper chicken house by its dried squid) is within the plan's price range."""
+    if cheaper and kind_price(h.document, p.kinds) is None:
+        return False
+    mid = typical_price(h.document, [] if cheaper else p.kinds)
     if mid is None:
         return False
     return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
@@ -127,7 +130,7 @@ def typical_price_ok(h: SearchHit, p: SearchPlan, cheaper: bool = False) -> bool
 
 def within_budget(hits: list[SearchHit], p: SearchPlan, cheaper: bool) -> list[SearchHit]:
     """ "만원 이하": the place's typical price, not one cheap side dish, must be within budget
-    ("더 싼 데", ``cheaper``: the price of the food asked, :func:`kind_price`)."""
+    ("더 싼 데", ``cheaper``: of the whole menu, the food asked priced)."""
     if p.price_max is None:
         return hits
     return [h for h in hits if typical_price_ok(h, p, cheaper=cheaper)]
