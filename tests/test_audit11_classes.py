@@ -145,7 +145,7 @@ def test_a_restaurant_named_is_no_typo_of_a_kind() -> None:
     assert not frame.corrections and "오뎅바" not in frame.kinds
     typo = kinds_beside_titles("로뎅바 추천", NLUResult())  # no name said: still read as the typo it is
     assert typo.corrections
-    search = NLUResult.model_validate({"intent": "search", "entities": {"title": ["파스따"]}})
+    search = NLUResult.model_validate({"intent": "information", "entities": {"title": ["파스따"]}})
     assert "파스타·이탈리안" in kinds_beside_titles("합정 파스따", search).kinds  # a search keeps the kind
 
 

@@ -445,8 +445,8 @@ def kinds_beside_titles(text: str, nlu: NLUResult) -> KindFrame:
     correction falls inside a name, the kinds are read beside the names."""
     frame = detect_kinds(text)
     titles = nlu.entities.title
-    if not frame.corrections or not titles or nlu.intent not in ("compare", "information"):
-        return frame  # "합정 파스따" is a search for 파스타, a brand 파스따 aside
+    if not frame.corrections or not titles or not (nlu.intent == "compare" or nlu.ask):
+        return frame  # "합정 파스따" (nothing asked of a place) is a search for 파스타, a brand 파스따 aside
     inside = " ".join(titles)
     if not any(typo in inside for typo, _ in frame.corrections):
         return frame
