@@ -257,20 +257,16 @@ def _is_open_now(label: str) -> bool:
     return label.endswith(OPEN_NOW_ENDING)
 
 
-# a position flag (matjip.ingest.coords, matjip.ingest.placement) → how the card hedges its distance
-_HEDGED_DISTANCE: Final = {
-    "approximate_coordinates": "answer.card.approximate_distance",
-    "estimated_coordinates": "answer.card.estimated_distance",
-    "shared_coordinates": "answer.card.uncertain_distance",
-}
+# the position flags (matjip.ingest.coords, matjip.ingest.placement) a card hedges its distance for
+_HEDGED_FLAGS: Final = tuple(table("answer.card.hedged_distance"))
 
 
 def _card_distance(s: Shown, origin: str | None) -> str:
     """The head's distance part: " · 강남역에서 350m", " · 약 1.2km (동 중심 기준 추정)", or ""."""
     dist = distance_text(s.distance_m)
-    hedge = next((key for flag, key in _HEDGED_DISTANCE.items() if flag in s.doc.flags), None)
+    hedge = next((flag for flag in _HEDGED_FLAGS if flag in s.doc.flags), None)
     if dist and hedge is not None:
-        dist = say(hedge, distance=dist)
+        dist = say(f"answer.card.hedged_distance.{hedge}", distance=dist)
     if not dist:
         return ""
     if origin:
