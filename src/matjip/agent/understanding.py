@@ -450,11 +450,15 @@ def kinds_beside_titles(text: str, nlu: NLUResult) -> KindFrame:
     inside = " ".join(titles)
     if not any(typo in inside for typo, _ in frame.corrections):
         return frame
-    rest = text
-    for title in titles:
-        for word in title.split():
-            rest = rest.replace(word, " " * len(word))
-    return detect_kinds(rest)
+    return detect_kinds(without_names(text, titles))
+
+
+def without_names(text: str, names: list[str]) -> str:
+    """``text`` with every word of the restaurant ``names`` blanked ("큰집보쌈왕코다리 천호본점 거기" → "  거기")."""
+    for name in names:
+        for word in name.split():
+            text = text.replace(word, " ")
+    return text
 
 
 def read_message(text: str, nlu: NLUResult | None = None) -> Understanding:

@@ -542,7 +542,7 @@ def _cheaper(d: _Draft, res: Resources, nlu: NLUResult, last: SearchRecord) -> N
     prices — cheaper than what was shown, not only than its dearest place; a refinement, never a
     duplicate); the places shown are left out."""
     if not d.reading.acts.cheaper:
-        # "더 보여줘" after "더 싼 데": the next page keeps the bound read the same way (the food asked)
+        # "더 보여줘" after "더 싼 데": the next page keeps the bound read the same way (filters.within_budget)
         d.cheaper = bool(last.get("cheaper")) and d.price_max is not None and d.price_max == _last_bound(last)
         return
     if not _same_topic(d.frame, nlu.entities.menu, last):

@@ -42,7 +42,13 @@ from matjip.agent.state import (
     SearchRecord,
     upgrade_conversation,
 )
-from matjip.agent.understanding import Understanding, cue_patterns, read_message, understanding_of
+from matjip.agent.understanding import (
+    Understanding,
+    cue_patterns,
+    read_message,
+    understanding_of,
+    without_names,
+)
 from matjip.documents import Restaurant
 from matjip.index.request import GeoFilter, RegionFilter, SearchRequest
 from matjip.kinds import kinds, norm
@@ -808,10 +814,7 @@ def _food_beside_names(t: _Turn) -> bool:
     titles = t.nlu.entities.title
     if not titles:
         return bool(t.kinds_named or t.nlu.entities.menu)
-    rest = t.u.text
-    for title in titles:
-        for word in title.split():
-            rest = rest.replace(word, " ")
+    rest = without_names(t.u.text, titles)
     inside = norm("".join(titles))
     menus = [m for m in t.nlu.entities.menu if norm(m) not in inside]
     return bool(detect_kinds(rest).kinds or menus)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from matjip.agent.cardinfo import (
     DONE_FOR_TODAY,
@@ -198,8 +198,11 @@ def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
         # priced menu last; a place only its menu makes the kind (a 한식 house's sashimi for 초밥)
         # goes after the kind's own places before the price is read, as the trust share does
         bands = price_bands([price_of(h) for h in hits], [value_votes(h.document) > 0 for h in hits])
-        band = {id(h): (menu_only(h, p), b) for h, b in zip(hits, bands, strict=True)}
-        hits.sort(key=lambda h: (*rank.key(h)[:TIER], *band[id(h)], *rank.key(h)[TIER:]))
+        keyed: dict[int, tuple[Any, ...]] = {}
+        for h, b in zip(hits, bands, strict=True):  # each hit ranked once (rank reads its menu)
+            k = rank.key(h)
+            keyed[id(h)] = (*k[:TIER], menu_only(h, p), b, *k[TIER:])
+        hits.sort(key=lambda h: keyed[id(h)])
     elif rank is not None:
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
