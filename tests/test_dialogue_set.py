@@ -48,6 +48,7 @@ def test_dialogue_test_split_is_frozen() -> None:
         ("dialogue_test15", 122),
         ("dialogue_test16", 131),
         ("dialogue_test17", 132),
+        ("dialogue_test18", 134),
     ],
 )
 def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:
