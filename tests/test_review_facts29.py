@@ -39,3 +39,62 @@ def test_a_drink_had_at_the_table_is_a_drinking_session(text: str) -> None:
 )
 def test_no_drink_of_the_guests_own_is_no_drinking_session(text: str) -> None:
     assert "술자리" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "사장님이 고기 굽굽해주셔서 편하게 먹었어요",
+        "삼겹살도 직원분이 구어주시고 친절해요",
+        "목살을 직접 꾸어주셔서 좋았어요",
+    ],
+)
+def test_staff_grilling_in_speech_spelling_is_grilled_for_you(text: str) -> None:
+    assert "구워줌" in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "고등어를 노릇하게 구워주는 백반집이에요",
+        "화덕에 구워주는 피자가 쫄깃해요",
+        "갈치도 두툼하고 맛있게 구워주셨어요",
+    ],
+)
+def test_the_kitchens_cooking_is_no_grilling_service(text: str) -> None:
+    assert "구워줌" not in read(text).convenience, (text, read(text).convenience)
+
+
+def test_meat_grilled_by_the_staff_at_a_fish_place_stays() -> None:
+    text = "생선구이집인데 고기도 직원분이 구워주세요"
+    assert "구워줌" in read(text).convenience, read(text).convenience
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("주차도 편하고 홀이 넓어서 좋았어요", "넓은"),
+        ("가게도 크고 테이블도 많아요", "넓은"),
+        ("매장 완전 힙하고 음악도 좋아요", "힙한"),
+        ("창가 뷰가 정말 이뻐요", "뷰 좋은"),
+        ("시장 안에 오래된 칼국숫집인데 맛있어요", "노포"),
+        ("역사가 오래된 곳이라 그런지 손님이 많아요", "노포"),
+        ("옛스러운 인테리어가 정겨워요", "노포"),
+        ("주말이라 좀 시끌했지만 맛있게 먹었어요", "시끌벅적한"),
+        ("단체 손님 때문에 소란스러웠어요", "시끌벅적한"),
+    ],
+)
+def test_moods_in_words_the_lexicons_lacked(text: str, value: str) -> None:
+    assert value in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("주차공간도 넓어서 편했어요", "넓은"),
+        ("오래된 단골집이라 자주 가요", "노포"),
+        ("가게는 크진 않은데 아늑해요", "넓은"),
+    ],
+)
+def test_parking_space_and_a_regulars_years_are_no_room(text: str, value: str) -> None:
+    assert value not in read(text).atmosphere, (text, read(text).atmosphere)
