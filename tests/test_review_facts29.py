@@ -98,3 +98,44 @@ def test_moods_in_words_the_lexicons_lacked(text: str, value: str) -> None:
 )
 def test_parking_space_and_a_regulars_years_are_no_room(text: str, value: str) -> None:
     assert value not in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "주차가 너무 정신없어요",
+        "주차 하기가 번거로워요",
+        "근데  주차하기가  너무 불편해요",
+    ],
+)
+def test_parking_said_hectic_bothersome_or_hard_across_a_wide_gap_is_no_parking(text: str) -> None:
+    assert "주차" not in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("주말엔 예약하고 가야 할 듯해요", "예약"),
+        ("미리 예약하고 가면 좋을 것 같아요", "예약"),
+        ("예약 없이는 들어가기 힘들것같아요", "예약"),
+        ("집에서 포장해 먹어도 맛있을 것 같아요", "포장"),
+        ("떡볶이도 포장해갈걸 그랬어요", "포장"),
+        ("남으면 포장하려고 했는데 다 먹었어요", "포장"),
+        ("키오스크로 주문하고 픽업해서 자리에서 먹는 식이에요", "포장"),
+    ],
+)
+def test_a_guessed_regretted_or_meant_service_is_no_fact(text: str, value: str) -> None:
+    assert value not in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("예약하고 갔더니 바로 앉았어요", "예약"),
+        ("포장해 왔는데 식어도 맛있었던 것 같아요", "포장"),
+        ("포장 시작하신 지 얼마 안 돼서 그런지 용기가 좀 아쉬워요", "포장"),
+        ("주차하기가  편해요", "주차"),
+    ],
+)
+def test_a_service_used_or_said_plainly_stays(text: str, value: str) -> None:
+    assert value in read(text).convenience, (text, read(text).convenience)
