@@ -139,3 +139,20 @@ def test_a_guessed_regretted_or_meant_service_is_no_fact(text: str, value: str) 
 )
 def test_a_service_used_or_said_plainly_stays(text: str, value: str) -> None:
     assert value in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("아기들하고 같이 가서 잘 먹었어요", "아이와"),
+        ("애들하고 점심 먹으러 왔어요", "아이와"),
+        ("퇴근하고 치맥했는데 최고", "술자리"),
+    ],
+)
+def test_company_and_drinking_in_words_the_lexicons_lacked(text: str, value: str) -> None:
+    assert value in read(text).occasion, (text, read(text).occasion)
+
+
+def test_clean_frying_oil_is_no_clean_room() -> None:
+    text = "튀김 기름도 깨끗하고 바삭해요"
+    assert "깔끔한" not in read(text).atmosphere, read(text).atmosphere
