@@ -156,3 +156,8 @@ def test_company_and_drinking_in_words_the_lexicons_lacked(text: str, value: str
 def test_clean_frying_oil_is_no_clean_room() -> None:
     text = "튀김 기름도 깨끗하고 바삭해요"
     assert "깔끔한" not in read(text).atmosphere, read(text).atmosphere
+
+
+@pytest.mark.parametrize("text", ["분위기도 조아요 또 올게요", "가게 분위기 조와요"])
+def test_a_good_mood_in_speech_spelling(text: str) -> None:
+    assert "분위기 좋은" in read(text).atmosphere, (text, read(text).atmosphere)
