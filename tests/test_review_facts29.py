@@ -161,3 +161,16 @@ def test_clean_frying_oil_is_no_clean_room() -> None:
 @pytest.mark.parametrize("text", ["분위기도 조아요 또 올게요", "가게 분위기 조와요"])
 def test_a_good_mood_in_speech_spelling(text: str) -> None:
     assert "분위기 좋은" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("분위기도 귀엽고 사진 찍기 좋아요", "atmosphere", "아기자기한"),
+        ("내부가 대만 여행 온 느낌이에요", "atmosphere", "이국적인"),
+        ("계란찜이 부드러워서 아기 먹이기 좋았어요", "occasion", "아이와"),
+        ("사장님이 막걸리까지 한 병 주셨어요", "occasion", "술자리"),
+    ],
+)
+def test_more_surfaces_of_moods_company_and_drinks(text: str, field: str, value: str) -> None:
+    assert value in getattr(read(text), field), (text, getattr(read(text), field))
