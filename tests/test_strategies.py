@@ -351,7 +351,7 @@ def test_a_tour_of_one_kind_is_a_course_of_that_kind(agent: Agent, res: Resource
 def test_course_roles_the_data_cannot_serve_are_named(agent: Agent) -> None:
     r = agent.ask("잠실에서 점심 먹고 석촌호수 구경하고 카페 가는 코스")
     assert r.plan is not None and r.plan.course is not None and "관광지" in r.plan.course.roles
-    assert "'관광지'은(는) 식당 데이터로는 다룰 수 없어서" in r.answer
+    assert "관광지는 식당 데이터에 없어서 코스에는 식당만 넣었어요" in r.answer
     assert all(c.source_type == "internal" for c in r.cards)
 
 
@@ -446,7 +446,7 @@ def test_course_sightseeing_from_kakao_local_and_its_failure(
     r = failing.ask("잠실에서 점심 먹고 석촌호수 구경하고 카페 가는 코스")
     assert "ProviderTimeout" in _node(r, "search_general")["fallback"]
     assert not [c for c in r.cards if c.source_type == "kakao"]
-    assert "'관광지'은(는) 식당 데이터로는 다룰 수 없어서" in r.answer
+    assert "관광지는 식당 데이터에 없어서 코스에는 식당만 넣었어요" in r.answer
 
 
 def _google(script: Script) -> Any:

@@ -94,6 +94,21 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
     return out
 
 
+def kind_proven(shown: Sequence[Shown], grade: Grade, plan: SearchPlan) -> bool:
+    """Every place shown is of a kind asked by its category path or its name and breaks no hard
+    constraint: low fused scores then come from the soft wishes (혼밥, 캐주얼), which the heading
+    already says, and the answer needs no "검색 점수가 낮아서" caveat."""
+    if not plan.kinds or not shown or any(d.relevance != "relevant" for d in grade.document_scores):
+        return False
+    return all(
+        any(
+            ev.field == "kind" and ev.value in plan.kinds and ev.source in ("category", "title")
+            for ev in s.doc.evidence
+        )
+        for s in shown
+    )
+
+
 def offline_grade(shown: Sequence[Shown], plan: SearchPlan) -> Grade:
     scores: list[DocumentScore] = []
     wishes = [*plan.atmosphere, *plan.occasion]

@@ -7,7 +7,7 @@ or nothing (no location in the question and none to carry over).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -33,6 +33,8 @@ _RADIUS_RE = re.compile(
 # "가까운", "주변" and "내 위치", "여기" (data/words/location_cues.toml): one alternation each.
 _NEARNESS = re.compile("|".join(words("location_cues", "nearness")), re.IGNORECASE)
 _ME = re.compile("|".join(words("location_cues", "me")), re.IGNORECASE)
+_DONG_SHAPE = re.compile("|".join(words("location_cues", "dong_shape")))
+_NOT_DONG: Final = frozenset(words("location_cues", "not_dong"))
 _WALK_RE = re.compile(r"걸어서\s*(\d+)\s*분")
 _DRIVE_RE = re.compile(r"(?:차로|운전해서|자동차로)\s*(\d+)\s*분")
 # Ordinal words, answer endings and region synonyms of an answer (data/words/place_choice.toml).
@@ -267,6 +269,17 @@ def _dongs_across_borders(name: str, candidates: list[Place], covered: Covered |
         return []
     with_data = [c for c in by_gu.values() if covered(c)]
     return with_data if len(with_data) > 1 else []
+
+
+def unknown_dong(text: str, gazetteer: Gazetteer, titles: Sequence[str] = ()) -> str | None:
+    """The first word shaped like a dong's name ("학암동") that the gazetteer does not know and no
+    restaurant name asked holds: a place the user named whose position is unknown."""
+    for m in _DONG_SHAPE.finditer(text):
+        word = m.group(1)
+        if word in _NOT_DONG or any(word in t for t in titles) or gazetteer.lookup(word):
+            continue
+        return word
+    return None
 
 
 def resolve(

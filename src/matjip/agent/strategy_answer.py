@@ -16,7 +16,7 @@ from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.nlu.models import TravelMode
 from matjip.nlu.strategy import estimate_travel, rules
-from matjip.text.josa import josa
+from matjip.text.josa import josa, particle
 from matjip.wording import say, table, text
 
 MODE_WORDS: Final = table("strategy.mode")  # "걸어서", "차로", "대중교통으로"
@@ -261,7 +261,7 @@ def course_answer(
         "strategy.course.heading",
         place=loc.name,
         days=say("strategy.course.days", days=c.days) if c.days > 1 else "",
-        roles=" → ".join(c.roles),
+        roles=" → ".join(r for r in c.roles if r not in info.uncovered_roles) or " → ".join(c.roles),
         mode=mode_word,
         leg=km(c.leg_m),
     )
@@ -288,7 +288,8 @@ def course_answer(
     if missing:
         chunks.append(say("strategy.course.missing", roles=", ".join(missing)) + "\n")
     if info.uncovered_roles:
-        chunks.append(say("strategy.course.uncovered", roles=", ".join(info.uncovered_roles)) + "\n")
+        roles = ", ".join(info.uncovered_roles)
+        chunks.append(say("strategy.course.uncovered", roles=roles, topic=particle(roles, "은/는")) + "\n")
     chunks.append(text("strategy.course.estimate_note") + "\n")
     return chunks
 

@@ -26,6 +26,7 @@ _EXCLUDE = re.compile(
 )
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
+_OR_AFTER = "(?:" + "|".join(words("query_kinds", "or_after")) + ")"
 _PLACE_ENDS = words("query_kinds", "place_ends")
 SET_MEAL_KIND, SET_MEAL_PLAIN = words("query_kinds", "set_meal")
 _SERVED_AT = re.compile(
@@ -407,6 +408,20 @@ def _read_brands(scan: _KindScan) -> None:
                 frame.words.append(alias)
 
 
+def _alternatives(scan: _KindScan) -> set[str]:
+    """The kinds of the frame whose word is followed by an "or" ("샐러드나", "초밥 아니면")."""
+    out: set[str] = set()
+    for k in scan.frame.kinds:
+        kind = scan.table.by_name.get(k)
+        if kind is None:
+            continue
+        for w in sorted(kind.words, key=len, reverse=True):
+            if re.search(re.escape(w.lower()) + _OR_AFTER, scan.lowered):
+                out.add(k)
+                break
+    return out
+
+
 def _settle_kinds(scan: _KindScan) -> None:
     """Kinds said together reduced to the ones meant."""
     table, frame = scan.table, scan.frame
@@ -414,8 +429,15 @@ def _settle_kinds(scan: _KindScan) -> None:
     if any(k not in scan.dish_only for k in frame.kinds):
         frame.kinds = [k for k in frame.kinds if k not in scan.dish_only]
         frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", True))[0] in frame.kinds]
-    # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살")
-    frame.kinds = [k for k in frame.kinds if not any(k in table.ancestors(c) for c in frame.kinds)]
+    # a broader kind asked together with one of its own children: keep the child ("고기 삼겹살"),
+    # unless they are said as alternatives ("샐러드나 포케": the broader holds both)
+    either = _alternatives(scan)
+    drop: set[str] = set()
+    for child in frame.kinds:
+        for parent in frame.kinds:
+            if parent in table.ancestors(child):
+                drop.add(child if {parent, child} & either else parent)
+    frame.kinds = [k for k in frame.kinds if k not in drop]
     # an umbrella said with a kind under it ("술집인데 호프로"), or a kind that only describes
     # another ("생선구이 백반집"): the other kind
     frame.kinds = [k for k in frame.kinds if not _covered_umbrella(k, frame.kinds)]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from matjip.nlu.models import PartySpec, PriceSpec, TimeSpec
-from matjip.words import word_map
+from matjip.words import word_map, words
 
 
 def _minute(hhmm: str) -> int:
@@ -284,6 +284,7 @@ _LATE_RE = re.compile(
     r"늦게까지|늦은\s*(?:시간|밤)|밤\s*늦게|밤늦게|심야|야식|새벽\s*까지|자정\s*(?:넘어|이후|까지)|막차\s*(?:시간|끊기)"
 )
 _UNTIL_RE = re.compile(r"^\s*까지\s*(?:하는|영업|여는|열|운영|해|하나|문\s*여)")
+_PAST_RE = re.compile("|".join(words("numbers", "clock_past")))
 _PART_WORDS: Final[dict[str, str]] = {w.replace(" ", ""): w for w in word_map("numbers", "day_parts")}
 _PARTS: Final[dict[str, tuple[int, int, int]]] = {
     word.replace(" ", ""): (_minute(rep), _minute(start), _minute(end))
@@ -329,6 +330,14 @@ def _clock_minute(ampm: str | None, hour: int, minute: int) -> int | None:
     return min(total, 1439) if total >= 1440 else total
 
 
+def _night_minute(ampm: str | None, hour: int, minute: int, value: int) -> int:
+    """The time of the night a clock said before "넘어서도" means: a bare 7…12 is the evening, a time
+    before 6 a.m. the small hours after midnight (past 24:00, as "새벽까지" is)."""
+    if ampm is None and 7 <= hour <= 12:
+        return (hour + 12) * 60 + minute
+    return value + 1440 if value < 360 else value
+
+
 def _day_of(text: str, spans: list[Span]) -> tuple[int | None, int | None, list[str]]:
     """(weekday, day offset, labels) the text says ("토요일", "주말", "내일"); their spans added."""
     weekday: int | None = None
@@ -369,8 +378,15 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
             if value is not None:
                 spans.append(clock.span())
                 until = _UNTIL_RE.match(text[clock.end() :])
+                past = _PAST_RE.match(text[clock.end() :])
                 label = " ".join([*labels, clock.group(0).strip()])
-                if until:
+                if past:
+                    # "11시 넘어서도 하는 곳": still open a minute after that time of the night
+                    spans.append((clock.end(), clock.end() + past.end()))
+                    value = _night_minute(clock.group("ampm"), hour, minute, value) + 1
+                    night = "밤 " if clock.group("ampm") is None and 7 <= hour <= 12 else ""
+                    label = " ".join([*labels, night + clock.group(0).strip()]) + " 넘어서도"
+                elif until:
                     # "10시까지 하는 곳": must still be open just before then
                     spans.append((clock.end(), clock.end() + until.end()))
                     value = max(0, value - 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from matjip.agent.configuration import Resources
-from matjip.agent.grader import offline_grade, tier
+from matjip.agent.grader import kind_proven, offline_grade, tier
 from matjip.agent.models import Grade, WebSource
 from matjip.agent.nodes.common import card_for, emit, shown_for, state_plan, turn_now
 from matjip.agent.nodes.strategies import strategy_card_fields
@@ -44,6 +44,9 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
         assert grade is not None
         grade.tier = "grader" if band == "grader" else "insufficient"
         grade.reason = why + "\n" + grade.reason
+        if grade.tier == "insufficient" and kind_proven(shown, grade, p):
+            grade.tier = "grader"
+            grade.reason += "\n" + text("grade.tier.kind_proven")
     grade.top_score = max((float(h.get("score") or 0.0) for h in hits), default=0.0)
     keep = {d.document_id for d in grade.document_scores if d.relevance == "relevant"}
     kept = [h for h in hits if h["id"] in keep]

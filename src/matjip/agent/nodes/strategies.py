@@ -419,16 +419,19 @@ def course_days(roles: list[TripRole], words: list[str], days: int) -> list[list
 
 
 def _slot_time(
-    day: datetime, word: str, role: TripRole, after: datetime | None = None
+    day: datetime, word: str, role: TripRole, after: datetime | None = None, floor: datetime | None = None
 ) -> tuple[datetime, str]:
     """The stop's time by its word or role; never before the stop ``after`` it follows ("저녁이랑 카페":
-    the café after dinner, ``_STOP_GAP`` later, not at its usual afternoon slot)."""
+    the café after dinner, ``_STOP_GAP`` later, not at its usual afternoon slot), nor before ``floor``
+    (now, for today's stops: "저녁 코스" asked at 19:40 is not "저녁 18:30")."""
     slots = rules().course.slots
     minute = slots.get(word, slots.get(role, 750))
     label = word if word in slots and word not in rules().course.roles else role
     when = day.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(minutes=minute)
     if after is not None and when <= after:
         when = after + _STOP_GAP
+    if floor is not None and when < floor:
+        when = floor.replace(second=0, microsecond=0)
     return when, f"{label} {when:%H:%M}"
 
 
@@ -520,12 +523,15 @@ def _course_day(
     day_first: Point | None = None  # later stops stay within ``span`` of the day's first stop
     last: datetime | None = None
     for role, word in stops:
-        when, slot = _slot_time(date, word, role, last)
+        when, slot = _slot_time(date, word, role, last, date if day == 1 else None)
+        rule = rules().course.roles[role]
+        if rule.live_category and res.places is None:
+            _uncovered(trip.info, role)  # no stop, so no time taken: the next stop keeps this one's time
+            continue
         last = when
         first = prev == (loc.lat, loc.lon)
         radius = max(loc.radius_m or 1000, c.leg_m) if first else c.leg_m
         stop = _Stop(role, word, day, slot, when, prev, radius, first)
-        rule = rules().course.roles[role]
         if rule.live_category:
             prev = _live_stop(trip, res, stop, rule.live_category)
             continue

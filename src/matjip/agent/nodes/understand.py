@@ -21,6 +21,7 @@ from matjip.agent.location import (
     choice_context,
     pick_choice,
     resolve,
+    unknown_dong,
 )
 from matjip.agent.models import (
     CannedReply,
@@ -310,7 +311,11 @@ def _resolve_place(
         and outside_place(text, lambda name: _name_covered(name, res))
         is None  # "시부야 라멘": a place outside the data is said so below
     ):
-        # "치킨 맛집 어디야" with no place and no position: a list from anywhere would be arbitrary
+        # "치킨 맛집 어디야" with no place and no position: a list from anywhere would be arbitrary;
+        # "학암동 카페": a dong the gazetteer does not know is said so, not asked for again
+        dong = unknown_dong(text, res.gazetteer, nlu.entities.title)
+        if dong is not None:
+            return {"reply": UnknownPlaceReply(place=dong), "_decision": f"unknown place {dong}"}
         return {
             "clarification": Clarification(kind="where", question=where_question(), pending_query=text),
             "_decision": "clarify where: no place, no position",
