@@ -333,8 +333,11 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        weak = table.weakly(doc.category, kind, doc.title, doc.kinds) or (
-            ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc))
+        weak = (
+            table.weakly(doc.category, kind, doc.title, doc.kinds)
+            or (ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc)))
+            # a name saying the kind against its menu (a lunch 식당 named 정육식당): a weaker member
+            or (ev.source == "title" and table.unbacked(kind, menu_names(doc)))
         )
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
         best = min(best, found)
