@@ -35,3 +35,24 @@ def test_a_name_saying_the_kind_against_its_menu_is_a_weaker_member() -> None:
     assert kind_evidence(_hit("우리집밥상"), ["백반"]) == (2, "weak")
     assert kind_evidence(_hit("대원정육식당"), ["한우·소고기"])[0] <= 1
     assert kind_evidence(_hit("선복한우촌총각들"), ["한우·소고기"])[0] <= 1
+
+
+def test_a_share_of_a_handful_of_reviews_decides_no_comparison_and_two_places_are_compared_with_more() -> (
+    None
+):
+    """Class 5 (C1.2): "'맛'의 리뷰 대비 비율로는 야곱293이 가장 높아요 (40%)" — 2 tags of 5 reviews against 9 of
+    64 at 진성한우곱창, and "가장" for two places. A share of too few reviews says the numbers are too few;
+    two places with enough reviews are compared with "더"."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from matjip.agent.answer import _verdict
+
+    now = datetime(2026, 11, 25, 19, 40, tzinfo=ZoneInfo("Asia/Seoul"))
+    big, small = _doc("진성한우곱창"), _doc("야곱293")
+    assert (small.review_count or 0) <= 5 < 60 <= (big.review_count or 0)
+    said = _verdict([big, small], "taste", now)
+    assert "가장" not in said and "야곱293이" not in said, said
+    assert "적어요" in said, said
+    both = _verdict([big, _doc("군자대한곱창 문정역점")], "taste", now)
+    assert "더 높아요" in both and "가장" not in both, both
