@@ -56,3 +56,48 @@ def test_a_share_of_a_handful_of_reviews_decides_no_comparison_and_two_places_ar
     assert "적어요" in said, said
     both = _verdict([big, _doc("군자대한곱창 문정역점")], "taste", now)
     assert "더 높아요" in both and "가장" not in both, both
+
+
+def test_a_dish_asked_is_found_on_the_menu_of_a_neighbouring_kind_ranked_by_evidence(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Class 1 (Q7 "장지역 가든파이브 쌀국수"): 나이쏘이 (`태국음식`, '갈비쌀국수', '똠얌쌀국수', 30 reviews, 289 m)
+    missed for 베트남 places of 3–6 reviews. A place whose menu is known for the dish asked is found
+    whatever it is filed as, and the better evidenced place leads; a place listing it once among other
+    dishes (a 고깃집's one 쌀국수 line) is no 쌀국수 place."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import ingest_records, jamsil_record, talk_over
+
+    viet = "아시아음식>동남아음식>베트남음식"
+    records = [
+        jamsil_record(
+            "v1", "하노이국수", viet, ["쌀국수", "분짜", "짜조"], step=3, reviewCount=3, rating=3.3
+        ),
+        jamsil_record(
+            "v2", "포하우스", viet, ["양지쌀국수", "반미", "월남쌈"], step=4, reviewCount=4, rating=3.3
+        ),
+        jamsil_record(
+            "thai",
+            "나이타이",
+            "아시아음식>동남아음식>태국음식",
+            ["갈비쌀국수", "똠얌쌀국수", "팟타이", "팟카파오무쌉", "갈비국밥"],
+            step=1,
+            reviewCount=30,
+            rating=3.4,
+            reviewKeywords={"맛": 8},
+        ),
+        jamsil_record(
+            "grill",
+            "큰집고기",
+            "한식>육류,고기>삼겹살",
+            ["삼겹살", "목살", "항정살", "냉면", "쌀국수"],
+            step=1,
+            reviewCount=90,
+            rating=3.6,
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 쌀국수"], datetime(2026, 11, 25, 19, 40, tzinfo=ZoneInfo("Asia/Seoul")))
+    ids = [c.id for c in r.cards]
+    assert "thai" in ids and ids.index("thai") < ids.index("v1"), r.answer
+    assert "grill" not in ids, r.answer
