@@ -101,3 +101,39 @@ def test_a_dish_asked_is_found_on_the_menu_of_a_neighbouring_kind_ranked_by_evid
     ids = [c.id for c in r.cards]
     assert "thai" in ids and ids.index("thai") < ids.index("v1"), r.answer
     assert "grill" not in ids, r.answer
+
+
+def test_a_childrens_price_backs_a_wish_to_go_with_a_child_and_ranks_first(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Class 4 (Q5 "둔촌동역 애기랑 갈만한 밥집"): menus pricing children ('어린이초밥', '소인(초등학교 입학전)')
+    are evidence for 아이와, unused by the order. Among the places of the kind, the one whose menu
+    welcomes children leads a better-known one without such evidence, and its card says why."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import ingest_records, jamsil_record, talk_over
+
+    sushi = "일식>초밥,롤"
+    records = [
+        jamsil_record(
+            "big", "큰초밥", sushi, ["모듬초밥", "연어초밥", "광어초밥"], step=1, reviewCount=40, rating=3.8
+        ),
+        jamsil_record(
+            "kids",
+            "작은초밥",
+            sushi,
+            ["모듬초밥", "어린이초밥", "연어초밥"],
+            step=2,
+            reviewCount=12,
+            rating=3.8,
+        ),
+        jamsil_record(
+            "mid", "중간초밥", sushi, ["모듬초밥", "참치초밥", "장어초밥"], step=3, reviewCount=25, rating=3.8
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(
+        data, ["잠실역 애기랑 갈만한 초밥집"], datetime(2026, 11, 25, 19, 40, tzinfo=ZoneInfo("Asia/Seoul"))
+    )
+    ids = [c.id for c in r.cards]
+    assert ids and ids[0] == "kids", r.answer
+    assert "어린이초밥" in r.answer.split("**2.")[0], r.answer

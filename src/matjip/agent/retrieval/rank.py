@@ -106,7 +106,7 @@ class Ranker:
             neighbour=0 if dish_known else self._neighbour(h),
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
-            untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
+            untagged=self._untagged(doc),
             going_now=self._going_now(doc),
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
@@ -121,6 +121,16 @@ class Ranker:
         if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
             return 3
         return 0
+
+    def _untagged(self, doc: Restaurant) -> int:
+        """1: neither visitors' tags nor the place's own evidence back the atmosphere or occasion
+        wished — a children's price ('어린이초밥', '소인') backs "애기랑" as a tag backs "데이트"."""
+        wished = {*self.plan.atmosphere, *self.plan.occasion}
+        if not self.tags and not wished:
+            return 0
+        if any(doc.review_keywords.get(t, 0) > 0 for t in self.tags):
+            return 0
+        return 0 if wished & {*doc.occasion, *doc.atmosphere} else 1
 
     def _neighbour(self, h: SearchHit) -> int:
         own = set(self.plan.kinds) & set(h.document.kinds)
