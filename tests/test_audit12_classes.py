@@ -137,3 +137,35 @@ def test_a_childrens_price_backs_a_wish_to_go_with_a_child_and_ranks_first(tmp_p
     ids = [c.id for c in r.cards]
     assert ids and ids[0] == "kids", r.answer
     assert "어린이초밥" in r.answer.split("**2.")[0], r.answer
+
+
+def test_along_a_route_the_places_on_the_way_come_before_one_past_the_destination(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Class 6 (Q13 "개롱역에서 오금역까지 가는 길에 분식집"): 명화손만두, 190 m past 오금역 (370 m of detour), shown
+    while 김밥천국 and 장분식 lay 130–196 m off the line. Spreading the picks over the way never takes a
+    place off it while places along it are left."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from support.records import JAMSIL, ingest_records, jamsil_record, talk_over
+
+    end = (37.511653, 127.086224)  # 잠실새내역 (data/gazetteer/landmarks.tsv)
+
+    def at(share: float, north_m: float = 0.0) -> dict[str, float]:
+        lat = JAMSIL[0] + (end[0] - JAMSIL[0]) * share + north_m / 111_195
+        return {"lat": lat, "lon": JAMSIL[1] + (end[1] - JAMSIL[1]) * share}
+
+    snack = "분식"
+    records = [
+        jamsil_record("a", "가분식", snack, ["떡볶이", "김밥", "순대"], **at(0.1, 40), reviewCount=6),
+        jamsil_record("b", "나분식", snack, ["떡볶이", "김밥", "라면"], **at(0.2, -60), reviewCount=5),
+        jamsil_record("c", "다분식", snack, ["떡볶이", "튀김", "어묵"], **at(0.5, 80), reviewCount=4),
+        jamsil_record("past", "먼만두분식", snack, ["만두", "떡볶이", "김밥"], **at(1.14), reviewCount=60),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(
+        data,
+        ["잠실역에서 잠실새내역까지 가는 길에 분식집"],
+        datetime(2026, 11, 25, 13, 0, tzinfo=ZoneInfo("Asia/Seoul")),
+    )
+    ids = [c.id for c in r.cards]
+    assert len(ids) == 3 and "past" not in ids, r.answer
