@@ -406,15 +406,21 @@ class KindTable:
         hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
         return bool(lines) and hits == 0
 
-    def unbacked(self, name: str, menus: Sequence[str]) -> bool:
+    def unbacked(self, name: str, title: str, menus: Sequence[str]) -> bool:
         """The restaurant's name says kind ``name`` (a piece of it: "우리집밥상" holds 집밥, "○○정육식당"
         정육) but its known menu speaks against it: at least :data:`UNBACKED_LINES` named lines, at
         most one naming a dish of the kind or its family ("한우육회비빔밥" at a lunch 식당), and most of
         them naming other kinds' dishes (된장찌개, 제육볶음, 닭갈비, 오겹살). Such a place is only a
-        weaker member, after the proven ones (audit r12 Q3, Q14)."""
+        weaker member, after the proven ones (audit r12 Q3, Q14). A name ending in the kind's word
+        ("복돈이가마솥순대국", "가로수포차") says what the place is, whatever else it serves."""
         k = self.by_name.get(name)
         lines = [norm(m) for m in menus if m.strip()]
         if k is None or len(lines) < UNBACKED_LINES:
+            return False
+        own_name = self.own_name(title)
+        if any(
+            own_name.endswith(t) for t in [*self._norm[name][2], norm(k.name), *(norm(w) for w in k.words)]
+        ):
             return False
         family = {name, *self.descendants(name), *self.ancestors(name)}
         nots = self._norm_more[name][2]

@@ -363,7 +363,7 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
             table.weakly(doc.category, kind, doc.title, doc.kinds)
             or (ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc)))
             # a name saying the kind against its menu (a lunch 식당 named 정육식당): a weaker member
-            or (ev.source == "title" and table.unbacked(kind, menu_names(doc)))
+            or (ev.source == "title" and table.unbacked(kind, doc.title, menu_names(doc)))
         )
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
         best = min(best, found)

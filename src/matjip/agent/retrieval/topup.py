@@ -117,7 +117,7 @@ def neighbours(f: Found, res: Resources) -> None:
 
 
 def dish_anywhere(f: Found, res: Resources, said: str) -> None:
-    """The kind asked by its dish ("장지역 쌀국수"): a place filed under a neighbouring kind whose menu is
+    """The kind asked by its dish ("장지역 쌀국수"): a place filed under a neighbouring category whose menu is
     known for the dish (a 태국 house's '갈비쌀국수', '똠얌쌀국수': :func:`~.rank.known_for`) serves what
     was asked; such places join the kind's own, ranked by the evidence a local trusts (the re-rank
     keeps a share of their trust, :data:`~.rank.MENU_TRUST`). A place listing the dish once among
@@ -131,9 +131,24 @@ def dish_anywhere(f: Found, res: Resources, said: str) -> None:
             update={"kind": [], "menu": [dish], "k": RERANK_DEPTH, "exclude_ids": f.shown_ids()}
         )
     )
-    extra = [h for h in kept(list(more.hits), p, res) if known_for(h.document, dish)]
+    # a neighbouring category: a sibling of the kind's own places' paths under a shared parent of at
+    # least two levels ("아시아음식>동남아음식>태국음식" beside "…>베트남음식"); a 호프 frying 치킨 or any
+    # 한식 house under the bare "한식" is no neighbour
+    siblings = {_parent(h.document.category) for h in f.hits if p.kinds[0] in h.document.kinds}
+    siblings.discard(None)
+    extra = [
+        h
+        for h in kept(list(more.hits), p, res)
+        if known_for(h.document, dish) and _parent(h.document.category) in siblings
+    ]
     f.dish_known = {h.document.place_id for h in extra}
     f.hits += extra
     f.detail["dish_anywhere"] = len(extra)
     if extra:  # the grader reads the dish: a place listing it is what was asked
         f.plan_update["kind_dishes"] = [dish]
+
+
+def _parent(category: str) -> str | None:
+    """The category path without its leaf, when that parent has at least two levels; else None."""
+    parts = [x.strip() for x in category.split(">") if x.strip()]
+    return ">".join(parts[:-1]) if len(parts) >= 3 else None
