@@ -418,9 +418,8 @@ class KindTable:
         if k is None or len(lines) < UNBACKED_LINES:
             return False
         own_name = self.own_name(title)
-        if any(
-            own_name.endswith(t) for t in [*self._norm[name][2], norm(k.name), *(norm(w) for w in k.words)]
-        ):
+        said = [*self._norm[name][2], *self._norm[name][3], norm(k.name), *(norm(w) for w in k.words)]
+        if any(own_name.endswith(t) for t in said):
             return False
         family = {name, *self.descendants(name), *self.ancestors(name)}
         nots = self._norm_more[name][2]
