@@ -215,7 +215,7 @@ def test_a_comparison_verdict_uses_the_fitting_particle() -> None:
     a = _place("a", "스시마이우", 1, rating=4.5, review_keywords={"맛": 80})
     b = _place("b", "교촌치킨", 1, rating=4.0, review_keywords={"맛": 10})
     text = "".join(compare_answer([("스시마이우", [a]), ("교촌치킨", [b])], WEDNESDAY_EVENING, "taste"))
-    assert "스시마이우가 가장 높아요" in text and "이(가)" not in text
+    assert "스시마이우가 더 높아요" in text and "이(가)" not in text
 
 
 # --- class 15: the heading never overclaims ------------------------------------------------------

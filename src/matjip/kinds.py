@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 KINDS_FILE = Path(__file__).parent / "data" / "kinds.toml"
 _SUFFIXES = ("맛집", "전문점", "가게", "집")
 BRANCH_WORD = "점"  # a name's last word ending in it is its branch ("잠실점", "2호점")
+UNBACKED_LINES = 4  # a name is checked against its menu only when this many named lines are known
 
 
 def norm(text: str) -> str:
@@ -404,6 +405,31 @@ class KindTable:
         lines = [norm(m) for m in menus if m.strip()]
         hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
         return bool(lines) and hits == 0
+
+    def unbacked(self, name: str, title: str, menus: Sequence[str]) -> bool:
+        """The restaurant's name says kind ``name`` (a piece of it: "우리집밥상" holds 집밥, "○○정육식당"
+        정육) but its known menu speaks against it: at least :data:`UNBACKED_LINES` named lines, at
+        most one naming a dish of the kind or its family ("한우육회비빔밥" at a lunch 식당), and most of
+        them naming other kinds' dishes (된장찌개, 제육볶음, 닭갈비, 오겹살). Such a place is only a
+        weaker member, after the proven ones (audit r12 Q3, Q14). A name ending in the kind's word
+        ("복돈이가마솥순대국", "가로수포차") says what the place is, whatever else it serves."""
+        k = self.by_name.get(name)
+        lines = [norm(m) for m in menus if m.strip()]
+        if k is None or len(lines) < UNBACKED_LINES:
+            return False
+        own_name = self.own_name(title)
+        said = [*self._norm[name][2], *self._norm[name][3], norm(k.name), *(norm(w) for w in k.words)]
+        if any(own_name.endswith(t) for t in said):
+            return False
+        family = {name, *self.descendants(name), *self.ancestors(name)}
+        nots = self._norm_more[name][2]
+        own_words = [d for f in family for d in self._norm[f][3]]
+        own = [
+            line for line in lines if any(d in line for d in own_words) and not any(x in line for x in nots)
+        ]
+        other_words = [d for kind in self.kinds if kind.name not in family for d in self._norm[kind.name][3]]
+        other = [line for line in lines if line not in own and any(d in line for d in other_words)]
+        return len(own) <= 1 and 2 * len(other) > len(lines)
 
     def contradicts(self, category: str, name: str) -> bool:
         """The category path's top level names a cuisine other than the kind's ("일식" for a taco

@@ -542,6 +542,11 @@ def compare_criterion(text: str) -> str:
     return next((c for c, words in compare_criteria().items() if any(w in text for w in words)), "taste")
 
 
+SHARE_MIN_REVIEWS = (
+    10  # a visitor tag's share of fewer reviews than this decides no comparison (audit r12 C1.2)
+)
+
+
 def _share(doc: Restaurant, tag: str) -> tuple[float | None, str]:
     """A visitor tag as a share of the restaurant's reviews ("맛 120건/리뷰 800건 = 15%")."""
     n = _tag(doc, tag)
@@ -669,15 +674,28 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         criterion, "맛"
     )
     shares = [(_share(d, tag)[0], d) for d in docs]
-    known_shares = [(x, d) for x, d in shares if x is not None]
+    # a share of a handful of reviews is no evidence a local trusts (2 of 5 is not "better" than 9 of 64)
+    few = [d for x, d in shares if x is not None and (d.review_count or 0) < SHARE_MIN_REVIEWS]
+    known_shares = [(x, d) for x, d in shares if x is not None and d not in few]
     top_share = max((x for x, _ in known_shares), default=0.0)
+    few_share = max((x for x, d in shares if d in few and x is not None), default=0.0)
+    if few and few_share > top_share:
+        return say(
+            "answer.compare.tag_few",
+            tag=tag,
+            titles=", ".join(
+                josa(d.title, "은/는") if i == len(few) - 1 else d.title for i, d in enumerate(few)
+            ),
+            n=max(d.review_count or 0 for d in few),
+            least=SHARE_MIN_REVIEWS,
+        )
     if len(known_shares) >= 2 and top_share > 0:
         # one place's tags against the other's none is a verdict too: "9건 (12%)" against "0건"
         leaders = [d for x, d in known_shares if x == top_share]
         if len(leaders) == 1:
-            return say(
-                "answer.compare.tag_share", tag=tag, title=josa(leaders[0].title, "이/가"), share=top_share
-            )
+            # two places: one is "더" high, never "가장"
+            key = "answer.compare.tag_share_two" if len(docs) == 2 else "answer.compare.tag_share"
+            return say(key, tag=tag, title=josa(leaders[0].title, "이/가"), share=top_share)
         return say(
             "answer.compare.tag_tie", tag=tag, titles=", ".join(d.title for d in leaders), share=top_share
         )
@@ -692,7 +710,8 @@ def _reviews_verdict(docs: Sequence[Restaurant]) -> str:
     if len(leaders) > 1:
         return say("answer.compare.reviews_tie", titles=", ".join(d.title for d in leaders), n=top)
     lines = ", ".join(say("answer.compare.reviews_line", title=d.title, n=n) for n, d in counts)
-    return say("answer.compare.reviews_more", title=josa(leaders[0].title, "이/가"), n=top, lines=lines)
+    key = "answer.compare.reviews_more_two" if len(docs) == 2 else "answer.compare.reviews_more"
+    return say(key, title=josa(leaders[0].title, "이/가"), n=top, lines=lines)
 
 
 def _listed_day(

@@ -740,8 +740,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     topup.dish_fallback(f, res)
     topup.menu_topup(f, res)
     topup.neighbours(f, res)
+    topup.dish_anywhere(f, res, _said(state))
     # a dish asked ("당산 곱창전골"): the places listing it are what was asked, whatever they are filed as
-    sure = None if f.plan.kind_dishes or f.req.menu else rank.surely_of_kind(f.plan.kinds)
+    sure = None if f.plan.kind_dishes or f.req.menu else rank.surely_of_kind(f.plan.kinds, f.dish_known)
     widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res, sure)
     gaps.no_break(f, now)
     f.hits = within_budget(f.hits, f.plan, cheaper=bool(state.get("cheaper")))

@@ -271,7 +271,15 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
     ordered = one_per_brand([h for h, _, _ in scored], len(scored), res)
-    picked = _spread(ordered, {i: x[0] for i, x in by_id.items()}, total, r.between, p.k)
+    along_of = {i: x[0] for i, x in by_id.items()}
+    # the places along the way (within a detour step) are spread over the segments first; a place off
+    # it (past the destination, 370 m of detour) only fills what they leave (audit r12 Q13)
+    on_way = [h for h in ordered if by_id[h.document.place_id][1] < step]
+    off_way = [h for h in ordered if by_id[h.document.place_id][1] >= step]
+    picked = _spread(on_way, along_of, total, r.between, p.k)
+    if len(picked) < p.k:
+        picked += _spread(off_way, along_of, total, r.between, p.k - len(picked))
+        picked.sort(key=lambda h: along_of[h.document.place_id])
     records: list[HitRecord] = []
     for h in picked:
         along, detour = by_id[h.document.place_id]

@@ -33,6 +33,8 @@ class Found:
     # fetched from a wider circle: after those
     stand_ins: set[str] = field(default_factory=set)
     listed: set[str] = field(default_factory=set)  # list the dish beside the kind: first
+    # the kind asked by its dish ("쌀국수"): places of another kind known for the dish (topup.dish_anywhere)
+    dish_known: set[str] = field(default_factory=set)
 
     def shown_ids(self) -> list[str]:
         """The request's excluded ids and every place kept so far (a top-up leaves them out)."""

@@ -87,22 +87,26 @@ class Ranker:
     by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
     stand_ins: frozenset[str] = frozenset()  # near places only weakly of the kind (Found.stand_ins)
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
+    dish_known: frozenset[str] = frozenset()  # places of another kind known for the dish asked as the kind
     now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
         tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
+        dish_known = place in self.dish_known and tier > 1
+        if dish_known:  # its menu is known for the dish asked: a member, by a share of its trust
+            tier, share = 1, MENU_TRUST
         return RankKey(
             open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
             strength=tier,
-            neighbour=self._neighbour(h),
+            neighbour=0 if dish_known else self._neighbour(h),
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
-            untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
+            untagged=self._untagged(doc),
             going_now=self._going_now(doc),
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
@@ -117,6 +121,16 @@ class Ranker:
         if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
             return 3
         return 0
+
+    def _untagged(self, doc: Restaurant) -> int:
+        """1: neither visitors' tags nor the place's own evidence back the atmosphere or occasion
+        wished — a children's price ('어린이초밥', '소인') backs "애기랑" as a tag backs "데이트"."""
+        wished = {*self.plan.atmosphere, *self.plan.occasion}
+        if not self.tags and not wished:
+            return 0
+        if any(doc.review_keywords.get(t, 0) > 0 for t in self.tags):
+            return 0
+        return 0 if wished & {*doc.occasion, *doc.atmosphere} else 1
 
     def _neighbour(self, h: SearchHit) -> int:
         own = set(self.plan.kinds) & set(h.document.kinds)
@@ -151,6 +165,17 @@ def known_for(doc: Restaurant, dish: str) -> bool:
     return bool(lines) and sum(word in line for line in lines) / len(lines) >= DISH_SHARE
 
 
+def dish_asked(p: SearchPlan, said: str) -> str | None:
+    """The one kind asked by the word of its own dish ("쌀국수" for 쌀국수·베트남, one of the kind's query
+    words and menu words), with no dish said beside it; else None."""
+    table = kinds()
+    if len(p.kinds) != 1 or p.kind_dishes or p.kinds[0] not in table.by_name:
+        return None
+    k = table.by_name[p.kinds[0]]
+    words = {norm(w) for w in [k.name, *k.words]}
+    return next((m for m in k.menu if norm(m) in words and norm(m) in said), None)
+
+
 def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
     """The :class:`Ranker` of a general search; ``said``: the message, normalised (a dish the user
     named beside its kind, "홍대 마제소바" → 라멘, puts the kind's places listing it first)."""
@@ -166,6 +191,7 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         plan=p,
         farther=f.farther,
         stand_ins=frozenset(f.stand_ins),
+        dish_known=frozenset(f.dish_known),
         listed=f.listed,
         mentioned=review_mentions(f.hits, p.unused_terms),
         tags=[t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)],
@@ -333,26 +359,31 @@ def kind_evidence(h: SearchHit, wanted: list[str]) -> tuple[int, str]:
         rank = {"category": 0, "title": 1}.get(ev.source, 2)
         if rank > 0 and (other or table.contradicts(doc.category, kind)):
             rank += 1
-        weak = table.weakly(doc.category, kind, doc.title, doc.kinds) or (
-            ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc))
+        weak = (
+            table.weakly(doc.category, kind, doc.title, doc.kinds)
+            or (ev.source == "category" and table.thinly(doc.category, kind, doc.title, menu_names(doc)))
+            # a name saying the kind against its menu (a lunch 식당 named 정육식당): a weaker member
+            or (ev.source == "title" and table.unbacked(kind, doc.title, menu_names(doc)))
         )
         found = (2, "weak") if weak and rank < 2 else (rank, ev.source)
         best = min(best, found)
     return best
 
 
-def surely_of_kind(wanted: list[str]) -> Callable[[SearchHit], bool]:
+def surely_of_kind(wanted: list[str], dish_known: set[str] | None = None) -> Callable[[SearchHit], bool]:
     """A place that is one of the kinds ``wanted`` to a local: tier 1 of :func:`evidence_tier` (its
     category or name says it, or its menu mostly does), a place whose name says the kind under another
     category ("맛대로치킨호프" under 호프), or one whose category names no other kind (a 찌개 house
-    listing 김치찌개 is a 김치찌개 place) — not a 족발 house for its 쟁반막국수."""
+    listing 김치찌개 is a 김치찌개 place) — not a 족발 house for its 쟁반막국수. A place of another kind
+    known for the dish asked as the kind (``dish_known``: a 태국 house's 쌀국수) is one too."""
 
     table = kinds()
+    known = dish_known or set()
     # the kind's own stand-ins (a bakery for 카페: ``neighbours`` in data/kinds.toml) are no weak fill
     near = {n for k in wanted if k in table.by_name for n in table.by_name[k].neighbours}
 
     def sure(h: SearchHit) -> bool:
-        if evidence_tier(h, wanted)[0] == 1 or near & set(h.document.kinds):
+        if evidence_tier(h, wanted)[0] == 1 or near & set(h.document.kinds) or h.document.place_id in known:
             return True
         # a weaker member the kind lists (a 해장국 house for 국밥) is still one of its own
         return kind_evidence(h, wanted)[1] in ("category", "title", "weak") or not filed_as_other(h, wanted)

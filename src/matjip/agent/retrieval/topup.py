@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
-from matjip.agent.retrieval.fetch import Found
-from matjip.agent.retrieval.filters import broader, not_ruled_out_by_category
+from matjip.agent.retrieval.fetch import RERANK_DEPTH, Found
+from matjip.agent.retrieval.filters import broader, kept, not_ruled_out_by_category
+from matjip.agent.retrieval.rank import dish_asked, known_for
 from matjip.agent.retrieval.widen import km
 from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds
@@ -113,3 +114,41 @@ def neighbours(f: Found, res: Resources) -> None:
             )
         )
     f.hits += extra
+
+
+def dish_anywhere(f: Found, res: Resources, said: str) -> None:
+    """The kind asked by its dish ("장지역 쌀국수"): a place filed under a neighbouring category whose menu is
+    known for the dish (a 태국 house's '갈비쌀국수', '똠얌쌀국수': :func:`~.rank.known_for`) serves what
+    was asked; such places join the kind's own, ranked by the evidence a local trusts (the re-rank
+    keeps a share of their trust, :data:`~.rank.MENU_TRUST`). A place listing the dish once among
+    other things stays out (a 고깃집's 냉면)."""
+    p, req = f.plan, f.req
+    dish = dish_asked(p, said)
+    if dish is None or p.titles or req.menu:
+        return
+    more = res.index.search(
+        f.wide.model_copy(
+            update={"kind": [], "menu": [dish], "k": RERANK_DEPTH, "exclude_ids": f.shown_ids()}
+        )
+    )
+    # a neighbouring category: a sibling of the kind's own places' paths under a shared parent of at
+    # least two levels ("아시아음식>동남아음식>태국음식" beside "…>베트남음식"); a 호프 frying 치킨 or any
+    # 한식 house under the bare "한식" is no neighbour
+    siblings = {_parent(h.document.category) for h in f.hits if p.kinds[0] in h.document.kinds}
+    siblings.discard(None)
+    extra = [
+        h
+        for h in kept(list(more.hits), p, res)
+        if known_for(h.document, dish) and _parent(h.document.category) in siblings
+    ]
+    f.dish_known = {h.document.place_id for h in extra}
+    f.hits += extra
+    f.detail["dish_anywhere"] = len(extra)
+    if extra:  # the grader reads the dish: a place listing it is what was asked
+        f.plan_update["kind_dishes"] = [dish]
+
+
+def _parent(category: str) -> str | None:
+    """The category path without its leaf, when that parent has at least two levels; else None."""
+    parts = [x.strip() for x in category.split(">") if x.strip()]
+    return ">".join(parts[:-1]) if len(parts) >= 3 else None
