@@ -20,6 +20,7 @@ from matjip.agent.cardinfo import (
     GOING_UNKNOWN,
     going_tier,
     is_night,
+    mention_only,
     open_status,
     unlisted_today,
 )
@@ -54,6 +55,8 @@ class RankKey(NamedTuple):
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
+    mentioned_only: int  # 1: a convenience asked rests on a mere mention (cardinfo.mention_only: "주차
+    # 언급 2건"), after the places the cards state it for — within the circle already fetched
     going_now: int  # going now (or at the time asked once its filter is dropped): cardinfo.going_tier,
     # 0 open (or within the hour), 1 later today, 2 unknown hours, 3 shut today (the cards' reading);
     # by day with no time asked: 3 done for the day (closed, its day off), else 0
@@ -84,10 +87,12 @@ class Ranker:
     outside: set[str]  # places across the border of the dong asked
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
     late: set[str]  # late members of the family asked (kinds.late_members)
+    late_titles: tuple[str, ...] = ()  # name parts of the family's late places (kinds.late_titles)
     by_dish: bool = False  # the dish alone named the kind ("짬뽕 맛집", not "짬뽕 맛있는 중국집")
     stand_ins: frozenset[str] = frozenset()  # near places only weakly of the kind (Found.stand_ins)
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
     now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
+    today_said: bool = False  # "오늘 갈", "이따": a day its timetable leaves out is a shut day too
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
@@ -103,6 +108,7 @@ class Ranker:
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
+            mentioned_only=1 if any(mention_only(doc, "convenience", c) for c in p.convenience) else 0,
             going_now=self._going_now(doc),
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
@@ -113,13 +119,19 @@ class Ranker:
         # by day with no time asked, a place done for today (closed, its day off) goes after the others
         # (asked today, a local means today); a day the timetable leaves out is not moved by day: the
         # sets judging it do not see closures (docs/issue24.md, the rule tried in rounds 1 and 7 moved
-        # strict P@3 and pop@3 down) — no sentence claims an order by day
-        if self.today is not None and open_status(doc.hours, self.today).state in DONE_FOR_TODAY:
+        # strict P@3 and pop@3 down) — unless the visit is said to be today ("오늘 갈", "이따"); no
+        # sentence claims an order by day
+        if self.today is not None and (
+            open_status(doc.hours, self.today).state in DONE_FOR_TODAY
+            or (self.today_said and unlisted_today(doc.hours, self.today))
+        ):
             return 3
         return 0
 
     def _neighbour(self, h: SearchHit) -> int:
         own = set(self.plan.kinds) & set(h.document.kinds)
+        if own and self.late_titles and any(w in norm(h.document.title) for w in self.late_titles):
+            return 1
         if not self.plan.kinds or (own and not own <= self.late):
             return 0
         return 1 if own else 2
@@ -151,7 +163,7 @@ def known_for(doc: Restaurant, dish: str) -> bool:
     return bool(lines) and sum(word in line for line in lines) / len(lines) >= DISH_SHARE
 
 
-def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
+def ranker(f: Found, res: Resources, said: str, now: datetime, today: bool = False) -> Ranker:
     """The :class:`Ranker` of a general search; ``said``: the message, normalised (a dish the user
     named beside its kind, "홍대 마제소바" → 라멘, puts the kind's places listing it first)."""
     p = f.plan
@@ -175,19 +187,21 @@ def ranker(f: Found, res: Resources, said: str, now: datetime) -> Ranker:
         outside=outside_dong(f.hits, p, res) if near else set(),
         at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
+        late_titles=tuple(kinds().late_titles(p.kinds)),
         today=now if asked is None and p.open_wished is None else None,
+        today_said=today or kinds().about_today(p.kinds),
         now_asked=wished
         if wished is not None and abs((wished - now).total_seconds()) <= GOING_NOW_S
         else None,
     )
 
 
-def rerank(f: Found, res: Resources, said: str, now: datetime) -> None:
+def rerank(f: Found, res: Resources, said: str, now: datetime, today: bool = False) -> None:
     """Order ``f.hits`` by the plan's sort and keep ``k``: by rating, by typical price, by distance
     (as fetched), or by :class:`RankKey` (specialists first, then the places a local trusts); a
     mild version asked for first; at most one branch of a chain."""
     p, hits = f.plan, f.hits
-    rank = ranker(f, res, said, now) if p.sort != "distance" else None
+    rank = ranker(f, res, said, now, today) if p.sort != "distance" else None
     if p.sort == "rating" and rank is not None:
         # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
         # member, never ahead of the grills), the nearer circle first
