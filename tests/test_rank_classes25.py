@@ -182,3 +182,41 @@ def test_a_parking_mention_goes_after_the_places_parking_is_stated_for(tmp_path:
     ]
     r = ask_over(tmp_path, records, "잠실역 돈까스집 주차 되는 곳", SATURDAY_NOON)
     assert ids(r) == ["stated", "mention"]
+
+
+def test_the_heading_says_how_many_mentions_not_another_kind_of_evidence(tmp_path: Path) -> None:
+    # all three rest on visitor tags (10, 4 and 2): the bracket says the counts of the mentioned one
+    records = [
+        record(
+            "ten",
+            "열주차돈까스",
+            "일식>돈까스,우동",
+            200,
+            ["로스카츠", "히레카츠"],
+            reviewCount=80,
+            reviewKeywords={"맛": 30, "주차": 10},
+        ),
+        record(
+            "four",
+            "넷주차돈까스",
+            "일식>돈까스,우동",
+            250,
+            ["등심돈가스", "치즈돈가스"],
+            reviewCount=60,
+            reviewKeywords={"맛": 20, "주차": 4},
+        ),
+        record(
+            "two",
+            "둘주차돈까스",
+            "일식>돈까스,우동",
+            300,
+            ["안심돈가스", "생선까스"],
+            reviewCount=119,
+            reviewKeywords={"맛": 52, "주차": 2},
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 돈까스집 주차 되는 곳", SATURDAY_NOON)
+    assert ids(r) == ["ten", "four", "two"]
+    heading = next(line for line in r.answer.splitlines() if "곳을 찾았어요" in line)
+    assert "1·2번에 근거가 더 있고, 3번은 방문자 태그 언급 2건뿐이에요" in heading, heading
+    assert "태그 언급만 있어요" not in heading
