@@ -220,3 +220,30 @@ def test_the_heading_says_how_many_mentions_not_another_kind_of_evidence(tmp_pat
     heading = next(line for line in r.answer.splitlines() if "곳을 찾았어요" in line)
     assert "1·2번에 근거가 더 있고, 3번은 방문자 태그 언급 2건뿐이에요" in heading, heading
     assert "태그 언급만 있어요" not in heading
+
+
+def test_a_parking_mention_near_stays_ahead_of_a_stated_place_much_farther(tmp_path: Path) -> None:
+    # control (relevance_dev2 r208): evidence strength decides among neighbours, never pulls a far place
+    records = [
+        record(
+            "mention",
+            "교차로돈까스",
+            "일식>돈까스,우동",
+            100,
+            ["로스카츠", "히레카츠"],
+            reviewCount=119,
+            reviewKeywords={"맛": 52, "주차": 2},
+        ),
+        record(
+            "far",
+            "먼주차돈까스",
+            "일식>돈까스,우동",
+            900,
+            ["등심돈가스", "치즈돈가스"],
+            reviewCount=60,
+            reviewKeywords={"맛": 20, "주차": 10},
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 돈까스집 주차 되는 곳", SATURDAY_NOON)
+    assert ids(r) == ["mention", "far"]
+    assert "언급 각" not in r.answer

@@ -416,6 +416,8 @@ def _mention_caveat(
         return say("cards.heading.mentioned_some", value=josa(wish, "은/는"), numbers=listed)
     template = "cards.heading.partly_mentioned" if after_n else "cards.heading.partly_mentioned_noun"
     said = "·".join(map(str, counts))
+    if len(counts) > 1 and len(set(counts)) == 1:  # "2·3번은 … 언급 각 2건뿐이에요"
+        said = say("cards.heading.each_count", n=counts[0])
     return say(template, wish=phrase, numbers="·".join(map(str, backed)), mentioned=listed, counts=said)
 
 

@@ -55,8 +55,6 @@ class RankKey(NamedTuple):
     unlisted: int  # 1: not listing the dish asked beside the kind, when some do
     unmentioned: int  # 1: reviews never mention a word no field records (seed 003)
     untagged: int  # 1: visitors' tags do not back the wish ("데이트" → 분위기); never a filter
-    mentioned_only: int  # 1: a convenience asked rests on a mere mention (cardinfo.mention_only: "주차
-    # 언급 2건"), after the places the cards state it for — within the circle already fetched
     going_now: int  # going now (or at the time asked once its filter is dropped): cardinfo.going_tier,
     # 0 open (or within the hour), 1 later today, 2 unknown hours, 3 shut today (the cards' reading);
     # by day with no time asked: 3 done for the day (closed, its day off), else 0
@@ -108,7 +106,6 @@ class Ranker:
             unlisted=0 if not self.listed or place in self.listed else 1,
             unmentioned=0 if place in self.mentioned else 1,
             untagged=0 if not self.tags or any(doc.review_keywords.get(t, 0) > 0 for t in self.tags) else 1,
-            mentioned_only=1 if any(mention_only(doc, "convenience", c) for c in p.convenience) else 0,
             going_now=self._going_now(doc),
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
@@ -221,6 +218,8 @@ def rerank(f: Found, res: Resources, said: str, now: datetime, today: bool = Fal
         hits.sort(key=rank.key)
         if len(p.kinds) > 1:
             hits = each_kind_in_turn(hits, p.kinds, rank.key, clocked=rank.at is not None)
+        if p.convenience:
+            hits = stated_before_mentioned(hits, p.convenience, rank)
     # "엽떡 같은 매운 떡볶이 말고": a brand named as an example of a taste rules out the taste, not chains
     tasted = any(norm(t.name) in said for t in kinds().tastes)
     if names_a_chain(p, res) and rank is not None and not tasted:
@@ -238,6 +237,41 @@ def rerank(f: Found, res: Resources, said: str, now: datetime, today: bool = Fal
     mild = mild_none_note(p, f.hits)
     if mild is not None:
         f.notes.append(mild)
+
+
+MENTION_SLACK = 0.25  # share of the radius (else metres below) a stated place may lie beyond a mentioned one
+MENTION_SLACK_M = 300.0
+
+
+def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranker) -> list[SearchHit]:
+    """A convenience asked that a place's visitors only mention ("주차 언급 2건", ``cardinfo.mention_only``)
+    puts it after the places the cards state it for that are as good by every part of the order but the
+    trust and lie about as near (within :data:`MENTION_SLACK` of the radius beyond it): evidence strength
+    decides among neighbours, never pulls a farther place ahead (a rank part did: relevance_dev2 r208,
+    audit r11 Q2)."""
+    weak = {id(h) for h in hits if any(mention_only(h.document, "convenience", c) for c in asked)}
+    if not weak or len(weak) == len(hits):
+        return hits
+    slack = MENTION_SLACK * rank.radius if rank.radius else MENTION_SLACK_M
+    out: list[SearchHit] = []
+    held: list[SearchHit] = []
+    for h in hits:
+        if id(h) in weak:
+            held.append(h)
+            continue
+        tier = rank.key(h)[:-1]
+        near = h.distance_m
+        due = [
+            i
+            for i, m in enumerate(held)
+            if rank.key(m)[:-1] != tier
+            or (near is not None and m.distance_m is not None and near > m.distance_m + slack)
+        ]
+        if due:  # the held places keep their order: every one up to the last due goes first
+            out += held[: due[-1] + 1]
+            del held[: due[-1] + 1]
+        out.append(h)
+    return out + held
 
 
 def mild_none_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
