@@ -10,7 +10,9 @@ ranking policy (helper rank25; audit r11 Q2, Q7, Q13 and its class 5 "closed tod
 - A described family's cold-noodle house ("○○막국수칼국수" filed under 칼국수) is no rainy-day bowl:
   after the hot ones (audit r11 Q7), as data (``kinds.toml`` theme ``after_titles``).
 - A convenience asked that a place's visitors only mention ("주차 언급 2건") puts it after the places
-  the cards state it for, within the circle already fetched (audit r11 Q2).
+  the cards state it for that are as near and nearly as well known (audit r11 Q2) — never after a
+  farther or little-known one (relevance_dev2 r208, relevance_test19 t2479); the heading says the
+  counts, not another kind of evidence.
 
 Each test ingests hand-written crawl records and asks the real offline agent at a fixed clock.
 """
@@ -175,8 +177,8 @@ def test_a_parking_mention_goes_after_the_places_parking_is_stated_for(tmp_path:
             "일식>돈까스,우동",
             300,
             ["등심돈가스", "치즈돈가스"],
-            reviewCount=60,
-            reviewKeywords={"맛": 20, "주차": 10},
+            reviewCount=100,
+            reviewKeywords={"맛": 45, "주차": 10},
             businessHours="매일 11:00 ~ 21:00",
         ),
     ]
@@ -193,8 +195,8 @@ def test_the_heading_says_how_many_mentions_not_another_kind_of_evidence(tmp_pat
             "일식>돈까스,우동",
             200,
             ["로스카츠", "히레카츠"],
-            reviewCount=80,
-            reviewKeywords={"맛": 30, "주차": 10},
+            reviewCount=110,
+            reviewKeywords={"맛": 50, "주차": 10},
         ),
         record(
             "four",
@@ -202,8 +204,8 @@ def test_the_heading_says_how_many_mentions_not_another_kind_of_evidence(tmp_pat
             "일식>돈까스,우동",
             250,
             ["등심돈가스", "치즈돈가스"],
-            reviewCount=60,
-            reviewKeywords={"맛": 20, "주차": 4},
+            reviewCount=100,
+            reviewKeywords={"맛": 45, "주차": 4},
         ),
         record(
             "two",
@@ -220,6 +222,32 @@ def test_the_heading_says_how_many_mentions_not_another_kind_of_evidence(tmp_pat
     heading = next(line for line in r.answer.splitlines() if "곳을 찾았어요" in line)
     assert "1·2번에 근거가 더 있고, 3번은 방문자 태그 언급 2건뿐이에요" in heading, heading
     assert "태그 언급만 있어요" not in heading
+
+
+def test_a_parking_mention_stays_ahead_of_a_stated_place_few_know(tmp_path: Path) -> None:
+    # control (relevance_test19 t2479): a stated place much less known does not jump a well-known one
+    records = [
+        record(
+            "mention",
+            "교차로돈까스",
+            "일식>돈까스,우동",
+            200,
+            ["로스카츠", "히레카츠"],
+            reviewCount=119,
+            reviewKeywords={"맛": 52, "주차": 2},
+        ),
+        record(
+            "unknown",
+            "작은주차돈까스",
+            "일식>돈까스,우동",
+            250,
+            ["등심돈가스", "치즈돈가스"],
+            reviewCount=12,
+            reviewKeywords={"맛": 3, "주차": 3},
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 돈까스집 주차 되는 곳", SATURDAY_NOON)
+    assert ids(r) == ["mention", "unknown"]
 
 
 def test_a_parking_mention_near_stays_ahead_of_a_stated_place_much_farther(tmp_path: Path) -> None:

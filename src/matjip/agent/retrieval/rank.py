@@ -241,13 +241,15 @@ def rerank(f: Found, res: Resources, said: str, now: datetime, today: bool = Fal
 
 MENTION_SLACK = 0.25  # share of the radius (else metres below) a stated place may lie beyond a mentioned one
 MENTION_SLACK_M = 300.0
+MENTION_TRUST = 0.9  # ... and keeps this share of its trust: a stated place nobody knows stays behind
 
 
 def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranker) -> list[SearchHit]:
     """A convenience asked that a place's visitors only mention ("주차 언급 2건", ``cardinfo.mention_only``)
     puts it after the places the cards state it for that are as good by every part of the order but the
-    trust and lie about as near (within :data:`MENTION_SLACK` of the radius beyond it): evidence strength
-    decides among neighbours, never pulls a farther place ahead (a rank part did: relevance_dev2 r208,
+    trust, nearly as trusted (:data:`MENTION_TRUST`) and about as near (within :data:`MENTION_SLACK` of
+    the radius beyond it): evidence strength decides among neighbours as good, never pulls a farther or
+    little-known place ahead (relevance_test19 t2479) (a rank part did: relevance_dev2 r208,
     audit r11 Q2)."""
     weak = {id(h) for h in hits if any(mention_only(h.document, "convenience", c) for c in asked)}
     if not weak or len(weak) == len(hits):
@@ -259,12 +261,13 @@ def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranke
         if id(h) in weak:
             held.append(h)
             continue
-        tier = rank.key(h)[:-1]
+        key = rank.key(h)
         near = h.distance_m
         due = [
             i
             for i, m in enumerate(held)
-            if rank.key(m)[:-1] != tier
+            if rank.key(m)[:-1] != key[:-1]
+            or key.trust > MENTION_TRUST * rank.key(m).trust  # (keys are negated trust)
             or (near is not None and m.distance_m is not None and near > m.distance_m + slack)
         ]
         if due:  # the held places keep their order: every one up to the last due goes first
