@@ -275,3 +275,33 @@ def test_a_parking_mention_near_stays_ahead_of_a_stated_place_much_farther(tmp_p
     r = ask_over(tmp_path, records, "잠실역 돈까스집 주차 되는 곳", SATURDAY_NOON)
     assert ids(r) == ["mention", "far"]
     assert "언급 각" not in r.answer
+
+
+# --- class 10: a 맛집 asked with no kind is a meal: a bakery or a café goes after the meal places ---
+
+
+def _meal_records() -> list[dict[str, Any]]:
+    return [
+        record(
+            "bakery",
+            "하츠베이커리",
+            "간식>제과,베이커리",
+            100,
+            ["소금빵", "카페라떼"],
+            reviewCount=200,
+            reviewKeywords={"맛": 80},
+        ),
+        record("gukbap", "오금국밥", "한식>국밥", 300, ["순대국밥", "수육"], reviewCount=30),
+        record("pasta", "오금파스타", "양식>이탈리안", 350, ["까르보나라", "봉골레"], reviewCount=25),
+    ]
+
+
+def test_a_matjip_asked_with_no_kind_puts_a_bakery_after_the_meal_places(tmp_path: Path) -> None:
+    r = ask_over(tmp_path, _meal_records(), "잠실역 맛집", SATURDAY_NOON)
+    assert ids(r)[-1] == "bakery" and set(ids(r)[:2]) == {"gukbap", "pasta"}
+
+
+def test_a_bakery_asked_for_stays_first(tmp_path: Path) -> None:
+    # control: a bakery named is what was asked
+    r = ask_over(tmp_path, _meal_records(), "잠실역 빵집 맛집", SATURDAY_NOON)
+    assert ids(r)[0] == "bakery"

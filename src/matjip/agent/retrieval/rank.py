@@ -36,7 +36,10 @@ from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
 from matjip.wording import say
+from matjip.words import words
 
+# a bakery, a café: no meal when a meal is asked with no kind (data/words/search.toml)
+NOT_MEAL = frozenset(words("search", "not_meal_cuisines"))
 UNKNOWN_SHOP_REVIEWS = 5  # a shop of its own with this many reviews or fewer is not put ahead of a branch
 
 
@@ -47,6 +50,7 @@ class RankKey(NamedTuple):
     # 1 the others — a place open farther meets what was asked and leads the near closed ones
     farther: int  # 1: filled from a wider circle, after the near ones; 2: near but only weakly of the
     # kind while its own places were fetched from the wider circle (after those)
+    snack: int  # 1: a meal asked with no kind ("오금역 맛집", "점심") and the place a bakery or a café
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
     dish: int  # a dish asked: 0 the kind's place known for it (its name, a share of its menu), 1 the
     # kind listing it, 2 the kind, 3 neither
@@ -68,7 +72,7 @@ DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this 
 # the states a place going now is put after the open ones for, said by clock_note (with a day its
 # timetable leaves out): every state but open and unknown hours
 NOT_CLOCKED_OUT = frozenset({"open", "unknown"})
-TIER = 6  # the parts of a RankKey that make two places equally good for taking each kind in turn
+TIER = 7  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,7 @@ class Ranker:
     today: datetime | None = None  # by day with no time asked: now, to put places done for today after
     now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
     today_said: bool = False  # "오늘 갈", "이따": a day its timetable leaves out is a shut day too
+    snacks: frozenset[str] = frozenset()  # a meal asked with no kind: the cuisines that are no meal
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
@@ -99,6 +104,7 @@ class Ranker:
         return RankKey(
             open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
+            snack=1 if doc.cuisine in self.snacks else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
             strength=tier,
@@ -160,7 +166,9 @@ def known_for(doc: Restaurant, dish: str) -> bool:
     return bool(lines) and sum(word in line for line in lines) / len(lines) >= DISH_SHARE
 
 
-def ranker(f: Found, res: Resources, said: str, now: datetime, today: bool = False) -> Ranker:
+def ranker(
+    f: Found, res: Resources, said: str, now: datetime, today: bool = False, meal: bool = False
+) -> Ranker:
     """The :class:`Ranker` of a general search; ``said``: the message, normalised (a dish the user
     named beside its kind, "홍대 마제소바" → 라멘, puts the kind's places listing it first)."""
     p = f.plan
@@ -187,18 +195,21 @@ def ranker(f: Found, res: Resources, said: str, now: datetime, today: bool = Fal
         late_titles=tuple(kinds().late_titles(p.kinds)),
         today=now if asked is None and p.open_wished is None else None,
         today_said=today or kinds().about_today(p.kinds),
+        snacks=NOT_MEAL if meal and not (p.kinds or p.cuisine or p.menu or p.titles) else frozenset(),
         now_asked=wished
         if wished is not None and abs((wished - now).total_seconds()) <= GOING_NOW_S
         else None,
     )
 
 
-def rerank(f: Found, res: Resources, said: str, now: datetime, today: bool = False) -> None:
+def rerank(
+    f: Found, res: Resources, said: str, now: datetime, today: bool = False, meal: bool = False
+) -> None:
     """Order ``f.hits`` by the plan's sort and keep ``k``: by rating, by typical price, by distance
     (as fetched), or by :class:`RankKey` (specialists first, then the places a local trusts); a
     mild version asked for first; at most one branch of a chain."""
     p, hits = f.plan, f.hits
-    rank = ranker(f, res, said, now, today) if p.sort != "distance" else None
+    rank = ranker(f, res, said, now, today, meal) if p.sort != "distance" else None
     if p.sort == "rating" and rank is not None:
         # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
         # member, never ahead of the grills), the nearer circle first
