@@ -253,12 +253,13 @@ def rerank(
 MENTION_SLACK = 0.25  # share of the radius (else metres below) a stated place may lie beyond a mentioned one
 MENTION_SLACK_M = 300.0
 MENTION_TRUST = 0.9  # ... and keeps this share of its trust: a stated place nobody knows stays behind
+MENTION_REVIEWS = 0.75  # ... and of its review count (trust is flat among small counts: 3 vs 6 reviews)
 
 
 def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranker) -> list[SearchHit]:
     """A convenience asked that a place's visitors only mention ("주차 언급 2건", ``cardinfo.mention_only``)
     puts it after the places the cards state it for that are as good by every part of the order but the
-    trust, nearly as trusted (:data:`MENTION_TRUST`) and about as near (within :data:`MENTION_SLACK` of
+    trust, nearly as trusted and reviewed (:data:`MENTION_TRUST`, :data:`MENTION_REVIEWS`) and about as near (within :data:`MENTION_SLACK` of
     the radius beyond it): evidence strength decides among neighbours as good, never pulls a farther or
     little-known place ahead (relevance_test19 t2479) (a rank part did: relevance_dev2 r208,
     audit r11 Q2)."""
@@ -279,6 +280,7 @@ def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranke
             for i, m in enumerate(held)
             if rank.key(m)[:-1] != key[:-1]
             or key.trust > MENTION_TRUST * rank.key(m).trust  # (keys are negated trust)
+            or (h.document.review_count or 0) < MENTION_REVIEWS * (m.document.review_count or 0)
             or (near is not None and m.distance_m is not None and near > m.distance_m + slack)
         ]
         if due:  # the held places keep their order: every one up to the last due goes first
