@@ -259,10 +259,10 @@ MENTION_REVIEWS = 0.75  # ... and of its review count (trust is flat among small
 def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranker) -> list[SearchHit]:
     """A convenience asked that a place's visitors only mention ("주차 언급 2건", ``cardinfo.mention_only``)
     puts it after the places the cards state it for that are as good by every part of the order but the
-    trust, nearly as trusted and reviewed (:data:`MENTION_TRUST`, :data:`MENTION_REVIEWS`) and about as near (within :data:`MENTION_SLACK` of
-    the radius beyond it): evidence strength decides among neighbours as good, never pulls a farther or
-    little-known place ahead (relevance_test19 t2479) (a rank part did: relevance_dev2 r208,
-    audit r11 Q2)."""
+    trust, nearly as trusted and as reviewed (:data:`MENTION_TRUST`, :data:`MENTION_REVIEWS`) and about
+    as near (within :data:`MENTION_SLACK` of the radius beyond it): evidence strength decides among
+    neighbours as good (audit r11 Q2), never pulls a farther or little-known place ahead (a rank part
+    did: relevance_dev2 r208; relevance_test19 t2479)."""
     weak = {id(h) for h in hits if any(mention_only(h.document, "convenience", c) for c in asked)}
     if not weak or len(weak) == len(hits):
         return hits
