@@ -121,9 +121,10 @@ def test_the_heading_counts_stated_and_only_mentioned_parking_as_the_cards_do(da
     order = {c.name: i for i, c in enumerate(r.cards, 1)}
     assert set(order) == {"넉넉갈비", "한번고기", "두번고기"}, r.answer
     mentioned = "·".join(str(n) for n in sorted((order["한번고기"], order["두번고기"])))
+    counts = "1·2" if order["한번고기"] < order["두번고기"] else "2·1"  # their tag counts, in card order
     heading = next(line for line in r.answer.splitlines() if "곳을 찾았어요" in line)
     assert (
-        f"(주차 가능한 곳인지는 {order['넉넉갈비']}번에 근거가 있고, {mentioned}번은 방문자 태그 언급만 있어요)"
+        f"(주차 가능한 곳인지는 {order['넉넉갈비']}번에 근거가 더 있고, {mentioned}번은 방문자 태그 언급 {counts}건뿐이에요)"
         in heading
     ), heading
     assert "주차 언급 1건" in r.answer and "주차 언급 2건" in r.answer

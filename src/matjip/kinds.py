@@ -86,6 +86,10 @@ class Theme(BaseModel):
     unless: list[str] = Field(default_factory=list)  # words that cancel it ("매운거 못먹어")
     kinds: list[str]
     after: list[str] = Field(default_factory=list)  # members shown after the others ("복어" for 해장)
+    # name parts of a member's places shown after the others (a 막국수 house filed under 칼국수 for a
+    # rainy day: a cold-noodle place first)
+    after_titles: list[str] = Field(default_factory=list)
+    today: bool = False  # the wish is about today ("비 오는 날": it rains now): a day off goes after
     note: str
 
 
@@ -328,6 +332,19 @@ class KindTable:
         if len(got) < 2:
             return set()
         return {a for t in self.themes if got <= set(t.kinds) for a in t.after if a in got}
+
+    def late_titles(self, wanted: Sequence[str]) -> list[str]:
+        """Name parts whose places follow the family's others (``Theme.after_titles``), when ``wanted``
+        is such a family (two kinds or more)."""
+        got = set(wanted)
+        if len(got) < 2:
+            return []
+        return [norm(w) for t in self.themes if got <= set(t.kinds) for w in t.after_titles]
+
+    def about_today(self, wanted: Sequence[str]) -> bool:
+        """``wanted`` is a family whose wish is about today (``Theme.today``: "비 오는데 뭐 먹지")."""
+        got = set(wanted)
+        return len(got) >= 2 and any(t.today and got <= set(t.kinds) for t in self.themes)
 
     def taste_titles(self, tastes: Sequence[str], asked: Sequence[str]) -> list[str]:
         """Name parts of places whose speciality is one of ``tastes`` ("매운갈비찜", "○○짬뽕"), less

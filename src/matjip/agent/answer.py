@@ -399,7 +399,13 @@ def convenience_shown(doc: Restaurant, value: str) -> int | None:
 
 
 def _mention_caveat(
-    wish: str, phrase: str, backed: Sequence[int], mentioned: Sequence[int], n: int, after_n: bool
+    wish: str,
+    phrase: str,
+    backed: Sequence[int],
+    mentioned: Sequence[int],
+    n: int,
+    after_n: bool,
+    counts: Sequence[int] = (),
 ) -> str:
     """The heading's bracket for a convenience some cards only mention: which cards state it, which
     only mention it — the numbers the cards themselves show."""
@@ -409,7 +415,10 @@ def _mention_caveat(
             return say("cards.heading.mentioned", value=josa(wish, "은/는"))
         return say("cards.heading.mentioned_some", value=josa(wish, "은/는"), numbers=listed)
     template = "cards.heading.partly_mentioned" if after_n else "cards.heading.partly_mentioned_noun"
-    return say(template, wish=phrase, numbers="·".join(map(str, backed)), mentioned=listed)
+    said = "·".join(map(str, counts))
+    if len(counts) > 1 and len(set(counts)) == 1:  # "2·3번은 … 언급 각 2건뿐이에요"
+        said = say("cards.heading.each_count", n=counts[0])
+    return say(template, wish=phrase, numbers="·".join(map(str, backed)), mentioned=listed, counts=said)
 
 
 _WISH_PHRASE: Final = table("cards.heading.wish_phrase")  # "아이와" → "아이와 가기 좋은"
@@ -434,11 +443,13 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
     ]
     for field, wish, phrase in asked:
         mentioned: list[int] = []
+        counts: list[int] = []
         family: frozenset[str] = frozenset()
         if field == "convenience":  # the cards' own reading of each place (one source of truth)
             shows = [convenience_shown(s.doc, wish) for s in shown]
             backed = [i for i, n in enumerate(shows, 1) if n == 0]
             mentioned = [i for i, n in enumerate(shows, 1) if n]
+            counts = [n for n in shows if n]
         else:
             # a described food ("해장"): a card of one of its kinds is evidence, as the first line says
             family = kinds().theme_kinds(wish)
@@ -454,7 +465,7 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
             continue
         after_n = final_consonant(phrase) == 4  # 조용한, 분위기 좋은: "… 곳인지는"
         if mentioned:  # tags mention it on some cards, no more (the cards say "주차 언급 N건")
-            caveats.append(_mention_caveat(wish, phrase, backed, mentioned, len(shown), after_n))
+            caveats.append(_mention_caveat(wish, phrase, backed, mentioned, len(shown), after_n, counts))
             continue
         if backed:
             template = "cards.heading.partly" if after_n else "cards.heading.partly_noun"

@@ -43,6 +43,8 @@ EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is t
 _REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + ")"  # "주차말고", "주차 대신"
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
+_TODAY: Final = re.compile("|".join(words("search", "today")))  # "오늘 갈", "이따": the visit is today
+_MEAL: Final = re.compile("|".join(words("search", "meal_said")))  # "맛집", "점심": a meal asked
 _WITH_CHILDREN: Final = words("search", "with_children")[0]  # the occasion a party with children asks
 GROUP_SEATS: Final = words("search", "group_seats")[0]  # the convenience a party that must be seated asks
 _NO_BREAK_WORDS: Final = words("search", "no_break_words")  # read by the no-break cue
@@ -746,7 +748,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res, sure)
     gaps.no_break(f, now)
     f.hits = within_budget(f.hits, f.plan, cheaper=bool(state.get("cheaper")))
-    rank.rerank(f, res, _said(state), now)
+    query = str(state.get("query") or "")
+    today, meal = _TODAY.search(query) is not None, _MEAL.search(query) is not None
+    rank.rerank(f, res, _said(state), now, today=today, meal=meal)
     return _general_update(state, res, f)
 
 

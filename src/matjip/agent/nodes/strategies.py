@@ -15,6 +15,7 @@ from typing import Any, Final, NamedTuple
 
 from pydantic import BaseModel
 
+from matjip.agent.cardinfo import shut_today
 from matjip.agent.configuration import LivePlaceLike, Resources
 from matjip.agent.models import Card, CoursePlan, LocationContext, PlanLocation, SearchPlan, StrategyInfo
 from matjip.agent.nodes.common import hit_record, state_plan, turn_now
@@ -260,13 +261,17 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         scored.append((h, along, detour_m(line, pt)))
     middle = total / 2
     step = rules().route.detour_step_m
+    # one walks the way now (or at the time asked): a place shut by then for the day goes after the
+    # open ones, whatever its detour (audit r11 Q13: a bakery shut all Saturday first on a noon walk)
+    at = p.open_at or p.open_wished or turn_now(state, res)
 
     def rank(x: tuple[SearchHit, float, float]) -> tuple[float, ...]:
         h, along, detour = x
         strength = kind_strength(h, p.kinds) if p.kinds else 0
         centre = abs(along - middle) // 1000 if r.between else 0
+        shut = 1 if shut_today(h.document.hours, at) else 0
         # within a detour step, the place a local trusts (index.ranking)
-        return (strength, centre, detour // step, local_key(h.document), along)
+        return (strength, centre, shut, detour // step, local_key(h.document), along)
 
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
