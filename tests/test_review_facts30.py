@@ -133,3 +133,42 @@ def test_acquaintances_along_and_friends_said_to_fit_are_a_party(text: str) -> N
 def test_friends_as_the_company_of_a_meal_are_no_party() -> None:
     # review_set.md convention 8
     assert "모임" not in read("친구들이랑 가서 먹었어요 맛있었어요").occasion
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "글라스로 주문해서 여러 가지 마셔봤어요",
+        "잔술로 시켰는데 양이 넉넉해요",
+        "동네에서 제일 아끼는 이자카야예요",
+    ],
+)
+def test_a_drink_by_its_measure_and_the_place_praised_as_a_bar_are_a_drinking_session(text: str) -> None:
+    assert "술자리" in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize("text", ["떡볶이가 좀 짜서 술안주 느낌이었어요", "양념이 세서 딱 안주 같은 맛"])
+def test_a_dish_tasting_like_a_drinks_side_is_no_drinking_session(text: str) -> None:
+    assert "술자리" not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("다음엔 가족 모임으로 방문해야겠어요", "모임"),
+        ("포장해 와서 남편이랑 우리집 거실에서 먹었어요", "가족"),
+    ],
+)
+def test_a_visit_resolved_or_a_meal_at_home_is_no_occasion_at_the_place(text: str, value: str) -> None:
+    assert value not in read(text).occasion, (text, read(text).occasion)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("명절에 친척들 모여서 식사했어요", "가족"),
+        ("여치니랑 같이 갔는데 분위기 좋았어요", "데이트"),
+    ],
+)
+def test_relatives_and_a_partner_in_slang_are_the_reviewers_company(text: str, value: str) -> None:
+    assert value in read(text).occasion, (text, read(text).occasion)
