@@ -51,7 +51,7 @@ def test_no_drink_at_the_table_is_no_drinking_session(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("퇴근길에 들렀는데 혼술하시는 분들이 꽤 많더라고요", "혼밥"),
+        ("퇴근길에 들렀는데 혼자 반주하시는 분들이 꽤 많더라고요", "술자리"),
         ("점심인데도 반주로 드시는 분들도 많네요", "술자리"),
         ("데이트하시는 커플들도 꽤 있었어요 메뉴는 평범", "데이트"),
     ],
@@ -172,3 +172,16 @@ def test_a_visit_resolved_or_a_meal_at_home_is_no_occasion_at_the_place(text: st
 )
 def test_relatives_and_a_partner_in_slang_are_the_reviewers_company(text: str, value: str) -> None:
     assert value in read(text).occasion, (text, read(text).occasion)
+
+
+def test_guests_eating_alone_still_tell_the_place_suits_a_meal_alone() -> None:
+    # review_test10 rz0295, review_test13 rn0036: others alone are labelled 혼밥
+    assert "혼밥" in read("혼자 오시는 분들이 많던데 다들 국밥 시키더라고요").occasion
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["고기 기본으로 안주고 반찬만 나와요", "맛은 있어서 친구들과 다시 올까 하다가도 마음을 접었습니다"],
+)
+def test_a_verb_that_only_looks_like_a_drinking_or_party_word(text: str) -> None:
+    assert not {"술자리", "모임"} & set(read(text).occasion), (text, read(text).occasion)
