@@ -64,7 +64,12 @@ def _vector_list(ix: PostgresIndex, req: SearchRequest, exact: bool) -> tuple[li
         rows, _ = src.vector(qv)
         return [int(r) for r in rows.tolist()], src.approximate
 
-    return ix._read(read)
+    hnsw, ix.hnsw = ix.hnsw, not exact
+    try:
+        local = ix.walk_setting(req)  # the walk's setting the search would use (unfiltered: shorter)
+    finally:
+        ix.hnsw = hnsw
+    return ix._read(read, local=local)
 
 
 def main() -> None:

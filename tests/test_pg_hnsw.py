@@ -55,12 +55,52 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
                 assert pg.search(req, mode="vector").total_candidates == len(docs)
             pg.hnsw = False
             exact, exact_executed = _vector_scores(pg, req)
-            assert len(executed) == len(exact_executed)
+            # an unfiltered walk's shorter candidate list is set with the read's BEGIN (pipelined:
+            # no round trip more); a filtered walk keeps the connection's deeper one
+            assert (pg_sql.UNFILTERED_WALK in executed) == (not names)
+            assert len([s for s in executed if s != pg_sql.UNFILTERED_WALK]) == len(exact_executed)
             assert (
                 pg_sql.compose(pg_sql.search_template(not names, ["vector"], bool(names)), names)
                 in exact_executed
             )
             assert approx == exact
+    finally:
+        pg.close()
+
+
+def test_unfiltered_walk_setting_lasts_one_read(pg_server: PgServer) -> None:
+    """The unfiltered walk's ``ef_search`` (``pg_sql.UNFILTERED_WALK``: its rows are the walk's
+    first, measured recall ≥ 0.99 at 800, README "HNSW") is a ``SET LOCAL`` of the read's
+    transaction: a filtered search on the same pooled connection walks with the connection's 1000
+    again, and the exact path never sets it."""
+    docs = make_corpus(n=120)
+    settings = Settings(_env_file=None, database_hnsw=True)  # type: ignore[call-arg]
+    pg = PostgresIndex(pg_server.database("hnsw_walk"), FakeEmbedder(), settings, pool_size=1).build(docs)
+    try:
+        assert pg_sql.UNFILTERED_WALK.startswith("SET LOCAL hnsw.ef_search = ")
+        short = int(pg_sql.UNFILTERED_WALK.rsplit(" ", 1)[1])
+        assert postgres_search.ANN_LIMIT <= short < 1000
+        unfiltered = SearchRequest(text="분위기 좋은 데이트", k=5)
+        filtered = SearchRequest(text="분위기 좋은 데이트", k=5, price=PriceRange(max_won=30_000))
+        assert pg.walk_setting(unfiltered) == pg_sql.UNFILTERED_WALK
+        assert pg.walk_setting(filtered) is None
+        seen: list[str] = []
+        begin = pg._begin
+
+        def spy(conn, head=None, local=None):  # type: ignore[no-untyped-def]
+            out = begin(conn, head, local)
+            seen.append(conn.execute("SHOW hnsw.ef_search").fetchone()[0])
+            return out
+
+        pg._begin = spy  # type: ignore[method-assign]
+        pg.search(unfiltered)
+        pg.search(filtered)
+        with pg.pool.connection() as conn:
+            after = conn.execute("SHOW hnsw.ef_search").fetchone()
+        assert seen == [str(short), "1000"]
+        assert after is not None and after[0] == "1000"
+        pg.hnsw = False
+        assert pg.walk_setting(unfiltered) is None
     finally:
         pg.close()
 

@@ -353,6 +353,10 @@ READ_FILES = "SELECT path, data FROM matjip_embedder_files ORDER BY path"
 # index meta and the rows it describes come from the same committed version
 BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 END_READ = "COMMIT"
+# an unfiltered search's HNSW walk (every row a candidate: the walk's first rows are the list's) needs
+# a shorter candidate list than a filtered one's (SEARCH_OPTIONS' 1000, for lists deep in the walk):
+# set for the read's transaction only, pipelined with its BEGIN (measured recall: README, "HNSW")
+UNFILTERED_WALK = "SET LOCAL hnsw.ef_search = 800"
 ABORT_READ = "ROLLBACK"
 PROBE = "SELECT 1"  # is a replica that failed reachable again
 # read-your-writes: the primary's WAL position after a write, and whether a replica has replayed it

@@ -216,16 +216,22 @@ class PostgresIndex:
         order = [self.replicas[(start + i) % n] for i in range(n)]
         return [s for s in order if not s.down]
 
-    def _read(self, work: Callable[[Any, tuple[Any, ...] | None], _T], head: Head | None = None) -> _T:
+    def _read(
+        self,
+        work: Callable[[Any, tuple[Any, ...] | None], _T],
+        head: Head | None = None,
+        local: str | None = None,
+    ) -> _T:
         """``work(conn, meta)`` in one read-only snapshot: on a replica that answers and has
         replayed enough, else on the primary. ``meta`` is the index meta of that snapshot.
         ``head``: a statement sent with the BEGIN and the index meta (the same round trip); its
-        rows are ``head.rows`` when ``work`` runs."""
+        rows are ``head.rows`` when ``work`` runs. ``local``: a constant ``SET LOCAL`` statement for
+        the read's transaction, sent with the BEGIN."""
         if self.replicas:
             for source in self._read_order():
                 try:
                     with source.pool.connection(timeout=REPLICA_WAIT_S) as conn:
-                        result = self._snapshot(conn, source, work, head)
+                        result = self._snapshot(conn, source, work, head, local)
                 except self._db_error as exc:
                     if isinstance(exc, self._conflict):
                         log.info(
@@ -239,12 +245,17 @@ class PostgresIndex:
                     return result  # type: ignore[return-value]
             self._primary_serves()
         with self.pool.connection() as conn:
-            result = self._snapshot(conn, None, work, head)
+            result = self._snapshot(conn, None, work, head, local)
         self.primary_reads += 1
         return result  # type: ignore[return-value]
 
     def _snapshot(
-        self, conn: Any, source: ReadSource | None, work: Callable[..., Any], head: Head | None = None
+        self,
+        conn: Any,
+        source: ReadSource | None,
+        work: Callable[..., Any],
+        head: Head | None = None,
+        local: str | None = None,
     ) -> Any:
         """``work(conn, meta)`` in one read-only transaction. BEGIN, the index meta and the
         ``head`` statement go in one round trip; the COMMIT goes with the work's last statement
@@ -252,7 +263,7 @@ class PostgresIndex:
         from psycopg.pq import TransactionStatus
 
         try:
-            meta = self._begin(conn, head)
+            meta = self._begin(conn, head, local)
             result = _BEHIND if source is not None and self._behind(conn, source, meta) else work(conn, meta)
         except BaseException:
             with suppress(Exception):
@@ -262,15 +273,17 @@ class PostgresIndex:
             self._run(conn, pg_sql.END_READ)
         return result
 
-    def _begin(self, conn: Any, head: Head | None = None) -> tuple[Any, ...] | None:
-        """BEGIN the read and read the index meta in it, with the ``head`` statement when given,
-        pipelined (one round trip)."""
+    def _begin(self, conn: Any, head: Head | None = None, local: str | None = None) -> tuple[Any, ...] | None:
+        """BEGIN the read and read the index meta in it, with the ``local`` setting and the ``head``
+        statement when given, pipelined (one round trip)."""
         if self.statements is not None:
-            self.statements.extend((pg_sql.BEGIN_READ, pg_sql.READ_META))
+            self.statements.extend((pg_sql.BEGIN_READ, *((local,) if local else ()), pg_sql.READ_META))
             if head is not None:
                 self.statements.append(head.sql)
         with conn.pipeline():
             conn.execute(pg_sql.BEGIN_READ)
+            if local:
+                conn.execute(local)
             cur = conn.execute(pg_sql.READ_META)
             head_cur = conn.execute(head.sql, head.params) if head is not None else None
         rows = cur.fetchall()
@@ -619,7 +632,7 @@ class PostgresIndex:
                 return 0, []
             return total, rank(source, req, total, mode=mode, settings=self.settings, clock=self.clock)
 
-        total, hits = self._read(read, early[1] if early is not None else None)
+        total, hits = self._read(read, early[1] if early is not None else None, self.walk_setting(req))
         return SearchResponse(
             hits=hits,
             total_candidates=total,
@@ -627,6 +640,14 @@ class PostgresIndex:
             backend=BACKEND_NAME,
             embedder=self.embedder.name,
         )
+
+    def walk_setting(self, req: SearchRequest) -> str | None:
+        """The HNSW walk's setting for ``req``'s read: a shorter candidate list when no filter narrows
+        the rows (``pg_sql.UNFILTERED_WALK``), else the search connections' own."""
+        if not self.hnsw:
+            return None
+        _, names = filter_params(req, self.timezone, lambda key: [])
+        return pg_sql.UNFILTERED_WALK if names == [] else None
 
     def _early_search(self, req: SearchRequest, mode: SearchMode) -> tuple[PgCandidates, Head] | None:
         """The search statement made before the read, with the index meta the last read saw, so

@@ -568,6 +568,7 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
                 nxt.start > m.end
                 and _is_boundary_gap(text[m.end : nxt.start])
                 and not _negation_follows(morphs, i)
+                and not _predicate_pending(m)
             )
         ):
             kind = "final"
@@ -580,6 +581,16 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     if first < n:
         out.append(_Clause(first, n - 1, morphs[first].start, morphs[-1].end, "final", sentence))
     return out
+
+
+_PENDING_TOPICS: Final = frozenset({"은", "는", "도", "ᆫ", "만"})
+
+
+def _predicate_pending(m: Morph) -> bool:
+    """Whether morpheme ``m`` is a subject, object or topic particle, whose predicate is still to come however
+    wide the gap after it is written ("주차하기가  너무 불편해요"; session 9, rev29) — not the polite 요 that
+    closes a connective ("되고요  맛은"), nor 마다 ("모임할때마다  요리 …")."""
+    return m.tag in ("JKS", "JKO") or (m.tag == "JX" and m.form in _PENDING_TOPICS)
 
 
 def _negation_follows(morphs: Sequence[Morph], i: int) -> bool:
