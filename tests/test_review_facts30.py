@@ -20,6 +20,7 @@ from support.reviews import read
         # a drink praised
         "생맥주가 진짜 맛있고 안주도 괜찮아요",
         "같이 시킨 하이볼도 정말 맛있었어요",
+        "사장님이 골라주신 화이트 와인 👍",
         # a drink paired with the food
         "곱창이 소주랑 너무 잘 어울려요",
         "참이슬과 찰떡궁합인 국물",
