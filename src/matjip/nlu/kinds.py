@@ -126,6 +126,8 @@ class KindFrame:
     theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
     tastes_avoided: list[str] = field(default_factory=list)  # "매운 거 못 먹어" → ["매운"]
     eat_in: bool = False  # "배달 말고": eating at the place
+    # a theme of any kind ("밥 먹을 데", kinds.toml any_kind): its name — its family first, never a kind asked
+    any_kind: str | None = None
     corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
 
 
@@ -443,7 +445,11 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             and not any(norm(w) in compact for w in theme.unless)
             and theme.name not in frame.tastes_avoided
         ):
-            frame.kinds = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            family = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            if theme.any_kind:  # "밥 먹을 데": a meal at any restaurant, the family's first
+                frame.any_kind = theme.name
+            else:
+                frame.kinds = family
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break

@@ -92,7 +92,9 @@ class Ranker:
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
-        tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
+        # "밥 먹을 데" (kinds.toml any_kind): no kind asked, the theme's family first as if asked
+        wanted = p.kinds or sorted(kinds().theme_kinds(p.any_kind or ""))
+        tier, share = evidence_tier(h, wanted) if wanted else (0, 1.0)
         return RankKey(
             open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,

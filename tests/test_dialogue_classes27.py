@@ -1,0 +1,126 @@
+"""Issue 24, dialogue classes of helper dlg27 (session s38), each failing on main 61faa53:
+
+- 6 colloquial kinds (dialogue_test17 el009, el071; test15 ej010; test14 ei039; test11 ee012 …): "밥 먹을
+  데", "밥집", "밥 먹을 만한 식당" ask for a meal at any restaurant — no kind asked (the plan names none), the
+  places a meal never is (cafés, bakeries, desserts, bars, fast food) left out, the Korean rice-meal
+  family (백반·국밥·찌개·쌈밥·한정식) first, any other restaurant after it (data/kinds.toml theme 밥집,
+  ``any_kind``/``out``).
+
+The dialogues run the real offline agent over a few hand-written crawl records ingested into a
+fresh data directory; expected values are worked out by hand from the records.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from support.records import ingest_records, talk_over
+from support.records import near_jamsil as near
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_NOON = datetime(2026, 11, 25, 12, 0, tzinfo=SEOUL)
+DAILY = "매일 10:00 ~ 23:00"
+
+# one 백반 house (few reviews), a 파스타 place and a café and a 호프 (many reviews each)
+RECORDS = [
+    near(
+        "baekban",
+        "엄마손백반",
+        120,
+        "한식>한정식",
+        {"제육백반": "9,000원", "된장찌개": "8,000원"},
+        businessHours=DAILY,
+        reviewCount=12,
+    ),
+    near(
+        "pasta",
+        "파스타공방",
+        150,
+        "양식>이탈리안",
+        {"까르보나라": "15,000원", "봉골레": "16,000원"},
+        businessHours=DAILY,
+        reviewCount=400,
+    ),
+    near(
+        "cafe",
+        "커피한잔",
+        100,
+        "카페>커피전문점",
+        {"아메리카노": "4,500원", "라떼": "5,000원"},
+        businessHours=DAILY,
+        reviewCount=600,
+    ),
+    near(
+        "hof",
+        "맥주창고",
+        130,
+        "술집>호프,요리주점",
+        {"생맥주": "5,000원", "치킨": "18,000원"},
+        businessHours=DAILY,
+        reviewCount=500,
+    ),
+    near(
+        "donut",
+        "도넛가게",
+        110,
+        "간식>도넛",
+        {"글레이즈드": "2,500원", "크림도넛": "3,000원"},
+        businessHours=DAILY,
+        reviewCount=300,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg27"), RECORDS)
+
+
+@pytest.mark.parametrize(
+    "text", ["잠실역 근처 밥 먹을 데", "잠실역 밥먹을만한 식당", "잠실역 근처 밥집", "잠실역에서 식사할 곳"]
+)
+def test_a_meal_is_any_restaurant_but_cafes_and_bars(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_NOON)
+    assert r.frame is not None and r.frame.kinds == []  # no kind asked
+    assert not r.frame.exclude_kinds  # nothing the person ruled out
+    ids = [c.id for c in r.cards]
+    assert ids[:2] == ["baekban", "pasta"]  # the rice-meal house first, then any other restaurant
+    assert not {"cafe", "hof", "donut"} & set(ids)
+    assert "카페" in r.answer  # said what was left out
+
+
+# --- class 8: "더 싼 데" with too few below the list's typical price ----------------------------------
+
+GOPCHANG = "한식>곱창,막창"
+# the three most reviewed are shown first (typical prices 20,000 / 30,000 / 40,000: the list's typical
+# price is 30,000 and its dearest 40,000); below them: one at 10,000, one at 35,000, one dearer at 45,000
+PRICED = [
+    near(pid, title, north, GOPCHANG, {"한우곱창": f"{won:,}원"}, businessHours=DAILY, reviewCount=rc)
+    for pid, title, north, won, rc in [
+        ("a", "가곱창", 100, 20000, 300),
+        ("b", "나곱창", 120, 30000, 250),
+        ("c", "다곱창", 140, 40000, 200),
+        ("d", "라곱창", 160, 10000, 10),
+        ("e", "마곱창", 180, 35000, 9),
+        ("f", "바곱창", 200, 45000, 8),
+    ]
+]
+
+
+@pytest.fixture(scope="module")
+def priced(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg27p"), PRICED)
+
+
+@pytest.mark.parametrize("cheaper", ["좀 더 싼 데", "좀 덜 비싼 곳으로"])
+def test_cheaper_fills_from_below_the_dearest_shown(priced: Path, cheaper: str) -> None:
+    first, second = talk_over(priced, ["잠실역 곱창", cheaper], WEDNESDAY_NOON)
+    assert {c.id for c in first.cards} == {"a", "b", "c"}
+    ids = [c.id for c in second.cards]
+    assert ids == ["d", "e"]  # below the typical price first, then below the dearest shown; never 45,000
+    assert "1곳뿐이라" in second.answer and "39,999원 이하" in second.answer
+    assert "29,999원 이하 곱창" not in second.answer  # the heading says the bound the list keeps
