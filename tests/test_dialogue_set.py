@@ -48,6 +48,7 @@ def test_dialogue_test_split_is_frozen() -> None:
         ("dialogue_test15", 122),
         ("dialogue_test16", 131),
         ("dialogue_test17", 132),
+        ("dialogue_test18", 134),
     ],
 )
 def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:
@@ -82,3 +83,13 @@ def test_an_unknown_answer_placeholder_is_refused(tmp_path: Path) -> None:
     turn["expect"]["answer_must_name"] = ["$ref1"]  # type: ignore[index]
     path.write_text(json.dumps({"id": "x1", "split": "test", "turns": [turn]}) + "\n", encoding="utf-8")
     assert load_set(path)[0]["id"] == "x1"
+
+
+def test_a_device_position_written_as_a_pair_is_read_as_lat_lon(tmp_path: Path) -> None:
+    """dialogue_test18 writes a GPS turn's position [lat, lon]; the scorer reads {"lat", "lon"}."""
+    from matjip.eval.dialogue_eval import load_set
+
+    turn = {"user": "여기 근처 국밥집", "gps": [37.5005, 127.1265], "expect": {"decision": "search"}}
+    path = tmp_path / "set.jsonl"
+    path.write_text(json.dumps({"id": "x1", "split": "test", "turns": [turn]}) + "\n", encoding="utf-8")
+    assert load_set(path)[0]["turns"][0]["gps"] == {"lat": 37.5005, "lon": 127.1265}

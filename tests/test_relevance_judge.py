@@ -328,6 +328,7 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
         ("relevance_test16", 118),
         ("relevance_test17", 125),
         ("relevance_test18", 143),
+        ("relevance_test19", 113),
     ],
 )
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:

@@ -761,6 +761,10 @@ def load_set(path: Path | None = None) -> list[dict[str, Any]]:
     items = [json.loads(line) for line in lines if line.strip()]
     for it in items:
         for turn in it["turns"]:
+            if isinstance(turn.get("gps"), list):
+                # a device position written [lat, lon] (dialogue_test18) is the {"lat", "lon"} of the others
+                lat, lon = turn["gps"]
+                turn["gps"] = {"lat": float(lat), "lon": float(lon)}
             for name in turn["expect"].get("answer_must_name") or []:
                 if name.startswith("$") and not re.fullmatch(r"\$ref\d+", name):
                     raise ValueError(f"{it['id']}: unknown placeholder {name!r} (write $ref1, $ref2, …)")
