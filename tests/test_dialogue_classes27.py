@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from matjip.nlu.kinds import detect_kinds
 from support.records import ingest_records, talk_over
 from support.records import near_jamsil as near
 
@@ -124,3 +125,36 @@ def test_cheaper_fills_from_below_the_dearest_shown(priced: Path, cheaper: str) 
     assert ids == ["d", "e"]  # below the typical price first, then below the dearest shown; never 45,000
     assert "1곳뿐이라" in second.answer and "39,999원 이하" in second.answer
     assert "29,999원 이하 곱창" not in second.answer  # the heading says the bound the list keeps
+
+
+# --- class 12: a meal on a day named, said as hours ("일요일 점심에 여는"), is that day's meal -------------
+
+
+@pytest.mark.parametrize("text", ["잠실역 근처 일요일 점심에 여는 밥집", "토요일 저녁에 여는 잠실역 밥집"])
+def test_a_meal_on_a_day_said_as_hours_is_that_days_meal(data: Path, text: str) -> None:
+    # dialogue_test17 el059, test18 em061: no opening slot nobody said (11:30, 18:00) — the day's meal,
+    # places open at it that day first, that day's hours on the cards
+    (r,) = talk_over(data, [text], WEDNESDAY_NOON)
+    day = 6 if "일요일" in text else 5
+    assert r.frame is not None and r.frame.open_at is None
+    assert r.frame.open_wished is not None and r.frame.open_wished.weekday() == day
+    assert r.cards and all(
+        c.hours_asked and c.hours_asked.startswith(text[text.index("요일") - 1]) for c in r.cards
+    )
+
+
+# --- classes 5/6: a kind's other spellings and a name with a taste prefix ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("몽촌토성역 샤부샤부", "샤브샤브"),  # dialogue_test18 em037: the Japanese spelling
+        ("개롱역돈가츠집", "돈까스"),  # em034: 돈가츠, glued to the station
+        ("잠실 돈까츠 맛집", "돈까스"),
+        ("송파역 근처 불닭발 맛집", "닭발"),  # em041: 불닭발 is a 닭발 (not a 불닭 house)
+        ("무뼈닭발 잠실", "닭발"),
+    ],
+)
+def test_a_kinds_other_spellings_name_it(text: str, kind: str) -> None:
+    assert detect_kinds(text).kinds == [kind]
