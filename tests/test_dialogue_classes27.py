@@ -158,3 +158,19 @@ def test_a_meal_on_a_day_said_as_hours_is_that_days_meal(data: Path, text: str) 
 )
 def test_a_kinds_other_spellings_name_it(text: str, kind: str) -> None:
     assert detect_kinds(text).kinds == [kind]
+
+
+# --- class 11: what a dish has in it, ruled out ("마라 들어간 데는 빼줘") -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "out"),
+    [
+        ("잠실역 중국집 마라 들어간데는 빼줘", "중국집", "마라탕·훠궈"),  # dialogue_test18 em110
+        ("잠실역 중국집 마라 들어간 건 빼고", "중국집", "마라탕·훠궈"),
+        ("국밥 순대 들어간 거 말고", "국밥·순대국", "순대국"),
+    ],
+)
+def test_what_a_dish_has_in_it_is_ruled_out(text: str, kind: str, out: str) -> None:
+    frame = detect_kinds(text)
+    assert frame.kinds == [kind] and out in frame.exclude_kinds

@@ -20,8 +20,8 @@ from pydantic import BaseModel
 from matjip.kinds import KindTable, kinds, norm
 from matjip.words import words
 
-_EXCLUDE = re.compile(
-    r"^\s*(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
+_EXCLUDE = re.compile(  # "마라 들어간 데는 빼줘": what a dish has in it, ruled out
+    r"^\s*(?:(?:들어간|들어가는|들어있는|들어 있는|넣은)\s*(?:데|곳|거|것|건|집|메뉴)?\s*)?(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
     r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노)"
 )
 _ENDINGS = words("query_kinds", "endings")
