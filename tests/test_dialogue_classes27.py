@@ -174,3 +174,29 @@ def test_a_kinds_other_spellings_name_it(text: str, kind: str) -> None:
 def test_what_a_dish_has_in_it_is_ruled_out(text: str, kind: str, out: str) -> None:
     frame = detect_kinds(text)
     assert frame.kinds == [kind] and out in frame.exclude_kinds
+
+
+# --- class 8: "더 싼 데" with nothing cheaper never answers with dearer places -----------------------------
+
+CHEAPEST_FIRST = [
+    near(pid, title, north, GOPCHANG, {"한우곱창": f"{won:,}원"}, businessHours=DAILY, reviewCount=rc)
+    for pid, title, north, won, rc in [
+        ("p1", "일곱창", 100, 10000, 300),
+        ("p2", "이곱창", 120, 11000, 250),
+        ("p3", "삼곱창", 140, 12000, 200),
+        ("dear", "비싼곱창", 160, 50000, 10),
+    ]
+]
+
+
+@pytest.fixture(scope="module")
+def cheapest(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg27c"), CHEAPEST_FIRST)
+
+
+def test_cheaper_with_nothing_cheaper_shows_no_dearer_place(cheapest: Path) -> None:
+    # dialogue_test18 em106: the price was dropped and dearer places shown as the answer to "더 싼 데"
+    first, second = talk_over(cheapest, ["잠실역 곱창", "더 싼 데 없나"], WEDNESDAY_NOON)
+    assert {c.id for c in first.cards} == {"p1", "p2", "p3"}
+    assert "dear" not in {c.id for c in second.cards}
+    assert "가격 조건을 빼고" not in second.answer

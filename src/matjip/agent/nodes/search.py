@@ -845,6 +845,7 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
         res.config,
         turn_now(state, res),
         widen.listing_near(res),
+        cheaper=bool(state.get("cheaper")),
     )
     if note is None:
         update["relax_step"] = res.config.max_relax_steps + 1
