@@ -200,3 +200,27 @@ def test_cheaper_with_nothing_cheaper_shows_no_dearer_place(cheapest: Path) -> N
     assert {c.id for c in first.cards} == {"p1", "p2", "p3"}
     assert "dear" not in {c.id for c in second.cards}
     assert "가격 조건을 빼고" not in second.answer
+
+
+# --- class 14: "그 근처" right after a question about one named restaurant is near it ------------------
+
+BURGER = "양식>햄버거"
+BURGERS = [
+    near("wunder", "분더버거", 2000, BURGER, {"치즈버거": "9,000원"}, businessHours="화~금 11:00 ~ 22:00"),
+    near("next", "버거하나", 2200, BURGER, {"더블버거": "10,000원"}, businessHours=DAILY, reviewCount=20),
+    near("station", "버거둘", 100, BURGER, {"불고기버거": "8,000원"}, businessHours=DAILY, reviewCount=500),
+]
+
+
+@pytest.fixture(scope="module")
+def burgers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg27b"), BURGERS)
+
+
+def test_near_that_after_a_question_about_a_named_restaurant_is_near_it(burgers: Path) -> None:
+    # dialogue_test18 em098: "분더버거 토요일 영업해?" then "그 근처 다른 버거집" searched everywhere
+    first, second = talk_over(burgers, ["분더버거 토요일 영업해?", "그 근처 다른 버거집"], WEDNESDAY_NOON)
+    assert [c.id for c in first.cards] == ["wunder"]
+    assert second.location is not None and second.location.name == "분더버거"
+    ids = [c.id for c in second.cards]
+    assert ids and ids[0] == "next" and "wunder" not in ids
