@@ -90,6 +90,8 @@ class Theme(BaseModel):
     # rainy day: a cold-noodle place first)
     after_titles: list[str] = Field(default_factory=list)
     today: bool = False  # the wish is about today ("비 오는 날": it rains now): a day off goes after
+    any_kind: bool = False  # the kinds come first, any other may follow ("밥 먹을 데": no kind asked)
+    out: list[str] = Field(default_factory=list)  # kinds the wish leaves out (a café is no meal place)
     note: str
 
 
@@ -190,7 +192,7 @@ class KindTable:
             if k.parent is not None and k.parent not in self.by_name:
                 raise ValueError(f"kind {k.name!r}: unknown parent {k.parent!r}")
         for t in self.themes:
-            for name in t.kinds:
+            for name in [*t.kinds, *t.out]:
                 if name not in self.by_name:
                     raise ValueError(f"theme {t.name!r}: unknown kind {name!r}")
         for taste in self.tastes:
@@ -324,6 +326,15 @@ class KindTable:
         return frozenset(
             k for t in self.themes if said in {norm(t.name), *(norm(w) for w in t.words)} for k in t.kinds
         )
+
+    def any_kind_theme(self, name: object) -> Theme | None:
+        """The theme of any kind called ``name`` ("밥집": a meal at any restaurant), else None."""
+        return next((t for t in self.themes if t.any_kind and t.name == name), None)
+
+    def kinds_out(self, name: str | None) -> list[str]:
+        """The kinds the theme of any kind ``name`` leaves out (a café is no place for a meal)."""
+        theme = self.any_kind_theme(name)
+        return list(theme.out) if theme is not None else []
 
     def late_members(self, wanted: Sequence[str]) -> set[str]:
         """The kinds of a described food's family that follow its other members ("해장": a 복어

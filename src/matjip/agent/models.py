@@ -242,6 +242,9 @@ class SearchPlan(BaseModel):
     # the time asked after relaxation dropped its filter: places open then still come first
     open_wished: datetime | None = None
     no_break: bool = False  # "브레이크타임 없는": known hours with no break on the day asked
+    # "밥 먹을 데": the name of a theme of any kind (kinds.toml any_kind) — no kind asked, the theme's
+    # family first (never a filter), the kinds it leaves out (cafés, bars …) out, no exclusion said
+    any_kind: str | None = None
     # menu words whose places come first, never a filter ("안 매운 떡볶이": 간장, 로제 …)
     prefer_menu: list[str] = Field(default_factory=list)
     unused_terms: list[str] = Field(default_factory=list)  # words the data cannot check, said in the answer
@@ -270,7 +273,7 @@ class SearchPlan(BaseModel):
             self.intent,
             loc_key,
             "|".join(sorted(self.titles)),
-            "|".join(sorted(self.kinds)),
+            "|".join(sorted(self.kinds)) + (f"^{self.any_kind}" if self.any_kind else ""),
             "|".join(
                 sorted([*self.exclude_kinds, *self.exclude_cuisine, *self.exclude_menu, *self.exclude_titles])
             )

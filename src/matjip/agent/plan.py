@@ -499,6 +499,7 @@ def _lists(
             raw.get("avoid_tastes"), "avoid_tastes", notes, [t.name for t in kinds().tastes]
         ),
         "eat_in": raw.get("eat_in") is True,
+        "any_kind": raw.get("any_kind") if kinds().any_kind_theme(raw.get("any_kind")) is not None else None,
         "no_break": raw.get("no_break") is True,
         "prefer_menu": _terms(raw.get("prefer_menu"), "prefer_menu", notes),
         "exclude_ids": _ids(raw.get("exclude_ids"), notes),
@@ -553,14 +554,16 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
     semantic = " ".join([*plan.atmosphere, *plan.occasion, plan.semantic]).strip()
     price = None
     if plan.price_min is not None or plan.price_max is not None:
-        price = PriceRange(min_won=plan.price_min, max_won=plan.price_max)
+        # "더 싼 데": the index keeps what is below the list's dearest too (retrieval.filters.cheaper_fill)
+        top = max(plan.price_max, plan.price_max_wider or 0) if plan.price_max is not None else None
+        price = PriceRange(min_won=plan.price_min, max_won=top)
     return [
         SearchRequest(
             text=semantic,
             cuisine=plan.cuisine,
             menu=plan.menu,
             kind=plan.kinds,
-            exclude_kind=plan.exclude_kinds,
+            exclude_kind=[*plan.exclude_kinds, *kinds().kinds_out(plan.any_kind)],
             exclude_cuisine=plan.exclude_cuisine,
             exclude_menu=plan.exclude_menu,
             exclude_title=[

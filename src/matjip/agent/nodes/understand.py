@@ -639,8 +639,14 @@ def _context_titles(state: AgentState, res: Resources) -> dict[str, str]:
 
 
 def _last_turn_searched(state: AgentState) -> bool:
+    """The last turn searched a place (a question about a named restaurant, "분더버거 토요일 영업해?", is
+    no search of a place: "그 근처" after it is near that restaurant)."""
     searches = state.get("searches") or []
-    return bool(searches) and searches[-1].get("turn") == int(state.get("turn") or 0) - 1
+    return (
+        bool(searches)
+        and searches[-1].get("turn") == int(state.get("turn") or 0) - 1
+        and searches[-1].get("intent") != "information"
+    )
 
 
 def _brand_of(title: str, res: Resources) -> str | None:

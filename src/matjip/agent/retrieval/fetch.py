@@ -46,7 +46,7 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
     fetched on its own too, and the places no filter rules out."""
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
-    page_all = p.price_max is not None or bool(p.prefer_menu) or p.sort == "price"
+    page_all = p.price_max is not None or bool(p.prefer_menu) or bool(p.any_kind) or p.sort == "price"
     more_k = MAX_K if page_all else min(MAX_K, max(RERANK_DEPTH, req.k * 3))
     wide = req.model_copy(update={"k": more_k}) if not p.titles else req
     resp = res.index.search(wide)

@@ -13,6 +13,7 @@ from matjip.index.request import SearchHit
 from matjip.kinds import kinds
 from matjip.nlu.kinds import chain_rules
 from matjip.nlu.vocabulary import category_leaf, compact
+from matjip.wording import say
 from matjip.words import words
 
 NO_BREAK: Final = re.compile("|".join(words("search", "no_break")))  # "브레이크타임 없는"
@@ -134,6 +135,29 @@ def within_budget(hits: list[SearchHit], p: SearchPlan, cheaper: bool) -> list[S
     if p.price_max is None:
         return hits
     return [h for h in hits if typical_price_ok(h, p, cheaper=cheaper)]
+
+
+def cheaper_fill(
+    hits: list[SearchHit], p: SearchPlan, cheaper: bool
+) -> tuple[list[SearchHit], list[SearchHit]]:
+    """ "더 싼 데": the places within budget (:func:`within_budget`) and, when they are fewer than the list
+    asked (``p.k``), the others below the shown list's dearest place (``p.price_max_wider``) to follow them —
+    still cheaper than what was shown, said (wording ``search.relax.cheaper_fill``)."""
+    within = within_budget(hits, p, cheaper)
+    wider = p.price_max_wider
+    if not cheaper or wider is None or p.price_max is None or wider <= p.price_max or len(within) >= p.k:
+        return within, []
+    looser = p.model_copy(update={"price_max": wider})
+    kept = {id(h) for h in within}
+    return within, [h for h in hits if id(h) not in kept and typical_price_ok(h, looser, cheaper=True)]
+
+
+def cheaper_fill_note(p: SearchPlan, within: list[SearchHit]) -> str:
+    """What :func:`cheaper_fill` did, said."""
+    assert p.price_max is not None and p.price_max_wider is not None
+    return say(
+        "search.relax.cheaper_fill", typical=p.price_max + 1, count=len(within), bound=p.price_max_wider
+    )
 
 
 def filed_as_other(h: SearchHit, wanted: list[str], sources: tuple[str, ...] = ("category",)) -> bool:

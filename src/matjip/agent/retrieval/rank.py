@@ -101,7 +101,9 @@ class Ranker:
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
-        tier, share = evidence_tier(h, p.kinds) if p.kinds else (0, 1.0)
+        # "밥 먹을 데" (kinds.toml any_kind): no kind asked, the theme's family first as if asked
+        wanted = p.kinds or sorted(kinds().theme_kinds(p.any_kind or ""))
+        tier, share = evidence_tier(h, wanted) if wanted else (0, 1.0)
         dish_known = place in self.dish_known and tier > 1
         if dish_known:  # its menu is known for the dish asked: a member, by a share of its trust
             tier, share = 1, MENU_TRUST

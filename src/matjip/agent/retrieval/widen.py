@@ -221,12 +221,14 @@ def relax_step(
     cfg: AgentConfig,
     now: datetime | None = None,
     listing: Listing | None = None,
+    cheaper: bool = False,
 ) -> tuple[SearchPlan, str | None]:
     """Relaxation's next step and its note, or ``(p, None)`` when nothing is left to relax. The
     order: a title search anywhere, a convenience (the data rarely records one, so its absence
     says little), then a "near" radius (widened at most to ``widen_cap_m``), then the other
     filters from the softest (:func:`drop_filter`). Going now ("지금 하는", asked at ``now``) drops
-    the clock before the radius: the places near, open ones first, rather than a wider circle."""
+    the clock before the radius: the places near, open ones first, rather than a wider circle. "더 싼 데"
+    (``cheaper``) never drops its price: dearer places are no answer to it — nothing cheaper is said."""
     loc = p.location
     wider_price = p.price_max_wider
     if wider_price is not None and p.price_max is not None and wider_price > p.price_max:
@@ -258,7 +260,7 @@ def relax_step(
         return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
             p, km(loc.radius_m), km(wider), listing
         )
-    return drop_filter(p)
+    return drop_filter(p, keep_price=cheaper)
 
 
 def _widened_note(p: SearchPlan, radius: str, wider: str, listing: Listing | None = None) -> str:
@@ -322,10 +324,10 @@ def going_now(p: SearchPlan, now: datetime | None) -> bool:
     )
 
 
-def drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
+def drop_filter(p: SearchPlan, keep_price: bool = False) -> tuple[SearchPlan, str | None]:
     """Drop the softest hard filter left and say so; the kind is never dropped, only widened to
     its broader kind (a 고깃집 never becomes a café). ``(p, None)`` when none is left."""
-    dropped, condition = _drop_soft(p)
+    dropped, condition = _drop_soft(p, keep_price)
     if condition is not None:
         return dropped, say("search.relax.dropped", condition=condition)
     table = kinds()
@@ -342,9 +344,12 @@ def drop_filter(p: SearchPlan) -> tuple[SearchPlan, str | None]:
     return p, None
 
 
-def _drop_soft(p: SearchPlan) -> tuple[SearchPlan, str | None]:
-    """The plan without its softest filter (:data:`SOFTNESS`) and the condition's name."""
+def _drop_soft(p: SearchPlan, keep_price: bool = False) -> tuple[SearchPlan, str | None]:
+    """The plan without its softest filter (:data:`SOFTNESS`; the price kept when ``keep_price``) and
+    the condition's name."""
     for name in SOFTNESS:
+        if name == "price" and keep_price:
+            continue
         if name == "open_at" and p.open_at is not None:
             # the label goes with the filter: a heading never claims "지금 영업하는" once dropped
             label = p.open_label or text("search.relax.condition.hours_unlabelled")
