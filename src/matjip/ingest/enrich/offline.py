@@ -583,7 +583,7 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     return out
 
 
-_PENDING_TOPICS: Final = frozenset({"은", "는", "도", "ᆫ", "만"})
+_PENDING_TOPICS: Final = word_set("review_cues", "pending_topics")
 
 
 def _predicate_pending(m: Morph) -> bool:
