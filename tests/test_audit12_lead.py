@@ -112,3 +112,12 @@ def test_a_course_today_starts_no_earlier_than_now_and_claims_no_stop_it_lacks(t
     heading = r.answer.splitlines()[0]
     assert "관광지" not in heading, r.answer
     assert "실시간 장소 검색" not in r.answer and "은(는)" not in r.answer, r.answer
+
+
+def test_an_outside_city_with_a_place_of_its_own_is_named_as_narrowed() -> None:
+    """dialogue_test18 em008/em009: "전주 한옥마을 비빔밥 맛집" was answered "'전주' 쪽은 … 없어요"."""
+    from matjip.agent.coverage import outside_place
+
+    assert outside_place("전주 한옥마을 비빔밥 맛집") == "전주 한옥마을"
+    assert outside_place("부산 자갈치시장에서 회 먹을 데") == "부산 자갈치시장"
+    assert outside_place("전주 비빔밥 맛집") == "전주"  # a food after the city is no place of its own

@@ -29,6 +29,7 @@ from matjip.words import words
 
 OUTSIDE_FILE = Path(__file__).resolve().parents[1] / "data" / "gazetteer" / "outside.txt"
 _PARTICLES: Final = words("coverage", "place_endings")
+_NAME_ENDS: Final = words("coverage", "place_name_ends")
 
 
 @cache
@@ -50,6 +51,15 @@ def _outside_word(token: str, names: frozenset[str]) -> str | None:
     return t if t in names else None
 
 
+def _own_place_name(token: str) -> str | None:
+    """``token`` without one particle when it ends as a place's own name does ("한옥마을에서" → 한옥마을)."""
+    t = next((token[: -len(p)] for p in _PARTICLES if token.endswith(p) and len(token) > len(p) + 1), token)
+    for word in (token, t):
+        if any(word.endswith(e) and len(word) > len(e) for e in _NAME_ENDS):
+            return word
+    return None
+
+
 def outside_place(text: str, covered: Callable[[str], bool] | None = None) -> str | None:
     """The first out-of-area place name standing as a word of ``text``, with the out-of-area names
     right after it ("대구 동성로 막창" → "대구 동성로": the place as the user narrowed it); names for
@@ -58,6 +68,9 @@ def outside_place(text: str, covered: Callable[[str], bool] | None = None) -> st
     said: list[str] = []
     for token in re.findall(r"[^\s,.!?~]+", text):
         found = _outside_word(token, names)
+        if found is None and said and (own := _own_place_name(token)) is not None:
+            said.append(own)  # "전주 한옥마을": the place inside the city, as the user narrowed it
+            break
         if found is None or (covered is not None and covered(found)):
             if said:
                 break
