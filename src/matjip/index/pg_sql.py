@@ -623,7 +623,7 @@ for _rows in (False, True):
                 QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _search_variant(
                     _rows, _parts, _ann
                 ).replace(_ROWS_SCAN, _KEYS_SCAN)
-for _name in [n for n in QUERIES if n.startswith("search") and n.endswith("/vector")]:
+for _name in [n for n in QUERIES if n == "search" or (n.startswith("search") and n.endswith("/vector"))]:
     QUERIES[_name + "+hits"] = _HITS_HEAD + QUERIES[_name] + _HITS_TAIL
 
 
