@@ -49,7 +49,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             # the index's list is a branch of the search statement (kept to the candidates by a
             # hash of them when there is a filter): no statement more than the exact path's
             search = pg_sql.compose(
-                pg_sql.search_template(not names, ["vector"], bool(names), pg.hnsw, hits=bool(names)), names
+                pg_sql.search_template(not names, ["vector"], bool(names), pg.hnsw, hits=True), names
             )
             assert search in executed
             if not names:
@@ -61,9 +61,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             assert (pg_sql.UNFILTERED_WALK in executed) == (not names)
             assert len([s for s in executed if s != pg_sql.UNFILTERED_WALK]) == len(exact_executed)
             assert (
-                pg_sql.compose(
-                    pg_sql.search_template(not names, ["vector"], bool(names), hits=bool(names)), names
-                )
+                pg_sql.compose(pg_sql.search_template(not names, ["vector"], bool(names), hits=True), names)
                 in exact_executed
             )
             assert approx == exact

@@ -598,7 +598,7 @@ def search_template(
     return name + ("+hits" if hits else "")
 
 
-# A filtered kNN search's statement with its hit rows (issue 23, eleventh round: one round trip, not two):
+# A kNN search's statement with its hit rows (issue 23, eleventh round: one round trip, not two):
 # the vector list's first %(hit_limit)s rows in the statement's order (distance, then row) carry
 # what a hit shows (the document, its terms, coordinates and prior, as QUERIES["rows"] reads them)
 # in five more columns; the client re-orders the list exactly, and a hit outside those rows (a

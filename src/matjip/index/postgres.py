@@ -22,7 +22,7 @@ index, over one database that many API workers share.
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
   them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
   the search statement (made with the meta the last read saw, made again when the snapshot's
-  differs), COMMIT with the hit rows (pipelined): two round trips; a filtered kNN search, one (its
+  differs), COMMIT with the hit rows (pipelined): two round trips; a kNN search, one (its
   statement brings the hit rows of the vector list's first rows, the COMMIT goes with the BEGIN);
   the pool hands out a connection back a moment ago without a check statement
   (:func:`~matjip.index.postgres_pool.quick_check`).

@@ -81,7 +81,7 @@ class SearchStatement(BaseModel):
     params: dict[str, Any]
     want: frozenset[str]
     all_rows: bool
-    hits: bool = False  # the hit rows of the vector list's first rows come with it (a filtered kNN search)
+    hits: bool = False  # the hit rows of the vector list's first rows come with it (a kNN search)
 
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
@@ -416,9 +416,7 @@ class PgCandidates:
         # the statement's variant with only the wanted parts (the others' flags are off anyway),
         # its candidates from the narrow matjip_keys when every filter's columns are there
         keys = not all_rows and set(self.names) <= pg_sql.KEY_FILTERS
-        # filtered kNN only: with no filter the statement's extra hit rows cost more than the round
-        # trip they save (measured, README "Eleventh round")
-        hits = hits and want == {"vector"} and req.sort != "distance" and not all_rows
+        hits = hits and want == {"vector"} and req.sort != "distance"
         if hits:
             params["hit_limit"] = k + HIT_MARGIN
         template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
