@@ -8,7 +8,7 @@ is on its columns: ``pg_sql.KEY_FILTERS``) and the count, the BM25 list (from ``
 vector list of a small candidate set (with ``MATJIP_DATABASE_HNSW`` a large one's from the HNSW index,
 the walk kept to the candidates by a hash of them and cut to the exact order's first rows; recall
 measured against the exact scan, README), the best by prior and the nearest come back together; then
-the hit rows. Only a walk that falls short of the rows asked takes one more statement (the exact
+the hit rows (a kNN search's come with the statement: the vector list's first rows carry them). Only a walk that falls short of the rows asked takes one more statement (the exact
 scan). Every list is re-ordered here exactly (float32 as the embedded backend computes it, ties to
 the lower row) from a few rows past its cut (:data:`MARGIN`).
 """
