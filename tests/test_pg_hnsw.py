@@ -20,6 +20,7 @@ pytestmark = pytest.mark.postgres
 
 
 def _vector_scores(pg: PostgresIndex, req: SearchRequest) -> tuple[list[float], list[str]]:
+    pg.search(req, mode="vector")  # the meta seen once: the statement goes with the BEGIN
     pg.statements = []
     try:
         hits = pg.search(req, mode="vector").hits
@@ -48,7 +49,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             # the index's list is a branch of the search statement (kept to the candidates by a
             # hash of them when there is a filter): no statement more than the exact path's
             search = pg_sql.compose(
-                pg_sql.search_template(not names, ["vector"], bool(names), pg.hnsw), names
+                pg_sql.search_template(not names, ["vector"], bool(names), pg.hnsw, hits=True), names
             )
             assert search in executed
             if not names:
@@ -60,7 +61,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             assert (pg_sql.UNFILTERED_WALK in executed) == (not names)
             assert len([s for s in executed if s != pg_sql.UNFILTERED_WALK]) == len(exact_executed)
             assert (
-                pg_sql.compose(pg_sql.search_template(not names, ["vector"], bool(names)), names)
+                pg_sql.compose(pg_sql.search_template(not names, ["vector"], bool(names), hits=True), names)
                 in exact_executed
             )
             assert approx == exact

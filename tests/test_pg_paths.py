@@ -157,7 +157,11 @@ def test_search_variants_answer_as_the_full_statement(forced: Pair, monkeypatch:
     ]
     got = [pg.search(r, mode=m) for r, m in requests]  # type: ignore[arg-type]
     # the full statement scans matjip_rows: the variants over matjip_keys (geo, cuisine, price) too
-    monkeypatch.setattr(pg_sql, "search_template", lambda all_rows, parts, keys=False, ann=False: "search")
+    monkeypatch.setattr(
+        pg_sql,
+        "search_template",
+        lambda all_rows, parts, keys=False, ann=False, hits=False: "search+hits" if hits else "search",
+    )
     for (r, m), a in zip(requests, got, strict=True):
         b = pg.search(r, mode=m)  # type: ignore[arg-type]
         assert a.total_candidates == b.total_candidates > 0

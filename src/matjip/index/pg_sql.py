@@ -584,13 +584,34 @@ _ROWS_SCAN = "(d.title_key = %(boost_key)s) AS boost FROM matjip_rows d WHERE {w
 _KEYS_SCAN = "NULL::boolean AS boost FROM matjip_keys d WHERE {where}"
 
 
-def search_template(all_rows: bool, parts: Sequence[str], keys: bool = False, ann: bool = False) -> str:
+def search_template(
+    all_rows: bool, parts: Sequence[str], keys: bool = False, ann: bool = False, hits: bool = False
+) -> str:
     """The name of the search statement's variant for these parts (a key of QUERIES); ``keys``:
     the candidates scanned from matjip_keys; ``ann``: a large candidate set's vector list from the
-    HNSW index (with no filter that branch is always there)."""
+    HNSW index (with no filter that branch is always there); ``hits``: with the hit rows of the
+    vector list's first rows (:data:`_HITS`; a variant of the vector part alone, a kNN search)."""
     kept = [p for p in SEARCH_PARTS if p in parts]
     ann = ann and not all_rows and "vector" in kept
-    return f"search{'-keys' if keys else ''}{'-ann' if ann else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
+    hits = hits and kept == ["vector"]
+    name = f"search{'-keys' if keys else ''}{'-ann' if ann else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
+    return name + ("+hits" if hits else "")
+
+
+# A kNN search's statement with its hit rows (issue 23, eleventh round: one round trip, not two):
+# the vector list's first %(hit_limit)s rows in the statement's order (distance, then row) carry
+# what a hit shows (the document, its terms, coordinates and prior, as QUERIES["rows"] reads them)
+# in five more columns; the client re-orders the list exactly, and a hit outside those rows (a
+# float tie the two orders break apart) reads them again in a read of its own.
+# Rows: the search's eleven columns, the row's rank in its part, then doc, terms, lat, lon, prior.
+_HITS_HEAD = (
+    "SELECT s.*, h.doc, h.terms, h.lat, h.lon, h.prior FROM (SELECT s.*, row_number() OVER "
+    "(PARTITION BY s.part ORDER BY s.score, s.seq) AS rk FROM ("
+)
+_HITS_TAIL = (
+    ") s(part, seq, score, lat, lon, prior, boost, qi, tfs, norm, vec)) s "
+    "LEFT JOIN matjip_docs h ON s.part = 2 AND s.rk <= %(hit_limit)s AND h.seq = s.seq"
+)
 
 
 for _rows in (False, True):
@@ -602,6 +623,8 @@ for _rows in (False, True):
                 QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _search_variant(
                     _rows, _parts, _ann
                 ).replace(_ROWS_SCAN, _KEYS_SCAN)
+for _name in [n for n in QUERIES if n == "search" or (n.startswith("search") and n.endswith("/vector"))]:
+    QUERIES[_name + "+hits"] = _HITS_HEAD + QUERIES[_name] + _HITS_TAIL
 
 
 def compose(template: str, filters: Sequence[str]) -> str:

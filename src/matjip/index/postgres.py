@@ -22,8 +22,10 @@ index, over one database that many API workers share.
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
   them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
   the search statement (made with the meta the last read saw, made again when the snapshot's
-  differs), COMMIT with the hit rows (pipelined): two round trips; the pool hands out a connection
-  back a moment ago without a check statement (:func:`~matjip.index.postgres_pool.quick_check`).
+  differs), COMMIT with the hit rows (pipelined): two round trips; a kNN search, one (its
+  statement brings the hit rows of the vector list's first rows, the COMMIT goes with the BEGIN);
+  the pool hands out a connection back a moment ago without a check statement
+  (:func:`~matjip.index.postgres_pool.quick_check`).
 - **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
   its field-norm buckets, average length over the documents), so both backends score alike; the
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
@@ -279,13 +281,15 @@ class PostgresIndex:
         if self.statements is not None:
             self.statements.extend((pg_sql.BEGIN_READ, *((local,) if local else ()), pg_sql.READ_META))
             if head is not None:
-                self.statements.append(head.sql)
+                self.statements.extend((head.sql, *((pg_sql.END_READ,) if head.ending else ())))
         with conn.pipeline():
             conn.execute(pg_sql.BEGIN_READ)
             if local:
                 conn.execute(local)
             cur = conn.execute(pg_sql.READ_META)
             head_cur = conn.execute(head.sql, head.params) if head is not None else None
+            if head is not None and head.ending:
+                conn.execute(pg_sql.END_READ)
         rows = cur.fetchall()
         if head is not None and head_cur is not None:
             head.rows = list(head_cur.fetchall())
@@ -618,8 +622,12 @@ class PostgresIndex:
             head_rows = early[1].rows if early is not None else None
             if early is not None and early[0].stats == stats and head_rows is not None:
                 source = early[0]
-                source.run = run  # the statement ran in this snapshot, with this snapshot's meta
+                # the statement ran in this snapshot, with this snapshot's meta; a kNN statement's
+                # read ended with it (the hit rows came along): any statement more reads again
+                source.run = _ended if early[1].ending else run
                 total = source.take(early[1].statement, head_rows)
+            elif early is not None and early[1].ending:
+                raise _ReadAgain  # the snapshot is gone with the statement made for another meta
             else:
                 params, names = filter_params(req, self.timezone, lambda key: polygon_rows(run, key))
                 if names is None:
@@ -632,7 +640,12 @@ class PostgresIndex:
                 return 0, []
             return total, rank(source, req, total, mode=mode, settings=self.settings, clock=self.clock)
 
-        total, hits = self._read(read, early[1] if early is not None else None, self.walk_setting(req))
+        local = self.walk_setting(req)
+        try:
+            total, hits = self._read(read, early[1] if early is not None else None, local)
+        except _ReadAgain:  # a kNN read that ended with its statement needs more: a read of its own
+            early = self._early_search(req, mode, hits=False)
+            total, hits = self._read(read, early[1] if early is not None else None, local)
         return SearchResponse(
             hits=hits,
             total_candidates=total,
@@ -649,12 +662,14 @@ class PostgresIndex:
         _, names = filter_params(req, self.timezone, lambda key: [])
         return pg_sql.UNFILTERED_WALK if names == [] else None
 
-    def _early_search(self, req: SearchRequest, mode: SearchMode) -> tuple[PgCandidates, Head] | None:
+    def _early_search(
+        self, req: SearchRequest, mode: SearchMode, *, hits: bool = True
+    ) -> tuple[PgCandidates, Head] | None:
         """The search statement made before the read, with the index meta the last read saw, so
         it goes with the BEGIN (one round trip less); the read checks that its snapshot's meta is
         the same (else it makes the statement again). None when the statement needs a statement
         before it (a region's outline test, a term's document frequency not cached) or no read
-        was made yet."""
+        was made yet. ``hits``: a kNN search's statement brings its hit rows and ends the read."""
         stats = self._last_stats
         if stats is None or (req.region is not None and req.region.polygon_place):
             return None
@@ -664,7 +679,7 @@ class PostgresIndex:
         source = PgCandidates(
             _unbound, self.embedder, req, params, names, stats, self._doc_freqs, hnsw=self.hnsw
         )
-        statement = source.statement(mode, cached_only=True)
+        statement = source.statement(mode, cached_only=True, hits=hits)
         if statement is None:
             return None
         return source, Head(statement)
@@ -677,11 +692,21 @@ class Head:
         self.statement = statement
         self.sql = statement.sql
         self.params = statement.params
+        self.ending = statement.hits  # the read's COMMIT goes with it (a kNN search: one round trip)
         self.rows: list[tuple[Any, ...]] | None = None
 
 
 def _unbound(sql: str, params: dict[str, Any] | None = None, *, last: bool = False) -> list[tuple[Any, ...]]:
     raise RuntimeError("a statement before the read began")
+
+
+class _ReadAgain(Exception):
+    """A read that ended with its first statement needs another one: the search reads again, the
+    plain way (its statements in one snapshot)."""
+
+
+def _ended(sql: str, params: dict[str, Any] | None = None, *, last: bool = False) -> list[tuple[Any, ...]]:
+    raise _ReadAgain
 
 
 def open_postgres(settings: Settings, embedder: Embedder) -> PostgresIndex:

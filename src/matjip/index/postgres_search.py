@@ -8,7 +8,7 @@ is on its columns: ``pg_sql.KEY_FILTERS``) and the count, the BM25 list (from ``
 vector list of a small candidate set (with ``MATJIP_DATABASE_HNSW`` a large one's from the HNSW index,
 the walk kept to the candidates by a hash of them and cut to the exact order's first rows; recall
 measured against the exact scan, README), the best by prior and the nearest come back together; then
-the hit rows. Only a walk that falls short of the rows asked takes one more statement (the exact
+the hit rows (a kNN search's come with the statement: the vector list's first rows carry them). Only a walk that falls short of the rows asked takes one more statement (the exact
 scan). Every list is re-ordered here exactly (float32 as the embedded backend computes it, ties to
 the lower row) from a few rows past its cut (:data:`MARGIN`).
 """
@@ -61,6 +61,9 @@ ANN_MIN_SHARE = 0.5
 # rows taken from the walk, re-ordered exactly in the statement: the recall is the candidate list's
 # (ef_search), a longer take walks further for no measured gain (README, "HNSW")
 ANN_LIMIT = VECTOR_DEPTH + MARGIN
+# the vector list's first k + this many rows (the statement's order) carry their hit rows in a kNN
+# search's statement: the client's exact order differs from the server's only by a float tie
+HIT_MARGIN = 8
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
@@ -78,6 +81,7 @@ class SearchStatement(BaseModel):
     params: dict[str, Any]
     want: frozenset[str]
     all_rows: bool
+    hits: bool = False  # the hit rows of the vector list's first rows come with it (a kNN search)
 
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
@@ -345,6 +349,7 @@ class PgCandidates:
         self._where: dict[int, tuple[float | None, float | None]] = {}
         self._weights: dict[str, np.float32] = {}
         self._avg = np.float32(1.0)
+        self.folded: dict[int, tuple[Any, ...]] | None = None  # seq → hit row, from a kNN statement
 
     @property
     def embedder(self) -> Embedder:
@@ -362,9 +367,12 @@ class PgCandidates:
         assert statement is not None
         return self.take(statement, self.run(statement.sql, statement.params))
 
-    def statement(self, mode: SearchMode, *, cached_only: bool = False) -> SearchStatement | None:
+    def statement(
+        self, mode: SearchMode, *, cached_only: bool = False, hits: bool = False
+    ) -> SearchStatement | None:
         """The search statement for what ``mode`` ranks by, with its parameters. ``cached_only``:
-        None when a term's document frequency is not cached (it would take a statement first)."""
+        None when a term's document frequency is not cached (it would take a statement first).
+        ``hits``: a kNN search (the vector list alone) takes the variant with its hit rows."""
         req = self.req
         terms = query_terms(req.text) if req.text and mode != "vector" else []
         qv = query_vector(self, req.text) if req.text and mode != "bm25" else None
@@ -408,8 +416,12 @@ class PgCandidates:
         # the statement's variant with only the wanted parts (the others' flags are off anyway),
         # its candidates from the narrow matjip_keys when every filter's columns are there
         keys = not all_rows and set(self.names) <= pg_sql.KEY_FILTERS
-        sql = pg_sql.compose(pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw), self.names)
-        return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows)
+        hits = hits and want == {"vector"} and req.sort != "distance"
+        if hits:
+            params["hit_limit"] = k + HIT_MARGIN
+        template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
+        sql = pg_sql.compose(template, self.names)
+        return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows, hits=hits)
 
     def take(self, statement: SearchStatement, rows: list[tuple[Any, ...]]) -> int:
         """Keep the lists of the search statement's ``rows``; returns the number of candidates."""
@@ -423,6 +435,13 @@ class PgCandidates:
                 self.lists[part] = parts.get(i, [])
                 for r in self.lists[part]:
                     self._where[int(r[1])] = (r[3], r[4])
+        if statement.hits:
+            # seq → (seq, doc, terms, vector, lat, lon, prior), as QUERIES["rows"] gives a hit row
+            self.folded = {
+                int(r[1]): (r[1], r[12], r[13], r[10], r[14], r[15], r[16])
+                for r in parts.get(_PARTS["vector"], [])
+                if r[12] is not None
+            }
         return self.total
 
     def _exact_max(self) -> int:
@@ -533,8 +552,11 @@ class PgCandidates:
         return distances_m(self.req, [self._where[s][0] for s in seqs], [self._where[s][1] for s in seqs])
 
     def hit_rows(self, rows: list[int]) -> list[HitRow]:
-        # the read's last statement: its COMMIT goes with it
-        found = {int(r[0]): r for r in self.run(pg_sql.QUERIES["rows"], {"seqs": rows}, last=True)}
+        folded = self.folded
+        if folded is not None and all(seq in folded for seq in rows):
+            found = folded  # with the search statement (a kNN search)
+        else:  # the read's last statement: its COMMIT goes with it
+            found = {int(r[0]): r for r in self.run(pg_sql.QUERIES["rows"], {"seqs": rows}, last=True)}
         out: list[HitRow] = []
         for seq in rows:
             _, raw, doc_terms, vec, lat, lon, prior32 = found[seq]
