@@ -44,7 +44,8 @@ def evaluate_relevance(state: AgentState, res: Resources) -> dict[str, Any]:
         assert grade is not None
         grade.tier = "grader" if band == "grader" else "insufficient"
         grade.reason = why + "\n" + grade.reason
-        if grade.tier == "insufficient" and kind_proven(shown, grade, p):
+        if grade.tier == "insufficient" and res.web is None and kind_proven(shown, grade, p):
+            # with a web provider the weak scores still bring its sources in, under the caveat
             grade.tier = "grader"
             grade.reason += "\n" + text("grade.tier.kind_proven")
     grade.top_score = max((float(h.get("score") or 0.0) for h in hits), default=0.0)

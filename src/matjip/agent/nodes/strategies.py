@@ -35,6 +35,7 @@ from matjip.wording import say, text, variants
 
 # a stop whose usual slot is not after the stop before it follows that one by this much
 _STOP_GAP = timedelta(minutes=90)
+_LATE_SLOT = timedelta(hours=3)  # a stop's usual time this long before now moves to now
 # a route whose two ends lie closer than this is one place: searched around it, said so
 _SAME_PLACE_M = 300
 
@@ -452,7 +453,9 @@ def _slot_time(
     when = day.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(minutes=minute)
     if after is not None and when <= after:
         when = after + _STOP_GAP
-    if floor is not None and when < floor:
+    if floor is not None and when < floor <= when + _LATE_SLOT:
+        # asked a little after the stop's usual time ("저녁 코스" at 19:40): now; long after it
+        # ("점심 코스" at 17:20) the slot as said stays, a plan rather than a walk out the door
         when = floor.replace(second=0, microsecond=0)
     return when, f"{label} {when:%H:%M}"
 
