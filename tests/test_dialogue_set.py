@@ -49,6 +49,7 @@ def test_dialogue_test_split_is_frozen() -> None:
         ("dialogue_test16", 131),
         ("dialogue_test17", 132),
         ("dialogue_test18", 134),
+        ("dialogue_test19", 138),
     ],
 )
 def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:
