@@ -360,9 +360,12 @@ class KindTable:
     def is_mild_line(self, name: str, prefer: Sequence[str]) -> bool:
         """A menu line naming a mild version asked for ("로제 떡볶이") and no spicy word of a taste
         ("매운 짜장 떡볶이" names 짜장 but is no mild line)."""
+        return any(norm(w) in norm(name) for w in prefer) and not self.is_spicy_line(name)
+
+    def is_spicy_line(self, name: str) -> bool:
+        """A menu line naming a spicy word of a taste ("매운쭈꾸미", "마라샹궈")."""
         line = norm(name)
-        spicy = {norm(w) for t in self.tastes for w in t.menu}
-        return any(norm(w) in line for w in prefer) and not any(w in line for w in spicy)
+        return any(norm(w) in line for t in self.tastes for w in t.menu)
 
     def mild_lines(self, menus: Sequence[str], prefer: Sequence[str]) -> list[str]:
         """The lines of ``menus`` that are mild lines for ``prefer``, in order."""

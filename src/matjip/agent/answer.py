@@ -184,6 +184,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
             lines = [x for x in s.doc.menus if dish in x.name.replace(" ", "")]
+            if plan.avoid_tastes:  # "안 매운 쭈꾸미": a '매운쭈꾸미' line is no evidence for the wish
+                lines = [x for x in lines if not kinds().is_spicy_line(x.name)]
             # "안 매운 짬뽕": the mild version the place lists (백짬뽕) is the line said
             milder = [x for x in lines if kinds().is_mild_line(x.name, plan.prefer_menu)]
             hit = next(iter(milder or lines), None)
