@@ -357,6 +357,20 @@ class KindTable:
         got = set(wanted)
         return len(got) >= 2 and any(t.today and got <= set(t.kinds) for t in self.themes)
 
+    def is_mild_line(self, name: str, prefer: Sequence[str]) -> bool:
+        """A menu line naming a mild version asked for ("로제 떡볶이") and no spicy word of a taste
+        ("매운 짜장 떡볶이" names 짜장 but is no mild line)."""
+        return any(norm(w) in norm(name) for w in prefer) and not self.is_spicy_line(name)
+
+    def is_spicy_line(self, name: str) -> bool:
+        """A menu line naming a spicy word of a taste ("매운쭈꾸미", "마라샹궈")."""
+        line = norm(name)
+        return any(norm(w) in line for t in self.tastes for w in t.menu)
+
+    def mild_lines(self, menus: Sequence[str], prefer: Sequence[str]) -> list[str]:
+        """The lines of ``menus`` that are mild lines for ``prefer``, in order."""
+        return [m for m in menus if self.is_mild_line(m, prefer)]
+
     def taste_titles(self, tastes: Sequence[str], asked: Sequence[str]) -> list[str]:
         """Name parts of places whose speciality is one of ``tastes`` ("매운갈비찜", "○○짬뽕"), less
         the kinds and dishes ``asked``, their words and the parts of them ("안 매운 짬뽕" keeps the

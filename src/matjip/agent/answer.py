@@ -18,6 +18,7 @@ from typing import Final
 from matjip.agent.acts import compare_criteria
 from matjip.agent.cardinfo import (
     cards_config,
+    is_open_now_label,
     mention_only,
     night_flag,
     open_status,
@@ -183,8 +184,10 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
             lines = [x for x in s.doc.menus if dish in x.name.replace(" ", "")]
+            if plan.avoid_tastes:  # "안 매운 쭈꾸미": a '매운쭈꾸미' line is no evidence for the wish
+                lines = [x for x in lines if not kinds().is_spicy_line(x.name)]
             # "안 매운 짬뽕": the mild version the place lists (백짬뽕) is the line said
-            milder = [x for x in lines if any(w in x.name.replace(" ", "") for w in plan.prefer_menu)]
+            milder = [x for x in lines if kinds().is_mild_line(x.name, plan.prefer_menu)]
             hit = next(iter(milder or lines), None)
             if hit is not None and dish not in plan.menu:
                 priced = hit.price is not None and any(k in s.doc.kinds for k in plan.kinds)
@@ -219,7 +222,7 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     break
         if plan.open_at is not None and s.open_now:
             label = plan.open_label or text("answer.reason.asked_time")
-            reasons.append(label if _is_open_now(label) else say("answer.reason.open_at", label=label))
+            reasons.append(label if is_open_now_label(label) else say("answer.reason.open_at", label=label))
         if plan.sort == "price":  # "싼 데": the price the order used, or that there is none
             price = typical_price(s.doc)
             reasons.append(
@@ -245,16 +248,7 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
 
 def _mild_line(doc: Restaurant, prefer: Sequence[str]) -> str | None:
     """The first menu line naming a mild version asked for ("로제 떡닭 세트" for 로제떡), or None."""
-    words = [w.replace(" ", "") for w in prefer]
-    return next((m.name for m in doc.menus if any(w in m.name.replace(" ", "") for w in words)), None)
-
-
-OPEN_NOW_ENDING: Final = text("answer.conditions.open_now_ending")
-
-
-def _is_open_now(label: str) -> bool:
-    """An open label that already says "영업 중" ("지금 영업 중") is said as it is."""
-    return label.endswith(OPEN_NOW_ENDING)
+    return next(iter(kinds().mild_lines([m.name for m in doc.menus], prefer)), None)
 
 
 # the position flags (matjip.ingest.coords, matjip.ingest.placement) a card hedges its distance for
@@ -326,7 +320,7 @@ def _conditions(plan: SearchPlan) -> str:
         label = plan.open_label
         parts.append(
             say(
-                "answer.conditions.open_now" if _is_open_now(label) else "answer.conditions.open_at",
+                "answer.conditions.open_now" if is_open_now_label(label) else "answer.conditions.open_at",
                 label=label,
             )
         )

@@ -28,6 +28,11 @@ from matjip.wording import say, text
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
 
 
+def is_open_now_label(label: str) -> bool:
+    """An open label that already says "영업 중" ("지금 영업 중") is said as it is, never "… 영업하는"."""
+    return label.endswith(text("answer.conditions.open_now_ending"))
+
+
 class _PlacePage(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source_contains: str

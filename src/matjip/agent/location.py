@@ -406,15 +406,33 @@ def _without_bare_words(names: list[str], gazetteer: Gazetteer, covered: Covered
     if covered is None or len(names) < 2:
         return names
 
+    regions = [p for n in names for p in gazetteer.lookup(n)[:1] if p.type in ("sigungu", "sido")]
+
+    def inside_said_region(place: Place) -> bool:
+        # "하남 미사 브런치": 미사 (미사역, 미사1동) lies in the city said beside it — a place, not a word
+        return any(r is not place and _within(r, place, gazetteer) for r in regions)
+
     def bare_outside(name: str) -> bool:
         found = gazetteer.lookup(name)
         said = name.replace(" ", "")
         return bool(found) and all(
-            not covered(c) and c.name != said and c.name.startswith(said) for c in found
+            not covered(c) and c.name != said and c.name.startswith(said) and not inside_said_region(c)
+            for c in found
         )
 
     kept = [n for n in names if not bare_outside(n)]
     return kept if kept and any(covered(c) for n in kept for c in gazetteer.lookup(n)[:1]) else names
+
+
+def _within(region: Place, place: Place, gazetteer: Gazetteer) -> bool:
+    """``place`` lies in the si/gun/gu or sido ``region``: by its outline where there is one (Seoul), else
+    by the names the gazetteer files the place under."""
+    inside = gazetteer.contains_point(region, place.lat, place.lon)
+    if inside is not None:
+        return inside
+    if region.type == "sido":
+        return bool(region.sido) and place.sido == region.sido
+    return bool(region.sigungu) and bool(place.sigungu) and place.sigungu.startswith(region.sigungu or "")
 
 
 def _dong_said(said: str, place: Place, candidates: list[Place], text: str) -> Place | None:

@@ -7,7 +7,7 @@ name, a dish named beside the kind, a word reviews mention, visitors' tags, open
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -267,7 +267,7 @@ def rerank(
         # review (an unreviewed shop does not jump ahead of a known branch)
         hits.sort(key=lambda h: (rank.key(h)[:TIER], not _own_shop_known(h, res)))
     if p.prefer_menu:  # "안 매운 떡볶이": places listing a mild version first (said in the answer)
-        hits.sort(key=lambda h: 0 if any(menu_matches(h.document, [w]) for w in p.prefer_menu) else 1)
+        hits.sort(key=lambda h: 0 if _lists_mild(h, p.prefer_menu) else 1)
     meets = (lambda h: rank.key(h).open_asked == 0) if rank is not None and rank.now_asked else None
     f.hits = one_per_brand(hits, p.k, res, meets) if p.sort != "distance" else hits[: p.k]
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
@@ -318,12 +318,18 @@ def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranke
     return out + held
 
 
+def _lists_mild(h: SearchHit, prefer: Sequence[str]) -> bool:
+    """The place lists a mild version asked for (data/kinds.toml ``mild``), not a spicy one named so."""
+    doc = h.document
+    return bool(kinds().mild_lines([*(m.name for m in doc.menus), *doc.review_food], prefer))
+
+
 def mild_none_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
     """ "안 매운 짬뽕": when no place shown lists a mild version, that is said — spiciness itself is
     not in the data (data/kinds.toml ``note_mild_none``), never implied by the order."""
     if not p.prefer_menu or not shown:
         return None
-    if any(menu_matches(h.document, [w]) for h in shown for w in p.prefer_menu):
+    if any(_lists_mild(h, p.prefer_menu) for h in shown):
         return None
     for taste in kinds().tastes:
         if taste.name in p.avoid_tastes and taste.note_mild_none:

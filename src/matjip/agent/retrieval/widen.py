@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Final
 
+from matjip.agent.cardinfo import is_open_now_label
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.plan import to_requests
@@ -83,18 +84,23 @@ def fill_wider(
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
     listing = len(f.stand_ins)
-    if not listing and f.plan.kinds and not _scope(f.plan, _topped(f)):
+    listed: list[tuple[str, str]] = []
+    if not listing and f.plan.kinds:
         # the places near listing the dish, not counted as the kind: counted in the line, never denied
+        # (with the conditions asked too: the listing search keeps them — "지금 영업하는", audit r13 F2)
         shown = {h.document.title for h in f.hits}
-        listing = len([t for t, _ in listing_near(res)(f.plan) if t not in shown])
-    f.notes.append(_filled_note(f, len(own), listing, km(wider), sure is not None))
+        listed = [(t, line) for t, line in listing_near(res)(f.plan) if t not in shown]
+        listing = len(listed)
+    f.notes.append(_filled_note(f, len(own), listing, km(wider), sure is not None, listed))
     f.hits += extra
     f.farther = {h.document.place_id for h in extra}
     f.plan_update["location"] = loc.model_copy(update={"radius_m": wider})
     f.plan = f.plan.model_copy(update={"location": f.plan_update["location"]})
 
 
-def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) -> str:
+def _filled_note(
+    f: Found, found: int, listing: int, wider: str, by_kind: bool, listed: Sequence[tuple[str, str]] = ()
+) -> str:
     """The widening note, saying what it counts: the places the data files as the kind (``by_kind``:
     a 해산물 house listing 모듬초밥 is not one, and the sentence does not claim there is none near)
     and, when near places of another kind list its dishes, how many of those."""
@@ -104,7 +110,17 @@ def _filled_note(f: Found, found: int, listing: int, wider: str, by_kind: bool) 
     base = {"place": loc.name, "radius": km(loc.radius_m), "found": found, "wider": wider}
     scope = _scope(f.plan, _topped(f))
     if label and scope:
-        # "매봉역 주차 되는 고깃집": what was counted is the kind with the conditions asked, said so
+        # "매봉역 주차 되는 고깃집": what was counted is the kind with the conditions asked, said so — and
+        # the places meeting them that list its dish, filed as another kind, are not denied
+        if listed:
+            return say(
+                "search.widen.filled_scoped_listing",
+                **base,
+                scope=scope,
+                kinds=label,
+                ga=particle(label, "이/가"),
+                places=_listed_places(listed),
+            )
         return say(
             "search.widen.filled_scoped", **base, scope=scope, kinds=label, ga=particle(label, "이/가")
         )
@@ -156,7 +172,8 @@ def _scope(p: SearchPlan, topped: bool = False) -> str:
         parts.append(say("search.widen.scope.cuisine", cuisines=", ".join(p.cuisine)))
     if p.open_at is not None:
         label = p.open_label or text("search.relax.condition.hours_unlabelled")
-        parts.append(say("search.widen.scope.hours", label=label))
+        key = "hours_now" if is_open_now_label(label) else "hours"
+        parts.append(say(f"search.widen.scope.{key}", label=label))
     if p.price_min is not None or p.price_max is not None:
         parts.append(text("search.widen.scope.price"))
     return text("search.widen.scope.joiner").join(parts)
@@ -230,12 +247,6 @@ def relax_step(
     the clock before the radius: the places near, open ones first, rather than a wider circle. "더 싼 데"
     (``cheaper``) never drops its price: dearer places are no answer to it — nothing cheaper is said."""
     loc = p.location
-    wider_price = p.price_max_wider
-    if wider_price is not None and p.price_max is not None and wider_price > p.price_max:
-        # "더 싼 데" with nothing below the list's typical price: below its dearest place, still near
-        return p.model_copy(update={"price_max": wider_price, "price_max_wider": None}), say(
-            "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price
-        )
     if p.strategy == "title" and loc is not None:
         return p.model_copy(update={"location": None, "strategy": "title"}), say(
             "search.relax.everywhere", place=loc.name
@@ -260,7 +271,24 @@ def relax_step(
         return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
             p, km(loc.radius_m), km(wider), listing
         )
+    wider_price = p.price_max_wider
+    if wider_price is not None and p.price_max is not None and wider_price > p.price_max:
+        # "더 싼 데" with nothing below the list's typical price in the widest circle: below its dearest
+        # place (after the radius, so "… 싼 곳은 없어서" is true of every place the answer could show)
+        return p.model_copy(update={"price_max": wider_price, "price_max_wider": None}), say(
+            "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price
+        )
     return drop_filter(p, keep_price=cheaper)
+
+
+def _listed_places(near: Sequence[tuple[str, str]]) -> str:
+    """ "전주감자탕 '뼈해장국', 신사골감자탕 '황태해장국' 외 1곳": the first places listing the dish, named."""
+    shown = near[:LISTED_NAMED]
+    named = text("search.relax.listing_joiner").join(
+        say("search.relax.listing_place", title=t, line=line) for t, line in shown
+    )
+    more = say("search.relax.listing_more", more=len(near) - len(shown)) if len(near) > len(shown) else ""
+    return named + more
 
 
 def _widened_note(p: SearchPlan, radius: str, wider: str, listing: Listing | None = None) -> str:
