@@ -146,3 +146,24 @@ def test_a_spicy_line_is_not_quoted_for_a_mild_wish(tmp_path) -> None:  # type: 
     (r,) = talk_over(data, ["잠실역 안 매운 쭈꾸미집 있어?"], SAT_NOON)
     assert [c.name for c in r.cards] == ["천호쭈꾸미"], r.answer
     assert "'매운쭈꾸미'" not in r.answer, r.answer
+
+
+def test_the_price_line_quoted_is_one_of_the_kind_asked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """D2.2 (lead probe): "송리단길 파스타" → "좀 더 저렴한 데는" quoted a place's '에스프레소' 5,500원 as the price
+    met, while its pasta was within the limit too."""
+    records = [
+        near(
+            "p1",
+            "파스타하우스",
+            200,
+            "양식>이탈리안",
+            {"에스프레소": "5,000원", "까르보나라": "15,000원"},
+            reviewCount=30,
+        )
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 2만원 이하 파스타"], SAT_NOON)
+    assert [c.name for c in r.cards] == ["파스타하우스"], r.answer
+    assert (
+        "'까르보나라' 15,000원" in r.answer and "에스프레소' 5,000원" not in r.answer.split("대표 메뉴")[0]
+    ), r.answer

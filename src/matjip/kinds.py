@@ -481,6 +481,13 @@ class KindTable:
         cuisine = self.category_cuisine.get(top)
         return k is not None and cuisine is not None and k.cuisine in self.cuisines and k.cuisine != cuisine
 
+    def is_kind_line(self, kind: str, menu: str) -> bool:
+        """The menu line names one of ``kind``'s dishes (its ``menu`` words, not a ``menu_not`` line)."""
+        if kind not in self._norm:
+            return False
+        line, dishes, nots = norm(menu), self._norm[kind][3], self._norm_more[kind][2]
+        return any(d in line for d in dishes) and not any(x in line for x in nots)
+
     def menu_share(self, kind: str, menus: Sequence[str]) -> float:
         """The share of the named menu lines that name one of ``kind``'s dishes (its ``menu``
         words, the ``menu_not`` lines left out); 0 for an unknown kind or no menu."""

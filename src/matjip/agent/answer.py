@@ -239,6 +239,9 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 if (plan.price_min is None or (x.price or 0) >= plan.price_min)
                 and (plan.price_max is None or (x.price or 0) <= plan.price_max)
             ]
+            # "파스타 … 좀 더 저렴한 데": a line of the kind asked, not the café's espresso, when there is one
+            own = [x for x in inside if any(kinds().is_kind_line(k, x.name) for k in plan.kinds)]
+            inside = own or inside
             if inside:
                 reasons.append(
                     say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
