@@ -167,3 +167,19 @@ def test_the_price_line_quoted_is_one_of_the_kind_asked(tmp_path) -> None:  # ty
     assert (
         "'까르보나라' 15,000원" in r.answer and "에스프레소' 5,000원" not in r.answer.split("대표 메뉴")[0]
     ), r.answer
+
+
+def test_a_place_only_locals_know_is_a_local_shop(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Q14 (audit r13) and the lead's probe: "동네 사람들만 아는 백반집", "현지인만 아는 숨은 맛집" reported
+    '동네' / '현지인' as dropped conditions and put a mall chain branch first."""
+    records = [
+        near("h1", "딤섬하우스 롯데월드몰점", 150, "중식>딤섬", {"하가우": "9,000원"}, reviewCount=300),
+        near("h2", "할매국밥", 400, "한식>국밥", {"순대국": "9,000원"}, reviewCount=60),
+        near("h3", "골목백반", 500, "한식>한식뷔페", {"백반": "8,000원"}, reviewCount=40),
+    ]
+    data = ingest_records(tmp_path, records)
+    for ask in ("잠실역 현지인만 아는 숨은 맛집", "잠실역 동네 사람들만 가는 밥집"):
+        (r,) = talk_over(data, [ask], SAT_NOON)
+        names = [c.name for c in r.cards]
+        assert names and "딤섬하우스 롯데월드몰점" not in names, r.answer
+        assert "'현지인'" not in r.answer and "'동네'" not in r.answer and "체인" in r.answer, r.answer
