@@ -839,12 +839,15 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
 
 def _holds_anyway(ctx: _Text, hit: _Hit, fact: bool) -> bool:
     """Whether the words right after a mood or a fact keep it whatever the clause says next: a concession
-    ("넓긴 한데 창이 작아서 답답"), or for a fact something else missing from it ("포장음식에 젓가락도 없더라구요")."""
+    ("넓긴 한데 창이 작아서 답답"), or for a fact something else missing from it ("포장음식에 젓가락도 없더라구요"),
+    or for a mood praise told without a plain good word ("분위기 무슨일이죠...?", "분위기 생각하면 꼭 오는 곳")."""
     r = rules()
     if _absence_adverb_before(ctx, hit):
         return False
-    return r.concessive.match(ctx.text, hit.end) is not None or (
-        fact and r.other_missing.match(ctx.text, hit.end) is not None
+    return (
+        r.concessive.match(ctx.text, hit.end) is not None
+        or (fact and r.other_missing.match(ctx.text, hit.end) is not None)
+        or (not fact and not hit.matcher.negative and r.mood_praise.match(ctx.text, hit.end) is not None)
     )
 
 
@@ -865,7 +868,7 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     in a bare predicate coordinated after them ("분위기 자체가 독특하고 예뻐요"), and no modifier naming
     another mood ("고급진 분위기"); or it stands in a list judged as a whole ("분위기. 맛. 모두 좋은 곳",
     "분위기 맛, 전부 맛있음")."""
-    if rules().list_judged.match(ctx.text, hit.end) is not None:
+    if rules().list_judged.match(ctx.text, hit.end) is not None or rules().mood_praise.match(ctx.text, hit.end):
         return True
     if _judged_next(ctx, hit.end):
         # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase

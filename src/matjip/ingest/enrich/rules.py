@@ -134,6 +134,7 @@ class Frames(BaseModel):
     irresistible: str = "(?!)"
     one_of_few: str = "(?!)"
     booked_without: str = "(?!)"
+    mood_praise: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -273,6 +274,7 @@ class CompiledRules:
         self.unavoidable = re.compile(f.unavoidable)
         self.not_only = re.compile(f.not_only)
         self.irresistible = re.compile(f.irresistible)
+        self.mood_praise = re.compile(f.mood_praise)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
