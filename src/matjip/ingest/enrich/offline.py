@@ -868,7 +868,9 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     in a bare predicate coordinated after them ("분위기 자체가 독특하고 예뻐요"), and no modifier naming
     another mood ("고급진 분위기"); or it stands in a list judged as a whole ("분위기. 맛. 모두 좋은 곳",
     "분위기 맛, 전부 맛있음")."""
-    if rules().list_judged.match(ctx.text, hit.end) is not None or rules().mood_praise.match(ctx.text, hit.end):
+    if rules().list_judged.match(ctx.text, hit.end) is not None or rules().mood_praise.match(
+        ctx.text, hit.end
+    ):
         return True
     if _judged_next(ctx, hit.end):
         # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase
