@@ -519,6 +519,7 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     ec_kind = r.ec_kind
     final_suffixes, boundary_symbols = r.p.final_ending_suffixes, r.p.boundary_symbols
     nominal_finals = r.p.nominal_final_endings
+    denial_cause_stems, denial_cause_endings = r.p.denial_cause_stems, r.p.denial_cause_endings
     heads, colons = _heading_marks(text) if ":" in text else (_NO_MARKS, _NO_MARKS)
     out: list[_Clause] = []
     first = 0
@@ -541,6 +542,16 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
                 continue  # "-고 싶", "-어 주": an auxiliary continues the clause
             ec = ec_kind.get(m.form)
             kind = ("final" if m.form.endswith(final_suffixes) else "") if ec is None else ec
+            if (
+                not kind
+                and m.form in denial_cause_endings
+                and i > 0
+                and morphs[i - 1].tag.startswith("VX")
+                and morphs[i - 1].form in denial_cause_stems
+                and nxt is not None
+                and nxt.start > m.end
+            ):
+                kind = "cause"  # "매장이 넓지않아 | 예약없이는 방문이 힘들것같고": 않아 said for 않아서
         elif m.form in boundary_symbols and (nxt is None or nxt.start > m.end):
             kind = "final"  # "왔어요~ 주차가"
         elif (

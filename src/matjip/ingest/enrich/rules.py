@@ -79,6 +79,8 @@ class Polarity(BaseModel):
     denied_as_merit: str = "(?!)"
     # nouns whose own absence an absence word right after them tells ("예약후 대기 없이": the wait is absent)
     absent_nouns: frozenset[str] = frozenset()
+    denial_cause_stems: frozenset[str] = frozenset()
+    denial_cause_endings: frozenset[str] = frozenset()
     # "아님" that Kiwi reads as the conjunction "or" (MAJ) when a word follows unpunctuated; after a topic or an adverb it
     # is the predicate "is not"
     absence_misread: frozenset[str] = frozenset()
