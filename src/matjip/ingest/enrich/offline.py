@@ -519,6 +519,7 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
     ec_kind = r.ec_kind
     final_suffixes, boundary_symbols = r.p.final_ending_suffixes, r.p.boundary_symbols
     nominal_finals = r.p.nominal_final_endings
+    denial_cause_stems, denial_cause_endings = r.p.denial_cause_stems, r.p.denial_cause_endings
     heads, colons = _heading_marks(text) if ":" in text else (_NO_MARKS, _NO_MARKS)
     out: list[_Clause] = []
     first = 0
@@ -541,6 +542,16 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
                 continue  # "-고 싶", "-어 주": an auxiliary continues the clause
             ec = ec_kind.get(m.form)
             kind = ("final" if m.form.endswith(final_suffixes) else "") if ec is None else ec
+            if (
+                not kind
+                and m.form in denial_cause_endings
+                and i > 0
+                and morphs[i - 1].tag.startswith("VX")
+                and morphs[i - 1].form in denial_cause_stems
+                and nxt is not None
+                and nxt.start > m.end
+            ):
+                kind = "cause"  # "매장이 넓지않아 | 예약없이는 방문이 힘들것같고": 않아 said for 않아서
         elif m.form in boundary_symbols and (nxt is None or nxt.start > m.end):
             kind = "final"  # "왔어요~ 주차가"
         elif (
@@ -839,12 +850,15 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
 
 def _holds_anyway(ctx: _Text, hit: _Hit, fact: bool) -> bool:
     """Whether the words right after a mood or a fact keep it whatever the clause says next: a concession
-    ("넓긴 한데 창이 작아서 답답"), or for a fact something else missing from it ("포장음식에 젓가락도 없더라구요")."""
+    ("넓긴 한데 창이 작아서 답답"), or for a fact something else missing from it ("포장음식에 젓가락도 없더라구요"),
+    or for a mood praise told without a plain good word ("분위기 무슨일이죠...?", "분위기 생각하면 꼭 오는 곳")."""
     r = rules()
     if _absence_adverb_before(ctx, hit):
         return False
-    return r.concessive.match(ctx.text, hit.end) is not None or (
-        fact and r.other_missing.match(ctx.text, hit.end) is not None
+    return (
+        r.concessive.match(ctx.text, hit.end) is not None
+        or (fact and r.other_missing.match(ctx.text, hit.end) is not None)
+        or (not fact and not hit.matcher.negative and r.mood_praise.match(ctx.text, hit.end) is not None)
     )
 
 
@@ -865,7 +879,9 @@ def _weak_judged(ctx: _Text, hit: _Hit, clause_end: int) -> bool:
     in a bare predicate coordinated after them ("분위기 자체가 독특하고 예뻐요"), and no modifier naming
     another mood ("고급진 분위기"); or it stands in a list judged as a whole ("분위기. 맛. 모두 좋은 곳",
     "분위기 맛, 전부 맛있음")."""
-    if rules().list_judged.match(ctx.text, hit.end) is not None:
+    if rules().list_judged.match(ctx.text, hit.end) is not None or rules().mood_praise.match(
+        ctx.text, hit.end
+    ):
         return True
     if _judged_next(ctx, hit.end):
         # "몇 없는 분위기 이쁜 카페": the mood judged right after it, whatever modifies the phrase

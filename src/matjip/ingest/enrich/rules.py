@@ -79,6 +79,8 @@ class Polarity(BaseModel):
     denied_as_merit: str = "(?!)"
     # nouns whose own absence an absence word right after them tells ("예약후 대기 없이": the wait is absent)
     absent_nouns: frozenset[str] = frozenset()
+    denial_cause_stems: frozenset[str] = frozenset()
+    denial_cause_endings: frozenset[str] = frozenset()
     # "아님" that Kiwi reads as the conjunction "or" (MAJ) when a word follows unpunctuated; after a topic or an adverb it
     # is the predicate "is not"
     absence_misread: frozenset[str] = frozenset()
@@ -134,6 +136,7 @@ class Frames(BaseModel):
     irresistible: str = "(?!)"
     one_of_few: str = "(?!)"
     booked_without: str = "(?!)"
+    mood_praise: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -273,6 +276,7 @@ class CompiledRules:
         self.unavoidable = re.compile(f.unavoidable)
         self.not_only = re.compile(f.not_only)
         self.irresistible = re.compile(f.irresistible)
+        self.mood_praise = re.compile(f.mood_praise)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
