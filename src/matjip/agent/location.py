@@ -282,6 +282,44 @@ def unknown_dong(text: str, gazetteer: Gazetteer, titles: Sequence[str] = ()) ->
     return None
 
 
+def document_dong(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOutcome | None:
+    """ "학암동 카페", "하남 학암동": a dong the gazetteer has no point for, placed by the restaurants
+    of the data that name it (:mod:`matjip.geo.docplaces`), in the city said with it when one is;
+    the first line names the city. None when the message names another place or the data does not
+    place the dong."""
+    dongs = gazetteer.document_dongs
+    word = unknown_dong(text, gazetteer, nlu.entities.title)
+    if dongs is None or word is None:
+        return None
+    found = dongs.places(word)
+    broad = [p for n in nlu.entities.location for p in gazetteer.lookup(n)[:1]]
+    if any(str(p.type) not in ("sigungu", "sido") for p in broad):
+        return None  # "잠실역 학암동": another place decides
+    for p in broad:  # "하남 학암동": the one of that city
+        found = [
+            f
+            for f in found
+            if (f.sido == p.sido and (p.sigungu is None or (f.sigungu or "").startswith(p.sigungu)))
+        ]
+    if not found:
+        return None
+    place, others = found[0], found[1:]
+    chosen = f"{place.sido} {place.sigungu} {word}"
+    count = re.search(r"of (\d+) restaurants", place.source)
+    kw = {"chosen": chosen, "count": count.group(1) if count else "?"}
+    first_line = (
+        wording.say(
+            "location.homonym.by_documents_others",
+            others=wording.text("location.homonym.joiner").join(f"{o.sigungu} {word}" for o in others),
+            **kw,
+        )
+        if others
+        else wording.say("location.homonym.by_documents", **kw)
+    )
+    ctx = _context_for(place, word, "in", explicit_radius_m(text), gazetteer)
+    return LocationOutcome(ctx, first_line=first_line)
+
+
 def resolve(
     nlu: NLUResult,
     text: str,

@@ -19,6 +19,7 @@ from matjip.agent.location import (
     GPS_DEFAULT_RADIUS_M,
     LocationOutcome,
     choice_context,
+    document_dong,
     pick_choice,
     resolve,
     unknown_dong,
@@ -288,6 +289,9 @@ def _resolve_place(
     """The place the message names (the gazetteer, the addresses), the device's position, the
     conversation's place, or a question where."""
     nlu, text = u.nlu, u.text
+    by_documents = document_dong(nlu, text, res.gazetteer)
+    if by_documents is not None:  # "학암동 카페": a dong the restaurants of the data place
+        return _place_update(state, res, nlu, by_documents, None)
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     if (
         outcome.context is None
