@@ -6,6 +6,7 @@ or nothing (no location in the question and none to carry over).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -303,6 +304,11 @@ def document_dong(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOu
         ]
     if not found:
         return None
+    return placed_by_documents(word, found, text, gazetteer)
+
+
+def placed_by_documents(word: str, found: list[Place], text: str, gazetteer: Gazetteer) -> LocationOutcome:
+    """The search around the first of the dong's places the documents give, its city named first."""
     place, others = found[0], found[1:]
     chosen = f"{place.sido} {place.sigungu} {word}"
     count = re.search(r"of (\d+) restaurants", place.source)
@@ -318,6 +324,40 @@ def document_dong(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOu
     )
     ctx = _context_for(place, word, "in", explicit_radius_m(text), gazetteer)
     return LocationOutcome(ctx, first_line=first_line)
+
+
+def city_dong(text: str, gazetteer: Gazetteer) -> tuple[Place, str, list[Place]] | None:
+    """ "고양 오금동", "군포 오금동": a city said with a dong name whose first place is in another city
+    (송파 오금동). The city, the dong as said, and that city's places of the name: the gazetteer's, or
+    those the restaurants of the data give it (:mod:`matjip.geo.docplaces`); often none — never the
+    namesake of another city."""
+    said = text.split()
+    for before, word in itertools.pairwise(said):
+        m = _DONG_SHAPE.match(word)
+        if m is None or m.group(1) in _NOT_DONG:
+            continue
+        dong = m.group(1)
+        city = next((p for p in gazetteer.lookup(before)[:2] if p.type == "sigungu"), None)
+        if city is None or not city.sigungu:
+            continue
+        known = gazetteer.lookup(dong)
+
+        def in_city(p: Place, city: Place = city) -> bool:
+            return p.sido == city.sido and (p.sigungu or "").startswith(city.sigungu or "")
+
+        if not known or in_city(known[0]):
+            continue  # an unknown dong is document_dong's; that city's dong is the usual lookup
+        placed = [p for p in known if in_city(p)]
+        dongs = gazetteer.document_dongs
+        if not placed and dongs is not None:
+            placed = [p for p in dongs.places(dong) if in_city(p)]
+        return city, dong, placed
+    return None
+
+
+def city_dong_context(place: Place, said: str, text: str, gazetteer: Gazetteer) -> LocationContext:
+    """The search in the dong of the city said ("군포 오금동")."""
+    return _context_for(place, said, "in", explicit_radius_m(text), gazetteer)
 
 
 def resolve(
@@ -385,7 +425,11 @@ def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
     if first is not None and first.type in broad:
         for later in names[1:]:
             p = gazetteer.best(later)
-            if p is not None and p.type not in broad and not gazetteer.is_ambiguous(later):
+            inside = first.type == "sigungu" and any(  # "송파 오금동": 군포's namesake is not meant
+                c.sido == first.sido and (c.sigungu or "").startswith(first.sigungu or "-")
+                for c in gazetteer.lookup(later)
+            )
+            if p is not None and p.type not in broad and (inside or not gazetteer.is_ambiguous(later)):
                 return [later, said, *[n for n in names[1:] if n != later]]
     return names
 

@@ -19,8 +19,11 @@ from matjip.agent.location import (
     GPS_DEFAULT_RADIUS_M,
     LocationOutcome,
     choice_context,
+    city_dong,
+    city_dong_context,
     document_dong,
     pick_choice,
+    placed_by_documents,
     resolve,
     unknown_dong,
 )
@@ -292,6 +295,19 @@ def _resolve_place(
     by_documents = document_dong(nlu, text, res.gazetteer)
     if by_documents is not None:  # "학암동 카페": a dong the restaurants of the data place
         return _place_update(state, res, nlu, by_documents, None)
+    said_city = city_dong(text, res.gazetteer)
+    if said_city is not None:  # "고양 오금동": that city's dong, never the namesake of another city
+        city, dong, placed = said_city
+        name = f"{city.name} {dong}"
+        if placed and placed[0].key.startswith("document_dong:"):
+            by_documents = placed_by_documents(dong, placed, text, res.gazetteer)
+            return _place_update(state, res, nlu, by_documents, None)
+        if placed and _covered(placed[0], res):
+            ctx = city_dong_context(placed[0], dong, text, res.gazetteer)
+            return _place_update(state, res, nlu, LocationOutcome(ctx), None)
+        if not _covered(city, res) or placed:
+            return _place_update(state, res, nlu, LocationOutcome(), name)
+        return {"reply": UnknownPlaceReply(place=name), "_decision": f"unknown place {name}"}
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     if (
         outcome.context is None
