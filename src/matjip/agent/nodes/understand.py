@@ -143,7 +143,29 @@ def understand(state: AgentState, res: Resources) -> Update:
         return update
     if pending is not None:
         update["pending"] = None
-    return {**update, **_locate(state, res, u, gps, history)}
+    again = _still_outside(state, res, u, gps)
+    if again is not None:
+        return {**update, "reply": again, "_decision": f"follow-up about {again.place}, outside the data"}
+    located = {**update, **_locate(state, res, u, gps, history)}
+    reply = located.get("reply")
+    located["outside"] = reply.place if isinstance(reply, OutsideReply) else None
+    return located
+
+
+def _still_outside(
+    state: AgentState, res: Resources, u: Understanding, gps: tuple[float, float] | None
+) -> OutsideReply | None:
+    """ "좀 덜 비싼 데는?", "거기 주차되는 곳", "그럼 국밥은?" right after the answer that the place asked
+    (부산 서면) is outside the data: the follow-up is about that place still — said so again, never
+    searched elsewhere nor answered as a message with no content."""
+    outside = state.get("outside")
+    nlu = u.nlu
+    if not outside or gps is not None or nlu.smalltalk or nlu.user_location:
+        return None
+    ents = nlu.entities
+    if ents.location or ents.title or u.strategy.overseas or unknown_dong(u.text, res.gazetteer, ()):
+        return None
+    return OutsideReply(place=outside, again=True)
 
 
 def _read(state: AgentState, res: Resources, text: str) -> Understanding:
