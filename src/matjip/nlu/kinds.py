@@ -22,12 +22,19 @@ from matjip.words import words
 
 _EXCLUDE = re.compile(  # "마라 들어간 데는 빼줘": what a dish has in it, ruled out
     r"^\s*(?:(?:들어간|들어가는|들어있는|들어 있는|넣은)\s*(?:데|곳|거|것|건|집|메뉴)?\s*)?(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
-    r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노)"
+    r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노"
+    # "순대 못 먹어서": cannot eat it (never "못 먹어 봤는데": not tried yet)
+    r"|못\s*먹(?!\s*어\s*보|어\s*봤|어\s*본|\s*어봤|어봤|어본|어보))"
 )
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _OR_AFTER = "(?:" + "|".join(words("query_kinds", "or_after")) + ")"
 _PLACE_ENDS = words("query_kinds", "place_ends")
+_HOUSE_AFTER_KIND = re.compile(
+    r"(?<!\S)([^\s,.!?~]+)\s+("
+    + "|".join(sorted(map(re.escape, words("query_kinds", "house_after_kind")), key=len, reverse=True))
+    + r")(?=\s|$|[,.!?~]|은|는|이|가|을|를|도|으로|로|추천|좀)"
+)
 SET_MEAL_KIND, SET_MEAL_PLAIN = words("query_kinds", "set_meal")
 _SERVED_AT = re.compile(
     r"([가-힣]+?)(?:이|가|도|만)?\s*(?:"
@@ -283,6 +290,12 @@ def _find_kind_words(scan: _KindScan) -> None:
     for w in table.not_words:
         for m in re.finditer(re.escape(w), lowered):
             scan.taken.append((m.start(), m.end()))
+    # 0b. "민물장어 구이집": the house word after a kind's word belongs to that kind
+    for m in _HOUSE_AFTER_KIND.finditer(lowered):
+        before = table.lookup(_strip(m.group(1))) or table.lookup(m.group(1))
+        if before is not None and before[0] != (table.lookup(m.group(2)) or ("",))[0]:
+            scan.taken.append(m.span(2))
+            frame.words.append(m.group(2))  # understood: never "'구이'는 확인할 수 없어서"
     # 1. two-word phrases first ("디저트 카페" is one kind, not 디저트 + 카페) ("korean bbq", "디저트 카페")
     for m in re.finditer(r"(?<!\S)(?=([^\s]+\s+[^\s]+))", lowered):  # from a word's start ("튀김 밥")
         phrase = m.group(1)
