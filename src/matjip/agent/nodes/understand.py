@@ -146,7 +146,7 @@ def understand(state: AgentState, res: Resources) -> Update:
     again = _still_outside(state, res, u, gps)
     if again is not None:
         return {**update, "reply": again, "_decision": f"follow-up about {again.place}, outside the data"}
-    located = {**update, **_locate(state, res, u, gps, history)}
+    located: Update = {**update, **_locate(state, res, u, gps, history)}
     reply = located.get("reply")
     located["outside"] = reply.place if isinstance(reply, OutsideReply) else None
     return located
@@ -319,13 +319,13 @@ def _resolve_place(
         return _place_update(state, res, nlu, by_documents, None)
     said_city = city_dong(text, res.gazetteer)
     if said_city is not None:  # "고양 오금동": that city's dong, never the namesake of another city
-        city, dong, placed = said_city
-        name = f"{city.name} {dong}"
+        city, said_dong, placed = said_city
+        name = f"{city.name} {said_dong}"
         if placed and placed[0].key.startswith("document_dong:"):
-            by_documents = placed_by_documents(dong, placed, text, res.gazetteer)
+            by_documents = placed_by_documents(said_dong, placed, text, res.gazetteer)
             return _place_update(state, res, nlu, by_documents, None)
         if placed and _covered(placed[0], res):
-            ctx = city_dong_context(placed[0], dong, text, res.gazetteer)
+            ctx = city_dong_context(placed[0], said_dong, text, res.gazetteer)
             return _place_update(state, res, nlu, LocationOutcome(ctx), None)
         if not _covered(city, res) or placed:
             return _place_update(state, res, nlu, LocationOutcome(), name)
