@@ -48,6 +48,7 @@ _REGION_SYNONYMS: Final = {
 
 
 _DONG_TYPES = ("legal_dong", "admin_dong")
+_DOCUMENT_DONG_NEAR_M = 5000.0  # a place said beside a dong the documents place: the dong is inside it
 _CAPITAL = ("서울", "경기", "인천")
 MAX_HOMONYMS = 6
 
@@ -293,15 +294,13 @@ def document_dong(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOu
     if dongs is None or word is None:
         return None
     found = dongs.places(word)
-    broad = [p for n in nlu.entities.location for p in gazetteer.lookup(n)[:1]]
-    if any(str(p.type) not in ("sigungu", "sido") for p in broad):
-        return None  # "잠실역 학암동": another place decides
-    for p in broad:  # "하남 학암동": the one of that city
-        found = [
-            f
-            for f in found
-            if (f.sido == p.sido and (p.sigungu is None or (f.sigungu or "").startswith(p.sigungu)))
-        ]
+    from matjip.geo.distance import haversine_m
+
+    for p in (p for n in nlu.entities.location for p in gazetteer.lookup(n)[:1]):
+        if str(p.type) in ("sigungu", "sido"):  # "하남 학암동": the one of that city
+            found = [f for f in found if f.sido == p.sido and (f.sigungu or "").startswith(p.sigungu or "")]
+        else:  # "위례 학암동": the dong inside the area said beside it; "잠실역 학암동": neither
+            found = [f for f in found if haversine_m(f.lat, f.lon, p.lat, p.lon) <= _DOCUMENT_DONG_NEAR_M]
     if not found:
         return None
     return placed_by_documents(word, found, text, gazetteer)
@@ -422,6 +421,15 @@ def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
     said = names[0]
     broad = ("sigungu", "sido")  # PlaceType values
     first = gazetteer.best(said)
+    gu = next((c for c in gazetteer.lookup(said)[:2] if c.type == "sigungu"), None)
+    if first is not None and first.type not in broad and gu is not None:
+        # "강남 신사동": 강남 is 강남역 by itself, but beside a dong of 강남구 it is the gu
+        for later in names[1:]:
+            if any(
+                str(c.type) in _DONG_TYPES and c.sido == gu.sido and c.sigungu == gu.sigungu
+                for c in gazetteer.lookup(later)
+            ):
+                return [later, said, *[n for n in names[1:] if n != later]]
     if first is not None and first.type in broad:
         for later in names[1:]:
             p = gazetteer.best(later)

@@ -146,10 +146,34 @@ def understand(state: AgentState, res: Resources) -> Update:
     again = _still_outside(state, res, u, gps)
     if again is not None:
         return {**update, "reply": again, "_decision": f"follow-up about {again.place}, outside the data"}
+    topic = _outside_topic(state, u)
+    if topic is not None:  # "그럼 잠실에서는?" after "부산 광안리 회": 회 in 잠실
+        u = _read(state, res, topic)
+        update = {**update, "nlu": u.nlu, "understanding": u, "query": topic}
     located: Update = {**update, **_locate(state, res, u, gps, history)}
     reply = located.get("reply")
-    located["outside"] = reply.place if isinstance(reply, OutsideReply) else None
+    outside = reply.place if isinstance(reply, OutsideReply) else None
+    located["outside"] = outside
+    located["outside_topic"] = _without_words(u.text, outside) if outside else None
     return located
+
+
+def _without_words(text: str, place: str) -> str:
+    """The question without the words of the place it named ("부산 광안리 회" -> "회")."""
+    said = place.split()
+    return " ".join(w for w in text.split() if not any(w.startswith(p) for p in said)).strip()
+
+
+def _outside_topic(state: AgentState, u: Understanding) -> str | None:
+    """ "그럼 잠실에서는?" right after "부산 광안리 회" was answered outside the data: the new place with
+    the food asked there ("그럼 잠실에서는? 회"), when the message names a place and no food."""
+    topic = state.get("outside_topic")
+    ents = u.nlu.entities
+    if not topic or not state.get("outside") or not ents.location:
+        return None
+    if ents.menu or ents.category or ents.title or u.kinds.kinds or u.kinds.any_kind:
+        return None
+    return f"{u.text} {topic}"
 
 
 def _still_outside(
@@ -316,7 +340,12 @@ def _resolve_place(
     nlu, text = u.nlu, u.text
     by_documents = document_dong(nlu, text, res.gazetteer)
     if by_documents is not None:  # "학암동 카페": a dong the restaurants of the data place
-        return _place_update(state, res, nlu, by_documents, None)
+        said = (by_documents.context.name or "") if by_documents.context else ""
+        read = nlu.model_copy(  # the dong is a place now, no word left unread ("창곡")
+            update={"unknown_terms": [t for t in nlu.unknown_terms if not (t and said.startswith(t))]}
+        )
+        update = _place_update(state, res, read, by_documents, None)
+        return {**update, "nlu": read, "understanding": u.with_nlu(read)}
     said_city = city_dong(text, res.gazetteer)
     if said_city is not None:  # "고양 오금동": that city's dong, never the namesake of another city
         city, said_dong, placed = said_city
