@@ -105,6 +105,15 @@ RECORDS = [
         reviewCount=100,
     ),
     near(
+        "hoe",
+        "잠실활어회",
+        140,
+        "한식>해물,생선>회",
+        {"광어회": "40,000원", "우럭회": "45,000원"},
+        businessHours=DAILY,
+        reviewCount=50,
+    ),
+    near(
         "meat",
         "불판고깃집",
         130,
@@ -214,3 +223,33 @@ def test_a_sub_kind_ruled_out_after_it_was_shown_stays_out(data: Path) -> None:
     first, second = talk_over(data, ["잠실역 순대국", "순대국 빼고 국밥은?"], WEDNESDAY_NOON)
     assert "sundae" in [c.id for c in first.cards]
     assert [c.id for c in second.cards] == ["kong"]
+
+
+# --- class 1 and 14: names said together; superlatives among the places shown; topics kept ----------
+
+
+def test_a_name_spanning_a_space_never_cuts_a_dong() -> None:
+    g = Gazetteer.load()
+    assert [m[0] for m in g.find_in_text("강남 역삼동 국밥")] == ["강남", "역삼동"]  # never 강남 역 + 삼동
+
+
+def test_a_gu_said_before_its_dong_is_the_gu(data: Path) -> None:
+    (r,) = talk_over(data, ["강남 신사동 파스타"], WEDNESDAY_NOON)
+    assert "신사동" in r.answer.splitlines()[0] and "강남역" not in r.answer
+
+
+def test_an_area_said_beside_a_dong_the_documents_place_keeps_the_dong(data: Path) -> None:
+    (r,) = talk_over(data, ["위례 학암동 카페"], WEDNESDAY_NOON)
+    assert {c.id for c in r.cards} <= {"hak1", "hak2"} and r.cards
+    assert "학암동" in r.answer.splitlines()[0] and "데이터로 확인할 수 없어서" not in r.answer
+
+
+def test_after_outside_the_data_a_new_place_keeps_the_food_asked(data: Path) -> None:
+    _, second = talk_over(data, ["부산 광안리 회", "그럼 잠실역에서는?"], WEDNESDAY_NOON)
+    assert [c.id for c in second.cards] == ["hoe"]
+
+
+def test_there_most_reviewed_is_among_the_places_shown(data: Path) -> None:
+    first, second = talk_over(data, ["잠실역 국밥", "거기서 제일 리뷰 많은 데는?"], WEDNESDAY_NOON)
+    assert {c.id for c in first.cards} >= {"sundae", "kong"}
+    assert "토종순대국" in second.answer and "300" in second.answer and "전주콩나물국밥" in second.answer
