@@ -10,6 +10,10 @@
 - 6 kinds: "민물장어 구이집" is a 장어 house (no 고깃집 beside it: data/words/query_kinds.toml
   house_after_kind); "순대 못 먹어서 순대국은 빼고" rules 순대 out of the 국밥 asked (never "못 먹어 봤는데");
   "순대국 빼고 국밥은?" after 순대국 places keeps 순대국 ruled out.
+- 1 names said together: "강남 신사동" is 강남구's 신사동 (not 강남역), "강남 역삼동" is never 강남 역 + 삼동, "위례
+  학암동" keeps the dong inside the area beside it.
+- 8/14 follow-ups: after "부산 광안리 회" (outside), "그럼 잠실역에서는?" asks 회 there; "거기서 제일 리뷰 많은 데는?"
+  is a superlative among the places shown.
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
