@@ -257,3 +257,15 @@ def test_there_most_reviewed_is_among_the_places_shown(data: Path) -> None:
     first, second = talk_over(data, ["잠실역 국밥", "거기서 제일 리뷰 많은 데는?"], WEDNESDAY_NOON)
     assert {c.id for c in first.cards} >= {"sundae", "kong"}
     assert "토종순대국" in second.answer and "300" in second.answer and "전주콩나물국밥" in second.answer
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "served"),
+    [
+        ("잠실새내 마라탕집인데 꿔바로우도 되는 곳", "마라탕", "꿔바로우"),
+        ("고깃집인데 냉면도 나오는 곳", "고깃집", "냉면"),
+    ],
+)
+def test_a_dish_served_at_the_house_said_first_is_on_its_menu(text: str, kind: str, served: str) -> None:
+    frame = detect_kinds(text)  # the house said first, the dish it serves after ("…인데 … 되는 곳")
+    assert frame.kinds == [kind] and frame.served == [served]

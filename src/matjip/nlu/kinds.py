@@ -41,6 +41,12 @@ _SERVED_AT = re.compile(
     + "|".join(sorted(map(re.escape, words("query_kinds", "served_at")), key=len, reverse=True))
     + r")\s+([가-힣]+)"
 )
+# "마라탕집인데 꿔바로우도 되는 곳": the house first, then the dish served there
+_SERVED_AFTER = re.compile(
+    r"([가-힣]+?)(?:인데|이고|이면서|면서|중에|중)\s+([가-힣]+?)(?:이|가|도|만)?\s*(?:"
+    + "|".join(sorted(map(re.escape, words("query_kinds", "served_at")), key=len, reverse=True))
+    + r")\s*(?:곳|데|집|가게)"
+)
 
 
 @cache
@@ -252,8 +258,10 @@ def _read_served_at(scan: _KindScan) -> None:
     """ "된장찌개 나오는 고깃집", "물냉면 하는 고깃집": a dish of another kind said as served at the kind
     after it is a line wanted on that kind's menus — the kind asked is the house, not the dish's."""
     table, frame = scan.table, scan.frame
-    for m in _SERVED_AT.finditer(scan.lowered):
-        dish, house = (table.lookup(w) or table.lookup(_strip(w)) for w in m.groups())
+    pairs = [m.groups() for m in _SERVED_AT.finditer(scan.lowered)]
+    pairs += [(m.group(2), m.group(1)) for m in _SERVED_AFTER.finditer(scan.lowered)]
+    for said_dish, said_house in pairs:
+        dish, house = (table.lookup(w) or table.lookup(_strip(w)) for w in (said_dish, said_house))
         if dish is None or house is None or house[0] not in frame.kinds:
             continue
         if (
@@ -262,7 +270,7 @@ def _read_served_at(scan: _KindScan) -> None:
             or house[0] in table.related([dish[0]])
         ):
             continue  # "짬뽕 하는 중국집": a dish of the kind itself
-        word = m.group(1) if table.lookup(m.group(1)) else _strip(m.group(1))
+        word = said_dish if table.lookup(said_dish) else _strip(said_dish)
         frame.kinds = [k for k in frame.kinds if k != dish[0]] or [house[0]]
         frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", False))[0] != dish[0]]
         if house[0] not in frame.kinds:
