@@ -48,7 +48,11 @@ _REGION_SYNONYMS: Final = {
 
 
 _DONG_TYPES = ("legal_dong", "admin_dong")
-_DOCUMENT_DONG_NEAR_M = 5000.0  # a place said beside a dong the documents place: the dong is inside it
+_DOCUMENT_DONG_NEAR_M = 5000.0
+# a dong's name said after a city, with what may end the word ("관악구 삼성동이요", "고양 오금동에서")
+_CITY_DONG_WORD = re.compile(
+    r"^([가-힣]{1,4}[0-9]?동)(?:이요|요|이에요|예요|에서|에|쪽|근처|이나|으로|로|은|는|이|가|의)?[?.!~]*$"
+)  # a place said beside a dong the documents place: the dong is inside it
 _CAPITAL = ("서울", "경기", "인천")
 MAX_HOMONYMS = 6
 
@@ -332,7 +336,7 @@ def city_dong(text: str, gazetteer: Gazetteer) -> tuple[Place, str, list[Place]]
     namesake of another city."""
     said = text.split()
     for before, word in itertools.pairwise(said):
-        m = _DONG_SHAPE.match(word)
+        m = _CITY_DONG_WORD.match(word)
         if m is None or m.group(1) in _NOT_DONG:
             continue
         dong = m.group(1)

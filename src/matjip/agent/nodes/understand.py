@@ -189,6 +189,9 @@ def _still_outside(
     ents = nlu.entities
     if ents.location or ents.title or u.strategy.overseas or unknown_dong(u.text, res.gazetteer, ()):
         return None
+    pointed = nlu.ordinal is not None or nlu.pronoun_ref or u.cues.pronoun or u.cues.earlier
+    if pointed and state.get("context"):
+        return None  # "아까 첫번째 집 예약 돼?", "거기 주차는 돼?": a restaurant shown before
     return OutsideReply(place=outside, again=True)
 
 
