@@ -269,3 +269,12 @@ def test_there_most_reviewed_is_among_the_places_shown(data: Path) -> None:
 def test_a_dish_served_at_the_house_said_first_is_on_its_menu(text: str, kind: str, served: str) -> None:
     frame = detect_kinds(text)  # the house said first, the dish it serves after ("…인데 … 되는 곳")
     assert frame.kinds == [kind] and frame.served == [served]
+
+
+def test_after_outside_a_restaurant_shown_before_is_still_pointed_at(data: Path) -> None:
+    # dialogue_test15 ej095, test16 ek127: "아까 첫번째 집" is the list shown before the outside answer
+    first, _, third = talk_over(
+        data, ["잠실역 국밥", "부산 서면 맛집", "아까 첫번째 집 몇 시까지 해?"], WEDNESDAY_NOON
+    )
+    assert first.cards and first.cards[0].name in third.answer
+    assert "부산 서면" not in third.answer
