@@ -23,6 +23,7 @@ directory, trusted like the index and the sessions beside it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import logging
 import os
@@ -133,6 +134,21 @@ def _vocabulary(settings: Settings, index: SearchBackend) -> tuple[Vocabulary, b
         return Vocabulary.from_restaurants(store.iter_documents()), True
 
 
+def _with_document_dongs(gazetteer: Gazetteer, settings: Settings) -> Gazetteer:
+    """A copy of the process-wide gazetteer that also places the dongs the documents name
+    (:mod:`matjip.geo.docplaces`)."""
+    from matjip.geo.docplaces import DocumentDongs
+    from matjip.ingest.store import DocumentStore
+
+    with DocumentStore(settings.store_path) as store:
+        dongs = DocumentDongs.from_documents(
+            (d.title, d.address, d.road_address, d.lat, d.lon) for d in store.iter_documents()
+        )
+    out = copy.copy(gazetteer)
+    out.document_dongs = dongs
+    return out
+
+
 def _vocabulary_path(settings: Settings, index: SearchBackend) -> Path:
     # a rebuilt index removes it, a changed document count renames it
     return settings.index_dir / f"{CACHE_PREFIX}nlu-vocabulary-{index.count()}.json"
@@ -153,6 +169,8 @@ def load_understanding(settings: Settings, index: SearchBackend) -> tuple[Gazett
         return gazetteer, OfflineNLU(vocabulary, gazetteer)
     gazetteer = Gazetteer.load()
     vocabulary, fresh = _vocabulary(settings, index)
+    gazetteer = _with_document_dongs(gazetteer, settings)
+    install_gazetteer(gazetteer)
     nlu = OfflineNLU(vocabulary, gazetteer)  # adds the gazetteer's place names to the vocabulary
     if fresh:
         for old in settings.index_dir.glob(f"{CACHE_PREFIX}nlu-vocabulary-*.json"):

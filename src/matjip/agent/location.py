@@ -6,6 +6,7 @@ or nothing (no location in the question and none to carry over).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,11 @@ _REGION_SYNONYMS: Final = {
 
 
 _DONG_TYPES = ("legal_dong", "admin_dong")
+_DOCUMENT_DONG_NEAR_M = 5000.0
+# a dong's name said after a city, with what may end the word ("관악구 삼성동이요", "고양 오금동에서")
+_CITY_DONG_WORD = re.compile(
+    r"^([가-힣]{1,4}[0-9]?동)(?:이요|요|이에요|예요|에서|에|쪽|근처|이나|으로|로|은|는|이|가|의)?[?.!~]*$"
+)  # a place said beside a dong the documents place: the dong is inside it
 _CAPITAL = ("서울", "경기", "인천")
 MAX_HOMONYMS = 6
 
@@ -282,6 +288,81 @@ def unknown_dong(text: str, gazetteer: Gazetteer, titles: Sequence[str] = ()) ->
     return None
 
 
+def document_dong(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOutcome | None:
+    """ "학암동 카페", "하남 학암동": a dong the gazetteer has no point for, placed by the restaurants
+    of the data that name it (:mod:`matjip.geo.docplaces`), in the city said with it when one is;
+    the first line names the city. None when the message names another place or the data does not
+    place the dong."""
+    dongs = gazetteer.document_dongs
+    word = unknown_dong(text, gazetteer, nlu.entities.title)
+    if dongs is None or word is None:
+        return None
+    found = dongs.places(word)
+    from matjip.geo.distance import haversine_m
+
+    for p in (p for n in nlu.entities.location for p in gazetteer.lookup(n)[:1]):
+        if str(p.type) in ("sigungu", "sido"):  # "하남 학암동": the one of that city
+            found = [f for f in found if f.sido == p.sido and (f.sigungu or "").startswith(p.sigungu or "")]
+        else:  # "위례 학암동": the dong inside the area said beside it; "잠실역 학암동": neither
+            found = [f for f in found if haversine_m(f.lat, f.lon, p.lat, p.lon) <= _DOCUMENT_DONG_NEAR_M]
+    if not found:
+        return None
+    return placed_by_documents(word, found, text, gazetteer)
+
+
+def placed_by_documents(word: str, found: list[Place], text: str, gazetteer: Gazetteer) -> LocationOutcome:
+    """The search around the first of the dong's places the documents give, its city named first."""
+    place, others = found[0], found[1:]
+    chosen = f"{place.sido} {place.sigungu} {word}"
+    count = re.search(r"of (\d+) restaurants", place.source)
+    kw = {"chosen": chosen, "count": count.group(1) if count else "?"}
+    first_line = (
+        wording.say(
+            "location.homonym.by_documents_others",
+            others=wording.text("location.homonym.joiner").join(f"{o.sigungu} {word}" for o in others),
+            **kw,
+        )
+        if others
+        else wording.say("location.homonym.by_documents", **kw)
+    )
+    ctx = _context_for(place, word, "in", explicit_radius_m(text), gazetteer)
+    return LocationOutcome(ctx, first_line=first_line)
+
+
+def city_dong(text: str, gazetteer: Gazetteer) -> tuple[Place, str, list[Place]] | None:
+    """ "고양 오금동", "군포 오금동": a city said with a dong name whose first place is in another city
+    (송파 오금동). The city, the dong as said, and that city's places of the name: the gazetteer's, or
+    those the restaurants of the data give it (:mod:`matjip.geo.docplaces`); often none — never the
+    namesake of another city."""
+    said = text.split()
+    for before, word in itertools.pairwise(said):
+        m = _CITY_DONG_WORD.match(word)
+        if m is None or m.group(1) in _NOT_DONG:
+            continue
+        dong = m.group(1)
+        city = next((p for p in gazetteer.lookup(before)[:2] if p.type == "sigungu"), None)
+        if city is None or not city.sigungu:
+            continue
+        known = gazetteer.lookup(dong)
+
+        def in_city(p: Place, city: Place = city) -> bool:
+            return p.sido == city.sido and (p.sigungu or "").startswith(city.sigungu or "")
+
+        if not known or in_city(known[0]):
+            continue  # an unknown dong is document_dong's; that city's dong is the usual lookup
+        placed = [p for p in known if in_city(p)]
+        dongs = gazetteer.document_dongs
+        if not placed and dongs is not None:
+            placed = [p for p in dongs.places(dong) if in_city(p)]
+        return city, dong, placed
+    return None
+
+
+def city_dong_context(place: Place, said: str, text: str, gazetteer: Gazetteer) -> LocationContext:
+    """The search in the dong of the city said ("군포 오금동")."""
+    return _context_for(place, said, "in", explicit_radius_m(text), gazetteer)
+
+
 def resolve(
     nlu: NLUResult,
     text: str,
@@ -344,10 +425,23 @@ def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
     said = names[0]
     broad = ("sigungu", "sido")  # PlaceType values
     first = gazetteer.best(said)
+    gu = next((c for c in gazetteer.lookup(said)[:2] if c.type == "sigungu"), None)
+    if first is not None and first.type not in broad and gu is not None:
+        # "강남 신사동": 강남 is 강남역 by itself, but beside a dong of 강남구 it is the gu
+        for later in names[1:]:
+            if any(
+                str(c.type) in _DONG_TYPES and c.sido == gu.sido and c.sigungu == gu.sigungu
+                for c in gazetteer.lookup(later)
+            ):
+                return [later, said, *[n for n in names[1:] if n != later]]
     if first is not None and first.type in broad:
         for later in names[1:]:
             p = gazetteer.best(later)
-            if p is not None and p.type not in broad and not gazetteer.is_ambiguous(later):
+            inside = first.type == "sigungu" and any(  # "송파 오금동": 군포's namesake is not meant
+                c.sido == first.sido and (c.sigungu or "").startswith(first.sigungu or "-")
+                for c in gazetteer.lookup(later)
+            )
+            if p is not None and p.type not in broad and (inside or not gazetteer.is_ambiguous(later)):
                 return [later, said, *[n for n in names[1:] if n != later]]
     return names
 

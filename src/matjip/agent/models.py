@@ -94,10 +94,11 @@ class OutsideReply(BaseModel):
 
     kind: Literal["outside"] = "outside"
     place: str
+    again: bool = False  # a follow-up with no place of its own, after the answer that it is outside
 
     @property
     def key(self) -> str:
-        return f"outside:{self.place}"
+        return f"outside_again:{self.place}" if self.again else f"outside:{self.place}"
 
 
 class OverseasReply(BaseModel):

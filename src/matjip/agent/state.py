@@ -110,6 +110,8 @@ class ConversationState(TypedDict, total=False):
     # the place in focus before a refinement showed a list without it ("아까 거기" still means it)
     focus_before: str | None
     pending: Clarification | None  # a clarification waiting for the user's answer
+    outside: str | None  # the place the last answer said is outside the data ("부산 서면")
+    outside_topic: str | None  # what that question asked there, without the place ("회")
 
 
 class TurnInput(TypedDict, total=False):

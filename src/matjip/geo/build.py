@@ -23,6 +23,7 @@ from matjip.geo.names import (
     SIDO_SHORT,
     clean_aliases,
     collective_dong,
+    market_aliases,
     normalize,
     parse_address_region,
     spaced_sigungu,
@@ -184,6 +185,7 @@ def _build_hot_places(rows: list[dict[str, str]], stations: list[Draft], regions
     for row in rows:
         aliases = clean_aliases([row["name"], *row["aliases"].split("|")])
         plain = strip_parens(row["name"])
+        aliases += market_aliases(plain)
         same = by_name.get(plain, [])
         if len(same) == 1:  # a hot place that is just a station: the station's point is exact
             station = same[0]
@@ -236,7 +238,7 @@ def _build_landmarks(rows: Sequence[LandmarkRow], regions: Regions) -> list[Draf
                 type=PlaceType.LANDMARK,
                 lat=row.lat,
                 lon=row.lon,
-                aliases=[row.name, *row.aliases],
+                aliases=[row.name, *row.aliases, *market_aliases(row.name)],
                 code="",
                 source="landmarks.tsv (curated; checked against restaurant addresses and stations)",
                 sido=sido,

@@ -57,6 +57,7 @@ import numpy.typing as npt
 from matjip import wording
 from matjip.geo.build import build_places
 from matjip.geo.distance import haversine_m, haversine_m_array
+from matjip.geo.docplaces import DocumentDongs
 from matjip.geo.landmarks import ALIAS_TARGET_MAX_M, LandmarkKind, LandmarkRow
 from matjip.geo.mentions import TEXT_STOPWORDS, MentionFinder, text_keys
 from matjip.geo.names import (
@@ -168,6 +169,8 @@ class Gazetteer:
         self._index: dict[str, dict[int, tuple[int, int]]] = defaultdict(dict)
         self._index_names()
         self.unresolved_curated: list[str] = self._add_curated(aliases)
+        # dongs placed by the restaurants of the data (set where the documents are read: the agent's cache)
+        self.document_dongs: DocumentDongs | None = None
         self._mentions = MentionFinder(text_keys(self._index, self.places))
         self._sigungu_names = {p.sigungu for p in self.places if p.type is PlaceType.SIGUNGU and p.sigungu}
         self._sigungu_count: dict[str, int] = defaultdict(int)

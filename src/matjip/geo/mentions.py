@@ -125,4 +125,10 @@ class MentionFinder:
                 word_end = j
                 break
         word = rest[:word_end]
+        if spans_space:
+            # "강남 역삼동": a name spanning a space never cuts the next word when that word, whole,
+            # starts a name itself (역삼동, not 강남 역 + 삼동)
+            head = t[:end].rsplit(" ", 1)[-1]
+            if self.starts_key(head + word):
+                return False
         return word.startswith(_FOLLOWERS) or self.starts_key(word)

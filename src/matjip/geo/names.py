@@ -143,3 +143,23 @@ def address_in_region(place: Place, address: str) -> bool | None:
             return None
         return any(d == name or re.fullmatch(rf"{re.escape(name)}\d+가", d) is not None for d in dongs)
     return None
+
+
+_MARKET_KINDS: Final = tuple(words("gazetteer", "market_kinds"))
+_MARKET_NAMES: Final = tuple(words("gazetteer", "market_names"))
+
+
+def market_aliases(name: str) -> list[str]:
+    """A market's other names: 가락시장 -> 가락농산물시장, 가락 수산시장, 가락동 시장 … (none for a name
+    that is no market's)."""
+    if not name.endswith("시장") or " " in name:
+        return []
+    stem = name.removesuffix("시장")
+    for kind in _MARKET_KINDS:
+        if stem.endswith(kind) and len(stem) > len(kind) + 1:
+            stem = stem.removesuffix(kind)
+            break
+    if len(stem) < 2:
+        return []
+    stems = [stem, f"{stem} "] + ([f"{stem}동 "] if not stem.endswith("동") else [])
+    return [f"{s}{n}" for s in stems for n in _MARKET_NAMES if f"{s}{n}" != name]

@@ -22,17 +22,30 @@ from matjip.words import words
 
 _EXCLUDE = re.compile(  # "마라 들어간 데는 빼줘": what a dish has in it, ruled out
     r"^\s*(?:(?:들어간|들어가는|들어있는|들어 있는|넣은)\s*(?:데|곳|거|것|건|집|메뉴)?\s*)?(?:집|맛집)?\s*(?:은|는|이|가|을|를|도|류|종류|같은\s*거|이런\s*거|그런\s*거|이런\s*건|쪽은|계열은?)?\s*"
-    r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노)"
+    r"(?:말고|말구|빼고|빼구|뺴고|빼줘|빼 줘|빼주|제외|아닌|아니고|싫|ㄴㄴ|노노"
+    # "순대 못 먹어서": cannot eat it (never "못 먹어 봤는데": not tried yet)
+    r"|못\s*먹(?!\s*어\s*보|어\s*봤|어\s*본|\s*어봤|어봤|어본|어보))"
 )
 _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _OR_AFTER = "(?:" + "|".join(words("query_kinds", "or_after")) + ")"
 _PLACE_ENDS = words("query_kinds", "place_ends")
+_HOUSE_AFTER_KIND = re.compile(
+    r"(?<!\S)([^\s,.!?~]+)\s+("
+    + "|".join(sorted(map(re.escape, words("query_kinds", "house_after_kind")), key=len, reverse=True))
+    + r")(?=\s|$|[,.!?~]|은|는|이|가|을|를|도|으로|로|추천|좀)"
+)
 SET_MEAL_KIND, SET_MEAL_PLAIN = words("query_kinds", "set_meal")
 _SERVED_AT = re.compile(
     r"([가-힣]+?)(?:이|가|도|만)?\s*(?:"
     + "|".join(sorted(map(re.escape, words("query_kinds", "served_at")), key=len, reverse=True))
     + r")\s+([가-힣]+)"
+)
+# "마라탕집인데 꿔바로우도 되는 곳": the house first, then the dish served there
+_SERVED_AFTER = re.compile(
+    r"([가-힣]+?)(?:인데|이고|이면서|면서|중에|중)\s+([가-힣]+?)(?:이|가|도|만)?\s*(?:"
+    + "|".join(sorted(map(re.escape, words("query_kinds", "served_at")), key=len, reverse=True))
+    + r")\s*(?:곳|데|집|가게)"
 )
 
 
@@ -245,8 +258,10 @@ def _read_served_at(scan: _KindScan) -> None:
     """ "된장찌개 나오는 고깃집", "물냉면 하는 고깃집": a dish of another kind said as served at the kind
     after it is a line wanted on that kind's menus — the kind asked is the house, not the dish's."""
     table, frame = scan.table, scan.frame
-    for m in _SERVED_AT.finditer(scan.lowered):
-        dish, house = (table.lookup(w) or table.lookup(_strip(w)) for w in m.groups())
+    pairs = [m.groups() for m in _SERVED_AT.finditer(scan.lowered)]
+    pairs += [(m.group(2), m.group(1)) for m in _SERVED_AFTER.finditer(scan.lowered)]
+    for said_dish, said_house in pairs:
+        dish, house = (table.lookup(w) or table.lookup(_strip(w)) for w in (said_dish, said_house))
         if dish is None or house is None or house[0] not in frame.kinds:
             continue
         if (
@@ -255,7 +270,7 @@ def _read_served_at(scan: _KindScan) -> None:
             or house[0] in table.related([dish[0]])
         ):
             continue  # "짬뽕 하는 중국집": a dish of the kind itself
-        word = m.group(1) if table.lookup(m.group(1)) else _strip(m.group(1))
+        word = said_dish if table.lookup(said_dish) else _strip(said_dish)
         frame.kinds = [k for k in frame.kinds if k != dish[0]] or [house[0]]
         frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", False))[0] != dish[0]]
         if house[0] not in frame.kinds:
@@ -283,6 +298,12 @@ def _find_kind_words(scan: _KindScan) -> None:
     for w in table.not_words:
         for m in re.finditer(re.escape(w), lowered):
             scan.taken.append((m.start(), m.end()))
+    # 0b. "민물장어 구이집": the house word after a kind's word belongs to that kind
+    for m in _HOUSE_AFTER_KIND.finditer(lowered):
+        before = table.lookup(_strip(m.group(1))) or table.lookup(m.group(1))
+        if before is not None and before[0] != (table.lookup(m.group(2)) or ("",))[0]:
+            scan.taken.append(m.span(2))
+            frame.words.append(m.group(2))  # understood: never "'구이'는 확인할 수 없어서"
     # 1. two-word phrases first ("디저트 카페" is one kind, not 디저트 + 카페) ("korean bbq", "디저트 카페")
     for m in re.finditer(r"(?<!\S)(?=([^\s]+\s+[^\s]+))", lowered):  # from a word's start ("튀김 밥")
         phrase = m.group(1)

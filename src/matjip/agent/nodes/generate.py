@@ -27,6 +27,9 @@ def _reply_chunks(kind: str, res: Resources) -> list[str]:
         return [tpl.SMALLTALK.get(kind.split(":", 1)[1], tpl.SMALLTALK["greeting"]) + "\n"]
     if kind.startswith("outside:"):
         return not_covered_answer(kind.split(":", 1)[1], res)
+    if kind.startswith("outside_again:"):  # "좀 덜 비싼 데는?" after "'부산 서면' 쪽은 … 없어요"
+        name = kind.split(":", 1)[1]
+        return [say("answer.coverage.still_outside", name=name) + "\n", *not_covered_answer(name, res)[1:]]
     if kind.startswith("overseas:"):
         # seed 003: said plainly, then what the data covers
         name = kind.split(":", 1)[1]

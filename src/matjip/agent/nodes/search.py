@@ -535,6 +535,8 @@ def _replaced_topic(d: _Draft, last: SearchRecord) -> None:
     out = set(d.frame["exclude_kinds"])
     if not (d.kinds and shown and out and out <= shown and not shown & set(d.kinds)):
         return
+    if out & kinds().related(d.kinds):
+        return  # "순대국 빼고 국밥" after 순대국 places: a sub-kind ruled out of the broader kind asked
     words = {w for k in out if (kind := kinds().by_name.get(k)) is not None for w in (k, *kind.words)}
     d.frame["exclude_kinds"] = []
     d.exclude_menu = [m for m in d.exclude_menu if m not in words and m not in prev.kind_dishes]

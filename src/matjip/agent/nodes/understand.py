@@ -19,7 +19,11 @@ from matjip.agent.location import (
     GPS_DEFAULT_RADIUS_M,
     LocationOutcome,
     choice_context,
+    city_dong,
+    city_dong_context,
+    document_dong,
     pick_choice,
+    placed_by_documents,
     resolve,
     unknown_dong,
 )
@@ -139,7 +143,56 @@ def understand(state: AgentState, res: Resources) -> Update:
         return update
     if pending is not None:
         update["pending"] = None
-    return {**update, **_locate(state, res, u, gps, history)}
+    again = _still_outside(state, res, u, gps)
+    if again is not None:
+        return {**update, "reply": again, "_decision": f"follow-up about {again.place}, outside the data"}
+    topic = _outside_topic(state, u)
+    if topic is not None:  # "그럼 잠실에서는?" after "부산 광안리 회": 회 in 잠실
+        u = _read(state, res, topic)
+        update = {**update, "nlu": u.nlu, "understanding": u, "query": topic}
+    located: Update = {**update, **_locate(state, res, u, gps, history)}
+    reply = located.get("reply")
+    outside = reply.place if isinstance(reply, OutsideReply) else None
+    located["outside"] = outside
+    located["outside_topic"] = _without_words(u.text, outside) if outside else None
+    return located
+
+
+def _without_words(text: str, place: str) -> str:
+    """The question without the words of the place it named ("부산 광안리 회" -> "회")."""
+    said = place.split()
+    return " ".join(w for w in text.split() if not any(w.startswith(p) for p in said)).strip()
+
+
+def _outside_topic(state: AgentState, u: Understanding) -> str | None:
+    """ "그럼 잠실에서는?" right after "부산 광안리 회" was answered outside the data: the new place with
+    the food asked there ("그럼 잠실에서는? 회"), when the message names a place and no food."""
+    topic = state.get("outside_topic")
+    ents = u.nlu.entities
+    if not topic or not state.get("outside") or not ents.location:
+        return None
+    if ents.menu or ents.category or ents.title or u.kinds.kinds or u.kinds.any_kind:
+        return None
+    return f"{u.text} {topic}"
+
+
+def _still_outside(
+    state: AgentState, res: Resources, u: Understanding, gps: tuple[float, float] | None
+) -> OutsideReply | None:
+    """ "좀 덜 비싼 데는?", "거기 주차되는 곳", "그럼 국밥은?" right after the answer that the place asked
+    (부산 서면) is outside the data: the follow-up is about that place still — said so again, never
+    searched elsewhere nor answered as a message with no content."""
+    outside = state.get("outside")
+    nlu = u.nlu
+    if not outside or gps is not None or nlu.smalltalk or nlu.user_location:
+        return None
+    ents = nlu.entities
+    if ents.location or ents.title or u.strategy.overseas or unknown_dong(u.text, res.gazetteer, ()):
+        return None
+    pointed = nlu.ordinal is not None or nlu.pronoun_ref or u.cues.pronoun or u.cues.earlier
+    if pointed and state.get("context"):
+        return None  # "아까 첫번째 집 예약 돼?", "거기 주차는 돼?": a restaurant shown before
+    return OutsideReply(place=outside, again=True)
 
 
 def _read(state: AgentState, res: Resources, text: str) -> Understanding:
@@ -288,6 +341,27 @@ def _resolve_place(
     """The place the message names (the gazetteer, the addresses), the device's position, the
     conversation's place, or a question where."""
     nlu, text = u.nlu, u.text
+    by_documents = document_dong(nlu, text, res.gazetteer)
+    if by_documents is not None:  # "학암동 카페": a dong the restaurants of the data place
+        said = (by_documents.context.name or "") if by_documents.context else ""
+        read = nlu.model_copy(  # the dong is a place now, no word left unread ("창곡")
+            update={"unknown_terms": [t for t in nlu.unknown_terms if not (t and said.startswith(t))]}
+        )
+        update = _place_update(state, res, read, by_documents, None)
+        return {**update, "nlu": read, "understanding": u.with_nlu(read)}
+    said_city = city_dong(text, res.gazetteer)
+    if said_city is not None:  # "고양 오금동": that city's dong, never the namesake of another city
+        city, said_dong, placed = said_city
+        name = f"{city.name} {said_dong}"
+        if placed and placed[0].key.startswith("document_dong:"):
+            by_documents = placed_by_documents(said_dong, placed, text, res.gazetteer)
+            return _place_update(state, res, nlu, by_documents, None)
+        if placed and _covered(placed[0], res):
+            ctx = city_dong_context(placed[0], said_dong, text, res.gazetteer)
+            return _place_update(state, res, nlu, LocationOutcome(ctx), None)
+        if not _covered(city, res) or placed:
+            return _place_update(state, res, nlu, LocationOutcome(), name)
+        return {"reply": UnknownPlaceReply(place=name), "_decision": f"unknown place {name}"}
     outcome = resolve(nlu, text, gps, history, res.gazetteer, covered=lambda p: _covered(p, res))
     if (
         outcome.context is None
