@@ -168,3 +168,11 @@ def test_a_fan_event_or_the_places_anniversary_is_not_the_writers(text: str) -> 
 
 def test_the_writers_birthday_stays() -> None:
     assert "기념일" in _occasions("생일이라 친구들이랑 왔어요")
+
+
+def test_an_occasion_held_at_another_place_is_not_this_ones() -> None:
+    assert "회식" not in _occasions("다른 지점에서 회식했을 때 맛있어서 여기도 와봤어요")
+
+
+def test_a_comparison_with_another_place_keeps_the_occasion() -> None:
+    assert "가족" in _occasions("다른 곳보다 가족끼리 오기 좋아요")
