@@ -22,6 +22,7 @@ from matjip.agent.cardinfo import (
     night_flag,
     open_status,
     other_day_hours,
+    set_within,
     standing,
 )
 from matjip.agent.models import SearchPlan, Shown
@@ -183,6 +184,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
             lines = [x for x in s.doc.menus if dish in x.name.replace(" ", "")]
+            if plan.price_max is not None:  # "5만원 이하 오마카세": a line within the budget is the one said
+                lines.sort(key=lambda x: x.price is None or x.price > (plan.price_max or 0))
             # "안 매운 짬뽕": the mild version the place lists (백짬뽕) is the line said
             milder = [x for x in lines if any(w in x.name.replace(" ", "") for w in plan.prefer_menu)]
             hit = next(iter(milder or lines), None)
@@ -236,7 +239,9 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 if (plan.price_min is None or (x.price or 0) >= plan.price_min)
                 and (plan.price_max is None or (x.price or 0) <= plan.price_max)
             ]
-            if inside:
+            # "1인 5만원 이하": the course or set within the bound is the line said (filters.set_within)
+            inside = [x for x in [set_within(s.doc, plan)] if x is not None] or inside
+            if inside and not any(f"'{inside[0].name}'" in r for r in reasons):  # said once
                 reasons.append(
                     say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
                 )

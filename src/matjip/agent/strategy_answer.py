@@ -15,7 +15,7 @@ from matjip.agent.state import HitRecord
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.nlu.models import TravelMode
-from matjip.nlu.strategy import estimate_travel, rules
+from matjip.nlu.strategy import activity_sought, estimate_travel, rules
 from matjip.text.josa import josa, particle
 from matjip.wording import say, table, text
 
@@ -67,11 +67,12 @@ def km(m: float) -> str:
     return f"{m / 1000:.1f}km" if m >= 1000 else f"{round(m / 10) * 10:.0f}m"
 
 
-def caution_line(plan: SearchPlan) -> str | None:
-    """Seed 003's disclaimer for pets and activities: the data only suggests it."""
+def caution_line(plan: SearchPlan, query: str | None = None) -> str | None:
+    """Seed 003's disclaimer for pets and activities: the data only suggests it — for an activity only
+    when it is what is looked for, not what one does before eating (``activity_sought``)."""
     if plan.caution == "pet":
         return say("strategy.common.caution", text=rules().pet_text) + "\n"
-    if plan.caution == "activity":
+    if plan.caution == "activity" and (query is None or activity_sought(query)):
         return say("strategy.common.caution", text=rules().activity_text) + "\n"
     return None
 

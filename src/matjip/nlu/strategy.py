@@ -20,6 +20,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, Field
 
 from matjip.nlu.models import StrategySpec, TravelMode, TripRole
+from matjip.nlu.terms import CONTEXT
 
 STRATEGIES_FILE = Path(__file__).resolve().parent.parent / "data" / "strategies.toml"
 TRIP_ROLES: tuple[TripRole, ...] = get_args(TripRole)
@@ -364,6 +365,18 @@ def without_place_names(text: str) -> str:
     for _, start, end in sorted(find_in_text(out), key=lambda m: -m[1]):
         out = out[:start] + " " + out[end:]
     return out
+
+
+def activity_sought(text: str) -> bool:
+    """An activity word of the message is what is looked for ("클라이밍 할 수 있는 곳"), not only what
+    one does before eating ("등산하고 막걸리", "러닝 끝나고 샐러드": dialogue_cues [context] before):
+    only then does the answer carry the caution that activities are estimated from words."""
+    low = without_place_names(text).lower()
+    for word in rules().activity:
+        for m in re.finditer(re.escape(word.lower()), low):  # as caution_of finds them
+            if not any(p.search(low[m.end() :]) for p in CONTEXT["before"]):
+                return True
+    return False
 
 
 def caution_of(text: str) -> Literal["pet", "activity"] | None:
