@@ -144,6 +144,10 @@ def test_what_one_did_before_is_no_condition_of_the_place(data: Path) -> None:
 def test_a_misspelt_kind_word_listed_as_a_word_is_said_as_corrected(data: Path) -> None:
     (r,) = talk_over(data, ["잠실역 떡복이 집 있어?"], THU_NOON)
     assert "'떡복이'는 '떡볶이'로 알아듣고" in r.answer, r.answer
+    from matjip.nlu.kinds import detect_kinds
+
+    frame = detect_kinds("대치역 떡뽁기")  # a slip of a listed misspelling: the right spelling, said
+    assert frame.kinds == ["떡볶이"] and frame.corrections == [("떡뽁기", "떡볶이")], frame
 
 
 def test_a_drivers_canteen_of_noodles_only_is_no_baekban_house(data: Path) -> None:

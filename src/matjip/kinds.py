@@ -172,6 +172,7 @@ class KindTable:
         typo_keys: Sequence[str] = (),
         latin_words: dict[str, str] | None = None,
         typo_endings: Sequence[str] = (),
+        misspelt: dict[str, str] | None = None,
     ) -> None:
         self.kinds = list(kinds)
         self.described = list(described)
@@ -184,6 +185,7 @@ class KindTable:
         self.typo_keys = list(typo_keys)  # the keyboard's rows of letters: a key next to the right one
         self.latin_words = {w.lower(): k for w, k in (latin_words or {}).items()}  # kinds in English only
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
+        self.misspelt = {norm(w): r for w, r in (misspelt or {}).items()}  # listed misspelling → right one
         self.typo_endings = frozenset(typo_endings)  # ending syllables of verbs and nouns ("타기", "사게")
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -622,6 +624,7 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("typo_keys", [])],
         {str(w): str(k) for w, k in raw.get("latin_words", {}).items()},
         [str(w) for w in raw.get("typo_endings", [])],
+        {str(w): str(r) for w, r in raw.get("misspelt", {}).items()},
     )
 
 
