@@ -25,6 +25,9 @@ KINDS_FILE = Path(__file__).parent / "data" / "kinds.toml"
 _SUFFIXES = ("맛집", "전문점", "가게", "집")
 BRANCH_WORD = "점"  # a name's last word ending in it is its branch ("잠실점", "2호점")
 UNBACKED_LINES = 4  # a name is checked against its menu only when this many named lines are known
+VENUE_LINES = (
+    3  # a venue word (``Kind.venue``) is checked against the menu only when this many lines are known
+)
 
 
 def norm(text: str) -> str:
@@ -67,6 +70,10 @@ class Kind(BaseModel):
     gives_way: bool = False  # said beside another kind of its cuisine, it only describes it
     conjunctive: bool = False  # said beside another kind, it qualifies it: both must hold
     neighbours: list[str] = Field(default_factory=list)  # follow when too few, if their menu says so
+    # category words and name parts that say where people eat, not what ("기사식당"): they make a place
+    # this kind only when its known menu names one of its ``menu`` or ``venue_menu`` dishes
+    venue: list[str] = Field(default_factory=list)
+    venue_menu: list[str] = Field(default_factory=list)
 
 
 class KindEvidence(BaseModel):
@@ -165,6 +172,7 @@ class KindTable:
         typo_keys: Sequence[str] = (),
         latin_words: dict[str, str] | None = None,
         typo_endings: Sequence[str] = (),
+        misspelt: dict[str, str] | None = None,
     ) -> None:
         self.kinds = list(kinds)
         self.described = list(described)
@@ -177,6 +185,7 @@ class KindTable:
         self.typo_keys = list(typo_keys)  # the keyboard's rows of letters: a key next to the right one
         self.latin_words = {w.lower(): k for w, k in (latin_words or {}).items()}  # kinds in English only
         self.typo_never = {norm(w) for w in typo_never}  # ordinary words, never a kind word's typo
+        self.misspelt = {norm(w): r for w, r in (misspelt or {}).items()}  # listed misspelling → right one
         self.typo_endings = frozenset(typo_endings)  # ending syllables of verbs and nouns ("타기", "사게")
         self.tastes = list(tastes)
         self.eat_in = eat_in or EatIn()
@@ -225,6 +234,20 @@ class KindTable:
                 [norm(c) for c in k.menu_with],
             )
             for k in self.kinds
+        }
+
+        # venue words and the dishes that back them (the kind's and its narrower kinds')
+        self._venue = {
+            k.name: (
+                [norm(v) for v in k.venue],
+                [
+                    norm(m)
+                    for f in (k, *(self.by_name[d] for d in self.descendants(k.name)))
+                    for m in [*f.menu, *f.venue_menu]
+                ],
+            )
+            for k in self.kinds
+            if k.venue
         }
 
         for dish in self.described:
@@ -448,6 +471,19 @@ class KindTable:
         hits = sum(any(d in line for d in dishes) and not any(x in line for x in nots) for line in lines)
         return bool(lines) and hits == 0
 
+    def _venue_only(self, kind: str, said: Sequence[str], words: Sequence[str], lines: Sequence[str]) -> bool:
+        """The kind is said (by the category path or the name: ``words`` found in ``said``) only by a
+        venue word ("기사식당") and the known menu (at least :data:`VENUE_LINES` lines) names none of the
+        kind's dishes: a 기사식당 selling 우동, 짜장면 and 라면 is a noodle counter, no 백반집 (audit r13 Q14)."""
+        venue = self._venue.get(kind)
+        if venue is None or len(lines) < VENUE_LINES:
+            return False
+        venues, backing = venue
+        hit = [w for w in words if w in said]
+        if not hit or any(w not in venues for w in hit):
+            return False
+        return not any(d in line for line in lines for d in backing)
+
     def unbacked(self, name: str, title: str, menus: Sequence[str]) -> bool:
         """The restaurant's name says kind ``name`` (a piece of it: "우리집밥상" holds 집밥, "○○정육식당"
         정육) but its known menu speaks against it: at least :data:`UNBACKED_LINES` named lines, at
@@ -536,7 +572,10 @@ class KindTable:
                     and own_menu == 0
                     and sum(any(x in line for x in others) for line in lines) >= 2
                 )
-                if own_name or not (named_other or menu_other):
+                venue_only = self._venue_only(k.name, cat, [c for c in cats if c in cat], lines) and not any(
+                    self.named(name, t) for t in titles if t not in self._venue[k.name][0]
+                )
+                if (own_name or not (named_other or menu_other)) and not venue_only:
                     found.setdefault(k.name, KindEvidence(kind=k.name, source="category", span=category))
         for name in [n for n in found if any(o in found for o in self.by_name[n].yields_to)]:
             del found[name]  # "샤브샤브>등촌샤브칼국수": a 샤브 place, its 칼국수 a dish of it
@@ -547,6 +586,8 @@ class KindTable:
             if k.name in found or k.name in ruled_out:
                 continue
             said = bool(name) and any(self.named(name, t) for t in titles)
+            if said and self._venue_only(k.name, name, [t for t in titles if self.named(name, t)], lines):
+                said = False  # "맛있는집기사식당" selling 우동·짜장면·라면: the name says where, not what
             if said and any(found[o].source == "category" for o in k.yields_to if o in found):
                 continue  # "등촌샤브칼국수" filed under 샤브샤브 is a 샤브 place, not a 국수집
             if said:
@@ -604,6 +645,7 @@ def kinds() -> KindTable:
         [str(w) for w in raw.get("typo_keys", [])],
         {str(w): str(k) for w, k in raw.get("latin_words", {}).items()},
         [str(w) for w in raw.get("typo_endings", [])],
+        {str(w): str(r) for w, r in raw.get("misspelt", {}).items()},
     )
 
 

@@ -23,10 +23,11 @@ from matjip.agent.cardinfo import (
     night_flag,
     open_status,
     other_day_hours,
+    set_within,
     standing,
 )
 from matjip.agent.models import SearchPlan, Shown
-from matjip.documents import WEEKDAYS, EnrichField, Evidence, Restaurant
+from matjip.documents import WEEKDAYS, EnrichField, Evidence, MenuItem, Restaurant
 from matjip.index.ranking import value_votes
 from matjip.index.reference import BRANCH_SUFFIXES
 from matjip.kinds import kinds
@@ -183,14 +184,18 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 ev = kind_text(s.doc, k)
                 reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
-            lines = [x for x in s.doc.menus if dish in x.name.replace(" ", "")]
+            lines = _within_first([x for x in s.doc.menus if dish in x.name.replace(" ", "")], plan)
             if plan.avoid_tastes:  # "안 매운 쭈꾸미": a '매운쭈꾸미' line is no evidence for the wish
                 lines = [x for x in lines if not kinds().is_spicy_line(x.name)]
             # "안 매운 짬뽕": the mild version the place lists (백짬뽕) is the line said
             milder = [x for x in lines if kinds().is_mild_line(x.name, plan.prefer_menu)]
             hit = next(iter(milder or lines), None)
             if hit is not None and dish not in plan.menu:
-                priced = hit.price is not None and any(k in s.doc.kinds for k in plan.kinds)
+                priced = (
+                    hit.price is not None
+                    and _within(hit.price, plan)
+                    and any(k in s.doc.kinds for k in plan.kinds)
+                )
                 reasons.append(
                     say("answer.reason.menu_priced", name=hit.name, price=won(hit.price or 0))
                     if priced
@@ -207,10 +212,12 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             ev = evidence_text(s.doc, "convenience", c)
             reasons.append(_with_evidence(say("answer.reason.convenience", value=c), ev))
         for m in plan.menu:
-            hit = next((x for x in s.doc.menus if m in x.name.replace(" ", "")), None)
-            if hit is not None and hit.price is not None:
+            hit = next(
+                iter(_within_first([x for x in s.doc.menus if m in x.name.replace(" ", "")], plan)), None
+            )
+            if hit is not None and hit.price is not None and _within(hit.price, plan):
                 reasons.append(say("answer.reason.menu_priced", name=hit.name, price=won(hit.price)))
-            elif hit is not None:
+            elif hit is not None:  # a price over the budget asked is not quoted as if it met it
                 reasons.append(say("answer.reason.menu", name=hit.name))
             elif m in s.doc.review_food:
                 reasons.append(say("answer.reason.review_food", menu=m))
@@ -242,11 +249,26 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             # "파스타 … 좀 더 저렴한 데": a line of the kind asked, not the café's espresso, when there is one
             own = [x for x in inside if any(kinds().is_kind_line(k, x.name) for k in plan.kinds)]
             inside = own or inside
-            if inside:
+            # "1인 5만원 이하": the course or set within the bound is the line said (filters.set_within)
+            inside = [x for x in [set_within(s.doc, plan)] if x is not None] or inside
+            if inside and not any(f"'{inside[0].name}'" in r for r in reasons):  # said once
                 reasons.append(
                     say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
                 )
     return list(dict.fromkeys(reasons))  # a menu line that answers two wishes is said once
+
+
+def _within_first(lines: list[MenuItem], plan: SearchPlan) -> list[MenuItem]:
+    """Menu lines with the ones within the plan's price bound first ("5만원 이하 오마카세": the 45,000원
+    lunch course is the line said, not the 130,000원 special)."""
+    if plan.price_max is None:
+        return lines
+    return sorted(lines, key=lambda x: x.price is None or not _within(x.price, plan))
+
+
+def _within(price: int, plan: SearchPlan) -> bool:
+    """The price is not above the plan's price bound (any price when none is asked)."""
+    return plan.price_max is None or price <= plan.price_max
 
 
 def _mild_line(doc: Restaurant, prefer: Sequence[str]) -> str | None:

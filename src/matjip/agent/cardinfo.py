@@ -19,11 +19,12 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from matjip.agent.models import MapLink, OpenStatus, PriceBand
-from matjip.documents import EnrichField, Restaurant, TimeRange, WeeklySchedule
+from matjip.agent.models import MapLink, OpenStatus, PriceBand, SearchPlan
+from matjip.documents import EnrichField, MenuItem, Restaurant, TimeRange, WeeklySchedule
 from matjip.index.ranking import TASTE_TAG
 from matjip.vocab import vocab
 from matjip.wording import say, text
+from matjip.words import words
 
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
 
@@ -393,3 +394,28 @@ def walk_minutes(distance_m: float | None) -> int | None:
     if distance_m is None or distance_m > w.max_metres:
         return None
     return max(1, round(distance_m / w.metres_per_minute))
+
+
+# --- a per-person budget ---------------------------------------------------------------------
+
+SET_MEAL = words("search", "per_person_sets")  # menu lines one person orders as a whole meal
+
+
+def set_within(doc: Restaurant, p: SearchPlan) -> MenuItem | None:
+    """ "1인 5만원 이하 오마카세": the first priced course or set line (``per_person_sets``: "오마카세 점심",
+    "런치 코스", "A세트") within a per-person bound — one person's meal there fits the budget, whatever
+    the dearer dinner lifts the menu's median to (audit r13 Q19); ``None`` for a bound not per person."""
+    if not p.per_person or p.price_max is None:
+        return None
+    return next(
+        (
+            m
+            for m in doc.priced_menus()
+            if m.price is not None
+            and m.price > 0
+            and m.price <= p.price_max
+            and (p.price_min is None or m.price >= p.price_min)
+            and any(w in m.name.replace(" ", "") for w in SET_MEAL)
+        ),
+        None,
+    )

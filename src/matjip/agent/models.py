@@ -237,6 +237,8 @@ class SearchPlan(BaseModel):
     # "더 싼 데": the looser bound (below the dearest place shown) tried before the price is dropped, when
     # nothing is below the list's typical price
     price_max_wider: int | None = None
+    # "1인 5만원 이하": the bound is per person — a place listing a course or set within it is within too
+    per_person: bool = False
     open_at: datetime | None = None
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None
@@ -284,7 +286,7 @@ class SearchPlan(BaseModel):
             "|".join(sorted(self.convenience)),
             "|".join(sorted(self.atmosphere + self.occasion)),
             str(self.price_min),
-            str(self.price_max),
+            str(self.price_max) + ("/1인" if self.per_person else ""),
             self.open_at.strftime("%w%H%M") if self.open_at else "-",
             self.open_until.strftime("%w%H%M") if self.open_until else "-",
             str(self.k),

@@ -501,6 +501,7 @@ def _lists(
         "eat_in": raw.get("eat_in") is True,
         "any_kind": raw.get("any_kind") if kinds().any_kind_theme(raw.get("any_kind")) is not None else None,
         "no_break": raw.get("no_break") is True,
+        "per_person": raw.get("per_person") is True,
         "prefer_menu": _terms(raw.get("prefer_menu"), "prefer_menu", notes),
         "exclude_ids": _ids(raw.get("exclude_ids"), notes),
         "unused_terms": _terms(raw.get("unused_terms"), "unused_terms", notes),

@@ -15,7 +15,7 @@ from matjip.agent.state import HitRecord
 from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.nlu.models import TravelMode
-from matjip.nlu.strategy import estimate_travel, rules
+from matjip.nlu.strategy import activity_before, estimate_travel, rules
 from matjip.text.josa import josa, particle
 from matjip.wording import say, table, text
 
@@ -67,12 +67,20 @@ def km(m: float) -> str:
     return f"{m / 1000:.1f}km" if m >= 1000 else f"{round(m / 10) * 10:.0f}m"
 
 
-def caution_line(plan: SearchPlan) -> str | None:
-    """Seed 003's disclaimer for pets and activities: the data only suggests it."""
+def caution_line(plan: SearchPlan, query: str | None = None) -> str | None:
+    """Seed 003's disclaimer for pets and activities: the data only suggests it — or, for an activity
+    said only as what one does before eating (``activity_before``), that it is no condition."""
     if plan.caution == "pet":
         return say("strategy.common.caution", text=rules().pet_text) + "\n"
     if plan.caution == "activity":
-        return say("strategy.common.caution", text=rules().activity_text) + "\n"
+        before = activity_before(query) if query else None
+        # "등산하고 막걸리": what one does first is no condition of the place, and nothing was estimated
+        said = (
+            rules().activity_text
+            if before is None
+            else rules().activity_before_text.format(word=josa(before, "은/는"))
+        )
+        return say("strategy.common.caution", text=said) + "\n"
     return None
 
 

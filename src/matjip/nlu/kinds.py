@@ -178,6 +178,11 @@ class _KindScan:
         frame = self.frame
         kind, is_dish = got
         self.taken.append((start, end))
+        right = self.table.misspelt.get(norm(word))
+        if right is not None and not any(typo == word.strip() for typo, _ in frame.corrections):
+            frame.corrections.append(
+                (word.strip(), right)
+            )  # "떡뽁이": a listed misspelling, said as corrected
         rest = self.lowered[end:]
         if _EXCLUDE.match(rest):
             if kind not in frame.exclude_kinds and not is_dish:  # a dish ruled out rules out the dish only
@@ -329,7 +334,7 @@ def _find_kind_words(scan: _KindScan) -> None:
             fix = close_kind_word(cand)
             if fix is not None:
                 scan.add(fix, m.start(), m.start() + len(cand))
-                frame.corrections.append((cand, fix))
+                frame.corrections.append((cand, scan.table.misspelt.get(norm(fix), fix)))
                 frame.words.append(cand)
                 break
             if _read_compound_typo(scan, cand, m.start()):

@@ -360,9 +360,13 @@ class OfflineNLU:
             for surface, s, e in self.gazetteer.find_in_text(text):
                 if e > s:
                     cands.append(_Cand(s, e, "location", (surface,), _P_PLACE))
+        # "술 먹은 다음날 속풀이": the day before is told, no occasion of the place (dialogue_cues [context])
+        told = [m.span() for p in L.CONTEXT["day_after"] for m in p.finditer(text)]
         for kind, lex in self._entity_lexicons.items():
             for canonical, s, e in lex.finditer(text):
                 if s not in scan.starts_ok and not (e - s >= 3):
+                    continue
+                if kind != "category" and any(a <= s and e <= b for a, b in told):
                     continue
                 cands.append(_Cand(s, e, kind, (canonical,), _P_LEXICON))
         place_ends = {c.end for c in cands if c.kind == "location"}

@@ -20,6 +20,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, Field
 
 from matjip.nlu.models import StrategySpec, TravelMode, TripRole
+from matjip.nlu.terms import CONTEXT
 
 STRATEGIES_FILE = Path(__file__).resolve().parent.parent / "data" / "strategies.toml"
 TRIP_ROLES: tuple[TripRole, ...] = get_args(TripRole)
@@ -103,6 +104,7 @@ class Rules(BaseModel):
     activity: list[str]
     pet_text: str
     activity_text: str
+    activity_before_text: str
 
 
 @cache
@@ -124,6 +126,7 @@ def rules() -> Rules:
         activity=raw["caution"]["activity"],
         pet_text=raw["caution"]["pet_text"],
         activity_text=raw["caution"]["activity_text"],
+        activity_before_text=raw["caution"]["activity_before_text"],
     )
 
 
@@ -364,6 +367,33 @@ def without_place_names(text: str) -> str:
     for _, start, end in sorted(find_in_text(out), key=lambda m: -m[1]):
         out = out[:start] + " " + out[end:]
     return out
+
+
+def activity_sought(text: str) -> bool:
+    """An activity word of the message is what is looked for ("클라이밍 할 수 있는 곳"), not only what
+    one does before eating ("등산하고 막걸리", "러닝 끝나고 샐러드": dialogue_cues [context] before):
+    only then does the answer say that activities were estimated from words."""
+    return bool(_activities(text)) and activity_before(text) is None
+
+
+def activity_before(text: str) -> str | None:
+    """The activity word said only as what one does before eating ("등산하고 막걸리" → "등산"), when
+    every activity word of the message is said so; else None."""
+    found = _activities(text)
+    if not found or any(not before for _, before in found):
+        return None
+    return found[0][0]
+
+
+def _activities(text: str) -> list[tuple[str, bool]]:
+    """The activity words of the message (as :func:`caution_of` finds them), each with whether a
+    "before" ending follows it (dialogue_cues [context])."""
+    low = without_place_names(text).lower()
+    return [
+        (word, any(p.search(low[m.end() :]) for p in CONTEXT["before"]))
+        for word in rules().activity
+        for m in re.finditer(re.escape(word.lower()), low)
+    ]
 
 
 def caution_of(text: str) -> Literal["pet", "activity"] | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Final
 
 from matjip.vocab import check_names, vocab
-from matjip.words import lines, word_map, word_set, words
+from matjip.words import lines, pattern_map, word_map, word_set, words
 
 Table = dict[str, tuple[str, ...]]
 
@@ -61,6 +61,8 @@ SEARCH_CUES: Final = words("dialogue_cues", "search")
 ASK: Final = word_map("dialogue_cues", "ask")
 ORDER: Final = word_map("dialogue_cues", "order")
 PRONOUN: Final = words("dialogue_cues", "pronoun")
+# what one did before or the day before, told around the wish (never a condition on the place)
+CONTEXT: Final = pattern_map("dialogue_cues", "context")
 FOLLOWUP_PLACE: Final = words("dialogue_cues", "followup_place")
 USER_LOCATION: Final = words("dialogue_cues", "user_location")
 NEAR_MARKERS: Final = words("dialogue_cues", "near_markers")

@@ -247,7 +247,7 @@ def _travel_origin(state: AgentState) -> LocationContext | None:
 def _search_chunks(state: AgentState, res: Resources) -> list[str]:
     """The search answer, and seed 003's caution when the data only suggests what was asked."""
     chunks = _search_answer(state, res)
-    caution = strategy_answer.caution_line(state_plan(state))
+    caution = strategy_answer.caution_line(state_plan(state), state.get("query", ""))
     return [*chunks, caution] if caution else chunks
 
 

@@ -37,7 +37,7 @@ from matjip.nlu.models import NLUResult, TimeSpec
 from matjip.nlu.strategy import is_strategy_word
 from matjip.text.josa import josa
 from matjip.wording import say, text
-from matjip.words import words
+from matjip.words import pattern_map, words
 
 EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is the coming night
 _REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + ")"  # "주차말고", "주차 대신"
@@ -47,6 +47,7 @@ _TODAY: Final = re.compile("|".join(words("search", "today")))  # "오늘 갈", 
 _MEAL: Final = re.compile("|".join(words("search", "meal_said")))  # "맛집", "점심": a meal asked
 _WITH_CHILDREN: Final = words("search", "with_children")[0]  # the occasion a party with children asks
 GROUP_SEATS: Final = words("search", "group_seats")[0]  # the convenience a party that must be seated asks
+_UNKNOWABLE: Final = pattern_map("search", "unknowable")  # conditions the data cannot check ("유모차")
 _NO_BREAK_WORDS: Final = words("search", "no_break_words")  # read by the no-break cue
 
 
@@ -263,6 +264,7 @@ class _Draft:
     carried_k: int | None = None
     cheaper: bool = False
     price_wider: int | None = None  # "더 싼 데": below the dearest shown, tried when none is below the list
+    per_person: bool = False  # "1인 5만원": a course or set within the bound counts
     open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
 
 
@@ -288,8 +290,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     if searches:
         _replaced_topic(d, searches[-1])
         _cheaper(d, res, nlu, searches[-1])
+        _others_than_shown(d, state, searches[-1])
     _cheap_wish(d)
     _say_party(d, nlu, res)
+    _say_unknowable(d, query)
     return _raw_plan(d, state, res, nlu)
 
 
@@ -334,6 +338,7 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         location=_location(state.get("location")),
         price_min=nlu.price.min_won if nlu.price is not None else None,
         price_max=nlu.price.max_won if nlu.price is not None else None,
+        per_person=nlu.price is not None and nlu.price.per_person,
         open_at=open_at,
         open_until=open_until,
         open_label=open_label,
@@ -451,6 +456,7 @@ def _refine(d: _Draft, state: AgentState, nlu: NLUResult, query: str, last: Sear
         d.location = prev.location.model_dump(mode="json")
     if nlu.price is None and (prev.price_min is not None or prev.price_max is not None):
         d.price_min, d.price_max = prev.price_min, prev.price_max
+        d.per_person = prev.per_person
     _keep_exclusions(d, prev)
     if nlu.count is None:
         d.carried_k = prev.k
@@ -462,6 +468,18 @@ def _refine(d: _Draft, state: AgentState, nlu: NLUResult, query: str, last: Sear
         d.notes.append(text("search.refine.page"))
     if state.get("anchor") == "closer":
         _closer(d, state.get("context") or last.get("hits") or [])
+
+
+def _others_than_shown(d: _Draft, state: AgentState, last: SearchRecord) -> None:
+    """ "국물 있는 걸로 다른 데는?": "다른 데" leaves out the places already shown, also when the turn
+    asks a new topic (the next page of the same search does it in :func:`_refine`)."""
+    if not d.reading.acts.other or state.get("page") or d.intent != "search" or d.titles:
+        return
+    shown = [h["id"] for h in last.get("hits") or [] if h["id"] not in d.exclude_ids]
+    if shown:
+        d.exclude_ids = [*d.exclude_ids, *shown]
+        if text("search.refine.page") not in d.notes:
+            d.notes.append(text("search.refine.page"))
 
 
 def _replace_conditions(d: _Draft, prev: SearchPlan, query: str) -> SearchPlan:
@@ -579,6 +597,16 @@ def _cheap_wish(d: _Draft) -> None:
     d.notes.append(text("search.cheap.first"))
 
 
+def _say_unknowable(d: _Draft, query: str) -> None:
+    """ "유모차 끌고": a condition on the place the data cannot check, said (``search.toml [unknowable]``),
+    and then not reported again as a word left out."""
+    for key, pattern in _UNKNOWABLE.items():
+        found = [m.group(0) for p in pattern for m in p.finditer(query)]
+        if found:
+            d.notes.append(text(f"understand.unknowable.{key}"))
+            d.unused = [t for t in d.unused if not any(t in f or f in t for f in found)]
+
+
 def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:
     """What the data cannot check about the party, said, never silently ignored."""
     if nlu.price is not None and nlu.price.per_person and nlu.price.max_won is not None:
@@ -629,6 +657,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "price_min": d.price_min,
         "price_max": d.price_max,
         "price_max_wider": d.price_wider,
+        "per_person": d.per_person and not d.cheaper,
         "open_at": d.open_at,
         "open_until": d.open_until,
         "open_label": d.open_label,

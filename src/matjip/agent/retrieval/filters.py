@@ -6,6 +6,7 @@ import re
 import statistics
 from typing import Final
 
+from matjip.agent.cardinfo import set_within
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.documents import Restaurant
@@ -120,9 +121,12 @@ def kind_price(doc: Restaurant, wanted: list[str]) -> int | None:
 def typical_price_ok(h: SearchHit, p: SearchPlan, cheaper: bool = False) -> bool:
     """The typical price (:func:`typical_price`; of the whole menu when ``cheaper``, "더 싼 데", and then
     only for a place whose dishes of the food asked carry a price, :func:`kind_price`: a chicken
-    house is no cheaper chicken house by its dried squid) is within the plan's price range."""
+    house is no cheaper chicken house by its dried squid) is within the plan's price range — or, for a
+    bound per person, a course or set is (:func:`set_within`)."""
     if cheaper and kind_price(h.document, p.kinds) is None:
         return False
+    if not cheaper and set_within(h.document, p) is not None:
+        return True
     mid = typical_price(h.document, [] if cheaper else p.kinds)
     if mid is None:
         return False
