@@ -133,15 +133,17 @@ def test_codes_follow_every_write(pg_server: PgServer) -> None:
 
 def test_loose_statements_score_codes_first() -> None:
     """The variants over matjip_keys with a vector list score the codes in the filter scan and
-    look up exact vectors only past the bound; they never walk the HNSW index (the codes are
-    exact); the variants over matjip_rows keep the exact scan."""
+    look up exact vectors only past the bound, where the exact scan would run (with HNSW a set
+    over vector_exact_max still walks); the variants over matjip_rows keep the exact scan."""
     for parts in (["vector"], ["bm25", "vector"], ["bm25", "vector", "prior"]):
         for ann in (False, True):
             name = pg_sql.search_template(False, parts, keys=True, ann=ann)
             sql = pg_sql.QUERIES[name]
             assert "(d.code <#> %(qv)s::real[]::halfvec) AS adist" in sql
             assert "c.adist - %(code_err)s * (c.vnorm + 1) <=" in sql
-            assert "x.embedding <#>" not in sql  # no walk
+            assert "(SELECT n FROM n) <= %(vector_exact_max)s AND c.adist" in sql
+            assert "FROM c JOIN matjip_vectors d ON d.seq = c.seq WHERE %(want_vector)s AND (SELECT n" in sql
+            assert ("x.embedding <#>" in sql) == ann  # with HNSW a set over vector_exact_max walks
             rows = pg_sql.QUERIES[pg_sql.search_template(False, parts, ann=ann)]
             assert "code" not in rows
     text_only = pg_sql.QUERIES[pg_sql.search_template(False, ["bm25", "prior"], keys=True)]

@@ -620,8 +620,9 @@ def _search_variant(all_rows: bool, parts: Sequence[str], ann: bool = False) -> 
 _ROWS_SCAN = "(d.title_key = %(boost_key)s) AS boost FROM matjip_rows d WHERE {where}"
 _KEYS_SCAN = "NULL::boolean AS boost FROM matjip_keys d WHERE {where}"
 
-# A vector list from matjip_keys' codes (issue 23, twelfth round; exact): the filter scan scores
-# every candidate by its halfvec code (adist, in the row: no lookup), then only the candidates
+# A vector list from matjip_keys' codes (issue 23, twelfth round; exact), where the exact branch
+# would run (at most %(vector_exact_max)s candidates: every count without HNSW): the filter scan
+# scores every candidate by its halfvec code (adist, in the row: no lookup), then only the candidates
 # whose code's score, less its error bound, reaches the bound of the codes' best %(vector_limit)s
 # are scored exactly (as the exact branch does) — the list's rows are those of the exact scan
 # of every candidate. The bound: a row's exact distance is within %(code_err)s * (vnorm + 1) of
@@ -638,7 +639,8 @@ _CODED_BRANCH = (
     "SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
-    "WHERE %(want_vector)s AND c.adist - %(code_err)s * (c.vnorm + 1) <= (SELECT max(a.adist + %(code_err)s * "
+    "WHERE %(want_vector)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
+    "AND c.adist - %(code_err)s * (c.vnorm + 1) <= (SELECT max(a.adist + %(code_err)s * "
     "(a.vnorm + 1)) FROM (SELECT c.adist, c.vnorm FROM c WHERE %(want_vector)s ORDER BY c.adist "
     "LIMIT %(vector_limit)s) a) "
     "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
@@ -649,12 +651,12 @@ def search_template(
     all_rows: bool, parts: Sequence[str], keys: bool = False, ann: bool = False, hits: bool = False
 ) -> str:
     """The name of the search statement's variant for these parts (a key of QUERIES); ``keys``:
-    the candidates scanned from matjip_keys (with the vector part, its list from the codes:
-    :data:`_CODED_BRANCH`, exact whatever the count); ``ann``: a large candidate set's vector list from the
+    the candidates scanned from matjip_keys (with the vector part, the exact list from the codes:
+    :data:`_CODED_BRANCH`); ``ann``: a large candidate set's vector list from the
     HNSW index (with no filter that branch is always there); ``hits``: with the hit rows of the
     vector list's first rows (:data:`_HITS`; a variant of the vector part alone, a kNN search)."""
     kept = [p for p in SEARCH_PARTS if p in parts]
-    ann = ann and not all_rows and "vector" in kept and not keys  # matjip_keys' codes: exact, no walk
+    ann = ann and not all_rows and "vector" in kept
     hits = hits and kept == ["vector"]
     name = f"search{'-keys' if keys else ''}{'-ann' if ann else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
     return name + ("+hits" if hits else "")
@@ -681,7 +683,7 @@ for _rows in (False, True):
         _parts = [p for i, p in enumerate(SEARCH_PARTS) if _mask >> i & 1]
         for _ann in (False, True):
             QUERIES[search_template(_rows, _parts, ann=_ann)] = _search_variant(_rows, _parts, _ann)
-            if not _rows and not (_ann and "vector" in _parts):
+            if not _rows:
                 _keyed = _search_variant(_rows, _parts, _ann)
                 if "vector" in _parts:
                     _keyed = _keyed.replace(_ROWS_SCAN, _CODES_SCAN).replace(_EXACT_BRANCH, _CODED_BRANCH)

@@ -89,7 +89,7 @@ class SearchStatement(BaseModel):
     want: frozenset[str]
     all_rows: bool
     hits: bool = False  # the hit rows of the vector list's first rows come with it (a kNN search)
-    coded: bool = False  # the vector list from matjip_keys' codes (exact, whatever the count)
+    coded: bool = False  # the exact vector list from matjip_keys' codes (pg_sql._CODED_BRANCH)
 
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
@@ -451,9 +451,7 @@ class PgCandidates:
         all_rows, want = statement.all_rows, statement.want
         self.total = self.stats[0] if all_rows else int(parts[0][0][2])
         for part, i in _PARTS.items():
-            if part in want and not (
-                part == "vector" and not statement.coded and not self._vector_ran(all_rows, parts.get(i, []))
-            ):
+            if part in want and not (part == "vector" and not self._vector_ran(all_rows, parts.get(i, []))):
                 self.lists[part] = parts.get(i, [])
                 for r in self.lists[part]:
                     self._where[int(r[1])] = (r[3], r[4])
