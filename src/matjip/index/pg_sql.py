@@ -651,8 +651,8 @@ def search_template(
     all_rows: bool, parts: Sequence[str], keys: bool = False, ann: bool = False, hits: bool = False
 ) -> str:
     """The name of the search statement's variant for these parts (a key of QUERIES); ``keys``:
-    the candidates scanned from matjip_keys (with the vector part, the exact list from the codes:
-    :data:`_CODED_BRANCH`); ``ann``: a large candidate set's vector list from the
+    the candidates scanned from matjip_keys (with the vector part and no HNSW, the exact list from
+    the codes: :data:`_CODED_BRANCH`); ``ann``: a large candidate set's vector list from the
     HNSW index (with no filter that branch is always there); ``hits``: with the hit rows of the
     vector list's first rows (:data:`_HITS`; a variant of the vector part alone, a kNN search)."""
     kept = [p for p in SEARCH_PARTS if p in parts]
@@ -685,7 +685,7 @@ for _rows in (False, True):
             QUERIES[search_template(_rows, _parts, ann=_ann)] = _search_variant(_rows, _parts, _ann)
             if not _rows:
                 _keyed = _search_variant(_rows, _parts, _ann)
-                if "vector" in _parts:
+                if "vector" in _parts and not _ann:  # with HNSW a large set walks: no codes to score
                     _keyed = _keyed.replace(_ROWS_SCAN, _CODES_SCAN).replace(_EXACT_BRANCH, _CODED_BRANCH)
                 QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _keyed.replace(
                     _ROWS_SCAN, _KEYS_SCAN

@@ -438,7 +438,7 @@ class PgCandidates:
             params["hit_limit"] = k + HIT_MARGIN
         template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
         sql = pg_sql.compose(template, self.names)
-        coded = keys and "vector" in want
+        coded = keys and "vector" in want and not self.hnsw  # with HNSW the keys' variant walks, no codes
         return SearchStatement(
             sql=sql, params=params, want=frozenset(want), all_rows=all_rows, hits=hits, coded=coded
         )
