@@ -56,13 +56,20 @@ DERIVE_POSTINGS = (
 # row against ~550 in matjip_rows; a filter scan of every row reads a third of the pages), derived
 # from matjip_rows after its rows
 _KEY_COLUMNS = "seq, lat, lon, prior, hours_known, price_min, price_max, open_minutes, price_points, cuisine_key, addr_text"
-DERIVE_KEYS_ALL = (
+# migration 5's (matjip_keys as it made it; migration 6 makes it again with the vectors' codes)
+_DERIVE_KEYS_ALL_5 = (
     f"INSERT INTO matjip_keys ({_KEY_COLUMNS}) SELECT {_KEY_COLUMNS} FROM matjip_rows ORDER BY seq"
 )
-DERIVE_KEYS = (
-    f"INSERT INTO matjip_keys ({_KEY_COLUMNS}) SELECT {_KEY_COLUMNS} FROM matjip_rows "
-    "WHERE place_id = ANY(%(ids)s::text[]) ORDER BY seq"
+# since migration 6 also each vector's compact code (halfvec: 2 bytes a dimension, in the row) and
+# its norm (the code's error bound): a loose search's vector list is a first pass over the codes in
+# its filter scan, then the exact inner product of the few rows the bound lets reach the top
+_KEY_VALUES = ", ".join(f"r.{c}" for c in _KEY_COLUMNS.split(", "))
+_DERIVE_KEYS_HEAD = (
+    f"INSERT INTO matjip_keys ({_KEY_COLUMNS}, vnorm, code) SELECT {_KEY_VALUES}, vector_norm(x.embedding), "
+    "x.embedding::halfvec FROM matjip_rows r JOIN matjip_docs x ON x.seq = r.seq"
 )
+DERIVE_KEYS_ALL = f"{_DERIVE_KEYS_HEAD} ORDER BY r.seq"
+DERIVE_KEYS = f"{_DERIVE_KEYS_HEAD} WHERE r.place_id = ANY(%(ids)s::text[]) ORDER BY r.seq"
 DROP_KEYS = (
     "DELETE FROM matjip_keys k USING matjip_rows r WHERE r.place_id = ANY(%(ids)s::text[]) AND k.seq = r.seq"
 )
@@ -208,6 +215,35 @@ _MIGRATION_5 = (
     CREATE INDEX matjip_keys_lon ON matjip_keys (lon);
     CREATE INDEX matjip_keys_cuisine ON matjip_keys (cuisine_key);
     """
+    + _DERIVE_KEYS_ALL_5
+    + ";\nANALYZE matjip_keys;\n"
+)
+
+# 6 (issue 23, twelfth round): matjip_keys made again with each vector's norm (fixed-width, with
+# the other fixed-width columns) and its halfvec code (last: read only for the vector list)
+_MIGRATION_6 = (
+    """
+    DROP TABLE matjip_keys;
+    CREATE TABLE matjip_keys (
+        seq bigint PRIMARY KEY,
+        lat double precision,
+        lon double precision,
+        prior real NOT NULL,
+        hours_known boolean NOT NULL,
+        price_min bigint,
+        price_max bigint,
+        vnorm real NOT NULL,
+        open_minutes int4multirange NOT NULL,
+        price_points int8multirange NOT NULL,
+        cuisine_key text NOT NULL,
+        addr_text text NOT NULL,
+        code halfvec NOT NULL
+    );
+    ALTER TABLE matjip_keys ALTER COLUMN code SET STORAGE PLAIN;
+    CREATE INDEX matjip_keys_lat ON matjip_keys (lat);
+    CREATE INDEX matjip_keys_lon ON matjip_keys (lon);
+    CREATE INDEX matjip_keys_cuisine ON matjip_keys (cuisine_key);
+    """
     + DERIVE_KEYS_ALL
     + ";\nANALYZE matjip_keys;\n"
 )
@@ -271,6 +307,7 @@ MIGRATIONS: tuple[str, ...] = (
     _MIGRATION_3,
     _MIGRATION_4,
     _MIGRATION_5,
+    _MIGRATION_6,
 )
 
 CREATE_VERSION_TABLE = (
@@ -583,12 +620,39 @@ def _search_variant(all_rows: bool, parts: Sequence[str], ann: bool = False) -> 
 _ROWS_SCAN = "(d.title_key = %(boost_key)s) AS boost FROM matjip_rows d WHERE {where}"
 _KEYS_SCAN = "NULL::boolean AS boost FROM matjip_keys d WHERE {where}"
 
+# A vector list from matjip_keys' codes (issue 23, twelfth round; exact), where the exact branch
+# would run (at most %(vector_exact_max)s candidates: every count without HNSW): the filter scan
+# scores every candidate by its halfvec code (adist, in the row: no lookup), then only the candidates
+# whose code's score, less its error bound, reaches the bound of the codes' best %(vector_limit)s
+# are scored exactly (as the exact branch does) — the list's rows are those of the exact scan
+# of every candidate. The bound: a row's exact distance is within %(code_err)s * (vnorm + 1) of
+# its code's (the rounding of the row and the query to halfvec, 2^-11 a component, and float4
+# sums; PgCandidates.statement), so at least %(vector_limit)s rows lie at or under u, the largest
+# code distance plus bound of the codes' best, and a row of the exact list has its code distance
+# less its bound at or under u.
+_CODES_SCAN = (
+    "NULL::boolean AS boost, (d.code <#> %(qv)s::real[]::halfvec) AS adist, d.vnorm "
+    "FROM matjip_keys d WHERE {where}"
+)
+_EXACT_BRANCH = _BRANCHES[3]  # part 2 over at most vector_exact_max candidates
+_CODED_BRANCH = (
+    "SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
+    "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
+    "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
+    "WHERE %(want_vector)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
+    "AND c.adist - %(code_err)s * (c.vnorm + 1) <= (SELECT max(a.adist + %(code_err)s * "
+    "(a.vnorm + 1)) FROM (SELECT c.adist, c.vnorm FROM c WHERE %(want_vector)s ORDER BY c.adist "
+    "LIMIT %(vector_limit)s) a) "
+    "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
+)
+
 
 def search_template(
     all_rows: bool, parts: Sequence[str], keys: bool = False, ann: bool = False, hits: bool = False
 ) -> str:
     """The name of the search statement's variant for these parts (a key of QUERIES); ``keys``:
-    the candidates scanned from matjip_keys; ``ann``: a large candidate set's vector list from the
+    the candidates scanned from matjip_keys (with the vector part and no HNSW, the exact list from
+    the codes: :data:`_CODED_BRANCH`); ``ann``: a large candidate set's vector list from the
     HNSW index (with no filter that branch is always there); ``hits``: with the hit rows of the
     vector list's first rows (:data:`_HITS`; a variant of the vector part alone, a kNN search)."""
     kept = [p for p in SEARCH_PARTS if p in parts]
@@ -620,9 +684,12 @@ for _rows in (False, True):
         for _ann in (False, True):
             QUERIES[search_template(_rows, _parts, ann=_ann)] = _search_variant(_rows, _parts, _ann)
             if not _rows:
-                QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _search_variant(
-                    _rows, _parts, _ann
-                ).replace(_ROWS_SCAN, _KEYS_SCAN)
+                _keyed = _search_variant(_rows, _parts, _ann)
+                if "vector" in _parts and not _ann:  # with HNSW a large set walks: no codes to score
+                    _keyed = _keyed.replace(_ROWS_SCAN, _CODES_SCAN).replace(_EXACT_BRANCH, _CODED_BRANCH)
+                QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _keyed.replace(
+                    _ROWS_SCAN, _KEYS_SCAN
+                )
 for _name in [n for n in QUERIES if n == "search" or (n.startswith("search") and n.endswith("/vector"))]:
     QUERIES[_name + "+hits"] = _HITS_HEAD + QUERIES[_name] + _HITS_TAIL
 

@@ -65,6 +65,13 @@ ANN_LIMIT = VECTOR_DEPTH + MARGIN
 # search's statement: the client's exact order differs from the server's only by a float tie
 HIT_MARGIN = 8
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
+# the bound on |exact inner product - the halfvec codes'| (matjip_keys' codes, pg_sql._CODED_BRANCH),
+# as CODE_ERR * |q| * (|v| + 1) + CODE_ERR_ABS * (|v| + 1): rounding the row and the query to
+# halfvec costs at most 2^-11 of each component (2^-25 absolute below halfvec's normal range), so
+# 2^-10 * |q|·|v| by Cauchy–Schwarz plus 2^-25 * 16 * (|q| + |v|) for 256 dimensions, and each side's
+# float4 sum 256 * 2^-24 * |q|·|v|; 1.5e-3 is 1.5 times the sum at 256 dimensions (more scales with them)
+CODE_ERR = 1.5e-3
+CODE_ERR_ABS = 1e-5
 
 INNER_SHARE = 0.7  # the inner box's half-side, a share of the radius (0.7·√2 < 0.99)
 INNER_MAX_M = 100_000.0  # circles up to this radius get an inner box (the bound is for small angles)
@@ -82,6 +89,7 @@ class SearchStatement(BaseModel):
     want: frozenset[str]
     all_rows: bool
     hits: bool = False  # the hit rows of the vector list's first rows come with it (a kNN search)
+    coded: bool = False  # the exact vector list from matjip_keys' codes (pg_sql._CODED_BRANCH)
 
 
 _PARTS = {"bm25": 1, "vector": 2, "prior": 3, "nearest": 4}  # a list's part number in the search's rows
@@ -139,6 +147,14 @@ def inner_box(lat: float, lon: float, radius_m: float) -> tuple[float, float, fl
         return 1.0, 0.0, 1.0, 0.0
     dlon = math.degrees(INNER_SHARE * angular / math.cos(math.radians(nearest_equator)))
     return lat - dlat, lat + dlat, lon - dlon, lon + dlon
+
+
+def code_err(qv: npt.NDArray[np.float32], dim: int) -> float:
+    """The factor of a row's ``vnorm + 1`` bounding how far its code's inner product with ``qv``
+    lies from the exact one (:data:`CODE_ERR`; the float4 sums' share grows with ``dim``)."""
+    norm = float(np.linalg.norm(qv.astype(np.float64)))
+    scale = max(1.0, dim / 256)
+    return CODE_ERR * scale * norm + CODE_ERR_ABS * scale
 
 
 def unpack_vector(data: bytes) -> npt.NDArray[np.float32]:
@@ -409,6 +425,7 @@ class PgCandidates:
             "bm25_limit": BM25_DEPTH + MARGIN,
             "vector_limit": VECTOR_DEPTH + MARGIN,
             "ann_limit": max(VECTOR_DEPTH + MARGIN, ANN_LIMIT),
+            "code_err": code_err(qv, self.dim) if qv is not None else 0.0,
             "prior_limit": 2 * k + MARGIN,
             "nearest_limit": k + MARGIN,
             **{f"want_{part}": part in want for part in _PARTS},
@@ -421,7 +438,10 @@ class PgCandidates:
             params["hit_limit"] = k + HIT_MARGIN
         template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
         sql = pg_sql.compose(template, self.names)
-        return SearchStatement(sql=sql, params=params, want=frozenset(want), all_rows=all_rows, hits=hits)
+        coded = keys and "vector" in want and not self.hnsw  # with HNSW the keys' variant walks, no codes
+        return SearchStatement(
+            sql=sql, params=params, want=frozenset(want), all_rows=all_rows, hits=hits, coded=coded
+        )
 
     def take(self, statement: SearchStatement, rows: list[tuple[Any, ...]]) -> int:
         """Keep the lists of the search statement's ``rows``; returns the number of candidates."""
