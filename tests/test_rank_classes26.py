@@ -1,0 +1,31 @@
+"""Issue 24 classes 10, 11, 12 and 15 (helper rank26, session s39), one test each, failing on c679a19.
+Expected facts come from hand-made crawl records near 잠실역 (``support.records``).
+
+- class 15/11: a cuisine alone asked ("조용한 일식") over cards all of that cuisine by their category
+  got the "검색 점수가 낮아서" caveat, which kinds asked by name had lost (test_audit12_lead).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from support.records import ingest_records, talk_over
+from support.records import near_jamsil as near
+
+KST = ZoneInfo("Asia/Seoul")
+WED_EVENING = datetime(2026, 11, 25, 19, 40, tzinfo=KST)
+WED_NIGHT = datetime(2026, 11, 25, 22, 30, tzinfo=KST)
+
+
+def test_a_cuisine_asked_alone_over_cards_of_it_by_category_gets_no_low_score_caveat(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    records = [
+        near("j1", "스시하루", 150, "일식>초밥,롤", {"모둠초밥": "16,000원"}, reviewCount=12),
+        near("j2", "우동명가", 300, "일식>우동,소바", {"냄비우동": "9,000원"}, reviewCount=8),
+        near("j3", "돈카츠하우스", 450, "일식>돈까스,우동", {"로스카츠": "11,000원"}, reviewCount=5),
+        near("k1", "김치찌개집", 200, "한식>찌개,전골", {"김치찌개": "9,000원"}, reviewCount=30),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 조용한 일식"], WED_EVENING)
+    assert r.cards and all(c.cuisine == "일식" for c in r.cards), r.answer
+    assert "검색 점수가 낮아서" not in r.answer, r.answer
