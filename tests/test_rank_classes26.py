@@ -29,3 +29,20 @@ def test_a_cuisine_asked_alone_over_cards_of_it_by_category_gets_no_low_score_ca
     (r,) = talk_over(data, ["잠실역 조용한 일식"], WED_EVENING)
     assert r.cards and all(c.cuisine == "일식" for c in r.cards), r.answer
     assert "검색 점수가 낮아서" not in r.answer, r.answer
+
+
+def test_a_drink_alone_is_named_as_asked_and_found_at_bars(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Class 15: "혼술" was read as 혼밥 and answered "혼밥하기 좋은 곳인지는 정보가 없어요" over 김밥 houses
+    (a 분식 category suits a meal alone); a local means a bar, and the heading names what was asked."""
+    records = [
+        near("b1", "김밥나라", 100, "분식>김밥", {"참치김밥": "4,000원"}, reviewCount=20),
+        near("b2", "라면공방", 180, "분식", {"라면": "5,000원"}, reviewCount=15),
+        near("d1", "달빛주점", 300, "술집>요리주점", {"모둠전": "18,000원"}, reviewCount=25),
+        near("d2", "하루이자카야", 450, "술집>일본식주점", {"꼬치모둠": "22,000원"}, reviewCount=18),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 혼술"], WED_EVENING)
+    assert {c.name for c in r.cards} == {"달빛주점", "하루이자카야"}, r.answer
+    assert "혼술" in r.answer and "혼밥" not in r.answer, r.answer
+    (r,) = talk_over(data, ["잠실역 혼밥"], WED_EVENING)  # a meal alone: still the 분식 houses, said as asked
+    assert {"김밥나라", "라면공방"} <= {c.name for c in r.cards} and "혼술" not in r.answer, r.answer

@@ -24,7 +24,7 @@ from matjip.agent.nodes.strategies import (
     search_travel,
     seed_plan_fields,
 )
-from matjip.agent.plan import to_requests, validate_plan
+from matjip.agent.plan import to_requests, validate_plan, wish_words
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
 from matjip.agent.retrieval.filters import cheaper_fill, cheaper_fill_note, typical_price
@@ -264,6 +264,7 @@ class _Draft:
     cheaper: bool = False
     price_wider: int | None = None  # "더 싼 데": below the dearest shown, tried when none is below the list
     open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
+    wish_words: dict[str, str] = field(default_factory=dict)  # a refined topic's wishes said by their word
 
 
 def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -477,6 +478,7 @@ def _replace_conditions(d: _Draft, prev: SearchPlan, query: str) -> SearchPlan:
 def _merge_conditions(d: _Draft, prev: SearchPlan) -> None:
     """The previous search's conditions and this turn's; "주차 안 돼도 괜찮아": the conditions this
     message names leave the frame."""
+    d.wish_words = dict(prev.wish_words)  # kept for the wishes that stay (plan._wish_words)
     if d.reading.acts.drops:
         dropped = [*d.convenience, *d.atmosphere, *d.occasion]
         d.convenience, d.atmosphere, d.occasion = (
@@ -623,6 +625,8 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "convenience": d.convenience,
         "atmosphere": d.atmosphere,
         "occasion": d.occasion,
+        # "혼술": the wish read (혼밥) is named by the word said, this turn's or the topic's it refines
+        "wish_words": {**d.wish_words, **wish_words(state.get("query", ""), [*d.atmosphere, *d.occasion])},
         "semantic": "",
         "price_min": d.price_min,
         "price_max": d.price_max,
