@@ -1,6 +1,10 @@
 """Issue 24 classes 10, 11, 12 and 15 (helper rank26, session s39), one test each, failing on c679a19.
 Expected facts come from hand-made crawl records near 잠실역 (``support.records``).
 
+- class 10: "맛집" means good places first within the kind — a place with a handful of reviews went ahead of
+  places of the same kind and standing with 20+ reviews in the radius (audit r12 C1.1: 진곱창 rc 8, 야곱293
+  rc 5 before 군자대한곱창 rc 27), and an empty document (no review, menu or hours: 영희네식품) was second
+  for "밥집" with well-reviewed restaurants in range (audit r12 final Q5).
 - class 15/11: a cuisine alone asked ("조용한 일식") over cards all of that cuisine by their category
   got the "검색 점수가 낮아서" caveat, which kinds asked by name had lost (test_audit12_lead).
 """
@@ -46,3 +50,37 @@ def test_a_drink_alone_is_named_as_asked_and_found_at_bars(tmp_path) -> None:  #
     assert "혼술" in r.answer and "혼밥" not in r.answer, r.answer
     (r,) = talk_over(data, ["잠실역 혼밥"], WED_EVENING)  # a meal alone: still the 분식 houses, said as asked
     assert {"김밥나라", "라면공방"} <= {c.name for c in r.cards} and "혼술" not in r.answer, r.answer
+
+
+HOURS = {"businessHours": "매일 11:00 ~ 23:00"}
+
+
+def test_little_known_places_go_after_well_known_ones_of_their_standing_in_the_radius(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    gop = "한식>육류,고기>곱창,막창"
+    records = [
+        near("g1", "대박곱창", 300, gop, {"모둠곱창": "25,000원"}, reviewCount=60, **HOURS),
+        near("g2", "작은곱창", 200, gop, {"소곱창": "24,000원"}, reviewCount=3, **HOURS),
+        near("g3", "골목막창", 400, gop, {"막창": "15,000원"}, reviewCount=4, **HOURS),
+        near("g4", "원조곱창골목", 800, gop, {"곱창전골": "30,000원"}, reviewCount=30, **HOURS),
+        near("g5", "황소곱창", 850, gop, {"대창": "28,000원"}, reviewCount=25, **HOURS),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 곱창 맛집"], WED_EVENING)
+    assert [c.name for c in r.cards] == ["대박곱창", "원조곱창골목", "황소곱창"], r.answer
+    # with no well-known place of that standing, the nearer little-known ones keep their places
+    (r,) = talk_over(ingest_records(tmp_path / "b", records[:3]), ["잠실역 곱창 맛집"], WED_EVENING)
+    names = [c.name for c in r.cards]
+    assert names[0] == "대박곱창" and set(names[1:]) == {"작은곱창", "골목막창"}, r.answer
+
+
+def test_an_empty_document_is_not_shown_for_a_meal_when_known_places_are_in_range(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    records = [
+        near("e1", "영희네식품", 150, "한식>두부전문점", []),
+        near("m1", "콩나물국밥집", 600, "한식>국밥", {"콩나물국밥": "7,000원"}, reviewCount=6),
+        near("m2", "돈카츠명가", 400, "일식>돈까스,우동", {"로스카츠": "11,000원"}, reviewCount=40, **HOURS),
+        near("m3", "만리향", 500, "중식>중국요리", {"짜장면": "7,000원"}, reviewCount=35, **HOURS),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 밥집"], WED_EVENING)
+    names = [c.name for c in r.cards]
+    assert names and "영희네식품" not in names and names[0] == "콩나물국밥집", r.answer

@@ -8,7 +8,7 @@ name, a dish named beside the kind, a word reviews mention, visitors' tags, open
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -30,7 +30,7 @@ from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import GOING_NOW_S
 from matjip.documents import Restaurant
-from matjip.index.ranking import local_key, price_bands, value_votes
+from matjip.index.ranking import empty_document, little_known, local_key, price_bands, value_votes, well_known
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
@@ -51,6 +51,8 @@ class RankKey(NamedTuple):
     farther: int  # 1: filled from a wider circle, after the near ones; 2: near but only weakly of the
     # kind while its own places were fetched from the wider circle (after those)
     snack: int  # 1: a meal asked with no kind ("오금역 맛집", "점심") and the place a bakery or a café
+    empty: int  # 1: no kind asked (a cuisine, "밥집", a meal) and nothing known of the place — no review,
+    # menu or hours (index.ranking.empty_document): after every place a local could judge
     both_kinds: int  # two kinds asked: minus how many of them the place is (both first)
     dish: int  # a dish asked: 0 the kind's place known for it (its name, a share of its menu), 1 the
     # kind listing it, 2 the kind, 3 neither
@@ -62,6 +64,8 @@ class RankKey(NamedTuple):
     going_now: int  # going now (or at the time asked once its filter is dropped): cardinfo.going_tier,
     # 0 open (or within the hour), 1 later today, 2 unknown hours, 3 shut today (the cards' reading);
     # by day with no time asked: 3 done for the day (closed, its day off), else 0
+    obscure: int  # 1: little known (index.ranking.little_known) while a place as good by every part
+    # above is well known (index.ranking.well_known) in the radius: "맛집" means good places first
     trust: float  # index.ranking.local_key: the places a local trusts, a little nearer a little better
 
 
@@ -72,7 +76,7 @@ DISH_SHARE = 0.25  # a place whose menu lines name the dish asked at least this 
 # the states a place going now is put after the open ones for, said by clock_note (with a day its
 # timetable leaves out): every state but open and unknown hours
 NOT_CLOCKED_OUT = frozenset({"open", "unknown"})
-TIER = 7  # the parts of a RankKey that make two places equally good for taking each kind in turn
+TIER = 8  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
 @dataclass(frozen=True)
@@ -97,8 +101,11 @@ class Ranker:
     now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
     today_said: bool = False  # "오늘 갈", "이따": a day its timetable leaves out is a shut day too
     snacks: frozenset[str] = frozenset()  # a meal asked with no kind: the cuisines that are no meal
+    known: frozenset[tuple[Any, ...]] = frozenset()  # the standings (key parts before obscure) a
+    # well-known place among the candidates has (:func:`ranker`)
 
-    def key(self, h: SearchHit) -> RankKey:
+    def standing(self, h: SearchHit) -> RankKey:
+        """Every part of the key but ``obscure`` (0 here)."""
         p, doc = self.plan, h.document
         place = doc.place_id
         # "밥 먹을 데" (kinds.toml any_kind): no kind asked, the theme's family first as if asked
@@ -111,6 +118,7 @@ class Ranker:
             open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             snack=1 if doc.cuisine in self.snacks else 0,
+            empty=1 if not p.kinds and empty_document(doc) else 0,
             both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
             dish=self._dish(h),
             strength=tier,
@@ -119,8 +127,17 @@ class Ranker:
             unmentioned=0 if place in self.mentioned else 1,
             untagged=self._untagged(doc),
             going_now=self._going_now(doc),
+            obscure=0,
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
+
+    def key(self, h: SearchHit) -> RankKey:
+        """The sort key of ``h``: :meth:`standing`, then whether a well-known place of its standing
+        puts it behind (a little-known one), then its trust."""
+        k = self.standing(h)
+        if self.known and little_known(h.document) and k[:-2] in self.known:
+            return k._replace(obscure=1)
+        return k
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
@@ -206,7 +223,7 @@ def ranker(
     asked = p.open_at
     now_ish = asked is not None and abs((asked - now).total_seconds()) <= GOING_NOW_S
     wished = p.open_wished
-    return Ranker(
+    rank = Ranker(
         plan=p,
         farther=f.farther,
         stand_ins=frozenset(f.stand_ins),
@@ -228,6 +245,10 @@ def ranker(
         if wished is not None and abs((wished - now).total_seconds()) <= GOING_NOW_S
         else None,
     )
+    # a well-known place's standing, read once: a little-known place of the same standing goes after it
+    # (within the radius: places filled from farther have a standing of their own, farther = 1)
+    known = frozenset(rank.standing(h)[:-2] for h in f.hits if well_known(h.document))
+    return replace(rank, known=known) if known else rank
 
 
 def rerank(
