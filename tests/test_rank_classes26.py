@@ -5,6 +5,9 @@ Expected facts come from hand-made crawl records near 잠실역 (``support.recor
   places of the same kind and standing with 20+ reviews in the radius (audit r12 C1.1: 진곱창 rc 8, 야곱293
   rc 5 before 군자대한곱창 rc 27), and an empty document (no review, menu or hours: 영희네식품) was second
   for "밥집" with well-reviewed restaurants in range (audit r12 final Q5).
+- class 12: asked in the evening with no time said ("잠실역 술집" at 19:40), a card closing within the hour or
+  closed for the day carried no flag (the flag began at 20:00); at night a rating order ("평점 높은 술집")
+  put a place closed for the day first.
 - class 15/11: a cuisine alone asked ("조용한 일식") over cards all of that cuisine by their category
   got the "검색 점수가 낮아서" caveat, which kinds asked by name had lost (test_audit12_lead).
 """
@@ -82,3 +85,76 @@ def test_an_empty_document_is_not_shown_for_a_meal_when_known_places_are_in_rang
     (r,) = talk_over(data, ["잠실역 밥집"], WED_EVENING)
     names = [c.name for c in r.cards]
     assert names and "영희네식품" not in names and names[0] == "콩나물국밥집", r.answer
+
+
+BAR = "술집>요리주점"
+
+
+def test_the_evening_cards_flag_places_closing_within_the_hour_or_closed_for_the_day(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    records = [
+        near(
+            "a1",
+            "밤새주점",
+            200,
+            BAR,
+            {"모둠전": "18,000원"},
+            reviewCount=30,
+            businessHours="매일 17:00 ~ 01:00",
+        ),
+        near(
+            "a2",
+            "여덟시주점",
+            300,
+            BAR,
+            {"골뱅이": "17,000원"},
+            reviewCount=28,
+            businessHours="매일 11:00 ~ 20:00",
+        ),
+        near(
+            "a3", "낮술집", 250, BAR, {"파전": "15,000원"}, reviewCount=26, businessHours="매일 11:00 ~ 19:00"
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 술집"], WED_EVENING)  # 19:40, no time asked
+    blocks = {b.split("**")[1]: b for b in r.answer.split("\n\n") if b.startswith("**")}
+    assert "- 지금: 곧 마감 · 20:00" in blocks["2. 여덟시주점"], r.answer
+    assert "- 지금: 오늘 영업 종료" in blocks["3. 낮술집"], r.answer  # closed for the day: last, and said
+    assert "지금:" not in blocks["1. 밤새주점"], r.answer
+
+
+def test_a_rating_order_at_night_puts_places_closed_for_the_day_after_open_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    records = [
+        near(
+            "r1",
+            "별점주점",
+            200,
+            BAR,
+            {"모둠전": "18,000원"},
+            reviewCount=40,
+            rating=4.9,
+            businessHours="매일 11:00 ~ 22:00",
+        ),
+        near(
+            "r2",
+            "심야주점",
+            300,
+            BAR,
+            {"골뱅이": "17,000원"},
+            reviewCount=35,
+            rating=4.5,
+            businessHours="매일 17:00 ~ 02:00",
+        ),
+        near(
+            "r3",
+            "새벽주점",
+            400,
+            BAR,
+            {"파전": "15,000원"},
+            reviewCount=30,
+            rating=4.3,
+            businessHours="매일 18:00 ~ 03:00",
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    (r,) = talk_over(data, ["잠실역 평점 높은 술집"], WED_NIGHT)  # 22:30
+    assert [c.name for c in r.cards][:2] == ["심야주점", "새벽주점"], r.answer

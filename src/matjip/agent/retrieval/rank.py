@@ -250,7 +250,8 @@ def rerank(
     if p.sort == "rating" and rank is not None:
         # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
         # member, never ahead of the grills), the nearer circle first
-        hits.sort(key=lambda h: (*rank.key(h)[:TIER], -rating_key(h)))
+        # — open ones first at night, and a place done for today last (the clock, as the relevance order)
+        hits.sort(key=lambda h: (*rank.key(h)[:TIER], rank.key(h).going_now, -rating_key(h)))
     elif p.sort == "price" and rank is not None:
         # "싼 데", "가성비 좋은": as sure of the kind, the cheaper half of the matching places' typical
         # menu prices (or visitors' value tag) first, the places a local trusts first within it; no
