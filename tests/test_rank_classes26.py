@@ -53,6 +53,8 @@ def test_a_drink_alone_is_named_as_asked_and_found_at_bars(tmp_path) -> None:  #
     assert "혼술" in r.answer and "혼밥" not in r.answer, r.answer
     (r,) = talk_over(data, ["잠실역 혼밥"], WED_EVENING)  # a meal alone: still the 분식 houses, said as asked
     assert {"김밥나라", "라면공방"} <= {c.name for c in r.cards} and "혼술" not in r.answer, r.answer
+    (r,) = talk_over(data, ["잠실역 혼자 커피 마시기 좋은 카페"], WED_EVENING)  # a coffee alone is no 혼술
+    assert "혼술" not in r.answer, r.answer
 
 
 HOURS = {"businessHours": "매일 11:00 ~ 23:00"}

@@ -304,7 +304,7 @@ def restaurant_block(
         or plan.open_at is None
         or abs((_in_zone_of(plan.open_at, now) - now).total_seconds()) <= NOW_SLACK_S
     ):
-        flag = night_flag(d.hours, now)  # at night: closed, or closing within the hour
+        flag = night_flag(d.hours, now)  # evening and night: closed, or closing within the hour
         if flag:
             lines.append(flag)
     if d.display_address:

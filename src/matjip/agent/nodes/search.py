@@ -626,7 +626,11 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "atmosphere": d.atmosphere,
         "occasion": d.occasion,
         # "혼술": the wish read (혼밥) is named by the word said, this turn's or the topic's it refines
-        "wish_words": {**d.wish_words, **wish_words(state.get("query", ""), [*d.atmosphere, *d.occasion])},
+        # (unless this turn names the wish itself: "혼밥으로")
+        "wish_words": {
+            **{w: v for w, v in d.wish_words.items() if norm(w) not in norm(state.get("query", ""))},
+            **wish_words(state.get("query", ""), [*d.atmosphere, *d.occasion]),
+        },
         "semantic": "",
         "price_min": d.price_min,
         "price_max": d.price_max,
