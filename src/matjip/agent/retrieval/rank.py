@@ -108,12 +108,7 @@ class Ranker:
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
-        # "밥 먹을 데" (kinds.toml any_kind): no kind asked, the theme's family first as if asked
-        wanted = p.kinds or sorted(kinds().theme_kinds(p.any_kind or ""))
-        tier, share = evidence_tier(h, wanted) if wanted else (0, 1.0)
-        dish_known = place in self.dish_known and tier > 1
-        if dish_known:  # its menu is known for the dish asked: a member, by a share of its trust
-            tier, share = 1, MENU_TRUST
+        tier, share, dish_known = self.evidence(h)
         return RankKey(
             open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
@@ -129,6 +124,18 @@ class Ranker:
             going_now=self._going_now(doc),
             trust=share * local_key(doc, h.distance_m, self.radius, place in self.outside),
         )
+
+    def evidence(self, h: SearchHit) -> tuple[int, float, bool]:
+        """The kind-evidence tier of ``h``, the share of its trust it keeps (:func:`evidence_tier`), and
+        whether its menu is known for the dish asked as the kind (a member by a share of its trust)."""
+        p = self.plan
+        # "밥 먹을 데" (kinds.toml any_kind): no kind asked, the theme's family first as if asked
+        wanted = p.kinds or sorted(kinds().theme_kinds(p.any_kind or ""))
+        tier, share = evidence_tier(h, wanted) if wanted else (0, 1.0)
+        dish_known = h.document.place_id in self.dish_known and tier > 1
+        if dish_known:  # its menu is known for the dish asked: a member, by a share of its trust
+            tier, share = 1, MENU_TRUST
+        return tier, share, dish_known
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
@@ -301,6 +308,7 @@ def known_before_little(hits: list[SearchHit], rank: Ranker) -> list[SearchHit]:
     known = {keys[id(h)] for h in hits if well_known(h.document)}
     if not known:
         return hits
+    share = {id(h): rank.evidence(h)[1] for h in hits}
 
     def passes(h: SearchHit, m: SearchHit) -> bool:  # the well-known h goes before the little-known m
         near, far = m.distance_m, h.distance_m
@@ -310,6 +318,8 @@ def known_before_little(hits: list[SearchHit], rank: Ranker) -> list[SearchHit]:
             and (near is None or far is None or far <= near + slack)
             # filed as precisely: a bare "술집" is no surer a 포차 than "술집>실내포장마차" (relevance_set r141)
             and _depth(h.document.category) >= _depth(m.document.category)
+            # and as surely of the kind: a 갈비 house listing 국수 never pushes a 국수 house (test11 t1348)
+            and share[id(h)] >= share[id(m)]
         )
 
     out: list[SearchHit] = []
