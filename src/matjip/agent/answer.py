@@ -222,10 +222,11 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             elif m in s.doc.review_food:
                 reasons.append(say("answer.reason.review_food", menu=m))
         for a in [*plan.atmosphere, *plan.occasion]:
+            said = plan.wish_words.get(a, a)  # "혼술": named as asked, a 분식 category no evidence of it
             for fld in ("atmosphere", "occasion", "features"):
                 ev = evidence_text(s.doc, fld, a)
-                if ev:
-                    reasons.append(_with_evidence(a, ev))
+                if ev and not (said != a and by_category_only(s.doc, fld, a)):
+                    reasons.append(_with_evidence(said, ev))
                     break
         if plan.open_at is not None and s.open_now:
             label = plan.open_label or text("answer.reason.asked_time")
@@ -322,7 +323,7 @@ def restaurant_block(
         or plan.open_at is None
         or abs((_in_zone_of(plan.open_at, now) - now).total_seconds()) <= NOW_SLACK_S
     ):
-        flag = night_flag(d.hours, now)  # at night: closed, or closing within the hour
+        flag = night_flag(d.hours, now)  # evening and night: closed, or closing within the hour
         if flag:
             lines.append(flag)
     if d.display_address:
@@ -333,7 +334,9 @@ def restaurant_block(
 def _conditions(plan: SearchPlan) -> str:
     parts: list[str] = []
     # an occasion is said as what it is good for ("술자리 하기 좋은 식당", never "술자리 식당")
-    parts += plan.atmosphere + [_WISH_PHRASE.get(o, o) for o in plan.occasion]
+    said = plan.wish_words  # "혼술": a wish said by a word of its own is named by it
+    parts += [said.get(a, a) for a in plan.atmosphere]
+    parts += [_WISH_PHRASE.get(said.get(o, o), said.get(o, o)) for o in plan.occasion]
     parts += [say("answer.conditions.convenience", value=c) for c in plan.convenience]
     if plan.price_max is not None and plan.price_min is None:
         parts.append(say("answer.conditions.price_max", max=won(plan.price_max)))
@@ -455,9 +458,10 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
     what to say about the others ("조용한 곳인지는 정보가 없어요")."""
     caveats: list[str] = []
     keep: dict[str, list[str]] = {"atmosphere": [], "occasion": [], "convenience": []}
-    asked = [
-        *(("atmosphere", w, w) for w in plan.atmosphere),
-        *(("occasion", w, _WISH_PHRASE.get(w, w)) for w in plan.occasion),
+    said = plan.wish_words  # "혼술" (read as 혼밥) is named as asked; a category suiting 혼밥 is no evidence
+    asked: list[tuple[EnrichField, str, str]] = [
+        *(("atmosphere", w, said.get(w, w)) for w in plan.atmosphere),
+        *(("occasion", w, _WISH_PHRASE.get(said.get(w, w), said.get(w, w))) for w in plan.occasion),
         *(("convenience", c, say("answer.conditions.convenience", value=c)) for c in plan.convenience),
     ]
     for field, wish, phrase in asked:
@@ -473,7 +477,10 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
             # a described food ("해장"): a card of one of its kinds is evidence, as the first line says
             family = kinds().theme_kinds(wish)
             backed = [
-                i for i, s in enumerate(shown, 1) if wish_shown(s.doc, wish) or family & set(s.doc.kinds)
+                i
+                for i, s in enumerate(shown, 1)
+                if (wish_shown(s.doc, wish) and not (wish in said and by_category_only(s.doc, field, wish)))
+                or family & set(s.doc.kinds)
             ]
         if len(backed) == len(shown):
             # a described food is said by its kinds ("해장국, 국밥·순대국 …"); a wish every card has

@@ -59,6 +59,7 @@ class _OpenStatusConf(BaseModel):
     closing_soon_minutes: int
     night_from_hour: int = Field(ge=0, le=23)
     night_until_hour: int = Field(ge=0, le=23)
+    flag_from_hour: int = Field(ge=0, le=23)
     going_known_reviews: int = Field(ge=0)
     days: str = Field(min_length=7, max_length=7)
 
@@ -252,10 +253,17 @@ def _tier(reading: str) -> int:
     return GOING_UNKNOWN if reading == "unknown" else GOING_SHUT
 
 
+def is_evening(now: datetime) -> bool:
+    """From ``flag_from_hour`` until ``night_until_hour`` (cards.toml): the cards flag the clock."""
+    conf = cards_config().open_status
+    return now.hour >= conf.flag_from_hour or now.hour < conf.night_until_hour
+
+
 def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
-    """At night, "- 지금: 곧 마감 · 22:00" / "- 지금: 오늘 영업 종료" for a place closed or closing
-    within the hour; None otherwise (or by day)."""
-    if not is_night(now):
+    """In the evening and at night (:func:`is_evening`), "- 지금: 곧 마감 · 22:00" / "- 지금: 오늘 영업
+    종료" for a place closed or closing within the hour, whatever the question said of the time (one
+    going out tonight reads it before going: a lunch place shut at 15:00 asked at 19:40); None by day."""
+    if not is_evening(now):
         return None
     status = open_status(hours, now)
     if (

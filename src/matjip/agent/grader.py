@@ -95,11 +95,15 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
 
 
 def kind_proven(shown: Sequence[Shown], grade: Grade, plan: SearchPlan) -> bool:
-    """Every place shown is of a kind asked by its category path or its name and breaks no hard
-    constraint: low fused scores then come from the soft wishes (혼밥, 캐주얼), which the heading
-    already says, and the answer needs no "검색 점수가 낮아서" caveat."""
-    if not plan.kinds or not shown or any(d.relevance != "relevant" for d in grade.document_scores):
+    """Every place shown is of a kind asked by its category path or its name (of the cuisine asked by
+    its category path, when a cuisine alone is asked: "마포구청역 조용한 일식") and breaks no hard
+    constraint: low fused scores then come from the soft wishes (혼밥, 캐주얼, 조용한), which the
+    heading already says, and the answer needs no "검색 점수가 낮아서" caveat."""
+    if not shown or any(d.relevance != "relevant" for d in grade.document_scores):
         return False
+    if not plan.kinds:  # a cuisine alone: the category path says it (doc.cuisine), no dish or name asked
+        cuisine_only = bool(plan.cuisine) and not (plan.menu or plan.titles)
+        return cuisine_only and all(s.doc.cuisine in plan.cuisine for s in shown)
     return all(
         any(
             ev.field == "kind" and ev.value in plan.kinds and ev.source in ("category", "title")

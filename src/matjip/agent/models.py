@@ -221,6 +221,9 @@ class SearchPlan(BaseModel):
     convenience: list[str] = Field(default_factory=list)
     atmosphere: list[str] = Field(default_factory=list)
     occasion: list[str] = Field(default_factory=list)
+    # a wish said by a word of its own (words/search.toml wish_said): the wish read → the word the heading
+    # and the cards name it by ("혼밥" → "혼술")
+    wish_words: dict[str, str] = Field(default_factory=dict)
     # what the person ruled out ("스시 말고", "중식 빼고", "체인점 말고"): hard filters
     exclude_kinds: list[str] = Field(default_factory=list)
     exclude_cuisine: list[str] = Field(default_factory=list)

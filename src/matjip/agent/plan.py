@@ -40,12 +40,12 @@ from matjip.agent.models import (
     TravelPlan,
 )
 from matjip.index.request import GeoFilter, OpenAt, PriceRange, RegionFilter, SearchRequest
-from matjip.kinds import kinds
+from matjip.kinds import kinds, norm
 from matjip.nlu.kinds import chain_rules
 from matjip.nlu.models import TripRole
 from matjip.settings import DEFAULT_TIMEZONE
 from matjip.wording import text
-from matjip.words import words
+from matjip.words import word_map, words
 
 LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
@@ -369,6 +369,7 @@ def _validated(
     caution = raw.get("caution") if raw.get("caution") in _CAUTIONS else None
     default_k = 5 if intent == "information" and not titles else 3
     lists = _lists(raw, notes, cuisines, conveniences)
+    lists["wish_words"] = _wish_words(raw, [*lists["atmosphere"], *lists["occasion"]])
     return SearchPlan(
         intent=intent,
         strategy=strategy,
@@ -478,6 +479,27 @@ def _brands_out(raw: Mapping[str, Any], notes: list[str]) -> list[str]:
     if raw.get("exclude_chains") is not True:
         return names
     return [n for n in names if chain_rules().brand_of(n) is None]
+
+
+# a wish said by a word of its own ("혼술" read as 혼밥): the word the heading and the cards name it by
+WISH_SAID: Final = word_map("search", "wish_said")
+
+
+def wish_words(said: str, wishes: Iterable[str]) -> dict[str, str]:
+    """The wishes of ``wishes`` the message ``said`` names by a word of their own (words/search.toml
+    ``wish_said``: "송파역 혼술" → {"혼밥": "혼술"}), each with the word they are said by."""
+    message = norm(said)
+    return {
+        w: WISH_SAID[w][0] for w in wishes if w in WISH_SAID and any(norm(x) in message for x in WISH_SAID[w])
+    }
+
+
+def _wish_words(raw: Mapping[str, Any], wishes: Sequence[str]) -> dict[str, str]:
+    """The plan's ``wish_words`` kept only for its own wishes, each named by its word of the data."""
+    value = raw.get("wish_words")
+    if not isinstance(value, Mapping):
+        return {}
+    return {w: v for w, v in value.items() if w in wishes and w in WISH_SAID and v == WISH_SAID[w][0]}
 
 
 def _lists(

@@ -56,6 +56,13 @@ RING_FACTOR = 0.6  # ... a place keeps this share of its trust: near a station m
 OUTSIDE_FACTOR = 0.85  # a place across the border of the dong asked keeps this share of its trust
 
 
+# "맛집" means good places first within the kind (issue 24 class 10): among places as good by every other
+# part of a search's order, one with at most LITTLE_KNOWN reviews goes after the places of that standing
+# with at least WELL_KNOWN reviews in the distance the question allows (agent/retrieval/rank.py)
+LITTLE_KNOWN = 5
+WELL_KNOWN = 20
+
+
 def _log_share(n: float, full: float) -> float:
     return min(1.0, math.log1p(max(0.0, n)) / math.log1p(full))
 
@@ -85,6 +92,26 @@ def trust(doc: Restaurant) -> float:
         + W_TASTE * _log_share(doc.review_keywords.get(TASTE_TAG, 0), TASTE_SATURATES)
         + W_COMPLETE * completeness(doc)
     )
+
+
+def empty_document(doc: Restaurant) -> bool:
+    """Nothing a local could judge the place by: no review, no menu line, no hours (a name and an
+    address: "영희네식품", 한식>두부전문점)."""
+    return (
+        not doc.review_count
+        and not doc.menus
+        and not (doc.hours is not None and doc.hours.parsed and doc.hours.days)
+    )
+
+
+def little_known(doc: Restaurant) -> bool:
+    """At most :data:`LITTLE_KNOWN` reviews."""
+    return (doc.review_count or 0) <= LITTLE_KNOWN
+
+
+def well_known(doc: Restaurant) -> bool:
+    """At least :data:`WELL_KNOWN` reviews."""
+    return (doc.review_count or 0) >= WELL_KNOWN
 
 
 def local_key(

@@ -24,7 +24,7 @@ from matjip.agent.nodes.strategies import (
     search_travel,
     seed_plan_fields,
 )
-from matjip.agent.plan import to_requests, validate_plan
+from matjip.agent.plan import to_requests, validate_plan, wish_words
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
 from matjip.agent.retrieval.filters import cheaper_fill, cheaper_fill_note, typical_price
@@ -266,6 +266,7 @@ class _Draft:
     price_wider: int | None = None  # "더 싼 데": below the dearest shown, tried when none is below the list
     per_person: bool = False  # "1인 5만원": a course or set within the bound counts
     open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
+    wish_words: dict[str, str] = field(default_factory=dict)  # a refined topic's wishes said by their word
 
 
 def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
@@ -495,6 +496,7 @@ def _replace_conditions(d: _Draft, prev: SearchPlan, query: str) -> SearchPlan:
 def _merge_conditions(d: _Draft, prev: SearchPlan) -> None:
     """The previous search's conditions and this turn's; "주차 안 돼도 괜찮아": the conditions this
     message names leave the frame."""
+    d.wish_words = dict(prev.wish_words)  # kept for the wishes that stay (plan._wish_words)
     if d.reading.acts.drops:
         dropped = [*d.convenience, *d.atmosphere, *d.occasion]
         d.convenience, d.atmosphere, d.occasion = (
@@ -653,6 +655,12 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "convenience": d.convenience,
         "atmosphere": d.atmosphere,
         "occasion": d.occasion,
+        # "혼술": the wish read (혼밥) is named by the word said, this turn's or the topic's it refines
+        # (unless this turn names the wish itself: "혼밥으로")
+        "wish_words": {
+            **{w: v for w, v in d.wish_words.items() if norm(w) not in norm(state.get("query", ""))},
+            **wish_words(state.get("query", ""), [*d.atmosphere, *d.occasion]),
+        },
         "semantic": "",
         "price_min": d.price_min,
         "price_max": d.price_max,

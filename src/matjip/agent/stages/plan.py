@@ -35,6 +35,8 @@ class PlanStage(StageCore):
             "open_at": offline_raw.get("open_at"),
             "open_label": offline_raw.get("open_label"),
             "per_title_k": offline_raw.get("per_title_k"),
+            # "혼술": the word the message said a wish by (kept for the wishes the LLM's plan has)
+            "wish_words": offline_raw.get("wish_words"),
             # seed 003's strategies: the LLM may choose one, the server supplies its fields
             **{k: offline_raw.get(k) for k in ("route", "travel", "course", "overseas", "caution")},
         }
