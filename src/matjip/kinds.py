@@ -354,6 +354,15 @@ class KindTable:
         """The theme of any kind called ``name`` ("밥집": a meal at any restaurant), else None."""
         return next((t for t in self.themes if t.any_kind and t.name == name), None)
 
+    def first_kinds(self, asked: Sequence[str], any_kind: str | None) -> list[str]:
+        """The kinds a search puts first: the kinds ``asked``, else the family of the theme of any kind
+        ``any_kind`` ("밥집": 백반, 국밥·순대국, 찌개·전골, 쌈밥, 한정식 — fetched on their own across the
+        radius, ranked ahead of other restaurants and taken in turn as two kinds asked are), else none."""
+        if asked:
+            return list(asked)
+        theme = self.any_kind_theme(any_kind)
+        return list(theme.kinds) if theme is not None else []
+
     def kinds_out(self, name: str | None) -> list[str]:
         """The kinds the theme of any kind ``name`` leaves out (a café is no place for a meal)."""
         theme = self.any_kind_theme(name)

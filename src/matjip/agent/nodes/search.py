@@ -176,7 +176,10 @@ def _apply_tastes(
             prefer_menu += taste.mild
             notes.append(taste.note_mild)
         else:
-            out = _taste_kinds_within(kind_list, taste.kinds)
+            # "맵찔이 밥집": the family put first ("밥집": 찌개 → 부대찌개, 김치찌개) is searched as asked kinds are
+            out = _taste_kinds_within(
+                kind_list or kinds().first_kinds([], frame.get("any_kind")), taste.kinds
+            )
             frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *out]))
             exclude_menu += [m for m in taste.menu if m not in exclude_menu]
             notes.append(taste.note_out)

@@ -11,6 +11,7 @@ from matjip.agent.plan import to_requests
 from matjip.agent.retrieval.filters import chain_names, kept
 from matjip.geo.gazetteer import Place, PlaceType
 from matjip.index.request import MAX_K, RegionFilter, SearchHit, SearchRequest, SearchResponse
+from matjip.kinds import kinds
 
 RERANK_DEPTH = 24  # places fetched for a search_general re-rank (at least)
 
@@ -53,6 +54,9 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
     fetched = list(resp.hits)
     if len(req.kind) > 1 and not p.titles:
         fetched += _each_kind(wide, fetched, res)
+    family = [] if req.kind else kinds().first_kinds([], p.any_kind)
+    if family and not p.titles:  # "밥집": any restaurant near may crowd the family's places out of the page
+        fetched += _each_kind(wide.model_copy(update={"kind": family}), fetched, res)
     if wide.text and req.kind and not p.titles:
         fetched += _best_known(wide, fetched, res)
     dong = dong_asked(p, res)

@@ -6,7 +6,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import RERANK_DEPTH, Found
 from matjip.agent.retrieval.filters import broader, kept, not_ruled_out_by_category
-from matjip.agent.retrieval.rank import dish_asked, known_for
+from matjip.agent.retrieval.rank import dish_asked, filed_as, known_for
 from matjip.agent.retrieval.widen import km
 from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds
@@ -131,10 +131,12 @@ def dish_anywhere(f: Found, res: Resources, said: str) -> None:
             update={"kind": [], "menu": [dish], "k": RERANK_DEPTH, "exclude_ids": f.shown_ids()}
         )
     )
-    # a neighbouring category: a sibling of the kind's own places' paths under a shared parent of at
-    # least two levels ("아시아음식>동남아음식>태국음식" beside "…>베트남음식"); a 호프 frying 치킨 or any
-    # 한식 house under the bare "한식" is no neighbour
-    siblings = {_parent(h.document.category) for h in f.hits if p.kinds[0] in h.document.kinds}
+    # a neighbouring category: a sibling of the paths the kind's own places are filed under (their
+    # category says the kind), under a shared parent of at least two levels ("아시아음식>동남아음식>
+    # 태국음식" beside "…>베트남음식"); a 호프 frying 치킨 or any 한식 house under the bare "한식" is no
+    # neighbour, nor the path of a place the kind counts by its name or menu (a "○○갈비냉면" filed
+    # under 한식>육류,고기 made every 고깃집 listing 물냉면 a 냉면 place: relevance_test15 t1921)
+    siblings = {_parent(h.document.category) for h in f.hits if filed_as(h.document, p.kinds[0])}
     siblings.discard(None)
     extra = [
         h
