@@ -526,7 +526,7 @@ def _within(region: Place, place: Place, gazetteer: Gazetteer) -> bool:
         return inside
     if region.type == "sido":
         return bool(region.sido) and place.sido == region.sido
-    return bool(region.sigungu) and bool(place.sigungu) and place.sigungu.startswith(region.sigungu or "")
+    return bool(region.sigungu and place.sigungu and place.sigungu.startswith(region.sigungu))
 
 
 def _dong_said(said: str, place: Place, candidates: list[Place], text: str) -> Place | None:
