@@ -183,3 +183,14 @@ def test_a_place_only_locals_know_is_a_local_shop(tmp_path) -> None:  # type: ig
         names = [c.name for c in r.cards]
         assert names and "딤섬하우스 롯데월드몰점" not in names, r.answer
         assert "'현지인'" not in r.answer and "'동네'" not in r.answer and "체인" in r.answer, r.answer
+
+
+def test_two_gu_said_together_are_no_city_and_dong(sample_agent) -> None:  # type: ignore[no-untyped-def]
+    """relevance_dev9 r946 (after the city-and-dong reading of this session): "추어탕 잘하는 곳 송파 강동"
+    was read as a dong "강동" of 송파구 and answered "'송파구 강동' 위치를 찾지 못했어요"."""
+    from support.chat import Chat
+
+    r = Chat(sample_agent)("추어탕 잘하는 곳 송파 강동")
+    assert "찾지 못했어요" not in r.answer and r.cards, r.answer
+    r = Chat(sample_agent)("고양 오금동 맛집")  # a dong of another city said with its city stays that dong
+    assert "고양시 오금동" in r.answer, r.answer

@@ -348,8 +348,10 @@ def city_dong(text: str, gazetteer: Gazetteer) -> tuple[Place, str, list[Place]]
         def in_city(p: Place, city: Place = city) -> bool:
             return p.sido == city.sido and (p.sigungu or "").startswith(city.sigungu or "")
 
-        if not known or in_city(known[0]):
-            continue  # an unknown dong is document_dong's; that city's dong is the usual lookup
+        if not known or in_city(known[0]) or str(known[0].type) not in _DONG_TYPES:
+            # an unknown dong is document_dong's; that city's dong is the usual lookup; a word that is
+            # first a gu or a city ("송파 강동 아무데나": 강동구) is no dong of the city before it
+            continue
         placed = [p for p in known if in_city(p)]
         dongs = gazetteer.document_dongs
         if not placed and dongs is not None:
