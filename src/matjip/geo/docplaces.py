@@ -24,6 +24,7 @@ from typing import Final
 from matjip.geo.distance import haversine_m
 from matjip.geo.names import address_dongs, parse_address_region
 from matjip.geo.places import RADIUS_DONG_M, Place, PlaceType
+from matjip.words import words
 
 # A dong's restaurants: this share of them within this distance of their medoid, else no position.
 CLUSTER_M: Final = 1500.0
@@ -33,7 +34,7 @@ MIN_BY_WORDS: Final = 3
 _MAX_MEDOID_POINTS: Final = 300
 
 _BRANCH = re.compile(r"^([가-힣]{2,})점$")
-_NOT_BRANCH: Final = frozenset({"본", "직영", "지", "분", "가맹", "매"})
+_NOT_BRANCH: Final = frozenset(words("gazetteer", "branch_stems_not_places"))
 _ROAD = re.compile(r"^([가-힣]{2,}?)(?:대로|로|길)(?:\d+(?:번)?[가-힣]?길)?$")
 _DONG_NAME = re.compile(r"^([가-힣]{2,})동$")
 
