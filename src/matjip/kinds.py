@@ -25,9 +25,8 @@ KINDS_FILE = Path(__file__).parent / "data" / "kinds.toml"
 _SUFFIXES = ("맛집", "전문점", "가게", "집")
 BRANCH_WORD = "점"  # a name's last word ending in it is its branch ("잠실점", "2호점")
 UNBACKED_LINES = 4  # a name is checked against its menu only when this many named lines are known
-VENUE_LINES = (
-    3  # a venue word (``Kind.venue``) is checked against the menu only when this many lines are known
-)
+# a venue word (``Kind.venue``) is checked against the menu only when this many lines are known
+VENUE_LINES = 3
 
 
 def norm(text: str) -> str:
@@ -236,19 +235,7 @@ class KindTable:
             for k in self.kinds
         }
 
-        # venue words and the dishes that back them (the kind's and its narrower kinds')
-        self._venue = {
-            k.name: (
-                [norm(v) for v in k.venue],
-                [
-                    norm(m)
-                    for f in (k, *(self.by_name[d] for d in self.descendants(k.name)))
-                    for m in [*f.menu, *f.venue_menu]
-                ],
-            )
-            for k in self.kinds
-            if k.venue
-        }
+        self._venue = self._venue_index()
 
         for dish in self.described:
             if self.lookup(dish.dish) is None:
@@ -353,6 +340,22 @@ class KindTable:
     def any_kind_theme(self, name: object) -> Theme | None:
         """The theme of any kind called ``name`` ("밥집": a meal at any restaurant), else None."""
         return next((t for t in self.themes if t.any_kind and t.name == name), None)
+
+    def _venue_index(self) -> dict[str, tuple[list[str], list[str]]]:
+        """Per kind with venue words: those words and the dishes that back them (the kind's and its
+        narrower kinds' ``menu`` and ``venue_menu``), normalised."""
+        return {
+            k.name: (
+                [norm(v) for v in k.venue],
+                [
+                    norm(m)
+                    for f in (k, *(self.by_name[d] for d in self.descendants(k.name)))
+                    for m in [*f.menu, *f.venue_menu]
+                ],
+            )
+            for k in self.kinds
+            if k.venue
+        }
 
     def first_kinds(self, asked: Sequence[str], any_kind: str | None) -> list[str]:
         """The kinds a search puts first: the kinds ``asked``, else the family of the theme of any kind

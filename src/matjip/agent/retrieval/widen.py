@@ -302,19 +302,13 @@ def _widened_note(p: SearchPlan, radius: str, wider: str, listing: Listing | Non
         kinds = ", ".join(p.kinds)
         near = listing(p) if listing is not None else []
         if near:
-            shown = near[:LISTED_NAMED]
             return say(
                 "search.relax.widened_kind_listing",
                 place=loc.name,
                 radius=radius,
                 kinds=kinds,
                 ro=particle(kinds, "으로/로"),
-                places=text("search.relax.listing_joiner").join(
-                    say("search.relax.listing_place", title=t, line=line) for t, line in shown
-                ),
-                more=say("search.relax.listing_more", more=len(near) - len(shown))
-                if len(near) > len(shown)
-                else "",
+                places=_listed_places(near),
                 wider=wider,
             )
         return say(
