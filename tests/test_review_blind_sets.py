@@ -20,7 +20,7 @@ from support.frozen import assert_files_frozen
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 
 
-ORDER = [f"review_test{n}" for n in range(3, 18)]  # the draw order: none of an earlier set's places again
+ORDER = [f"review_test{n}" for n in range(3, 19)]  # the draw order: none of an earlier set's places again
 
 
 class BlindSet(NamedTuple):
@@ -52,6 +52,7 @@ SETS = [
     BlindSet("review_test15", 380, 64, "n15", frozenset({"구워줌", "주차"})),
     BlindSet("review_test16", 420, 71, "o64"),
     BlindSet("review_test17", 385, 65, "p14", frozenset({"주차", "포장"})),
+    BlindSet("review_test18", 390, 66, "r05", frozenset({"배달", "주차"})),
 ]
 
 
