@@ -149,6 +149,12 @@ def inner_box(lat: float, lon: float, radius_m: float) -> tuple[float, float, fl
     return lat - dlat, lat + dlat, lon - dlon, lon + dlon
 
 
+def knn_limit(k: int) -> int:
+    """The rows of a kNN search's vector list (a ``+hits`` statement): the hits are its first
+    ``k`` in the exact order, so ``k`` and the margin past the cut, not the fused list's depth."""
+    return min(VECTOR_DEPTH, max(1, k)) + MARGIN
+
+
 def code_err(qv: npt.NDArray[np.float32], dim: int) -> float:
     """The factor of a row's ``vnorm + 1`` bounding how far its code's inner product with ``qv``
     lies from the exact one (:data:`CODE_ERR`; the float4 sums' share grows with ``dim``)."""
@@ -164,6 +170,14 @@ def unpack_vector(data: bytes) -> npt.NDArray[np.float32]:
     candidate set)."""
     dim = int.from_bytes(data[:2], "big")
     return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32)
+
+
+def unpack_vectors(data: Sequence[bytes]) -> npt.NDArray[np.float32]:
+    """Vectors of one dimension in pgvector's binary form, as rows of one matrix (one conversion,
+    not one a vector): the same floats as :func:`unpack_vector` gives each."""
+    dim = int.from_bytes(data[0][:2], "big")
+    raw = np.frombuffer(b"".join(data), dtype=np.uint8).reshape(len(data), 4 + 4 * dim)
+    return raw[:, 4:].copy().view(">f4").astype(np.float32)
 
 
 def like(needle: str) -> str:
@@ -436,6 +450,9 @@ class PgCandidates:
         hits = hits and want == {"vector"} and req.sort != "distance"
         if hits:
             params["hit_limit"] = k + HIT_MARGIN
+            # a kNN search shows the list's first k rows: its list is cut k + MARGIN rows down (every
+            # vector read back crosses to the client; the exact order of the first k needs no more)
+            params["vector_limit"] = knn_limit(k)
         template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
         sql = pg_sql.compose(template, self.names)
         coded = keys and "vector" in want and not self.hnsw  # with HNSW the keys' variant walks, no codes
@@ -508,7 +525,7 @@ class PgCandidates:
         if not rows:
             return np.zeros(0, np.int64), np.zeros(0, np.float64)
         seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        mat = np.stack([unpack_vector(r[1]) for r in rows])
+        mat = unpack_vectors([r[1] for r in rows])
         sims = np.einsum("ij,j->i", mat, qv).astype(np.float64)
         order = np.lexsort((seqs, -sims))[: min(VECTOR_DEPTH, len(rows))]
         return seqs[order], sims[order]
