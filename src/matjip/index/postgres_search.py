@@ -230,8 +230,15 @@ def filter_params(
     _geo_params(req, p, names)
     if req.region is not None:
         names.append("region")
-        p["region_needles"] = [like(" " + normalize_phrase(t)) for t in req.region.terms if t.strip()]
+        needles = [" " + normalize_phrase(t) for t in req.region.terms if t.strip()]
+        p["region_needles"] = [like(n) for n in needles]
         p["region_seqs"] = polygon_rows(req.region.polygon_place)
+        # every needle's bigrams are in an address holding it: the ones all needles share narrow
+        # the rows by the address's bigram index (no outline's rows, which hold no needle)
+        shared = set.intersection(*(bigrams(n) for n in needles)) if needles else set()
+        if shared and not p["region_seqs"]:
+            names.append("region_grams")
+            p["region_grams"] = sorted(shared)
     _key_params(req, p, names)
     p["boost_key"] = None
     if req.title is not None:
