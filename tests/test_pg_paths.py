@@ -160,7 +160,7 @@ def test_region_filter_through_the_address_bigram_index(forced: Pair) -> None:
     assert words
     menu = next(m.name for d in docs for m in d.menus if len(m.name) >= 2)
     found = 0
-    for w in words[:6] + ["없는구"]:
+    for w in [*words[:6], "없는구"]:
         for req in (
             SearchRequest(region=RegionFilter(name=w, terms=[w]), k=30),
             SearchRequest(region=RegionFilter(name=w, terms=[w, w[:2]]), text="맛집", k=10),
