@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import tzinfo
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -356,6 +357,34 @@ def _wanted(req: SearchRequest, terms: Sequence[str], qv: npt.NDArray[np.float32
     return {"prior"}
 
 
+class _QueryOnce:
+    """An embedder that embeds a request's query text once: the search statement and the ranking
+    both ask for its vector (the same floats, the second time without the model)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._inner = embedder
+        self.name = embedder.name
+        self.dim = embedder.dim
+        self._last: tuple[str, npt.NDArray[np.float32]] | None = None
+
+    def fit(self, texts: Sequence[str]) -> None:
+        self._inner.fit(texts)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if self._last is None or self._last[0] != text:
+            self._last = (text, np.asarray(self._inner.embed_query(text), dtype=np.float32))
+        return self._last[1].copy()
+
+    def save(self, directory: Path) -> None:
+        self._inner.save(directory)
+
+    def load(self, directory: Path) -> None:
+        self._inner.load(directory)
+
+
 class PgCandidates:
     """The candidates of one request in one read snapshot (the filter clauses ``names`` with their
     bound ``params``): :meth:`fetch` runs the search statement, the ranking then reads its lists."""
@@ -373,7 +402,7 @@ class PgCandidates:
         hnsw: bool = False,
     ) -> None:
         self.run = run
-        self._embedder = embedder
+        self._embedder = _QueryOnce(embedder)
         self.req = req
         self.params = params
         self.names = names
