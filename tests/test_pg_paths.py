@@ -18,7 +18,7 @@ from matjip.index import pg_sql
 from matjip.index.embedded import EmbeddedIndex
 from matjip.index.postgres import PostgresIndex
 from matjip.index.postgres_search import INNER_MAX_M, bigrams, filter_params, inner_box
-from matjip.index.request import GeoFilter, PriceRange, SearchRequest
+from matjip.index.request import GeoFilter, PriceRange, RegionFilter, SearchRequest
 from matjip.settings import Settings
 from support.index import demo_sample
 from support.index_checks import check
@@ -61,6 +61,20 @@ def test_menu_needles_become_bigrams() -> None:
     assert p["menu_grams"] == sorted(bigrams("김치찌개"))
     p, names = filter_params(SearchRequest(menu=["밥"]), ZoneInfo(tz), lambda key: [])
     assert names is not None and "menu_grams" not in names
+
+
+def test_region_needles_become_bigrams() -> None:
+    """A region of address needles alone adds the bigrams every needle holds (issue 23, thirteenth
+    round); with an outline's rows (which need not hold a needle) it cannot."""
+    tz = Settings(_env_file=None).timezone  # type: ignore[call-arg]
+    from zoneinfo import ZoneInfo
+
+    region = RegionFilter(name="강남구", terms=["강남구", "강남"])
+    p, names = filter_params(SearchRequest(region=region), ZoneInfo(tz), lambda key: [])
+    assert names is not None and "region_grams" in names
+    assert p["region_grams"] == sorted(bigrams(" 강남구") & bigrams(" 강남"))
+    p, names = filter_params(SearchRequest(region=region), ZoneInfo(tz), lambda key: [1, 2])
+    assert names is not None and "region_grams" not in names
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +121,55 @@ def test_menu_filter_through_the_bigram_index(forced: Pair) -> None:
             assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits]
     req = SearchRequest(menu=[words[1], words[2]], k=30)
     check(pg, docs, req)  # type: ignore[arg-type]
+    assert found > 0
+
+
+@pytest.mark.postgres
+def test_region_filter_through_the_address_bigram_index(forced: Pair) -> None:
+    """A district's rows from the GIN index on the address's bigrams (matjip_keys', and
+    matjip_rows' with a filter it lacks), then the exact LIKE: the candidates and hits of the
+    brute-force reference and the embedded backend."""
+    pg, emb, docs = forced
+    with pg.pool.connection() as conn:
+        for template, names, index in (
+            ("search-keys/some/prior", ["region", "region_grams"], "matjip_keys_addr_grams"),
+            ("count", ["region", "region_grams"], "matjip_rows_addr_grams"),
+        ):
+            plan = "\n".join(
+                str(r[0])
+                for r in conn.execute(
+                    "EXPLAIN " + pg_sql.compose(template, names),
+                    {
+                        "region_needles": ["% 강남구%"],
+                        "region_seqs": [],
+                        "region_grams": sorted(bigrams(" 강남구")),
+                        "boost_key": None,
+                        "all_rows": False,
+                        "terms": [],
+                        "weights": [],
+                        "want_prior": True,
+                        "prior_limit": 10,
+                        "geo_on": False,
+                        "geo_lat": None,
+                        "geo_lon": None,
+                    },
+                ).fetchall()
+            )
+            assert index in plan, plan
+    words = sorted({w for d in docs for w in d.display_address.split()[1:3] if len(w) >= 2})
+    assert words
+    menu = next(m.name for d in docs for m in d.menus if len(m.name) >= 2)
+    found = 0
+    for w in [*words[:6], "없는구"]:
+        for req in (
+            SearchRequest(region=RegionFilter(name=w, terms=[w]), k=30),
+            SearchRequest(region=RegionFilter(name=w, terms=[w, w[:2]]), text="맛집", k=10),
+            SearchRequest(region=RegionFilter(name=w, terms=[w]), menu=[menu[:2]], k=10),
+        ):
+            found += len(check(pg, docs, req))  # type: ignore[arg-type]
+            a, b = pg.search(req), emb.search(req)
+            assert a.total_candidates == b.total_candidates, req
+            assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits], req
     assert found > 0
 
 

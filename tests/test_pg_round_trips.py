@@ -121,6 +121,41 @@ def test_a_knn_search_brings_its_hit_rows_in_one_round_trip(
         pg.close()
 
 
+def test_a_knn_search_reads_back_k_and_a_margin_of_vectors(
+    built: tuple[str, list[Restaurant]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kNN search shows its list's first k rows: the statement sends back k + MARGIN vectors
+    (each a kilobyte to the client), not the fused list's depth, and the hits stay the embedded
+    backend's, in the same order (issue 23, thirteenth round)."""
+    from matjip.index import postgres_search
+    from matjip.index.postgres_search import MARGIN
+
+    seen: list[int] = []
+    take = postgres_search.PgCandidates.take
+
+    def counted(self: Any, statement: Any, rows: list[tuple[Any, ...]]) -> int:
+        if statement.hits:
+            seen.append(sum(1 for r in rows if int(r[0]) == 2))
+        return take(self, statement, rows)
+
+    monkeypatch.setattr(postgres_search.PgCandidates, "take", counted)
+    url, docs = built
+    st_ = Settings(_env_file=None)  # type: ignore[call-arg]
+    pg = PostgresIndex(url, FakeEmbedder(), st_, pool_size=1).load()
+    emb = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), st_).build(docs[:-1])
+    try:
+        for req in _knn_requests(docs):
+            pg.search(req, mode="vector")  # the meta seen once
+            seen.clear()
+            a, b = pg.search(req, mode="vector"), emb.search(req, mode="vector")
+            assert seen and all(n <= req.k + MARGIN for n in seen), (req, seen)
+            assert a.total_candidates == b.total_candidates, req
+            assert [h.document.place_id for h in a.hits] == [h.document.place_id for h in b.hits], req
+            assert [h.score for h in a.hits] == [h.score for h in b.hits], req
+    finally:
+        pg.close()
+
+
 def test_a_stale_meta_makes_the_statement_again(built: tuple[str, list[Restaurant]], tmp_path: Path) -> None:
     """A write by another process between two searches: the statement made with the old meta is
     not used; the answer is the new index's, as the embedded backend gives it."""

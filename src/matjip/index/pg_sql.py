@@ -248,6 +248,17 @@ _MIGRATION_6 = (
     + ";\nANALYZE matjip_keys;\n"
 )
 
+# 7 (issue 23, thirteenth round): the address's character bigrams, GIN-indexed in matjip_keys and
+# matjip_rows (expression indexes, as migration 3's for the menu: the rows stay as narrow). A district
+# or place-name filter is a LIKE of " name" over every address; a row holding the needle holds its
+# bigrams, so the rows come from the index (then the exact LIKE) instead of a scan of every row
+_MIGRATION_7 = """
+    CREATE INDEX matjip_keys_addr_grams ON matjip_keys USING gin (matjip_bigrams(addr_text));
+    CREATE INDEX matjip_rows_addr_grams ON matjip_rows USING gin (matjip_bigrams(addr_text));
+    ANALYZE matjip_keys;
+    ANALYZE matjip_rows;
+    """
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: documents, their filter columns, BM25 terms, vectors; the embedder's learnt state
     """
@@ -308,6 +319,7 @@ MIGRATIONS: tuple[str, ...] = (
     _MIGRATION_4,
     _MIGRATION_5,
     _MIGRATION_6,
+    _MIGRATION_7,
 )
 
 CREATE_VERSION_TABLE = (
@@ -438,6 +450,9 @@ FILTERS: dict[str, str] = {
         "+ cos(radians(c.lat)) * cos(radians(d.lat)) * power(sin((radians(d.lon) - radians(c.lon)) / 2), 2))))) <= c.r))"
     ),
     "region": "(d.addr_text LIKE ANY(%(region_needles)s::text[]) OR d.seq = ANY(%(region_seqs)s::bigint[]))",
+    # with a region filter of address needles alone (no outline's rows): the bigrams every needle
+    # holds (GIN), a superset of the rows the LIKE keeps
+    "region_grams": "matjip_bigrams(d.addr_text) @> %(region_grams)s::text[]",
     "cuisine": "d.cuisine_key = ANY(%(cuisine)s::text[])",
     "sub_category": "(d.sub_key <> '' AND d.sub_key LIKE ANY(%(sub_category)s::text[]))",
     "menu": "(d.menu_text <> '' AND d.menu_text LIKE ALL(%(menu)s::text[]))",

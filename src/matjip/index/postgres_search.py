@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import tzinfo
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -149,6 +150,12 @@ def inner_box(lat: float, lon: float, radius_m: float) -> tuple[float, float, fl
     return lat - dlat, lat + dlat, lon - dlon, lon + dlon
 
 
+def knn_limit(k: int) -> int:
+    """The rows of a kNN search's vector list (a ``+hits`` statement): the hits are its first
+    ``k`` in the exact order, so ``k`` and the margin past the cut, not the fused list's depth."""
+    return min(VECTOR_DEPTH, max(1, k)) + MARGIN
+
+
 def code_err(qv: npt.NDArray[np.float32], dim: int) -> float:
     """The factor of a row's ``vnorm + 1`` bounding how far its code's inner product with ``qv``
     lies from the exact one (:data:`CODE_ERR`; the float4 sums' share grows with ``dim``)."""
@@ -164,6 +171,14 @@ def unpack_vector(data: bytes) -> npt.NDArray[np.float32]:
     candidate set)."""
     dim = int.from_bytes(data[:2], "big")
     return np.frombuffer(data, dtype=">f4", count=dim, offset=4).astype(np.float32)
+
+
+def unpack_vectors(data: Sequence[bytes]) -> npt.NDArray[np.float32]:
+    """Vectors of one dimension in pgvector's binary form, as rows of one matrix (one conversion,
+    not one a vector): the same floats as :func:`unpack_vector` gives each."""
+    dim = int.from_bytes(data[0][:2], "big")
+    raw = np.frombuffer(b"".join(data), dtype=np.uint8).reshape(len(data), 4 + 4 * dim)
+    return raw[:, 4:].copy().view(">f4").astype(np.float32)
 
 
 def like(needle: str) -> str:
@@ -216,8 +231,15 @@ def filter_params(
     _geo_params(req, p, names)
     if req.region is not None:
         names.append("region")
-        p["region_needles"] = [like(" " + normalize_phrase(t)) for t in req.region.terms if t.strip()]
+        needles = [" " + normalize_phrase(t) for t in req.region.terms if t.strip()]
+        p["region_needles"] = [like(n) for n in needles]
         p["region_seqs"] = polygon_rows(req.region.polygon_place)
+        # every needle's bigrams are in an address holding it: the ones all needles share narrow
+        # the rows by the address's bigram index (no outline's rows, which hold no needle)
+        shared = set.intersection(*(bigrams(n) for n in needles)) if needles else set()
+        if shared and not p["region_seqs"]:
+            names.append("region_grams")
+            p["region_grams"] = sorted(shared)
     _key_params(req, p, names)
     p["boost_key"] = None
     if req.title is not None:
@@ -335,6 +357,34 @@ def _wanted(req: SearchRequest, terms: Sequence[str], qv: npt.NDArray[np.float32
     return {"prior"}
 
 
+class _QueryOnce:
+    """An embedder that embeds a request's query text once: the search statement and the ranking
+    both ask for its vector (the same floats, the second time without the model)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._inner = embedder
+        self.name = embedder.name
+        self.dim = embedder.dim
+        self._last: tuple[str, npt.NDArray[np.float32]] | None = None
+
+    def fit(self, texts: Sequence[str]) -> None:
+        self._inner.fit(texts)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if self._last is None or self._last[0] != text:
+            self._last = (text, np.asarray(self._inner.embed_query(text), dtype=np.float32))
+        return self._last[1].copy()
+
+    def save(self, directory: Path) -> None:
+        self._inner.save(directory)
+
+    def load(self, directory: Path) -> None:
+        self._inner.load(directory)
+
+
 class PgCandidates:
     """The candidates of one request in one read snapshot (the filter clauses ``names`` with their
     bound ``params``): :meth:`fetch` runs the search statement, the ranking then reads its lists."""
@@ -352,7 +402,7 @@ class PgCandidates:
         hnsw: bool = False,
     ) -> None:
         self.run = run
-        self._embedder = embedder
+        self._embedder = _QueryOnce(embedder)
         self.req = req
         self.params = params
         self.names = names
@@ -436,6 +486,9 @@ class PgCandidates:
         hits = hits and want == {"vector"} and req.sort != "distance"
         if hits:
             params["hit_limit"] = k + HIT_MARGIN
+            # a kNN search shows the list's first k rows: its list is cut k + MARGIN rows down (every
+            # vector read back crosses to the client; the exact order of the first k needs no more)
+            params["vector_limit"] = knn_limit(k)
         template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
         sql = pg_sql.compose(template, self.names)
         coded = keys and "vector" in want and not self.hnsw  # with HNSW the keys' variant walks, no codes
@@ -508,7 +561,7 @@ class PgCandidates:
         if not rows:
             return np.zeros(0, np.int64), np.zeros(0, np.float64)
         seqs = np.asarray([r[0] for r in rows], dtype=np.int64)
-        mat = np.stack([unpack_vector(r[1]) for r in rows])
+        mat = unpack_vectors([r[1] for r in rows])
         sims = np.einsum("ij,j->i", mat, qv).astype(np.float64)
         order = np.lexsort((seqs, -sims))[: min(VECTOR_DEPTH, len(rows))]
         return seqs[order], sims[order]
