@@ -6,6 +6,11 @@ hand-made records or the gazetteer's own files.
   강남 alone ("'쪽'의 위치를 알 수 없어서 경로 대신 한 곳 근처에서 찾았어요").
 - L9 (class 6): "korean bbq" near 롯데월드 put a 스키야키 house (category 육류,고기) first as a 고깃집.
 - L1 (class 2): "위례 중앙광장 근처" searched all of 위례 (2.5 km) instead of the shops of 위례광장로.
+- M4 (class 13): "월요일 아침 출근 전에 먹을 수 있는 잠실 김밥" said "메뉴에 '전'이 있는 곳이 없어서" (전 = before).
+- M3 (class 2, 11): "감일지구 아이랑 외식 주차" dropped '감일지구' and searched everywhere, and said "'외식'에 맞는
+  곳인지는 정보가 없어요" (eating out is every restaurant).
+- E1 (class 13): "리뷰 제일 많은 데는 어디야?" after three cards listed each one's rating and address; "평점 제일
+  높은 곳은?" gave a verdict by the '맛' tag share, not by the rating asked.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from matjip.nlu.evaluate import build_default_nlu
 from matjip.nlu.strategy import detect_strategy
 from support.records import ingest_records, talk_over
 from support.records import near_jamsil as near
@@ -67,3 +73,47 @@ def test_a_plaza_named_by_the_shops_branches_is_a_place() -> None:
     p = hits[0]
     # the median point of the shops titled '…위례중앙광장점' (위례광장로 104–322): 37.4727, 127.1422
     assert haversine_m(p.lat, p.lon, 37.4727, 127.1422) < 300, p
+
+
+@pytest.mark.parametrize(
+    ("text", "menu"),
+    [
+        ("월요일 아침 출근 전에 먹을 수 있는 잠실 김밥", ["김밥"]),
+        ("출근전에 김밥", ["김밥"]),
+        ("잠실 문 닫기 전에 갈 수 있는 국밥", ["국밥"]),
+        ("비 오는 날 전에 막걸리", ["전", "막걸리"]),
+    ],
+)
+def test_before_is_no_pancake(text: str, menu: list[str]) -> None:
+    assert build_default_nlu().parse(text).entities.menu == menu
+
+
+def test_a_housing_district_is_its_dong_and_eating_out_no_condition() -> None:
+    from matjip.geo import get_gazetteer
+
+    (best, *_) = get_gazetteer().lookup("감일지구")
+    assert (best.name, best.sigungu) == ("감일동", "하남시"), best
+    parsed = build_default_nlu().parse("감일지구 아이랑 외식 주차")
+    assert "외식" not in parsed.entities.occasion, parsed.entities
+
+
+def _three_places(tmp_path):  # type: ignore[no-untyped-def]
+    menu = {"족발 (중)": "35,000원"}
+    records = [
+        near("j1", "가족발", 200, "한식>육류,고기>족발,보쌈", menu, reviewCount=12, rating=4.3),
+        near("j2", "나족발", 300, "한식>육류,고기>족발,보쌈", menu, reviewCount=6, rating=3.4),
+        near("j3", "다족발", 400, "한식>육류,고기>족발,보쌈", menu, reviewCount=32, rating=3.9),
+    ]
+    return ingest_records(tmp_path, records)
+
+
+def test_a_superlative_over_the_cards_answers_by_the_criterion_asked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    data = _three_places(tmp_path)
+    first, most, best = talk_over(
+        data, ["잠실역 족발", "리뷰 제일 많은 데는 어디야?", "평점 제일 높은 곳은?"], FRI_NIGHT
+    )
+    assert {c.name for c in first.cards} == {"가족발", "나족발", "다족발"}, first.answer
+    assert "리뷰는 다족발이 32건으로 가장 많아요" in most.answer, most.answer
+    assert "평점은 가족발이 4.3으로 가장 높아요" in best.answer, best.answer
+    verdict = [line for line in best.answer.splitlines() if line.strip()][-1]
+    assert "나족발 3.4·리뷰 6건" in verdict and "'맛'" not in verdict, best.answer
