@@ -11,6 +11,7 @@ hand-made records or the gazetteer's own files.
   곳인지는 정보가 없어요" (eating out is every restaurant).
 - E1 (class 13): "리뷰 제일 많은 데는 어디야?" after three cards listed each one's rating and address; "평점 제일
   높은 곳은?" gave a verdict by the '맛' tag share, not by the rating asked.
+- N4 (class 11, 15): "석촌호수 뷰 보이는 카페" dropped the view without a word ("석촌호수 근처 카페 3곳").
 """
 
 from __future__ import annotations
@@ -117,3 +118,11 @@ def test_a_superlative_over_the_cards_answers_by_the_criterion_asked(tmp_path) -
     assert "평점은 가족발이 4.3으로 가장 높아요" in best.answer, best.answer
     verdict = [line for line in best.answer.splitlines() if line.strip()][-1]
     assert "나족발 3.4·리뷰 6건" in verdict and "'맛'" not in verdict, best.answer
+
+
+@pytest.mark.parametrize("text", ["석촌호수 뷰 보이는 카페", "석촌호수 보이는 카페", "한강 보이는 카페 망원"])
+def test_a_view_asked_is_a_wish_and_the_place_stays(text: str) -> None:
+    parsed = build_default_nlu().parse(text)
+    assert parsed.entities.atmosphere == ["뷰 좋은"], parsed.entities
+    assert parsed.entities.location, parsed.entities
+    assert "뷰 좋은" not in build_default_nlu().parse("잘 보이는 곳에 간판").entities.atmosphere
