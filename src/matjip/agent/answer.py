@@ -695,6 +695,8 @@ def _verdict(docs: Sequence[Restaurant], criterion: str, now: datetime, dishes: 
         return say("answer.compare.hours_unknown", titles=", ".join(d.title for d in missing))
     if criterion == "reviews":
         return _reviews_verdict(docs)
+    if criterion == "rating":
+        return _rating_verdict(docs)
     if criterion == "parking":
         votes = [(_tag(d, "주차"), d) for d in docs]
         if any(n for n, _ in votes):
@@ -749,6 +751,26 @@ def _reviews_verdict(docs: Sequence[Restaurant]) -> str:
     lines = ", ".join(say("answer.compare.reviews_line", title=d.title, n=n) for n, d in counts)
     key = "answer.compare.reviews_more_two" if len(docs) == 2 else "answer.compare.reviews_more"
     return say(key, title=josa(leaders[0].title, "이/가"), n=top, lines=lines)
+
+
+def _rating_verdict(docs: Sequence[Restaurant]) -> str:
+    """ "평점 제일 높은 곳은?": the ratings with the review count each rests on, the highest named."""
+    rated = [(d.rating, d) for d in docs if d.rating is not None]
+    if len(rated) < 2:
+        return say("answer.compare.rating_unknown", known=len(rated))
+    lines = ", ".join(
+        say("answer.compare.rating_line", title=d.title, rating=f"{r:g}", n=d.review_count or 0)
+        for r, d in rated
+    )
+    top = max(r for r, _ in rated)
+    leaders = [d for r, d in rated if r == top]
+    if len(leaders) > 1:
+        titles = ", ".join(d.title for d in leaders)
+        return say(
+            "answer.compare.rating_tie", titles=titles, rating=josa(f"{top:g}", "으로/로"), lines=lines
+        )
+    key = "answer.compare.rating_more_two" if len(docs) == 2 else "answer.compare.rating_more"
+    return say(key, title=josa(leaders[0].title, "이/가"), rating=josa(f"{top:g}", "으로/로"), lines=lines)
 
 
 def _listed_day(

@@ -118,6 +118,9 @@ _EXPLICIT_ASKS: Final = word_set("dialogue_cues", "explicit_asks")
 _GENERIC_RATING = re.compile(r"어때|괜찮(?:아|나|니|냐|아요|나요|을까|은가)")
 _RUNS = re.compile(r"([^\d])\1{3,}")
 _MENU_HEAD_FOLLOWERS: Final = (*words("query_words", "menu_head_followers"), *_PARTICLES)
+_BEFORE_SINGLE: Final = frozenset(words("query_words", "before_single"))
+_BEFORE_ENDINGS: Final = tuple(words("query_words", "before_endings"))
+_BEFORE_EVENTS: Final = frozenset(words("query_words", "before_events"))
 
 
 @dataclass(slots=True)
@@ -678,6 +681,8 @@ class OfflineNLU:
         if length == 1:
             if not any(m.start == s and m.end == e and m.tag in ("NNG", "NNP") for m in morphs):
                 return None
+            if _means_before(text, s, e):
+                return None
             return _Cand(s, e, "menu", values, _P_MENU)
         rest = text[e:]
         head_like = e in word_ends or rest.startswith(_MENU_HEAD_FOLLOWERS)
@@ -870,6 +875,15 @@ def _gazetteer_names(gazetteer: Any) -> list[str]:
                 names.append(name[:-1])
         names.extend(a for a in getattr(p, "aliases", []) or [] if a)
     return names
+
+
+def _means_before(text: str, s: int, e: int) -> bool:
+    """ "출근 전에", "영화 보기 전에", "7시 전에": the syllable is "before", no dish (query_words)."""
+    if text[s:e] not in _BEFORE_SINGLE:
+        return False
+    words_before = text[:s].split()
+    prev = words_before[-1] if words_before else ""
+    return bool(prev) and (prev in _BEFORE_EVENTS or prev.endswith(_BEFORE_ENDINGS))
 
 
 def _word_bounds(text: str) -> tuple[set[int], set[int]]:

@@ -144,7 +144,7 @@ def _place(word: str) -> str | None:
     for _ in range(2):
         for s in rules().suffixes:
             if w.endswith(s) and len(w) > len(s):
-                w = w[: -len(s)]
+                w = w[: -len(s)].rstrip()  # "잠실 쪽으로" → "잠실"
                 break
     if not w or w in rules().here or w.replace(" ", "") in rules().here:
         return None
