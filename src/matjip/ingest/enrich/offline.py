@@ -999,6 +999,9 @@ def _conditional(
                 hit.end,
             )  # "회사 점심이 아니라면 안 가겠지만": a supposition, no visit either way
         return None
+    if target[0] == "atmosphere" and r.recommended_if.match(text, own.end):
+        # "노포가 취향이라면 여기만한 곳이 없어요": the mood the place is recommended for
+        return True, own.start, s_end
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (
         convenience
