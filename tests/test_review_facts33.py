@@ -71,7 +71,7 @@ def test_a_full_mark_of_cleanliness_stays_a_clean_place() -> None:
         ("여기는 분위기도 음식도 맛집이네요", "분위기 좋은"),
         # the room's layout, concept or mood called unusual
         ("가게 구조가 특이해서 들어가자마자 신기했어요", "색다른"),
-        ("분위기 자체가 너무 독특하고 좋아요", "색다른"),
+        ("인테리어가 정말 색다르고 멋져요", "색다른"),
         # the outside seen through the window praised
         ("비 오는 날 창밖이 너무 예뻐서 오래 앉아 있었어요", "뷰 좋은"),
         # a traditional place
@@ -133,3 +133,46 @@ def test_controls_keep_the_room(text: str, value: str) -> None:
 
 def test_a_wish_for_a_mood_stays_no_mood() -> None:
     assert "분위기 좋은" not in read("분위기가 좀 더 좋으면 좋겠어요").atmosphere
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a fact passed over for another way or advised against: the place has it
+        "배달보다는 가게에서 바로 먹는 게 훨씬 맛있어요",
+        "포장은 비추해요 식으면 눅눅해져요",
+    ],
+)
+def test_a_fact_compared_or_advised_against_is_still_there(text: str) -> None:
+    got = read(text).convenience
+    assert ("배달" in got) or ("포장" in got), (text, got)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a closing hour of midnight is no 24-hour opening
+        ("평일은 22시, 주말은 24시까지 한대요", "24시"),
+        # a delivery or a takeaway only intended, at the sentence's end (convention 6)
+        ("다음부턴 그냥 배달로 시켜 먹으려고요", "배달"),
+        ("담엔 포장해서 집에서 먹을게요", "포장"),
+    ],
+)
+def test_no_such_fact(text: str, value: str) -> None:
+    assert value not in read(text).convenience, (text, read(text).convenience)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("24시간 영업이라 새벽에도 가요", "24시"),
+        ("포장해서 먹으려고 들렀어요", "포장"),
+        ("포장 안 된대요", ""),
+    ],
+)
+def test_convenience_controls(text: str, value: str) -> None:
+    got = read(text).convenience
+    if value:
+        assert value in got, (text, got)
+    else:
+        assert "포장" not in got, (text, got)

@@ -858,6 +858,7 @@ def _holds_anyway(ctx: _Text, hit: _Hit, fact: bool) -> bool:
     return (
         r.concessive.match(ctx.text, hit.end) is not None
         or (fact and r.other_missing.match(ctx.text, hit.end) is not None)
+        or (fact and r.fact_compared.match(ctx.text, hit.end) is not None)
         or (not fact and not hit.matcher.negative and r.mood_praise.match(ctx.text, hit.end) is not None)
     )
 
