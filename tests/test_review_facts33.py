@@ -81,6 +81,10 @@ def test_a_full_mark_of_cleanliness_stays_a_clean_place() -> None:
         # the interior misspelt, a clean 장소
         ("인테리아가 깔끔하고 예뻐요", "깔끔한"),
         ("깔끔하고 넓은 장소라 모임하기 좋아요", "깔끔한"),
+        # a calm mood or meal said with 차분, the good word in speech spelling
+        ("매장 분위기가 차분해서 좋았어요", "조용한"),
+        ("주말인데도 차분히 식사할 수 있었어요", "조용한"),
+        ("분위기가 조아염 또 올게요", "분위기 좋은"),
         # the place recommended for a mood the guest likes
         ("옛날 분위기 나는 오래된 가게가 취향이라면 여기만한 곳이 없어요", "노포"),
         ("조용한 곳 찾으시면 여기 추천드려요", "조용한"),
@@ -105,6 +109,8 @@ def test_the_room_in_other_words(text: str, value: str) -> None:
         ("넓은 주차장이 있어서 차 가져가기 편해요", "넓은"),
         # tidy side dishes after praise and their style: the food (convention 1)
         ("정갈하고 푸짐한 가정식 반찬이 계속 나와요", "정갈한"),
+        # the staff's calm manner
+        ("사장님이 차분하게 설명해 주셨어요", "조용한"),
         # a dish's concept is no unusual room; a traditional taste is no old place
         ("메뉴 컨셉이 좀 독특해요", "색다른"),
         ("전통의 맛을 지키는 곳", "노포"),
