@@ -85,6 +85,10 @@ def test_a_full_mark_of_cleanliness_stays_a_clean_place() -> None:
         ("매장 분위기가 차분해서 좋았어요", "조용한"),
         ("주말인데도 차분히 식사할 수 있었어요", "조용한"),
         ("분위기가 조아염 또 올게요", "분위기 좋은"),
+        # the mood said stylish, the daylight of the room, a country's place named between
+        ("분위기도 느낌 있고 음식도 괜찮아요", "분위기 좋은"),
+        ("채광이 정말 좋아서 낮에 가면 최고예요", "분위기 좋은"),
+        ("홍콩 뒷골목 식당에 온 기분이에요", "이국적인"),
         # the place recommended for a mood the guest likes
         ("옛날 분위기 나는 오래된 가게가 취향이라면 여기만한 곳이 없어요", "노포"),
         ("조용한 곳 찾으시면 여기 추천드려요", "조용한"),
@@ -109,6 +113,9 @@ def test_the_room_in_other_words(text: str, value: str) -> None:
         ("넓은 주차장이 있어서 차 가져가기 편해요", "넓은"),
         # tidy side dishes after praise and their style: the food (convention 1)
         ("정갈하고 푸짐한 가정식 반찬이 계속 나와요", "정갈한"),
+        # a person from a country, a country's taste
+        ("일본에서 온 친구랑 같이 갔어요", "이국적인"),
+        ("태국 시골 식당에 온 것 같은 맛이에요", "이국적인"),
         # the staff's calm manner
         ("사장님이 차분하게 설명해 주셨어요", "조용한"),
         # a dish's concept is no unusual room; a traditional taste is no old place
