@@ -858,6 +858,7 @@ def _holds_anyway(ctx: _Text, hit: _Hit, fact: bool) -> bool:
     return (
         r.concessive.match(ctx.text, hit.end) is not None
         or (fact and r.other_missing.match(ctx.text, hit.end) is not None)
+        or (fact and r.fact_compared.match(ctx.text, hit.end) is not None)
         or (not fact and not hit.matcher.negative and r.mood_praise.match(ctx.text, hit.end) is not None)
     )
 
@@ -999,6 +1000,9 @@ def _conditional(
                 hit.end,
             )  # "회사 점심이 아니라면 안 가겠지만": a supposition, no visit either way
         return None
+    if target[0] == "atmosphere" and r.recommended_if.match(text, own.end):
+        # "노포가 취향이라면 여기만한 곳이 없어요": the mood the place is recommended for
+        return True, own.start, s_end
     forms = {m.form for m in ctx.morphs[own.first : own.last + 1] if m.end > hit.start}
     if (
         convenience
