@@ -106,6 +106,17 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
     return when.astimezone(now.tzinfo) if when.tzinfo is not None else when.replace(tzinfo=now.tzinfo)
 
 
+def _about_now(when: datetime, now: datetime) -> bool:
+    return abs((_in_zone_of(when, now) - now).total_seconds()) <= NOW_SLACK_S
+
+
+def _going_now(plan: SearchPlan, now: datetime) -> bool:
+    """The question means going now: a time asked (or a meal under way: "아침 먹을 데" at 09:30) that is
+    the turn's own time."""
+    asked = plan.open_at if plan.open_at is not None else plan.open_wished
+    return asked is not None and _about_now(asked, now)
+
+
 def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
     """The day the plan asks a place to be open on, in ``now``'s zone (None: none, or tonight); with no
     time asked, the day of a meal wished on another day ("토요일 점심에 갈": Saturday's hours)."""
@@ -318,12 +329,9 @@ def restaurant_block(
         lines.append(say("answer.card.asked_day", hours=asked))  # "토요일에도 해요?": that day's hours
     else:
         lines.append(hours_line(d, now, today))
-    if (
-        plan is None
-        or plan.open_at is None
-        or abs((_in_zone_of(plan.open_at, now) - now).total_seconds()) <= NOW_SLACK_S
-    ):
-        flag = night_flag(d.hours, now)  # evening and night: closed, or closing within the hour
+    if plan is None or plan.open_at is None or _about_now(plan.open_at, now):
+        # evening and night, or going now by day: closed, or closing within the hour
+        flag = night_flag(d.hours, now, going=plan is not None and _going_now(plan, now))
         if flag:
             lines.append(flag)
     if d.display_address:

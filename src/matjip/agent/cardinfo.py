@@ -259,11 +259,13 @@ def is_evening(now: datetime) -> bool:
     return now.hour >= conf.flag_from_hour or now.hour < conf.night_until_hour
 
 
-def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
+def night_flag(hours: WeeklySchedule | None, now: datetime, going: bool = False) -> str | None:
     """In the evening and at night (:func:`is_evening`), "- 지금: 곧 마감 · 22:00" / "- 지금: 오늘 영업
     종료" for a place closed or closing within the hour, whatever the question said of the time (one
-    going out tonight reads it before going: a lunch place shut at 15:00 asked at 19:40); None by day."""
-    if not is_evening(now):
+    going out tonight reads it before going: a lunch place shut at 15:00 asked at 19:40); by day only
+    when the question means going now (``going``: "아침 먹을 데" at 09:30 — a place opening at 11:00 is
+    flagged, audit r14 Q9), else None."""
+    if not (going or is_evening(now)):
         return None
     status = open_status(hours, now)
     if (

@@ -34,7 +34,7 @@ from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm, said_as
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
-from matjip.nlu.strategy import is_strategy_word
+from matjip.nlu.strategy import activity_before, is_strategy_word
 from matjip.text.josa import josa
 from matjip.wording import say, text
 from matjip.words import pattern_map, words
@@ -79,7 +79,7 @@ def _open_at(
             end += timedelta(days=1)
         if no_day and end <= now and start.hour < EARLY_MORNING_END_H:
             start, end = start + timedelta(days=1), end + timedelta(days=1)  # "새벽" asked at night
-        return start, end, label
+        return _from_now(start, end, now), end, label
     if time_spec.minute is not None:
         at = midnight + timedelta(minutes=int(time_spec.minute))
         if no_day and at < now and at.hour < EARLY_MORNING_END_H:
@@ -88,6 +88,13 @@ def _open_at(
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
+
+
+def _from_now(start: datetime, end: datetime, now: datetime) -> datetime:
+    """A part of the day already under way when asked ("금욜 밤에" on Friday at 22:40, "아침" at 09:30):
+    what is left of it, from now — a place that closed at 22:00 is no "금욜 밤 영업" at 22:40 (audit r14
+    F3). The one rule for every window said in words (the search's and a meal's)."""
+    return now if start <= now < end else start
 
 
 def _frame_of(rec: SearchRecord) -> SearchPlan:
@@ -298,6 +305,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     _cheap_wish(d)
     _say_party(d, nlu, res)
     _say_unknowable(d, query)
+    if activity_before(query) is not None:
+        # "야구 보고 치맥", "등산하고 막걸리": what one does before eating, said as such (strategy_answer),
+        # never also reported as a condition left out (audit r14 Q3)
+        d.unused = [t for t in d.unused if activity_before(t + " 하고") is None]
     return _raw_plan(d, state, res, nlu)
 
 
@@ -328,10 +339,13 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
     if meal is not None and meal.minute is not None:
         # "점심 먹을 데", "토요일 점심에 갈": a meal, not an opening condition; places open at it (on the
         # day named, else today) are put first
-        start, _, _ = _open_at(meal, turn_now(state, res))
+        now = turn_now(state, res)
+        start, end, _ = _open_at(meal, now)
         assert start is not None
         midnight = start.replace(hour=0, minute=0, second=0, microsecond=0)
         wished = midnight + timedelta(minutes=int(meal.minute))
+        if end is not None and start <= now < end:
+            wished = now  # "아침 먹을 데" at 09:30 on that morning: going now, not at 08:30
     occasion = list(ents.occasion)
     if nlu.party.with_children and _WITH_CHILDREN not in occasion:
         occasion.append(
