@@ -11,6 +11,7 @@ on that code; built from hand-made records (support.records) or the vocabulary, 
    sits at (와인바, 칵테일바), not any 술집.
 4. Context words are no dropped conditions ('직장인', '야구' watched before), and a landmark said by its
    everyday name ("문정동 법원") is a place.
+5. A refinement keeps the request (Q1.2): "더 싼 데" after a lunch question is still a lunch.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from support.records import ingest_records, near_jamsil, talk_over
 
 FRIDAY_NIGHT = datetime(2026, 11, 27, 22, 40, tzinfo=SEOUL)
 SUNDAY_MORNING = datetime(2026, 11, 29, 9, 30, tzinfo=SEOUL)
+WEDNESDAY_NOON = datetime(2026, 11, 25, 12, 20, tzinfo=SEOUL)
 
 
 def _card_blocks(answer: str) -> list[str]:
@@ -155,3 +157,45 @@ def test_who_eats_and_what_was_done_before_are_no_conditions() -> None:
 def test_a_landmark_said_by_its_everyday_name_is_a_place() -> None:
     said = [s for s, _, _ in find_in_text("문정동 법원 근처 추어탕")]
     assert said and "법원" in said[0], said
+
+
+def test_a_cheaper_refinement_keeps_the_meal_asked(tmp_path: Path) -> None:
+    """5. "점심 만원 이하" → "더 싼 데는 없어?": still a lunch — no bakery as a cheaper lunch (Q1.2)."""
+    meals = [
+        near_jamsil(
+            f"a{i}",
+            f"가나식당{i}",
+            100 + 50 * i,
+            "한식",
+            {"김치찌개": "9,000", "제육볶음": "9,000"},
+            businessHours="매일 10:00 ~ 21:00",
+            reviewCount=200,
+        )
+        for i in range(3)
+    ]
+    cheap = [
+        near_jamsil(
+            f"b{i}",
+            f"다라분식{i}",
+            200 + 50 * i,
+            "분식",
+            {"라면": "5,000", "김밥": "4,000"},
+            businessHours="매일 10:00 ~ 21:00",
+            reviewCount=3,
+        )
+        for i in range(3)
+    ]
+    bakery = near_jamsil(
+        "c1",
+        "마바베이커리",
+        150,
+        "간식>제과,베이커리",
+        {"소금빵": "3,000", "아메리카노": "4,000"},
+        businessHours="매일 08:00 ~ 22:00",
+        reviewCount=500,
+    )
+    data = ingest_records(tmp_path, [*meals, *cheap, bakery])
+    first, second = talk_over(data, ["잠실역 점심 만원 이하로 먹을 데", "더 싼 데는 없어?"], WEDNESDAY_NOON)
+    assert "가나식당" in first.answer
+    assert "마바베이커리" not in second.answer, second.answer
+    assert "다라분식" in second.answer, second.answer

@@ -480,6 +480,10 @@ def _refine(d: _Draft, state: AgentState, nlu: NLUResult, query: str, last: Sear
         d.carried_k = prev.k
     if d.open_at is None and prev.open_at is not None:
         d.open_at, d.open_until, d.open_label = prev.open_at, prev.open_until, prev.open_label
+    if d.open_at is None and d.open_wished is None and prev.open_wished is not None:
+        # "점심 먹을 데" → "더 싼 데는 없어?": still the meal asked (its time, and a meal: no bakery
+        # or 떡 shop as a cheaper lunch, audit r14 Q1.2)
+        d.open_wished = prev.open_wished
     if state.get("page"):
         # "다른 데는?": the same search without what was already shown for it
         d.exclude_ids = [*prev.exclude_ids, *(h["id"] for h in last.get("hits") or [])]
@@ -812,7 +816,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         f.notes.append(cheaper_fill_note(f.plan, within))
         f.plan_update.update(price_max=f.plan.price_max_wider, price_max_wider=None)  # the bound now shown
     query = str(state.get("query") or "")
-    today, meal = _TODAY.search(query) is not None, _MEAL.search(query) is not None
+    # a meal said now, or kept from the list a follow-up refines (its wished time: ``_refine``)
+    today = _TODAY.search(query) is not None
+    meal = _MEAL.search(query) is not None or f.plan.open_wished is not None
     rank.rerank(f, res, _said(state), now, today=today, meal=meal)
     return _general_update(state, res, f)
 
