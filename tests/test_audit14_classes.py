@@ -28,7 +28,7 @@ from matjip.nlu.parser import OfflineNLU
 from matjip.nlu.strategy import activity_before
 from matjip.nlu.vocabulary import Vocabulary
 from support.chat import SEOUL
-from support.records import ingest_records, near_jamsil, talk_over
+from support.records import ingest_records, jamsil_record, near_jamsil, talk_over
 
 FRIDAY_NIGHT = datetime(2026, 11, 27, 22, 40, tzinfo=SEOUL)
 SUNDAY_MORNING = datetime(2026, 11, 29, 9, 30, tzinfo=SEOUL)
@@ -199,3 +199,60 @@ def test_a_cheaper_refinement_keeps_the_meal_asked(tmp_path: Path) -> None:
     assert "가나식당" in first.answer
     assert "마바베이커리" not in second.answer, second.answer
     assert "다라분식" in second.answer, second.answer
+
+
+def test_a_mood_is_claimed_only_from_tags_that_are_a_share_of_the_reviews(tmp_path: Path) -> None:
+    """6. A mood in the heading or on a card from thin tags: '분위기' 2 of 16 reviews is no "분위기 좋은" (Q8)."""
+    records = [
+        near_jamsil(
+            "z1",
+            "가나주점",
+            100,
+            "술집>일본식주점",
+            ["사케", "꼬치", "하이볼"],
+            businessHours="매일 17:00 ~ 02:00",
+            reviewCount=16,
+            reviewKeywords={"맛": 5, "분위기": 2},
+        ),
+        near_jamsil(
+            "z2",
+            "다라주점",
+            200,
+            "술집>일본식주점",
+            ["사케", "꼬치", "하이볼"],
+            businessHours="매일 17:00 ~ 02:00",
+            reviewCount=12,
+            reviewKeywords={"맛": 5, "분위기": 7},
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["잠실역 이자카야 분위기 좋은 곳"], FRIDAY_NIGHT)
+    heading = next(line for line in res.answer.splitlines() if "곳을 찾았어요" in line)
+    assert "분위기 좋은 이자카야" not in heading, res.answer
+    for block in _card_blocks(res.answer):
+        if "가나주점" in block.split("\n")[0]:
+            assert "'분위기' 2건" not in block, res.answer
+        if "다라주점" in block.split("\n")[0]:
+            assert "'분위기' 7건" in block, res.answer
+
+
+def test_a_landmark_beside_the_station_it_lies_by_is_the_place_asked(tmp_path: Path) -> None:
+    """A street said beside its station ("잠실역 송리단길") is where the answer is about, not dropped silently."""
+    records = [
+        jamsil_record(
+            "s1",
+            "가나이자카야",
+            "술집>일본식주점",
+            ["사케", "꼬치"],
+            lat=37.5099,
+            lon=127.1087,
+            businessHours="매일 17:00 ~ 02:00",
+        ),
+        near_jamsil(
+            "s2", "다라이자카야", 100, "술집>일본식주점", ["사케", "꼬치"], businessHours="매일 17:00 ~ 02:00"
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["잠실역 송리단길 이자카야"], FRIDAY_NIGHT)
+    assert res.plan is not None and res.plan.location is not None
+    assert res.plan.location.name == "송리단길", res.plan.location

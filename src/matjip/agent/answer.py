@@ -17,7 +17,6 @@ from typing import Final
 
 from matjip.agent.acts import compare_criteria
 from matjip.agent.cardinfo import (
-    cards_config,
     is_open_now_label,
     mention_only,
     night_flag,
@@ -25,6 +24,8 @@ from matjip.agent.cardinfo import (
     other_day_hours,
     set_within,
     standing,
+    tags_too_few,
+    thin_tags_only,
 )
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, MenuItem, Restaurant
@@ -236,7 +237,11 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             said = plan.wish_words.get(a, a)  # "혼술": named as asked, a 분식 category no evidence of it
             for fld in ("atmosphere", "occasion", "features"):
                 ev = evidence_text(s.doc, fld, a)
-                if ev and not (said != a and by_category_only(s.doc, fld, a)):
+                if (
+                    ev
+                    and not (said != a and by_category_only(s.doc, fld, a))
+                    and not thin_tags_only(s.doc, fld, a)
+                ):
                     reasons.append(_with_evidence(said, ev))
                     break
         if plan.open_at is not None and s.open_now:
@@ -405,7 +410,8 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
 def wish_shown(doc: Restaurant, wish: str) -> bool:
     """Does the card show evidence for an atmosphere or occasion wish: the enriched value itself,
     or a visitor tag the wish names ("분위기 좋은" → '분위기'; a '분위기' tag says nothing of 조용한)?"""
-    if any(wish in getattr(doc, fld) for fld in ("atmosphere", "occasion", "features")):
+    fields: tuple[EnrichField, ...] = ("atmosphere", "occasion", "features")
+    if any(wish in getattr(doc, fld) and not thin_tags_only(doc, fld, wish) for fld in fields):
         return True
     return wish_tagged(doc, wish)
 
@@ -413,9 +419,10 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
 def wish_tagged(doc: Restaurant, wish: str) -> bool:
     """A visitor tag the wish names has the votes a card shows ("분위기 좋은" → '분위기')."""
     said = wish.replace(" ", "")
-    least = cards_config().facts.wish_tag_min_votes  # a single vote is noise, and no card shows it
     return any(
-        doc.review_keywords.get(t, 0) >= least for t in vocab().tags_for(wish) if t.replace(" ", "") in said
+        not tags_too_few(doc, doc.review_keywords.get(t, 0))  # a single vote is noise, a few of many too
+        for t in vocab().tags_for(wish)
+        if t.replace(" ", "") in said
     )
 
 

@@ -74,6 +74,7 @@ class _Facts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     mention_only_max: int
     wish_tag_min_votes: int = Field(ge=1)
+    wish_tag_min_share: float = Field(ge=0, le=1)
 
 
 class CardsConfig(BaseModel):
@@ -344,6 +345,22 @@ def standing(doc: Restaurant) -> str | None:
     if taste:
         parts.append(say("cards.standing.taste", n=f"{taste:,}"))
     return text("cards.standing.separator").join(parts) or None
+
+
+def tags_too_few(doc: Restaurant, votes: int) -> bool:
+    """A mood or occasion backed by ``votes`` visitor tags is too thin to claim when they are fewer than
+    ``facts.wish_tag_min_votes`` or than ``facts.wish_tag_min_share`` of the place's reviews ('분위기' 2 of
+    16 reviews is no "분위기 좋은", audit r14 Q8) — the one rule the cards and the heading read."""
+    facts = cards_config().facts
+    return votes < facts.wish_tag_min_votes or votes < facts.wish_tag_min_share * (doc.review_count or 0)
+
+
+def thin_tags_only(doc: Restaurant, field: EnrichField, value: str) -> bool:
+    """``value`` is known of the place only from visitor tags, and those are too few (:func:`tags_too_few`)."""
+    evidence = doc.evidence_for(field, value)
+    if not evidence or any(ev.source != "reviewKeywords" for ev in evidence):
+        return False
+    return tags_too_few(doc, max(ev.count or 0 for ev in evidence))
 
 
 def mention_only(doc: Restaurant, field: EnrichField, value: str) -> int | None:
