@@ -256,3 +256,36 @@ def test_a_landmark_beside_the_station_it_lies_by_is_the_place_asked(tmp_path: P
     [res] = talk_over(data, ["잠실역 송리단길 이자카야"], FRIDAY_NIGHT)
     assert res.plan is not None and res.plan.location is not None
     assert res.plan.location.name == "송리단길", res.plan.location
+
+
+def test_a_widening_line_names_only_places_listing_the_dish_asked(tmp_path: Path) -> None:
+    """3. A kind asked by its dish ("삼겹살"): the places "메뉴에만 있는" are those listing that dish ('꽃삼겹'),
+    never a neighbour of it ('통목살' — F1's shape: 리코타 for 브런치; Q15's widening line)."""
+    records = [
+        near_jamsil(
+            "p1",
+            "가나삼겹살",
+            100,
+            "한식>육류,고기>삼겹살",
+            ["생삼겹살", "목살"],
+            businessHours="매일 11:00 ~ 23:00",
+        ),
+        near_jamsil(
+            "p2",
+            "다라갈비",
+            300,
+            "한식>육류,고기>갈비",
+            ["돼지갈비", "통목살", "냉면"],
+            businessHours="매일 11:00 ~ 23:00",
+        ),
+    ]
+    records += [
+        near_jamsil(
+            f"q{i}", f"사아삼겹살{i}", 1800 + 100 * i, "한식>육류,고기>삼겹살", ["생삼겹살", "항정살"]
+        )
+        for i in range(3)
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["잠실역 삼겹살"], WEDNESDAY_NOON)
+    assert "1곳뿐이라" in res.answer, res.answer  # '통목살' is no 삼겹살 listed
+    assert "메뉴에만 있는" not in res.answer, res.answer
