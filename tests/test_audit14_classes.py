@@ -145,6 +145,7 @@ def test_a_bar_is_a_wine_or_cocktail_bar_not_any_pub() -> None:
     }
     assert "바" not in {e.kind for e in kinds().classify("술집>일본식주점", "가나", ["사케", "꼬치"])}
     assert detect_kinds("바로 앞 국밥집").kinds != ["바"]
+    assert detect_kinds("지금 바로 갈 수 있는 석촌역 칼국수").kinds == ["칼국수"]  # "바로" is no 바 + 로
 
 
 def test_who_eats_and_what_was_done_before_are_no_conditions() -> None:
