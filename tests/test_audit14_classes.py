@@ -11,7 +11,9 @@ on that code; built from hand-made records (support.records) or the vocabulary, 
    sits at (와인바, 칵테일바), not any 술집.
 4. Context words are no dropped conditions ('직장인', '야구' watched before), and a landmark said by its
    everyday name ("문정동 법원") is a place.
+   A street said beside the station it lies by ("잠실역 송리단길") is the place asked (Q8).
 5. A refinement keeps the request (Q1.2): "더 싼 데" after a lunch question is still a lunch.
+6. A mood is claimed (heading, card) only from tags that are a share of the reviews (Q8: 2 of 16).
 """
 
 from __future__ import annotations
