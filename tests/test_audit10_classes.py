@@ -44,7 +44,8 @@ def _plan() -> SearchPlan:
 
 def test_a_topped_up_list_says_the_circle_it_looked_in_and_counts_the_kind() -> None:
     note = _menu_note(_plan(), "'짬뽕'이", 0)
-    assert note.startswith("마포역 1km 안에는 메뉴에 '짬뽕'이 있는 곳이 없어서"), note
+    # the circle, and the set counted in it (the kind's places: audit r14 F2)
+    assert note.startswith("마포역 1km 안의 중국집 중에는 메뉴에 '짬뽕'이 있는 곳이 없어서"), note
     assert "짬뽕" not in _scope(_plan(), topped=True)
     assert "짬뽕" in _scope(_plan(), topped=False)
 

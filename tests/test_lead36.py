@@ -101,7 +101,9 @@ def test_near_there_after_an_answer_about_one_restaurant_searches_around_it_with
 def test_the_particle_after_a_quoted_menu_word_fits_it() -> None:
     template = text("search.topup.menu_some")
     assert "이(가)" not in template
-    assert template.format(menus=josa("'코다리'", "이/가"), found=1).startswith("메뉴에 '코다리'가 있는 곳은")
+    said = template.format(menus=josa("'코다리'", "이/가"), found=1, kinds="해산물")
+    # the set counted is named (audit r14 F2)
+    assert said.startswith("해산물 중 메뉴에 '코다리'가 있는 곳은"), said
 
 
 def test_drinking_snacks_asked_for_are_the_bars() -> None:

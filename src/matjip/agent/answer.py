@@ -17,7 +17,6 @@ from typing import Final
 
 from matjip.agent.acts import compare_criteria
 from matjip.agent.cardinfo import (
-    cards_config,
     is_open_now_label,
     mention_only,
     night_flag,
@@ -25,6 +24,8 @@ from matjip.agent.cardinfo import (
     other_day_hours,
     set_within,
     standing,
+    tags_too_few,
+    thin_tags_only,
 )
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, MenuItem, Restaurant
@@ -104,6 +105,17 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
     if now.tzinfo is None:
         return when.replace(tzinfo=None)
     return when.astimezone(now.tzinfo) if when.tzinfo is not None else when.replace(tzinfo=now.tzinfo)
+
+
+def _about_now(when: datetime, now: datetime) -> bool:
+    return abs((_in_zone_of(when, now) - now).total_seconds()) <= NOW_SLACK_S
+
+
+def _going_now(plan: SearchPlan, now: datetime) -> bool:
+    """The question means going now: a time asked (or a meal under way: "아침 먹을 데" at 09:30) that is
+    the turn's own time."""
+    asked = plan.open_at if plan.open_at is not None else plan.open_wished
+    return asked is not None and _about_now(asked, now)
 
 
 def asked_day(plan: SearchPlan | None, now: datetime) -> datetime | None:
@@ -225,7 +237,11 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             said = plan.wish_words.get(a, a)  # "혼술": named as asked, a 분식 category no evidence of it
             for fld in ("atmosphere", "occasion", "features"):
                 ev = evidence_text(s.doc, fld, a)
-                if ev and not (said != a and by_category_only(s.doc, fld, a)):
+                if (
+                    ev
+                    and not (said != a and by_category_only(s.doc, fld, a))
+                    and not thin_tags_only(s.doc, fld, a)
+                ):
                     reasons.append(_with_evidence(said, ev))
                     break
         if plan.open_at is not None and s.open_now:
@@ -318,12 +334,9 @@ def restaurant_block(
         lines.append(say("answer.card.asked_day", hours=asked))  # "토요일에도 해요?": that day's hours
     else:
         lines.append(hours_line(d, now, today))
-    if (
-        plan is None
-        or plan.open_at is None
-        or abs((_in_zone_of(plan.open_at, now) - now).total_seconds()) <= NOW_SLACK_S
-    ):
-        flag = night_flag(d.hours, now)  # evening and night: closed, or closing within the hour
+    if plan is None or plan.open_at is None or _about_now(plan.open_at, now):
+        # evening and night, or going now by day: closed, or closing within the hour
+        flag = night_flag(d.hours, now, going=plan is not None and _going_now(plan, now))
         if flag:
             lines.append(flag)
     if d.display_address:
@@ -397,7 +410,8 @@ def plan_notes(plan: SearchPlan, unknown_hours: int | None, no_coordinates: int 
 def wish_shown(doc: Restaurant, wish: str) -> bool:
     """Does the card show evidence for an atmosphere or occasion wish: the enriched value itself,
     or a visitor tag the wish names ("분위기 좋은" → '분위기'; a '분위기' tag says nothing of 조용한)?"""
-    if any(wish in getattr(doc, fld) for fld in ("atmosphere", "occasion", "features")):
+    fields: tuple[EnrichField, ...] = ("atmosphere", "occasion", "features")
+    if any(wish in getattr(doc, fld) and not thin_tags_only(doc, fld, wish) for fld in fields):
         return True
     return wish_tagged(doc, wish)
 
@@ -405,9 +419,10 @@ def wish_shown(doc: Restaurant, wish: str) -> bool:
 def wish_tagged(doc: Restaurant, wish: str) -> bool:
     """A visitor tag the wish names has the votes a card shows ("분위기 좋은" → '분위기')."""
     said = wish.replace(" ", "")
-    least = cards_config().facts.wish_tag_min_votes  # a single vote is noise, and no card shows it
     return any(
-        doc.review_keywords.get(t, 0) >= least for t in vocab().tags_for(wish) if t.replace(" ", "") in said
+        not tags_too_few(doc, doc.review_keywords.get(t, 0))  # a single vote is noise, a few of many too
+        for t in vocab().tags_for(wish)
+        if t.replace(" ", "") in said
     )
 
 

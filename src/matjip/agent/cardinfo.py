@@ -74,6 +74,7 @@ class _Facts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     mention_only_max: int
     wish_tag_min_votes: int = Field(ge=1)
+    wish_tag_min_share: float = Field(ge=0, le=1)
 
 
 class CardsConfig(BaseModel):
@@ -259,11 +260,13 @@ def is_evening(now: datetime) -> bool:
     return now.hour >= conf.flag_from_hour or now.hour < conf.night_until_hour
 
 
-def night_flag(hours: WeeklySchedule | None, now: datetime) -> str | None:
+def night_flag(hours: WeeklySchedule | None, now: datetime, going: bool = False) -> str | None:
     """In the evening and at night (:func:`is_evening`), "- 지금: 곧 마감 · 22:00" / "- 지금: 오늘 영업
     종료" for a place closed or closing within the hour, whatever the question said of the time (one
-    going out tonight reads it before going: a lunch place shut at 15:00 asked at 19:40); None by day."""
-    if not is_evening(now):
+    going out tonight reads it before going: a lunch place shut at 15:00 asked at 19:40); by day only
+    when the question means going now (``going``: "아침 먹을 데" at 09:30 — a place opening at 11:00 is
+    flagged, audit r14 Q9), else None."""
+    if not (going or is_evening(now)):
         return None
     status = open_status(hours, now)
     if (
@@ -342,6 +345,22 @@ def standing(doc: Restaurant) -> str | None:
     if taste:
         parts.append(say("cards.standing.taste", n=f"{taste:,}"))
     return text("cards.standing.separator").join(parts) or None
+
+
+def tags_too_few(doc: Restaurant, votes: int) -> bool:
+    """A mood or occasion backed by ``votes`` visitor tags is too thin to claim when they are fewer than
+    ``facts.wish_tag_min_votes`` or than ``facts.wish_tag_min_share`` of the place's reviews ('분위기' 2 of
+    16 reviews is no "분위기 좋은", audit r14 Q8) — the one rule the cards and the heading read."""
+    facts = cards_config().facts
+    return votes < facts.wish_tag_min_votes or votes < facts.wish_tag_min_share * (doc.review_count or 0)
+
+
+def thin_tags_only(doc: Restaurant, field: EnrichField, value: str) -> bool:
+    """``value`` is known of the place only from visitor tags, and those are too few (:func:`tags_too_few`)."""
+    evidence = doc.evidence_for(field, value)
+    if not evidence or any(ev.source != "reviewKeywords" for ev in evidence):
+        return False
+    return tags_too_few(doc, max(ev.count or 0 for ev in evidence))
 
 
 def mention_only(doc: Restaurant, field: EnrichField, value: str) -> int | None:

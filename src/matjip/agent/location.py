@@ -427,6 +427,12 @@ def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
     said = names[0]
     broad = ("sigungu", "sido")  # PlaceType values
     first = gazetteer.best(said)
+    for later in names[1:]:
+        # "잠실역 송리단길", "합정역 망원시장": a street, market or park said beside the station or dong it
+        # lies by is the place asked, the station only where it is (audit r14 Q8: 송리단길 dropped silently)
+        p = gazetteer.best(later)
+        if first is not None and p is not None and _narrows(first, p):
+            return [later, said, *[n for n in names[1:] if n != later]]
     gu = next((c for c in gazetteer.lookup(said)[:2] if c.type == "sigungu"), None)
     if first is not None and first.type not in broad and gu is not None:
         # "강남 신사동": 강남 is 강남역 by itself, but beside a dong of 강남구 it is the gu
@@ -446,6 +452,19 @@ def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
             if p is not None and p.type not in broad and (inside or not gazetteer.is_ambiguous(later)):
                 return [later, said, *[n for n in names[1:] if n != later]]
     return names
+
+
+_NARROWED = ("subway_station", *_DONG_TYPES)  # places a landmark beside them narrows
+_NARROWING = ("landmark", "hot_place")  # a street, a market, a park, a food alley
+
+
+def _narrows(first: Place, later: Place) -> bool:
+    """``later`` is a landmark lying within ``first``'s (a station's or a dong's) own radius."""
+    from matjip.geo.distance import haversine_m
+
+    if str(first.type) not in _NARROWED or str(later.type) not in _NARROWING:
+        return False
+    return haversine_m(first.lat, first.lon, later.lat, later.lon) <= first.default_radius_m
 
 
 def _named(

@@ -318,7 +318,9 @@ def _find_kind_words(scan: _KindScan) -> None:
     # 2. whole words (with endings stripped): any length, single syllables included
     for m in re.finditer(r"[^\s,.!?~]+", lowered):
         token = m.group(0)
-        for cand in (token, _strip(token)):
+        # an ordinary word is not a kind word with an ending ("바로" is no 바 + 로: kinds.toml typo_never)
+        bare: tuple[str, ...] = () if token in table.typo_never else (_strip(token),)
+        for cand in (token, *bare):
             if table.lookup(cand) is not None and scan.free(m.start(), m.end()):
                 scan.add(cand, m.start(), m.start() + len(cand))
                 break

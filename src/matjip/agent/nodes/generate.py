@@ -176,7 +176,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
         # "3번째꺼 자리 몇 개야?", "거기 여덟 명 앉을 자리 있어?", "두 번째 우리 여섯이 가도 돼?": seats
         # are not in the data, so whether the party fits is said to be unknowable
         asks.append("seats")
-    if not asks and _day_asked(nlu, now) is not None:
+    if not asks and _day_asked(nlu, now, state) is not None:
         asks = ["hours"]  # "거기 일요일도 해?": that day's hours
     open_now = (nlu.time is not None and nlu.time.kind == "now") or understanding_of(state).cues.now
     if not asks and open_now:
@@ -186,7 +186,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     chunks: list[str] = []
     if asks or conveniences or nlu.entities.atmosphere or nlu.entities.occasion:
         # "거기 토요일에도 열어?": that day's hours follow the week's
-        day = _day_asked(nlu, now)
+        day = _day_asked(nlu, now, state)
         for s in shown[:3]:
             chunks += tpl.information_lines(
                 s.doc,
@@ -207,9 +207,13 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
     return chunks, refs
 
 
-def _day_asked(nlu: NLUResult, now: datetime) -> datetime | None:
-    """The day a question names ("토요일에도", "내일"): the next such day (today when it is today)."""
+def _day_asked(nlu: NLUResult, now: datetime, state: AgentState | None = None) -> datetime | None:
+    """The day a question names ("토요일에도", "내일"): the next such day (today when it is today). A meal
+    on a day ("거기 내일 점심에도 열어?") is read as a meal, not a time (``meal_read``): its day counts
+    the same (audit r14 Q15.2: answered with today's hours)."""
     t = nlu.time
+    if t is None and state is not None:
+        t = understanding_of(state).meal_time
     if t is None or (t.weekday is None and not t.day_offset):
         return None
     day = now + timedelta(days=int(t.day_offset or 0))

@@ -34,7 +34,7 @@ from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm, said_as
 from matjip.nlu.kinds import KindFrame, detect_kinds
 from matjip.nlu.models import NLUResult, TimeSpec
-from matjip.nlu.strategy import is_strategy_word
+from matjip.nlu.strategy import activity_before, is_strategy_word
 from matjip.text.josa import josa
 from matjip.wording import say, text
 from matjip.words import pattern_map, words
@@ -79,7 +79,7 @@ def _open_at(
             end += timedelta(days=1)
         if no_day and end <= now and start.hour < EARLY_MORNING_END_H:
             start, end = start + timedelta(days=1), end + timedelta(days=1)  # "새벽" asked at night
-        return start, end, label
+        return _from_now(start, end, now), end, label
     if time_spec.minute is not None:
         at = midnight + timedelta(minutes=int(time_spec.minute))
         if no_day and at < now and at.hour < EARLY_MORNING_END_H:
@@ -88,6 +88,13 @@ def _open_at(
     if day.date() == now.date():  # "오늘" with no time: from now to the end of the day
         return now, midnight + timedelta(hours=23, minutes=59), label
     return midnight + timedelta(hours=6), midnight + timedelta(hours=23, minutes=59), label
+
+
+def _from_now(start: datetime, end: datetime, now: datetime) -> datetime:
+    """A part of the day already under way when asked ("금욜 밤에" on Friday at 22:40, "아침" at 09:30):
+    what is left of it, from now — a place that closed at 22:00 is no "금욜 밤 영업" at 22:40 (audit r14
+    F3). The one rule for every window said in words (the search's and a meal's)."""
+    return now if start <= now < end else start
 
 
 def _frame_of(rec: SearchRecord) -> SearchPlan:
@@ -298,6 +305,10 @@ def offline_plan(state: AgentState, res: Resources) -> dict[str, Any]:
     _cheap_wish(d)
     _say_party(d, nlu, res)
     _say_unknowable(d, query)
+    if activity_before(query) is not None:
+        # "야구 보고 치맥", "등산하고 막걸리": what one does before eating, said as such (strategy_answer),
+        # never also reported as a condition left out (audit r14 Q3)
+        d.unused = [t for t in d.unused if activity_before(t + " 하고") is None]
     return _raw_plan(d, state, res, nlu)
 
 
@@ -328,10 +339,13 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
     if meal is not None and meal.minute is not None:
         # "점심 먹을 데", "토요일 점심에 갈": a meal, not an opening condition; places open at it (on the
         # day named, else today) are put first
-        start, _, _ = _open_at(meal, turn_now(state, res))
+        now = turn_now(state, res)
+        start, end, _ = _open_at(meal, now)
         assert start is not None
         midnight = start.replace(hour=0, minute=0, second=0, microsecond=0)
         wished = midnight + timedelta(minutes=int(meal.minute))
+        if end is not None and start <= now < end:
+            wished = now  # "아침 먹을 데" at 09:30 on that morning: going now, not at 08:30
     occasion = list(ents.occasion)
     if nlu.party.with_children and _WITH_CHILDREN not in occasion:
         occasion.append(
@@ -466,6 +480,10 @@ def _refine(d: _Draft, state: AgentState, nlu: NLUResult, query: str, last: Sear
         d.carried_k = prev.k
     if d.open_at is None and prev.open_at is not None:
         d.open_at, d.open_until, d.open_label = prev.open_at, prev.open_until, prev.open_label
+    if d.open_at is None and d.open_wished is None and prev.open_wished is not None:
+        # "점심 먹을 데" → "더 싼 데는 없어?": still the meal asked (its time, and a meal: no bakery
+        # or 떡 shop as a cheaper lunch, audit r14 Q1.2)
+        d.open_wished = prev.open_wished
     if state.get("page"):
         # "다른 데는?": the same search without what was already shown for it
         d.exclude_ids = [*prev.exclude_ids, *(h["id"] for h in last.get("hits") or [])]
@@ -798,7 +816,9 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
         f.notes.append(cheaper_fill_note(f.plan, within))
         f.plan_update.update(price_max=f.plan.price_max_wider, price_max_wider=None)  # the bound now shown
     query = str(state.get("query") or "")
-    today, meal = _TODAY.search(query) is not None, _MEAL.search(query) is not None
+    # a meal said now, or kept from the list a follow-up refines (its wished time: ``_refine``)
+    today = _TODAY.search(query) is not None
+    meal = _MEAL.search(query) is not None or f.plan.open_wished is not None
     rank.rerank(f, res, _said(state), now, today=today, meal=meal)
     return _general_update(state, res, f)
 

@@ -72,14 +72,15 @@ def _menu_note(p: SearchPlan, menus: str, found: int) -> str:
     """What the top-up says, within the circle searched when there is one: a later widening may find
     places further out that list the dish (audit r10 F3: "찾지 못해서" above cards listing 짬뽕)."""
     loc = p.location
+    named = ", ".join(p.kinds)
     if loc is not None and loc.by_radius and loc.radius_m and loc.name:
-        where = {"place": loc.name, "radius": km(loc.radius_m)}
+        where = {"place": loc.name, "radius": km(loc.radius_m), "kinds": named}
         if found:
             return say("search.topup.menu_some_near", menus=menus, found=found, **where)
         return say("search.topup.menu_none_near", menus=menus, **where)
     if found:
-        return say("search.topup.menu_some", menus=menus, found=found)
-    return say("search.topup.menu_none", menus=menus)
+        return say("search.topup.menu_some", menus=menus, found=found, kinds=named)
+    return say("search.topup.menu_none", menus=menus, kinds=named)
 
 
 def neighbours(f: Found, res: Resources) -> None:

@@ -208,7 +208,12 @@ def listing_near(res: Resources) -> Listing:
         found: dict[str, tuple[float, str, str]] = {}
         for kind in wanted:
             nots = [norm(x) for x in kind.menu_not]
-            for word in dict.fromkeys(norm(w) for w in kind.menu):
+            # the kind asked by its dish ("금욜 밤에 삼겹살"): lines naming that dish, never a neighbour of it
+            # ('통목살' is pork, no 삼겹살; audit r14 Q15, and F1's 리코타 for 브런치)
+            # ("삼겹살" also finds '꽃삼겹': the word without its last syllable when longer, as a dish is asked of
+            # a shown place)
+            said = [d[:-1] if len(d) > 2 else d for d in map(norm, p.kind_dishes)] or kind.menu
+            for word in dict.fromkeys(norm(w) for w in said):
                 hits = res.index.search(
                     req.model_copy(update={"kind": [], "menu": [word], "text": "", "k": 20})
                 )
