@@ -296,7 +296,7 @@ def rerank(
         # that the turn would pass for a farther 찌개 one — relevance_test16 t2112, test15 t2001;
         # docs/older24_notes.md)
         if len(p.kinds) > 1:
-            hits = each_kind_in_turn(hits, p.kinds, rank.key, clocked=rank.at is not None)
+            hits = each_kind_in_turn(hits, p.kinds, rank.key, clocked=rank.at is not None, radius=rank.radius)
         if p.atmosphere or p.occasion:
             hits = backed_before_unbacked(hits, rank)
         if p.convenience:
@@ -662,7 +662,11 @@ def one_per_brand(
 
 
 def each_kind_in_turn(
-    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], RankKey], clocked: bool = False
+    hits: list[SearchHit],
+    wanted: list[str],
+    rank: Callable[[SearchHit], RankKey],
+    clocked: bool = False,
+    radius: float | None = None,
 ) -> list[SearchHit]:
     """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
     comes next, so one kind's many places cannot hide the other's. ``clocked`` (going now): equally
@@ -673,28 +677,36 @@ def each_kind_in_turn(
         return (*key[:TIER], key.going_now) if clocked else tuple(key[:TIER])
 
     tier = {id(h): part(h) for h in hits}  # each hit ranked once (rank reads its menu)
+    slack = KNOWN_SLACK * radius if radius else KNOWN_SLACK_M
     out: list[SearchHit] = []
     shown: set[str] = set()
     rest = list(hits)
     while rest:
         top = tier[id(rest[0])]
-        # a kind's turn never puts a place few know ahead of one many know (issue 24 class 10: "든든하게
-        # 한끼" gave a 4-review 백반 house the turn over a 31-review 돈까스 house 100 m nearer)
-        passed = well_known(rest[0].document)
+        # a kind's turn never puts a place few know ahead of one many know about as near (issue 24 class
+        # 10: "든든하게 한끼" gave a 4-review 백반 house the turn over a 31-review 돈까스 house 100 m nearer;
+        # one at the edge keeps its place behind: relevance_test19 t2476, t2464)
+        head = rest[0]
         pick = next(
             (
                 h
                 for h in rest
-                if tier[id(h)] == top
-                and any(k in h.document.kinds and k not in shown for k in wanted)
-                and not (passed and little_known(h.document))
+                if tier[id(h)] == top and any(k in h.document.kinds and k not in shown for k in wanted)
             ),
-            rest[0],
+            head,
         )
+        if little_known(pick.document) and _known_near(head, pick, slack):
+            pick = head
         out.append(pick)
         shown.update(k for k in wanted if k in pick.document.kinds)
         rest.remove(pick)
     return out
+
+
+def _known_near(known: SearchHit, little: SearchHit, slack: float) -> bool:
+    """``known`` is well known and at most ``slack`` metres farther than ``little``."""
+    near, far = little.distance_m, known.distance_m
+    return well_known(known.document) and (near is None or far is None or far <= near + slack)
 
 
 def review_mentions(hits: list[SearchHit], terms: list[str]) -> set[str]:
