@@ -81,6 +81,10 @@ NOT_CLOCKED_OUT = frozenset({"open", "unknown"})
 KNOWN_SLACK = 0.25
 KNOWN_SLACK_M = 300.0
 MEAL_UNDER_WAY = timedelta(hours=3)  # a meal wished for today and started less than this ago: going now
+# three kinds or more come from a wish ("든든하게 한끼", "다이어트", "기력보충"): alternatives, where a kind's
+# turn never puts a little-known place first; two kinds are both asked ("브런치 카페"): each is shown
+# (relevance_dev7 r766: the one 브런치 house, 3 reviews, beside the cafés)
+FAMILY = 3
 TIER = 8  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -696,8 +700,10 @@ def each_kind_in_turn(
             head,
         )
         ahead = rest[: rest.index(pick)]
-        if little_known(pick.document) and any(
-            tier[id(h)] == top and _known_near(h, pick, slack) for h in ahead
+        if (
+            len(wanted) >= FAMILY
+            and little_known(pick.document)
+            and any(tier[id(h)] == top and _known_near(h, pick, slack) for h in ahead)
         ):
             pick = head
         out.append(pick)
