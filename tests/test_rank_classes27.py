@@ -17,6 +17,7 @@ test each, failing on 4a159a6. Expected facts come from hand-made crawl records 
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from matjip.kinds import kinds
@@ -30,7 +31,9 @@ SAT_LUNCH = datetime(2026, 11, 28, 12, 10, tzinfo=KST)
 HOURS = {"businessHours": "매일 11:00 ~ 23:00"}
 
 
-def test_a_kinds_turn_gives_no_card_to_a_little_known_place_over_a_well_known_one_as_near(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_kinds_turn_gives_no_card_to_a_little_known_place_over_a_well_known_one_as_near(
+    tmp_path: Path,
+) -> None:
     katsu = "일식>돈까스,우동"
     records = [
         near("a1", "바삭돈까스", 100, katsu, {"등심돈까스": "10,000원"}, reviewCount=40, **HOURS),
@@ -45,8 +48,8 @@ def test_a_kinds_turn_gives_no_card_to_a_little_known_place_over_a_well_known_on
 
 
 def test_a_house_known_for_the_dish_by_a_short_menu_does_not_hide_a_well_known_one_listing_it(
-    tmp_path,
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
     china = "중식>중국요리"
     big = {
         "짜장면": "7,000원",
@@ -77,8 +80,8 @@ def test_a_house_known_for_the_dish_by_a_short_menu_does_not_hide_a_well_known_o
 
 
 def test_a_little_known_card_of_the_near_circle_does_not_lead_a_well_known_one_from_the_wider(
-    tmp_path,
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
     noodle = "한식>냉면"
     records = [
         near("n1", "한솔냉면", 870, noodle, {}, reviewCount=2),
@@ -91,7 +94,7 @@ def test_a_little_known_card_of_the_near_circle_does_not_lead_a_well_known_one_f
     assert "한솔냉면" in names and names[0] == "유경식당", r.answer
 
 
-def test_by_day_a_card_shut_today_goes_after_the_open_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_by_day_a_card_shut_today_goes_after_the_open_ones(tmp_path: Path) -> None:
     sushi = "일식>초밥,롤"
     records = [
         near(
@@ -113,7 +116,7 @@ def test_by_day_a_card_shut_today_goes_after_the_open_ones(tmp_path) -> None:  #
     assert "영업일이 아니에요" in r.answer, r.answer
 
 
-def test_a_meal_under_way_is_now_so_a_place_already_closed_goes_after_the_open_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_meal_under_way_is_now_so_a_place_already_closed_goes_after_the_open_ones(tmp_path: Path) -> None:
     pork = "한식>육류,고기>삼겹살"
     records = [
         near(
