@@ -172,8 +172,12 @@ class KindTable:
         latin_words: dict[str, str] | None = None,
         typo_endings: Sequence[str] = (),
         misspelt: dict[str, str] | None = None,
+        title_heads: Sequence[str] = (),
+        title_ingredients: Sequence[str] = (),
     ) -> None:
         self.kinds = list(kinds)
+        self.title_heads = tuple(norm(w) for w in title_heads)  # dishes an ingredient before them qualifies
+        self.title_ingredients = frozenset(norm(w) for w in title_ingredients)
         self.described = list(described)
         self.described_note = described_note
         self.described_covers = list(described_covers)
@@ -463,7 +467,13 @@ class KindTable:
         for mask in self.title_masks:
             if word in mask and word != mask and mask in name:
                 name = name.replace(mask, "\x00")
-        return word in name
+        return any(not self.qualifies(name, word, i) for i in _places(name, word))
+
+    def qualifies(self, name: str, word: str, at: int) -> bool:
+        """The part ``word`` at ``at`` of a name is the first half of a compound dish whose head follows
+        it (``title_heads``): "○○소고기해장국" is a 해장국 house, "한우국밥" a 국밥 house, not a 소고기 one."""
+        rest = name[at + len(word) :]
+        return word in self.title_ingredients and any(rest.startswith(h) for h in self.title_heads)
 
     def thinly(self, category: str, name: str, title: str, menus: Sequence[str]) -> bool:
         """The category path ends in a bare umbrella of kind ``name`` ("한식>육류,고기" with no cut
@@ -658,7 +668,19 @@ def kinds() -> KindTable:
         {str(w): str(k) for w, k in raw.get("latin_words", {}).items()},
         [str(w) for w in raw.get("typo_endings", [])],
         {str(w): str(r) for w, r in raw.get("misspelt", {}).items()},
+        [str(w) for w in raw.get("title_heads", [])],
+        [str(w) for w in raw.get("title_ingredients", [])],
     )
+
+
+def _places(text: str, word: str) -> list[int]:
+    """Every index at which ``word`` starts in ``text``."""
+    out: list[int] = []
+    at = text.find(word)
+    while at >= 0 and word:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
 
 
 def said_as(typo: str, word: str) -> str:

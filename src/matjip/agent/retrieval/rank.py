@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from matjip.agent.cardinfo import (
@@ -22,6 +22,7 @@ from matjip.agent.cardinfo import (
     is_night,
     mention_only,
     open_status,
+    shut_today,
     unlisted_today,
 )
 from matjip.agent.configuration import Resources
@@ -79,6 +80,11 @@ NOT_CLOCKED_OUT = frozenset({"open", "unknown"})
 # (relevance_set r076, r141: the judged area), one a little farther does (audit r12 C1.1: 781 m vs 635 m)
 KNOWN_SLACK = 0.25
 KNOWN_SLACK_M = 300.0
+MEAL_UNDER_WAY = timedelta(hours=3)  # a meal wished for today and started less than this ago: going now
+# three kinds or more come from a wish ("든든하게 한끼", "다이어트", "기력보충"): alternatives, where a kind's
+# turn never puts a little-known place first; two kinds are both asked ("브런치 카페"): each is shown
+# (relevance_dev7 r766: the one 브런치 house, 3 reviews, beside the cafés)
+FAMILY = 3
 TIER = 8  # the parts of a RankKey that make two places equally good for taking each kind in turn
 
 
@@ -228,7 +234,7 @@ def ranker(
     # going now ("지금", or no time asked at night): closed or closing places after open ones
     asked = p.open_at
     now_ish = asked is not None and abs((asked - now).total_seconds()) <= GOING_NOW_S
-    wished = p.open_wished
+    wished = under_way(p.open_wished, now)
     rank = Ranker(
         plan=p,
         farther=f.farther,
@@ -241,17 +247,26 @@ def ranker(
         by_dish=dish is not None and not any(norm(w) in said for w in kind_words(p.kinds)),
         radius=radius,
         outside=outside_dong(f.hits, p, res) if near else set(),
-        at=p.open_wished or (now if now_ish or (asked is None and is_night(now)) else None),
+        at=wished or (now if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
         late_titles=tuple(kinds().late_titles(p.kinds)),
-        today=now if asked is None and p.open_wished is None else None,
+        today=now if asked is None and wished is None else None,
         today_said=today or kinds().about_today(p.kinds),
         snacks=NOT_MEAL if meal and not (p.kinds or p.cuisine or p.menu or p.titles) else frozenset(),
-        now_asked=wished
-        if wished is not None and abs((wished - now).total_seconds()) <= GOING_NOW_S
+        now_asked=p.open_wished
+        if p.open_wished is not None and abs((p.open_wished - now).total_seconds()) <= GOING_NOW_S
         else None,
     )
     return rank
+
+
+def under_way(wished: datetime | None, now: datetime) -> datetime | None:
+    """The time a meal said alone is wished for ("가볍게 먹을 저녁": 19:00), or now when that meal is
+    today and already under way (:data:`MEAL_UNDER_WAY`): at 21:30 "저녁" is now, and a place already
+    closed is no dinner (audit r13 Q2: a salad bar shut at 21:00 ranked 2nd)."""
+    if wished is not None and wished.date() == now.date() and timedelta(0) < now - wished < MEAL_UNDER_WAY:
+        return now
+    return wished
 
 
 def rerank(
@@ -285,7 +300,7 @@ def rerank(
         # that the turn would pass for a farther 찌개 one — relevance_test16 t2112, test15 t2001;
         # docs/older24_notes.md)
         if len(p.kinds) > 1:
-            hits = each_kind_in_turn(hits, p.kinds, rank.key, clocked=rank.at is not None)
+            hits = each_kind_in_turn(hits, p.kinds, rank.key, clocked=rank.at is not None, radius=rank.radius)
         if p.atmosphere or p.occasion:
             hits = backed_before_unbacked(hits, rank)
         if p.convenience:
@@ -301,6 +316,8 @@ def rerank(
         hits.sort(key=lambda h: 0 if _lists_mild(h, p.prefer_menu) else 1)
     meets = (lambda h: rank.key(h).open_asked == 0) if rank is not None and rank.now_asked else None
     f.hits = one_per_brand(hits, p.k, res, meets) if p.sort != "distance" else hits[: p.k]
+    if p.sort == "relevance" and rank is not None and not p.prefer_menu:
+        f.hits = cards_in_order(f.hits, rank)
     note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
     if note is not None:
         f.notes.append(note)
@@ -309,7 +326,19 @@ def rerank(
         f.notes.append(mild)
 
 
-def known_before_little(hits: list[SearchHit], rank: Ranker) -> list[SearchHit]:
+def standing(key: RankKey, across_rings: bool = False) -> tuple[Any, ...]:
+    """The parts of ``key`` a well-known place must equal to go before a little-known one
+    (:func:`known_before_little`): every part but the trust, with a dish the place is known for (its
+    name, a share of its menu) and a dish it lists as one — both serve it, and a 3-review house with a
+    short menu of 짬뽕 is no better pick than a 124-review 중국집 listing it (relevance_test18 t2295) —
+    and, ``across_rings`` (the cards shown), the near circle and the wider one as one."""
+    key = key._replace(dish=max(key.dish, 1))
+    if across_rings:
+        key = key._replace(farther=0)
+    return tuple(key[:-1])
+
+
+def known_before_little(hits: list[SearchHit], rank: Ranker, across_rings: bool = False) -> list[SearchHit]:
     """ "맛집" means good places first within the kind (issue 24 class 10): a little-known place
     (``index.ranking.little_known``) goes after each well-known one (``well_known``) that is as good by
     every part of the order but the trust and at most :data:`KNOWN_SLACK` of the radius farther — a pass
@@ -317,7 +346,7 @@ def known_before_little(hits: list[SearchHit], rank: Ranker) -> list[SearchHit]:
     edge never pushes a near one out (relevance_set r076, r141), one a little farther does (audit r12
     C1.1: 군자대한곱창, 27 reviews at 781 m, before 야곱293, 5 at 635 m)."""
     slack = KNOWN_SLACK * rank.radius if rank.radius else KNOWN_SLACK_M
-    keys = {id(h): rank.key(h)[:-1] for h in hits}  # each hit ranked once (rank reads its menu)
+    keys = {id(h): standing(rank.key(h), across_rings) for h in hits}  # each hit ranked once
     known = {keys[id(h)] for h in hits if well_known(h.document)}
     if not known:
         return hits
@@ -335,16 +364,30 @@ def known_before_little(hits: list[SearchHit], rank: Ranker) -> list[SearchHit]:
             and share[id(h)] >= share[id(m)]
         )
 
-    out: list[SearchHit] = []
-    held: list[SearchHit] = []
-    for h in hits:
-        if little_known(h.document) and keys[id(h)] in known:
-            held.append(h)
-            continue
-        out += [m for m in held if not passes(h, m)]  # those it does not pass go first, in their order
-        held = [m for m in held if passes(h, m)]
-        out.append(h)
-    return out + held
+    # each little-known place goes right after the first well-known one below it that passes it, past the
+    # places between (a 13-review 장어 house between a 5-review 오리 house and a 22-review 닭 house 15 m
+    # nearer no longer keeps the 오리 house ahead: relevance_test20 t2571)
+    out = list(hits)
+    for m in [h for h in hits if little_known(h.document) and keys[id(h)] in known]:
+        i = out.index(m)
+        j = next((j for j in range(i + 1, len(out)) if passes(out[j], m)), None)
+        if j is not None:
+            out.insert(j, out.pop(i))
+    return out
+
+
+def cards_in_order(shown: list[SearchHit], rank: Ranker) -> list[SearchHit]:
+    """The order of the cards chosen (never which are chosen: the judged sets and the notes read that
+    set): a little-known card goes after a well-known one as good across the near circle and the wider
+    one it was filled from (audit r13 Q20: 한솔냉면, 2 reviews at 870 m, led 유경식당, 51 at 1.3 km);
+    by day with no time asked, a card shut today — done for the day, or a day its timetable leaves out
+    (월~금 on a Saturday) — goes after the others, still shown with its "오늘(토)은 영업일이 아니에요"
+    (audit r13 Q3.1, Q5, Q8: Saturday lunch led by a place closed that day)."""
+    out = known_before_little(shown, rank, across_rings=True)
+    if rank.at is None and rank.today is not None:
+        today = rank.today
+        out.sort(key=lambda h: shut_today(h.document.hours, today))
+    return out
 
 
 def _depth(category: str) -> int:
@@ -623,7 +666,11 @@ def one_per_brand(
 
 
 def each_kind_in_turn(
-    hits: list[SearchHit], wanted: list[str], rank: Callable[[SearchHit], RankKey], clocked: bool = False
+    hits: list[SearchHit],
+    wanted: list[str],
+    rank: Callable[[SearchHit], RankKey],
+    clocked: bool = False,
+    radius: float | None = None,
 ) -> list[SearchHit]:
     """Two kinds asked ("브런치 카페", "텐동 규동"): among equally good places, a kind not shown yet
     comes next, so one kind's many places cannot hide the other's. ``clocked`` (going now): equally
@@ -634,23 +681,41 @@ def each_kind_in_turn(
         return (*key[:TIER], key.going_now) if clocked else tuple(key[:TIER])
 
     tier = {id(h): part(h) for h in hits}  # each hit ranked once (rank reads its menu)
+    slack = KNOWN_SLACK * radius if radius else KNOWN_SLACK_M
     out: list[SearchHit] = []
     shown: set[str] = set()
     rest = list(hits)
     while rest:
         top = tier[id(rest[0])]
+        # a kind's turn never puts a place few know ahead of one many know about as near that it would
+        # pass (issue 24 class 10: "든든하게 한끼" gave a 4-review 백반 house the turn over a 31-review 돈까스
+        # house 100 m nearer; one at the edge keeps its place behind: relevance_test19 t2476, t2464)
+        head = rest[0]
         pick = next(
             (
                 h
                 for h in rest
                 if tier[id(h)] == top and any(k in h.document.kinds and k not in shown for k in wanted)
             ),
-            rest[0],
+            head,
         )
+        ahead = rest[: rest.index(pick)]
+        if (
+            len(wanted) >= FAMILY
+            and little_known(pick.document)
+            and any(tier[id(h)] == top and _known_near(h, pick, slack) for h in ahead)
+        ):
+            pick = head
         out.append(pick)
         shown.update(k for k in wanted if k in pick.document.kinds)
         rest.remove(pick)
     return out
+
+
+def _known_near(known: SearchHit, little: SearchHit, slack: float) -> bool:
+    """``known`` is well known and at most ``slack`` metres farther than ``little``."""
+    near, far = little.distance_m, known.distance_m
+    return well_known(known.document) and (near is None or far is None or far <= near + slack)
 
 
 def review_mentions(hits: list[SearchHit], terms: list[str]) -> set[str]:
