@@ -43,3 +43,106 @@ def test_a_liquor_dish_an_alcohol_free_drink_or_salmon_is_no_drinking(text: str)
 )
 def test_a_drink_at_the_table_is_still_drinking(text: str) -> None:
     assert "술자리" in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("혼자 오면 안 되는 가게였어요 두 명부터 받으신대요", "혼밥"),
+        ("애들이랑 가면 큰일나요 너무 좁고 위험해요", "아이와"),
+        ("혼자 가면 절대 안 되는 곳이에요 눈치 엄청 줘요", "혼밥"),
+    ],
+)
+def test_an_occasion_one_must_not_come_for_is_against_it(text: str, value: str) -> None:
+    assert value not in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("혼자 가면 편하게 먹을 수 있어요", "혼밥"),
+        ("아이랑 오면 좋아요 놀이방이 있어요", "아이와"),
+    ],
+)
+def test_an_occasion_welcome_in_a_condition_still_counts(text: str, value: str) -> None:
+    assert value in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "한 통 사면 혼자서 이틀은 나눠 먹어요 양이 어마어마해요",
+        "혼자서 다 먹으려고 했는데 결국 남겼어요 양이 많아요",
+        "라지 한 판이면 혼자서 세 번은 나눠 먹어요",
+        "혼자 좀 먼저 갔는데 자리가 없어서 밖에서 친구들을 기다렸어요",
+    ],
+)
+def test_a_portion_or_a_wait_alone_is_no_meal_alone(text: str) -> None:
+    assert "혼밥" not in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "혼자 가서 먹었는데 양도 많고 좋았어요",
+        "혼자 먹기 좋은 자리가 있어요",
+    ],
+)
+def test_a_meal_alone_still_counts(text: str) -> None:
+    assert "혼밥" in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("아빠 생신이 있어서 케이크랑 같이 포장해 갔어요", "기념일"),
+        ("팀 회식이 있어서 도시락 배달 시켰는데 다들 좋아했어요", "회식"),
+        ("동호회 모임이 있어서 포장 주문했어요 양 많아요", "모임"),
+    ],
+)
+def test_an_occasion_held_elsewhere_and_served_by_a_takeaway_is_no_visit(text: str, value: str) -> None:
+    assert value not in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("생일이라 왔는데 남은 건 포장해 주셨어요", "기념일"),
+        ("동호회 모임으로 왔는데 자리가 넓어요", "모임"),
+    ],
+)
+def test_an_occasion_at_the_table_still_counts(text: str, value: str) -> None:
+    assert value in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "김치는 창업주 할머니가 지금도 매일 담그신대요",
+        "창업자 부부가 아직도 주방을 지키신다고 해요",
+    ],
+)
+def test_the_founders_family_is_not_the_writers(text: str) -> None:
+    assert "가족" not in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "과 동기들과 왔는데 음식이 빨리 나와요",
+        "입사 동기들이랑 점심 먹으러 갔는데 맛있었어요",
+    ],
+)
+def test_classmates_as_the_company_of_a_visit_are_no_party(text: str) -> None:
+    assert "모임" not in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "동기들이랑 모이기 딱 좋은 곳이에요",
+        "대학 동기 모임으로 다녀왔어요",
+    ],
+)
+def test_classmates_said_to_fit_or_a_named_party_are_still_a_party(text: str) -> None:
+    assert "모임" in _occasions(text), (text, _occasions(text))

@@ -995,6 +995,8 @@ def _conditional(
         return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if not absence and target[0] == "occasion" and r.habitual.match(text, own.end):
         return None  # "회식 때 방문하면 항상 …": a habit, no wish
+    if not absence and target[0] == "occasion" and r.prohibition.match(text, own.end):
+        return False, own.start, s_end  # "혼자 가면 안 되는 식당": the occasion is not welcome
     if absence:
         if (
             convenience

@@ -137,6 +137,7 @@ class Frames(BaseModel):
     one_of_few: str = "(?!)"
     booked_without: str = "(?!)"
     mood_praise: str = "(?!)"
+    prohibition: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -277,6 +278,7 @@ class CompiledRules:
         self.not_only = re.compile(f.not_only)
         self.irresistible = re.compile(f.irresistible)
         self.mood_praise = re.compile(f.mood_praise)
+        self.prohibition = re.compile(f.prohibition)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
