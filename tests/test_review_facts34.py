@@ -146,3 +146,25 @@ def test_classmates_as_the_company_of_a_visit_are_no_party(text: str) -> None:
 )
 def test_classmates_said_to_fit_or_a_named_party_are_still_a_party(text: str) -> None:
     assert "모임" in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "애들이랑 같이 갈 수 있는 몇 안 되는 술집일 듯해요",
+        "아이들과 오기 좋은 식당일 것 같아요 다음에 와볼게요",
+    ],
+)
+def test_a_childs_company_only_guessed_possible_is_no_child(text: str) -> None:
+    assert "아이와" not in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "아이들과 갈 수 있는 식당이라 자주 와요",
+        "애들이랑 먹기 좋은 메뉴가 많아요",
+    ],
+)
+def test_a_childs_company_told_still_counts(text: str) -> None:
+    assert "아이와" in _occasions(text), (text, _occasions(text))
