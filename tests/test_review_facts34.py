@@ -168,3 +168,19 @@ def test_a_childs_company_only_guessed_possible_is_no_child(text: str) -> None:
 )
 def test_a_childs_company_told_still_counts(text: str) -> None:
     assert "아이와" in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("국물이 칼칼해서 소주가 절로 넘어가요", "술자리"),
+        ("비 오는 날 동생이랑 낯술 👍👍", "술자리"),
+        ("과에서 종강총회 하러 왔는데 자리가 넉넉했어요", "모임"),
+        ("부산에서 손님이 와서 대접했는데 다들 만족하셨어요", "접대"),
+        ("조용한 룸이 있어서 비즈니스하기 괜찮아요", "접대"),
+        ("국물이 순해서 아이까지 잘 먹었어요", "아이와"),
+        ("아이가 짜장면 한 그릇 다 먹었어요", "아이와"),
+    ],
+)
+def test_occasions_told_in_other_words(text: str, value: str) -> None:
+    assert value in _occasions(text), (text, _occasions(text))
