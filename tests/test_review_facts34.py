@@ -184,3 +184,8 @@ def test_a_childs_company_told_still_counts(text: str) -> None:
 )
 def test_occasions_told_in_other_words(text: str, value: str) -> None:
     assert value in _occasions(text), (text, _occasions(text))
+
+
+def test_a_hangover_word_in_a_priced_menu_item_is_no_hangover() -> None:
+    assert "해장" not in _occasions("메뉴판에 속풀이 정식 9,000원 있어서 시켜봤어요")
+    assert "해장" in _occasions("전날 과음해서 속풀이로 왔는데 국물이 시원해요")

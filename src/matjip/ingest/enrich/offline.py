@@ -40,7 +40,6 @@ from matjip.ingest.enrich.tables import (
     CATEGORY_LEAF_ONLY,
     CATEGORY_RULES,
     EXCLUSIONS,
-    WORD_PARTS,
     FOOD_DISHES,
     FOOD_HEADS,
     FOOD_MODIFIERS,
@@ -54,6 +53,7 @@ from matjip.ingest.enrich.tables import (
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
+    WORD_PARTS,
     lexicons,
 )
 from matjip.settings import Settings
