@@ -189,3 +189,8 @@ def test_occasions_told_in_other_words(text: str, value: str) -> None:
 def test_a_hangover_word_in_a_priced_menu_item_is_no_hangover() -> None:
     assert "해장" not in _occasions("메뉴판에 속풀이 정식 9,000원 있어서 시켜봤어요")
     assert "해장" in _occasions("전날 과음해서 속풀이로 왔는데 국물이 시원해요")
+
+
+def test_a_worry_that_one_must_not_come_alone_is_no_refusal() -> None:
+    text = "혼자 오면 안 될까 봐 걱정했는데 사장님이 반겨주셔서 혼밥 편하게 했어요"
+    assert "혼밥" in _occasions(text), (text, _occasions(text))
