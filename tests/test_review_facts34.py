@@ -194,3 +194,18 @@ def test_a_hangover_word_in_a_priced_menu_item_is_no_hangover() -> None:
 def test_a_worry_that_one_must_not_come_alone_is_no_refusal() -> None:
     text = "혼자 오면 안 될까 봐 걱정했는데 사장님이 반겨주셔서 혼밥 편하게 했어요"
     assert "혼밥" in _occasions(text), (text, _occasions(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("점심에는 회식하고 단체 손님이 많아서 정신없더라구요", "회식"),
+        ("주말엔 가족이나 아이 손님이 많아요", "가족"),
+    ],
+)
+def test_guests_of_several_kinds_listed_are_not_the_writers_company(text: str, value: str) -> None:
+    assert value not in _occasions(text), (text, _occasions(text))
+
+
+def test_the_writers_company_beside_a_crowd_still_counts() -> None:
+    assert "회식" in _occasions("회식으로 왔는데 손님이 많았어요")
