@@ -53,6 +53,7 @@ from matjip.ingest.enrich.tables import (
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
+    WORD_PARTS,
     lexicons,
 )
 from matjip.settings import Settings
@@ -92,6 +93,7 @@ class _Compiled:
     heads: dict[str, tuple[tuple[int, dict[str, tuple[_Matcher, ...]]], ...]]
     any_surface: re.Pattern[str]  # finds whether a text mentions anything at all
     exclusions: re.Pattern[str]  # finds every start of an exclusion (the longest one there)
+    word_parts: re.Pattern[str]  # finds every start of a WORD_PARTS word (the longest one there)
     value_order: dict[EnrichField, dict[str, int]]
     menu_rules: tuple[tuple[re.Pattern[str], Target], ...]
     patterns: tuple[_Matcher, ...] = ()  # PATTERN_SURFACES: a regex, not a surface, signals the value
@@ -145,13 +147,19 @@ def _compiled() -> _Compiled:
     exclusions = re.compile(
         "(?=(" + "|".join(re.escape(e) for e in ordered_ex) + "))" if ordered_ex else "(?!)"
     )
+    ordered_parts = sorted({w.lower() for w in WORD_PARTS if w}, key=lambda w: (-len(w), w))
+    word_parts = re.compile(
+        "(?=(" + "|".join(re.escape(w) for w in ordered_parts) + "))" if ordered_parts else "(?!)"
+    )
     pattern_matchers = tuple(
         _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True)
         for t, regexes in PATTERN_SURFACES.items()
         for i, rx in enumerate(regexes)
     )
     gate = re.compile(PATTERN_GATE or "(?!)", re.IGNORECASE)
-    return _Compiled(dispatch, heads, any_surface, exclusions, order, menu_rules, pattern_matchers, gate)
+    return _Compiled(
+        dispatch, heads, any_surface, exclusions, word_parts, order, menu_rules, pattern_matchers, gate
+    )
 
 
 def check_lexicon_consistency() -> list[str]:
@@ -414,8 +422,10 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
     # an exclusion found at a start covers every shorter one starting there
     excluded = [(m.start(), m.end(1)) for m in compiled.exclusions.finditer(low)]
     negative_spans = [(h.start, h.end, set(h.matcher.targets)) for h in hits if h.matcher.negative]
-    if not excluded and not negative_spans:
+    parts = [(m.start(), m.end(1)) for m in compiled.word_parts.finditer(low)]
+    if not excluded and not negative_spans and not parts:
         return hits
+    parts_cover = _Cover(parts)
     # "is h inside one of these spans?" for every hit, in linear time: the spans that start at or
     # before h.start contain h exactly when the furthest end among them reaches h.end
     excluded_cover = _Cover(excluded)
@@ -429,8 +439,8 @@ def _find_hits(text: str, morphs: Sequence[Morph]) -> list[_Hit]:
     kept: list[_Hit] = []
     for h in hits:
         if not h.matcher.negative:
-            if excluded_cover.contains(h.start, h.end):
-                continue
+            if excluded_cover.contains(h.start, h.end) or parts_cover.contains(h.start, h.start + 1):
+                continue  # inside a homograph, or starting inside another word ("술찜 국물 너무 맛있어요")
             if any(
                 t in negative_cover and negative_cover[t].contains(h.start, h.end) for t in h.matcher.targets
             ):
@@ -986,6 +996,8 @@ def _conditional(
         return None, hit.start, hit.end  # "발렛하실 거면 다른 데 가세요": advice, no wish
     if not absence and target[0] == "occasion" and r.habitual.match(text, own.end):
         return None  # "회식 때 방문하면 항상 …": a habit, no wish
+    if not absence and target[0] == "occasion" and r.prohibition.match(text, own.end):
+        return False, own.start, s_end  # "혼자 가면 안 되는 식당": the occasion is not welcome
     if absence:
         if (
             convenience

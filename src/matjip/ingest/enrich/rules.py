@@ -139,6 +139,7 @@ class Frames(BaseModel):
     mood_praise: str = "(?!)"
     recommended_if: str = "(?!)"
     fact_compared: str = "(?!)"
+    prohibition: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -281,6 +282,7 @@ class CompiledRules:
         self.mood_praise = re.compile(f.mood_praise)
         self.recommended_if = re.compile(f.recommended_if)
         self.fact_compared = re.compile(f.fact_compared)
+        self.prohibition = re.compile(f.prohibition)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))

@@ -97,6 +97,9 @@ def _menu_rules() -> tuple[tuple[str, Target], ...]:
 NEGATIVE_VARIANTS: Final[dict[Target, tuple[str, ...]]] = _by_target(word_map("review_cues", "negative"))
 # Surfaces that cancel any positive match lying inside them (homographs, not negations).
 EXCLUSIONS: Final[tuple[str, ...]] = words("review_cues", "exclusions")
+# Words that a value's surface begins or lies inside of, which are other words ("술찜", "무알콜맥주", "사케동"): a
+# positive mention that starts inside one is cancelled however far its match reaches.
+WORD_PARTS: Final[tuple[str, ...]] = words("review_cues", "word_parts")
 # A value that implies others (only positive votes propagate).
 IMPLIES: Final[dict[Target, tuple[Target, ...]]] = {
     t: _targets(implied) for t, implied in _by_target(word_map("review_cues", "implies")).items()
