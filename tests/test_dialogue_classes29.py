@@ -153,3 +153,96 @@ def test_a_dish_asked_finds_its_menu_forms_and_the_card_names_the_line(chinese: 
         "myeon",
     }  # the 유니짜장 house serves the dish; the 짜장밥 house (more reviews) does not
     assert "메뉴 '이베리코유니짜장'" in r.answer  # the line that is the dish, on its card
+
+
+# --- places named by the restaurants' own branch names ------------------------------------------
+
+
+def _rec(pid: str, title: str, lat: float, lon: float, category: str, road: str) -> dict[str, object]:
+    return {
+        "place_id": pid,
+        "title": title,
+        "category": category,
+        "mapx": str(round(lon * 1e7)),
+        "mapy": str(round(lat * 1e7)),
+        "roadAddress": road,
+        "menus": [{"name": "아메리카노", "price": "4,500원"}, {"name": "쌀국수", "price": "11,000원"}],
+        "businessHours": DAILY,
+        "reviewCount": 40,
+    }
+
+
+# an invented square of 위례 that three branches are named after, astride 성남 and 송파 (no gazetteer
+# place of that name); a café 2.3 km away, inside 위례's own radius; three "…석촌호수점" branches far
+# from 석촌호수 (a gazetteer place: never shadowed); 하남 학암동's branches and road (no jibun address)
+PLACES = [
+    _rec(
+        "sq1",
+        "별빛쌀국수 위례별빛광장점",
+        37.4720,
+        127.1420,
+        "아시아음식>베트남음식",
+        "경기 성남시 수정구 위례광장로 300",
+    ),
+    _rec(
+        "sq2",
+        "달빛카페 위례별빛광장점",
+        37.4722,
+        127.1415,
+        "카페>커피전문점",
+        "경기 성남시 수정구 위례광장로 104",
+    ),
+    _rec("sq3", "해빛분식 위례별빛광장점", 37.4750, 127.1428, "분식", "서울 송파구 위례광장로 290"),
+    _rec("far", "먼카페", 37.4950, 127.1600, "카페>커피전문점", "경기 하남시 위례대로 10"),
+    _rec(
+        "lake1",
+        "호수커피 석촌호수점",
+        37.4725,
+        127.1418,
+        "카페>커피전문점",
+        "경기 성남시 수정구 위례광장로 120",
+    ),
+    _rec(
+        "lake2", "호수빵 석촌호수점", 37.4726, 127.1419, "카페>베이커리", "경기 성남시 수정구 위례광장로 130"
+    ),
+    _rec(
+        "lake3",
+        "호수떡 석촌호수점",
+        37.4727,
+        127.1420,
+        "카페>디저트카페",
+        "경기 성남시 수정구 위례광장로 140",
+    ),
+    _rec("seokchon", "석촌카페", 37.5090, 127.1030, "카페>커피전문점", "서울 송파구 석촌호수로 200"),
+    _rec(
+        "hak1", "커피온 하남학암점", 37.4877, 127.1580, "카페>커피전문점", "경기 하남시 위례학암로14번길 35"
+    ),
+    _rec("hak2", "빵굽는집 위례학암점", 37.4879, 127.1590, "카페>베이커리,카페", "경기 하남시 위례학암로 27"),
+    _rec("hak3", "학암분식", 37.4890, 127.1585, "분식", "경기 하남시 학암로 13"),
+]
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg29places"), PLACES)
+
+
+@pytest.mark.parametrize("text", ["위례 별빛광장 근처 카페", "위례별빛광장 카페"])
+def test_a_name_the_branches_carry_is_a_place_at_their_median(places: Path, text: str) -> None:
+    (r,) = talk_over(places, [text], WEDNESDAY_NOON)
+    first = r.answer.splitlines()[0]
+    assert "'위례별빛광장' 기준이에요" in first and "식당 3곳의 지점·도로 이름으로" in first
+    ids = [c.id for c in r.cards]
+    assert "sq2" in ids and "far" not in ids  # around the square, not all of 위례 (2.5 km)
+
+
+def test_a_gazetteer_place_is_never_shadowed_by_branch_names(places: Path) -> None:
+    (r,) = talk_over(places, ["석촌호수 카페"], WEDNESDAY_NOON)
+    assert "지도에 없는 이름" not in r.answer
+    assert [c.id for c in r.cards][:1] == ["seokchon"]
+
+
+def test_a_dong_said_without_dong_is_the_dong_its_documents_place(places: Path) -> None:
+    (r,) = talk_over(places, ["학암 카페"], WEDNESDAY_NOON)
+    assert r.answer.splitlines()[0].startswith("경기 하남시 학암동 기준이에요")
+    assert {"hak1", "hak2"} <= {c.id for c in r.cards}
