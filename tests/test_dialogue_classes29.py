@@ -246,3 +246,18 @@ def test_a_dong_said_without_dong_is_the_dong_its_documents_place(places: Path) 
     (r,) = talk_over(places, ["학암 카페"], WEDNESDAY_NOON)
     assert r.answer.splitlines()[0].startswith("경기 하남시 학암동 기준이에요")
     assert {"hak1", "hak2"} <= {c.id for c in r.cards}
+
+
+# --- older sets' misses -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "station"),
+    [("gopchang near dunchon-dong station", "둔촌동역"), ("pho near dunchon dong station", "둔촌동역")],
+)
+def test_a_station_named_after_a_dong_said_apart_is_the_station(text: str, station: str) -> None:
+    """dialogue_test19 en039: "dunchon-dong station" (KRIC: Dunchondong) is 둔촌동역, not the dong."""
+    from matjip.nlu.romanized import koreanize_places
+
+    out = koreanize_places(text)
+    assert station in out and "station" not in out
