@@ -261,3 +261,31 @@ def test_a_station_named_after_a_dong_said_apart_is_the_station(text: str, stati
 
     out = koreanize_places(text)
     assert station in out and "station" not in out
+
+
+ZOKBAL = [
+    near(
+        "mild", "순한족발", 100, "한식>족발,보쌈", {"족발": "35,000원", "보쌈": "33,000원"}, reviewCount=100
+    ),
+    near(
+        "spicy",
+        "불타는족발",
+        120,
+        "한식>족발,보쌈",
+        {"매운족발": "38,000원", "족발": "35,000원"},
+        reviewCount=900,
+    ),
+]
+ZOKBAL = [{**r, "businessHours": DAILY} for r in ZOKBAL]
+
+
+def test_a_spicy_version_ruled_out_keeps_the_dish_asked(tmp_path: Path) -> None:
+    """dialogue_test19 en135: "매운족발은 빼주세요" after 족발 places rules out the places listing 매운족발,
+    never every 족발 house."""
+    from matjip.nlu.kinds import detect_kinds
+
+    frame = detect_kinds("매운거 못먹어서 매운족발은 빼주세요")
+    assert frame.exclude_kinds == [] and frame.exclude_words == ["매운족발"]
+    data = ingest_records(tmp_path, ZOKBAL)
+    _, r = talk_over(data, ["잠실역 족발집", "매운거 못먹어서 매운족발은 빼주세요"], WEDNESDAY_NOON)
+    assert [c.id for c in r.cards] == ["mild"]
