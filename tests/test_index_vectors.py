@@ -106,35 +106,24 @@ def test_an_ingest_appends_to_the_copy(tmp_path: Path) -> None:
     assert np.array_equal(q8.codes, codes.T) and np.array_equal(q8.scale, scale)
 
 
-def test_an_index_of_format_5_loads_searches_alike_and_an_ingest_rewrites_it(tmp_path: Path) -> None:
-    """Format 5 kept the string columns as JSON lists in strings.json and had no vectors.q8."""
+def test_an_index_of_an_older_format_is_refused_so_it_is_rebuilt(tmp_path: Path) -> None:
+    """Format 8 added the dish forms to the menu entries (words/menu.toml ``menu_forms``): an index of
+    format 5–7 lacks them, so loading it raises (``sync.ensure_index`` / ``update_index`` rebuild it)."""
     import json
 
+    from matjip.errors import SearchIndexError
     from matjip.index import layout
-    from matjip.index.strings import DATA_FILE, StringColumn
+    from matjip.index.storage import FORMAT_VERSION
 
-    docs = make_corpus(60)
+    docs = make_corpus(20)
     index = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs)
-    s = index._require()
-    assert all(isinstance(col, StringColumn) for col in s.strings.values())
-    reqs = [SearchRequest(text=t, k=5) for t in QUERIES] + [SearchRequest(menu=["국밥"], k=5)]
-    want = [[h.document.place_id for h in index.search(r).hits] for r in reqs]
-    d = s.directory
-    (d / "strings.json").write_text(json.dumps({k: list(v) for k, v in s.strings.items()}), encoding="utf-8")
-    for name in (DATA_FILE, quantized.Q8_FILE, quantized.SCALE_FILE):
-        (d / name).unlink()
+    d = index._require().directory
     meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
-    (d / "meta.json").write_text(json.dumps({**meta, "format": 5}), encoding="utf-8")
+    assert meta["format"] == FORMAT_VERSION == 8
+    (d / "meta.json").write_text(json.dumps({**meta, "format": 7}), encoding="utf-8")
     layout.write_manifest(d)
-    old = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).load()
-    assert isinstance(old._require().strings["titles"], list)
-    assert [[h.document.place_id for h in old.search(r).hits] for r in reqs] == want
-    assert old.get(docs[3].place_id) == index.get(docs[3].place_id)
-    old.delete([docs[0].place_id])
-    fresh = old._require()
-    assert json.loads((fresh.directory / "meta.json").read_text(encoding="utf-8"))["format"] == 7
-    assert isinstance(fresh.strings["titles"], StringColumn) and old.get(docs[0].place_id) is None
-    assert old.get(docs[3].place_id) == index.get(docs[3].place_id) and old.count() == len(docs) - 1
+    with pytest.raises(SearchIndexError, match="format 7 is not supported"):
+        EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).load()
 
 
 def _random_unit(n: int, dim: int, seed: int) -> np.ndarray:

@@ -30,7 +30,7 @@ from matjip.agent.cardinfo import (
 from matjip.agent.models import SearchPlan, Shown
 from matjip.documents import WEEKDAYS, EnrichField, Evidence, MenuItem, Restaurant
 from matjip.index.ranking import value_votes
-from matjip.index.reference import BRANCH_SUFFIXES
+from matjip.index.reference import BRANCH_SUFFIXES, line_matches
 from matjip.kinds import kinds
 from matjip.text.josa import final_consonant, josa, particle
 from matjip.vocab import vocab
@@ -196,7 +196,7 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                 ev = kind_text(s.doc, k)
                 reasons.append(_with_evidence(f"{k}", ev))
         for dish in plan.kind_dishes:  # "짬뽕 맛집": the dish on the card, not only its kind (class 11)
-            lines = _within_first([x for x in s.doc.menus if dish in x.name.replace(" ", "")], plan)
+            lines = _within_first([x for x in s.doc.menus if line_matches(x.name, dish)], plan)
             if plan.avoid_tastes:  # "안 매운 쭈꾸미": a '매운쭈꾸미' line is no evidence for the wish
                 lines = [x for x in lines if not kinds().is_spicy_line(x.name)]
             # "안 매운 짬뽕": the mild version the place lists (백짬뽕) is the line said
@@ -224,9 +224,7 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             ev = evidence_text(s.doc, "convenience", c)
             reasons.append(_with_evidence(say("answer.reason.convenience", value=c), ev))
         for m in plan.menu:
-            hit = next(
-                iter(_within_first([x for x in s.doc.menus if m in x.name.replace(" ", "")], plan)), None
-            )
+            hit = next(iter(_within_first([x for x in s.doc.menus if line_matches(x.name, m)], plan)), None)
             if hit is not None and hit.price is not None and _within(hit.price, plan):
                 reasons.append(say("answer.reason.menu_priced", name=hit.name, price=won(hit.price)))
             elif hit is not None:  # a price over the budget asked is not quoted as if it met it

@@ -310,6 +310,57 @@ def document_dong(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOu
     return placed_by_documents(word, found, text, gazetteer)
 
 
+_PLACE_WORD = re.compile(words("location_cues", "place_word")[0])
+_SPAN_WORDS: Final = 3  # "위례 중앙 광장": a name said in up to this many words
+_DONG_STEM_CHARS: Final = 3  # "학암": a dong said without 동 is a short word
+
+
+def document_place(nlu: NLUResult, text: str, gazetteer: Gazetteer) -> LocationOutcome | None:
+    """ "위례 중앙광장 근처 쌀국수", "학암 카페": a name the gazetteer does not know, said in one word or a
+    few, that the restaurants of the data place — a dong said without 동 whose documents place it
+    ("학암" → 학암동), else a name their branch or road words carry ("○○ 위례중앙광장점",
+    :meth:`matjip.geo.docplaces.DocumentDongs.named_place`). Never a name the gazetteer knows (the
+    longest span the message says is taken, and its last word must be no place of its own), nor one
+    inside a restaurant name asked. The first line says where and how the position was found."""
+    dongs = gazetteer.document_dongs
+    if dongs is None:
+        return None
+    bare = [m.group(1) if (m := _PLACE_WORD.match(t)) else None for t in text.split()]
+    titles = nlu.entities.title
+    for size in range(_SPAN_WORDS, 0, -1):
+        for i in range(len(bare) - size + 1):
+            said = bare[i : i + size]
+            if any(w is None for w in said):
+                continue
+            word = "".join(w for w in said if w)
+            last = said[-1] or ""
+            if gazetteer.lookup(word) or gazetteer.lookup(last) or any(word in t for t in titles):
+                continue
+            if nlu.entities.location and not any(w in nlu.entities.location for w in said):
+                continue  # beside a place read, only a name that goes on from it ("위례 중앙광장")
+            place = dongs.named_place(word)
+            if place is not None:
+                count = re.search(r"of (\d+) restaurants", place.source)
+                first_line = wording.say(
+                    "location.homonym.by_branch_names",
+                    region=place.region,
+                    name=word,
+                    count=count.group(1) if count else "?",
+                )
+                ctx = _context_for(place, word, "near", explicit_radius_m(text), gazetteer)
+                return LocationOutcome(ctx, first_line=first_line)
+            if (
+                size == 1
+                and len(word) <= _DONG_STEM_CHARS
+                and word in dongs.words
+                and not gazetteer.lookup(word + "동")
+            ):
+                found = dongs.places(word + "동")  # "학암 카페": the dong its documents place
+                if found:
+                    return placed_by_documents(word + "동", found, text, gazetteer)
+    return None
+
+
 def placed_by_documents(word: str, found: list[Place], text: str, gazetteer: Gazetteer) -> LocationOutcome:
     """The search around the first of the dong's places the documents give, its city named first."""
     place, others = found[0], found[1:]

@@ -16,14 +16,15 @@ Built once from the documents when the gazetteer is (``matjip.agent.cache``) and
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+import statistics
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
 from matjip.geo.distance import haversine_m
 from matjip.geo.names import address_dongs, parse_address_region
-from matjip.geo.places import RADIUS_DONG_M, Place, PlaceType
+from matjip.geo.places import RADIUS_DONG_M, RADIUS_HOT_PLACE_M, Place, PlaceType
 from matjip.words import words
 
 # A dong's restaurants: this share of them within this distance of their medoid, else no position.
@@ -32,6 +33,9 @@ CLUSTER_SHARE: Final = 0.6
 # Evidence from branch and road names only: at least this many restaurants at two addresses or more.
 MIN_BY_WORDS: Final = 3
 _MAX_MEDOID_POINTS: Final = 300
+# A place named only by branch and road words ("○○ 위례중앙광장점"): at least this many characters (a
+# two-letter word is too often something else)
+MIN_NAME_CHARS: Final = 3
 
 _BRANCH = re.compile(r"^([가-힣]{2,})점$")
 _NOT_BRANCH: Final = frozenset(words("gazetteer", "branch_stems_not_places"))
@@ -103,6 +107,34 @@ class DocumentDongs:
             found.append((n, _place(name, sido, sigungu, lat, lon, n, by_words)))
         found.sort(key=lambda t: -t[0])
         return [p for _, p in found]
+
+    def named_place(self, word: str) -> Place | None:
+        """ "위례중앙광장", "잠실장미상가": a name no dong carries that at least ``MIN_BY_WORDS`` restaurants
+        at two addresses or more carry as their branch word ("○○ 위례중앙광장점") or their road's — the
+        median point of the close ones (a square may straddle two cities: no grouping by si/gun/gu; the
+        region is the one most of them lie in); None when they lie apart."""
+        group = self.words.get(word, [])
+        if len(word) < MIN_NAME_CHARS or len(group) < MIN_BY_WORDS or len({p.address for p in group}) < 2:
+            return None
+        if _cluster_centre(group) is None:
+            return None
+        medoid = _medoid(group[:_MAX_MEDOID_POINTS])
+        near = [p for p in group if haversine_m(p.lat, p.lon, medoid.lat, medoid.lon) <= CLUSTER_M]
+        lat, lon = statistics.median(p.lat for p in near), statistics.median(p.lon for p in near)
+        regions = Counter((p.sido, p.sigungu) for p in near)
+        (sido, sigungu), _ = regions.most_common(1)[0]
+        return Place(
+            key=f"document_place:{sido}:{sigungu}:{word}",
+            name=word,
+            type=PlaceType.LANDMARK,
+            lat=round(lat, 6),
+            lon=round(lon, 6),
+            sido=sido,
+            sigungu=sigungu,
+            default_radius_m=RADIUS_HOT_PLACE_M,
+            display_name=f"{word} ({sido} {sigungu})",
+            source=f"the branch and road names of {len(near)} restaurants in the data (median)",
+        )
 
 
 def _words(title: str, road: str) -> list[str]:

@@ -17,6 +17,7 @@ from matjip.documents import Restaurant
 from matjip.geo.distance import haversine_m
 from matjip.geo.gazetteer import Place
 from matjip.index.request import OpenAt, PriceRange, RegionFilter, SearchRequest
+from matjip.words import word_map
 
 _SPACE = re.compile(r"\s+")
 _TITLE_WORD = re.compile(r"\w+")
@@ -86,10 +87,56 @@ def title_exact(title: str, query: str) -> bool:
 # -- menu -----------------------------------------------------------------------------------
 
 
+def _forms() -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """(dish, its written forms longest first, the other dishes holding a form) of words/menu.toml."""
+    others = {
+        normalize_key(k): tuple(normalize_key(o) for o in v)
+        for k, v in word_map("menu", "menu_form_others").items()
+    }
+    out = []
+    for dish, forms in word_map("menu", "menu_forms").items():
+        key = normalize_key(dish)
+        ordered = tuple(sorted((normalize_key(f) for f in forms), key=len, reverse=True))
+        out.append((key, ordered, others.get(key, ())))
+    return out
+
+
+_MENU_FORMS = _forms()
+
+
+def dish_forms(entry: str) -> list[str]:
+    """The entry written as each dish one of its forms names (words/menu.toml ``menu_forms``):
+    "유니짜장" → ["유니짜장면"], "시래기순댓국" → ["시래기순대국"]; none for "짜장밥" (another dish)."""
+    out: list[str] = []
+    for dish, forms, others in _MENU_FORMS:
+        if dish in entry:
+            continue
+        rest = entry
+        for other in others:
+            rest = rest.replace(other, " ")
+        form = next((f for f in forms if f in rest), None)
+        if form is not None:
+            out.append(entry.replace(form, dish))
+    return out
+
+
+def line_matches(name: str, term: str) -> bool:
+    """One menu line holds the term (normalised), as written or as the dish a form of it names
+    ("유니짜장" holds "짜장면"; "짜장밥" does not): the per-line twin of :func:`menu_matches`."""
+    e, t = normalize_key(name), normalize_key(term)
+    return bool(t) and (t in e or any(t in f for f in dish_forms(e)))
+
+
 def menu_entries(doc: Restaurant) -> list[str]:
-    """Normalised menu names and review_food entries (what menu terms are matched against)."""
-    out = [normalize_key(m.name) for m in doc.menus] + [normalize_key(f) for f in doc.review_food]
-    return [e for e in out if e]
+    """Normalised menu names and review_food entries (what menu terms are matched against), each
+    followed by the same line written as a dish one of its forms names (:func:`dish_forms`)."""
+    out: list[str] = []
+    for raw in [m.name for m in doc.menus] + list(doc.review_food):
+        e = normalize_key(raw)
+        if e:
+            out.append(e)
+            out.extend(dish_forms(e))
+    return out
 
 
 def menu_matches(doc: Restaurant, terms: Iterable[str]) -> bool:

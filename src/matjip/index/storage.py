@@ -32,12 +32,10 @@ from matjip.index.quantized import Quantized
 from matjip.index.signs import Signs
 from matjip.index.snapshot import Snapshot
 
-FORMAT_VERSION = 7  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8; 7: vectors.sign
-READABLE_FORMATS = (
-    5,
-    6,
-    7,
-)  # 6: no sign bits (dense queries scan exactly)  # 5: the string columns as JSON lists in strings.json
+FORMAT_VERSION = 8  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8; 7: vectors.sign
+# 8: menu entries carry the dish forms of words/menu.toml (reference.menu_entries: "유니짜장" is also "유니짜장면");
+# an older index lacks them, so it is refused and rebuilt (sync.ensure_index / update_index)
+READABLE_FORMATS = (8,)
 BACKEND_NAME = "embedded"
 
 

@@ -30,6 +30,7 @@ _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _OR_AFTER = "(?:" + "|".join(words("query_kinds", "or_after")) + ")"
 _PLACE_ENDS = words("query_kinds", "place_ends")
+_VARIANT_BEFORE = tuple(sorted(words("query_kinds", "variant_before"), key=len, reverse=True))
 _HOUSE_AFTER_KIND = re.compile(
     r"(?<!\S)([^\s,.!?~]+)\s+("
     + "|".join(sorted(map(re.escape, words("query_kinds", "house_after_kind")), key=len, reverse=True))
@@ -184,7 +185,10 @@ class _KindScan:
                 (word.strip(), right)
             )  # "떡뽁이": a listed misspelling, said as corrected
         rest = self.lowered[end:]
-        if _EXCLUDE.match(rest):
+        variant = next((v for v in _VARIANT_BEFORE if self.lowered[:start].endswith(v)), None)
+        if _EXCLUDE.match(rest) and variant is not None and self._word_starts(start - len(variant)):
+            frame.exclude_words.append(variant + word)  # "매운족발은 빼주세요": that version, not the kind
+        elif _EXCLUDE.match(rest):
             if kind not in frame.exclude_kinds and not is_dish:  # a dish ruled out rules out the dish only
                 frame.exclude_kinds.append(kind)
             frame.exclude_words.append(word)
@@ -203,6 +207,10 @@ class _KindScan:
             if not self._in_place_name(start, end):
                 self.in_place_name.discard(kind)
         frame.words.append(word)
+
+    def _word_starts(self, at: int) -> bool:
+        """A word of the message starts at ``at``."""
+        return at == 0 or (at > 0 and self.lowered[at - 1].isspace())
 
     def _qualifies_exclusion(self, rest: str) -> bool:
         """The next word, a dish or a kind, is ruled out ("분식집 라면말고", "중국집 짬뽕 빼고")."""

@@ -50,8 +50,20 @@ def station_names() -> dict[str, str]:
             en = _PAREN.sub("", row.get("영문역사명") or "").strip().lower().rstrip(".")
             ko = _PAREN.sub("", (row.get("역사명") or "").strip())
             if en and ko:
-                names.setdefault(en, ko if ko.endswith("역") else f"{ko}역")
+                station = ko if ko.endswith("역") else f"{ko}역"
+                names.setdefault(en, station)
+                for end in _split_endings():  # "dunchon-dong station", "dunchon dong station"
+                    if en.endswith(end) and len(en) - len(end) >= 3 and en[-len(end) - 1].isalpha():
+                        names.setdefault(f"{en[: -len(end)]}-{end}", station)
+                        names.setdefault(f"{en[: -len(end)]} {end}", station)
     return dict(sorted(names.items(), key=lambda kv: -len(kv[0])))
+
+
+@cache
+def _split_endings() -> tuple[str, ...]:
+    """English name endings written apart from the name (data/english.toml ``station_names``)."""
+    raw = tomllib.loads(ENGLISH_FILE.read_text(encoding="utf-8"))
+    return tuple(raw["station_names"]["split_endings"])
 
 
 @cache

@@ -125,10 +125,12 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
         "served": frame.served,
         "exclude_kinds": frame.exclude_kinds,
         # "쌀국수말고 분짜": a word of the kind asked for is a contrast, not a menu to rule out
+        # "매운족발은 빼주세요": the version ruled out, never the dish inside its word (족발)
         "exclude_menu": [
             m
             for m in dict.fromkeys([*ex.menu, *frame.exclude_words])
             if (table.lookup(norm(m)) or ("", False))[0] not in frame.kinds
+            and not any(m != w and m in w for w in frame.exclude_words)
         ],
         # "이자카야는 빼줘": the kind is ruled out, not every bar (its broad category)
         "exclude_cuisine": [

@@ -22,6 +22,7 @@ from matjip.agent.location import (
     city_dong,
     city_dong_context,
     document_dong,
+    document_place,
     pick_choice,
     placed_by_documents,
     resolve,
@@ -341,11 +342,13 @@ def _resolve_place(
     """The place the message names (the gazetteer, the addresses), the device's position, the
     conversation's place, or a question where."""
     nlu, text = u.nlu, u.text
-    by_documents = document_dong(nlu, text, res.gazetteer)
-    if by_documents is not None:  # "학암동 카페": a dong the restaurants of the data place
+    by_documents = document_dong(nlu, text, res.gazetteer) or document_place(nlu, text, res.gazetteer)
+    if (
+        by_documents is not None
+    ):  # "학암동 카페", "학암 카페", "위례 중앙광장": the restaurants of the data place it
         said = (by_documents.context.name or "") if by_documents.context else ""
         read = nlu.model_copy(  # the dong is a place now, no word left unread ("창곡")
-            update={"unknown_terms": [t for t in nlu.unknown_terms if not (t and said.startswith(t))]}
+            update={"unknown_terms": [t for t in nlu.unknown_terms if not (t and t in said)]}
         )
         update = _place_update(state, res, read, by_documents, None)
         return {**update, "nlu": read, "understanding": u.with_nlu(read)}
