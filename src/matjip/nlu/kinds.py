@@ -121,8 +121,16 @@ def chain_rules() -> ChainRules:
 
 @cache
 def _inner_words() -> re.Pattern[str]:
-    """Every kind word of two or more characters, longest first, as one pattern."""
-    return re.compile("|".join(re.escape(w) for w in kinds().words() if len(w) >= 2))
+    """Every kind word of two or more characters, longest first, as one pattern; an English word only
+    as a whole word ("bar" is not inside "barbecue")."""
+    return re.compile("|".join(_whole_latin(w) for w in kinds().words() if len(w) >= 2))
+
+
+def _whole_latin(word: str) -> str:
+    """``word`` escaped, with no Latin letter allowed before a Latin first letter or after a Latin last one."""
+    head = "(?<![a-z])" if word[0].isascii() and word[0].isalpha() else ""
+    tail = "(?![a-z])" if word[-1].isascii() and word[-1].isalpha() else ""
+    return head + re.escape(word) + tail
 
 
 @dataclass

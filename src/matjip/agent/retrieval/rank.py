@@ -382,12 +382,19 @@ def cards_in_order(shown: list[SearchHit], rank: Ranker) -> list[SearchHit]:
     one it was filled from (audit r13 Q20: 한솔냉면, 2 reviews at 870 m, led 유경식당, 51 at 1.3 km);
     by day with no time asked, a card shut today — done for the day, or a day its timetable leaves out
     (월~금 on a Saturday) — goes after the others, still shown with its "오늘(토)은 영업일이 아니에요"
-    (audit r13 Q3.1, Q5, Q8: Saturday lunch led by a place closed that day)."""
+    (audit r13 Q3.1, Q5, Q8: Saturday lunch led by a place closed that day) — but never before a card
+    listing the dish asked ("홍대 마제소바" at 19:30: the one listing it, shut, still leads one that does not)."""
     out = known_before_little(shown, rank, across_rings=True)
     if rank.at is None and rank.today is not None:
         today = rank.today
-        out.sort(key=lambda h: shut_today(h.document.hours, today))
+        out.sort(key=lambda h: (_without_dish(h, rank), shut_today(h.document.hours, today)))
     return out
+
+
+def _without_dish(h: SearchHit, rank: Ranker) -> bool:
+    """The card does not list the dish asked (beside its kind, or as the kind) while others may."""
+    k = rank.key(h)
+    return bool(k.unlisted) or (rank.dish is not None and k.dish >= 2)
 
 
 def _depth(category: str) -> int:
