@@ -126,3 +126,16 @@ def test_a_view_asked_is_a_wish_and_the_place_stays(text: str) -> None:
     assert parsed.entities.atmosphere == ["뷰 좋은"], parsed.entities
     assert parsed.entities.location, parsed.entities
     assert "뷰 좋은" not in build_default_nlu().parse("잘 보이는 곳에 간판").entities.atmosphere
+
+
+def test_a_mall_beside_its_station_leaves_the_station_the_place(sample_agent) -> None:  # type: ignore[no-untyped-def]
+    """Merge check (dialogue_test8 eb089): "장지역 가든파이브 쪽" points at the station's exit; a street beside a
+    station ("잠실역 송리단길", audit r14 Q8) is still the place searched."""
+    from support.chat import Chat
+
+    mall = Chat(sample_agent)("장지역 가든파이브 쪽 쌀국수")
+    assert mall.plan is not None and mall.plan.location is not None, mall.answer
+    assert mall.plan.location.name == "장지역", mall.plan.location
+    street = Chat(sample_agent)("잠실역 송리단길 파스타")
+    assert street.plan is not None and street.plan.location is not None, street.answer
+    assert street.plan.location.name == "송리단길", street.plan.location

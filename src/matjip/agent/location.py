@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from matjip import wording
 from matjip.agent.models import Choice, Clarification, LocationContext
+from matjip.geo.landmarks import KIND_LABELS, LandmarkKind
 from matjip.text.josa import particle
 from matjip.words import word_map, words
 
@@ -507,13 +508,22 @@ def _main_first(names: list[str], gazetteer: Gazetteer) -> list[str]:
 
 _NARROWED = ("subway_station", *_DONG_TYPES)  # places a landmark beside them narrows
 _NARROWING = ("landmark", "hot_place")  # a street, a market, a park, a food alley
+# ... of these kinds only: a mall or a building beside its station ("장지역 가든파이브 쪽") is how one
+# points at the station's exit, the station stays the place (dialogue_test8 eb089)
+_NARROWING_KINDS = frozenset(
+    KIND_LABELS[k]
+    for k in (LandmarkKind.STREET, LandmarkKind.MARKET, LandmarkKind.PARK, LandmarkKind.FOOD_ALLEY)
+)
 
 
 def _narrows(first: Place, later: Place) -> bool:
-    """``later`` is a landmark lying within ``first``'s (a station's or a dong's) own radius."""
+    """``later`` is a street, market, park or food alley (or a hot place) lying within ``first``'s (a
+    station's or a dong's) own radius."""
     from matjip.geo.distance import haversine_m
 
     if str(first.type) not in _NARROWED or str(later.type) not in _NARROWING:
+        return False
+    if str(later.type) == "landmark" and later.category not in _NARROWING_KINDS:
         return False
     return haversine_m(first.lat, first.lon, later.lat, later.lon) <= first.default_radius_m
 
