@@ -139,3 +139,20 @@ def test_a_mall_beside_its_station_leaves_the_station_the_place(sample_agent) ->
     street = Chat(sample_agent)("잠실역 송리단길 파스타")
     assert street.plan is not None and street.plan.location is not None, street.answer
     assert street.plan.location.name == "송리단길", street.plan.location
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("burgers near olympic park?", ["버거"]),
+        ("pocha bars in jamsil saenae", ["포차"]),
+        ("good barbecue place around 잠실", ["고깃집"]),
+        ("성내동 혼술하기 좋은 바", ["바"]),
+    ],
+)
+def test_an_english_kind_word_is_read_as_a_whole_word(text: str, kinds: list[str]) -> None:
+    """Merge check: the new 바 kind read "bar" inside "barbecue" and "bars" (dialogue_test11 ee035); a whole
+    English word with its plural is still a kind ("burgers": dialogue_test8 eb109)."""
+    from matjip.nlu.kinds import detect_kinds
+
+    assert detect_kinds(text).kinds == kinds

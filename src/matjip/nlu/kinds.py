@@ -127,9 +127,10 @@ def _inner_words() -> re.Pattern[str]:
 
 
 def _whole_latin(word: str) -> str:
-    """``word`` escaped, with no Latin letter allowed before a Latin first letter or after a Latin last one."""
+    """``word`` escaped, with no Latin letter allowed before a Latin first letter or after a Latin last one
+    but a plural's ("burgers")."""
     head = "(?<![a-z])" if word[0].isascii() and word[0].isalpha() else ""
-    tail = "(?![a-z])" if word[-1].isascii() and word[-1].isalpha() else ""
+    tail = "(?=(?:e?s)?(?![a-z]))" if word[-1].isascii() and word[-1].isalpha() else ""
     return head + re.escape(word) + tail
 
 
