@@ -156,3 +156,23 @@ def test_an_english_kind_word_is_read_as_a_whole_word(text: str, kinds: list[str
     from matjip.nlu.kinds import detect_kinds
 
     assert detect_kinds(text).kinds == kinds
+
+
+def test_a_price_asked_of_a_named_place_is_about_that_place_not_the_focus(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """dialogue_dev5 dp004 (at night): after "2번 주소좀", "블랑제리코팡 아메리카노 얼마야" answered with the
+    focus's 아메리카노 (딥블루레이크 5,000원) because the focus lists one too; the place named is asked."""
+    cafe = "음식점>카페"
+    records = [
+        near("c1", "가카페", 100, cafe, {"아메리카노": "4,000원"}, reviewCount=30),
+        near("c2", "나카페", 200, cafe, {"아메리카노": "5,000원"}, reviewCount=20),
+        near("c3", "다카페", 300, cafe, {"아메리카노": "4,500원"}, reviewCount=10),
+        near("c4", "블랑제리코팡", 4000, cafe, {"아메리카노": "3,000원"}, reviewCount=13),
+    ]
+    data = ingest_records(tmp_path, records)
+    first, address, price = talk_over(
+        data, ["잠실역 카페", "2번 주소좀", "블랑제리코팡 아메리카노 얼마야"], FRI_NIGHT
+    )
+    assert [c.name for c in first.cards][1:2] == ["나카페"], first.answer
+    assert "나카페" in address.answer, address.answer
+    assert "블랑제리코팡" in price.answer and "3,000원" in price.answer, price.answer
+    assert "5,000원" not in price.answer, price.answer

@@ -8,6 +8,7 @@ dialogue acts, cues) kept in the turn's state; the need-search rules read that, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -1111,7 +1112,8 @@ def _reference(t: _Turn) -> Update | None:
 
 
 def _focus_menu(t: _Turn) -> Update | None:
-    """ "평양냉면 얼마임" right after a question about one restaurant: its menu answers it."""
+    """ "평양냉면 얼마임" right after a question about one restaurant: its menu answers it — not when the
+    message names another restaurant ("블랑제리코팡 아메리카노 얼마야" after "2번 주소좀": that one is asked)."""
     nlu = t.nlu
     focus_id = t.state.get("focus")
     focus_doc = t.res.index.get(focus_id) if focus_id else None
@@ -1120,10 +1122,18 @@ def _focus_menu(t: _Turn) -> Update | None:
         and nlu.asked
         and not nlu.entities.location
         and not t.refers
+        and not _names_another(nlu.entities.title, focus_doc.title)
         and _on_menu(focus_doc, t.u)
     ):
         return {"decision": "context", "_decision": "answer from context (the focus's menu)"}
     return None
+
+
+def _names_another(titles: Sequence[str], focus_title: str) -> bool:
+    """A restaurant named in the message that is not the focus (names compared without spaces)."""
+    focus = "".join(focus_title.split()).lower()
+    named = ["".join(t.split()).lower() for t in titles]
+    return any(n and n not in focus and focus not in n for n in named)
 
 
 def _narrow_previous(t: _Turn) -> Update | None:
