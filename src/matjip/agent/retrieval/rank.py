@@ -29,7 +29,7 @@ from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
-from matjip.agent.retrieval.widen import GOING_NOW_S
+from matjip.agent.retrieval.widen import is_now
 from matjip.documents import Restaurant
 from matjip.index.ranking import empty_document, little_known, local_key, price_bands, value_votes, well_known
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
@@ -233,7 +233,7 @@ def ranker(
     dish = next((d for d in p.kind_dishes if norm(d) in said and (kinds().lookup(d) or ("", False))[1]), None)
     # going now ("지금", or no time asked at night): closed or closing places after open ones
     asked = p.open_at
-    now_ish = asked is not None and abs((asked - now).total_seconds()) <= GOING_NOW_S
+    now_ish = asked is not None and is_now(asked, now)
     wished = under_way(p.open_wished, now)
     rank = Ranker(
         plan=p,
@@ -253,9 +253,7 @@ def ranker(
         today=now if asked is None and wished is None else None,
         today_said=today or kinds().about_today(p.kinds),
         snacks=NOT_MEAL if meal and not (p.kinds or p.cuisine or p.menu or p.titles) else frozenset(),
-        now_asked=p.open_wished
-        if p.open_wished is not None and abs((p.open_wished - now).total_seconds()) <= GOING_NOW_S
-        else None,
+        now_asked=p.open_wished if p.open_wished is not None and is_now(p.open_wished, now) else None,
     )
     return rank
 

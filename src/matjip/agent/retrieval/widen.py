@@ -343,12 +343,12 @@ def _drop_clock_near(p: SearchPlan) -> tuple[SearchPlan, str | None]:
 
 def going_now(p: SearchPlan, now: datetime | None) -> bool:
     """The plan asks for places open at the turn's time ("지금 하는")."""
-    return (
-        now is not None
-        and p.open_at is not None
-        and p.open_until is None
-        and abs((p.open_at - now).total_seconds()) <= GOING_NOW_S
-    )
+    return now is not None and p.open_at is not None and p.open_until is None and is_now(p.open_at, now)
+
+
+def is_now(when: datetime, now: datetime) -> bool:
+    """A time asked within :data:`GOING_NOW_S` of the turn's is "now"."""
+    return abs((when - now).total_seconds()) <= GOING_NOW_S
 
 
 def drop_filter(p: SearchPlan, keep_price: bool = False) -> tuple[SearchPlan, str | None]:
