@@ -101,6 +101,8 @@ def test_quiet_only_as_the_manner_of_a_meal_is_no_quiet_room() -> None:
         # the talk made impossible, after a bare -어
         "음악이 엄청 시끄러워 친구랑 얘기는 거의 못 했어요",
         "홀이 너무 시끄러워 제대로 된 대화는 불가해요",
+        # the head it turns
+        "주말엔 애들 소리로 시끄러워 정신이 없는 식당",
     ],
 )
 def test_noise_told_by_the_talk_it_drowns(text: str) -> None:
