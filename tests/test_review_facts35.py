@@ -135,3 +135,20 @@ def test_praise_words_of_the_weak_mood_word(text: str) -> None:
 )
 def test_a_fine_dining_likeness_is_a_fancy_room(text: str) -> None:
     assert "고급스러운" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "인테리어가 진짜 근사하고 음식도 맛있어요",
+        "실내도 너무 멋있어서 사진 많이 남겼어요",
+        "리모델링 후 인테리어 완전 멋짐",
+    ],
+)
+def test_a_handsome_interior_is_a_good_mood_not_a_pretty_one(text: str) -> None:
+    got = read(text).atmosphere
+    assert "분위기 좋은" in got and "감성적인" not in got, (text, got)
+
+
+def test_a_pretty_interior_stays_pretty() -> None:
+    assert "감성적인" in read("인테리어가 너무 예쁘고 아기자기해요").atmosphere
