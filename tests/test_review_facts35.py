@@ -152,3 +152,18 @@ def test_a_handsome_interior_is_a_good_mood_not_a_pretty_one(text: str) -> None:
 
 def test_a_pretty_interior_stays_pretty() -> None:
     assert "감성적인" in read("인테리어가 너무 예쁘고 아기자기해요").atmosphere
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "얼마 전에 리모델링해서 깔끔하고 좋아요",
+        "새로 생겨서 그런지 깔끔하네요",
+    ],
+)
+def test_a_clean_place_told_new_is_a_clean_room(text: str) -> None:
+    assert "깔끔한" in read(text).atmosphere, (text, read(text).atmosphere)
+
+
+def test_a_new_dish_called_clean_is_no_clean_room() -> None:
+    assert "깔끔한" not in read("새로 나온 메뉴가 깔끔하고 맛있어요").atmosphere
