@@ -1128,6 +1128,8 @@ def information_lines(
             )
         elif ask == "rating":
             lines.append(_rating_line(doc) + "\n")
+        elif ask == "waiting":
+            lines.append(_waiting_line(doc) + "\n")
         elif ask == "seats":
             lines.append(say("answer.info.seats_unknown", title=doc.title) + "\n")
         elif ask == "convenience":
@@ -1203,6 +1205,15 @@ def _rating_line(doc: Restaurant) -> str:
             copula=_is(str(doc.rating)),
         )
     return say("answer.info.rating", title=doc.title, rating=doc.rating, copula=_is(str(doc.rating)))
+
+
+def _waiting_line(doc: Restaurant) -> str:
+    """ "거기 웨이팅 있어?": the reviews' mention of waiting with its evidence, or "모르겠어요"."""
+    if "웨이팅" in doc.features:
+        evidence = evidence_text(doc, "features", "웨이팅")
+        if evidence:
+            return say("answer.info.waiting", title=josa(doc.title, "은/는"), evidence=evidence)
+    return say("answer.info.waiting_unknown", title=doc.title)
 
 
 def wish_line(doc: Restaurant, wish: str) -> str:
