@@ -5,6 +5,8 @@ hand-made records.
 - L1.2 (class 14, 11): "거기 웨이팅 있어?" after a list showed the place's card again and said nothing
   about waiting; "대기 없이 들어갈 수 있는 데" dropped the wish without a word.
 - L8 (class 10, 13): "신천역 순대국 맛집 리뷰 많은 순으로" listed 15, 18 and 19 reviews in that order.
+- M11.2 (class 8, 13): "더 싼데" said "메뉴 가격 중간값 18,999원 이하" and "송파 18,999원 이하 초밥" (a bound one won
+  below the typical price, said as if a price).
 """
 
 from __future__ import annotations
@@ -75,3 +77,28 @@ def test_an_order_by_reviews_asked_orders_the_cards_by_reviews(tmp_path, text) -
     data = ingest_records(tmp_path, records)
     (r,) = talk_over(data, [text], WED_NOON)
     assert [c.name for c in r.cards] == ["다순대", "나순대", "가순대"], r.answer
+
+
+def test_a_cheaper_bound_is_said_below_a_round_price(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """M11.2: "더 싼데" after a list whose typical price was 19,000원 said "18,999원 이하" twice."""
+    records = [
+        near(
+            f"c{i}",
+            f"{n}초밥",
+            100 + 50 * i,
+            "일식>초밥,롤",
+            {"모둠초밥": "19,000원"},
+            reviewCount=90 - i,
+            businessHours=HOURS,
+        )
+        for i, n in enumerate(["가", "나", "다"])
+    ] + [
+        near(
+            "c9", "라초밥", 400, "일식>초밥,롤", {"모둠초밥": "12,000원"}, reviewCount=10, businessHours=HOURS
+        )
+    ]
+    data = ingest_records(tmp_path, records)
+    first, second = talk_over(data, ["잠실역 초밥", "더 싼데"], WED_NOON)
+    assert {c.name for c in first.cards} == {"가초밥", "나초밥", "다초밥"}, first.answer
+    assert [c.name for c in second.cards] == ["라초밥"], second.answer
+    assert "19,000원 미만" in second.answer and "18,999" not in second.answer, second.answer

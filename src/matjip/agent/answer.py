@@ -349,7 +349,10 @@ def _conditions(plan: SearchPlan) -> str:
     parts += [said.get(a, a) for a in plan.atmosphere]
     parts += [_WISH_PHRASE.get(said.get(o, o), said.get(o, o)) for o in plan.occasion]
     parts += [say("answer.conditions.convenience", value=c) for c in plan.convenience]
-    if plan.price_max is not None and plan.price_min is None:
+    if plan.price_max is not None and plan.price_min is None and (plan.price_max + 1) % 100 == 0:
+        # "더 싼 데": a bound one won below a round price is said as that price's "미만", never "18,999원"
+        parts.append(say("answer.conditions.price_below", max=won(plan.price_max + 1)))
+    elif plan.price_max is not None and plan.price_min is None:
         parts.append(say("answer.conditions.price_max", max=won(plan.price_max)))
     elif plan.price_min is not None and plan.price_max is not None:
         parts.append(say("answer.conditions.price_range", min=won(plan.price_min), max=won(plan.price_max)))
