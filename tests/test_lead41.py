@@ -5,6 +5,8 @@ hand-made records.
 - L1.2 (class 14, 11): "거기 웨이팅 있어?" after a list showed the place's card again and said nothing
   about waiting; "대기 없이 들어갈 수 있는 데" dropped the wish without a word.
 - L8 (class 10, 13): "신천역 순대국 맛집 리뷰 많은 순으로" listed 15, 18 and 19 reviews in that order.
+- N1 (class 11): "아이 생일 파티할 만한 곳" dropped '아이' and '파티' as unknowable and put a beer pub first;
+  "애들 데리고 갈 데" listed an izakaya second.
 - M11.2 (class 8, 13): "더 싼데" said "메뉴 가격 중간값 18,999원 이하" and "송파 18,999원 이하 초밥" (a bound one won
   below the typical price, said as if a price).
 """
@@ -102,3 +104,45 @@ def test_a_cheaper_bound_is_said_below_a_round_price(tmp_path) -> None:  # type:
     assert {c.name for c in first.cards} == {"가초밥", "나초밥", "다초밥"}, first.answer
     assert [c.name for c in second.cards] == ["라초밥"], second.answer
     assert "19,000원 미만" in second.answer and "18,999" not in second.answer, second.answer
+
+
+def test_a_childs_birthday_party_is_read_not_dropped() -> None:
+    """N1: "아이 생일 파티할 만한 곳" said "'아이', '파티'는 데이터로 확인할 수 없어서 빼고 찾았어요"."""
+    from matjip.nlu.evaluate import build_default_nlu
+
+    r = build_default_nlu().parse("강동구청역 근처 아이 생일 파티할 만한 곳")
+    assert r.party.with_children, r
+    assert "기념일" in r.entities.occasion, r
+    assert not {"아이", "파티"} & set(r.unknown_terms), r.unknown_terms
+
+
+@pytest.fixture(scope="module")
+def family_street(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    records = [
+        near(
+            "b1",
+            "맥주창고",
+            100,
+            "술집>호프,요리주점",
+            {"생맥주": "5,000원", "치킨": "18,000원"},
+            reviewCount=120,
+        ),
+        near("b2", "사케바요시", 150, "술집>일본식주점", {"모둠사시미": "35,000원"}, reviewCount=90),
+        near("f1", "엄마손밥상", 400, "한식>백반,가정식", {"제육볶음": "9,000원"}, reviewCount=40),
+        near("f2", "잠실돈까스", 500, "일식>돈까스,우동", {"등심돈까스": "10,000원"}, reviewCount=30),
+        near("f3", "소문난칼국수", 600, "한식>국수>칼국수", {"칼국수": "9,000원"}, reviewCount=20),
+    ]
+    return ingest_records(tmp_path_factory.mktemp("lead41kids"), records)
+
+
+@pytest.mark.parametrize("text", ["잠실역 애들 데리고 갈 데", "잠실역 아이 생일에 갈 만한 식당"])
+def test_no_bar_for_a_meal_with_children(family_street, text) -> None:  # type: ignore[no-untyped-def]
+    (r,) = talk_over(family_street, [text], WED_NOON)
+    assert {c.name for c in r.cards} == {"엄마손밥상", "잠실돈까스", "소문난칼국수"}, r.answer
+    assert "술집(호프·이자카야·포차·와인바)은 빼고" in r.answer, r.answer
+
+
+def test_a_bar_asked_with_children_stays(family_street) -> None:  # type: ignore[no-untyped-def]
+    (r,) = talk_over(family_street, ["잠실역 아이랑 갈 호프"], WED_NOON)
+    assert [c.name for c in r.cards][:1] == ["맥주창고"], r.answer
+    assert "빼고" not in r.answer, r.answer
