@@ -62,6 +62,8 @@ def children_out(occasion: Sequence[str], asked: Sequence[str]) -> list[str]:
     """ "애들 데리고 갈 데", "아이 생일 파티할 곳": with children and no kind, dish or cuisine ``asked``, the
     kinds of bars a child's meal is never taken to (data/words/search.toml ``children_out``)."""
     return list(_CHILDREN_OUT) if _WITH_CHILDREN in occasion and not asked else []
+
+
 _CAUTIONS = ("pet", "activity")
 _SEED_STRATEGIES = ("route", "point_travel", "course")
 TRAVEL_RADIUS_FACTOR = 1.5  # seed 003: straight line < travel distance
