@@ -7,6 +7,7 @@ hand-made records.
 - L8 (class 10, 13): "신천역 순대국 맛집 리뷰 많은 순으로" listed 15, 18 and 19 reviews in that order.
 - N1 (class 11): "아이 생일 파티할 만한 곳" dropped '아이' and '파티' as unknowable and put a beer pub first;
   "애들 데리고 갈 데" listed an izakaya second.
+- N9 (class 11): "강남역 11번 출구 근처" measured from the station and said nothing of the exit.
 - M11.2 (class 8, 13): "더 싼데" said "메뉴 가격 중간값 18,999원 이하" and "송파 18,999원 이하 초밥" (a bound one won
   below the typical price, said as if a price).
 """
@@ -146,3 +147,11 @@ def test_a_bar_asked_with_children_stays(family_street) -> None:  # type: ignore
     (r,) = talk_over(family_street, ["잠실역 아이랑 갈 호프"], WED_NOON)
     assert [c.name for c in r.cards][:1] == ["맥주창고"], r.answer
     assert "빼고" not in r.answer, r.answer
+
+
+@pytest.mark.parametrize("text", ["잠실역 11번 출구 근처 돈까스", "잠실역 3번출구 앞 돈까스"])
+def test_an_exit_number_is_named_as_unknowable(family_street, text) -> None:  # type: ignore[no-untyped-def]
+    """N9: "강남역 11번 출구 근처 파스타" measured from the station without a word about the exit."""
+    (r,) = talk_over(family_street, [text], WED_NOON)
+    assert r.answer.splitlines()[0] == "출구별 위치는 데이터에 없어서 역 중심에서 거리를 쟀어요.", r.answer
+    assert [c.name for c in r.cards] == ["잠실돈까스"], r.answer
