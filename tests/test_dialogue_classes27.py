@@ -123,8 +123,8 @@ def test_cheaper_fills_from_below_the_dearest_shown(priced: Path, cheaper: str) 
     assert {c.id for c in first.cards} == {"a", "b", "c"}
     ids = [c.id for c in second.cards]
     assert ids == ["d", "e"]  # below the typical price first, then below the dearest shown; never 45,000
-    assert "1곳뿐이라" in second.answer and "39,999원 이하" in second.answer
-    assert "29,999원 이하 곱창" not in second.answer  # the heading says the bound the list keeps
+    assert "1곳뿐이라" in second.answer and "40,000원 미만" in second.answer  # never "39,999원" (s41)
+    assert "30,000원 미만 곱창" not in second.answer  # the heading says the bound the list keeps
 
 
 # --- class 12: a meal on a day named, said as hours ("일요일 점심에 여는"), is that day's meal -------------

@@ -349,7 +349,10 @@ def _conditions(plan: SearchPlan) -> str:
     parts += [said.get(a, a) for a in plan.atmosphere]
     parts += [_WISH_PHRASE.get(said.get(o, o), said.get(o, o)) for o in plan.occasion]
     parts += [say("answer.conditions.convenience", value=c) for c in plan.convenience]
-    if plan.price_max is not None and plan.price_min is None:
+    if plan.price_max is not None and plan.price_min is None and (plan.price_max + 1) % 100 == 0:
+        # "더 싼 데": a bound one won below a round price is said as that price's "미만", never "18,999원"
+        parts.append(say("answer.conditions.price_below", max=won(plan.price_max + 1)))
+    elif plan.price_max is not None and plan.price_min is None:
         parts.append(say("answer.conditions.price_max", max=won(plan.price_max)))
     elif plan.price_min is not None and plan.price_max is not None:
         parts.append(say("answer.conditions.price_range", min=won(plan.price_min), max=won(plan.price_max)))
@@ -1128,6 +1131,8 @@ def information_lines(
             )
         elif ask == "rating":
             lines.append(_rating_line(doc) + "\n")
+        elif ask == "waiting":
+            lines.append(_waiting_line(doc) + "\n")
         elif ask == "seats":
             lines.append(say("answer.info.seats_unknown", title=doc.title) + "\n")
         elif ask == "convenience":
@@ -1203,6 +1208,15 @@ def _rating_line(doc: Restaurant) -> str:
             copula=_is(str(doc.rating)),
         )
     return say("answer.info.rating", title=doc.title, rating=doc.rating, copula=_is(str(doc.rating)))
+
+
+def _waiting_line(doc: Restaurant) -> str:
+    """ "거기 웨이팅 있어?": the reviews' mention of waiting with its evidence, or "모르겠어요"."""
+    if "웨이팅" in doc.features:
+        evidence = evidence_text(doc, "features", "웨이팅")
+        if evidence:
+            return say("answer.info.waiting", title=josa(doc.title, "은/는"), evidence=evidence)
+    return say("answer.info.waiting_unknown", title=doc.title)
 
 
 def wish_line(doc: Restaurant, wish: str) -> str:

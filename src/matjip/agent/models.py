@@ -13,7 +13,7 @@ from matjip.documents import Restaurant
 from matjip.nlu.models import Caution, Intent, LocationMode, TravelMode, TripRole
 
 Strategy = Literal["radius", "region", "global", "title", "route", "point_travel", "course"]
-Sort = Literal["relevance", "distance", "rating", "price"]
+Sort = Literal["relevance", "distance", "rating", "price", "reviews"]
 MAX_EXCLUDE_IDS = 200  # place ids a "더 보기" page may exclude (the ones already shown)
 
 K_MIN, K_MAX = 1, 10

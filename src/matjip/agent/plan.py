@@ -51,9 +51,19 @@ LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
 PRICE_MAX = 10_000_000
 _INTENTS = ("search", "compare", "information")
-_SORTS = ("relevance", "distance", "rating", "price")
+_SORTS = ("relevance", "distance", "rating", "price", "reviews")
 _MODES = ("walk", "car", "transit")
 _ROLES: Final = get_args(TripRole)  # a course's stops
+_WITH_CHILDREN: Final = words("search", "with_children")[0]
+_CHILDREN_OUT: Final = tuple(words("search", "children_out"))
+
+
+def children_out(occasion: Sequence[str], asked: Sequence[str]) -> list[str]:
+    """ "애들 데리고 갈 데", "아이 생일 파티할 곳": with children and no kind, dish or cuisine ``asked``, the
+    kinds of bars a child's meal is never taken to (data/words/search.toml ``children_out``)."""
+    return list(_CHILDREN_OUT) if _WITH_CHILDREN in occasion and not asked else []
+
+
 _CAUTIONS = ("pet", "activity")
 _SEED_STRATEGIES = ("route", "point_travel", "course")
 TRAVEL_RADIUS_FACTOR = 1.5  # seed 003: straight line < travel distance
@@ -586,7 +596,11 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
             cuisine=plan.cuisine,
             menu=plan.menu,
             kind=plan.kinds,
-            exclude_kind=[*plan.exclude_kinds, *kinds().kinds_out(plan.any_kind)],
+            exclude_kind=[
+                *plan.exclude_kinds,
+                *kinds().kinds_out(plan.any_kind),
+                *children_out(plan.occasion, [*plan.kinds, *plan.menu, *plan.cuisine]),
+            ],
             exclude_cuisine=plan.exclude_cuisine,
             exclude_menu=plan.exclude_menu,
             exclude_title=[

@@ -93,7 +93,7 @@ class ResultsRequest(BaseModel):
     )
     sort: Sort | None = Field(
         None,
-        description="relevance, distance (가까운 순), rating (평점 순) or price (가격 순); omitted: the plan's order.",
+        description="relevance, distance (가까운 순), rating (평점 순), price (가격 순) or reviews (리뷰 많은 순); omitted: the plan's order.",
     )
     exclude_ids: list[str] = Field(
         default_factory=list,

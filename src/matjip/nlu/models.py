@@ -12,12 +12,14 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 Intent = Literal["search", "compare", "information"]
-Order = Literal["relevance", "distance", "rating", "price"]
+Order = Literal["relevance", "distance", "rating", "price", "reviews"]
 LocationMode = Literal["near", "in"]
 """Near a place (a radius around it) or in it (its address region): the one near/in type, used by
 the NLU result, the agent's location context and the search plan."""
 Smalltalk = Literal["thanks", "greeting", "bye", "about", "offtopic"]
-Ask = Literal["hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating"]
+Ask = Literal[
+    "hours", "price", "menu", "parking", "address", "phone", "reservation", "convenience", "rating", "waiting"
+]
 TimeKind = Literal["now", "at", "range"]
 StrategyKind = Literal["route", "point_travel", "course"]
 TravelMode = Literal["walk", "car", "transit"]

@@ -24,7 +24,7 @@ from matjip.agent.nodes.strategies import (
     search_travel,
     seed_plan_fields,
 )
-from matjip.agent.plan import to_requests, validate_plan, wish_words
+from matjip.agent.plan import children_out, to_requests, validate_plan, wish_words
 from matjip.agent.retrieval import gaps, rank, topup, widen
 from matjip.agent.retrieval.fetch import Found, fetch
 from matjip.agent.retrieval.filters import cheaper_fill, cheaper_fill_note, typical_price
@@ -373,6 +373,12 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
     )
 
 
+def _no_bar_for_children(d: _Draft) -> None:
+    """ "애들 데리고 갈 데": the bars :func:`~matjip.agent.plan.children_out` leaves out, said."""
+    if children_out(d.occasion, [*d.kinds, *d.menu, *d.cuisine]):
+        d.notes.append(text("search.children.out"))
+
+
 def _read_kinds(d: _Draft, nlu: NLUResult, query: str, res: Resources) -> None:
     """The kinds asked for and ruled out, the menus they stand for (tastes avoided are applied once
     the topic is known: :func:`offline_plan`)."""
@@ -385,6 +391,7 @@ def _read_kinds(d: _Draft, nlu: NLUResult, query: str, res: Resources) -> None:
         d.kinds, d.kind_dishes = [], []  # a dish named ("국물 요리, 라멘") is the request, not the family
     elif frame["theme"]:
         d.notes.append(frame["theme"])
+    _no_bar_for_children(d)
     d.notes += [said_as(typo, word) for typo, word in frame["corrections"] if kinds().lookup(word)]
     if d.kinds or frame["exclude_kinds"]:
         _kind_menus(d)

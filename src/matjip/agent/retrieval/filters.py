@@ -160,7 +160,7 @@ def cheaper_fill_note(p: SearchPlan, within: list[SearchHit]) -> str:
     """What :func:`cheaper_fill` did, said."""
     assert p.price_max is not None and p.price_max_wider is not None
     return say(
-        "search.relax.cheaper_fill", typical=p.price_max + 1, count=len(within), bound=p.price_max_wider
+        "search.relax.cheaper_fill", typical=p.price_max + 1, count=len(within), bound=p.price_max_wider + 1
     )
 
 

@@ -280,6 +280,10 @@ def rerank(
         # member, never ahead of the grills), the nearer circle first
         # — open ones first at night, and a place done for today last (the clock, as the relevance order)
         hits.sort(key=lambda h: (*rank.key(h)[:TIER], rank.key(h).going_now, -rating_key(h)))
+    elif p.sort == "reviews" and rank is not None:
+        # "리뷰 많은 순으로": the places of the nearer circle by their number of reviews, open ones
+        # first at night as the rating order does
+        hits.sort(key=lambda h: (*rank.key(h)[:TIER], rank.key(h).going_now, -(h.document.review_count or 0)))
     elif p.sort == "price" and rank is not None:
         # "싼 데", "가성비 좋은": as sure of the kind, the cheaper half of the matching places' typical
         # menu prices (or visitors' value tag) first, the places a local trusts first within it; no
@@ -316,7 +320,11 @@ def rerank(
     f.hits = one_per_brand(hits, p.k, res, meets) if p.sort != "distance" else hits[: p.k]
     if p.sort == "relevance" and rank is not None and not p.prefer_menu:
         f.hits = cards_in_order(f.hits, rank)
-    note = clock_note(hits, f.hits, rank, res) if rank is not None and p.sort != "rating" else None
+    note = (
+        clock_note(hits, f.hits, rank, res)
+        if rank is not None and p.sort not in ("rating", "reviews")
+        else None
+    )
     if note is not None:
         f.notes.append(note)
     mild = mild_none_note(p, f.hits)

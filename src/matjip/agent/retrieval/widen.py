@@ -281,7 +281,7 @@ def relax_step(
         # "더 싼 데" with nothing below the list's typical price in the widest circle: below its dearest
         # place (after the radius, so "… 싼 곳은 없어서" is true of every place the answer could show)
         return p.model_copy(update={"price_max": wider_price, "price_max_wider": None}), say(
-            "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price
+            "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price + 1
         )
     return drop_filter(p, keep_price=cheaper)
 
