@@ -1004,8 +1004,13 @@ def _conditional(
         return None  # "회식 때 방문하면 항상 …": a habit, no wish
     if not absence and target[0] == "occasion" and r.prohibition.match(text, own.end):
         return False, own.start, s_end  # "혼자 가면 안 되는 식당": the occasion is not welcome
-    if target[0] == "occasion" and r.return_visit.match(text, own.end, s_end):
-        # "다음번 기념일 있으면 또 방문하고 싶어요": a promise to come back, no lack
+    if (
+        target[0] == "occasion"
+        and r.return_visit.match(text, own.end, s_end)
+        and not _first_hand(ctx, hit, own)
+    ):
+        # "다음번 기념일 있으면 또 방문하고 싶어요": a promise to come back, no lack (not a visit told in the same run-on
+        # clause: "소주에 육회 먹었습니당종로 오면 … 다시 올게요")
         return None, hit.start, hit.end
     if absence:
         if (
