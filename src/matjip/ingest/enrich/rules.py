@@ -143,6 +143,7 @@ class Frames(BaseModel):
     fact_compared: str = "(?!)"
     prohibition: str = "(?!)"
     return_visit: str = "(?!)"
+    experiencer: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -294,6 +295,7 @@ class CompiledRules:
         self.fact_compared = re.compile(f.fact_compared)
         self.prohibition = re.compile(f.prohibition)
         self.return_visit = re.compile(f.return_visit)
+        self.experiencer = re.compile(f.experiencer)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
