@@ -822,8 +822,11 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     fact = target in r.facts
     if (fact or target[0] == "atmosphere") and _holds_anyway(ctx, hit, fact):
         return True, own.start, own.end
-    if target[0] == "occasion" and r.experiencer.match(ctx.text, hit.end, own.end):
-        return True, own.start, own.end  # "아빠가 힘들어하셨어요": the company felt it at the table, so came
+    if target[0] == "occasion" and (
+        r.experiencer.match(ctx.text, hit.end, own.end) or r.company_visit.match(ctx.text, hit.end, own.end)
+    ):
+        # "아빠가 힘들어하셨어요": the company felt it at the table; "아이랑 찾아간 …": the company came, whatever follows
+        return True, own.start, own.end
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
         ctx, own, hit.end, fact=fact, own_subject=own_subject, service=target[0] == "convenience"

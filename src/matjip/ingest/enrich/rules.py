@@ -144,6 +144,7 @@ class Frames(BaseModel):
     prohibition: str = "(?!)"
     return_visit: str = "(?!)"
     experiencer: str = "(?!)"
+    company_visit: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -296,6 +297,7 @@ class CompiledRules:
         self.prohibition = re.compile(f.prohibition)
         self.return_visit = re.compile(f.return_visit)
         self.experiencer = re.compile(f.experiencer)
+        self.company_visit = re.compile(f.company_visit)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
