@@ -605,13 +605,19 @@ def _clauses(text: str, morphs: Sequence[Morph]) -> list[_Clause]:
 
 
 _PENDING_TOPICS: Final = word_set("review_cues", "pending_topics")
+_PENDING_NOMINALS: Final = word_set("review_cues", "pending_nominals")
 
 
 def _predicate_pending(m: Morph) -> bool:
     """Whether morpheme ``m`` is a subject, object or topic particle, whose predicate is still to come however
     wide the gap after it is written ("주차하기가  너무 불편해요"; session 9, rev29) — not the polite 요 that
-    closes a connective ("되고요  맛은"), nor 마다 ("모임할때마다  요리 …")."""
-    return m.tag in ("JKS", "JKO") or (m.tag == "JX" and m.form in _PENDING_TOPICS)
+    closes a connective ("되고요  맛은"), nor 마다 ("모임할때마다  요리 …"); or a bare "-기" whose judgement
+    follows ("모임하기  좋을거 같아요", "주차하기  편해요"; session 12, rev36)."""
+    return (
+        m.tag in ("JKS", "JKO")
+        or (m.tag == "JX" and m.form in _PENDING_TOPICS)
+        or (m.tag == "ETN" and m.form in _PENDING_NOMINALS)
+    )
 
 
 def _negation_follows(morphs: Sequence[Morph], i: int) -> bool:
@@ -816,6 +822,11 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     fact = target in r.facts
     if (fact or target[0] == "atmosphere") and _holds_anyway(ctx, hit, fact):
         return True, own.start, own.end
+    if target[0] == "occasion" and (
+        r.experiencer.match(ctx.text, hit.end, own.end) or r.company_visit.match(ctx.text, hit.end, own.end)
+    ):
+        # "아빠가 힘들어하셨어요": the company felt it at the table; "아이랑 찾아간 …": the company came, whatever follows
+        return True, own.start, own.end
     own_subject = target[0] == "occasion"
     absence, difficulty, sticky, strong, uncertain = _words(
         ctx, own, hit.end, fact=fact, own_subject=own_subject, service=target[0] == "convenience"
@@ -998,6 +1009,14 @@ def _conditional(
         return None  # "회식 때 방문하면 항상 …": a habit, no wish
     if not absence and target[0] == "occasion" and r.prohibition.match(text, own.end):
         return False, own.start, s_end  # "혼자 가면 안 되는 식당": the occasion is not welcome
+    if (
+        target[0] == "occasion"
+        and r.return_visit.match(text, own.end, s_end)
+        and not _first_hand(ctx, hit, own)
+    ):
+        # "다음번 기념일 있으면 또 방문하고 싶어요": a promise to come back, no lack (not a visit told in the same run-on
+        # clause: "소주에 육회 먹었습니당종로 오면 … 다시 올게요")
+        return None, hit.start, hit.end
     if absence:
         if (
             convenience
@@ -1265,8 +1284,8 @@ def _read_hits(
             taken[t] = max(taken.get(t, -1), h.end)
             seen.add(t)
             positive, clause_start, clause_end = _judge(ctx, h, t)
-            if positive is None:
-                continue
+            if positive is None or (not positive and (t, h.matcher.surface) in rules().quality):
+                continue  # "안주가 다양하진 않지만": a quality judged poor, nothing against the value
             if positive and weak and (t, h.matcher.surface) in weak and not _weak_judged(ctx, h, clause_end):
                 continue  # "그날의 분위기", "고급진 분위기": a weak surface does not judge the value
             if positive and not _visit_told(ctx, h, t):

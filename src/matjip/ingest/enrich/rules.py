@@ -16,6 +16,8 @@
 * ``[facts]``: values only absence negates (a small room is still a room).
 * ``[conflicts]``: pairs of values resolved by majority of supporting reviews.
 * ``[weak]``: surfaces that count for their value only beside a clear positive word.
+* ``[quality]``: surfaces that name a quality of what the value needs (a side dish's range, a drink's taste): judged
+  poor they say nothing against the value.
 * ``[support]``: the fields whose values are facts (one first-hand review suffices, see
   :class:`matjip.ingest.enrich.offline.Support`).
 
@@ -140,6 +142,9 @@ class Frames(BaseModel):
     recommended_if: str = "(?!)"
     fact_compared: str = "(?!)"
     prohibition: str = "(?!)"
+    return_visit: str = "(?!)"
+    experiencer: str = "(?!)"
+    company_visit: str = "(?!)"
 
 
 class SenseRule(BaseModel):
@@ -194,6 +199,12 @@ class WeakRules(BaseModel):
     surfaces: dict[str, tuple[str, ...]] = {}
 
 
+class QualityRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    surfaces: dict[str, tuple[str, ...]] = {}
+
+
 class VisitRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -232,6 +243,7 @@ class RulesFile(BaseModel):
     conflicts: Conflicts
     support: SupportRules = SupportRules()
     weak: WeakRules = WeakRules()
+    quality: QualityRules = QualityRules()
     visit: VisitRules = VisitRules()
     ordered: OrderedRules = OrderedRules()
 
@@ -283,6 +295,9 @@ class CompiledRules:
         self.recommended_if = re.compile(f.recommended_if)
         self.fact_compared = re.compile(f.fact_compared)
         self.prohibition = re.compile(f.prohibition)
+        self.return_visit = re.compile(f.return_visit)
+        self.experiencer = re.compile(f.experiencer)
+        self.company_visit = re.compile(f.company_visit)
         self.one_of_few = re.compile(f.one_of_few)
         self.booked_without = re.compile(f.booked_without)
         self.difficulty_text = re.compile("|".join(f"(?:{p})" for p in raw.polarity.difficulty_text))
@@ -311,6 +326,11 @@ class CompiledRules:
         self.weak: frozenset[tuple[Target, str]] = frozenset(
             (parse_target(t), surface.lower())
             for t, surfaces in raw.weak.surfaces.items()
+            for surface in surfaces
+        )
+        self.quality: frozenset[tuple[Target, str]] = frozenset(
+            (parse_target(t), surface.lower())
+            for t, surfaces in raw.quality.surfaces.items()
             for surface in surfaces
         )
         self.visit: frozenset[tuple[Target, str]] = frozenset(
