@@ -51,7 +51,8 @@ def _round_trips(pg: PostgresIndex, req: SearchRequest, mode: Any) -> int:
     """Round trips of one search: BEGIN (pipelined with what goes with it), every statement run
     alone, and the last statement with the COMMIT."""
     calls = [0]
-    wrapped = {name: getattr(pg, name) for name in ("_begin", "_run", "_run_ending", "_run_alone")}
+    names = ("_begin", "_run", "_run_ending", "_run_alone")
+    wrapped = {name: getattr(pg, name) for name in names if hasattr(pg, name)}
 
     def counted(fn: Any) -> Any:
         def call(*a: Any, **kw: Any) -> Any:
