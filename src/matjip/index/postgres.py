@@ -288,7 +288,9 @@ class PostgresIndex:
             if local:
                 conn.execute(local)
             cur = conn.execute(pg_sql.READ_META)
-            head_cur = conn.execute(head.sql, head.params) if head is not None else None
+            # a statement with its hit rows comes back in binary (the vectors as bytes, not hex text
+            # twice their size; numbers as sent, bit for bit): it carries the most bytes
+            head_cur = conn.execute(head.sql, head.params, binary=head.ending) if head is not None else None
             if head is not None and head.ending:
                 conn.execute(pg_sql.END_READ)
         rows = cur.fetchall()
