@@ -669,28 +669,35 @@ def search_template(
     the candidates scanned from matjip_keys (with the vector part and no HNSW, the exact list from
     the codes: :data:`_CODED_BRANCH`); ``ann``: a large candidate set's vector list from the
     HNSW index (with no filter that branch is always there); ``hits``: with the hit rows of the
-    vector list's first rows (:data:`_HITS`; a variant of the vector part alone, a kNN search)."""
+    BM25 and vector lists' first rows (:data:`_HITS_HEAD`; a variant with a list to rank and none
+    by distance: a kNN or a text search)."""
     kept = [p for p in SEARCH_PARTS if p in parts]
     ann = ann and not all_rows and "vector" in kept
-    hits = hits and kept == ["vector"]
+    hits = hits and set(kept) <= HIT_PARTS and bool({"bm25", "vector"} & set(kept))
     name = f"search{'-keys' if keys else ''}{'-ann' if ann else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
     return name + ("+hits" if hits else "")
 
 
-# A kNN search's statement with its hit rows (issue 23, eleventh round: one round trip, not two):
-# the vector list's first %(hit_limit)s rows in the statement's order (distance, then row) carry
-# what a hit shows (the document, its terms, coordinates and prior, as QUERIES["rows"] reads them)
-# in five more columns; the client re-orders the list exactly, and a hit outside those rows (a
-# float tie the two orders break apart) reads them again in a read of its own.
-# Rows: the search's eleven columns, the row's rank in its part, then doc, terms, lat, lon, prior.
+# A search's statement with its hit rows (issue 23, eleventh round for kNN, fourteenth for every
+# text search: one round trip, not two): the first %(hit_limit)s rows of the BM25 list (part 1, best
+# score first) and of the vector list (part 2, nearest first), each in the statement's order (then
+# row), carry what a hit shows (the document, its terms, coordinates, prior and vector, as
+# QUERIES["rows"] reads them) in six more columns; the client ranks the lists exactly, and a hit
+# outside those rows (past the margin in both lists, a float tie, a fill-up by prior) is read in
+# a read of its own, checked to be of the same index version.
+# Rows: the search's eleven columns, the row's rank in its part, then doc, terms, lat, lon, prior,
+# and the vector of a BM25 row (a vector row's is in its own column).
 _HITS_HEAD = (
-    "SELECT s.*, h.doc, h.terms, h.lat, h.lon, h.prior FROM (SELECT s.*, row_number() OVER "
-    "(PARTITION BY s.part ORDER BY s.score, s.seq) AS rk FROM ("
+    "SELECT s.*, h.doc, h.terms, h.lat, h.lon, h.prior, CASE WHEN s.vec IS NULL THEN vector_send(h.embedding) END "
+    "FROM (SELECT s.*, row_number() OVER (PARTITION BY s.part ORDER BY CASE WHEN s.part = 1 THEN -s.score "
+    "ELSE s.score END, s.seq) AS rk FROM ("
 )
 _HITS_TAIL = (
     ") s(part, seq, score, lat, lon, prior, boost, qi, tfs, norm, vec)) s "
-    "LEFT JOIN matjip_docs h ON s.part = 2 AND s.rk <= %(hit_limit)s AND h.seq = s.seq"
+    "LEFT JOIN matjip_docs h ON s.part IN (1, 2) AND s.rk <= %(hit_limit)s AND h.seq = s.seq"
 )
+# the variants a search with its hit rows may take: a list to rank (BM25 or vectors), none by distance
+HIT_PARTS = frozenset({"bm25", "vector", "prior"})
 
 
 for _rows in (False, True):
@@ -705,8 +712,10 @@ for _rows in (False, True):
                 QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _keyed.replace(
                     _ROWS_SCAN, _KEYS_SCAN
                 )
-for _name in [n for n in QUERIES if n == "search" or (n.startswith("search") and n.endswith("/vector"))]:
-    QUERIES[_name + "+hits"] = _HITS_HEAD + QUERIES[_name] + _HITS_TAIL
+for _name in [n for n in QUERIES if n == "search" or n.startswith("search")]:
+    _kept = set(_name.rpartition("/")[2].split("+")) if "/" in _name else HIT_PARTS
+    if _name == "search" or (_kept <= HIT_PARTS and {"bm25", "vector"} & _kept):
+        QUERIES[_name + "+hits"] = _HITS_HEAD + QUERIES[_name] + _HITS_TAIL
 
 
 def compose(template: str, filters: Sequence[str]) -> str:

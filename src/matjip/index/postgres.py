@@ -22,8 +22,9 @@ index, over one database that many API workers share.
   once, then the count, the BM25 list, the vector list, the best by prior and the nearest from
   them (only the parts the request uses); then the hit rows. BEGIN goes with the index meta and
   the search statement (made with the meta the last read saw, made again when the snapshot's
-  differs), COMMIT with the hit rows (pipelined): two round trips; a kNN search, one (its
-  statement brings the hit rows of the vector list's first rows, the COMMIT goes with the BEGIN);
+  differs), COMMIT with the hit rows (pipelined): two round trips; a kNN or text search, one (its
+  statement brings the hit rows of the BM25 and vector lists' first rows, the COMMIT goes with the
+  BEGIN; a hit past them is read in a read of its own, checked to be of the same index version);
   the pool hands out a connection back a moment ago without a check statement
   (:func:`~matjip.index.postgres_pool.quick_check`).
 - **BM25** over the same Kiwi morphemes (the postings), with tantivy's formula (k1 1.2, b 0.75,
@@ -287,7 +288,9 @@ class PostgresIndex:
             if local:
                 conn.execute(local)
             cur = conn.execute(pg_sql.READ_META)
-            head_cur = conn.execute(head.sql, head.params) if head is not None else None
+            # a statement with its hit rows comes back in binary (the vectors as bytes, not hex text
+            # twice their size; numbers as sent, bit for bit): it carries the most bytes
+            head_cur = conn.execute(head.sql, head.params, binary=head.ending) if head is not None else None
             if head is not None and head.ending:
                 conn.execute(pg_sql.END_READ)
         rows = cur.fetchall()
@@ -303,6 +306,35 @@ class PostgresIndex:
             cur = conn.execute(sql, params or {})
             conn.execute(pg_sql.END_READ)
         return list(cur.fetchall())
+
+    def _alone(self, conn: Any, stats: tuple[int, int, str]) -> Callable[..., list[tuple[Any, ...]]]:
+        """Runs a statement after the read on ``conn`` ended (with its search statement) in a read
+        of its own — BEGIN, the index meta, the statement and COMMIT pipelined, one round trip —
+        whose index version must be ``stats``' (every write starts a new one: the same version is
+        the same rows); else the search reads again (:class:`_ReadAgain`)."""
+
+        def run(
+            sql: str, params: dict[str, Any] | None = None, *, last: bool = False
+        ) -> list[tuple[Any, ...]]:
+            return self._run_alone(conn, sql, params, stats)
+
+        return run
+
+    def _run_alone(
+        self, conn: Any, sql: str, params: dict[str, Any] | None, stats: tuple[int, int, str]
+    ) -> list[tuple[Any, ...]]:
+        if self.statements is not None:
+            self.statements.extend((pg_sql.BEGIN_READ, pg_sql.READ_META, sql, pg_sql.END_READ))
+        with conn.pipeline():
+            conn.execute(pg_sql.BEGIN_READ)
+            meta_cur = conn.execute(pg_sql.READ_META)
+            cur = conn.execute(sql, params or {})
+            conn.execute(pg_sql.END_READ)
+        meta = meta_cur.fetchall()
+        rows = list(cur.fetchall())
+        if not meta or self._version(meta[0]) != stats:
+            raise _ReadAgain
+        return rows
 
     def _behind(self, conn: Any, source: ReadSource, meta: tuple[Any, ...] | None) -> bool:
         """Whether the replica lacks what this process has seen on the primary: the index, the
@@ -622,9 +654,10 @@ class PostgresIndex:
             head_rows = early[1].rows if early is not None else None
             if early is not None and early[0].stats == stats and head_rows is not None:
                 source = early[0]
-                # the statement ran in this snapshot, with this snapshot's meta; a kNN statement's
-                # read ended with it (the hit rows came along): any statement more reads again
-                source.run = _ended if early[1].ending else run
+                # the statement ran in this snapshot, with this snapshot's meta; a statement with
+                # its hit rows ended the read: any statement more (a hit past the rows that carry
+                # theirs) runs in a read of its own, of the same index version (else all again)
+                source.run = self._alone(conn, stats) if early[1].ending else run
                 total = source.take(early[1].statement, head_rows)
             elif early is not None and early[1].ending:
                 raise _ReadAgain  # the snapshot is gone with the statement made for another meta
@@ -643,7 +676,7 @@ class PostgresIndex:
         local = self.walk_setting(req)
         try:
             total, hits = self._read(read, early[1] if early is not None else None, local)
-        except _ReadAgain:  # a kNN read that ended with its statement needs more: a read of its own
+        except _ReadAgain:  # a read that ended with its statement needs more, and the index moved on
             early = self._early_search(req, mode, hits=False)
             total, hits = self._read(read, early[1] if early is not None else None, local)
         return SearchResponse(
@@ -669,7 +702,7 @@ class PostgresIndex:
         it goes with the BEGIN (one round trip less); the read checks that its snapshot's meta is
         the same (else it makes the statement again). None when the statement needs a statement
         before it (a region's outline test, a term's document frequency not cached) or no read
-        was made yet. ``hits``: a kNN search's statement brings its hit rows and ends the read."""
+        was made yet. ``hits``: a kNN or text search's statement brings its hit rows and ends the read."""
         stats = self._last_stats
         if stats is None or (req.region is not None and req.region.polygon_place):
             return None
@@ -692,7 +725,7 @@ class Head:
         self.statement = statement
         self.sql = statement.sql
         self.params = statement.params
-        self.ending = statement.hits  # the read's COMMIT goes with it (a kNN search: one round trip)
+        self.ending = statement.hits  # the read's COMMIT goes with it (a kNN or text search: one round trip)
         self.rows: list[tuple[Any, ...]] | None = None
 
 
@@ -701,12 +734,9 @@ def _unbound(sql: str, params: dict[str, Any] | None = None, *, last: bool = Fal
 
 
 class _ReadAgain(Exception):
-    """A read that ended with its first statement needs another one: the search reads again, the
-    plain way (its statements in one snapshot)."""
-
-
-def _ended(sql: str, params: dict[str, Any] | None = None, *, last: bool = False) -> list[tuple[Any, ...]]:
-    raise _ReadAgain
+    """A read that ended with its first statement needed another one, and the index moved on to
+    another version in between: the search reads again, the plain way (its statements in one
+    snapshot)."""
 
 
 def open_postgres(settings: Settings, embedder: Embedder) -> PostgresIndex:

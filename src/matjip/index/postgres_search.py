@@ -62,8 +62,10 @@ ANN_MIN_SHARE = 0.5
 # rows taken from the walk, re-ordered exactly in the statement: the recall is the candidate list's
 # (ef_search), a longer take walks further for no measured gain (README, "HNSW")
 ANN_LIMIT = VECTOR_DEPTH + MARGIN
-# the vector list's first k + this many rows (the statement's order) carry their hit rows in a kNN
-# search's statement: the client's exact order differs from the server's only by a float tie
+# the BM25 and vector lists' first k + this many rows (the statement's order) carry their hit rows
+# in a search's statement (pg_sql._HITS_HEAD): a kNN search's hits differ from the server's order only
+# by a float tie; a fused list's lie there but for a few (2 of the benchmark's 100 filtered hybrid
+# searches, 17 of its 100 unfiltered ones at 100k, README), read in a read of their own
 HIT_MARGIN = 8
 PROBE_COST = 6  # a candidate's posting looked up by (term, row) costs about this many postings scanned
 # the bound on |exact inner product - the halfvec codes'| (matjip_keys' codes, pg_sql._CODED_BRANCH),
@@ -438,7 +440,8 @@ class PgCandidates:
     ) -> SearchStatement | None:
         """The search statement for what ``mode`` ranks by, with its parameters. ``cached_only``:
         None when a term's document frequency is not cached (it would take a statement first).
-        ``hits``: a kNN search (the vector list alone) takes the variant with its hit rows."""
+        ``hits``: a search ranked by its BM25 or vector list (no order by distance) takes the variant
+        with the hit rows of the lists' first rows."""
         req = self.req
         terms = query_terms(req.text) if req.text and mode != "vector" else []
         qv = query_vector(self, req.text) if req.text and mode != "bm25" else None
@@ -483,12 +486,15 @@ class PgCandidates:
         # the statement's variant with only the wanted parts (the others' flags are off anyway),
         # its candidates from the narrow matjip_keys when every filter's columns are there
         keys = not all_rows and set(self.names) <= pg_sql.KEY_FILTERS
-        hits = hits and want == {"vector"} and req.sort != "distance"
+        hits = (
+            hits and want <= pg_sql.HIT_PARTS and bool(want & {"bm25", "vector"}) and req.sort != "distance"
+        )
         if hits:
             params["hit_limit"] = k + HIT_MARGIN
-            # a kNN search shows the list's first k rows: its list is cut k + MARGIN rows down (every
-            # vector read back crosses to the client; the exact order of the first k needs no more)
-            params["vector_limit"] = knn_limit(k)
+            if want == {"vector"}:
+                # a kNN search shows the list's first k rows: its list is cut k + MARGIN rows down (every
+                # vector read back crosses to the client; the exact order of the first k needs no more)
+                params["vector_limit"] = knn_limit(k)
         template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
         sql = pg_sql.compose(template, self.names)
         coded = keys and "vector" in want and not self.hnsw  # with HNSW the keys' variant walks, no codes
@@ -510,9 +516,11 @@ class PgCandidates:
                     self._where[int(r[1])] = (r[3], r[4])
         if statement.hits:
             # seq → (seq, doc, terms, vector, lat, lon, prior), as QUERIES["rows"] gives a hit row
+            # (a vector row's vector in its own column, a BM25 row's in the last)
             self.folded = {
-                int(r[1]): (r[1], r[12], r[13], r[10], r[14], r[15], r[16])
-                for r in parts.get(_PARTS["vector"], [])
+                int(r[1]): (r[1], r[12], r[13], r[10] if r[10] is not None else r[17], r[14], r[15], r[16])
+                for i in (_PARTS["bm25"], _PARTS["vector"])
+                for r in parts.get(i, [])
                 if r[12] is not None
             }
         return self.total
