@@ -251,7 +251,9 @@ def ranker(
     asked = p.open_at
     now_ish = asked is not None and is_now(asked, now)
     wished = under_way(p.open_wished, now)
-    named_now = now_ish or (wished is not None and is_now(wished, now))
+    # the time named is now: "지금", or a meal wished now — not a window that begins now ("일요일 문여는" on a
+    # Sunday at 11:00 is open some time today: a place opening at 11:30 is one, relevance_dev7 r789)
+    named_now = (now_ish and p.open_until is None) or (wished is not None and is_now(wished, now))
     rank = Ranker(
         plan=p,
         farther=f.farther,
