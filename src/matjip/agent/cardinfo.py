@@ -224,13 +224,19 @@ def shut_today(hours: WeeklySchedule | None, now: datetime) -> bool:
     return open_status(hours, now).state in DONE_FOR_TODAY or unlisted_today(hours, now)
 
 
-def _going_reading(doc: Restaurant, at: datetime) -> str:
+def _going_reading(doc: Restaurant, at: datetime, strict: bool = False) -> str:
     """ "open" (or within the hour), "later" (today), "shut" (today), "unknown" (no hours for today, a
-    place people know) or "thin" (no hours, barely reviewed)."""
+    place people know) or "thin" (no hours, barely reviewed). ``strict``: the question named the time,
+    and it is now ("아침 먹을 데" at 09:30, "지금 문 연"): a place opening within the hour is "later" —
+    one who says when they eat eats then (audit r14 Q9, Q16, Q20: places opening at 10:00 and 10:30
+    ranked with the open ones at 09:30, only flagged); with no time said (at night one is taken to
+    be going now) it is there by the time one arrives."""
     hours = doc.hours
     state = open_status(hours, at).state
     if state == "open" or (
-        state == "before_open" and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon")
+        not strict
+        and state == "before_open"
+        and open_status(hours, at + OPENING_SOON).state in ("open", "closing_soon")
     ):
         return "open"
     if state in ("before_open", "break", "closing_soon"):
@@ -240,10 +246,10 @@ def _going_reading(doc: Restaurant, at: datetime) -> str:
     return "thin" if (doc.review_count or 0) <= cards_config().open_status.going_known_reviews else "unknown"
 
 
-def going_tier(doc: Restaurant, at: datetime) -> int:
+def going_tier(doc: Restaurant, at: datetime, strict: bool = False) -> int:
     """Going now at ``at``: :data:`GOING_OPEN`, :data:`GOING_LATER`, :data:`GOING_UNKNOWN` or
-    :data:`GOING_SHUT` (above)."""
-    return _tier(_going_reading(doc, at))
+    :data:`GOING_SHUT` (above); ``strict``: the time was named (:func:`_going_reading`)."""
+    return _tier(_going_reading(doc, at, strict))
 
 
 def _tier(reading: str) -> int:

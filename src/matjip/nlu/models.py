@@ -82,6 +82,7 @@ class TimeSpec(BaseModel):
     end_minute: int | None = None
     day_offset: int | None = None
     label: str = ""
+    late: bool = False  # a late-night wish ("늦게까지", "심야", "새벽까지"), not a clock time
 
 
 class PartySpec(BaseModel):

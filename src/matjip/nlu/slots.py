@@ -401,7 +401,10 @@ def parse_time(text: str) -> tuple[TimeSpec | None, list[Span]]:
         label = " ".join([*labels, "새벽까지" if dawn else "심야"])
         # "새벽까지 하는 곳" must still be open at 1 a.m. (the next calendar day)
         minute = 1500 if dawn else 1410
-        return TimeSpec(kind="at", weekday=weekday, minute=minute, day_offset=day_offset, label=label), spans
+        spec = TimeSpec(
+            kind="at", weekday=weekday, minute=minute, day_offset=day_offset, label=label, late=True
+        )
+        return spec, spans
     part = _PART_RE.search(text)
     if part:
         said = _PART_WORDS["".join(part.group(1).split())]  # "늦은점심" is said "늦은 점심"

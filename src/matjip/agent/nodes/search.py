@@ -40,6 +40,7 @@ from matjip.wording import say, text
 from matjip.words import pattern_map, words
 
 EARLY_MORNING_END_H = 6  # a small-hours time asked with no day, once past, is the coming night
+LATE_HOURS = timedelta(hours=6)  # a late-night wish's hour ("심야" 23:30) and this long after it: now
 _REPLACED_AFTER: Final = "(?:" + "|".join(words("search", "replaced_after")) + ")"  # "주차말고", "주차 대신"
 # what an LLM plan has no field for is the offline reading of the same message
 _OFFLINE_ONLY: Final = words("plan", "offline_only")
@@ -82,6 +83,15 @@ def _open_at(
         return _from_now(start, end, now), end, label
     if time_spec.minute is not None:
         at = midnight + timedelta(minutes=int(time_spec.minute))
+        if time_spec.late and no_day:
+            # "늦게까지" asked when the late hours have come (23:50, 01:00): from now — a place closing at
+            # midnight is flagged and ranked after the open ones, as going now; asked before them, the
+            # coming night's (the small hours of today: "새벽까지" at 00:30 is 01:00 today)
+            for night in (at - timedelta(days=1), at):
+                if night <= now < night + LATE_HOURS:
+                    return now, None, label
+                if now < night:
+                    return night, None, label
         if no_day and at < now and at.hour < EARLY_MORNING_END_H:
             at += timedelta(days=1)  # "새벽 1시" asked in the evening: tonight, not this morning
         return at, None, label
@@ -809,7 +819,10 @@ def search_general(state: AgentState, res: Resources) -> dict[str, Any]:
     if p.strategy in _STRATEGY_NODES:
         return _STRATEGY_NODES[p.strategy](state, res)
     now = turn_now(state, res)
-    f = fetch(p, res)
+    # a meal wished now ("아침 먹을 데" at 09:30): the places open then are fetched too
+    f = fetch(
+        p, res, p.open_wished if p.open_wished is not None and widen.is_now(p.open_wished, now) else None
+    )
     topup.dish_fallback(f, res)
     topup.menu_topup(f, res)
     topup.neighbours(f, res)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from matjip.agent.configuration import Resources
@@ -10,7 +11,7 @@ from matjip.agent.models import SearchPlan
 from matjip.agent.plan import to_requests
 from matjip.agent.retrieval.filters import chain_names, kept
 from matjip.geo.gazetteer import Place, PlaceType
-from matjip.index.request import MAX_K, RegionFilter, SearchHit, SearchRequest, SearchResponse
+from matjip.index.request import MAX_K, OpenAt, RegionFilter, SearchHit, SearchRequest, SearchResponse
 from matjip.kinds import kinds
 
 RERANK_DEPTH = 24  # places fetched for a search_general re-rank (at least)
@@ -42,9 +43,10 @@ class Found:
         return [*self.req.exclude_ids, *(h.document.place_id for h in self.hits)]
 
 
-def fetch(p: SearchPlan, res: Resources) -> Found:
+def fetch(p: SearchPlan, res: Resources, wished_now: datetime | None = None) -> Found:
     """The plan's request with room to re-rank (by index.ranking) and filter, each kind of two
-    fetched on its own too, and the places no filter rules out."""
+    fetched on its own too, the best-known places open at a time wished now (``wished_now``), and
+    the places no filter rules out."""
     chains = chain_names(res) if p.exclude_chains else []
     req = to_requests(p, chains)[0]
     page_all = p.price_max is not None or bool(p.prefer_menu) or bool(p.any_kind) or p.sort == "price"
@@ -59,6 +61,8 @@ def fetch(p: SearchPlan, res: Resources) -> Found:
         fetched += _each_kind(wide.model_copy(update={"kind": family}), fetched, res)
     if wide.text and req.kind and not p.titles:
         fetched += _best_known(wide, fetched, res)
+    if wished_now is not None and wide.open_at is None and not p.titles:
+        fetched += _open_then(wide, wished_now, fetched, res)
     dong = dong_asked(p, res)
     if dong is not None and p.location is not None and p.location.mode == "in" and not p.titles:
         fetched += _inside_dong(wide, dong, fetched, res)
@@ -111,6 +115,18 @@ def _best_known(wide: SearchRequest, fetched: list[SearchHit], res: Resources) -
     seen = {h.document.place_id for h in fetched}
     known = res.index.search(wide.model_copy(update={"text": "", "k": RERANK_DEPTH}))
     return [h for h in known.hits if h.document.place_id not in seen]
+
+
+def _open_then(
+    wide: SearchRequest, when: datetime, fetched: list[SearchHit], res: Resources
+) -> list[SearchHit]:
+    """A meal wished now ("석촌호수 아침 먹을 데" at 09:30; no filter — the wish is soft): the page the
+    words and the prior choose may hold only places not open yet (audit r14 Q9: a dim sum house and a
+    soba bar opening at 10:30 while a 185-review 국밥 house open since 08:00 lay 540 m off), so the
+    best-known places open then are re-ranked too; the re-rank puts the open ones first."""
+    seen = {h.document.place_id for h in fetched}
+    page = wide.model_copy(update={"open_at": OpenAt(when=when), "k": RERANK_DEPTH})
+    return [h for h in res.index.search(page).hits if h.document.place_id not in seen]
 
 
 def _each_kind(wide: SearchRequest, fetched: list[SearchHit], res: Resources) -> list[SearchHit]:

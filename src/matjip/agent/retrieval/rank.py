@@ -31,7 +31,16 @@ from matjip.agent.retrieval.fetch import Found, dong_asked
 from matjip.agent.retrieval.filters import filed_as_other, is_chain_branch, names_a_chain, typical_price
 from matjip.agent.retrieval.widen import is_now
 from matjip.documents import Restaurant
-from matjip.index.ranking import empty_document, little_known, local_key, price_bands, value_votes, well_known
+from matjip.index.ranking import (
+    FAIRLY_KNOWN,
+    better_known,
+    empty_document,
+    little_known,
+    local_key,
+    price_bands,
+    value_votes,
+    well_known,
+)
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
@@ -110,13 +119,15 @@ class Ranker:
     now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
     today_said: bool = False  # "오늘 갈", "이따": a day its timetable leaves out is a shut day too
     snacks: frozenset[str] = frozenset()  # a meal asked with no kind: the cuisines that are no meal
+    named_now: bool = False  # the question named the time and it is now ("아침 먹을 데" at 09:30, "지금"):
+    # a place opening within the hour is not open yet (cardinfo.going_tier ``strict``)
 
     def key(self, h: SearchHit) -> RankKey:
         p, doc = self.plan, h.document
         place = doc.place_id
         tier, share, dish_known = self.evidence(h)
         return RankKey(
-            open_asked=1 if self.now_asked and going_tier(doc, self.now_asked) != GOING_OPEN else 0,
+            open_asked=1 if self.now_asked and self.going(doc, self.now_asked) != GOING_OPEN else 0,
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             snack=1 if doc.cuisine in self.snacks else 0,
             empty=1 if not p.kinds and empty_document(doc) else 0,
@@ -145,7 +156,7 @@ class Ranker:
 
     def _going_now(self, doc: Restaurant) -> int:
         if self.at is not None:
-            return going_tier(doc, self.at)
+            return self.going(doc, self.at)
         # by day with no time asked, a place done for today (closed, its day off) goes after the others
         # (asked today, a local means today); a day the timetable leaves out is not moved by day: the
         # sets judging it do not see closures (docs/issue24.md, the rule tried in rounds 1 and 7 moved
@@ -157,6 +168,11 @@ class Ranker:
         ):
             return 3
         return 0
+
+    def going(self, doc: Restaurant, at: datetime) -> int:
+        """The place going at ``at`` (:func:`cardinfo.going_tier`), read as the question said the time:
+        the one reading of the order, the clock note and the branches kept (:func:`one_per_brand`)."""
+        return going_tier(doc, at, strict=self.named_now)
 
     def _untagged(self, doc: Restaurant) -> int:
         """1: visitors' tags do not back the atmosphere or occasion wished ("데이트" → 분위기)."""
@@ -235,6 +251,9 @@ def ranker(
     asked = p.open_at
     now_ish = asked is not None and is_now(asked, now)
     wished = under_way(p.open_wished, now)
+    # the time named is now: "지금", or a meal wished now — not a window that begins now ("일요일 문여는" on a
+    # Sunday at 11:00 is open some time today: a place opening at 11:30 is one, relevance_dev7 r789)
+    named_now = (now_ish and p.open_until is None) or (wished is not None and is_now(wished, now))
     rank = Ranker(
         plan=p,
         farther=f.farther,
@@ -254,6 +273,7 @@ def ranker(
         today_said=today or kinds().about_today(p.kinds),
         snacks=NOT_MEAL if meal and not (p.kinds or p.cuisine or p.menu or p.titles) else frozenset(),
         now_asked=p.open_wished if p.open_wished is not None and is_now(p.open_wished, now) else None,
+        named_now=named_now,
     )
     return rank
 
@@ -350,10 +370,11 @@ def known_before_little(hits: list[SearchHit], rank: Ranker, across_rings: bool 
     every part of the order but the trust and at most :data:`KNOWN_SLACK` of the radius farther — a pass
     after the sort, as :func:`stated_before_mentioned`: near a station means near, so a known place at the
     edge never pushes a near one out (relevance_set r076, r141), one a little farther does (audit r12
-    C1.1: 군자대한곱창, 27 reviews at 781 m, before 야곱293, 5 at 635 m)."""
+    C1.1: 군자대한곱창, 27 reviews at 781 m, before 야곱293, 5 at 635 m); and after each one at least as
+    near and far better known (``index.ranking.better_known``: 15 reviews against 4)."""
     slack = KNOWN_SLACK * rank.radius if rank.radius else KNOWN_SLACK_M
     keys = {id(h): standing(rank.key(h), across_rings) for h in hits}  # each hit ranked once
-    known = {keys[id(h)] for h in hits if well_known(h.document)}
+    known = {keys[id(h)] for h in hits if (h.document.review_count or 0) >= FAIRLY_KNOWN}
     if not known:
         return hits
     share = {id(h): rank.evidence(h)[1] for h in hits}
@@ -361,22 +382,32 @@ def known_before_little(hits: list[SearchHit], rank: Ranker, across_rings: bool 
     def passes(h: SearchHit, m: SearchHit) -> bool:  # the well-known h goes before the little-known m
         near, far = m.distance_m, h.distance_m
         return (
-            well_known(h.document)
-            and keys[id(h)] == keys[id(m)]
-            and (near is None or far is None or far <= near + slack)
+            keys[id(h)] == keys[id(m)]
+            and (
+                (well_known(h.document) and (near is None or far is None or far <= near + slack))
+                # a place at least as near and far better known (index.ranking.better_known)
+                or (
+                    better_known(h.document, m.document)
+                    and near is not None
+                    and far is not None
+                    and far <= near
+                )
+            )
             # filed as precisely: a bare "술집" is no surer a 포차 than "술집>실내포장마차" (relevance_set r141)
             and _depth(h.document.category) >= _depth(m.document.category)
             # and as surely of the kind: a 갈비 house listing 국수 never pushes a 국수 house (test11 t1348)
             and share[id(h)] >= share[id(m)]
         )
 
-    # each little-known place goes right after the first well-known one below it that passes it, past the
+    # each little-known place goes right after the last well-known one below it that passes it, past the
     # places between (a 13-review 장어 house between a 5-review 오리 house and a 22-review 닭 house 15 m
-    # nearer no longer keeps the 오리 house ahead: relevance_test20 t2571)
+    # nearer no longer keeps the 오리 house ahead: relevance_test20 t2571) — after every one, not the first
+    # only: a 4-review 떡볶이 chain branch stayed third behind a 34-review one while a 20-review one lay
+    # 26 m farther (relevance_test21 t2723; t2675: a 5-review salad bar ahead of 53 and 28 reviews)
     out = list(hits)
     for m in [h for h in hits if little_known(h.document) and keys[id(h)] in known]:
         i = out.index(m)
-        j = next((j for j in range(i + 1, len(out)) if passes(out[j], m)), None)
+        j = next((j for j in range(len(out) - 1, i, -1) if passes(out[j], m)), None)
         if j is not None:
             out.insert(j, out.pop(i))
     return out
@@ -526,7 +557,7 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
     if rank.at is None or rank.plan.open_wished is not None or not shown:
         return None
     at = rank.at
-    tier = {h.document.place_id: going_tier(h.document, at) for h in [*ranked, *shown]}
+    tier = {h.document.place_id: rank.going(h.document, at) for h in [*ranked, *shown]}
     place = {h.document.place_id: i for i, h in enumerate(shown)}
     unclocked = sorted(ranked, key=lambda h: rank.key(h)._replace(going_now=0))
     named: dict[int, list[str]] = {GOING_LATER: [], GOING_SHUT: []}
