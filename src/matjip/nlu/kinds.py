@@ -727,6 +727,11 @@ def _first_consonant_slip(word: str, fix: str) -> bool:
 
 
 @cache
+def _ingredients() -> frozenset[str]:
+    return frozenset(words("menu", "ingredients"))
+
+
+@cache
 def close_kind_word(word: str) -> str | None:
     """The one kind word a typed word is a typo of, else None. A two-syllable word may carry one
     sound-alike letter or a dropped 받침 ("곱참" → 곱창, "보싼" → 보쌈, "라맨" → 라멘, "초빱" → 초밥); a
@@ -736,8 +741,8 @@ def close_kind_word(word: str) -> str | None:
     if len(word) < 2 or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
         return None
     table = kinds()
-    if word in table.typo_never:
-        return None
+    if word in table.typo_never or word in _ingredients():
+        return None  # an ordinary word, or what goes into a dish ("오이" is no 오리)
     if len(word) > 2 and word[-1] in table.typo_endings and table.lookup(word[:-1]):
         return None  # a kind word with its particle ("샐러드나 포케" is no 샐러드바)
     letters = _jamo(word)

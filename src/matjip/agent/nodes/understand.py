@@ -1084,6 +1084,7 @@ def _one_slot_changed(t: _Turn) -> Update | None:
             nlu.count is not None
             or acts.requires
             or acts.drops
+            or bool(nlu.exclude.menu)  # "땅콩 들어가는 건 빼주세요": the same search without that
             or acts.cheaper
             or _places(t.u, t.res)
             or t.u.kinds.exclude_chains
