@@ -36,6 +36,15 @@ def dish_fallback(f: Found, res: Resources) -> None:
     extra = not_ruled_out_by_category(list(more.hits), p, res)
     f.hits += extra
     f.detail["dish_fallback"] = len(more.hits)
+    if not own and dish in p.kinds and len(f.hits) < p.k:
+        # the kind named by its dish ("개포동 점심 쌈밥") and still short: any place whose menu serves it
+        # ('제육쌈밥정식' at a 김치찌개 house is a 쌈밥 lunch to a local), after the kind's own
+        anywhere = res.index.search(
+            req.model_copy(update={"kind": [], "menu": [*req.menu, dish], "exclude_ids": f.shown_ids()})
+        )
+        more_extra = not_ruled_out_by_category(list(anywhere.hits), p, res)
+        f.hits += more_extra
+        f.detail["dish_fallback"] += len(anywhere.hits)
     if own and extra:
         f.plan_update["kind_dishes"] = [own]
 
