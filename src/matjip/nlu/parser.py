@@ -99,7 +99,9 @@ _EXCLUDE_AFTER = re.compile(  # "마라 들어간 데는 빼줘": what a dish ha
     r"|못\s*먹(?!\s*어\s*보|어\s*봤|어\s*본|어봤|어본|어보))"
 )
 _INGREDIENT = re.compile(
-    r"(?<![가-힣])(?:" + "|".join(sorted(map(re.escape, L.INGREDIENTS), key=len, reverse=True)) + r")(?=[가-힣]?(?:[^가-힣]|$))"
+    r"(?<![가-힣])(?:"
+    + "|".join(sorted(map(re.escape, L.INGREDIENTS), key=len, reverse=True))
+    + r")(?=[가-힣]?(?:[^가-힣]|$))"
 )
 _INGREDIENT_CUE = re.compile(
     r"^\s*(?:은|는|이|가|에|도)?\s*(?:" + "|".join(map(re.escape, L.INGREDIENT_CUES)) + ")"
