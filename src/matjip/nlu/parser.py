@@ -303,7 +303,7 @@ class OfflineNLU:
         self._read_cues(scan)
         accepted = self._accept(scan, self._candidates(scan))
         self._read_entities(scan, accepted)
-        self._read_ingredients(scan)
+        self._read_ingredients(scan, accepted)
         self._read_slots(scan)
         self._read_references(scan)
         scan.smalltalk = self._smalltalk_of(scan.text, scan.consumed)
@@ -473,19 +473,26 @@ class OfflineNLU:
                 if v not in bucket:
                     bucket.append(v)
 
-    def _read_ingredients(self, scan: _Scan) -> None:
+    def _read_ingredients(self, scan: _Scan, accepted: list[_Cand]) -> None:
         """What goes into a dish, ruled out ("고수 빼고", "오이 들어간 거 싫어요", "땅콩 알러지 있어서"): a menu
-        term excluded, even one the index never mined; said both ways, it is only ruled out."""
+        term excluded, even one the index never mined (and never a menu word the vocabulary took it
+        for: "오이" is no 오리); said both ways, it is only ruled out."""
         text = scan.text
         for m in _INGREDIENT.finditer(text):
             s, e = m.span()
-            if any(_overlap((s, e), c) for c in scan.consumed) and m.group(0) not in scan.entities.menu:
-                continue
+            word = m.group(0)
+            over = [c for c in accepted if _overlap((s, e), (c.start, c.end))]
+            if any(c.kind != "menu" for c in over):
+                continue  # part of a place's or restaurant's name
             after = text[e : e + 14]
             ex = _EXCLUDE_AFTER.match(after) or _INGREDIENT_CUE.match(after)
             if ex is None:
                 continue
-            word = m.group(0)
+            for c in over:  # the word as the vocabulary read it, when another
+                for v in c.values:
+                    for bucket in (scan.entities.menu, scan.exclude.menu):
+                        if v != word and v in bucket:
+                            bucket.remove(v)
             scan.consumed += [(s, e), (e, e + ex.end())]
             if word not in scan.exclude.menu:
                 scan.exclude.menu.append(word)
