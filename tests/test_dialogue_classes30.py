@@ -42,13 +42,22 @@ RECORDS = [
     # 삼겹살: two houses write it in full, one only as cuts of the belly
     near("saeng", "생고기집", 300, "한식>육류,고기", ["생삼겹살", "항정살"], reviewCount=10),
     near("teuk", "특고기", 350, "한식>육류,고기", ["특 삼겹살 (170g)", "목살"], reviewCount=10),
-    near("kkot", "이층고기집", 400, "한식>육류,고기", ["꽃삼겹 (160g)", "통삼겹 (160g)", "통목살"], reviewCount=10),
+    near(
+        "kkot",
+        "이층고기집",
+        400,
+        "한식>육류,고기",
+        ["꽃삼겹 (160g)", "통삼겹 (160g)", "통목살"],
+        reviewCount=10,
+    ),
     near("jjusam", "빨간쭈꾸미", 450, "한식>해물,생선>주꾸미", ["삼겹쭈꾸미", "쭈꾸미볶음"], reviewCount=10),
     # 쌈밥: one house of the kind, one 김치찌개 house serving a 쌈밥 set
     near("ssam", "우렁쌈밥집", 200, "한식>쌈밥", ["우렁쌈밥", "쌈밥정식"], reviewCount=15),
     near("jeyuk", "장독대김치찌개", 500, "한식>찌개,전골", ["김치찌개정식", "제육쌈밥정식"], reviewCount=60),
     # a café asked by name
-    near("cafe", "코팡베이커리카페", 600, "카페>커피전문점", {"아메리카노": "3,000원", "카페라떼": "4,000원"}),
+    near(
+        "cafe", "코팡베이커리카페", 600, "카페>커피전문점", {"아메리카노": "3,000원", "카페라떼": "4,000원"}
+    ),
 ]
 RECORDS = [{**r, "businessHours": DAILY} for r in RECORDS]
 
