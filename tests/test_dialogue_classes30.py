@@ -8,7 +8,9 @@
   widening line never calls a house serving them "another kind" (audit r14 F4);
 - a kind named by its dish and still short: any place whose menu serves the dish follows ('제육쌈밥정식'
   for "쌈밥", audit r14 Q22);
-- an elliptic follow-up ("거기 라떼는?") after a price question asks the price again, of that dish.
+- an elliptic follow-up ("거기 라떼는?") after a price question asks the price again, of that dish;
+- a kind's word typed glued to a station ("당산역양꼬지맛집") or as an English plural in -ies ("bakeries")
+  is read (dialogue_test20 eo099, eo151).
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
@@ -137,3 +139,20 @@ def test_an_elliptic_follow_up_asks_the_price_again(data: Path) -> None:
     )
     assert "카페라떼 4,000원" in latte.answer and "**1." not in latte.answer  # the price, no card again
     assert "짜장면" in other.answer and "없어요" in other.answer
+
+
+# --- a kind's word typed glued to a place, or as an English plural in -ies -------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("당산역양꼬지맛집", "양고기·양꼬치"),  # dialogue_test20 eo099: a typo glued to the station
+        ("what about bakeries?", "베이커리·빵집"),  # eo151: "bakeries" is bakery
+        ("bakeries near jamsil", "베이커리·빵집"),
+    ],
+)
+def test_a_kind_word_glued_to_a_place_or_in_a_plural_is_read(text: str, kind: str) -> None:
+    from matjip.nlu.kinds import detect_kinds
+
+    assert detect_kinds(text).kinds == [kind]

@@ -238,7 +238,7 @@ class _KindScan:
 
 def detect_kinds(text: str) -> KindFrame:
     """The kinds ``text`` names, longest words first, each place in the text used once."""
-    scan = _KindScan(kinds(), text.lower())
+    scan = _KindScan(kinds(), _singular(text.lower()))
     frame = scan.frame
     _find_kind_words(scan)
     compact = norm(text)
@@ -349,14 +349,20 @@ def _find_kind_words(scan: _KindScan) -> None:
         cands = (m.group(0), _strip(m.group(0)))
         if any(m.group(0).startswith(w) for w in scan.table.typo_never):  # "와이파이도" is no 와인바
             continue
-        for cand in cands:
+        offset = 0
+        glued = _after_glued_place(m.group(0))  # "당산역양꼬지맛집": 양꼬지맛집 read on its own
+        if glued:
+            offset = len(m.group(0)) - len(glued)
+            cands = (*cands, glued, _strip(glued))
+        for i, cand in enumerate(cands):
             fix = close_kind_word(cand)
+            at = m.start() + (offset if i >= 2 else 0)
             if fix is not None:
-                scan.add(fix, m.start(), m.start() + len(cand))
+                scan.add(fix, at, at + len(cand))
                 frame.corrections.append((cand, scan.table.misspelt.get(norm(fix), fix)))
                 frame.words.append(cand)
                 break
-            if _read_compound_typo(scan, cand, m.start()):
+            if _read_compound_typo(scan, cand, at):
                 break
     # 4. words inside words, two syllables or more, longest first
     for m in _inner_words().finditer(lowered):
@@ -724,6 +730,23 @@ def _first_consonant_slip(word: str, fix: str) -> bool:
         return False
     differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     return len(differ) == 1 and _place(differ[0][0]) != 1 and frozenset(differ[0]) in _slips()
+
+
+_IES = re.compile(r"(?<![a-z])([a-z]{3,}[^aeiou\W\d])ies(?![a-z])")
+
+
+def _singular(text: str) -> str:
+    """English plurals in -ies as their -y word ("bakeries" → "bakery"); "-s"/"-es" are read by
+    :func:`_whole_latin`."""
+    return _IES.sub(r"\1y", text) if "ies" in text else text
+
+
+def _after_glued_place(token: str) -> str:
+    """The part of a token after a place name's last syllable glued to it ("당산역양꼬지맛집" → "양꼬지맛집"),
+    two syllables at least; "" when none."""
+    cut = max((token.rfind(end) for end in words("location_cues", "glued_place_ends")), default=-1)
+    rest = token[cut + 1 :] if cut > 0 else ""
+    return rest if len(rest) >= 2 and rest != token else ""
 
 
 @cache
