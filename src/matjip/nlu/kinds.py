@@ -346,7 +346,7 @@ def _find_kind_words(scan: _KindScan) -> None:
     for m in re.finditer(r"[가-힣]+", lowered):
         if not scan.free(m.start(), m.end()):
             continue
-        cands = (m.group(0), _strip(m.group(0)))
+        cands: tuple[str, ...] = (m.group(0), _strip(m.group(0)))
         if any(m.group(0).startswith(w) for w in scan.table.typo_never):  # "와이파이도" is no 와인바
             continue
         offset = 0
