@@ -92,6 +92,12 @@ def test_an_ingredient_the_index_never_mined_is_ruled_out(data: Path, text: str,
     assert "확인할 수 없어서" not in r.answer
 
 
+def test_a_taste_told_rules_nothing_out(data: Path) -> None:
+    """dialogue_test18 em067 (control, as base): "고수 싫어하는데" tells a taste; no dish is ruled out."""
+    (r,) = talk_over(data, ["잠실역 쌀국수 고수 싫어하는데 괜찮은데"], WEDNESDAY_NOON)
+    assert r.plan.exclude_menu == []
+
+
 def test_an_allergy_said_after_a_list_narrows_it(data: Path) -> None:
     _, r = talk_over(data, ["잠실역 마라탕", "땅콩 알러지 있어서 땅콩 들어가는건 빼주세요"], WEDNESDAY_NOON)
     assert r.plan.exclude_menu == ["땅콩"] and r.plan.menu == []  # said twice: only ruled out

@@ -486,8 +486,8 @@ class OfflineNLU:
                 continue  # part of a place's or restaurant's name
             after = text[e : e + 14]
             ex = _EXCLUDE_AFTER.match(after) or _INGREDIENT_CUE.match(after)
-            if ex is None:
-                continue
+            if ex is None or text[e + ex.end() : e + ex.end() + 1] == "하":
+                continue  # "고수 싫어하는데 괜찮은 데": a taste told, no dish ruled out (dialogue_test18 em067)
             for c in over:  # the word as the vocabulary read it, when another
                 for v in c.values:
                     for bucket in (scan.entities.menu, scan.exclude.menu):
