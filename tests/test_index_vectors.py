@@ -119,7 +119,7 @@ def test_an_index_of_an_older_format_is_refused_so_it_is_rebuilt(tmp_path: Path)
     index = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs)
     d = index._require().directory
     meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
-    assert meta["format"] == FORMAT_VERSION == 8
+    assert meta["format"] == FORMAT_VERSION == 9
     (d / "meta.json").write_text(json.dumps({**meta, "format": 7}), encoding="utf-8")
     layout.write_manifest(d)
     with pytest.raises(SearchIndexError, match="format 7 is not supported"):

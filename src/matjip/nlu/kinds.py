@@ -238,7 +238,7 @@ class _KindScan:
 
 def detect_kinds(text: str) -> KindFrame:
     """The kinds ``text`` names, longest words first, each place in the text used once."""
-    scan = _KindScan(kinds(), text.lower())
+    scan = _KindScan(kinds(), _singular(text.lower()))
     frame = scan.frame
     _find_kind_words(scan)
     compact = norm(text)
@@ -346,17 +346,23 @@ def _find_kind_words(scan: _KindScan) -> None:
     for m in re.finditer(r"[가-힣]+", lowered):
         if not scan.free(m.start(), m.end()):
             continue
-        cands = (m.group(0), _strip(m.group(0)))
+        cands: tuple[str, ...] = (m.group(0), _strip(m.group(0)))
         if any(m.group(0).startswith(w) for w in scan.table.typo_never):  # "와이파이도" is no 와인바
             continue
-        for cand in cands:
+        offset = 0
+        glued = _after_glued_place(m.group(0))  # "당산역양꼬지맛집": 양꼬지맛집 read on its own
+        if glued:
+            offset = len(m.group(0)) - len(glued)
+            cands = (*cands, glued, _strip(glued))
+        for i, cand in enumerate(cands):
             fix = close_kind_word(cand)
+            at = m.start() + (offset if i >= 2 else 0)
             if fix is not None:
-                scan.add(fix, m.start(), m.start() + len(cand))
+                scan.add(fix, at, at + len(cand))
                 frame.corrections.append((cand, scan.table.misspelt.get(norm(fix), fix)))
                 frame.words.append(cand)
                 break
-            if _read_compound_typo(scan, cand, m.start()):
+            if _read_compound_typo(scan, cand, at):
                 break
     # 4. words inside words, two syllables or more, longest first
     for m in _inner_words().finditer(lowered):
@@ -726,6 +732,28 @@ def _first_consonant_slip(word: str, fix: str) -> bool:
     return len(differ) == 1 and _place(differ[0][0]) != 1 and frozenset(differ[0]) in _slips()
 
 
+_IES = re.compile(r"(?<![a-z])([a-z]{3,}[^aeiou\W\d])ies(?![a-z])")
+
+
+def _singular(text: str) -> str:
+    """English plurals in -ies as their -y word ("bakeries" → "bakery"); "-s"/"-es" are read by
+    :func:`_whole_latin`."""
+    return _IES.sub(r"\1y", text) if "ies" in text else text
+
+
+def _after_glued_place(token: str) -> str:
+    """The part of a token after a place name's last syllable glued to it ("당산역양꼬지맛집" → "양꼬지맛집"),
+    two syllables at least; "" when none."""
+    cut = max((token.rfind(end) for end in words("location_cues", "glued_place_ends")), default=-1)
+    rest = token[cut + 1 :] if cut > 0 else ""
+    return rest if len(rest) >= 2 and rest != token else ""
+
+
+@cache
+def _ingredients() -> frozenset[str]:
+    return frozenset(words("menu", "ingredients"))
+
+
 @cache
 def close_kind_word(word: str) -> str | None:
     """The one kind word a typed word is a typo of, else None. A two-syllable word may carry one
@@ -736,8 +764,8 @@ def close_kind_word(word: str) -> str | None:
     if len(word) < 2 or not re.fullmatch(r"[가-힣]+", word) or kinds().lookup(word):
         return None
     table = kinds()
-    if word in table.typo_never:
-        return None
+    if word in table.typo_never or word in _ingredients():
+        return None  # an ordinary word, or what goes into a dish ("오이" is no 오리)
     if len(word) > 2 and word[-1] in table.typo_endings and table.lookup(word[:-1]):
         return None  # a kind word with its particle ("샐러드나 포케" is no 샐러드바)
     letters = _jamo(word)

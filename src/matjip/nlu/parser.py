@@ -98,6 +98,14 @@ _EXCLUDE_AFTER = re.compile(  # "마라 들어간 데는 빼줘": what a dish ha
     r"\s*(?:은|는|이|가|을|를|도)?\s*(?:말고|말구|빼고|빼구|빼줘|빼 줘|빼주|제외(?:하고)?|싫(?:어|고|은)|별로(?:야|고|인)?|아닌\s*(?:곳|데|거)|아니고"
     r"|못\s*먹(?!\s*어\s*보|어\s*봤|어\s*본|어봤|어본|어보))"
 )
+_INGREDIENT = re.compile(
+    r"(?<![가-힣])(?:"
+    + "|".join(sorted(map(re.escape, L.INGREDIENTS), key=len, reverse=True))
+    + r")(?=[가-힣]?(?:[^가-힣]|$))"
+)
+_INGREDIENT_CUE = re.compile(
+    r"^\s*(?:은|는|이|가|에|도)?\s*(?:" + "|".join(map(re.escape, L.INGREDIENT_CUES)) + ")"
+)
 _BARE_NEAR = re.compile(
     r"(?<![가-힣])(?:근처|주변|근방|인근|주위|부근|가까이|가까운\s*(?:곳|데|집|식당|가게)(?!\s*(?:부터|순)))"
 )
@@ -295,6 +303,7 @@ class OfflineNLU:
         self._read_cues(scan)
         accepted = self._accept(scan, self._candidates(scan))
         self._read_entities(scan, accepted)
+        self._read_ingredients(scan, accepted)
         self._read_slots(scan)
         self._read_references(scan)
         scan.smalltalk = self._smalltalk_of(scan.text, scan.consumed)
@@ -463,6 +472,33 @@ class OfflineNLU:
             for v in c.values:
                 if v not in bucket:
                     bucket.append(v)
+
+    def _read_ingredients(self, scan: _Scan, accepted: list[_Cand]) -> None:
+        """What goes into a dish, ruled out ("고수 빼고", "오이 들어간 거 싫어요", "땅콩 알러지 있어서"): a menu
+        term excluded, even one the index never mined (and never a menu word the vocabulary took it
+        for: "오이" is no 오리); said both ways, it is only ruled out."""
+        text = scan.text
+        for m in _INGREDIENT.finditer(text):
+            s, e = m.span()
+            word = m.group(0)
+            over = [c for c in accepted if _overlap((s, e), (c.start, c.end))]
+            if any(c.kind != "menu" for c in over):
+                continue  # part of a place's or restaurant's name
+            after = text[e : e + 14]
+            ex = _EXCLUDE_AFTER.match(after) or _INGREDIENT_CUE.match(after)
+            if ex is None or text[e + ex.end() : e + ex.end() + 1] == "하":
+                continue  # "고수 싫어하는데 괜찮은 데": a taste told, no dish ruled out (dialogue_test18 em067)
+            for c in over:  # the word as the vocabulary read it, when another
+                for v in c.values:
+                    for bucket in (scan.entities.menu, scan.exclude.menu):
+                        if v != word and v in bucket:
+                            bucket.remove(v)
+            scan.consumed += [(s, e), (e, e + ex.end())]
+            if word not in scan.exclude.menu:
+                scan.exclude.menu.append(word)
+        for word in scan.exclude.menu:
+            while word in scan.entities.menu:
+                scan.entities.menu.remove(word)
 
     def _read_slots(self, scan: _Scan) -> None:
         """Price, time, count, party, ordinals, lines and the order asked for."""

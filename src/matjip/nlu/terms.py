@@ -54,6 +54,8 @@ MENU_SYNONYMS: Final = word_map("menu", "synonyms")
 MENU_COMBOS: Final = word_map("menu", "combos")
 SINGLE_CHAR_MENUS: Final = word_set("menu", "single_char")
 MENU_STOPWORDS: Final = word_set("menu", "stopwords")
+INGREDIENTS: Final = words("menu", "ingredients")
+INGREDIENT_CUES: Final = words("menu", "ingredient_cues")
 
 # --- intent, question and slot cues (dialogue_cues.toml) ------------------------------------------
 COMPARE_CUES: Final = words("dialogue_cues", "compare")

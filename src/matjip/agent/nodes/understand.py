@@ -8,8 +8,10 @@ dialogue acts, cues) kept in the turn's state; the need-search rules read that, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Final
 
 from matjip import wording
@@ -52,6 +54,7 @@ from matjip.agent.state import (
 from matjip.agent.understanding import (
     Understanding,
     cue_patterns,
+    either,
     read_message,
     understanding_of,
     without_names,
@@ -63,7 +66,7 @@ from matjip.nlu.kinds import detect_kinds
 from matjip.nlu.models import LocationMode, NLUResult
 from matjip.nlu.normalize import normalize_query
 from matjip.nlu.romanized import koreanize_places
-from matjip.words import word_set
+from matjip.words import word_set, words
 
 Update = NodeUpdate
 
@@ -960,6 +963,51 @@ def _earlier_list_ref(t: _Turn) -> Update | None:
     return None
 
 
+_ELLIPTIC_ASKS: Final = (
+    "price",
+    "menu",
+)  # what "거기 라떼는?" asks again of the dish after a question of them
+
+
+def _elliptic_ask(t: _Turn) -> Update | None:
+    """ "거기 라떼는?" right after "블랑제리코팡 아메리카노 얼마야": the question before asked again of the dish
+    now named (its price on that place's menu, or that the menu has none), never a card shown again."""
+    nlu, ents = t.nlu, t.nlu.entities
+    if not t.context or nlu.asked or nlu.ask or not ents.menu:
+        return None
+    if ents.location or ents.title or nlu.ordinals or nlu.price or nlu.time or t.u.acts.requires:
+        return None
+    if not (t.state.get("focus") or len(t.context) == 1 or t.refers):
+        return None
+    if not _elliptic().search(t.u.text):
+        return None
+    before = _asking_message(t.state)
+    asked = [a for a in t.res.nlu.parse(before).asked if a in _ELLIPTIC_ASKS] if before else []
+    if not asked:
+        return None
+    again = nlu.model_copy(update={"intent": "information", "asked": asked, "ask": asked})
+    return {
+        "decision": "context",
+        "nlu": again,
+        "understanding": t.u.with_nlu(again),
+        "_decision": "answer from context (the question before, of the dish now named)",
+    }
+
+
+@cache
+def _elliptic() -> re.Pattern[str]:
+    return either(words("turn_cues", "elliptic"))
+
+
+def _asking_message(state: AgentState) -> str:
+    """The user's message that asked the question an elliptic one repeats: the one before this turn's,
+    past other elliptic ones ("거기 라떼는?" then "짜장면은?"); "" when none."""
+    said = [m.get("content", "") for m in state.get("messages") or [] if m.get("role") == "user"][:-1]
+    while said and _elliptic().search(said[-1]):
+        said.pop()
+    return said[-1] if said else ""
+
+
 def _day_of_focus(t: _Turn) -> Update | None:
     """ "일요일도 해?", "토요일 몇 시까지?" with one restaurant in focus (just named or asked about):
     a question about that restaurant on that day, answered from the context, never a search for
@@ -1084,6 +1132,7 @@ def _one_slot_changed(t: _Turn) -> Update | None:
             nlu.count is not None
             or acts.requires
             or acts.drops
+            or bool(nlu.exclude.menu)  # "땅콩 들어가는 건 빼주세요": the same search without that
             or acts.cheaper
             or _places(t.u, t.res)
             or t.u.kinds.exclude_chains
@@ -1174,6 +1223,7 @@ _RULES = (
     _travel_question,
     _shown_elsewhere,
     _earlier_list_ref,
+    _elliptic_ask,
     _day_of_focus,
     _question_about_results,
     _comparison,

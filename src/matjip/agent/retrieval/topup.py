@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.retrieval.fetch import RERANK_DEPTH, Found
@@ -12,6 +14,9 @@ from matjip.index.request import MAX_K, SearchHit
 from matjip.kinds import kinds
 from matjip.text.josa import particle
 from matjip.wording import say
+from matjip.words import words
+
+_SERVED_ANYWHERE: Final = frozenset(words("menu", "served_anywhere"))
 
 
 def dish_fallback(f: Found, res: Resources) -> None:
@@ -36,6 +41,15 @@ def dish_fallback(f: Found, res: Resources) -> None:
     extra = not_ruled_out_by_category(list(more.hits), p, res)
     f.hits += extra
     f.detail["dish_fallback"] = len(more.hits)
+    if not own and dish in p.kinds and dish in _SERVED_ANYWHERE and len(f.hits) < p.k:
+        # the kind named by a dish eaten at any house ("개포동 점심 쌈밥") and still short: any place whose menu
+        # serves it ('제육쌈밥정식' at a 김치찌개 house is a 쌈밥 lunch to a local), after the kind's own
+        anywhere = res.index.search(
+            req.model_copy(update={"kind": [], "menu": [*req.menu, dish], "exclude_ids": f.shown_ids()})
+        )
+        more_extra = not_ruled_out_by_category(list(anywhere.hits), p, res)
+        f.hits += more_extra
+        f.detail["dish_fallback"] += len(anywhere.hits)
     if own and extra:
         f.plan_update["kind_dishes"] = [own]
 
