@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
 from matjip.agent.cardinfo import is_open_now_label
@@ -20,6 +20,9 @@ from matjip.words import words
 
 WIDENED_BY_RELAX: Final = words("search", "widened_by_relax")  # relaxation never widens twice
 WIDENED_ANY: Final = words("search", "widened_any")
+HOURS_CONVENIENCES: Final = frozenset(words("search", "hours_conveniences"))  # "24시": read from the hours
+LATE_NIGHT_MIN = 25 * 60  # a late-night condition: still open at 01:00 of the next day ("새벽까지")
+EARLY_MORNING_H = 6  # before 06:00 the night is still under way ("24시" asked at 02:00: open now)
 GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
 LISTED_NAMED = 2  # the places listing the dish a widening note names (the rest counted)
 SOFTNESS = ("open_at", "price", "menu", "cuisine")  # the filters relaxation drops, softest first
@@ -256,14 +259,7 @@ def relax_step(
         return p.model_copy(update={"location": None, "strategy": "title"}), say(
             "search.relax.everywhere", place=loc.name
         )
-    if p.convenience:
-        dropped = p.convenience[-1]
-        return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
-            "search.relax.convenience", condition=dropped
-        )
-    if going_now(p, now) and loc is not None and loc.by_radius:
-        return _drop_clock_near(p)
-    if (
+    can_widen = (
         loc is not None
         and loc.by_radius
         and p.strategy != "point_travel"  # the travel threshold, not the radius, is the limit
@@ -271,7 +267,20 @@ def relax_step(
         and loc.radius_m is not None
         and loc.radius_m < cfg.widen_cap_m
         and not any(mark in n for n in notes for mark in WIDENED_BY_RELAX)
-    ):
+    )
+    if p.convenience and p.convenience[-1] in HOURS_CONVENIENCES and not can_widen:
+        # "24시 감자탕": the hours are read, so a 24-hour place a little further is the answer before
+        # a place open late near (after the radius, so "… 없어서" is true of the circle shown)
+        return _late_for_all_day(p, p.convenience[-1], now)
+    if p.convenience and p.convenience[-1] not in HOURS_CONVENIENCES:
+        dropped = p.convenience[-1]
+        return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
+            "search.relax.convenience", condition=dropped
+        )
+    if going_now(p, now) and loc is not None and loc.by_radius:
+        return _drop_clock_near(p)
+    if can_widen:
+        assert loc is not None and loc.radius_m is not None
         wider = _wider(loc.radius_m, cfg)
         return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
             p, km(loc.radius_m), km(wider), listing
@@ -284,6 +293,27 @@ def relax_step(
             "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price
         )
     return drop_filter(p, keep_price=cheaper)
+
+
+def _late_for_all_day(p: SearchPlan, dropped: str, now: datetime | None) -> tuple[SearchPlan, str]:
+    """ "24시 감자탕" with none open round the clock: the condition is on the hours, which were read —
+    never "정보가 없어서". The places open latest stand in for it: a late-night condition ("새벽까지",
+    still open at 01:00 tonight) takes its place, and is dropped in its turn only when none is open then."""
+    rest = {"convenience": [c for c in p.convenience if c != dropped]}
+    loc = p.location
+    where = (
+        say("search.relax.all_day_where", place=loc.name, radius=km(loc.radius_m))
+        if loc is not None and loc.by_radius and loc.radius_m
+        else ""
+    )
+    if p.open_at is not None or now is None:
+        return p.model_copy(update=rest), say("search.relax.all_day", where=where, condition=dropped)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    at = now if now.hour < EARLY_MORNING_H else midnight + timedelta(minutes=LATE_NIGHT_MIN)
+    label = text("search.relax.all_day_label")
+    update = {**rest, "open_at": at, "open_until": None, "open_label": label}
+    note = say("search.relax.all_day_late", where=where, condition=dropped, label=label)
+    return p.model_copy(update=update), note
 
 
 def _listed_places(near: Sequence[tuple[str, str]]) -> str:
