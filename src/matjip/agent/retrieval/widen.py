@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
-from matjip.agent.cardinfo import is_open_now_label
+from matjip.agent.cardinfo import is_open_now_label, says_open
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.plan import to_requests
@@ -175,7 +175,7 @@ def _scope(p: SearchPlan, topped: bool = False) -> str:
         parts.append(say("search.widen.scope.cuisine", cuisines=", ".join(p.cuisine)))
     if p.open_at is not None:
         label = p.open_label or text("search.relax.condition.hours_unlabelled")
-        key = "hours_now" if is_open_now_label(label) else "hours"
+        key = "hours_now" if is_open_now_label(label) else "hours_verb" if says_open(label) else "hours"
         parts.append(say(f"search.widen.scope.{key}", label=label))
     if p.price_min is not None or p.price_max is not None:
         parts.append(text("search.widen.scope.price"))
