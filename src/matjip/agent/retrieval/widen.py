@@ -109,7 +109,7 @@ def _filled_note(
     and, when near places of another kind list its dishes, how many of those."""
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None
-    label = ", ".join(f.plan.kinds)
+    label = kinds_counted(f.plan)
     base = {"place": loc.name, "radius": km(loc.radius_m), "found": found, "wider": wider}
     scope = _scope(f.plan, _topped(f))
     if label and scope:
@@ -155,6 +155,19 @@ def _filled_note(
             ga=particle(dishes, "이/가"),
         )
     return say("search.widen.filled", **base)
+
+
+def kinds_counted(p: SearchPlan) -> str:
+    """The kinds a count line counts, with the kinds under them the search ruled out ("안 매운 찌개":
+    "부대찌개, 김치찌개를 뺀 찌개·전골") — one policy for every count that justifies a widening: the
+    same set the cards were looked for in, its exclusions said (audit r15 F2)."""
+    label = ", ".join(p.kinds)
+    table = kinds()
+    out = [x for x in p.exclude_kinds if any(x in table.descendants(k) for k in p.kinds)]
+    if not label or not out:
+        return label
+    said = ", ".join(out)
+    return say("search.widen.kinds_less", out=said, eul=particle(said, "을/를"), kinds=label)
 
 
 def _topped(f: Found) -> bool:
@@ -334,7 +347,7 @@ def _widened_note(p: SearchPlan, radius: str, wider: str, listing: Listing | Non
     assert loc is not None
     other = p.menu or p.cuisine or p.convenience or p.open_at is not None
     if p.kinds and not other and p.price_min is None and p.price_max is None:
-        kinds = ", ".join(p.kinds)
+        kinds = kinds_counted(p)
         near = listing(p) if listing is not None else []
         if near:
             return say(
