@@ -37,12 +37,28 @@ def _wider(radius_m: int, cfg: AgentConfig) -> int:
     return int(min(radius_m * cfg.widen_factor, cfg.widen_cap_m))
 
 
+def _in_dong(p: SearchPlan) -> bool:
+    """A search in a dong ("연남동 술집"), around its centre."""
+    loc = p.location
+    return p.strategy == "region" and loc is not None and loc.mode == "in" and loc.by_radius
+
+
+def _fill_radius(p: SearchPlan, radius_m: int, cfg: AgentConfig) -> int:
+    """The circle a short list is filled from: a dong's a little wider than its own, a place's
+    :func:`_wider` — one policy for every short list, the step said in the note."""
+    if _in_dong(p):
+        return int(min(radius_m * cfg.dong_widen_factor, cfg.widen_cap_m))
+    return _wider(radius_m, cfg)
+
+
 def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Resources) -> bool:
     """A short list around a place may be filled from a wider circle: a plain radius search, not
     "더 가까운 데" and not one already widened (relaxation's cap holds)."""
     loc = p.location
     return (
-        p.strategy == "radius"  # not a dong: a place outside it is outside the area asked ("문정동 갈비탕")
+        # a dong only a little wider (:func:`_fill_radius`): a place far outside it is outside the area
+        # asked ("문정동 갈비탕")
+        (p.strategy == "radius" or _in_dong(p))
         and loc is not None
         and loc.by_radius
         and loc.lat is not None
@@ -73,7 +89,7 @@ def fill_wider(
         return
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
-    wider = _wider(loc.radius_m, res.config)
+    wider = _fill_radius(f.plan, loc.radius_m, res.config)
     geo = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=float(wider))
     more = res.index.search(
         f.wide.model_copy(update={"geo": geo, "exclude_ids": f.shown_ids(), "sort": "distance"})
@@ -290,7 +306,7 @@ def relax_step(
         return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
             "search.relax.convenience", condition=dropped
         )
-    if going_now(p, now) and loc is not None and loc.by_radius:
+    if going_now(p, now) and not hours_wished(p) and loc is not None and loc.by_radius:
         return _drop_clock_near(p)
     if can_widen:
         assert loc is not None and loc.radius_m is not None
@@ -382,6 +398,13 @@ def _drop_clock_near(p: SearchPlan) -> tuple[SearchPlan, str | None]:
     return dropped, say(
         "search.relax.dropped_near", place=loc.name, radius=km(loc.radius_m), condition=condition
     )
+
+
+def hours_wished(p: SearchPlan) -> bool:
+    """The hours are the condition asked ("open late", "심야", "새벽 3시까지"), not only the clock of going
+    now ("지금 하는"): kept through a wider circle, dropped only after it (audit r15 Q13: two of three
+    cards closed for "open late")."""
+    return p.open_at is not None and bool(p.open_label) and not is_open_now_label(p.open_label or "")
 
 
 def going_now(p: SearchPlan, now: datetime | None) -> bool:
