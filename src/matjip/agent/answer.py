@@ -245,8 +245,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     break
         if plan.open_at is not None and s.open_now:
             label = plan.open_label or text("answer.reason.asked_time")
-            said = is_open_now_label(label) or says_open(label)
-            reasons.append(label if said else say("answer.reason.open_at", label=label))
+            as_is = is_open_now_label(label) or says_open(label)
+            reasons.append(label if as_is else say("answer.reason.open_at", label=label))
         if plan.sort == "price":  # "싼 데": the price the order used, or that there is none
             price = typical_price(s.doc)
             reasons.append(
