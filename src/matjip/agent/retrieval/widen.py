@@ -99,6 +99,21 @@ def fill_wider(
         for h in not_ruled_out_by_category(list(more.hits), f.plan, res)
         if all_kinds_if_qualified(h, f.plan) and (own is f.hits or sure is None or sure(h))
     ]
+    if _topped(f):
+        # the near list was topped up with the kind's places not listing the dish: the wider circle is
+        # read the same way — those listing it first, then the kind's others (audit r15 Q11: two cards
+        # from a 3 km holding nineteen of the kind)
+        f.listed |= {h.document.place_id for h in extra}
+        if len(f.hits) + len(extra) < f.plan.k:
+            seen = [*f.shown_ids(), *(h.document.place_id for h in extra)]
+            rest = res.index.search(
+                f.wide.model_copy(update={"geo": geo, "menu": [], "exclude_ids": seen, "sort": "distance"})
+            )
+            extra += [
+                h
+                for h in not_ruled_out_by_category(list(rest.hits), f.plan, res)
+                if all_kinds_if_qualified(h, f.plan)
+            ]
     if not extra:
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
