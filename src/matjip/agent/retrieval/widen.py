@@ -419,7 +419,9 @@ def hours_wished(p: SearchPlan) -> bool:
     """The hours are the condition asked ("open late", "심야", "새벽 3시까지"), not only the clock of going
     now ("지금 하는"): kept through a wider circle, dropped only after it (audit r15 Q13: two of three
     cards closed for "open late")."""
-    return p.open_at is not None and bool(p.open_label) and not is_open_now_label(p.open_label or "")
+    label = p.open_label or ""
+    now_said = is_open_now_label(label) or label == text("search.time.now")  # "지금 영업 중", "지금"
+    return p.open_at is not None and bool(label) and not now_said
 
 
 def going_now(p: SearchPlan, now: datetime | None) -> bool:
