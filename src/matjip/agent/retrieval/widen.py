@@ -312,11 +312,11 @@ def relax_step(
         and loc.radius_m < cfg.widen_cap_m
         and not any(mark in n for n in notes for mark in WIDENED_BY_RELAX)
     )
-    if p.convenience and p.convenience[-1] in HOURS_CONVENIENCES and not can_widen:
-        # "24시 감자탕": the hours are read, so a 24-hour place a little further is the answer before
-        # a place open late near (after the radius, so "… 없어서" is true of the circle shown)
+    if p.convenience and p.convenience[-1] in HOURS_CONVENIENCES:
+        # "24시 감자탕": the hours are read — none near open round the clock, said of the circle searched,
+        # and the places open latest there stand in (a wider circle may follow for a short list)
         return _late_for_all_day(p, p.convenience[-1], now)
-    if p.convenience and p.convenience[-1] not in HOURS_CONVENIENCES:
+    if p.convenience:
         dropped = p.convenience[-1]
         return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
             "search.relax.convenience", condition=dropped
