@@ -2,7 +2,7 @@
 on that code; built from hand-made records (support.records) near 잠실/석촌 or the gazetteer, never the
 audit's places or questions.
 
-1. An hours condition is read from the hours (F1): "24시" with none open round the clock is no "정보가
+1. An hours condition is read from the hours (F1): "24시" (every listed day 00:00~24:00) with none is no "정보가
    없어서"; the places open latest are looked for instead, and a late-hours wish ("늦게까지") is kept through
    a wider circle rather than dropped for closed cards.
 2./3. A taste rule's exclusions are said where they are counted (F2): "맵지 않은 찌개" names the red kinds it
@@ -226,3 +226,17 @@ def test_a_menu_asked_with_its_prices_is_said_once(tmp_path: Path) -> None:
     data = ingest_records(tmp_path, records)
     _, second = talk_over(data, ["잠실역 쌀국수", "1번 점심 메뉴 가격 얼마에요"], TUESDAY_NOON)
     assert second.answer.count("양지쌀국수") == 1, second.answer
+
+
+def test_a_place_open_round_the_clock_on_every_day_it_lists_is_a_24_hour_place(tmp_path: Path) -> None:
+    records = [
+        near_jamsil(
+            "t1", "가나국밥", 200, "한식>국밥", ["순대국밥", "수육"], businessHours="화~일 00:00 ~ 24:00"
+        ),
+        near_jamsil("t2", "다라국밥", 300, "한식>국밥", ["소머리국밥"], businessHours="매일 06:00 ~ 22:00"),
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["잠실역 24시간 국밥집"], FRIDAY_NIGHT)
+    assert "없어서" not in res.answer.split("\n**")[0], res.answer
+    heads = _card_heads(res.answer)
+    assert heads and "가나국밥" in heads[0], res.answer
