@@ -20,6 +20,7 @@ from matjip.words import words
 
 WIDENED_BY_RELAX: Final = words("search", "widened_by_relax")  # relaxation never widens twice
 WIDENED_ANY: Final = words("search", "widened_any")
+DISH_HEADS: Final = words("search", "dish_heads")  # the last syllable that makes the dish ("감자탕")
 HOURS_CONVENIENCES: Final = frozenset(words("search", "hours_conveniences"))  # "24시": read from the hours
 LATE_NIGHT_MIN = 25 * 60  # a late-night condition: still open at 01:00 of the next day ("새벽까지")
 EARLY_MORNING_H = 6  # before 06:00 the night is still under way ("24시" asked at 02:00: open now)
@@ -259,7 +260,10 @@ def listing_near(res: Resources) -> Listing:
             # ('통목살' is pork, no 삼겹살; audit r14 Q15, and F1's 리코타 for 브런치)
             # ("삼겹살" also finds '꽃삼겹': the word without its last syllable when longer, as a dish is asked of
             # a shown place)
-            said = [d[:-1] if len(d) > 2 else d for d in map(norm, p.kind_dishes)] or kind.menu
+            # — never a word that is the dish only with its last syllable ("감자탕" is no "감자": audit r15)
+            said = [
+                d[:-1] if len(d) > 2 and not d.endswith(DISH_HEADS) else d for d in map(norm, p.kind_dishes)
+            ] or kind.menu
             for word in dict.fromkeys(norm(w) for w in said):
                 hits = res.index.search(
                     req.model_copy(update={"kind": [], "menu": [word], "text": "", "k": 20})
