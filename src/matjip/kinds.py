@@ -123,6 +123,7 @@ class Taste(BaseModel):
     note_mild: str
     note_mild_dish: str = ""
     note_mild_none: str = ""
+    note_out_mild: str = ""
     mild_of: dict[str, list[str]] = Field(default_factory=dict)
 
     def mild_for(self, asked: Sequence[str], said: str) -> tuple[str, list[str]] | None:

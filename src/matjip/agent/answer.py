@@ -22,6 +22,7 @@ from matjip.agent.cardinfo import (
     night_flag,
     open_status,
     other_day_hours,
+    says_open,
     set_within,
     standing,
     tags_too_few,
@@ -244,7 +245,8 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     break
         if plan.open_at is not None and s.open_now:
             label = plan.open_label or text("answer.reason.asked_time")
-            reasons.append(label if is_open_now_label(label) else say("answer.reason.open_at", label=label))
+            as_is = is_open_now_label(label) or says_open(label)
+            reasons.append(label if as_is else say("answer.reason.open_at", label=label))
         if plan.sort == "price":  # "싼 데": the price the order used, or that there is none
             price = typical_price(s.doc)
             reasons.append(
@@ -362,7 +364,11 @@ def _conditions(plan: SearchPlan) -> str:
         label = plan.open_label
         parts.append(
             say(
-                "answer.conditions.open_now" if is_open_now_label(label) else "answer.conditions.open_at",
+                "answer.conditions.open_now"
+                if is_open_now_label(label)
+                else "answer.conditions.open_verb"
+                if says_open(label)
+                else "answer.conditions.open_at",
                 label=label,
             )
         )
@@ -1082,11 +1088,14 @@ def information_lines(
     wishes: Sequence[str] = (),
     day: datetime | None = None,
     open_now: bool = False,
+    window: tuple[datetime, datetime, str] | None = None,
 ) -> list[str]:
     """Answer the question first ("네, 주차 가능해요 …" / "영업시간은 …" / "정보가 없어요").
     ``wishes`` ("데이트", "혼술") are answered yes/no from the evidence, or "알 수 없어요".
     ``day``: the day asked about ("토요일에도 열어요?"), whose hours follow the week's.
-    ``open_now``: "지금 열었어?" — whether it is open now is said before the hours."""
+    ``open_now``: "지금 열었어?" — whether it is open now is said before the hours.
+    ``window``: a part of the day asked ("내일 아침에도 해?": from, to, its words) — yes or no for it
+    before the hours (audit r15 Q9.2: the hours line alone left the question unanswered)."""
     lines: list[str] = [wish_line(doc, w) for w in wishes]
     wanted = [a for a in dict.fromkeys(asks) if not (wishes and a == "rating")]
     for c in conveniences:
@@ -1101,6 +1110,8 @@ def information_lines(
         elif ask == "hours":
             if open_now and day is None:
                 lines.append(open_now_line(doc, now) + "\n")
+            elif window is not None:
+                lines.append(window_line(doc, *window) + "\n")
             lines.append(_hours_answer(doc, now, day) + "\n")
         elif ask in ("menu", "price") and dishes:
             lines.append(_dish_answer(doc, dishes) + "\n")
@@ -1141,7 +1152,28 @@ def information_lines(
                 if doc.convenience
                 else text("answer.info.convenience_unknown") + "\n"
             )
-    return lines
+    # "점심 메뉴 얼마야" asks the menu and its prices: one line said once (audit r15 Q22.2)
+    return list(dict.fromkeys(lines))
+
+
+WINDOW_STEP_MIN = 15  # a part of the day is checked every quarter of an hour
+
+
+def window_line(doc: Restaurant, start: datetime, end: datetime, label: str) -> str:
+    """ "거기 내일 아침에도 해?": whether the hours have the place open at some time of the part of the day
+    asked (yes, no, or unknown without a timetable), the part's span in brackets."""
+    span = f"{start:%H:%M}~{end:%H:%M}"
+    title = josa(doc.title, "은/는")
+    when = start
+    statuses: list[bool | None] = []
+    while when < end:
+        statuses.append(doc.hours.is_open(when) if doc.hours is not None else None)
+        when += timedelta(minutes=WINDOW_STEP_MIN)
+    if any(st is True for st in statuses):
+        return say("answer.info.window.open", title=title, label=label, span=span)
+    if not statuses or all(st is None for st in statuses):
+        return say("answer.info.window.unknown", title=title, label=label, span=span)
+    return say("answer.info.window.closed", title=title, label=label, span=span)
 
 
 def _reservation_line(doc: Restaurant) -> str:

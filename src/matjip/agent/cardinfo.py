@@ -34,6 +34,12 @@ def is_open_now_label(label: str) -> bool:
     return label.endswith(text("answer.conditions.open_now_ending"))
 
 
+def says_open(label: str) -> bool:
+    """An open label that already says "영업" ("새벽 3시까지 영업") takes no second "영업" (audit r15:
+    "새벽 3시까지 영업 영업하는"); the one test the heading, the cards and the count lines use."""
+    return label.endswith(text("answer.conditions.open_verb_ending"))
+
+
 class _PlacePage(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     source_contains: str

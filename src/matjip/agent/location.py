@@ -518,12 +518,18 @@ _NARROWING_KINDS = frozenset(
 
 def _narrows(first: Place, later: Place) -> bool:
     """``later`` is a street, market, park or food alley (or a hot place) lying within ``first``'s (a
-    station's or a dong's) own radius."""
+    station's or a dong's) own radius; beside a dong, any landmark within it."""
     from matjip.geo.distance import haversine_m
 
     if str(first.type) not in _NARROWED or str(later.type) not in _NARROWING:
         return False
-    if str(later.type) == "landmark" and later.category not in _NARROWING_KINDS:
+    if (
+        str(later.type) == "landmark"
+        and later.category not in _NARROWING_KINDS
+        and str(first.type) not in _DONG_TYPES
+    ):
+        # a hospital, a mall or a building said beside its dong ("풍납동 아산병원 앞") is the point asked —
+        # a dong is an area, not an exit to point at (audit r15 Q1: the hospital dropped silently)
         return False
     return haversine_m(first.lat, first.lon, later.lat, later.lon) <= first.default_radius_m
 

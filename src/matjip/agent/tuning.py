@@ -28,6 +28,9 @@ class AgentConfig:
     max_relax_steps: int = 4
     widen_factor: float = 3.0
     widen_cap_m: int = 3000  # a "near" search never widens past this
+    # a short list in a dong ("연남동 새벽까지 하는 술집": 1 within 1 km) is filled from a circle this much
+    # wider, said so — the dong's neighbours, not the next district (audit r15 class 6)
+    dong_widen_factor: float = 1.5
     where_min_results: int = 15  # a kind with more restaurants than this, asked with no place: ask where
     party_note_min: int = 4  # a party this large ("4명인데") is told that seats are not in the data
     max_query_chars: int = MAX_QUERY_CHARS

@@ -197,6 +197,7 @@ def _context_chunks(state: AgentState, res: Resources) -> tuple[list[str], list[
                 [*nlu.entities.atmosphere, *nlu.entities.occasion],
                 day,
                 open_now=open_now,
+                window=_window_asked(nlu, now, state),
             )
     else:
         # a restaurant keeps the number it was shown with ("두 번째는?" prints "2. …")
@@ -221,6 +222,25 @@ def _day_asked(nlu: NLUResult, now: datetime, state: AgentState | None = None) -
         day += timedelta(days=(int(t.weekday) - day.weekday()) % 7)
     return day
 
+
+def _window_asked(nlu: NLUResult, now: datetime, state: AgentState) -> tuple[datetime, datetime, str] | None:
+    """The part of the day a follow-up names ("내일 아침에도 해?", "거기 점심에도 열어?"): its span on the
+    day named (today when none), with its words; None for a day alone or a clock time."""
+    t = nlu.time if nlu.time is not None else understanding_of(state).meal_time
+    if t is None or t.kind != "range" or t.start_minute is None or t.end_minute is None:
+        return None
+    if (t.start_minute, t.end_minute) == (0, MINUTES_PER_DAY):
+        return None  # a day with no part of it ("일요일에도 해?")
+    day = _day_asked(nlu, now, state) or now
+    midnight = day.replace(hour=0, minute=0, second=0, microsecond=0)
+    start = midnight + timedelta(minutes=int(t.start_minute))
+    end = midnight + timedelta(minutes=int(t.end_minute))
+    if end <= start:
+        end += timedelta(days=1)
+    return start, end, t.label.strip()
+
+
+MINUTES_PER_DAY = 1440
 
 TRAVEL_MODES: dict[str, TravelMode] = {m: m for m in get_args(TravelMode)}  # "walk" → "walk" …
 

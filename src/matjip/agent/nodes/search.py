@@ -201,6 +201,21 @@ def _apply_tastes(
             )
             frame["exclude_kinds"] = list(dict.fromkeys([*frame["exclude_kinds"], *out]))
             exclude_menu += [m for m in taste.menu if m not in exclude_menu]
+            own = taste.mild_for(kind_list, said) if kind_list and out and not frame["theme"] else None
+            if own is not None and taste.note_out_mild:
+                # "안 매운 찌개": the kind's red members out, named, and its mild versions first
+                dish, mild = own
+                prefer_menu += mild
+                under = [k for k in out if any(k in kinds().descendants(a) for a in kind_list)]
+                notes.append(
+                    taste.note_out_mild.format(
+                        out="·".join(under or out),
+                        dish=dish,
+                        dish_subj=josa(dish, "이/가"),
+                        mild="·".join(mild[:3]),
+                    )
+                )
+                continue
             notes.append(taste.note_out)
     return prefer_menu
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
-from matjip.agent.cardinfo import is_open_now_label
+from matjip.agent.cardinfo import is_open_now_label, says_open
 from matjip.agent.configuration import AgentConfig, Resources
 from matjip.agent.models import SearchPlan
 from matjip.agent.plan import to_requests
@@ -20,6 +20,10 @@ from matjip.words import words
 
 WIDENED_BY_RELAX: Final = words("search", "widened_by_relax")  # relaxation never widens twice
 WIDENED_ANY: Final = words("search", "widened_any")
+DISH_HEADS: Final = words("search", "dish_heads")  # the last syllable that makes the dish ("감자탕")
+HOURS_CONVENIENCES: Final = frozenset(words("search", "hours_conveniences"))  # "24시": read from the hours
+LATE_NIGHT_MIN = 25 * 60  # a late-night condition: still open at 01:00 of the next day ("새벽까지")
+EARLY_MORNING_H = 6  # before 06:00 the night is still under way ("24시" asked at 02:00: open now)
 GOING_NOW_S = 15 * 60  # a time asked this close to the turn's is "now"
 LISTED_NAMED = 2  # the places listing the dish a widening note names (the rest counted)
 SOFTNESS = ("open_at", "price", "menu", "cuisine")  # the filters relaxation drops, softest first
@@ -34,12 +38,28 @@ def _wider(radius_m: int, cfg: AgentConfig) -> int:
     return int(min(radius_m * cfg.widen_factor, cfg.widen_cap_m))
 
 
+def _in_dong(p: SearchPlan) -> bool:
+    """A search in a dong ("연남동 술집"), around its centre."""
+    loc = p.location
+    return p.strategy == "region" and loc is not None and loc.mode == "in" and loc.by_radius
+
+
+def _fill_radius(p: SearchPlan, radius_m: int, cfg: AgentConfig) -> int:
+    """The circle a short list is filled from: a dong's a little wider than its own, a place's
+    :func:`_wider` — one policy for every short list, the step said in the note."""
+    if _in_dong(p):
+        return int(min(radius_m * cfg.dong_widen_factor, cfg.widen_cap_m))
+    return _wider(radius_m, cfg)
+
+
 def may_fill_wider(p: SearchPlan, anchor: str | None, notes: list[str], res: Resources) -> bool:
     """A short list around a place may be filled from a wider circle: a plain radius search, not
     "더 가까운 데" and not one already widened (relaxation's cap holds)."""
     loc = p.location
     return (
-        p.strategy == "radius"  # not a dong: a place outside it is outside the area asked ("문정동 갈비탕")
+        # a dong only a little wider (:func:`_fill_radius`): a place far outside it is outside the area
+        # asked ("문정동 갈비탕")
+        (p.strategy == "radius" or _in_dong(p))
         and loc is not None
         and loc.by_radius
         and loc.lat is not None
@@ -70,7 +90,7 @@ def fill_wider(
         return
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None and loc.lat is not None and loc.lon is not None
-    wider = _wider(loc.radius_m, res.config)
+    wider = _fill_radius(f.plan, loc.radius_m, res.config)
     geo = GeoFilter(lat=loc.lat, lon=loc.lon, radius_m=float(wider))
     more = res.index.search(
         f.wide.model_copy(update={"geo": geo, "exclude_ids": f.shown_ids(), "sort": "distance"})
@@ -80,6 +100,21 @@ def fill_wider(
         for h in not_ruled_out_by_category(list(more.hits), f.plan, res)
         if all_kinds_if_qualified(h, f.plan) and (own is f.hits or sure is None or sure(h))
     ]
+    if _topped(f):
+        # the near list was topped up with the kind's places not listing the dish: the wider circle is
+        # read the same way — those listing it first, then the kind's others (audit r15 Q11: two cards
+        # from a 3 km holding nineteen of the kind)
+        f.listed |= {h.document.place_id for h in extra}
+        if len(f.hits) + len(extra) < f.plan.k:
+            seen = [*f.shown_ids(), *(h.document.place_id for h in extra)]
+            rest = res.index.search(
+                f.wide.model_copy(update={"geo": geo, "menu": [], "exclude_ids": seen, "sort": "distance"})
+            )
+            extra += [
+                h
+                for h in not_ruled_out_by_category(list(rest.hits), f.plan, res)
+                if all_kinds_if_qualified(h, f.plan)
+            ]
     if not extra:
         return
     f.stand_ins = {h.document.place_id for h in f.hits if own is not f.hits and h not in own}
@@ -106,7 +141,7 @@ def _filled_note(
     and, when near places of another kind list its dishes, how many of those."""
     loc = f.plan.location
     assert loc is not None and loc.radius_m is not None
-    label = ", ".join(f.plan.kinds)
+    label = kinds_counted(f.plan)
     base = {"place": loc.name, "radius": km(loc.radius_m), "found": found, "wider": wider}
     scope = _scope(f.plan, _topped(f))
     if label and scope:
@@ -154,6 +189,19 @@ def _filled_note(
     return say("search.widen.filled", **base)
 
 
+def kinds_counted(p: SearchPlan) -> str:
+    """The kinds a count line counts, with the kinds under them the search ruled out ("안 매운 찌개":
+    "부대찌개, 김치찌개를 뺀 찌개·전골") — one policy for every count that justifies a widening: the
+    same set the cards were looked for in, its exclusions said (audit r15 F2)."""
+    label = ", ".join(p.kinds)
+    table = kinds()
+    out = [x for x in p.exclude_kinds if any(x in table.descendants(k) for k in p.kinds)]
+    if not label or not out:
+        return label
+    said = ", ".join(out)
+    return say("search.widen.kinds_less", out=said, eul=particle(said, "을/를"), kinds=label)
+
+
 def _topped(f: Found) -> bool:
     """Whether the list was topped up with places not listing the dish asked (topup.menu_topup): its
     count is of the kind, not of the places listing the dish (audit r10 F4: "메뉴에 '짬뽕'이 있는
@@ -172,7 +220,7 @@ def _scope(p: SearchPlan, topped: bool = False) -> str:
         parts.append(say("search.widen.scope.cuisine", cuisines=", ".join(p.cuisine)))
     if p.open_at is not None:
         label = p.open_label or text("search.relax.condition.hours_unlabelled")
-        key = "hours_now" if is_open_now_label(label) else "hours"
+        key = "hours_now" if is_open_now_label(label) else "hours_verb" if says_open(label) else "hours"
         parts.append(say(f"search.widen.scope.{key}", label=label))
     if p.price_min is not None or p.price_max is not None:
         parts.append(text("search.widen.scope.price"))
@@ -212,7 +260,10 @@ def listing_near(res: Resources) -> Listing:
             # ('통목살' is pork, no 삼겹살; audit r14 Q15, and F1's 리코타 for 브런치)
             # ("삼겹살" also finds '꽃삼겹': the word without its last syllable when longer, as a dish is asked of
             # a shown place)
-            said = [d[:-1] if len(d) > 2 else d for d in map(norm, p.kind_dishes)] or kind.menu
+            # — never a word that is the dish only with its last syllable ("감자탕" is no "감자": audit r15)
+            said = [
+                d[:-1] if len(d) > 2 and not d.endswith(DISH_HEADS) else d for d in map(norm, p.kind_dishes)
+            ] or kind.menu
             for word in dict.fromkeys(norm(w) for w in said):
                 hits = res.index.search(
                     req.model_copy(update={"kind": [], "menu": [word], "text": "", "k": 20})
@@ -256,14 +307,7 @@ def relax_step(
         return p.model_copy(update={"location": None, "strategy": "title"}), say(
             "search.relax.everywhere", place=loc.name
         )
-    if p.convenience:
-        dropped = p.convenience[-1]
-        return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
-            "search.relax.convenience", condition=dropped
-        )
-    if going_now(p, now) and loc is not None and loc.by_radius:
-        return _drop_clock_near(p)
-    if (
+    can_widen = (
         loc is not None
         and loc.by_radius
         and p.strategy != "point_travel"  # the travel threshold, not the radius, is the limit
@@ -271,7 +315,20 @@ def relax_step(
         and loc.radius_m is not None
         and loc.radius_m < cfg.widen_cap_m
         and not any(mark in n for n in notes for mark in WIDENED_BY_RELAX)
-    ):
+    )
+    if p.convenience and p.convenience[-1] in HOURS_CONVENIENCES:
+        # "24시 감자탕": the hours are read — none near open round the clock, said of the circle searched,
+        # and the places open latest there stand in (a wider circle may follow for a short list)
+        return _late_for_all_day(p, p.convenience[-1], now)
+    if p.convenience:
+        dropped = p.convenience[-1]
+        return p.model_copy(update={"convenience": p.convenience[:-1]}), say(
+            "search.relax.convenience", condition=dropped
+        )
+    if going_now(p, now) and not hours_wished(p) and loc is not None and loc.by_radius:
+        return _drop_clock_near(p)
+    if can_widen:
+        assert loc is not None and loc.radius_m is not None
         wider = _wider(loc.radius_m, cfg)
         return p.model_copy(update={"location": loc.model_copy(update={"radius_m": wider})}), _widened_note(
             p, km(loc.radius_m), km(wider), listing
@@ -284,6 +341,27 @@ def relax_step(
             "search.relax.cheaper_wider", typical=p.price_max + 1, bound=wider_price + 1
         )
     return drop_filter(p, keep_price=cheaper)
+
+
+def _late_for_all_day(p: SearchPlan, dropped: str, now: datetime | None) -> tuple[SearchPlan, str]:
+    """ "24시 감자탕" with none open round the clock: the condition is on the hours, which were read —
+    never "정보가 없어서". The places open latest stand in for it: a late-night condition ("새벽까지",
+    still open at 01:00 tonight) takes its place, and is dropped in its turn only when none is open then."""
+    rest = {"convenience": [c for c in p.convenience if c != dropped]}
+    loc = p.location
+    where = (
+        say("search.relax.all_day_where", place=loc.name, radius=km(loc.radius_m))
+        if loc is not None and loc.by_radius and loc.radius_m
+        else ""
+    )
+    if p.open_at is not None or now is None:
+        return p.model_copy(update=rest), say("search.relax.all_day", where=where, condition=dropped)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    at = now if now.hour < EARLY_MORNING_H else midnight + timedelta(minutes=LATE_NIGHT_MIN)
+    label = text("search.relax.all_day_label")
+    update = {**rest, "open_at": at, "open_until": None, "open_label": label}
+    note = say("search.relax.all_day_late", where=where, condition=dropped, label=label)
+    return p.model_copy(update=update), note
 
 
 def _listed_places(near: Sequence[tuple[str, str]]) -> str:
@@ -304,7 +382,7 @@ def _widened_note(p: SearchPlan, radius: str, wider: str, listing: Listing | Non
     assert loc is not None
     other = p.menu or p.cuisine or p.convenience or p.open_at is not None
     if p.kinds and not other and p.price_min is None and p.price_max is None:
-        kinds = ", ".join(p.kinds)
+        kinds = kinds_counted(p)
         near = listing(p) if listing is not None else []
         if near:
             return say(
@@ -339,6 +417,15 @@ def _drop_clock_near(p: SearchPlan) -> tuple[SearchPlan, str | None]:
     return dropped, say(
         "search.relax.dropped_near", place=loc.name, radius=km(loc.radius_m), condition=condition
     )
+
+
+def hours_wished(p: SearchPlan) -> bool:
+    """The hours are the condition asked ("open late", "심야", "새벽 3시까지"), not only the clock of going
+    now ("지금 하는"): kept through a wider circle, dropped only after it (audit r15 Q13: two of three
+    cards closed for "open late")."""
+    label = p.open_label or ""
+    now_said = is_open_now_label(label) or label == text("search.time.now")  # "지금 영업 중", "지금"
+    return p.open_at is not None and bool(label) and not now_said
 
 
 def going_now(p: SearchPlan, now: datetime | None) -> bool:

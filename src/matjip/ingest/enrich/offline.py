@@ -1437,6 +1437,11 @@ def menu_words(names: Sequence[str]) -> set[str]:
 # --- short fields (no Kiwi) ----------------------------------------------------------------------
 _HOURS_RANGE = re.compile(r"(\d{1,2}):(\d{2})\s*~\s*(\d{1,2}):(\d{2})")
 _HOURS_24 = re.compile(r"매일\s*00:00\s*~\s*24:00|24시간\s*(?:영업|운영)?")
+# every listed day round the clock ("화~일 00:00 ~ 24:00", "월,화,수 00:00 ~ 23:59"): a 24-hour place on the
+# days it opens — a local's "24시" (audit r15 F1: such a place was missed, and "없어서" said)
+_DAYS_24 = re.compile(
+    r"\s*(?:매일|[월화수목금토일])[월화수목금토일~,\s]*00:00\s*~\s*(?:24:00|23:59)\s*(?:\(.*\))?\s*"
+)
 _TITLE_24 = re.compile(r"(?<!\d)24시(?!\d)")
 LATE_CLOSE_MIN = 2 * 60  # closing at or after 02:00 (next day) counts as late-night
 LATE_CLOSE_MAX = 8 * 60  # ... up to 08:00; later "closing" times are data errors
@@ -1445,7 +1450,7 @@ LATE_CLOSE_MAX = 8 * 60  # ... up to 08:00; later "closing" times are data error
 def _read_hours(votes: _Votes, hours: str | None, title: str) -> None:
     is_24 = False
     if hours:
-        m24 = _HOURS_24.search(hours)
+        m24 = _HOURS_24.search(hours) or _DAYS_24.fullmatch(hours)
         if m24 is not None:
             is_24 = True
             span = m24.group().rstrip()
