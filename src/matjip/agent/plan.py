@@ -36,6 +36,7 @@ from matjip.agent.models import (
     PlanLocation,
     RoutePlan,
     SearchPlan,
+    Sort,
     Strategy,
     TravelPlan,
 )
@@ -51,7 +52,7 @@ LAT_RANGE = (33.0, 38.7)
 LON_RANGE = (124.5, 132.0)
 PRICE_MAX = 10_000_000
 _INTENTS = ("search", "compare", "information")
-_SORTS = ("relevance", "distance", "rating", "price", "reviews")
+_SORTS: Final = get_args(Sort)  # the orders a plan may ask (models.Sort)
 _MODES = ("walk", "car", "transit")
 _ROLES: Final = get_args(TripRole)  # a course's stops
 _WITH_CHILDREN: Final = words("search", "with_children")[0]
