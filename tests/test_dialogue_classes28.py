@@ -140,7 +140,9 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_dong_named_only_by_branch_and_road_names_is_placed_and_its_city_named(data: Path) -> None:
     (r,) = talk_over(data, ["학암동 카페"], WEDNESDAY_NOON)
     ids = [c.id for c in r.cards]
-    assert ids and set(ids) <= {"hak1", "hak2"}  # the cafés of 학암동, never 미사's
+    assert set(ids[:2]) == {"hak1", "hak2"} and "misa" not in ids  # the cafés of 학암동, never 미사's
+    # a third café from a wider circle only with the widening said (audit r15 class 6, s41)
+    assert len(ids) == 2 or "넓혀 더 찾았어요" in r.answer, r.answer
     assert r.answer.splitlines()[0].startswith("경기 하남시 학암동 기준이에요")
     assert "위치를 찾지 못했어요" not in r.answer
 
@@ -244,7 +246,9 @@ def test_a_gu_said_before_its_dong_is_the_gu(data: Path) -> None:
 
 def test_an_area_said_beside_a_dong_the_documents_place_keeps_the_dong(data: Path) -> None:
     (r,) = talk_over(data, ["위례 학암동 카페"], WEDNESDAY_NOON)
-    assert {c.id for c in r.cards} <= {"hak1", "hak2"} and r.cards
+    ids = [c.id for c in r.cards]
+    assert set(ids[:2]) == {"hak1", "hak2"} and "misa" not in ids
+    assert len(ids) == 2 or "넓혀 더 찾았어요" in r.answer, r.answer
     assert "학암동" in r.answer.splitlines()[0] and "데이터로 확인할 수 없어서" not in r.answer
 
 
