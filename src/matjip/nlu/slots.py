@@ -467,10 +467,10 @@ def _party_words() -> tuple[tuple[re.Pattern[str], int], ...]:
 
 
 _CHILDREN_RE = re.compile(
-    r"(?<![가-힣])(?:아이(?=랑|와|들|하고|\s*(?:데리고|동반|있는|랑|와|둘|셋|한\s*명|포함|키우|손님|같이|도|생일|돌잔치|백일|친구))"
-    r"|애들|애기(?!\s*의자)|아기(?!자기|\s*의자)|유아(?!\s*의자)|유모차|어린이|키즈(?!\s*(?:존|룸|카페|공간))|초등학생|유치원생|꼬마|"
-    r"아들(?=이랑|과|하고|\s*데리고)|딸(?=이랑|과|하고|\s*데리고)|애\s*(?:데리고|랑))"
-)
+    "(?<![가-힣])(?:"
+    + "|".join(tomllib.loads(_DIALOGUE_FILE.read_text(encoding="utf-8"))["party"]["children"])
+    + ")"
+)  # children in the party: data/dialogue.toml [party] children
 _ORDINAL_RE = re.compile(
     rf"(?<![가-힣\d])(?P<n>\d{{1,2}}|첫|{_NATIVE_ALT})\s*(?:번\s*째|번째|번쨰|째|쨰)"
     rf"|(?<![가-힣])(?P<w>첫째|둘째|셋째|넷째|다섯째)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from matjip.agent.cardinfo import (
     DONE_FOR_TODAY,
@@ -295,15 +295,13 @@ def rerank(
     mild version asked for first; at most one branch of a chain."""
     p, hits = f.plan, f.hits
     rank = ranker(f, res, said, now, today, meal) if p.sort != "distance" else None
-    if p.sort == "rating" and rank is not None:
+    if p.sort in _SCORES and rank is not None:
         # "유명한 고깃집": the best rated of the places the kind is sure of (a 곱창 house, a weak
-        # member, never ahead of the grills), the nearer circle first
-        # — open ones first at night, and a place done for today last (the clock, as the relevance order)
-        hits.sort(key=lambda h: (*rank.key(h)[:TIER], rank.key(h).going_now, -rating_key(h)))
-    elif p.sort == "reviews" and rank is not None:
-        # "리뷰 많은 순으로": the places of the nearer circle by their number of reviews, open ones
-        # first at night as the rating order does
-        hits.sort(key=lambda h: (*rank.key(h)[:TIER], rank.key(h).going_now, -(h.document.review_count or 0)))
+        # member, never ahead of the grills), the nearer circle first; "리뷰 많은 순으로": by the number
+        # of reviews the same way — open ones first at night, and a place done for today last (the
+        # clock, as the relevance order)
+        score, ranked = _SCORES[p.sort], rank
+        hits.sort(key=lambda h: (*(k := ranked.key(h))[:TIER], k.going_now, -score(h)))
     elif p.sort == "price" and rank is not None:
         # "싼 데", "가성비 좋은": as sure of the kind, the cheaper half of the matching places' typical
         # menu prices (or visitors' value tag) first, the places a local trusts first within it; no
@@ -585,6 +583,13 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
 def rating_key(h: SearchHit) -> float:
     d = h.document
     return (d.rating or 0.0) + 0.001 * (d.review_count or 0)
+
+
+def _review_key(h: SearchHit) -> float:
+    return float(h.document.review_count or 0)
+
+
+_SCORES: Final[dict[str, Callable[[SearchHit], float]]] = {"rating": rating_key, "reviews": _review_key}
 
 
 def kind_strength(h: SearchHit, wanted: list[str]) -> int:
