@@ -52,6 +52,7 @@ def test_dialogue_test_split_is_frozen() -> None:
         ("dialogue_test19", 138),
         ("dialogue_test20", 180),
         ("dialogue_test21", 173),
+        ("dialogue_test22", 160),
     ],
 )
 def test_blind_dialogue_test_set_is_frozen(name: str, cases: int) -> None:

@@ -20,7 +20,7 @@ from support.frozen import assert_files_frozen
 EVAL = Path(__file__).resolve().parents[1] / "src" / "matjip" / "eval"
 
 
-ORDER = [f"review_test{n}" for n in range(3, 20)]  # the draw order: none of an earlier set's places again
+ORDER = [f"review_test{n}" for n in range(3, 21)]  # the draw order: none of an earlier set's places again
 
 
 class BlindSet(NamedTuple):
@@ -54,6 +54,7 @@ SETS = [
     BlindSet("review_test17", 385, 65, "p14", frozenset({"주차", "포장"})),
     BlindSet("review_test18", 390, 66, "r05", frozenset({"배달", "주차"})),
     BlindSet("review_test19", 360, 60, "t25", frozenset({"주차"}), frozenset({"쾌적한"})),
+    BlindSet("review_test20", 408, 68, "k38", frozenset({"주차"}), frozenset({"분위기 좋은"})),
 ]
 
 
