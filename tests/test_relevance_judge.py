@@ -332,6 +332,7 @@ def test_later_test_sets_are_frozen_and_valid(name: str) -> None:
         ("relevance_test20", 117),
         ("relevance_test21", 129),
         ("relevance_test22", 146),
+        ("relevance_test23", 133),
     ],
 )
 def test_blind_test_sets_of_issue_24_are_frozen_and_valid(name: str, size: int) -> None:
