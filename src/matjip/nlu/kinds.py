@@ -213,6 +213,8 @@ class _KindScan:
         else:
             if not is_dish:
                 self.dish_only.discard(kind)
+            elif self.table.base_word(word) not in frame.dishes:
+                frame.dishes.append(self.table.base_word(word))  # "짜장면 탕수육": both dishes of the kind
             if not self._in_place_name(start, end):
                 self.in_place_name.discard(kind)
         frame.words.append(word)
