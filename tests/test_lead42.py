@@ -61,7 +61,7 @@ def _chinese() -> list[dict[str, object]]:
 def test_two_dishes_of_one_kind_are_both_wanted(tmp_path, text) -> None:  # type: ignore[no-untyped-def]
     r = ask_over(tmp_path, _chinese(), text, SAT_NOON)
     assert r.plan is not None and {"짜장면", "탕수육"} <= set(r.plan.kind_dishes), r.plan
-    assert [c.name for c in r.cards][0] == "둘다반점", r.answer
+    assert r.cards and r.cards[0].name == "둘다반점", r.answer
     first = r.answer.split("**2.")[0]
     assert "탕수육 (소)" in first and "짜장면" in first, r.answer
     assert "'세트'" not in r.answer, r.answer
