@@ -5,6 +5,8 @@ hand-made records.
 - L7.1 (class 11): "오금역 짜장면 탕수육 세트" kept 짜장면 and lost 탕수육 (a second dish of the same kind), put a
   place without 탕수육 first, and said "'세트'는 데이터로 확인할 수 없어서 빼고 찾았어요"; "오금역 중국집 짜장면" (the
   kind said before its dish) lost the dish altogether.
+- N8 (class 4, 11): "장지역 애슐리 말고 뷔페" said "'애슐리'는 데이터로 확인할 수 없어서 빼고 찾았어요" — a listed franchise
+  brand ruled out by name is out whether or not the data holds a branch of it.
 - L13, L18 (class 11): "강동역 출근길 토스트", "선릉역 퇴근 후 혼술" said "'출근길'/'퇴근'은 데이터로 확인할 수 없어서
   빼고 찾았어요" — the way to work is when one goes, no condition (the blind dialogue sets read no time in it).
 """
@@ -93,3 +95,19 @@ def test_the_way_to_work_is_no_condition(tmp_path, text, word) -> None:  # type:
     r = ask_over(tmp_path, records, text, MON_MORNING)
     assert r.cards, r.answer
     assert f"'{word}'" not in r.answer and "확인할 수 없어서" not in r.answer, r.answer
+
+
+@pytest.mark.parametrize(
+    ("text", "brand"), [("잠실역 애슐리 말고 뷔페", "애슐리"), ("잠실역 빕스는 빼고 스테이크", "빕스")]
+)
+def test_a_listed_brand_ruled_out_by_name_is_out(tmp_path, text, brand) -> None:  # type: ignore[no-untyped-def]
+    records = [
+        near("b1", "한식뷔페 한상", 200, "뷔페>한식뷔페", {"평일 점심": "13,900원"}, businessHours=HOURS),
+        near(
+            "b2", "그릴스테이크", 300, "양식>스테이크,립", {"채끝 스테이크": "29,000원"}, businessHours=HOURS
+        ),
+    ]
+    r = ask_over(tmp_path, records, text, SAT_NOON)
+    assert r.cards, r.answer
+    assert r.plan is not None and brand in r.plan.exclude_titles, r.plan
+    assert "확인할 수 없어서" not in r.answer and f"'{brand}'는 빼고" in r.answer, r.answer
