@@ -213,6 +213,8 @@ class _KindScan:
         else:
             if not is_dish:
                 self.dish_only.discard(kind)
+            elif self.table.base_word(word) not in frame.dishes:
+                frame.dishes.append(self.table.base_word(word))  # "짜장면 탕수육": both dishes of the kind
             if not self._in_place_name(start, end):
                 self.in_place_name.discard(kind)
         frame.words.append(word)
@@ -459,6 +461,17 @@ def _read_brands(scan: _KindScan) -> None:
             target.append(brand)
             if ruled_out:  # a brand asked for stays a name the rest of the plan may use
                 frame.words.append(alias)
+    if marker is None:
+        return
+    # "애슐리 말고 뷔페": a listed franchise brand (data/chains.toml) ruled out by its own name is out,
+    # whether or not the data holds a branch of it — never a word the data cannot check
+    said = lowered[: marker.start()]
+    for brand in chain_rules().brands:
+        name = brand.lower()
+        known = any(name in norm(b).lower() or norm(b).lower() in name for b in frame.exclude_brands)
+        if len(name) >= 2 and name in said and not known:
+            frame.exclude_brands.append(brand)
+            frame.words.append(brand)
 
 
 def _alternatives(scan: _KindScan) -> set[str]:

@@ -106,7 +106,7 @@ class Ranker:
     listed: set[str]
     mentioned: set[str]  # places whose reviews mention an unused word
     tags: list[str]  # review tags backing the atmosphere and occasion asked
-    dish: str | None  # the dish said beside its kind
+    dish: str | None  # the dish said beside its kind (the first one said)
     radius: float | None  # the radius asked ("near" searches)
     outside: set[str]  # places across the border of the dong asked
     at: datetime | None  # the time places should be open at (going now, or a dropped time asked)
@@ -119,6 +119,7 @@ class Ranker:
     now_asked: datetime | None = None  # "지금" asked, its filter dropped (open_asked)
     today_said: bool = False  # "오늘 갈", "이따": a day its timetable leaves out is a shut day too
     snacks: frozenset[str] = frozenset()  # a meal asked with no kind: the cuisines that are no meal
+    dishes: tuple[str, ...] = ()  # every dish said beside the kind ("짜장면 탕수육"): a place lists them all
     named_now: bool = False  # the question named the time and it is now ("아침 먹을 데" at 09:30, "지금"):
     # a place opening within the hour is not open yet (cardinfo.going_tier ``strict``)
 
@@ -200,7 +201,7 @@ class Ranker:
         doc = h.document
         if not set(self.plan.kinds) & set(doc.kinds):
             return 3
-        if not menu_matches(doc, [self.dish]) and norm(self.dish) not in norm(doc.title):
+        if not all(menu_matches(doc, [d]) or norm(d) in norm(doc.title) for d in self.dishes or (self.dish,)):
             return 2
         return 0 if self.by_dish and known_for(doc, self.dish) else 1
 
@@ -246,7 +247,8 @@ def ranker(
     p = f.plan
     near = p.location is not None and p.location.by_radius
     radius = p.location.radius_m if near and p.location is not None else None
-    dish = next((d for d in p.kind_dishes if norm(d) in said and (kinds().lookup(d) or ("", False))[1]), None)
+    dishes = tuple(d for d in p.kind_dishes if norm(d) in said and (kinds().lookup(d) or ("", False))[1])
+    dish = dishes[0] if dishes else None
     # going now ("지금", or no time asked at night): closed or closing places after open ones
     asked = p.open_at
     now_ish = asked is not None and is_now(asked, now)
@@ -263,6 +265,7 @@ def ranker(
         mentioned=review_mentions(f.hits, p.unused_terms),
         tags=[t for w in [*p.atmosphere, *p.occasion] for t in vocab().tags_for(w)],
         dish=dish,
+        dishes=dishes,
         by_dish=dish is not None and not any(norm(w) in said for w in kind_words(p.kinds)),
         radius=radius,
         outside=outside_dong(f.hits, p, res) if near else set(),
