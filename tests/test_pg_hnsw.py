@@ -67,8 +67,8 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
 def test_unfiltered_walk_setting_lasts_one_read(pg_server: PgServer) -> None:
     """The unfiltered walk's ``ef_search`` (``pg_sql.UNFILTERED_WALK``: its rows are the walk's
     first, measured recall ≥ 0.99 at 600, README "HNSW") is a ``SET LOCAL`` of the read's
-    transaction: a filtered search on the same pooled connection walks with the connection's 1000
-    again, and the exact path never sets it."""
+    transaction: a filtered search on the same pooled connection (exact: it does not walk) has the
+    connection's 1000 again, and the exact path never sets it."""
     docs = make_corpus(n=120)
     settings = Settings(_env_file=None, database_hnsw=True)  # type: ignore[call-arg]
     pg = PostgresIndex(pg_server.database("hnsw_walk"), FakeEmbedder(), settings, pool_size=1).build(docs)
