@@ -102,11 +102,10 @@ def test_unfiltered_walk_setting_lasts_one_read(pg_server: PgServer) -> None:
 
 
 def test_search_connections_walk_deep_enough(pg_server: PgServer) -> None:
-    """The HNSW walk keeps a candidate list of 1000 rows (pgvector's largest ``ef_search``), of
-    which the statement takes the vector list's rows and a margin (re-ordered exactly): at 400 the
-    benchmark's walks missed whole groups of equal vectors, at 1000 the measured recall is ≥ 0.99
-    (README, "HNSW"); the iterative scan keeps the exact order while the candidates' test drops
-    rows."""
+    """A search connection's HNSW walk keeps a candidate list of 1000 rows (pgvector's largest
+    ``ef_search``; an unfiltered search's read sets its own shorter one, above), of which the
+    statement takes the vector list's rows and a margin (re-ordered exactly); the iterative scan
+    keeps the exact order."""
     settings = Settings(_env_file=None, database_hnsw=True)  # type: ignore[call-arg]
     pg = PostgresIndex(pg_server.database("hnsw_settings"), FakeEmbedder(), settings)
     try:
