@@ -1,7 +1,7 @@
-"""The PostgreSQL backend's opt-in HNSW path (``MATJIP_DATABASE_HNSW``): a build makes the index, a
-large candidate set's vector list comes from it (a branch of the search statement, the walk kept to
-the candidates by a hash of them: no statement more than the exact path's), and on a corpus
-the index walks whole its lists score as the exact scan's. The default path's equality with the
+"""The PostgreSQL backend's opt-in HNSW path (``MATJIP_DATABASE_HNSW``): a build makes the index, an
+unfiltered search's vector list comes from it (a branch of the search statement: no statement more
+than the exact path's), a filtered one's is the exact path's (its statements, its codes), and on a
+corpus the index walks whole its lists score as the exact scan's. The default path's equality with the
 embedded backend is the conformance suite's (``tests/test_index_postgres.py``)."""
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
         with pg.pool.connection() as conn:
             row = conn.execute("SELECT to_regclass('matjip_vectors_hnsw')").fetchone()
             assert row is not None and row[0] is not None
-        monkeypatch.setattr(postgres_search, "VECTOR_EXACT_MAX", 10)  # every set here is "large"
-        monkeypatch.setattr(postgres_search, "ANN_MIN_SHARE", 0.0)
         for req in (
             SearchRequest(text="분위기 좋은 데이트", k=10),
             SearchRequest(text="가족 모임 갈비", k=5, price=PriceRange(max_won=30_000)),
@@ -46,12 +44,13 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             pg.hnsw = True
             approx, executed = _vector_scores(pg, req)
             names = ["price"] if req.price is not None else []
-            # the index's list is a branch of the search statement (kept to the candidates by a
-            # hash of them when there is a filter): no statement more than the exact path's
+            # the index's list is a branch of the search statement: no statement more than the
+            # exact path's; a filtered list is the exact path's (the codes of matjip_keys)
             search = pg_sql.compose(
-                pg_sql.search_template(not names, ["vector"], bool(names), pg.hnsw, hits=True), names
+                pg_sql.search_template(not names, ["vector"], bool(names), hits=True), names
             )
             assert search in executed
+            assert ("code <#>" in search) == bool(names)
             if not names:
                 assert pg.search(req, mode="vector").total_candidates == len(docs)
             pg.hnsw = False
@@ -59,11 +58,7 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
             # an unfiltered walk's shorter candidate list is set with the read's BEGIN (pipelined:
             # no round trip more); a filtered walk keeps the connection's deeper one
             assert (pg_sql.UNFILTERED_WALK in executed) == (not names)
-            assert len([s for s in executed if s != pg_sql.UNFILTERED_WALK]) == len(exact_executed)
-            assert (
-                pg_sql.compose(pg_sql.search_template(not names, ["vector"], bool(names), hits=True), names)
-                in exact_executed
-            )
+            assert [s for s in executed if s != pg_sql.UNFILTERED_WALK] == exact_executed
             assert approx == exact
     finally:
         pg.close()
@@ -71,9 +66,9 @@ def test_hnsw_lists_score_as_the_exact_scan(pg_server: PgServer, monkeypatch: py
 
 def test_unfiltered_walk_setting_lasts_one_read(pg_server: PgServer) -> None:
     """The unfiltered walk's ``ef_search`` (``pg_sql.UNFILTERED_WALK``: its rows are the walk's
-    first, measured recall ≥ 0.99 at 800, README "HNSW") is a ``SET LOCAL`` of the read's
-    transaction: a filtered search on the same pooled connection walks with the connection's 1000
-    again, and the exact path never sets it."""
+    first, measured recall ≥ 0.99 at 600, README "HNSW") is a ``SET LOCAL`` of the read's
+    transaction: a filtered search on the same pooled connection (exact: it does not walk) has the
+    connection's 1000 again, and the exact path never sets it."""
     docs = make_corpus(n=120)
     settings = Settings(_env_file=None, database_hnsw=True)  # type: ignore[call-arg]
     pg = PostgresIndex(pg_server.database("hnsw_walk"), FakeEmbedder(), settings, pool_size=1).build(docs)
@@ -107,11 +102,10 @@ def test_unfiltered_walk_setting_lasts_one_read(pg_server: PgServer) -> None:
 
 
 def test_search_connections_walk_deep_enough(pg_server: PgServer) -> None:
-    """The HNSW walk keeps a candidate list of 1000 rows (pgvector's largest ``ef_search``), of
-    which the statement takes the vector list's rows and a margin (re-ordered exactly): at 400 the
-    benchmark's walks missed whole groups of equal vectors, at 1000 the measured recall is ≥ 0.99
-    (README, "HNSW"); the iterative scan keeps the exact order while the candidates' test drops
-    rows."""
+    """A search connection's HNSW walk keeps a candidate list of 1000 rows (pgvector's largest
+    ``ef_search``; an unfiltered search's read sets its own shorter one, above), of which the
+    statement takes the vector list's rows and a margin (re-ordered exactly); the iterative scan
+    keeps the exact order."""
     settings = Settings(_env_file=None, database_hnsw=True)  # type: ignore[call-arg]
     pg = PostgresIndex(pg_server.database("hnsw_settings"), FakeEmbedder(), settings)
     try:

@@ -223,7 +223,7 @@ def test_search_variants_answer_as_the_full_statement(forced: Pair, monkeypatch:
     monkeypatch.setattr(
         pg_sql,
         "search_template",
-        lambda all_rows, parts, keys=False, ann=False, hits=False: "search+hits" if hits else "search",
+        lambda all_rows, parts, keys=False, hits=False: "search+hits" if hits else "search",
     )
     for (r, m), a in zip(requests, got, strict=True):
         b = pg.search(r, mode=m)  # type: ignore[arg-type]

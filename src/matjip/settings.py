@@ -69,8 +69,8 @@ class Settings(BaseSettings):
     database_pool_size: int = Field(4, ge=1, le=64, description="Connections in the PostgreSQL pool.")
     database_hnsw: bool = Field(
         False,
-        description="PostgreSQL: vector lists of large candidate sets from the HNSW index (approximate; "
-        "recall in the README) instead of the exact scan.",
+        description="PostgreSQL: the vector lists of unfiltered searches from the HNSW index (approximate; "
+        "recall in the README) instead of the exact scan; filtered lists stay exact.",
     )
     database_read_urls: SecretStr | None = Field(
         None,

@@ -361,11 +361,11 @@ CREATE_VECTOR_INDEX = (
     "WITH (m = 32, ef_construction = 200)"
 )
 ANALYZE_INDEX = "ANALYZE matjip_docs, matjip_rows, matjip_keys, matjip_postings, matjip_vectors"
-# every search connection: HNSW's iterative scan keeps its exact order while the candidates' test
-# drops rows, its candidate list of 1000 rows, pgvector's largest (the recall of the vector list is
-# this list's: a longer take from the walk finds no more; measured against the exact scan on the
-# benchmark's 100k corpus in README, "HNSW"; the walk misses whole groups of equal vectors, not rows
-# of a tie),
+# every search connection: HNSW's iterative scan keeps its exact order, its candidate list of 1000
+# rows, pgvector's largest (an unfiltered search's read sets its own, UNFILTERED_WALK; the recall of
+# the vector list is this list's: a longer take from the walk finds no more; measured against the
+# exact scan on the benchmark's 100k corpus in README, "HNSW"; the walk misses whole groups of equal
+# vectors, not rows of a tie),
 # the BM25 aggregation of large posting lists stays in memory, each statement is planned with its
 # values; no JIT (a search's plan costs cross its threshold at 1M rows, and compiling costs more
 # than a search), and index pages priced as cached (a served index lives in memory)
@@ -402,10 +402,12 @@ READ_FILES = "SELECT path, data FROM matjip_embedder_files ORDER BY path"
 # index meta and the rows it describes come from the same committed version
 BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 END_READ = "COMMIT"
-# an unfiltered search's HNSW walk (every row a candidate: the walk's first rows are the list's) needs
-# a shorter candidate list than a filtered one's (SEARCH_OPTIONS' 1000, for lists deep in the walk):
-# set for the read's transaction only, pipelined with its BEGIN (measured recall: README, "HNSW")
-UNFILTERED_WALK = "SET LOCAL hnsw.ef_search = 800"
+# an unfiltered search's HNSW walk (every row a candidate: the walk's first rows are the list's; a
+# filtered list is exact) needs no more than this candidate list: at 600 the vector list's
+# recall@50 0.996 and the hits' 0.997 on the benchmark's unfiltered queries, against 0.9998 / 0.997
+# at 800 and 0.993 / 0.991 at 400 (fifteenth round, README "HNSW"); set for the read's transaction
+# only, pipelined with its BEGIN
+UNFILTERED_WALK = "SET LOCAL hnsw.ef_search = 600"
 ABORT_READ = "ROLLBACK"
 PROBE = "SELECT 1"  # is a replica that failed reachable again
 # read-your-writes: the primary's WAL position after a write, and whether a replica has replayed it
@@ -518,11 +520,12 @@ _NULLS6 = "NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], NULL::int
 # (a part switched off, or whose branch the candidate count rules out, is never executed):
 #   part 0, the count; part 1, the BM25 list from the postings (from the candidates' own postings
 #   when they are few — at most %(small_max)s — else from the terms' postings joined to them, or
-#   with no filter at all from the postings alone); part 2, the exact vector list over at most
-#   %(vector_exact_max)s candidates (or over every row: %(all_exact)s), else from the HNSW index: the
-#   last two branches (every row's; more candidates', the walk kept to them), the walk's
-#   %(ann_limit)s rows cut to the exact order's first %(vector_limit)s, with how many the walk gave
-#   in the field norm's column; part 3, the best by prior; part 4, the nearest.
+#   with no filter at all from the postings alone); part 2, the exact vector list over the
+#   candidates (or over every row: %(all_exact)s), else — no filter, HNSW on — from the HNSW index:
+#   the last branch, the walk's %(ann_limit)s rows cut to the exact order's first %(vector_limit)s,
+#   with how many the walk gave in the field norm's column (a filtered list is always exact: its
+#   candidates' halfvec codes are scored in the filter scan, cheaper than a walk kept to them,
+#   fifteenth round); part 3, the best by prior; part 4, the nearest.
 # Rows: part, seq, score, lat, lon, prior, boost, term positions, tfs, field norm, vector.
 _SEARCH = (
     "WITH c AS MATERIALIZED (SELECT d.seq, d.lat, d.lon, d.prior, (d.title_key = %(boost_key)s) AS boost "
@@ -547,7 +550,7 @@ _SEARCH = (
     "UNION ALL (SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
-    "WHERE %(want_vector)s AND NOT %(all_rows)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
+    "WHERE %(want_vector)s AND NOT %(all_rows)s "
     "ORDER BY dist, c.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
     "UNION ALL (SELECT 2, v.seq, v.dist, NULL::float8, NULL::float8, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, vector_send(e.embedding) FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist "
@@ -564,18 +567,7 @@ _SEARCH = (
     "FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_vectors x "
     "WHERE %(want_vector)s AND %(all_rows)s AND NOT %(all_exact)s "
     "ORDER BY x.embedding <#> %(qv)s::real[]::vector LIMIT %(ann_limit)s) w "
-    "ORDER BY w.dist, w.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq) "
-    # a large candidate set's: the HNSW walk kept to the candidates (a hashed subplan over c, one
-    # probe a walked row; the iterative scan walks on while the test drops rows), lat/lon of the
-    # list's rows looked up after the cut
-    "UNION ALL (SELECT 2, v.seq, v.dist, k.lat, k.lon, NULL::real, NULL::boolean, NULL::bigint[], "
-    "NULL::integer[], v.walked::integer, vector_send(e.embedding) FROM (SELECT w.seq, w.dist, count(*) OVER () AS walked "
-    "FROM (SELECT x.seq, (x.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM matjip_vectors x "
-    "WHERE %(want_vector)s AND NOT %(all_rows)s AND NOT %(all_exact)s AND (SELECT n FROM n) > %(vector_exact_max)s "
-    "AND coalesce(x.seq IN (SELECT c.seq FROM c), false) "
-    "ORDER BY x.embedding <#> %(qv)s::real[]::vector LIMIT %(ann_limit)s) w "
-    "ORDER BY w.dist, w.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq "
-    "JOIN matjip_rows k ON k.seq = v.seq)"
+    "ORDER BY w.dist, w.seq LIMIT %(vector_limit)s) v JOIN matjip_vectors e ON e.seq = v.seq)"
 )
 
 # query templates; {where} is the AND of the chosen FILTERS clauses
@@ -614,18 +606,15 @@ QUERIES: dict[str, str] = {
 # The search statement with only the parts a request can use (fewer branches to plan: a filtered
 # kNN search plans the count and the vector list, not the BM25 lists too). The parts switched off
 # by their bound flags are the ones left out, so every variant returns what the full one does.
-# Named "search/<rows>/<parts>": rows "all" (no filter) or "some", parts from SEARCH_PARTS; with
-# "-ann" (some rows, HNSW on) the vector part's walk over the candidates too (planning it costs
-# ~0.25 ms, a quarter of a filtered kNN search's planning: the exact path's variants leave it out).
+# Named "search/<rows>/<parts>": rows "all" (no filter) or "some", parts from SEARCH_PARTS.
 SEARCH_PARTS = ("bm25", "vector", "prior", "nearest")
 _HEAD, *_BRANCHES = _SEARCH.split("UNION ALL (")
 _SOME = dict(zip(SEARCH_PARTS, ((1, 3), (4,), (6,), (7,)), strict=True))  # branches, 1-based
-_SOME_ANN = {**_SOME, "vector": (4, 9)}
 _ALL = dict(zip(SEARCH_PARTS, ((2,), (5, 8), (6,), (7,)), strict=True))
 
 
-def _search_variant(all_rows: bool, parts: Sequence[str], ann: bool = False) -> str:
-    use = _ALL if all_rows else _SOME_ANN if ann else _SOME
+def _search_variant(all_rows: bool, parts: Sequence[str]) -> str:
+    use = _ALL if all_rows else _SOME
     chosen = sorted({b for p in parts for b in use[p]})
     return _HEAD + "".join("UNION ALL (" + _BRANCHES[b - 1] for b in chosen)
 
@@ -636,7 +625,7 @@ _ROWS_SCAN = "(d.title_key = %(boost_key)s) AS boost FROM matjip_rows d WHERE {w
 _KEYS_SCAN = "NULL::boolean AS boost FROM matjip_keys d WHERE {where}"
 
 # A vector list from matjip_keys' codes (issue 23, twelfth round; exact), where the exact branch
-# would run (at most %(vector_exact_max)s candidates: every count without HNSW): the filter scan
+# would run (every filtered list, with HNSW on too since the fifteenth round): the filter scan
 # scores every candidate by its halfvec code (adist, in the row: no lookup), then only the candidates
 # whose code's score, less its error bound, reaches the bound of the codes' best %(vector_limit)s
 # are scored exactly (as the exact branch does) — the list's rows are those of the exact scan
@@ -649,12 +638,12 @@ _CODES_SCAN = (
     "NULL::boolean AS boost, (d.code <#> %(qv)s::real[]::halfvec) AS adist, d.vnorm "
     "FROM matjip_keys d WHERE {where}"
 )
-_EXACT_BRANCH = _BRANCHES[3]  # part 2 over at most vector_exact_max candidates
+_EXACT_BRANCH = _BRANCHES[3]  # part 2 over the candidates
 _CODED_BRANCH = (
     "SELECT 2, v.seq, v.dist, v.lat, v.lon, NULL::real, NULL::boolean, NULL::bigint[], NULL::integer[], "
     "NULL::integer, vector_send(e.embedding) FROM (SELECT c.seq, c.lat, c.lon, "
     "(d.embedding <#> %(qv)s::real[]::vector) + 0 AS dist FROM c JOIN matjip_vectors d ON d.seq = c.seq "
-    "WHERE %(want_vector)s AND (SELECT n FROM n) <= %(vector_exact_max)s "
+    "WHERE %(want_vector)s "
     "AND c.adist - %(code_err)s * (c.vnorm + 1) <= (SELECT max(a.adist + %(code_err)s * "
     "(a.vnorm + 1)) FROM (SELECT c.adist, c.vnorm FROM c WHERE %(want_vector)s ORDER BY c.adist "
     "LIMIT %(vector_limit)s) a) "
@@ -662,19 +651,16 @@ _CODED_BRANCH = (
 )
 
 
-def search_template(
-    all_rows: bool, parts: Sequence[str], keys: bool = False, ann: bool = False, hits: bool = False
-) -> str:
+def search_template(all_rows: bool, parts: Sequence[str], keys: bool = False, hits: bool = False) -> str:
     """The name of the search statement's variant for these parts (a key of QUERIES); ``keys``:
-    the candidates scanned from matjip_keys (with the vector part and no HNSW, the exact list from
-    the codes: :data:`_CODED_BRANCH`); ``ann``: a large candidate set's vector list from the
-    HNSW index (with no filter that branch is always there); ``hits``: with the hit rows of the
+    the candidates scanned from matjip_keys (with the vector part, the exact list from
+    the codes: :data:`_CODED_BRANCH`; with no filter the vector part holds the HNSW walk's
+    branch too, run with ``all_exact`` off); ``hits``: with the hit rows of the
     BM25 and vector lists' first rows (:data:`_HITS_HEAD`; a variant with a list to rank and none
     by distance: a kNN or a text search)."""
     kept = [p for p in SEARCH_PARTS if p in parts]
-    ann = ann and not all_rows and "vector" in kept
     hits = hits and set(kept) <= HIT_PARTS and bool({"bm25", "vector"} & set(kept))
-    name = f"search{'-keys' if keys else ''}{'-ann' if ann else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
+    name = f"search{'-keys' if keys else ''}/{'all' if all_rows else 'some'}/{'+'.join(kept)}"
     return name + ("+hits" if hits else "")
 
 
@@ -703,15 +689,12 @@ HIT_PARTS = frozenset({"bm25", "vector", "prior"})
 for _rows in (False, True):
     for _mask in range(2 ** len(SEARCH_PARTS)):
         _parts = [p for i, p in enumerate(SEARCH_PARTS) if _mask >> i & 1]
-        for _ann in (False, True):
-            QUERIES[search_template(_rows, _parts, ann=_ann)] = _search_variant(_rows, _parts, _ann)
-            if not _rows:
-                _keyed = _search_variant(_rows, _parts, _ann)
-                if "vector" in _parts and not _ann:  # with HNSW a large set walks: no codes to score
-                    _keyed = _keyed.replace(_ROWS_SCAN, _CODES_SCAN).replace(_EXACT_BRANCH, _CODED_BRANCH)
-                QUERIES[search_template(_rows, _parts, keys=True, ann=_ann)] = _keyed.replace(
-                    _ROWS_SCAN, _KEYS_SCAN
-                )
+        QUERIES[search_template(_rows, _parts)] = _search_variant(_rows, _parts)
+        if not _rows:
+            _keyed = _search_variant(_rows, _parts)
+            if "vector" in _parts:
+                _keyed = _keyed.replace(_ROWS_SCAN, _CODES_SCAN).replace(_EXACT_BRANCH, _CODED_BRANCH)
+            QUERIES[search_template(_rows, _parts, keys=True)] = _keyed.replace(_ROWS_SCAN, _KEYS_SCAN)
 for _name in [n for n in QUERIES if n == "search" or n.startswith("search")]:
     _kept = set(_name.rpartition("/")[2].split("+")) if "/" in _name else HIT_PARTS
     if _name == "search" or (_kept <= HIT_PARTS and {"bm25", "vector"} & _kept):

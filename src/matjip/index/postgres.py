@@ -32,9 +32,10 @@ index, over one database that many API workers share.
   SQL orders by a double-precision score and the best ``BM25_DEPTH`` (+ a margin) are re-scored
   here in float32 as tantivy does.
 - **Vectors** with pgvector: an exact inner-product scan over the candidates (so a filter never
-  loses a hit); with ``MATJIP_DATABASE_HNSW``, a large candidate set's list comes from the HNSW
-  index, in the search statement, the iterative scan kept to the candidates (approximate: recall
-  against the exact scan measured by ``bench/pg_recall.py``, README); the best ``VECTOR_DEPTH``
+  loses a hit); with ``MATJIP_DATABASE_HNSW``, an unfiltered search's list (every row a
+  candidate) comes from the HNSW index, in the search statement (approximate: recall against the
+  exact scan measured by ``bench/pg_recall.py``, README; a filtered list stays exact, its
+  candidates' codes scored in the filter scan cost less than a walk); the best ``VECTOR_DEPTH``
   (+ a margin) re-scored here.
 - **Ranking, fusion and scores**: :func:`matjip.index.ranking.rank`, shared with the embedded
   backend, over this backend's candidate source, so both return the same ranking.
@@ -150,7 +151,7 @@ class PostgresIndex:
         self._stats: tuple[int, int] | None = None
         self._last_stats: tuple[int, int, str] | None = None  # the index meta the last read saw
         self._doc_freqs = DocFreqs()
-        self.hnsw = settings.database_hnsw  # large candidate sets' vector lists from the HNSW index
+        self.hnsw = settings.database_hnsw  # unfiltered searches' vector lists from the HNSW index
         self.statements: list[str] | None = None  # when a list, every executed statement is appended
         self._db_error = psycopg.OperationalError
         # a replica cancels a query that conflicts with replay: retried elsewhere, the replica stays up

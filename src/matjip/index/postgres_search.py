@@ -5,9 +5,8 @@ reads (:class:`PgCandidates`).
 A search is one statement (``pg_sql.QUERIES["search"]``): the candidates are materialised once
 from the narrow ``matjip_rows`` (from the narrower ``matjip_keys`` when every filter of the request
 is on its columns: ``pg_sql.KEY_FILTERS``) and the count, the BM25 list (from ``matjip_postings``), the exact
-vector list of a small candidate set (with ``MATJIP_DATABASE_HNSW`` a large one's from the HNSW index,
-the walk kept to the candidates by a hash of them and cut to the exact order's first rows; recall
-measured against the exact scan, README), the best by prior and the nearest come back together; then
+vector list of the candidates (with ``MATJIP_DATABASE_HNSW`` and no filter, from the HNSW index, the
+walk cut to the exact order's first rows; recall measured against the exact scan, README), the best by prior and the nearest come back together; then
 the hit rows (a kNN search's come with the statement: the vector list's first rows carry them). Only a walk that falls short of the rows asked takes one more statement (the exact
 scan). Every list is re-ordered here exactly (float32 as the embedded backend computes it, ties to
 the lower row) from a few rows past its cut (:data:`MARGIN`).
@@ -52,13 +51,6 @@ FloatArray = npt.NDArray[np.float64]
 MARGIN = 32  # extra rows read past a cut, re-ordered here exactly
 DF_CACHE = 50_000  # terms whose document frequency is kept per index version
 DF_VERSIONS = 4  # index versions whose frequencies are kept (replicas may be at different ones)
-VECTOR_EXACT_MAX = 5000  # up to this many candidates the vector list is an exact scan
-# the HNSW walk needs the filters to keep at least this share of the rows: the list's rows then lie
-# in the first ~160 of the walk's candidate list (ef_search 1000: pg_sql.SEARCH_OPTIONS), the part
-# it finds reliably, as with no filter. Measured on the benchmark's corpus (README, "HNSW"): recall@50
-# 0.9973 for the sets of at least half the rows, 0.987 from a tenth (a price band's rows lie deeper
-# in the list, where the walk misses whole groups of equal vectors); smaller sets stay exact
-ANN_MIN_SHARE = 0.5
 # rows taken from the walk, re-ordered exactly in the statement: the recall is the candidate list's
 # (ef_search), a longer take walks further for no measured gain (README, "HNSW")
 ANN_LIMIT = VECTOR_DEPTH + MARGIN
@@ -410,7 +402,7 @@ class PgCandidates:
         self.names = names
         self.stats = stats
         self.doc_freqs = doc_freqs
-        self.hnsw = hnsw  # large candidate sets' vector lists from the HNSW index (else exact)
+        self.hnsw = hnsw  # an unfiltered search's vector list from the HNSW index (else exact)
         self.total = 0
         self.approximate = False  # the vector list came from the HNSW index
         self.lists: dict[str, list[tuple[Any, ...]]] = {}
@@ -473,7 +465,6 @@ class PgCandidates:
             "avgdl": float(self._avg),
             "qv": [float(x) for x in qv.tolist()] if qv is not None else None,
             "small_max": postings // max(1, PROBE_COST * len(terms)),
-            "vector_exact_max": self._exact_max(),
             "all_exact": not self.hnsw,
             "bm25_limit": BM25_DEPTH + MARGIN,
             "vector_limit": VECTOR_DEPTH + MARGIN,
@@ -495,9 +486,11 @@ class PgCandidates:
                 # a kNN search shows the list's first k rows: its list is cut k + MARGIN rows down (every
                 # vector read back crosses to the client; the exact order of the first k needs no more)
                 params["vector_limit"] = knn_limit(k)
-        template = pg_sql.search_template(all_rows, sorted(want), keys, self.hnsw, hits)
+        template = pg_sql.search_template(all_rows, sorted(want), keys, hits)
         sql = pg_sql.compose(template, self.names)
-        coded = keys and "vector" in want and not self.hnsw  # with HNSW the keys' variant walks, no codes
+        # a filtered vector list is exact, with HNSW on too: the codes scored in the filter scan
+        # cost less than a walk kept to the candidates (fifteenth round, README)
+        coded = keys and "vector" in want
         return SearchStatement(
             sql=sql, params=params, want=frozenset(want), all_rows=all_rows, hits=hits, coded=coded
         )
@@ -525,17 +518,10 @@ class PgCandidates:
             }
         return self.total
 
-    def _exact_max(self) -> int:
-        """Up to this many candidates the vector list is the exact scan's (every count without
-        HNSW); more take the HNSW walk."""
-        if not self.hnsw:
-            return 2**62
-        return max(VECTOR_EXACT_MAX, math.ceil(ANN_MIN_SHARE * max(1, self.stats[0])) - 1)
-
     def _vector_ran(self, all_rows: bool, rows: list[tuple[Any, ...]]) -> bool:
-        """Whether the statement's vector list is the one to use: the exact scan's, or with HNSW
-        the index's when the walk gave as many rows as asked (else the exact scan runs)."""
-        if not self.hnsw or (not all_rows and self.total <= self._exact_max()):
+        """Whether the statement's vector list is the one to use: the exact scan's, or with HNSW and
+        no filter the index's when the walk gave as many rows as asked (else the exact scan runs)."""
+        if not self.hnsw or not all_rows:
             return True
         walked = int(rows[0][9]) if rows else 0  # the walk's row count rides in the field norm's column
         self.approximate = walked >= min(max(VECTOR_DEPTH + MARGIN, ANN_LIMIT), self.total)
