@@ -222,6 +222,9 @@ class _Tally:
     # reviews that support the value through another one that implies it ("대리 주차" → 주차): their own
     # complaint about the value ("주차할 곳 없어서 …") does not count against it
     implied_by: set[int] = field(default_factory=set)
+    # reviews that tell a first-hand use of the value in the past ("예약했어요"): for a ``use_outweighs`` value
+    # their own complaints about it ("예약 변경은 안 된대요") do not count against it
+    used_by: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -267,10 +270,13 @@ class _Votes:
         against: bool = False,
         review: int | None = None,
         implied: bool = False,
+        used: bool = False,
     ) -> None:
         tally = self._tally(t)
         if implied and review is not None:
             tally.implied_by.add(review)
+        if used and review is not None:
+            tally.used_by.add(review)
         if against:
             if review is None:
                 tally.neg += weight
@@ -302,10 +308,14 @@ class _Votes:
         field: facts one, moods and occasions the share) and more reviews for than against; other sources count their weighted votes. Of two conflicting
         values (``review_rules.toml``) the one with more support stays, both when the split is real."""
         order = _compiled().value_order
+        r = rules()
         needed = {f: support.needed(n_reviews, f) for f in ENRICH_FIELDS}
         strength: dict[Target, int] = {}
         for t, tally in self.tallies.items():
-            n_for, n_against = len(tally.reviews_for), len(tally.reviews_against - tally.implied_by)
+            against = tally.reviews_against - tally.implied_by
+            if t in r.use_outweighs:
+                against -= tally.used_by
+            n_for, n_against = len(tally.reviews_for), len(against)
             review_ok = n_for >= needed[t[0]] and n_for > n_against
             score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
             if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
@@ -1087,6 +1097,18 @@ def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     )
 
 
+_ASKING: Final = word_set("review_cues", "asking_stems")
+
+
+def _used_first_hand(ctx: _Text, hit: _Hit) -> bool:
+    """Whether the mention's clause tells the reviewer's own past use of the service ("룸을 예약했어요"),
+    not a question asked about it ("포장 문의드렸는데")."""
+    own = ctx.clauses[ctx.clause_at(hit.start)]
+    if not _first_hand(ctx, hit, own):
+        return False
+    return not any(m.form in _ASKING for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.start)
+
+
 def _read_on(
     ctx: _Text,
     hit: _Hit,
@@ -1304,7 +1326,8 @@ def _read_hits(
                     # "시끄럽지도 않고": the complaint denied, for a value whose opposite it names
                     votes.vote(t, ev, weight, against=False, review=review)
                 continue
-            votes.vote(t, ev, weight, against=not positive, review=review)
+            used = positive and t in rules().use_outweighs and _used_first_hand(ctx, h)
+            votes.vote(t, ev, weight, against=not positive, review=review, used=used)
 
 
 _NOUN_TAGS = frozenset({"NNG", "NNP"})

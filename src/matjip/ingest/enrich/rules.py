@@ -223,6 +223,7 @@ class SupportRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     fact_fields: tuple[str, ...] = ("convenience",)
+    use_outweighs: tuple[str, ...] = ()
 
 
 class Conflicts(BaseModel):
@@ -323,6 +324,7 @@ class CompiledRules:
         )
         self.keep_both_share = raw.conflicts.keep_both_share
         self.fact_fields: tuple[str, ...] = raw.support.fact_fields
+        self.use_outweighs: frozenset[Target] = frozenset(parse_target(v) for v in raw.support.use_outweighs)
         self.weak: frozenset[tuple[Target, str]] = frozenset(
             (parse_target(t), surface.lower())
             for t, surfaces in raw.weak.surfaces.items()
