@@ -50,6 +50,7 @@ from matjip.ingest.enrich.tables import (
     PARTICLES,
     PATTERN_GATE,
     PATTERN_SURFACES,
+    TOLD_PATTERNS,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
@@ -83,6 +84,9 @@ class _Matcher:
     single: bool = False  # one word: a match is exactly the surface, no regex needed
     rank: int = 0  # its place among the matchers sharing its first character
     pattern_of: bool = False  # a pattern of ``review_moods.toml``, not a surface
+    told: bool = (
+        False  # a ``[told]`` pattern: the mention tells the value as had, the clause does not judge it
+    )
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,12 @@ def _compiled() -> _Compiled:
     pattern_matchers = tuple(
         _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True)
         for t, regexes in PATTERN_SURFACES.items()
+        for i, rx in enumerate(regexes)
+    ) + tuple(
+        _Matcher(
+            f"{t[0]}:{t[1]}#told{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True, told=True
+        )
+        for t, regexes in TOLD_PATTERNS.items()
         for i, rx in enumerate(regexes)
     )
     gate = re.compile(PATTERN_GATE or "(?!)", re.IGNORECASE)
@@ -829,6 +839,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     s_start, s_end = ctx.sentence_span(k)
     if _other_sense(ctx, hit, target, own.start, s_start, s_end):
         return None, hit.start, hit.end
+    if hit.matcher.told:
+        return True, own.start, own.end  # "생맥주는 그닥…": the drink was had, whatever is said of it
     fact = target in r.facts
     if (fact or target[0] == "atmosphere") and _holds_anyway(ctx, hit, fact):
         return True, own.start, own.end
@@ -1291,6 +1303,16 @@ def _read_hits(
     )
     # one vote per target per overlapping mention: keep the earliest, longest hit
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    told = [(h.start, h.end, h.matcher.targets) for h in hits if h.matcher.told]
+    if told:
+        # a told mention stands for every mention of its value it overlaps ("등갈비에 소주한잔 하면 세상을 다 가진 것
+        # 같아요": the habit is told, the surface "에 소주" inside it is not judged as a conditional)
+        hits = [
+            h
+            for h in hits
+            if h.matcher.told
+            or not any(s < h.end and h.start < e and set(ts) & set(h.matcher.targets) for s, e, ts in told)
+        ]
     # hits come in start order, so an earlier hit of a target overlaps this one exactly when the
     # furthest end among them lies beyond this start (linear, not quadratic, in the mentions)
     taken: dict[Target, int] = {}
