@@ -50,10 +50,10 @@ from matjip.ingest.enrich.tables import (
     PARTICLES,
     PATTERN_GATE,
     PATTERN_SURFACES,
-    TOLD_PATTERNS,
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
+    TOLD_PATTERNS,
     WORD_PARTS,
     lexicons,
 )
