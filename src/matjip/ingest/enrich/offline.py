@@ -1317,6 +1317,9 @@ def _read_hits(
     # furthest end among them lies beyond this start (linear, not quadratic, in the mentions)
     taken: dict[Target, int] = {}
     seen: set[Target] = set()
+    pending: list[
+        tuple[Target, _Ev, bool, bool]
+    ] = []  # (target, evidence, against, used): voted once all are read
     weak = rules().weak
     for h in hits:
         targets = [t for t in h.matcher.targets if taken.get(t, -1) <= h.start]
@@ -1343,13 +1346,28 @@ def _read_hits(
                 # a negative surface only ever votes against; negating it ("노키즈존 아님") says
                 # nothing about a play room, so it is neutral
                 if positive:
-                    votes.vote(t, ev, weight, against=True, review=review)
+                    pending.append((t, ev, True, False))
                 elif t in rules().negation_turns and rules().denied_as_merit.match(text[h.end :]):
                     # "시끄럽지도 않고": the complaint denied, for a value whose opposite it names
-                    votes.vote(t, ev, weight, against=False, review=review)
+                    pending.append((t, ev, False, False))
                 continue
             used = positive and t in rules().use_outweighs and _used_first_hand(ctx, h)
-            votes.vote(t, ev, weight, against=not positive, review=review, used=used)
+            pending.append((t, ev, not positive, used))
+    at_home = not tag and _takeaway_only(text, pending)
+    for t, ev, against, used in pending:
+        if at_home and not against and t in rules().needs_visit:
+            continue  # "포장해갈 수 있어서 좋아요 … 가족들과 함께 먹기 좋아요": a family fed at home
+        votes.vote(t, ev, weight, against=against, review=review, used=used)
+
+
+def _takeaway_only(text: str, pending: Sequence[tuple[Target, _Ev, bool, bool]]) -> bool:
+    """Whether one review tells only a takeaway, a delivery or a parcel: a takeaway value read for it (or a parcel
+    or pick-up word) and no meal at the place (``review_rules.toml`` [takeaway])."""
+    r = rules()
+    if not r.needs_visit or not any(t in r.needs_visit and not against for t, _, against, _ in pending):
+        return False
+    took = any(t in r.takeaway_values and not against for t, _, against, _ in pending)
+    return (took or r.takeaway_cue.search(text) is not None) and r.dine_in.search(text) is None
 
 
 _NOUN_TAGS = frozenset({"NNG", "NNP"})

@@ -219,6 +219,15 @@ class OrderedRules(BaseModel):
     pattern: str = "(?!)"
 
 
+class TakeawayRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: tuple[str, ...] = ()
+    cue: str = "(?!)"
+    dine_in: str = "(?!)"
+    needs_visit: tuple[str, ...] = ()
+
+
 class SupportRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -247,6 +256,7 @@ class RulesFile(BaseModel):
     quality: QualityRules = QualityRules()
     visit: VisitRules = VisitRules()
     ordered: OrderedRules = OrderedRules()
+    takeaway: TakeawayRules = TakeawayRules()
 
 
 # a sense rule compiled: (before, after, window, keep, surfaces)
@@ -346,6 +356,10 @@ class CompiledRules:
         self.denied_as_merit = re.compile(self.p.denied_as_merit)
         self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
         self.ordered = re.compile(raw.ordered.pattern)
+        self.takeaway_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.takeaway.values)
+        self.takeaway_cue = re.compile(raw.takeaway.cue)
+        self.dine_in = re.compile(raw.takeaway.dine_in)
+        self.needs_visit: frozenset[Target] = frozenset(parse_target(v) for v in raw.takeaway.needs_visit)
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
         kinds: tuple[tuple[str, frozenset[str]], ...] = (
