@@ -1114,11 +1114,17 @@ _ASKING: Final = word_set("review_cues", "asking_stems")
 
 def _used_first_hand(ctx: _Text, hit: _Hit) -> bool:
     """Whether the mention's clause tells the reviewer's own past use of the service ("룸을 예약했어요"),
-    not a question asked about it ("포장 문의드렸는데")."""
+    not a question asked about it ("포장 문의드렸는데") nor the place's own past ("배달도 하셨는데")."""
     own = ctx.clauses[ctx.clause_at(hit.start)]
     if not _first_hand(ctx, hit, own):
         return False
-    return not any(m.form in _ASKING for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.start)
+    after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.start]
+    if any(m.form in _ASKING for m in after):
+        return False
+    # "예전에는 배달도 하셨는데": an honorific past without a favour done for the guest (주다) is the place's own
+    # doing, not the guest's use ("포장해 주셨어요" is one)
+    honorific = any(m.tag == "EP" and m.form in ("시", "으시") for m in after)
+    return not honorific or any(m.form == "주" and m.tag.startswith("V") for m in after)
 
 
 def _read_on(
