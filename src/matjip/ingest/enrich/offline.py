@@ -322,10 +322,10 @@ class _Votes:
         needed = {f: support.needed(n_reviews, f) for f in ENRICH_FIELDS}
         strength: dict[Target, int] = {}
         for t, tally in self.tallies.items():
-            against = tally.reviews_against - tally.implied_by
+            opposed = tally.reviews_against - tally.implied_by
             if t in r.use_outweighs:
-                against -= tally.used_by
-            n_for, n_against = len(tally.reviews_for), len(against)
+                opposed -= tally.used_by
+            n_for, n_against = len(tally.reviews_for), len(opposed)
             review_ok = n_for >= needed[t[0]] and n_for > n_against
             score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
             if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
