@@ -19,7 +19,10 @@
 * ``[quality]``: surfaces that name a quality of what the value needs (a side dish's range, a drink's taste): judged
   poor they say nothing against the value.
 * ``[support]``: the fields whose values are facts (one first-hand review suffices, see
-  :class:`matjip.ingest.enrich.offline.Support`).
+  :class:`matjip.ingest.enrich.offline.Support`), and the services a first-hand past use keeps whatever the same
+  review says against them (``use_outweighs``).
+* ``[takeaway]``: a review that tells only a takeaway, a delivery or a parcel gives no visit with company
+  (``needs_visit``).
 
 Targets are written ``"field:value"``; :func:`check_rules` lists those that name no lexicon value.
 """
