@@ -53,6 +53,7 @@ from matjip.ingest.enrich.tables import (
     REVIEW_KEYWORD_TAGS,
     TAG_SHARE_FROM_TOTAL,
     TAG_SHARE_MIN,
+    TOLD_PATTERNS,
     WORD_PARTS,
     lexicons,
 )
@@ -83,6 +84,9 @@ class _Matcher:
     single: bool = False  # one word: a match is exactly the surface, no regex needed
     rank: int = 0  # its place among the matchers sharing its first character
     pattern_of: bool = False  # a pattern of ``review_moods.toml``, not a surface
+    told: bool = (
+        False  # a ``[told]`` pattern: the mention tells the value as had, the clause does not judge it
+    )
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,12 @@ def _compiled() -> _Compiled:
         _Matcher(f"{t[0]}:{t[1]}#{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True)
         for t, regexes in PATTERN_SURFACES.items()
         for i, rx in enumerate(regexes)
+    ) + tuple(
+        _Matcher(
+            f"{t[0]}:{t[1]}#told{i}", re.compile(rx, re.IGNORECASE), (t,), False, pattern_of=True, told=True
+        )
+        for t, regexes in TOLD_PATTERNS.items()
+        for i, rx in enumerate(regexes)
     )
     gate = re.compile(PATTERN_GATE or "(?!)", re.IGNORECASE)
     return _Compiled(
@@ -222,6 +232,9 @@ class _Tally:
     # reviews that support the value through another one that implies it ("대리 주차" → 주차): their own
     # complaint about the value ("주차할 곳 없어서 …") does not count against it
     implied_by: set[int] = field(default_factory=set)
+    # reviews that tell a first-hand use of the value in the past ("예약했어요"): for a ``use_outweighs`` value
+    # their own complaints about it ("예약 변경은 안 된대요") do not count against it
+    used_by: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -267,10 +280,13 @@ class _Votes:
         against: bool = False,
         review: int | None = None,
         implied: bool = False,
+        used: bool = False,
     ) -> None:
         tally = self._tally(t)
         if implied and review is not None:
             tally.implied_by.add(review)
+        if used and review is not None:
+            tally.used_by.add(review)
         if against:
             if review is None:
                 tally.neg += weight
@@ -302,10 +318,14 @@ class _Votes:
         field: facts one, moods and occasions the share) and more reviews for than against; other sources count their weighted votes. Of two conflicting
         values (``review_rules.toml``) the one with more support stays, both when the split is real."""
         order = _compiled().value_order
+        r = rules()
         needed = {f: support.needed(n_reviews, f) for f in ENRICH_FIELDS}
         strength: dict[Target, int] = {}
         for t, tally in self.tallies.items():
-            n_for, n_against = len(tally.reviews_for), len(tally.reviews_against - tally.implied_by)
+            opposed = tally.reviews_against - tally.implied_by
+            if t in r.use_outweighs:
+                opposed -= tally.used_by
+            n_for, n_against = len(tally.reviews_for), len(opposed)
             review_ok = n_for >= needed[t[0]] and n_for > n_against
             score = tally.pos - tally.neg + (n_for if review_ok else 0) - n_against
             if tally.evidence and score > 0 and (tally.pos > tally.neg or review_ok):
@@ -819,6 +839,8 @@ def _judge(ctx: _Text, hit: _Hit, target: Target) -> tuple[bool | None, int, int
     s_start, s_end = ctx.sentence_span(k)
     if _other_sense(ctx, hit, target, own.start, s_start, s_end):
         return None, hit.start, hit.end
+    if hit.matcher.told:
+        return True, own.start, own.end  # "생맥주는 그닥…": the drink was had, whatever is said of it
     fact = target in r.facts
     if (fact or target[0] == "atmosphere") and _holds_anyway(ctx, hit, fact):
         return True, own.start, own.end
@@ -1087,6 +1109,24 @@ def _first_hand(ctx: _Text, hit: _Hit, own: _Clause) -> bool:
     )
 
 
+_ASKING: Final = word_set("review_cues", "asking_stems")
+
+
+def _used_first_hand(ctx: _Text, hit: _Hit) -> bool:
+    """Whether the mention's clause tells the reviewer's own past use of the service ("룸을 예약했어요"),
+    not a question asked about it ("포장 문의드렸는데") nor the place's own past ("배달도 하셨는데")."""
+    own = ctx.clauses[ctx.clause_at(hit.start)]
+    if not _first_hand(ctx, hit, own):
+        return False
+    after = [m for m in ctx.morphs[own.first : own.last + 1] if m.start >= hit.start]
+    if any(m.form in _ASKING for m in after):
+        return False
+    # "예전에는 배달도 하셨는데": an honorific past without a favour done for the guest (주다) is the place's own
+    # doing, not the guest's use ("포장해 주셨어요" is one)
+    honorific = any(m.tag == "EP" and m.form in ("시", "으시") for m in after)
+    return not honorific or any(m.form == "주" and m.tag.startswith("V") for m in after)
+
+
 def _read_on(
     ctx: _Text,
     hit: _Hit,
@@ -1269,10 +1309,23 @@ def _read_hits(
     )
     # one vote per target per overlapping mention: keep the earliest, longest hit
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    told = [(h.start, h.end, h.matcher.targets) for h in hits if h.matcher.told]
+    if told:
+        # a told mention stands for every mention of its value it overlaps ("등갈비에 소주한잔 하면 세상을 다 가진 것
+        # 같아요": the habit is told, the surface "에 소주" inside it is not judged as a conditional)
+        hits = [
+            h
+            for h in hits
+            if h.matcher.told
+            or not any(s < h.end and h.start < e and set(ts) & set(h.matcher.targets) for s, e, ts in told)
+        ]
     # hits come in start order, so an earlier hit of a target overlaps this one exactly when the
     # furthest end among them lies beyond this start (linear, not quadratic, in the mentions)
     taken: dict[Target, int] = {}
     seen: set[Target] = set()
+    pending: list[
+        tuple[Target, _Ev, bool, bool]
+    ] = []  # (target, evidence, against, used): voted once all are read
     weak = rules().weak
     for h in hits:
         targets = [t for t in h.matcher.targets if taken.get(t, -1) <= h.start]
@@ -1299,12 +1352,28 @@ def _read_hits(
                 # a negative surface only ever votes against; negating it ("노키즈존 아님") says
                 # nothing about a play room, so it is neutral
                 if positive:
-                    votes.vote(t, ev, weight, against=True, review=review)
+                    pending.append((t, ev, True, False))
                 elif t in rules().negation_turns and rules().denied_as_merit.match(text[h.end :]):
                     # "시끄럽지도 않고": the complaint denied, for a value whose opposite it names
-                    votes.vote(t, ev, weight, against=False, review=review)
+                    pending.append((t, ev, False, False))
                 continue
-            votes.vote(t, ev, weight, against=not positive, review=review)
+            used = positive and t in rules().use_outweighs and _used_first_hand(ctx, h)
+            pending.append((t, ev, not positive, used))
+    at_home = not tag and _takeaway_only(text, pending)
+    for t, ev, against, used in pending:
+        if at_home and not against and t in rules().needs_visit:
+            continue  # "포장해갈 수 있어서 좋아요 … 가족들과 함께 먹기 좋아요": a family fed at home
+        votes.vote(t, ev, weight, against=against, review=review, used=used)
+
+
+def _takeaway_only(text: str, pending: Sequence[tuple[Target, _Ev, bool, bool]]) -> bool:
+    """Whether one review tells only a takeaway, a delivery or a parcel: a takeaway value read for it (or a parcel
+    or pick-up word) and no meal at the place (``review_rules.toml`` [takeaway])."""
+    r = rules()
+    if not r.needs_visit or not any(t in r.needs_visit and not against for t, _, against, _ in pending):
+        return False
+    took = any(t in r.takeaway_values and not against for t, _, against, _ in pending)
+    return (took or r.takeaway_cue.search(text) is not None) and r.dine_in.search(text) is None
 
 
 _NOUN_TAGS = frozenset({"NNG", "NNP"})

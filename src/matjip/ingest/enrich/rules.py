@@ -19,7 +19,10 @@
 * ``[quality]``: surfaces that name a quality of what the value needs (a side dish's range, a drink's taste): judged
   poor they say nothing against the value.
 * ``[support]``: the fields whose values are facts (one first-hand review suffices, see
-  :class:`matjip.ingest.enrich.offline.Support`).
+  :class:`matjip.ingest.enrich.offline.Support`), and the services a first-hand past use keeps whatever the same
+  review says against them (``use_outweighs``).
+* ``[takeaway]``: a review that tells only a takeaway, a delivery or a parcel gives no visit with company
+  (``needs_visit``).
 
 Targets are written ``"field:value"``; :func:`check_rules` lists those that name no lexicon value.
 """
@@ -219,10 +222,20 @@ class OrderedRules(BaseModel):
     pattern: str = "(?!)"
 
 
+class TakeawayRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: tuple[str, ...] = ()
+    cue: str = "(?!)"
+    dine_in: str = "(?!)"
+    needs_visit: tuple[str, ...] = ()
+
+
 class SupportRules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     fact_fields: tuple[str, ...] = ("convenience",)
+    use_outweighs: tuple[str, ...] = ()
 
 
 class Conflicts(BaseModel):
@@ -246,6 +259,7 @@ class RulesFile(BaseModel):
     quality: QualityRules = QualityRules()
     visit: VisitRules = VisitRules()
     ordered: OrderedRules = OrderedRules()
+    takeaway: TakeawayRules = TakeawayRules()
 
 
 # a sense rule compiled: (before, after, window, keep, surfaces)
@@ -323,6 +337,7 @@ class CompiledRules:
         )
         self.keep_both_share = raw.conflicts.keep_both_share
         self.fact_fields: tuple[str, ...] = raw.support.fact_fields
+        self.use_outweighs: frozenset[Target] = frozenset(parse_target(v) for v in raw.support.use_outweighs)
         self.weak: frozenset[tuple[Target, str]] = frozenset(
             (parse_target(t), surface.lower())
             for t, surfaces in raw.weak.surfaces.items()
@@ -344,6 +359,10 @@ class CompiledRules:
         self.denied_as_merit = re.compile(self.p.denied_as_merit)
         self.ordered_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.ordered.values)
         self.ordered = re.compile(raw.ordered.pattern)
+        self.takeaway_values: frozenset[Target] = frozenset(parse_target(v) for v in raw.takeaway.values)
+        self.takeaway_cue = re.compile(raw.takeaway.cue)
+        self.dine_in = re.compile(raw.takeaway.dine_in)
+        self.needs_visit: frozenset[Target] = frozenset(parse_target(v) for v in raw.takeaway.needs_visit)
         # clause-ending connective → kind ("" = continues the clause)
         self.ec_kind: dict[str, str] = {f: "" for f in self.p.continuing_endings}
         kinds: tuple[tuple[str, frozenset[str]], ...] = (

@@ -108,6 +108,8 @@ IMPLIES: Final[dict[Target, tuple[Target, ...]]] = {
 # target → regexes, judged like a surface's mention.
 PATTERN_SURFACES: Final[dict[Target, tuple[str, ...]]] = _by_target(word_map("review_moods", "patterns"))
 # What every pattern needs somewhere in a text (a cheap first look before the patterns run).
+# Session 13 (rev37): patterns whose mention tells the value as had, whatever its clause says next
+TOLD_PATTERNS: Final[dict[Target, tuple[str, ...]]] = _by_target(word_map("review_moods", "told"))
 PATTERN_GATE: Final[str] = "|".join(words("review_moods", "pattern_gate"))
 # reviewKeywords (Kakao visitor tags, one vote per visitor) → (field, value, minimum votes).
 REVIEW_KEYWORD_TAGS: Final[dict[str, tuple[EnrichField, str, int]]] = _keyword_tags()
