@@ -68,6 +68,21 @@ def test_second_run_is_unchanged_and_does_no_work(tmp_path: Path, store: Documen
     assert (second.new, second.updated, second.unchanged, second.processed) == (0, 0, 80, 0)
 
 
+def test_a_new_review_reader_reads_every_record_again(
+    tmp_path: Path, store: DocumentStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review rules, word lists or the reader's code changed (a product upgrade): an index already
+    built is read again, as it is re-classified when the kinds change — not skipped as unchanged."""
+    import matjip.ingest.pipeline as pipeline
+
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(_demo_lines(30)) + "\n", encoding="utf-8")
+    ingest([path], store, get_enricher("offline"))
+    monkeypatch.setattr(pipeline, "reader_version", lambda: "a-newer-reader")
+    again = ingest([path], store, get_enricher("offline"))
+    assert (again.new, again.updated, again.unchanged) == (0, 30, 0)
+
+
 def test_changed_record_is_updated(tmp_path: Path, store: DocumentStore) -> None:
     lines = _demo_lines(20)
     path = tmp_path / "in.jsonl"

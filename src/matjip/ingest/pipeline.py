@@ -20,6 +20,7 @@ from pathlib import Path
 from matjip.documents import Restaurant
 from matjip.ingest.crawl import CrawlDocument, RawRecord, Reject, parse_record, read_raw
 from matjip.ingest.enrich import Enricher
+from matjip.ingest.enrich.rules import reader_version
 from matjip.ingest.limits import TRUNCATED_FLAG, IngestLimits, cap_document
 from matjip.ingest.placement import Placement, located, placements
 from matjip.ingest.preprocess import PIPELINE_VERSION, to_restaurants
@@ -68,7 +69,8 @@ def file_fingerprint(path: Path) -> str:
 
 
 def record_hash(raw: RawRecord, enricher_name: str, placement: Placement | None = None) -> str:
-    version = f"{PIPELINE_VERSION}+kinds:{kinds().version}"  # new kinds data → documents re-classified
+    # new kinds data → documents re-classified; a new review reader (rules, words, code) → read again
+    version = f"{PIPELINE_VERSION}+kinds:{kinds().version}+reader:{reader_version()}"
     placed = "" if placement is None else f"\x00{placement}"  # a new placement → the record re-processed
     return hashlib.sha1(f"{version}\x00{enricher_name}\x00{raw.text}{placed}".encode()).hexdigest()
 

@@ -29,6 +29,7 @@ Targets are written ``"field:value"``; :func:`check_rules` lists those that name
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from functools import cache
@@ -388,3 +389,23 @@ def rules() -> CompiledRules:
     """The rules of ``data/review_rules.toml`` (loaded once)."""
     with RULES_FILE.open("rb") as fh:
         return CompiledRules(RulesFile.model_validate(tomllib.load(fh)))
+
+
+def reader_version() -> str:
+    """A hash of what the offline review reader reads (this file, its rules and word lists, its code):
+    documents are enriched again when it changes (``ingest.pipeline.record_hash``), as they are
+    re-classified when the kinds change — a new rule reaches an index already built."""
+    here = Path(__file__).resolve().parent
+    words = RULES_FILE.parent / "words"
+    files = [
+        RULES_FILE,
+        *sorted(words.glob("review_*.toml")),
+        words / "index_tags.toml",
+        words / "text_tags.toml",
+        *(here / name for name in ("rules.py", "offline.py", "tables.py")),
+    ]
+    h = hashlib.sha256()
+    for f in files:
+        if f.exists():
+            h.update(f.name.encode() + b"\x00" + f.read_bytes())
+    return h.hexdigest()[:12]
