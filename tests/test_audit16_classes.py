@@ -4,6 +4,9 @@ audit's places or questions.
 
 B. Mild-taste wording beyond 맵다 ("얼큰하지 않은", "안 칼칼한", "자극적인 거 말고") is the mild wish: never an
    unknowable word, never the spicy family, and the red-by-default houses stay out.
+E. Clock edges: after midnight a place inside yesterday's overnight session is open (never "오늘은 영업일이
+   아니에요"); a time asked a few minutes ahead ("7시반" at 07:20) is the time compared; early in the morning
+   a card not open yet says so ("영업 전").
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from support.chat import SEOUL
 from support.records import ingest_records, near_jamsil, talk_over
 
 WEDNESDAY_DINNER = datetime(2026, 11, 25, 18, 40, tzinfo=SEOUL)
+SATURDAY_SMALL_HOURS = datetime(2026, 11, 28, 1, 25, tzinfo=SEOUL)
+TUESDAY_EARLY = datetime(2026, 11, 24, 7, 15, tzinfo=SEOUL)
 
 
 def _card_heads(answer: str) -> list[str]:
@@ -40,3 +45,29 @@ def test_mild_taste_words_beyond_spicy_are_the_mild_wish(tmp_path: Path) -> None
         assert heads, res.answer
         assert all("다온부대찌개" not in h for h in heads), res.answer  # a red-by-default house stays out
     assert "소담된장" in _card_heads(stew.answer)[0], stew.answer  # the mild stew listed first
+
+
+def test_clock_edges_yesterdays_session_an_asked_time_and_the_early_morning(tmp_path: Path) -> None:
+    records = [
+        near_jamsil(
+            "e1", "달빛포차", 150, "술집>포장마차", ["오뎅탕", "닭똥집"], businessHours="월~금 18:00 ~ 03:30"
+        ),
+        near_jamsil(
+            "e2", "새벽토스트", 250, "분식>토스트", ["햄치즈토스트"], businessHours="매일 07:25 ~ 15:00"
+        ),
+        near_jamsil(
+            "e3", "아침토스트", 900, "분식>토스트", ["베이컨토스트"], businessHours="매일 06:30 ~ 14:00"
+        ),
+        near_jamsil(
+            "e4", "한낮샌드", 200, "패스트푸드>샌드위치", ["클럽샌드위치"], businessHours="매일 09:30 ~ 21:00"
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    [bar] = talk_over(data, ["잠실역 포차 지금 열린 데"], SATURDAY_SMALL_HOURS)
+    assert "영업일이 아니에요" not in bar.answer, bar.answer  # Friday's 18:00~03:30 is still on
+    assert "어제(금)" in bar.answer, bar.answer
+    [toast] = talk_over(data, ["잠실역 아침 7시반에 토스트"], TUESDAY_EARLY)
+    assert "영업 전 · 07:25" not in toast.answer, toast.answer  # open at the time asked
+    assert "새벽토스트" in _card_heads(toast.answer)[0], toast.answer  # the nearer one, open at 07:30
+    [sandwich] = talk_over(data, ["잠실역 샌드위치"], TUESDAY_EARLY)
+    assert "지금: 영업 전 · 09:30 오픈" in sandwich.answer, sandwich.answer

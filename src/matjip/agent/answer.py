@@ -89,6 +89,12 @@ def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
         and not sched.implausible
     ):
         day = WEEKDAYS[now.weekday()]
+        running = sched.carried_over(now)
+        if running is not None:  # after midnight: yesterday's session is still on, whatever today is
+            yday = WEEKDAYS[(now.weekday() - 1) % 7]
+            return say(
+                "cards.hours.yesterday_running", day=yday, hours=running.label(), raw=sched.raw.strip()
+            )
         if now.weekday() in sched.closed:
             return say("cards.hours.day_off", day=day, raw=sched.raw.strip())
         return say("cards.hours.day_unlisted", day=day, raw=sched.raw.strip())
@@ -110,6 +116,15 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
 
 def _about_now(when: datetime, now: datetime) -> bool:
     return abs((_in_zone_of(when, now) - now).total_seconds()) <= NOW_SLACK_S
+
+
+def clock_of(plan: SearchPlan | None, now: datetime) -> datetime:
+    """The time a card's clock flag reads: a time asked a few minutes ahead that counts as now ("7시반" at
+    07:20) is that time — a place opening at 07:30 is open then, not "영업 전" (audit r16 Q10) — else now."""
+    asked = plan.open_at if plan is not None else None
+    if asked is not None and _about_now(asked, now) and _in_zone_of(asked, now) > now:
+        return _in_zone_of(asked, now)
+    return now
 
 
 def _going_now(plan: SearchPlan, now: datetime) -> bool:
@@ -336,7 +351,7 @@ def restaurant_block(
         lines.append(hours_line(d, now, today))
     if plan is None or plan.open_at is None or _about_now(plan.open_at, now):
         # evening and night, or going now by day: closed, or closing within the hour
-        flag = night_flag(d.hours, now, going=plan is not None and _going_now(plan, now))
+        flag = night_flag(d.hours, clock_of(plan, now), going=plan is not None and _going_now(plan, now))
         if flag:
             lines.append(flag)
     if d.display_address:
@@ -647,6 +662,7 @@ def _today_unlisted(doc: Restaurant, now: datetime) -> bool:
         and not sched.implausible
         and now.weekday() not in sched.days
         and now.weekday() not in sched.closed
+        and sched.carried_over(now) is None  # Saturday 01:40 inside Friday's 17:00~03:00 is open
     )
 
 
@@ -1203,6 +1219,9 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
     detail = ""
     if other is not None:
         detail = say("answer.info.hours_other_day", day=other[0], hours=other[1])
+    elif (running := doc.hours.carried_over(now)) is not None and now.weekday() not in doc.hours.days:
+        yday = WEEKDAYS[(now.weekday() - 1) % 7]
+        detail = say("answer.info.hours_yesterday_running", day=yday, hours=running.label())
     elif today and doc.hours.parsed:
         detail = say("answer.info.hours_today", hours=today)
     elif _today_unlisted(doc, now):

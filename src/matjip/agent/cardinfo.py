@@ -66,6 +66,7 @@ class _OpenStatusConf(BaseModel):
     night_from_hour: int = Field(ge=0, le=23)
     night_until_hour: int = Field(ge=0, le=23)
     flag_from_hour: int = Field(ge=0, le=23)
+    early_flag_until_hour: int = Field(ge=0, le=23)
     going_known_reviews: int = Field(ge=0)
     days: str = Field(min_length=7, max_length=7)
 
@@ -267,9 +268,10 @@ def _tier(reading: str) -> int:
 
 
 def is_evening(now: datetime) -> bool:
-    """From ``flag_from_hour`` until ``night_until_hour`` (cards.toml): the cards flag the clock."""
+    """From ``flag_from_hour`` until ``night_until_hour``, and early in the morning until
+    ``early_flag_until_hour`` (cards.toml): the cards flag the clock."""
     conf = cards_config().open_status
-    return now.hour >= conf.flag_from_hour or now.hour < conf.night_until_hour
+    return now.hour >= conf.flag_from_hour or now.hour < conf.early_flag_until_hour
 
 
 def night_flag(hours: WeeklySchedule | None, now: datetime, going: bool = False) -> str | None:
