@@ -4,6 +4,9 @@ audit's places or questions.
 
 B. Mild-taste wording beyond 맵다 ("얼큰하지 않은", "안 칼칼한", "자극적인 거 말고") is the mild wish: never an
    unknowable word, never the spicy family, and the red-by-default houses stay out.
+D. A budget per person on a kind eaten from shared plates ("5명 1인 2만원 족발"): the plate's price is split by the
+   people it feeds, said, so the real houses stay; a place that is the kind only by its name, selling other
+   food, never passes the budget on another dish's price.
 E. Clock edges: after midnight a place inside yesterday's overnight session is open (never "오늘은 영업일이
    아니에요"); a time asked a few minutes ahead ("7시반" at 07:20) is the time compared; early in the morning
    a card not open yet says so ("영업 전").
@@ -71,3 +74,31 @@ def test_clock_edges_yesterdays_session_an_asked_time_and_the_early_morning(tmp_
     assert "새벽토스트" in _card_heads(toast.answer)[0], toast.answer  # the nearer one, open at 07:30
     [sandwich] = talk_over(data, ["잠실역 샌드위치"], TUESDAY_EARLY)
     assert "지금: 영업 전 · 09:30 오픈" in sandwich.answer, sandwich.answer
+
+
+def test_a_budget_per_person_on_shared_plates_keeps_the_houses_of_the_kind(tmp_path: Path) -> None:
+    records = [
+        near_jamsil(
+            "d1",
+            "가온족발",
+            150,
+            "한식>족발,보쌈",
+            {"족발 (중)": "36,000", "족발 (대)": "42,000"},
+            reviewCount=60,
+        ),
+        near_jamsil("d2", "나래족발", 300, "한식>족발,보쌈", {"족발(소)": "30,000", "쟁반국수": "8,000"}),
+        near_jamsil(
+            "d3",
+            "다솜족발",
+            200,
+            "아시아음식>동남아음식",
+            {"양지쌀국수": "9,000", "분짜": "11,000", "팟타이": "10,000"},
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["잠실역 족발 5명 1인 2만원 이하로"], WEDNESDAY_DINNER)
+    heads = _card_heads(res.answer)
+    assert any("가온족발" in h for h in heads), res.answer  # 36,000원 a plate for about three
+    assert any("나래족발" in h for h in heads), res.answer
+    assert all("다솜족발" not in h for h in heads), res.answer  # its prices are no 족발's
+    assert "나눠 먹는" in res.answer and "나누면 1인 약" in res.answer, res.answer  # the split is said

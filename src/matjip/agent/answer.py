@@ -20,8 +20,10 @@ from matjip.agent.cardinfo import (
     is_open_now_label,
     mention_only,
     night_flag,
+    one_head,
     open_status,
     other_day_hours,
+    plate_sharers,
     says_open,
     set_within,
     standing,
@@ -281,6 +283,10 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             # "파스타 … 좀 더 저렴한 데": a line of the kind asked, not the café's espresso, when there is one
             own = [x for x in inside if any(kinds().is_kind_line(k, x.name) for k in plan.kinds)]
             inside = own or inside
+            shared = _shared_plate(s.doc, plan)
+            if shared is not None:  # "6명 1인 2만원 족발": the plate, and what it comes to a head
+                reasons = [r for r in reasons if f"'{shared[0]}'" not in r] + [shared[1]]
+                inside = []
             # "1인 5만원 이하": the course or set within the bound is the line said (filters.set_within)
             inside = [x for x in [set_within(s.doc, plan)] if x is not None] or inside
             if inside and not any(f"'{inside[0].name}'" in r for r in reasons):  # said once
@@ -288,6 +294,28 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
                 )
     return list(dict.fromkeys(reasons))  # a menu line that answers two wishes is said once
+
+
+def _shared_plate(doc: Restaurant, plan: SearchPlan) -> tuple[str, str] | None:
+    """ "'족발 (중)' 36,000원 (3명이 나누면 1인 약 12,000원)": the cheapest priced plate of the kind asked
+    within a budget per person once shared (:func:`cardinfo.plate_sharers`), with its name; or None."""
+    people = plate_sharers(plan)
+    if people <= 1 or plan.price_max is None:
+        return None
+    plates = sorted(
+        (
+            x
+            for x in doc.priced_menus()
+            if any(kinds().is_kind_line(k, x.name) for k in plan.kinds) and not one_head(x.name)
+        ),
+        key=lambda x: x.price or 0,
+    )
+    hit = next((x for x in plates if x.price and round(x.price / people) <= plan.price_max), None)
+    if hit is None or hit.price is None:
+        return None
+    each = won(int(round(hit.price / people, -2)))
+    said = say("answer.reason.priced_shared", name=hit.name, price=won(hit.price), people=people, each=each)
+    return hit.name, said
 
 
 def _within_first(lines: list[MenuItem], plan: SearchPlan) -> list[MenuItem]:
