@@ -2,6 +2,8 @@
 on that code; built from hand-made records (support.records) near 잠실역 or the gazetteer, never the
 audit's places or questions.
 
+A. Everyday landmarks that are no station or dong resolve through the gazetteer data: a hospital said without its
+   station's 역, an apartment town, and an English "<name>-gu office".
 B. Mild-taste wording beyond 맵다 ("얼큰하지 않은", "안 칼칼한", "자극적인 거 말고") is the mild wish: never an
    unknowable word, never the spicy family, and the red-by-default houses stay out.
 D. A budget per person on a kind eaten from shared plates ("5명 1인 2만원 족발"): the plate's price is split by the
@@ -18,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from support.chat import SEOUL
-from support.records import ingest_records, near_jamsil, talk_over
+from support.records import ingest_records, jamsil_record, near_jamsil, talk_over
 
 WEDNESDAY_DINNER = datetime(2026, 11, 25, 18, 40, tzinfo=SEOUL)
 SATURDAY_SMALL_HOURS = datetime(2026, 11, 28, 1, 25, tzinfo=SEOUL)
@@ -102,3 +104,21 @@ def test_a_budget_per_person_on_shared_plates_keeps_the_houses_of_the_kind(tmp_p
     assert any("나래족발" in h for h in heads), res.answer
     assert all("다솜족발" not in h for h in heads), res.answer  # its prices are no 족발's
     assert "나눠 먹는" in res.answer and "나누면 1인 약" in res.answer, res.answer  # the split is said
+
+
+def test_hospitals_apartment_towns_and_english_district_offices_are_places(tmp_path: Path) -> None:
+    records = [
+        jamsil_record("a1", "소나무죽집", "한식>죽", ["전복죽", "소고기죽"], lat=37.5290, lon=127.1470),
+        jamsil_record("a2", "리센츠떡볶이", "분식>떡볶이", ["떡볶이", "순대"], lat=37.5125, lon=127.0865),
+        jamsil_record("a3", "구청앞국수", "한식>국수", ["잔치국수", "비빔국수"], lat=37.5140, lon=127.1085),
+    ]
+    data = ingest_records(tmp_path, records)
+    hospital, flats, office = (
+        talk_over(data, [q], WEDNESDAY_DINNER)[0]
+        for q in ("보훈병원 근처 죽 먹을 데", "리센츠 아파트 앞 떡볶이", "noodles near songpa-gu office")
+    )
+    for res, title in ((hospital, "소나무죽집"), (flats, "리센츠떡볶이"), (office, "구청앞국수")):
+        assert "위치를 찾지 못했어요" not in res.answer, res.answer
+        assert "데이터로 확인할 수 없어서" not in res.answer, res.answer  # no "'gu', 'office'"
+        assert title in _card_heads(res.answer)[0], res.answer
+    assert office.plan.location is not None and office.plan.location.name == "송파구청", office.plan
