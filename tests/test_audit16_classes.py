@@ -6,6 +6,8 @@ A. Everyday landmarks that are no station or dong resolve through the gazetteer 
    station's 역, an apartment town, and an English "<name>-gu office".
 B. Mild-taste wording beyond 맵다 ("얼큰하지 않은", "안 칼칼한", "자극적인 거 말고") is the mild wish: never an
    unknowable word, never the spicy family, and the red-by-default houses stay out.
+C. Words that say what one goes to see before or after eating ("농구 보기 전에", "뮤지컬 보고") are no condition:
+   never "데이터로 확인할 수 없어서 빼고 찾았어요", never an activity "추정".
 D. A budget per person on a kind eaten from shared plates ("5명 1인 2만원 족발"): the plate's price is split by the
    people it feeds, said, so the real houses stay; a place that is the kind only by its name, selling other
    food, never passes the budget on another dish's price.
@@ -122,3 +124,20 @@ def test_hospitals_apartment_towns_and_english_district_offices_are_places(tmp_p
         assert "데이터로 확인할 수 없어서" not in res.answer, res.answer  # no "'gu', 'office'"
         assert title in _card_heads(res.answer)[0], res.answer
     assert office.plan.location is not None and office.plan.location.name == "송파구청", office.plan
+
+
+def test_an_outing_before_or_after_the_meal_is_no_condition(tmp_path: Path) -> None:
+    records = [
+        near_jamsil("c1", "가람치킨", 150, "치킨", ["후라이드치킨", "양념치킨"]),
+        near_jamsil("c2", "누리파스타", 250, "양식>이탈리안", ["봉골레 파스타", "크림 파스타"]),
+    ]
+    data = ingest_records(tmp_path, records)
+    chicken, pasta = (
+        talk_over(data, [q], WEDNESDAY_DINNER)[0]
+        for q in ("잠실역 농구 보기 전에 치킨", "잠실역 뮤지컬 보고 파스타")
+    )
+    for res, title in ((chicken, "가람치킨"), (pasta, "누리파스타")):
+        assert "데이터로 확인할 수 없어서" not in res.answer, res.answer
+        assert "확인할 수 없었어요" not in res.answer, res.answer
+        assert "키워드로 추정" not in res.answer, res.answer
+        assert title in _card_heads(res.answer)[0], res.answer
