@@ -14,6 +14,8 @@ D. A budget per person on a kind eaten from shared plates ("5명 1인 2만원 �
 E. Clock edges: after midnight a place inside yesterday's overnight session is open (never "오늘은 영업일이
    아니에요"); a time asked a few minutes ahead ("7시반" at 07:20) is the time compared; early in the morning
    a card not open yet says so ("영업 전").
+H. A style of a kind said by its own word ("전기구이통닭", "옛날통닭") is matched on the menus: the places listing it
+   first, the line named on the card — never any place named ○○통닭 in its stead.
 """
 
 from __future__ import annotations
@@ -141,3 +143,18 @@ def test_an_outing_before_or_after_the_meal_is_no_condition(tmp_path: Path) -> N
         assert "확인할 수 없었어요" not in res.answer, res.answer
         assert "키워드로 추정" not in res.answer, res.answer
         assert title in _card_heads(res.answer)[0], res.answer
+
+
+def test_a_style_of_a_kind_is_matched_on_the_menus(tmp_path: Path) -> None:
+    records = [
+        near_jamsil("h1", "다래통닭", 120, "치킨", ["후라이드치킨", "양념치킨", "순살치킨"], reviewCount=80),
+        near_jamsil("h2", "보람통닭", 200, "치킨", ["크리스피치킨", "간장치킨"], reviewCount=60),
+        near_jamsil(
+            "h3", "마루호프", 450, "술집>호프,요리주점", ["전기구이통닭 한마리", "골뱅이무침", "노가리"]
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["잠실역 전기구이통닭 먹고 싶다"], WEDNESDAY_DINNER)
+    heads = _card_heads(res.answer)
+    assert heads and "마루호프" in heads[0], res.answer
+    assert "전기구이통닭 한마리" in res.answer, res.answer
