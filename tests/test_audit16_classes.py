@@ -14,6 +14,8 @@ D. A budget per person on a kind eaten from shared plates ("5명 1인 2만원 �
 E. Clock edges: after midnight a place inside yesterday's overnight session is open (never "오늘은 영업일이
    아니에요"); a time asked a few minutes ahead ("7시반" at 07:20) is the time compared; early in the morning
    a card not open yet says so ("영업 전").
+G. A new town is searched where its restaurants are (the median of the documents with its address), not at the
+   administrative centroid of its dong 1.5 km away.
 H. A style of a kind said by its own word ("전기구이통닭", "옛날통닭") is matched on the menus: the places listing it
    first, the line named on the card — never any place named ○○통닭 in its stead.
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from matjip.geo.distance import haversine_m
 from support.chat import SEOUL
 from support.records import ingest_records, jamsil_record, near_jamsil, talk_over
 
@@ -158,3 +161,25 @@ def test_a_style_of_a_kind_is_matched_on_the_menus(tmp_path: Path) -> None:
     heads = _card_heads(res.answer)
     assert heads and "마루호프" in heads[0], res.answer
     assert "전기구이통닭 한마리" in res.answer, res.answer
+
+
+def test_a_new_town_is_searched_where_its_restaurants_are(tmp_path: Path) -> None:
+    records = [
+        jamsil_record(
+            "g1", "감일손칼국수", "한식>국수>칼국수", ["손칼국수", "만두"], lat=37.5092, lon=127.1560
+        ),
+        jamsil_record(
+            "g2",
+            "벌말칼국수",
+            "한식>국수>칼국수",
+            ["바지락칼국수"],
+            lat=37.4995,
+            lon=127.1700,
+            reviewCount=90,
+        ),
+    ]
+    data = ingest_records(tmp_path, records)
+    [res] = talk_over(data, ["감일신도시 칼국수 잘하는 집"], WEDNESDAY_DINNER)
+    loc = res.plan.location
+    assert loc is not None and haversine_m(loc.lat, loc.lon, 37.5092, 127.1560) < 500, loc
+    assert "감일손칼국수" in _card_heads(res.answer)[0], res.answer
