@@ -418,7 +418,9 @@ def _conditions(plan: SearchPlan) -> str:
     # "전이랑 막걸리": a dish the kind's own label already names is not said twice ("전·막걸리 전")
     labels = [part for k in plan.kinds for part in re.split(r"[·,\s]+", k)]
     menus = [m for m in plan.menu if m not in labels]
-    target = " ".join(_kinds_said(plan.kinds) + menus + plan.cuisine) or text("answer.conditions.any_place")
+    # "옛날통닭": a style of the kind names the kind itself — said once ("옛날통닭 3곳", not "통닭 옛날통닭")
+    named = [k for k in plan.kinds if not any(k in m for m in menus)]
+    target = " ".join(_kinds_said(named) + menus + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
 
 
