@@ -96,6 +96,16 @@ class WeeklySchedule(BaseModel):
                     return True
         return False
 
+    def carried_over(self, when: datetime) -> TimeRange | None:
+        """Yesterday's overnight range still running at ``when`` ("금 17:00~03:00" at Saturday 01:40)."""
+        if not self.parsed:
+            return None
+        yesterday = self.days.get((when.weekday() - 1) % 7)
+        minute = when.hour * 60 + when.minute + 1440
+        return next(
+            (r for r in (yesterday.open if yesterday else []) if r.end > 1440 and minute < r.end), None
+        )
+
     def label_for(self, weekday: int) -> str | None:
         d = self.days.get(weekday)
         if d is None:

@@ -73,6 +73,7 @@ class Kind(BaseModel):
     # this kind only when its known menu names one of its ``menu`` or ``venue_menu`` dishes
     venue: list[str] = Field(default_factory=list)
     venue_menu: list[str] = Field(default_factory=list)
+    shared: int = Field(default=0, ge=0)  # people one plate feeds: a budget per person divides by it
 
 
 class KindEvidence(BaseModel):

@@ -20,8 +20,10 @@ from matjip.agent.cardinfo import (
     is_open_now_label,
     mention_only,
     night_flag,
+    one_head,
     open_status,
     other_day_hours,
+    plate_sharers,
     says_open,
     set_within,
     standing,
@@ -89,6 +91,12 @@ def hours_line(doc: Restaurant, now: datetime, today: str | None) -> str:
         and not sched.implausible
     ):
         day = WEEKDAYS[now.weekday()]
+        running = sched.carried_over(now)
+        if running is not None:  # after midnight: yesterday's session is still on, whatever today is
+            yday = WEEKDAYS[(now.weekday() - 1) % 7]
+            return say(
+                "cards.hours.yesterday_running", day=yday, hours=running.label(), raw=sched.raw.strip()
+            )
         if now.weekday() in sched.closed:
             return say("cards.hours.day_off", day=day, raw=sched.raw.strip())
         return say("cards.hours.day_unlisted", day=day, raw=sched.raw.strip())
@@ -110,6 +118,15 @@ def _in_zone_of(when: datetime, now: datetime) -> datetime:
 
 def _about_now(when: datetime, now: datetime) -> bool:
     return abs((_in_zone_of(when, now) - now).total_seconds()) <= NOW_SLACK_S
+
+
+def clock_of(plan: SearchPlan | None, now: datetime) -> datetime:
+    """The time a card's clock flag reads: a time asked a few minutes ahead that counts as now ("7시반" at
+    07:20) is that time — a place opening at 07:30 is open then, not "영업 전" (audit r16 Q10) — else now."""
+    asked = plan.open_at if plan is not None else None
+    if asked is not None and _about_now(asked, now) and _in_zone_of(asked, now) > now:
+        return _in_zone_of(asked, now)
+    return now
 
 
 def _going_now(plan: SearchPlan, now: datetime) -> bool:
@@ -266,6 +283,10 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
             # "파스타 … 좀 더 저렴한 데": a line of the kind asked, not the café's espresso, when there is one
             own = [x for x in inside if any(kinds().is_kind_line(k, x.name) for k in plan.kinds)]
             inside = own or inside
+            shared = _shared_plate(s.doc, plan)
+            if shared is not None:  # "6명 1인 2만원 족발": the plate, and what it comes to a head
+                reasons = [r for r in reasons if f"'{shared[0]}'" not in r] + [shared[1]]
+                inside = []
             # "1인 5만원 이하": the course or set within the bound is the line said (filters.set_within)
             inside = [x for x in [set_within(s.doc, plan)] if x is not None] or inside
             if inside and not any(f"'{inside[0].name}'" in r for r in reasons):  # said once
@@ -273,6 +294,28 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     say("answer.reason.priced", name=inside[0].name, price=won(inside[0].price or 0))
                 )
     return list(dict.fromkeys(reasons))  # a menu line that answers two wishes is said once
+
+
+def _shared_plate(doc: Restaurant, plan: SearchPlan) -> tuple[str, str] | None:
+    """ "'족발 (중)' 36,000원 (3명이 나누면 1인 약 12,000원)": the cheapest priced plate of the kind asked
+    within a budget per person once shared (:func:`cardinfo.plate_sharers`), with its name; or None."""
+    people = plate_sharers(plan)
+    if people <= 1 or plan.price_max is None:
+        return None
+    plates = sorted(
+        (
+            x
+            for x in doc.priced_menus()
+            if any(kinds().is_kind_line(k, x.name) for k in plan.kinds) and not one_head(x.name)
+        ),
+        key=lambda x: x.price or 0,
+    )
+    hit = next((x for x in plates if x.price and round(x.price / people) <= plan.price_max), None)
+    if hit is None or hit.price is None:
+        return None
+    each = won(int(round(hit.price / people, -2)))
+    said = say("answer.reason.priced_shared", name=hit.name, price=won(hit.price), people=people, each=each)
+    return hit.name, said
 
 
 def _within_first(lines: list[MenuItem], plan: SearchPlan) -> list[MenuItem]:
@@ -336,7 +379,7 @@ def restaurant_block(
         lines.append(hours_line(d, now, today))
     if plan is None or plan.open_at is None or _about_now(plan.open_at, now):
         # evening and night, or going now by day: closed, or closing within the hour
-        flag = night_flag(d.hours, now, going=plan is not None and _going_now(plan, now))
+        flag = night_flag(d.hours, clock_of(plan, now), going=plan is not None and _going_now(plan, now))
         if flag:
             lines.append(flag)
     if d.display_address:
@@ -375,7 +418,9 @@ def _conditions(plan: SearchPlan) -> str:
     # "전이랑 막걸리": a dish the kind's own label already names is not said twice ("전·막걸리 전")
     labels = [part for k in plan.kinds for part in re.split(r"[·,\s]+", k)]
     menus = [m for m in plan.menu if m not in labels]
-    target = " ".join(_kinds_said(plan.kinds) + menus + plan.cuisine) or text("answer.conditions.any_place")
+    # "옛날통닭": a style of the kind names the kind itself — said once ("옛날통닭 3곳", not "통닭 옛날통닭")
+    named = [k for k in plan.kinds if not any(k in m for m in menus)]
+    target = " ".join(_kinds_said(named) + menus + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
 
 
@@ -647,6 +692,7 @@ def _today_unlisted(doc: Restaurant, now: datetime) -> bool:
         and not sched.implausible
         and now.weekday() not in sched.days
         and now.weekday() not in sched.closed
+        and sched.carried_over(now) is None  # Saturday 01:40 inside Friday's 17:00~03:00 is open
     )
 
 
@@ -1203,6 +1249,9 @@ def _hours_answer(doc: Restaurant, now: datetime, day: datetime | None) -> str:
     detail = ""
     if other is not None:
         detail = say("answer.info.hours_other_day", day=other[0], hours=other[1])
+    elif (running := doc.hours.carried_over(now)) is not None and now.weekday() not in doc.hours.days:
+        yday = WEEKDAYS[(now.weekday() - 1) % 7]
+        detail = say("answer.info.hours_yesterday_running", day=yday, hours=running.label())
     elif today and doc.hours.parsed:
         detail = say("answer.info.hours_today", hours=today)
     elif _today_unlisted(doc, now):

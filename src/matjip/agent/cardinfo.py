@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import statistics
 import tomllib
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from matjip.agent.models import MapLink, OpenStatus, PriceBand, SearchPlan
 from matjip.documents import EnrichField, MenuItem, Restaurant, TimeRange, WeeklySchedule
 from matjip.index.ranking import TASTE_TAG
+from matjip.kinds import kinds
 from matjip.vocab import vocab
 from matjip.wording import say, text
 from matjip.words import words
@@ -66,6 +68,7 @@ class _OpenStatusConf(BaseModel):
     night_from_hour: int = Field(ge=0, le=23)
     night_until_hour: int = Field(ge=0, le=23)
     flag_from_hour: int = Field(ge=0, le=23)
+    early_flag_until_hour: int = Field(ge=0, le=23)
     going_known_reviews: int = Field(ge=0)
     days: str = Field(min_length=7, max_length=7)
 
@@ -267,9 +270,10 @@ def _tier(reading: str) -> int:
 
 
 def is_evening(now: datetime) -> bool:
-    """From ``flag_from_hour`` until ``night_until_hour`` (cards.toml): the cards flag the clock."""
+    """From ``flag_from_hour`` until ``night_until_hour``, and early in the morning until
+    ``early_flag_until_hour`` (cards.toml): the cards flag the clock."""
     conf = cards_config().open_status
-    return now.hour >= conf.flag_from_hour or now.hour < conf.night_until_hour
+    return now.hour >= conf.flag_from_hour or now.hour < conf.early_flag_until_hour
 
 
 def night_flag(hours: WeeklySchedule | None, now: datetime, going: bool = False) -> str | None:
@@ -438,6 +442,31 @@ def walk_minutes(distance_m: float | None) -> int | None:
 # --- a per-person budget ---------------------------------------------------------------------
 
 SET_MEAL = words("search", "per_person_sets")  # menu lines one person orders as a whole meal
+
+
+def plate_sharers(p: SearchPlan) -> int:
+    """How many people share one plate of the kind asked under a budget per person: the kind's
+    ``shared`` (kinds.toml: 족발 (중), 모듬회, 아구찜 feed about three), or the party when fewer ("둘이 1인
+    2만원 족발": two); 1 when the bound is not per person or the kind is eaten one dish a head."""
+    if not p.per_person or p.price_max is None:
+        return 1
+    return sharers(p.kinds, p.party)
+
+
+def sharers(asked: Sequence[str], party: int | None) -> int:
+    """How many share one plate of the kinds ``asked`` (their largest ``shared``), the party when fewer."""
+    table = kinds()
+    serves = max((table.by_name[k].shared for k in asked if k in table.by_name), default=0)
+    return max(1, min(serves, party) if party is not None else serves)
+
+
+ONE_HEAD_LINES = words("search", "one_head_lines")  # a line priced for one person, never split
+
+
+def one_head(line: str) -> bool:
+    """The menu line is one person's ("1인 순살 족발", "보쌈정식"): never split between sharers."""
+    said = line.replace(" ", "")
+    return any(w in said for w in ONE_HEAD_LINES)
 
 
 def set_within(doc: Restaurant, p: SearchPlan) -> MenuItem | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from matjip.agent.cardinfo import plate_sharers
 from matjip.agent.models import DocumentScore, Grade, SearchPlan, Shown
 from matjip.agent.tuning import AgentConfig
 from matjip.documents import Restaurant
@@ -89,7 +90,9 @@ def constraint_violations(d: Restaurant, plan: SearchPlan) -> list[str]:
     ):
         out.append(say("grade.violation.outside_region", name=loc.name))
     priced = plan.price_min is not None or plan.price_max is not None
-    if priced and not ref.price_matches(d, PriceRange(min_won=plan.price_min, max_won=plan.price_max)):
+    # a plate shared under a budget per person may cost the bound times the people it feeds (cardinfo.plate_sharers)
+    top = plan.price_max * plate_sharers(plan) if plan.price_max is not None else None
+    if priced and not ref.price_matches(d, PriceRange(min_won=plan.price_min, max_won=top)):
         out.append(text("grade.violation.price"))
     return out
 

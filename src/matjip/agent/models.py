@@ -242,6 +242,8 @@ class SearchPlan(BaseModel):
     price_max_wider: int | None = None
     # "1인 5만원 이하": the bound is per person — a place listing a course or set within it is within too
     per_person: bool = False
+    # "6명": the party's size, when said — a per-person budget on shared plates divides by it (kinds.toml shared)
+    party: int | None = Field(default=None, ge=1, le=100)
     open_at: datetime | None = None
     open_until: datetime | None = None  # with open_at: open at some time in [open_at, open_until]
     open_label: str | None = None

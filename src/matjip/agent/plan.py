@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 
+from matjip.agent.cardinfo import plate_sharers
 from matjip.agent.models import (
     DAYS_MAX,
     K_MAX,
@@ -395,6 +396,9 @@ def _validated(
         open_until=open_until,
         open_label=str(raw.get("open_label"))[:MAX_TERM_CHARS] if raw.get("open_label") else None,
         open_wished=_open_time(raw.get("open_wished"), timezone, notes) if raw.get("open_wished") else None,
+        party=_clamp_int(raw["party"], 1, 100, "party", notes, 1)
+        if isinstance(raw.get("party"), int)
+        else None,
         k=_clamp_int(raw.get("k", default_k), K_MIN, K_MAX, "k", notes, default_k),
         per_title_k=_clamp_int(raw.get("per_title_k", 2), 1, 5, "per_title_k", notes, 2),
         sort=sort,
@@ -590,6 +594,8 @@ def to_requests(plan: SearchPlan, chains: Sequence[str] = ()) -> list[SearchRequ
     if plan.price_min is not None or plan.price_max is not None:
         # "더 싼 데": the index keeps what is below the list's dearest too (retrieval.filters.cheaper_fill)
         top = max(plan.price_max, plan.price_max_wider or 0) if plan.price_max is not None else None
+        # "5명 1인 2만원 족발": a shared plate up to the bound times the people it feeds (filters.per_head)
+        top = top * plate_sharers(plan) if top is not None else None
         price = PriceRange(min_won=plan.price_min, max_won=top)
     return [
         SearchRequest(

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from matjip.agent.acts import party_note, per_person_note
+from matjip.agent.cardinfo import sharers
 from matjip.agent.configuration import Resources
 from matjip.agent.models import LocationContext, SearchPlan
 from matjip.agent.nodes.common import emit, hit_record, state_plan, turn_now
@@ -302,6 +303,7 @@ class _Draft:
     cheaper: bool = False
     price_wider: int | None = None  # "더 싼 데": below the dearest shown, tried when none is below the list
     per_person: bool = False  # "1인 5만원": a course or set within the bound counts
+    party: int | None = None  # "6명": shared plates' price per head (kinds.toml shared)
     open_wished: datetime | None = None  # a meal said alone: places open then first, none ruled out
     wish_words: dict[str, str] = field(default_factory=dict)  # a refined topic's wishes said by their word
 
@@ -384,6 +386,7 @@ def _draft(state: AgentState, res: Resources, nlu: NLUResult) -> _Draft:
         price_min=nlu.price.min_won if nlu.price is not None else None,
         price_max=nlu.price.max_won if nlu.price is not None else None,
         per_person=nlu.price is not None and nlu.price.per_person,
+        party=nlu.party.size,
         open_at=open_at,
         open_until=open_until,
         open_label=open_label,
@@ -669,6 +672,15 @@ def _say_party(d: _Draft, nlu: NLUResult, res: Resources) -> None:
     if nlu.price is not None and nlu.price.per_person and nlu.price.max_won is not None:
         # "1인 2만원": a budget per person, checked against each place's typical dish price
         d.notes.append(per_person_note(nlu.price.label))
+        people = sharers(d.kinds, nlu.party.size)
+        if people > 1:  # "6명 1인 2만원 족발": a plate is shared, its price split (kinds.toml shared)
+            d.notes.append(
+                say(
+                    "understand.notes.per_person_shared",
+                    kinds=josa("·".join(d.kinds), "은/는"),
+                    people=people,
+                )
+            )
     if nlu.party.size is not None and nlu.party.size >= res.config.party_note_min:
         # "20명 회식", "우리 여섯이": seats are not in the data
         d.notes.append(party_note(nlu.party.size))
@@ -721,6 +733,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "price_max": d.price_max,
         "price_max_wider": d.price_wider,
         "per_person": d.per_person and not d.cheaper,
+        "party": d.party,
         "open_at": d.open_at,
         "open_until": d.open_until,
         "open_label": d.open_label,

@@ -6,7 +6,7 @@ import re
 import statistics
 from typing import Final
 
-from matjip.agent.cardinfo import set_within
+from matjip.agent.cardinfo import plate_sharers, set_within
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.documents import Restaurant
@@ -127,10 +127,29 @@ def typical_price_ok(h: SearchHit, p: SearchPlan, cheaper: bool = False) -> bool
         return False
     if not cheaper and set_within(h.document, p) is not None:
         return True
+    if not cheaper and named_only(h.document, p.kinds) and kind_price(h.document, p.kinds) is None:
+        return False  # "○○족발" selling 쌀국수: its prices are no 족발's (audit r16 F2)
     mid = typical_price(h.document, [] if cheaper else p.kinds)
     if mid is None:
         return False
+    mid = per_head(mid, h.document, p)
     return (p.price_max is None or mid <= p.price_max) and (p.price_min is None or mid >= p.price_min)
+
+
+def per_head(price: int, doc: Restaurant, p: SearchPlan) -> int:
+    """A price of the kind asked, per person under a budget per person: a plate the table shares split
+    by the people it feeds (:func:`cardinfo.plate_sharers`: "6명 1인 2만원 족발": a 36,000원 plate is
+    12,000원 a head); else the price."""
+    people = plate_sharers(p)
+    return round(price / people) if people > 1 and kind_price(doc, p.kinds) is not None else price
+
+
+def named_only(doc: Restaurant, wanted: list[str]) -> bool:
+    """The place is of the kinds asked by its name alone: no category path, no menu lines say it."""
+    table = kinds()
+    family = {m for k in wanted for m in (k, *table.descendants(k))}
+    said = [ev.source for ev in doc.evidence if ev.field == "kind" and ev.value in family]
+    return bool(said) and all(s == "title" or s.startswith("kind:") for s in said)
 
 
 def within_budget(hits: list[SearchHit], p: SearchPlan, cheaper: bool) -> list[SearchHit]:

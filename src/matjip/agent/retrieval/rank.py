@@ -256,6 +256,8 @@ def ranker(
     # the time named is now: "지금", or a meal wished now — not a window that begins now ("일요일 문여는" on a
     # Sunday at 11:00 is open some time today: a place opening at 11:30 is one, relevance_dev7 r789)
     named_now = (now_ish and p.open_until is None) or (wished is not None and is_now(wished, now))
+    # a time asked a few minutes ahead ("7시반" at 07:20) is the time compared, not the clock (audit r16 Q10)
+    going_at = max(asked, now) if asked is not None and now_ish else now
     rank = Ranker(
         plan=p,
         farther=f.farther,
@@ -269,7 +271,7 @@ def ranker(
         by_dish=dish is not None and not any(norm(w) in said for w in kind_words(p.kinds)),
         radius=radius,
         outside=outside_dong(f.hits, p, res) if near else set(),
-        at=wished or (now if now_ish or (asked is None and is_night(now)) else None),
+        at=wished or (going_at if now_ish or (asked is None and is_night(now)) else None),
         late=kinds().late_members(p.kinds),
         late_titles=tuple(kinds().late_titles(p.kinds)),
         today=now if asked is None and wished is None else None,
