@@ -43,8 +43,17 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
         near("d2", "나래마카롱", 350, "카페>디저트카페", {"마카롱": "2,500원"}, reviewCount=12, **HOURS),
         near("d3", "달콤한 과자점", 9000, "간식>제과,베이커리", {"쿠키": "3,000원"}, reviewCount=2, **HOURS),
         # Chinese houses: the best known does not list 짬뽕
-        near("c1", "가득반점", 150, "중식>중국요리", {"짜장면": "7,000원", "탕수육": "18,000원"}, reviewCount=80),
-        near("c2", "다온짬뽕", 400, "중식>중국요리", {"짬뽕": "9,000원", "짜장면": "7,000원"}, reviewCount=10),
+        near(
+            "c1",
+            "가득반점",
+            150,
+            "중식>중국요리",
+            {"짜장면": "7,000원", "탕수육": "18,000원"},
+            reviewCount=80,
+        ),
+        near(
+            "c2", "다온짬뽕", 400, "중식>중국요리", {"짬뽕": "9,000원", "짜장면": "7,000원"}, reviewCount=10
+        ),
     ]
     return ingest_records(tmp_path_factory.mktemp("rank29"), records)
 

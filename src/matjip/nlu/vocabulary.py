@@ -37,8 +37,8 @@ from matjip.nlu.terms import (
     MENU_COMBOS,
     MENU_STOPWORDS,
     MENU_SYNONYMS,
-    SINGLE_CHAR_MENUS,
     SHOP_NOUNS,
+    SINGLE_CHAR_MENUS,
     TITLE_ALIASES,
 )
 from matjip.words import word_set
