@@ -11,6 +11,9 @@ facts come from hand-made crawl records near 잠실역 (``support.records``), ne
   데이터로 확인할 수 없어서 빼고 찾았어요" (issue 24 class 11).
 - A kind's dish said in English ("jjamppong near …") is kept as the dish beside its kind, as "○○역 짬뽕"
   is: the places listing it first (relevance_test22 t2817; data/english.toml).
+- class 10, an occasion's evidence never pulls a little-known place ahead: a 3-review 한우 house filed 육류
+  (read as 회식) went before a 28-review one filed bare 한식, 200 m nearer (audit r15 Q20.1;
+  ``rank.backed_before_unbacked``).
 """
 
 from __future__ import annotations
@@ -54,6 +57,25 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
         near(
             "c2", "다온짬뽕", 400, "중식>중국요리", {"짬뽕": "9,000원", "짜장면": "7,000원"}, reviewCount=10
         ),
+        # beef: the well-known house's path is bare 한식, the little-known one's says 육류
+        near(
+            "b1",
+            "가온한우",
+            700,
+            "한식>육류,고기",
+            {"한우등심": "45,000원", "한우불고기": "15,000원"},
+            reviewCount=3,
+        ),
+        near(
+            "b2",
+            "다온하누",
+            500,
+            "한식",
+            {"한우 차돌박이": "27,000원", "한우 등심": "49,000원", "한우 육회": "25,000원"},
+            reviewCount=28,
+            rating=4.7,
+            **HOURS,
+        ),
     ]
     return ingest_records(tmp_path_factory.mktemp("rank29"), records)
 
@@ -83,3 +105,10 @@ def test_a_kinds_dish_said_in_english_is_kept_beside_the_kind(data: Path) -> Non
     (r,) = talk_over(data, ["jjamppong near jamsil station"], SAT_EVENING)
     assert r.plan.kind_dishes == ["짬뽕"], r.plan
     assert [c.id for c in r.cards][:1] == ["c2"], r.answer
+
+
+def test_an_occasions_evidence_never_pulls_a_little_known_place_ahead(data: Path) -> None:
+    (r,) = talk_over(data, ["잠실역 회식 소고기"], SAT_EVENING)
+    ids = [c.id for c in r.cards]
+    assert "b1" in ids and "b2" in ids, r.answer
+    assert ids.index("b2") < ids.index("b1"), r.answer
