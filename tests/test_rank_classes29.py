@@ -7,8 +7,6 @@ facts come from hand-made crawl records near 잠실역 (``support.records``), ne
 - A word ending in 점 that names the kind of shop ("○○ 과자점") is no branch: "달달한 과자점" made a chain
   "달달한", and "송파역 디저트 달달한거" became a question about that shop, anywhere (relevance_test22 t2803;
   data/words/titles.toml ``shop_nouns``).
-- A wish said beside a kind of its own family ("디저트 달달한거") describes the kind: never "'달달하'는
-  데이터로 확인할 수 없어서 빼고 찾았어요" (issue 24 class 11).
 - A kind's dish said in English ("jjamppong near …") is kept as the dish beside its kind, as "○○역 짬뽕"
   is: the places listing it first (relevance_test22 t2817; data/english.toml).
 - class 10, an occasion's evidence never pulls a little-known place ahead: a 3-review 한우 house filed 육류
@@ -93,12 +91,6 @@ def test_a_shop_noun_ending_in_jeom_is_no_branch_of_a_chain(data: Path) -> None:
     assert r.plan.titles == [] and r.plan.location is not None, r.answer
     ids = [c.id for c in r.cards]
     assert "d3" not in ids and "d1" in ids, r.answer
-
-
-def test_a_wish_said_beside_a_kind_of_its_family_is_understood(data: Path) -> None:
-    (r,) = talk_over(data, ["잠실역 디저트 달달한거"], SAT_EVENING)
-    assert "확인할 수 없어서" not in r.answer, r.answer
-    assert [c.id for c in r.cards][:1] == ["d1"], r.answer
 
 
 def test_a_kinds_dish_said_in_english_is_kept_beside_the_kind(data: Path) -> None:

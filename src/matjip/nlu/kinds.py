@@ -269,8 +269,6 @@ def detect_kinds(text: str) -> KindFrame:
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
-    else:
-        _read_theme_beside(scan, compact)
     if not frame.kinds:
         _kind_of_excluded_brands(scan)
     if not frame.kinds and _in_english(scan.lowered):
@@ -524,16 +522,6 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break
-
-
-def _read_theme_beside(scan: _KindScan, compact: str) -> None:
-    """ "디저트 달달한거", "해장국 속풀이로": a wish said beside a kind of its own family describes that
-    kind — its words are understood (never "'달달하'는 데이터로 확인할 수 없어서"), the kind asked stays."""
-    frame = scan.frame
-    for theme in scan.table.themes:
-        if set(frame.kinds) & set(theme.kinds) and _theme_said(theme, scan.lowered, compact):
-            frame.words.extend([*theme.words, *theme.covers])
-            return
 
 
 def _theme_said(theme: Theme, lowered: str, compact: str) -> bool:
