@@ -461,8 +461,11 @@ def backed_before_unbacked(hits: list[SearchHit], rank: Ranker) -> list[SearchHi
     def passes(h: SearchHit, m: SearchHit) -> bool:
         if id(m) in backed or keys[id(m)][:upto] != keys[id(h)][:upto]:
             return False
-        if _far_better_known(m, h):  # a 3-review 한우 house filed 육류 (read as 회식) never passes a
-            return False  # 28-review one whose bare 한식 path says nothing (audit r15 Q20.1)
+        # a little-known place never passes a well-known one: a 3-review 한우 house filed 육류 (read as 회식)
+        # stays behind a 28-review one whose bare 한식 path says nothing (audit r15 Q20.1); a 12-review one
+        # with a children's price still passes a 40-review one (audit r12 Q5)
+        if well_known(m.document) and little_known(h.document):
+            return False
         if h.distance_m is not None and m.distance_m is not None:
             return h.distance_m <= m.distance_m + slack
         return keys[id(h)].trust <= MENTION_TRUST * keys[id(m)].trust  # (keys are negated trust)
@@ -474,13 +477,6 @@ def backed_before_unbacked(hits: list[SearchHit], rank: Ranker) -> list[SearchHi
             at -= 1
         out.insert(at, h)
     return out
-
-
-def _far_better_known(known: SearchHit, other: SearchHit) -> bool:
-    """``known`` is far better known than ``other``: well known against little known, or
-    ``index.ranking.better_known`` (the evidence a local trusts that no lesser evidence overrides)."""
-    a, b = known.document, other.document
-    return (well_known(a) and little_known(b)) or better_known(a, b)
 
 
 def stated_before_mentioned(hits: list[SearchHit], asked: list[str], rank: Ranker) -> list[SearchHit]:
