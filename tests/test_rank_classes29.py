@@ -7,6 +7,9 @@ facts come from hand-made crawl records near 잠실역 (``support.records``), ne
 - A word ending in 점 that names the kind of shop ("○○ 과자점") is no branch: "달달한 과자점" made a chain
   "달달한", and "송파역 디저트 달달한거" became a question about that shop, anywhere (relevance_test22 t2803;
   data/words/titles.toml ``shop_nouns``).
+- A sweet wish said beside one kind of its family ("디저트 달달한거") asks for the family, as the wish alone
+  does: a bakery near is one, and the words are understood — never "'달달하'는 데이터로 확인할 수 없어서
+  빼고 찾았어요" (relevance_test21 t2693; data/kinds.toml theme ``beside``).
 - A kind's dish said in English ("jjamppong near …") is kept as the dish beside its kind, as "○○역 짬뽕"
   is: the places listing it first (relevance_test22 t2817; data/english.toml).
 - class 10, an occasion's evidence never pulls a little-known place ahead: a 3-review 한우 house filed 육류
@@ -42,6 +45,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # desserts near, and a bakery whose name starts with a word of the wish, far away
         near("d1", "가람케이크", 250, "카페>디저트카페", {"딸기케이크": "7,000원"}, reviewCount=25, **HOURS),
         near("d2", "나래마카롱", 350, "카페>디저트카페", {"마카롱": "2,500원"}, reviewCount=12, **HOURS),
+        near("d4", "다솜빵집", 300, "간식>제과,베이커리", {"소금빵": "3,500원"}, reviewCount=60, **HOURS),
         near("d3", "달콤한 과자점", 9000, "간식>제과,베이커리", {"쿠키": "3,000원"}, reviewCount=2, **HOURS),
         # Chinese houses: the best known does not list 짬뽕
         near(
@@ -91,6 +95,13 @@ def test_a_shop_noun_ending_in_jeom_is_no_branch_of_a_chain(data: Path) -> None:
     assert r.plan.titles == [] and r.plan.location is not None, r.answer
     ids = [c.id for c in r.cards]
     assert "d3" not in ids and "d1" in ids, r.answer
+
+
+def test_a_sweet_wish_said_beside_a_kind_of_its_family_asks_for_the_family(data: Path) -> None:
+    (r,) = talk_over(data, ["잠실역 디저트 달달한거"], SAT_EVENING)
+    assert "확인할 수 없어서" not in r.answer, r.answer
+    ids = [c.id for c in r.cards]
+    assert "d1" in ids and "d4" in ids, r.answer
 
 
 def test_a_kinds_dish_said_in_english_is_kept_beside_the_kind(data: Path) -> None:

@@ -269,6 +269,8 @@ def detect_kinds(text: str) -> KindFrame:
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
+    else:
+        _read_theme_beside(scan, compact)
     if not frame.kinds:
         _kind_of_excluded_brands(scan)
     if not frame.kinds and _in_english(scan.lowered):
@@ -522,6 +524,25 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break
+
+
+def _read_theme_beside(scan: _KindScan, compact: str) -> None:
+    """ "디저트 달달한거": a wish said beside one kind of its own family, when the theme asks for its family
+    so (``beside``, data/kinds.toml), is read as said alone — the family, the named kind first, its note."""
+    frame = scan.frame
+    for theme in scan.table.themes:
+        if (
+            theme.beside
+            and len(frame.kinds) == 1
+            and frame.kinds[0] in theme.kinds
+            and theme.name not in frame.tastes_avoided
+            and _theme_said(theme, scan.lowered, compact)
+        ):
+            family = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            frame.kinds = [frame.kinds[0], *(k for k in family if k != frame.kinds[0])]
+            frame.theme = theme.note
+            frame.words.extend([*theme.words, *theme.covers])
+            return
 
 
 def _theme_said(theme: Theme, lowered: str, compact: str) -> bool:
