@@ -91,6 +91,11 @@ class Theme(BaseModel):
     words: list[str]  # what people type (matched ignoring spaces and case)
     covers: list[str] = Field(default_factory=list)  # word stems the theme accounts for ("편하")
     unless: list[str] = Field(default_factory=list)  # words that cancel it ("매운거 못먹어")
+    # what brought the wish on, said before a verb of ``cause_verbs`` ("소주 너무 마셔서 … 해장"): no wish
+    causes: list[str] = Field(default_factory=list)
+    cause_verbs: list[str] = Field(default_factory=list)
+    # said beside one kind of its own family ("디저트 달달한거"), the wish asks for the whole family
+    beside: bool = False
     kinds: list[str]
     after: list[str] = Field(default_factory=list)  # members shown after the others ("복어" for 해장)
     # name parts of a member's places shown after the others (a 막국수 house filed under 칼국수 for a

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from matjip.kinds import KindTable, kinds, norm
+from matjip.kinds import KindTable, Theme, kinds, norm
 from matjip.words import words
 
 _EXCLUDE = re.compile(  # "마라 들어간 데는 빼줘": what a dish has in it, ruled out
@@ -242,8 +242,9 @@ def detect_kinds(text: str) -> KindFrame:
     """The kinds ``text`` names, longest words first, each place in the text used once."""
     scan = _KindScan(kinds(), _singular(text.lower()))
     frame = scan.frame
-    _find_kind_words(scan)
     compact = norm(text)
+    _read_causes(scan, compact)
+    _find_kind_words(scan)
     _read_described(scan, compact)
     _read_chains(scan, compact)
     _read_brands(scan)
@@ -270,6 +271,8 @@ def detect_kinds(text: str) -> KindFrame:
     _read_tastes(scan)
     if not frame.kinds:
         _read_theme(scan, compact)
+    else:
+        _read_theme_beside(scan, compact)
     if not frame.kinds:
         _kind_of_excluded_brands(scan)
     if not frame.kinds and _in_english(scan.lowered):
@@ -524,13 +527,8 @@ def _read_tastes(scan: _KindScan) -> None:
 def _read_theme(scan: _KindScan, compact: str) -> None:
     """A wish that names a family of kinds ("속이 편한 음식"), when no kind is named."""
     frame = scan.frame
-    tokens = [norm(t) for t in scan.lowered.split()]
     for theme in scan.table.themes:
-        if (
-            any(_theme_word_said(w, tokens, compact) for w in theme.words)
-            and not any(norm(w) in compact for w in theme.unless)
-            and theme.name not in frame.tastes_avoided
-        ):
+        if _theme_said(theme, scan.lowered, compact) and theme.name not in frame.tastes_avoided:
             family = [k for k in theme.kinds if k not in frame.exclude_kinds]
             if theme.any_kind:  # "밥 먹을 데": a meal at any restaurant, the family's first
                 frame.any_kind = theme.name
@@ -539,6 +537,52 @@ def _read_theme(scan: _KindScan, compact: str) -> None:
             frame.theme = theme.note
             frame.words.extend([*theme.words, *theme.covers])
             break
+
+
+def _read_theme_beside(scan: _KindScan, compact: str) -> None:
+    """ "디저트 달달한거": a wish said beside one kind of its own family, when the theme asks for its family
+    so (``beside``, data/kinds.toml), is read as said alone — the family, the named kind first, its note."""
+    frame = scan.frame
+    for theme in scan.table.themes:
+        if (
+            theme.beside
+            and len(frame.kinds) == 1
+            and frame.kinds[0] in theme.kinds
+            and theme.name not in frame.tastes_avoided
+            and _theme_said(theme, scan.lowered, compact)
+        ):
+            family = [k for k in theme.kinds if k not in frame.exclude_kinds]
+            frame.kinds = [frame.kinds[0], *(k for k in family if k != frame.kinds[0])]
+            frame.theme = theme.note
+            frame.words.extend([*theme.words, *theme.covers])
+            return
+
+
+def _theme_said(theme: Theme, lowered: str, compact: str) -> bool:
+    """One of the theme's words is said and none of the words that cancel it."""
+    tokens = [norm(t) for t in lowered.split()]
+    return any(_theme_word_said(w, tokens, compact) for w in theme.words) and not any(
+        norm(w) in compact for w in theme.unless
+    )
+
+
+CAUSE_REACH = 12  # characters after a cause word within which its verb is said ("소주 너무 마셔서")
+
+
+def _read_causes(scan: _KindScan, compact: str) -> None:
+    """ "어제 소주 너무 마셔서 속 쓰림.. 해장할 곳": a drink said before a verb of drinking, in a message
+    with the wish it brought on (a theme's ``causes`` and ``cause_verbs``, data/kinds.toml), is the
+    story — no kind ("맥주" → 호프) and no menu asked (understood: never "'소주'는 확인할 수 없어서")."""
+    lowered = scan.lowered
+    for theme in scan.table.themes:
+        if not theme.causes or not _theme_said(theme, lowered, compact):
+            continue
+        for word in theme.causes:
+            for m in re.finditer(re.escape(word), lowered):
+                after = lowered[m.end() : m.end() + CAUSE_REACH]
+                if any(v in after for v in theme.cause_verbs) and scan.free(m.start(), m.end()):
+                    scan.taken.append(m.span())
+                    scan.frame.words.append(word)
 
 
 def _theme_word_said(word: str, tokens: list[str], compact: str) -> bool:

@@ -75,6 +75,7 @@ INJECTION: Final = words("dialogue_cues", "injection")
 # --- titles (titles.toml) -------------------------------------------------------------------------
 GENERIC_TITLE_WORDS: Final = word_set("titles", "generic_words")
 TITLE_ALIASES: Final = word_map("titles", "aliases")
+SHOP_NOUNS: Final = word_set("titles", "shop_nouns")  # "과자점": a kind of shop, no branch
 
 # --- words that are never unknown terms -----------------------------------------------------------
 FUNCTION_WORDS: Final = frozenset(lines("function_words"))

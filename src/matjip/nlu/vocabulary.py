@@ -37,6 +37,7 @@ from matjip.nlu.terms import (
     MENU_COMBOS,
     MENU_STOPWORDS,
     MENU_SYNONYMS,
+    SHOP_NOUNS,
     SINGLE_CHAR_MENUS,
     TITLE_ALIASES,
 )
@@ -57,6 +58,13 @@ MatchSource = Literal["title", "brand", "alias", "curated", "combo", "data"]
 _PAREN = re.compile(r"\s*[\(\[（【<].*?(?:[\)\]）】>]|$)")
 _SPACES = re.compile(r"\s+")
 _BRANCH = re.compile(r"^[0-9A-Za-z가-힣&·.\-]{1,20}(?:본점|직영점|지점|분점|호점|점)$")
+
+
+def _branch_word(word: str) -> bool:
+    """A title's last word naming a branch ("잠실점", "본점"), not the kind of shop ("과자점": SHOP_NOUNS)."""
+    return bool(_BRANCH.match(word)) and word not in SHOP_NOUNS
+
+
 _MENU_SPLIT = re.compile(r"[\s+/,&·|~\-_=:;!?*#'\"`]+")
 _MENU_NOISE = re.compile(
     r"[0-9０-９.]+\s*(?:g|kg|ml|l|cm|인분|인|개|pcs|p|피스|마리|조각|호|oz|잔|병|장)?", re.I
@@ -384,7 +392,7 @@ class Vocabulary:
             words = title.split(" ")
             if len(words) >= 2:
                 first_word[words[0]] += 1
-                if _BRANCH.match(words[-1]):
+                if _branch_word(words[-1]):
                     brand_titles[" ".join(words[:-1])].add(title)
         for title in self.title_counts:
             words = title.split(" ")
@@ -420,13 +428,13 @@ class Vocabulary:
             brand: str | None = None
             if len(words) >= 2:
                 head = " ".join(words[:-1])
-                if compact(head) in brands and _BRANCH.match(words[-1]):
+                if compact(head) in brands and _branch_word(words[-1]):
                     brand = brands[compact(head)][0]
                 elif compact(words[0]) in brands:
                     brand = brands[compact(words[0])][0]
             n = len(self._brand_titles.get(brand, [])) if brand else 1
             weak = None if brand else self._title_weakness(key_compact, 1)
-            if brand and len(words) >= 2 and not _BRANCH.match(words[-1]):
+            if brand and len(words) >= 2 and not _branch_word(words[-1]):
                 weak = None
             info = TitleInfo(title, "title", brand, n, weak)
             put(key_spaced, info)

@@ -466,6 +466,11 @@ def backed_before_unbacked(hits: list[SearchHit], rank: Ranker) -> list[SearchHi
     def passes(h: SearchHit, m: SearchHit) -> bool:
         if id(m) in backed or keys[id(m)][:upto] != keys[id(h)][:upto]:
             return False
+        # a little-known place never passes a well-known one: a 3-review 한우 house filed 육류 (read as 회식)
+        # stays behind a 28-review one whose bare 한식 path says nothing (audit r15 Q20.1); a 12-review one
+        # with a children's price still passes a 40-review one (audit r12 Q5)
+        if well_known(m.document) and little_known(h.document):
+            return False
         if h.distance_m is not None and m.distance_m is not None:
             return h.distance_m <= m.distance_m + slack
         return keys[id(h)].trust <= MENTION_TRUST * keys[id(m)].trust  # (keys are negated trust)
