@@ -1,0 +1,92 @@
+"""Issue 24, understanding classes of helper dlg31 (session s42), each failing on main cabd56f:
+
+- a food kind said right before a kind of house names one place ("해산물 포차": a 포차 whose menu is mostly
+  seafood, or a seafood house that is a 포차; "한우 오마카세": an omakase of beef — a line naming both at
+  any house), never either kind alone (data/words/query_kinds.toml ``qualified_heads``,
+  ``qualifier_kinds``, ``qualifier_menus``; the plan's ``qualifier``).
+
+The dialogues run the real offline agent over a few hand-written crawl records ingested into a
+fresh data directory; expected values are worked out by hand from the records.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from matjip.nlu.kinds import detect_kinds
+from support.records import ingest_records, talk_over
+from support.records import near_jamsil as near
+
+SEOUL = ZoneInfo("Asia/Seoul")
+WEDNESDAY_EVENING = datetime(2026, 11, 25, 19, 0, tzinfo=SEOUL)
+DAILY = "매일 11:00 ~ 23:59"
+
+RECORDS = [
+    # 포차: a well-reviewed one with a few seafood lines among others, one mostly seafood
+    near(
+        "pocha",
+        "동네포차",
+        150,
+        "술집>실내포장마차",
+        ["계란찜", "닭똥집", "오돌뼈", "김치전", "골뱅이무침"],
+        reviewCount=200,
+    ),
+    near(
+        "sea_pocha",
+        "바다포차",
+        300,
+        "술집>실내포장마차",
+        ["막회(기본)", "조개찜", "해물짬뽕탕", "가리비찜", "계란말이"],
+        reviewCount=12,
+    ),
+    # a seafood house that is no 포차
+    near("sea", "해물명가", 200, "한식>해물,생선", ["해물찜", "조개탕", "낙지볶음"], reviewCount=300),
+    # 오마카세: a sushi bar, and a beef house whose menu lists a beef omakase
+    near("sushi", "스시오마카세", 250, "일식>초밥,롤", ["런치 오마카세", "디너 오마카세"], reviewCount=150),
+    near("beef", "우담", 400, "한식>육류,고기", ["한우 오마카세(1인)", "한우 등심"], reviewCount=8),
+    near("grill", "한우명가", 350, "한식>육류,고기>소고기", ["한우 등심", "한우 갈비살"], reviewCount=250),
+]
+RECORDS = [{**r, "businessHours": DAILY} for r in RECORDS]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_records(tmp_path_factory.mktemp("dlg31"), RECORDS)
+
+
+# --- a food kind qualifying a kind of house ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds", "food"),
+    [
+        ("잠실 해산물 포차", ["포차"], "해산물"),
+        ("한우오마카세 맛집", ["오마카세"], "한우"),
+        ("석촌호수 회 포차", ["포차"], "회"),
+        ("해산물이랑 포차", ["해산물", "포차"], None),  # two wishes, not one place
+    ],
+)
+def test_a_food_said_before_a_house_qualifies_it(text: str, kinds: list[str], food: str | None) -> None:
+    frame = detect_kinds(text)
+    assert (frame.kinds, getattr(frame, "qualifier", None)) == (kinds, food)
+
+
+def test_a_seafood_pocha_is_a_pocha_serving_seafood(data: Path) -> None:
+    (r,) = talk_over(data, ["잠실역 해산물 포차"], WEDNESDAY_EVENING)
+    ids = [c.id for c in r.cards]
+    assert ids[0] == "sea_pocha"  # mostly seafood, before the better-known 포차 with one 골뱅이 line
+    assert "sea" not in ids  # a seafood house that is no 포차
+    assert "해산물 (메뉴 '" in r.answer
+    assert "해산물 메뉴가 있는 포차는 1곳뿐" in r.answer  # the other 포차 said for what it is
+
+
+def test_a_beef_omakase_is_a_line_naming_both(data: Path) -> None:
+    (r,) = talk_over(data, ["잠실역 한우 오마카세"], WEDNESDAY_EVENING)
+    ids = [c.id for c in r.cards]
+    assert ids[0] == "beef"  # '한우 오마카세(1인)' at a beef house
+    assert "grill" not in ids  # a beef house with no omakase
+    assert "한우 오마카세(1인)" in r.answer
