@@ -3,7 +3,10 @@
 - a food kind said right before a kind of house names one place ("해산물 포차": a 포차 whose menu is mostly
   seafood, or a seafood house that is a 포차; "한우 오마카세": an omakase of beef — a line naming both at
   any house), never either kind alone (data/words/query_kinds.toml ``qualified_heads``,
-  ``qualifier_kinds``, ``qualifier_menus``; the plan's ``qualifier``).
+  ``qualifier_kinds``, ``qualifier_menus``; the plan's ``qualifier``);
+- a lunch special is a condition on the menu ("점심 특선", "런치세트"): the lines that offer one however the
+  menu writes it ('런치세트 A', '김치찌개 (점심메뉴)', '정식(평일점심)'; a 브런치 line is none), quoted on the
+  card (data/words/menu.toml ``synonyms`` and ``menu_forms`` 점심특선).
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
@@ -49,6 +52,10 @@ RECORDS = [
     near("sushi", "스시오마카세", 250, "일식>초밥,롤", ["런치 오마카세", "디너 오마카세"], reviewCount=150),
     near("beef", "우담", 400, "한식>육류,고기", ["한우 오마카세(1인)", "한우 등심"], reviewCount=8),
     near("grill", "한우명가", 350, "한식>육류,고기>소고기", ["한우 등심", "한우 갈비살"], reviewCount=250),
+    # lunch specials written three ways, and a brunch café that has none
+    near("lunch", "고에몬", 500, "일식>돈까스,우동", ["런치세트 A", "돈까스 정식"], reviewCount=30),
+    near("lunch2", "한식당", 550, "한식>한정식", ["산더미 김치찌개 (점심메뉴)", "보쌈정식"], reviewCount=20),
+    near("brunch", "브런치카페", 450, "카페>브런치카페", ["브런치 세트", "팬케이크"], reviewCount=400),
 ]
 RECORDS = [{**r, "businessHours": DAILY} for r in RECORDS]
 
@@ -90,3 +97,16 @@ def test_a_beef_omakase_is_a_line_naming_both(data: Path) -> None:
     assert ids[0] == "beef"  # '한우 오마카세(1인)' at a beef house
     assert "grill" not in ids  # a beef house with no omakase
     assert "한우 오마카세(1인)" in r.answer
+
+
+# --- a lunch special, a condition on the menu --------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["잠실역 점심 특선", "잠실역 런치세트 되는 곳"])
+def test_a_lunch_special_is_a_menu_condition(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    assert r.plan.menu == ["점심특선"]
+    ids = {c.id for c in r.cards}
+    assert {"lunch", "lunch2"} <= ids and "brunch" not in ids  # never the café's '브런치 세트'
+    assert "메뉴 '런치세트 A'" in r.answer and "(점심메뉴)'" in r.answer  # the line quoted
+    assert "특선'은" not in r.answer  # never "'특선'은 데이터로 확인할 수 없어서"
