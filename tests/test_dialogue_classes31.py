@@ -6,7 +6,9 @@
   ``qualifier_kinds``, ``qualifier_menus``; the plan's ``qualifier``);
 - a lunch special is a condition on the menu ("점심 특선", "런치세트"): the lines that offer one however the
   menu writes it ('런치세트 A', '김치찌개 (점심메뉴)', '정식(평일점심)'; a 브런치 line is none), quoted on the
-  card (data/words/menu.toml ``synonyms`` and ``menu_forms`` 점심특선).
+  card (data/words/menu.toml ``synonyms`` and ``menu_forms`` 점심특선);
+- inside a building ("롯데월드몰 안에", "코엑스에 있는"): the places at the landmark's road address, never the
+  street around it (data/words/gazetteer.toml ``building_addresses``, ``inside_markers``), said "○○ 안".
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
@@ -56,6 +58,17 @@ RECORDS = [
     near("lunch", "고에몬", 500, "일식>돈까스,우동", ["런치세트 A", "돈까스 정식"], reviewCount=30),
     near("lunch2", "한식당", 550, "한식>한정식", ["산더미 김치찌개 (점심메뉴)", "보쌈정식"], reviewCount=20),
     near("brunch", "브런치카페", 450, "카페>브런치카페", ["브런치 세트", "팬케이크"], reviewCount=400),
+    # 파스타: one inside the mall (its address), a better-known one across the street
+    near("mall_pasta", "몰파스타", 200, "양식>이탈리안", ["봉골레 파스타"], reviewCount=10),
+    near(
+        "street_pasta",
+        "길파스타",
+        160,
+        "양식>이탈리안",
+        ["까르보나라 파스타"],
+        reviewCount=300,
+        roadAddress="서울 송파구 올림픽로 289",
+    ),
 ]
 RECORDS = [{**r, "businessHours": DAILY} for r in RECORDS]
 
@@ -110,3 +123,19 @@ def test_a_lunch_special_is_a_menu_condition(data: Path, text: str) -> None:
     assert {"lunch", "lunch2"} <= ids and "brunch" not in ids  # never the café's '브런치 세트'
     assert "메뉴 '런치세트 A'" in r.answer and "(점심메뉴)'" in r.answer  # the line quoted
     assert "특선'은" not in r.answer  # never "'특선'은 데이터로 확인할 수 없어서"
+
+
+# --- inside a building ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["롯데월드몰 안에 파스타", "롯데월드몰에 있는 파스타집"])
+def test_inside_a_mall_is_its_address(data: Path, text: str) -> None:
+    (r,) = talk_over(data, [text], WEDNESDAY_EVENING)
+    ids = [c.id for c in r.cards]
+    assert ids == ["mall_pasta"]  # never the better-known house across the street
+    assert r.answer.lstrip().startswith("롯데월드몰 안 ")
+
+
+def test_near_a_mall_is_still_around_it(data: Path) -> None:
+    (r,) = talk_over(data, ["롯데월드몰 근처 파스타"], WEDNESDAY_EVENING)
+    assert "street_pasta" in [c.id for c in r.cards]

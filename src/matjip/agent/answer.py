@@ -556,9 +556,15 @@ def search_answer(
     # a dong searched around its point (no address terms: road addresses carry no dong) is said as
     # "풍납동 근처": the cards may lie across its border (audit r6 Q8)
     near = plan.location is not None and (plan.location.mode == "near" or plan.location.by_radius)
-    where = (
-        say("answer.search.where_near" if near else "answer.search.where", origin=origin) if origin else ""
+    inside = plan.location is not None and plan.location.in_building  # "롯데월드몰 안 식당"
+    template = (
+        "answer.search.where_near"
+        if near
+        else "answer.search.where_inside"
+        if inside
+        else "answer.search.where"
     )
+    where = say(template, origin=origin) if origin else ""
     chunks: list[str] = [note + "\n" for note in notes]
     if not shown:
         wanted = f"{where}{_conditions(plan)}"

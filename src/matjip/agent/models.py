@@ -167,6 +167,12 @@ class PlanLocation(BaseModel):
             self.lat is not None and self.lon is not None and (self.mode == "near" or not self.region_terms)
         )
 
+    @property
+    def in_building(self) -> bool:
+        """Inside a building ("롯데월드몰 안에"): "in" a road address, which ends in its number ("올림픽로 300";
+        a district's terms carry none)."""
+        return self.mode == "in" and any(t.rstrip()[-1:].isdigit() for t in self.region_terms)
+
 
 MINUTES_MIN, MINUTES_MAX = 1, 180
 TRAVEL_MIN_M, TRAVEL_MAX_M = 100, 20_000
