@@ -8,7 +8,11 @@
   menu writes it ('런치세트 A', '김치찌개 (점심메뉴)', '정식(평일점심)'; a 브런치 line is none), quoted on the
   card (data/words/menu.toml ``synonyms`` and ``menu_forms`` 점심특선);
 - inside a building ("롯데월드몰 안에", "코엑스에 있는"): the places at the landmark's road address, never the
-  street around it (data/words/gazetteer.toml ``building_addresses``, ``inside_markers``), said "○○ 안".
+  street around it (data/words/gazetteer.toml ``building_addresses``, ``inside_markers``), said "○○ 안";
+- a described dish whose description names another kind's word as a part of it ("닭 한 마리 … 칼국수 사리",
+  "닭을 간장양념에 감자랑 졸인", "생선회 한점씩", "닭 한마리 통째로 들어간 뚝배기", "야채 위주로"): the dish
+  described, never the kind of the part (data/kinds.toml ``described``, ``typo_never``; dialogue_test13
+  ee047, test12 eg040 eg043, test21 ep066 ep067).
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
@@ -139,3 +143,27 @@ def test_inside_a_mall_is_its_address(data: Path, text: str) -> None:
 def test_near_a_mall_is_still_around_it(data: Path) -> None:
     (r,) = talk_over(data, ["롯데월드몰 근처 파스타"], WEDNESDAY_EVENING)
     assert "street_pasta" in [c.id for c in r.cards]
+
+
+# --- a described dish, its parts no kind of their own ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("닭 한 마리 통으로 끓이다가 칼국수 사리 넣어먹는 집 강동역 근처", "닭한마리"),
+        ("잠실역 근처 닭을 간장양념에 감자랑 졸인 거 파는데", "찜닭"),
+        ("천호역 밥 위에 생선회 한점씩 올린거 먹고싶어", "초밥·오마카세"),
+        ("삼성중앙역 몸보신용으로 닭 한마리 통째로 들어간 뚝배기", "삼계탕"),
+        ("삼성중앙역 밥 대신 야채 위주로 가볍게 먹을만한 곳", "샐러드"),
+    ],
+)
+def test_a_described_dish_is_the_dish_not_its_parts(text: str, kind: str) -> None:
+    frame = detect_kinds(text)
+    assert frame.kinds == [kind]
+    assert frame.theme is not None and "알아듣고" in frame.theme  # the reading said
+
+
+@pytest.mark.parametrize(("text", "kinds"), [("잠실 야채 듬뿍 비빔밥", []), ("삼계탕 뚝배기", ["삼계탕"])])
+def test_a_description_never_overrides_what_is_named(text: str, kinds: list[str]) -> None:
+    assert detect_kinds(text).kinds == kinds
