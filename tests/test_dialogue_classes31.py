@@ -12,7 +12,9 @@
 - a described dish whose description names another kind's word as a part of it ("닭 한 마리 … 칼국수 사리",
   "닭을 간장양념에 감자랑 졸인", "생선회 한점씩", "닭 한마리 통째로 들어간 뚝배기", "야채 위주로"): the dish
   described, never the kind of the part (data/kinds.toml ``described``, ``typo_never``; dialogue_test13
-  ee047, test12 eg040 eg043, test21 ep066 ep067).
+  ee047, test12 eg040 eg043, test21 ep066 ep067);
+- "bars" in a message said in English, with no other kind, is a place to drink (술집; data/kinds.toml
+  ``latin_words``; dialogue_test21 ep043), while "pocha bars", "burger bar" stay their kind.
 
 The dialogues run the real offline agent over a few hand-written crawl records ingested into a
 fresh data directory; expected values are worked out by hand from the records.
@@ -166,4 +168,20 @@ def test_a_described_dish_is_the_dish_not_its_parts(text: str, kind: str) -> Non
 
 @pytest.mark.parametrize(("text", "kinds"), [("잠실 야채 듬뿍 비빔밥", []), ("삼계탕 뚝배기", ["삼계탕"])])
 def test_a_description_never_overrides_what_is_named(text: str, kinds: list[str]) -> None:
+    assert detect_kinds(text).kinds == kinds
+
+
+# --- "bars" said in English ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("good bars in bangi food alley?", ["술집"]),
+        ("best bar near jamsil station", ["술집"]),
+        ("pocha bars in jamsil", ["포차"]),
+        ("burger bar near jamsil", ["버거"]),
+    ],
+)
+def test_bars_in_english_are_places_to_drink(text: str, kinds: list[str]) -> None:
     assert detect_kinds(text).kinds == kinds
