@@ -13,6 +13,9 @@
   "닭을 간장양념에 감자랑 졸인", "생선회 한점씩", "닭 한마리 통째로 들어간 뚝배기", "야채 위주로"): the dish
   described, never the kind of the part (data/kinds.toml ``described``, ``typo_never``; dialogue_test13
   ee047, test12 eg040 eg043, test21 ep066 ep067);
+- a dong name whose one namesake in the data is a dong and whose others are dongs elsewhere or a 상권 outside
+  the data ("은행동": 성남 중원구 은행1동 with restaurants, 시흥 은행동 none, 대전 은행동 a 상권): answered about the one
+  in the data, in it, and said in the first line — never asked back (dialogue_test21 ep002);
 - "bars" in a message said in English, with no other kind, is a place to drink (술집; data/kinds.toml
   ``latin_words``; dialogue_test21 ep043), while "pocha bars", "burger bar" stay their kind.
 
@@ -29,7 +32,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from matjip.nlu.kinds import detect_kinds
-from support.records import ingest_records, talk_over
+from support.records import ingest_records, jamsil_record, talk_over
 from support.records import near_jamsil as near
 
 SEOUL = ZoneInfo("Asia/Seoul")
@@ -77,6 +80,17 @@ RECORDS = [
     ),
 ]
 RECORDS = [{**r, "businessHours": DAILY} for r in RECORDS]
+# a 백반 house in 성남 중원구 은행1동 (the only 은행동 with restaurants in these records)
+RECORDS.append(
+    {
+        **jamsil_record(
+            "eunhaeng", "은행동백반", "한식>한식뷔페", ["제육볶음", "된장찌개"], lat=37.4526, lon=127.1671
+        ),
+        "roadAddress": "경기 성남시 중원구 은이로 10",
+        "reviewCount": 30,
+        "businessHours": DAILY,
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -185,3 +199,14 @@ def test_a_description_never_overrides_what_is_named(text: str, kinds: list[str]
 )
 def test_bars_in_english_are_places_to_drink(text: str, kinds: list[str]) -> None:
     assert detect_kinds(text).kinds == kinds
+
+
+# --- a dong name with one namesake in the data ----------------------------------------------------
+
+
+def test_a_dong_with_one_namesake_in_the_data_is_answered_about_it(data: Path) -> None:
+    (r,) = talk_over(data, ["은행동 밥먹을만한데 있어?"], WEDNESDAY_EVENING)
+    assert r.answer.lstrip().startswith("성남시 중원구 은행동 기준이에요")
+    assert "어느 곳을 말씀하시는" not in r.answer
+    assert r.plan.location is not None and r.plan.location.mode == "in"
+    assert [c.id for c in r.cards] == ["eunhaeng"]
