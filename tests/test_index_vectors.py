@@ -108,7 +108,8 @@ def test_an_ingest_appends_to_the_copy(tmp_path: Path) -> None:
 
 def test_an_index_of_an_older_format_is_refused_so_it_is_rebuilt(tmp_path: Path) -> None:
     """Format 8 added the dish forms to the menu entries (words/menu.toml ``menu_forms``): an index of
-    format 5–7 lacks them, so loading it raises (``sync.ensure_index`` / ``update_index`` rebuild it)."""
+    format 5–7 lacks them, so loading it raises (``sync.ensure_index`` / ``update_index`` rebuild it); format 10
+    added the 점심특선 forms."""
     import json
 
     from matjip.errors import SearchIndexError
@@ -119,7 +120,7 @@ def test_an_index_of_an_older_format_is_refused_so_it_is_rebuilt(tmp_path: Path)
     index = EmbeddedIndex(tmp_path / "index", FakeEmbedder(), Settings()).build(docs)
     d = index._require().directory
     meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
-    assert meta["format"] == FORMAT_VERSION == 9
+    assert meta["format"] == FORMAT_VERSION == 10
     (d / "meta.json").write_text(json.dumps({**meta, "format": 7}), encoding="utf-8")
     layout.write_manifest(d)
     with pytest.raises(SearchIndexError, match="format 7 is not supported"):

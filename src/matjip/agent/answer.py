@@ -18,12 +18,14 @@ from typing import Final
 from matjip.agent.acts import compare_criteria
 from matjip.agent.cardinfo import (
     is_open_now_label,
+    is_qualified,
     mention_only,
     night_flag,
     one_head,
     open_status,
     other_day_hours,
     plate_sharers,
+    qualifier_line,
     says_open,
     set_within,
     standing,
@@ -206,6 +208,21 @@ def _with_evidence(reason: str, evidence: str | None) -> str:
     return say("answer.reason.with_evidence", reason=reason, evidence=evidence) if evidence else reason
 
 
+def _food_reason(doc: Restaurant, plan: SearchPlan, reasons: list[str]) -> list[str]:
+    """ "해산물 포차": why the card serves the food — the menu line, or the food's own kind."""
+    if not plan.qualifier or not is_qualified(doc, plan):
+        return []
+    line = qualifier_line(doc, plan)
+    if line is not None:
+        return (
+            []
+            if any(line in r for r in reasons)
+            else [_with_evidence(plan.qualifier, say("answer.reason.menu", name=line))]
+        )
+    food = kinds().lookup(plan.qualifier)
+    return [_with_evidence(plan.qualifier, kind_text(doc, food[0]))] if food is not None else []
+
+
 def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
     reasons: list[str] = []
     if plan is not None:
@@ -231,6 +248,7 @@ def _why(s: Shown, plan: SearchPlan | None) -> list[str]:
                     if priced
                     else say("answer.reason.menu", name=hit.name)
                 )
+        reasons += _food_reason(s.doc, plan, reasons)
         mild_line = _mild_line(s.doc, plan.prefer_menu)
         if mild_line is not None and not any(mild_line in r for r in reasons):
             reasons.append(say("answer.reason.mild", name=mild_line))  # "안 매운 떡볶이": the version listed
@@ -418,8 +436,11 @@ def _conditions(plan: SearchPlan) -> str:
     # "전이랑 막걸리": a dish the kind's own label already names is not said twice ("전·막걸리 전")
     labels = [part for k in plan.kinds for part in re.split(r"[·,\s]+", k)]
     menus = [m for m in plan.menu if m not in labels]
-    # "옛날통닭": a style of the kind names the kind itself — said once ("옛날통닭 3곳", not "통닭 옛날통닭")
+    # "옛날통닭": a style of the kind names the kind itself — said once ("옛날통닭 3곳", not "통닭 옛날통닭");
+    # "해산물 포차": the kind with the food it serves
     named = [k for k in plan.kinds if not any(k in m for m in menus)]
+    if plan.qualifier and len(plan.kinds) == 1:
+        named = [f"{plan.qualifier} {plan.kinds[0]}"]
     target = " ".join(_kinds_said(named) + menus + plan.cuisine) or text("answer.conditions.any_place")
     return " ".join([*parts, target])
 
@@ -567,6 +588,8 @@ def heading_wishes(shown: Sequence[Shown], plan: SearchPlan) -> tuple[SearchPlan
             caveats.append(
                 say("cards.heading.unknown" if after_n else "cards.heading.unknown_noun", wish=phrase)
             )
+    if plan.qualifier and not all(is_qualified(s.doc, plan) for s in shown):
+        plan = plan.model_copy(update={"qualifier": None})  # "해산물 포차": named when every card serves it
     if len(plan.kinds) > 2:  # a family ("다이어트"): name only the kinds the cards are
         kinds_shown = [k for k in plan.kinds if any(k in s.doc.kinds for s in shown)]
         if kinds_shown:
@@ -580,9 +603,15 @@ def search_answer(
     # a dong searched around its point (no address terms: road addresses carry no dong) is said as
     # "풍납동 근처": the cards may lie across its border (audit r6 Q8)
     near = plan.location is not None and (plan.location.mode == "near" or plan.location.by_radius)
-    where = (
-        say("answer.search.where_near" if near else "answer.search.where", origin=origin) if origin else ""
+    inside = plan.location is not None and plan.location.in_building  # "롯데월드몰 안 식당"
+    template = (
+        "answer.search.where_near"
+        if near
+        else "answer.search.where_inside"
+        if inside
+        else "answer.search.where"
     )
+    where = say(template, origin=origin) if origin else ""
     chunks: list[str] = [note + "\n" for note in notes]
     if not shown:
         wanted = f"{where}{_conditions(plan)}"

@@ -23,10 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from matjip.agent.models import MapLink, OpenStatus, PriceBand, SearchPlan
 from matjip.documents import EnrichField, MenuItem, Restaurant, TimeRange, WeeklySchedule
 from matjip.index.ranking import TASTE_TAG
-from matjip.kinds import kinds
+from matjip.kinds import kinds, norm
 from matjip.vocab import vocab
 from matjip.wording import say, text
-from matjip.words import words
+from matjip.words import word_map, words
 
 CARDS_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.toml"
 
@@ -487,3 +487,52 @@ def set_within(doc: Restaurant, p: SearchPlan) -> MenuItem | None:
         ),
         None,
     )
+
+
+# "해산물 포차": the share of a house's menu lines that must name the food — most of them (a 포차's
+# 골뱅이무침 and 낙지볶음 beside 계란찜 and 닭똥집 make no seafood 포차; a line naming both, '한우 오마카세',
+# always does)
+QUALIFIER_SHARE = 0.6
+
+
+def _qualifier_terms(word: str) -> list[str]:
+    """The menu words that say a house serves the food ``word`` names ("해산물": 해물, 조개, 낙지 …): the
+    word, its kind's words and dishes, and those of the kinds under it."""
+    table = kinds()
+    got = table.lookup(word)
+    if got is None:
+        return [norm(word)]
+    names = [got[0], *table.descendants(got[0])]
+    extra = word_map("query_kinds", "qualifier_menus").get(got[0], ())  # what its kind's lists leave out
+    found = [word, *extra, *(w for n in names for w in [*table.by_name[n].words, *table.dish_words(n)])]
+    return list(dict.fromkeys(t for w in found if len(t := norm(w)) >= min(2, len(norm(word)))))
+
+
+def qualifier_line(doc: Restaurant, plan: SearchPlan) -> str | None:
+    """The menu line of ``doc`` that shows the food qualifying the kind asked ("해산물 포차": '조개찜';
+    "한우 오마카세": '한우 오마카세(1인)', a line naming both first); None when no line does."""
+    if not plan.qualifier:
+        return None
+    terms = _qualifier_terms(plan.qualifier)
+    heads = [norm(w) for k in plan.kinds if (kind := kinds().by_name.get(k)) for w in (k, *kind.words)]
+    lines = [m.name for m in doc.menus if any(t in norm(m.name) for t in terms)]
+    lines.sort(key=lambda x: norm(plan.qualifier or "") not in norm(x))  # the word said first ('2인 한우 …')
+    both = [x for x in lines if any(h in norm(x) for h in heads)]
+    return next(iter(both or lines), None)
+
+
+def is_qualified(doc: Restaurant, plan: SearchPlan) -> bool:
+    """``doc`` is the house asked with its qualifier ("해산물 포차"): of the kind and serving the food (its
+    menu, or the food's own kind), or any house listing a line that names both ('한우 오마카세')."""
+    if not plan.qualifier:
+        return True
+    line = qualifier_line(doc, plan)
+    if any(k in doc.kinds for k in plan.kinds):
+        food = kinds().lookup(plan.qualifier)
+        terms = _qualifier_terms(plan.qualifier)
+        serving = sum(any(t in norm(m.name) for t in terms) for m in doc.menus)
+        return (food is not None and food[0] in doc.kinds) or (
+            line is not None and serving >= QUALIFIER_SHARE * len(doc.menus)
+        )
+    heads = [norm(w) for k in plan.kinds if (kind := kinds().by_name.get(k)) for w in (k, *kind.words)]
+    return line is not None and any(h in norm(line) for h in heads)

@@ -248,7 +248,9 @@ def _ambiguous_candidates(
         with_data = [c for c in distinct if covered(c)]
         dongs = ("legal_dong", "admin_dong")
         one_kind = len(with_data) == 1 and all(
-            str(c.type) in dongs or (c.type == "subway_station" == with_data[0].type)
+            str(c.type) in dongs
+            or (c.type == "subway_station" == with_data[0].type)
+            or (str(c.type) == "hot_place" and str(with_data[0].type) in dongs)  # 대전 은행동 (상권): said
             for c in distinct
             if c is not with_data[0]
         )
@@ -567,6 +569,11 @@ def _named(
     if ask:
         return LocationOutcome(clarification=_which_place(said, ask, text, gazetteer, covered))
     mode: LocationMode = "in" if nlu.location_mode == "in" else "near"
+    at = text.find(said)
+    if str(candidates[0].type) not in _DONG_TYPES and str(place.type) in _DONG_TYPES and said.endswith("동"):
+        # "은행동 밥": the namesake read first (대전's 상권) is not the dong answered about (성남's): in the dong,
+        # as a dong said is ("문정동 국밥"), unless a nearness word follows
+        mode = "near" if at >= 0 and _AROUND_AFTER.match(text[at + len(said) :]) else "in"
     dong = _dong_said(said, place, candidates, text)
     if dong is not None:
         # "연남동 쌀국수": in the dong, not around the 연남동 hot place (within the hot place's radius: a

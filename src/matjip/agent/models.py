@@ -167,6 +167,12 @@ class PlanLocation(BaseModel):
             self.lat is not None and self.lon is not None and (self.mode == "near" or not self.region_terms)
         )
 
+    @property
+    def in_building(self) -> bool:
+        """Inside a building ("롯데월드몰 안에"): "in" a road address, which ends in its number ("올림픽로 300";
+        a district's terms carry none)."""
+        return self.mode == "in" and any(t.rstrip()[-1:].isdigit() for t in self.region_terms)
+
 
 MINUTES_MIN, MINUTES_MAX = 1, 180
 TRAVEL_MIN_M, TRAVEL_MAX_M = 100, 20_000
@@ -216,6 +222,9 @@ class SearchPlan(BaseModel):
     # stand in when too few restaurants of the kind are found ("짜장면" → 중국집, then menus)
     kinds: list[str] = Field(default_factory=list)
     kind_dishes: list[str] = Field(default_factory=list)
+    # "해산물 포차", "한우 오마카세": the food word said before the one kind asked — a house of the kind
+    # serving it (its menu, or its own kind), or any house listing a line naming both, comes first
+    qualifier: str | None = None
     cuisine: list[str] = Field(default_factory=list)
     menu: list[str] = Field(default_factory=list)
     convenience: list[str] = Field(default_factory=list)
@@ -281,7 +290,9 @@ class SearchPlan(BaseModel):
             self.intent,
             loc_key,
             "|".join(sorted(self.titles)),
-            "|".join(sorted(self.kinds)) + (f"^{self.any_kind}" if self.any_kind else ""),
+            "|".join(sorted(self.kinds))
+            + (f"^{self.any_kind}" if self.any_kind else "")
+            + (f"<{self.qualifier}" if self.qualifier else ""),
             "|".join(
                 sorted([*self.exclude_kinds, *self.exclude_cuisine, *self.exclude_menu, *self.exclude_titles])
             )

@@ -527,6 +527,10 @@ def _lists(
     return {
         "kinds": _terms(raw.get("kinds"), "kinds", notes, kinds().names),
         "kind_dishes": _terms(raw.get("kind_dishes"), "kind_dishes", notes),
+        # "해산물 포차": a food word of the kinds (kinds().lookup) qualifying the one kind asked
+        "qualifier": q
+        if isinstance(q := raw.get("qualifier"), str) and kinds().lookup(q) is not None
+        else None,
         "exclude_kinds": _terms(raw.get("exclude_kinds"), "exclude_kinds", notes, kinds().names),
         "exclude_cuisine": _terms(raw.get("exclude_cuisine"), "exclude_cuisine", notes, cuisines),
         "exclude_menu": _terms(raw.get("exclude_menu"), "exclude_menu", notes),

@@ -143,6 +143,8 @@ _TYPE_RANK: dict[PlaceType, int] = {
     PlaceType.ADMIN_DONG: 6,
 }
 _EXPAND_SUFFIXES: Final = words("gazetteer", "expand_suffixes")
+# a landmark eaten inside ("롯데월드몰 안에"): its road address
+_BUILDING_ADDRESSES: Final = word_map("gazetteer", "building_addresses")
 
 
 class Gazetteer:
@@ -454,6 +456,8 @@ class Gazetteer:
             if " " in sg:
                 terms.append(compact)
             return terms
+        if place.type is PlaceType.LANDMARK:  # a building eaten inside ("롯데월드몰 안에"): its road address
+            return [a for a, names in _BUILDING_ADDRESSES.items() if place.name in names][:1]
         if include_dong and place.type in (PlaceType.LEGAL_DONG, PlaceType.ADMIN_DONG) and place.sigungu:
             if place.type is PlaceType.ADMIN_DONG:
                 names = [collective_dong(place.name) or place.name]

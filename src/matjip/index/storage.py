@@ -32,11 +32,13 @@ from matjip.index.quantized import Quantized
 from matjip.index.signs import Signs
 from matjip.index.snapshot import Snapshot
 
-FORMAT_VERSION = 9  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8; 7: vectors.sign
+FORMAT_VERSION = (
+    10  # 4: restaurant kinds; 5: the prior is index.ranking.trust; 6: strings.u8; 7: vectors.sign
+)
 # 8: menu entries carry the dish forms of words/menu.toml (reference.menu_entries: "유니짜장" is also "유니짜장면");
 # an older index lacks them, so it is refused and rebuilt (sync.ensure_index / update_index); 9: "꽃삼겹" is also
-# "꽃삼겹살" (menu_forms of 삼겹살)
-READABLE_FORMATS = (9,)
+# "꽃삼겹살" (menu_forms of 삼겹살); 10: '런치세트 A' is also a 점심특선 line (menu_forms of 점심특선)
+READABLE_FORMATS = (10,)
 BACKEND_NAME = "embedded"
 
 

@@ -30,6 +30,8 @@ _ENDINGS = words("query_kinds", "endings")
 _CHAIN_WORDS = words("query_kinds", "chain_words")
 _OR_AFTER = "(?:" + "|".join(words("query_kinds", "or_after")) + ")"
 _PLACE_ENDS = words("query_kinds", "place_ends")
+_QUALIFIED_HEADS = frozenset(words("query_kinds", "qualified_heads"))
+_QUALIFIER_KINDS = frozenset(words("query_kinds", "qualifier_kinds"))
 _VARIANT_BEFORE = tuple(sorted(words("query_kinds", "variant_before"), key=len, reverse=True))
 _HOUSE_AFTER_KIND = re.compile(
     r"(?<!\S)([^\s,.!?~]+)\s+("
@@ -153,6 +155,8 @@ class KindFrame:
     # a theme of any kind ("밥 먹을 데", kinds.toml any_kind): its name — its family first, never a kind asked
     any_kind: str | None = None
     corrections: list[tuple[str, str]] = field(default_factory=list)  # ("순두브", "순두부"): a typo taken
+    # "해산물 포차": the word of a food kind said right before the one kind asked (a house serving it)
+    qualifier: str | None = None
 
 
 def _strip(token: str) -> str:
@@ -278,7 +282,28 @@ def detect_kinds(text: str) -> KindFrame:
     if not frame.kinds and _in_english(scan.lowered):
         _read_latin_words(scan)
     _refine_by_modifiers(scan)
+    _read_qualified(scan)
     return frame
+
+
+def _read_qualified(scan: _KindScan) -> None:
+    """ "해산물 포차", "한우 오마카세": a food kind said right before a kind of house (query_kinds.toml
+    ``qualified_heads``) asks for that house serving it — the house's kind, the food's word its qualifier."""
+    table, frame = scan.table, scan.frame
+    if len(frame.kinds) != 2 or frame.exclude_kinds:
+        return
+    for food, house in (frame.kinds, frame.kinds[::-1]):
+        if food not in _QUALIFIER_KINDS or house not in _QUALIFIED_HEADS:
+            continue
+        said = {
+            k: [w for w in frame.words if (table.lookup(w) or ("", False))[0] == k] for k in (food, house)
+        }
+        for a in said[food]:
+            if any(re.search(re.escape(a) + r"\s*" + re.escape(b), scan.lowered) for b in said[house]):
+                frame.kinds = [house]
+                frame.dishes = [d for d in frame.dishes if (table.lookup(d) or ("", False))[0] == house]
+                frame.qualifier = table.base_word(a)
+                return
 
 
 def _read_served_at(scan: _KindScan) -> None:

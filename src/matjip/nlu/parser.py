@@ -88,6 +88,7 @@ _PARTICLES: Final = tuple(sorted(words("query_words", "particles"), key=len, rev
 _FUNCTIONAL_TAG_PREFIXES: Final = words("text_tags", "functional_prefixes")
 _NOUNISH_TAGS: Final = word_set("text_tags", "nounish")
 _CONTENT_TAGS: Final = word_set("text_tags", "query_content")
+_INSIDE_MARKERS: Final = words("gazetteer", "inside_markers")  # "문정동 안에", "롯데월드몰에 있는": in it
 
 _BRANCH_AFTER = re.compile(
     r"^\s?(?P<b>(?P<stem>[0-9A-Za-z가-힣]{1,12}?)(?:본점|직영점|지점|분점|호점|점))"
@@ -840,10 +841,8 @@ class OfflineNLU:
             marker = m.group(0).strip()
             if region:
                 return "in"
-            if place_type in ("legal_dong", "admin_dong") and marker.startswith(
-                ("에 있", "에있", "안", "내", "에 위치")
-            ):
-                return "in"
+            if place_type in ("legal_dong", "admin_dong", "landmark") and marker.startswith(_INSIDE_MARKERS):
+                return "in"  # "롯데월드몰 안에": inside the building (a landmark's address: gazetteer.toml)
         if region or place_type in ("legal_dong", "admin_dong"):
             # "문정동 국밥": in the dong (searched around its centre when it has no outline)
             return "in"

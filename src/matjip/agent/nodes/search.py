@@ -133,6 +133,7 @@ def _kind_frame(text: str, nlu: NLUResult, said: KindFrame | None = None) -> dic
     return {
         "kinds": frame.kinds,
         "kind_dishes": frame.dishes,
+        "qualifier": frame.qualifier,
         "served": frame.served,
         "exclude_kinds": frame.exclude_kinds,
         # "쌀국수말고 분짜": a word of the kind asked for is a contrast, not a menu to rule out
@@ -293,6 +294,7 @@ class _Draft:
     frame: dict[str, Any] = field(default_factory=dict)  # :func:`_kind_frame`, its exclusions kept
     kinds: list[str] = field(default_factory=list)
     kind_dishes: list[str] = field(default_factory=list)
+    qualifier: str | None = None  # "해산물 포차": the food the one kind asked serves
     exclude_menu: list[str] = field(default_factory=list)
     prefer_menu: list[str] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
@@ -412,6 +414,7 @@ def _read_kinds(d: _Draft, nlu: NLUResult, query: str, res: Resources) -> None:
     the topic is known: :func:`offline_plan`)."""
     frame = d.frame = _kind_frame(query, nlu, d.reading.kinds)
     d.kinds, d.kind_dishes = list(frame["kinds"]), list(frame["kind_dishes"])
+    d.qualifier = frame["qualifier"]
     if frame["theme"] and any(not frame["is_covered"](t) for t in nlu.entities.title):
         # "중앙해장 몇 시에 열어?": the word is in a restaurant's name ("달달한 거" is no name "달달한 과자점")
         d.kinds, d.kind_dishes = [], []
@@ -505,7 +508,7 @@ def _refine(d: _Draft, state: AgentState, nlu: NLUResult, query: str, last: Sear
     prev = _replace_conditions(d, prev, query)
     _merge_conditions(d, prev)
     if not d.kinds:
-        d.kinds, d.kind_dishes = list(prev.kinds), list(prev.kind_dishes)
+        d.kinds, d.kind_dishes, d.qualifier = list(prev.kinds), list(prev.kind_dishes), prev.qualifier
     d.intent = "search"
     if d.location is None and prev.location is not None:
         d.location = prev.location.model_dump(mode="json")
@@ -598,7 +601,7 @@ def _keep_topic(d: _Draft, last: SearchRecord) -> None:
     no_topic = not (d.kinds or d.menu or d.cuisine or d.convenience or d.atmosphere or d.occasion)
     if not (no_topic and not d.reading.cues.names_no_food and (prev.kinds or prev.menu or prev.cuisine)):
         return
-    d.kinds, d.kind_dishes = list(prev.kinds), list(prev.kind_dishes)
+    d.kinds, d.kind_dishes, d.qualifier = list(prev.kinds), list(prev.kind_dishes), prev.qualifier
     d.menu, d.cuisine = list(prev.menu), list(prev.cuisine)
     _keep_exclusions(d, prev)
     if d.location is None and prev.location is not None:
@@ -705,6 +708,7 @@ def _raw_plan(d: _Draft, state: AgentState, res: Resources, nlu: NLUResult) -> d
         "titles": d.titles,
         "kinds": d.kinds,
         "kind_dishes": d.kind_dishes,
+        "qualifier": d.qualifier if d.kinds else None,
         "exclude_kinds": frame["exclude_kinds"],
         "exclude_cuisine": frame["exclude_cuisine"],
         "exclude_menu": d.exclude_menu,

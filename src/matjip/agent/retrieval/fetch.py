@@ -63,6 +63,8 @@ def fetch(p: SearchPlan, res: Resources, wished_now: datetime | None = None) -> 
         fetched += _best_known(wide, fetched, res)
     if wished_now is not None and wide.open_at is None and not p.titles:
         fetched += _open_then(wide, wished_now, fetched, res)
+    if p.qualifier and p.kinds and not p.titles:
+        fetched += _qualified_lines(wide, p, fetched, res)
     dong = dong_asked(p, res)
     if dong is not None and p.location is not None and p.location.mode == "in" and not p.titles:
         fetched += _inside_dong(wide, dong, fetched, res)
@@ -126,6 +128,19 @@ def _open_then(
     best-known places open then are re-ranked too; the re-rank puts the open ones first."""
     seen = {h.document.place_id for h in fetched}
     page = wide.model_copy(update={"open_at": OpenAt(when=when), "k": RERANK_DEPTH})
+    return [h for h in res.index.search(page).hits if h.document.place_id not in seen]
+
+
+def _qualified_lines(
+    wide: SearchRequest, p: SearchPlan, fetched: list[SearchHit], res: Resources
+) -> list[SearchHit]:
+    """ "한우 오마카세": the houses of any kind whose menu names the kind asked ('한우 오마카세(1인)' at a
+    고깃집), for :func:`~.filters.kept` to keep those whose line names the food too."""
+    seen = {h.document.place_id for h in fetched}
+    head = kinds().by_name[p.kinds[0]].words[:1] if p.kinds[0] in kinds().by_name else []
+    if not head:
+        return []
+    page = wide.model_copy(update={"kind": [], "menu": [*wide.menu, head[0]], "k": RERANK_DEPTH})
     return [h for h in res.index.search(page).hits if h.document.place_id not in seen]
 
 

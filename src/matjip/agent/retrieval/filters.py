@@ -6,7 +6,7 @@ import re
 import statistics
 from typing import Final
 
-from matjip.agent.cardinfo import plate_sharers, set_within
+from matjip.agent.cardinfo import is_qualified, plate_sharers, set_within
 from matjip.agent.configuration import Resources
 from matjip.agent.models import SearchPlan
 from matjip.documents import Restaurant
@@ -78,8 +78,14 @@ def all_kinds_if_qualified(h: SearchHit, p: SearchPlan) -> bool:
 
 
 def kept(hits: list[SearchHit], p: SearchPlan, res: Resources) -> list[SearchHit]:
-    """The hits neither ruled out by category nor missing a qualified kind."""
-    return [h for h in not_ruled_out_by_category(hits, p, res) if all_kinds_if_qualified(h, p)]
+    """The hits neither ruled out by category nor missing a qualified kind; with a food qualifying the
+    kind ("한우 오마카세"), a house of another kind only when a menu line names both."""
+    return [
+        h
+        for h in not_ruled_out_by_category(hits, p, res)
+        if all_kinds_if_qualified(h, p)
+        and (not p.qualifier or any(k in h.document.kinds for k in p.kinds) or is_qualified(h.document, p))
+    ]
 
 
 def broader(names: list[str]) -> list[str]:

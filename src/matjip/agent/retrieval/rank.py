@@ -20,6 +20,7 @@ from matjip.agent.cardinfo import (
     GOING_UNKNOWN,
     going_tier,
     is_night,
+    is_qualified,
     mention_only,
     open_status,
     shut_today,
@@ -44,6 +45,7 @@ from matjip.index.ranking import (
 from matjip.index.reference import BRANCH_SUFFIXES, menu_matches
 from matjip.index.request import SearchHit
 from matjip.kinds import kinds, norm
+from matjip.text.josa import josa, particle
 from matjip.vocab import vocab
 from matjip.wording import say
 from matjip.words import words
@@ -132,7 +134,11 @@ class Ranker:
             farther=2 if place in self.stand_ins else 1 if place in self.farther else 0,
             snack=1 if doc.cuisine in self.snacks else 0,
             empty=1 if not p.kinds and empty_document(doc) else 0,
-            both_kinds=-len(set(p.kinds) & set(doc.kinds)) if len(p.kinds) == 2 else 0,
+            both_kinds=-len(set(p.kinds) & set(doc.kinds))
+            if len(p.kinds) == 2
+            else -int(is_qualified(doc, p))
+            if p.qualifier
+            else 0,
             dish=self._dish(h),
             strength=tier,
             neighbour=0 if dish_known else self._neighbour(h),
@@ -353,6 +359,9 @@ def rerank(
     mild = mild_none_note(p, f.hits)
     if mild is not None:
         f.notes.append(mild)
+    qualified = qualified_note(p, f.hits)
+    if qualified is not None:
+        f.notes.append(qualified)
 
 
 def standing(key: RankKey, across_rings: bool = False) -> tuple[Any, ...]:
@@ -535,6 +544,27 @@ def mild_none_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
         if taste.name in p.avoid_tastes and taste.note_mild_none:
             return taste.note_mild_none.format(mild="·".join(p.prefer_menu[:3]))
     return None
+
+
+def qualified_note(p: SearchPlan, shown: list[SearchHit]) -> str | None:
+    """ "해산물 포차": when not every card is the house serving the food, how many are, said (the rest are
+    the kind only; the heading then names the kind alone)."""
+    if not p.qualifier or not shown or not p.kinds:
+        return None
+    found = sum(is_qualified(h.document, p) for h in shown)
+    if found == len(shown):
+        return None
+    kind = p.kinds[0]
+    fields = {
+        "food": p.qualifier,
+        "kind": kind,
+        "kind_topic": josa(kind, "은/는"),
+        "kind_obj": josa(kind, "을/를"),
+        "kind_is": josa(kind, "이에요/예요"),
+        "found": found,
+        "ga": particle(p.qualifier, "이/가"),
+    }
+    return say("search.qualified.some" if found else "search.qualified.none", **fields)
 
 
 def menu_only(h: SearchHit, p: SearchPlan) -> bool:
