@@ -7,6 +7,8 @@ hand-made records.
   kind said before its dish) lost the dish altogether.
 - N8 (class 4, 11): "장지역 애슐리 말고 뷔페" said "'애슐리'는 데이터로 확인할 수 없어서 빼고 찾았어요" — a listed franchise
   brand ruled out by name is out whether or not the data holds a branch of it.
+- N4 (class 12; audit r16 Q2.1, Q19): "석촌역 아침 백반" at 07:30 showed three places none of which was open, each
+  card flagged "영업 전", and no line said nothing found was open at that time.
 - L13, L18 (class 11): "강동역 출근길 토스트", "선릉역 퇴근 후 혼술" said "'출근길'/'퇴근'은 데이터로 확인할 수 없어서
   빼고 찾았어요" — the way to work is when one goes, no condition (the blind dialogue sets read no time in it).
 """
@@ -111,3 +113,28 @@ def test_a_listed_brand_ruled_out_by_name_is_out(tmp_path, text, brand) -> None:
     assert r.cards, r.answer
     assert r.plan is not None and brand in r.plan.exclude_titles, r.plan
     assert "확인할 수 없어서" not in r.answer and f"'{brand}'는 빼고" in r.answer, r.answer
+
+
+@pytest.mark.parametrize(("first_opens", "said"), [("08:00", True), ("07:00", False)])
+def test_nothing_open_at_the_time_named_is_said(tmp_path, first_opens, said) -> None:  # type: ignore[no-untyped-def]
+    records = [
+        near(
+            "e1",
+            "첫차토스트",
+            200,
+            "간식>토스트",
+            {"햄치즈토스트": "3,500원"},
+            businessHours=f"매일 {first_opens} ~ 19:00",
+        ),
+        near(
+            "e2",
+            "늦잠토스트",
+            300,
+            "간식>토스트",
+            {"에그토스트": "3,800원"},
+            businessHours="매일 10:00 ~ 21:00",
+        ),
+    ]
+    r = ask_over(tmp_path, records, "잠실역 지금 토스트", MON_MORNING)
+    assert r.cards, r.answer
+    assert ("지금(07:30) 영업 중인 곳은 찾은 곳 중에 없어요" in r.answer) is said, r.answer

@@ -356,6 +356,9 @@ def rerank(
     )
     if note is not None:
         f.notes.append(note)
+    early = none_open_note(hits, f.hits, rank)
+    if early is not None:
+        f.notes.append(early)
     mild = mild_none_note(p, f.hits)
     if mild is not None:
         f.notes.append(mild)
@@ -618,6 +621,20 @@ def clock_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker, re
         key = "search.clock.shut_unknown_ahead" if unknown_ahead else "search.clock.shut"
         parts.append(say(key, places=", ".join(shut)))
     return " ".join(parts) or None
+
+
+def none_open_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker | None) -> str | None:
+    """The time named is now ("석촌역 아침 백반" at 07:30, "지금 여는") and no place found is open by its
+    hours: said before the cards, which each flag "영업 전" (audit r16 Q2.1, Q19); places with no hours
+    for today are said to be unknown, never counted as shut."""
+    if rank is None or not rank.named_now or rank.at is None or not shown:
+        return None
+    tiers = {rank.going(h.document, rank.at) for h in [*ranked, *shown]}
+    if GOING_OPEN in tiers or GOING_LATER not in {rank.going(h.document, rank.at) for h in shown}:
+        return None
+    unknown = any(open_status(h.document.hours, rank.at).state == "unknown" for h in shown)
+    key = "search.clock.none_open_unknown" if unknown or GOING_UNKNOWN in tiers else "search.clock.none_open"
+    return say(key, time=rank.at.strftime("%H:%M"))
 
 
 def rating_key(h: SearchHit) -> float:
