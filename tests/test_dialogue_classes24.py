@@ -175,7 +175,8 @@ def test_english_follow_ups_read_as_the_korean_the_reader_knows() -> None:
     assert koreanize_places("only places with parking") == "주차 되는 데로"
     assert koreanize_places("any coffee near the first one?") == "any coffee 첫 번째 근처?"
     assert koreanize_places("jamsil saenae pocha") == "잠실새내역 pocha"
-    assert koreanize_places("songridan-gil wine bar") == "송리단길 wine bar"
+    # "bar" reads as 술집 since dlg31 (English bars); "wine 술집" is still read as the 와인바 kind
+    assert koreanize_places("songridan-gil wine bar") == "송리단길 wine 술집"
     assert kinds().lookup("pocha") is not None
 
 
