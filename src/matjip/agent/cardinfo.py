@@ -495,17 +495,24 @@ def set_within(doc: Restaurant, p: SearchPlan) -> MenuItem | None:
 QUALIFIER_SHARE = 0.6
 
 
-def _qualifier_terms(word: str) -> list[str]:
+@cache
+def _qualifier_terms(word: str) -> tuple[str, ...]:
     """The menu words that say a house serves the food ``word`` names ("해산물": 해물, 조개, 낙지 …): the
-    word, its kind's words and dishes, and those of the kinds under it."""
+    word, its kind's words and dishes, and those of the kinds under it (read once per word: the ranking
+    key asks for every hit)."""
     table = kinds()
     got = table.lookup(word)
     if got is None:
-        return [norm(word)]
+        return (norm(word),)
     names = [got[0], *table.descendants(got[0])]
     extra = word_map("query_kinds", "qualifier_menus").get(got[0], ())  # what its kind's lists leave out
     found = [word, *extra, *(w for n in names for w in [*table.by_name[n].words, *table.dish_words(n)])]
-    return list(dict.fromkeys(t for w in found if len(t := norm(w)) >= min(2, len(norm(word)))))
+    return tuple(dict.fromkeys(t for w in found if len(t := norm(w)) >= min(2, len(norm(word)))))
+
+
+def _kind_heads(plan: SearchPlan) -> list[str]:
+    """The kinds asked and the words people call them by, normalised ("포차", "포장마차" …)."""
+    return [norm(w) for k in plan.kinds if (kind := kinds().by_name.get(k)) for w in (k, *kind.words)]
 
 
 def qualifier_line(doc: Restaurant, plan: SearchPlan) -> str | None:
@@ -514,7 +521,7 @@ def qualifier_line(doc: Restaurant, plan: SearchPlan) -> str | None:
     if not plan.qualifier:
         return None
     terms = _qualifier_terms(plan.qualifier)
-    heads = [norm(w) for k in plan.kinds if (kind := kinds().by_name.get(k)) for w in (k, *kind.words)]
+    heads = _kind_heads(plan)
     lines = [m.name for m in doc.menus if any(t in norm(m.name) for t in terms)]
     lines.sort(key=lambda x: norm(plan.qualifier or "") not in norm(x))  # the word said first ('2인 한우 …')
     both = [x for x in lines if any(h in norm(x) for h in heads)]
@@ -534,5 +541,4 @@ def is_qualified(doc: Restaurant, plan: SearchPlan) -> bool:
         return (food is not None and food[0] in doc.kinds) or (
             line is not None and serving >= QUALIFIER_SHARE * len(doc.menus)
         )
-    heads = [norm(w) for k in plan.kinds if (kind := kinds().by_name.get(k)) for w in (k, *kind.words)]
-    return line is not None and any(h in norm(line) for h in heads)
+    return line is not None and any(h in norm(line) for h in _kind_heads(plan))

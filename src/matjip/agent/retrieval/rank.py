@@ -629,12 +629,14 @@ def none_open_note(ranked: list[SearchHit], shown: list[SearchHit], rank: Ranker
     for today are said to be unknown, never counted as shut."""
     if rank is None or not rank.named_now or rank.at is None or not shown:
         return None
-    tiers = {rank.going(h.document, rank.at) for h in [*ranked, *shown]}
-    if GOING_OPEN in tiers or GOING_LATER not in {rank.going(h.document, rank.at) for h in shown}:
+    at = rank.at
+    seen = {rank.going(h.document, at) for h in shown}
+    tiers = seen | {rank.going(h.document, at) for h in ranked}
+    if GOING_OPEN in tiers or GOING_LATER not in seen:
         return None
-    unknown = any(open_status(h.document.hours, rank.at).state == "unknown" for h in shown)
+    unknown = any(open_status(h.document.hours, at).state == "unknown" for h in shown)
     key = "search.clock.none_open_unknown" if unknown or GOING_UNKNOWN in tiers else "search.clock.none_open"
-    return say(key, time=rank.at.strftime("%H:%M"))
+    return say(key, time=at.strftime("%H:%M"))
 
 
 def rating_key(h: SearchHit) -> float:
